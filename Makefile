@@ -1,0 +1,47 @@
+# Two commands matter: `make run` and `make test`. Both build .venv from nothing.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip --disable-pip-version-check -q
+
+.PHONY: run test lint bench bench-ai bench-e2e demo clean install dev
+
+$(PY):
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install --upgrade pip setuptools wheel
+
+$(VENV)/.installed: pyproject.toml | $(PY)
+	$(PIP) install -e .
+	@touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(PY)
+	$(PIP) install -e '.[dev]'
+	@touch $@ $(VENV)/.installed
+
+install: $(VENV)/.installed
+dev: $(VENV)/.installed-dev
+
+run: $(VENV)/.installed
+	$(PY) -m bot
+
+lint: dev
+	$(PY) -m ruff check .
+
+test: dev lint
+	$(PY) -m pytest
+
+bench: dev
+	$(PY) -m bench
+
+bench-ai: dev
+	$(PY) -m bench.ai
+
+bench-e2e: dev
+	$(PY) -m bench.e2e
+
+demo: dev
+	$(PY) -m bench.demo
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

@@ -1,0 +1,1 @@
+"""Benchmarks (``make bench``): speed figures measured on this machine, never timed tests."""

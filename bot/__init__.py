@@ -1,0 +1,1 @@
+"""The Discord front end: slash commands, buttons and messages over the match service."""

@@ -1,0 +1,501 @@
+"""The common mould of the four board games: rules objects, immutable states, the pie rule.
+
+A :class:`BoardGame` knows a game's configuration (name, colours, sizes, options, rules
+summary) and makes states. A :class:`BoardState` is one immutable position: ``play()``
+returns a new state and never changes the old one. Subclasses supply the rules through a
+handful of hooks (``_legal_moves``, ``_apply``, ``_outcome_now``, ``score``); this module
+supplies everything they share: move normalisation, the pie rule's ``swap``, seats and
+colours, the "last turn" record for pictures, the game-over checks and a byte-stable JSON
+form that rebuilds the state exactly and can replay every position of the match.
+
+Stones are stored as ``bytes`` with one entry per cell index (see :mod:`engine.hexgrid`):
+0 empty, 1 the first colour, 2 the second colour.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from engine.errors import IllegalMove
+from engine.hexgrid import HexGrid, hex_grid
+
+EMPTY, FIRST, SECOND = 0, 1, 2
+SWAP = "swap"
+PASS = "pass"
+SEATS = (0, 1)  # seat 0 started the match (seat A), seat 1 accepted it (seat B)
+
+
+def other(colour_code: int) -> int:
+    return 3 - colour_code
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: ``winner`` is a colour name, or None for a draw."""
+
+    winner: str | None
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """What the last move did, in cell names, so pictures can mark it without rules code."""
+
+    colour: str | None = None
+    move: str | None = None
+    placed: tuple[str, ...] = ()
+    captured: tuple[str, ...] = ()
+    flipped: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    loops: tuple[tuple[str, ...], ...] = ()  # Lublache: loops closed by this move
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "colour": self.colour,
+            "move": self.move,
+            "placed": list(self.placed),
+            "captured": list(self.captured),
+            "flipped": list(self.flipped),
+            "removed": list(self.removed),
+            "loops": [list(loop) for loop in self.loops],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LastTurn:
+        return cls(
+            colour=data.get("colour"),
+            move=data.get("move"),
+            placed=tuple(data.get("placed", ())),
+            captured=tuple(data.get("captured", ())),
+            flipped=tuple(data.get("flipped", ())),
+            removed=tuple(data.get("removed", ())),
+            loops=tuple(tuple(loop) for loop in data.get("loops", ())),
+        )
+
+
+class BoardGame:
+    """Rules object of one board game. Subclasses set the class attributes and ``state_class``."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    colors: ClassVar[tuple[str, str]]
+    sizes: ClassVar[tuple[int, ...]]
+    default_size: ClassVar[int]
+    summary: ClassVar[str]
+    uses_pie: ClassVar[bool] = True
+    # option name -> default value; options are validated by validate_options()
+    option_defaults: ClassVar[dict[str, Any]] = {}
+    state_class: ClassVar[type[BoardState]]
+
+    # ---- making states -------------------------------------------------------------
+    def validate_size(self, size: int | None) -> int:
+        if size is None:
+            return self.default_size
+        if not isinstance(size, int) or isinstance(size, bool) or size not in self.sizes:
+            allowed = ", ".join(str(s) for s in self.sizes)
+            raise ValueError(f"{self.title} is played on boards of side {allowed}, not {size}")
+        return size
+
+    def validate_options(self, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        merged = dict(self.option_defaults)
+        for key, value in (options or {}).items():
+            if key not in self.option_defaults:
+                known = ", ".join(sorted(self.option_defaults)) or "none"
+                raise ValueError(f"{self.title} has no option {key!r} (options: {known})")
+            expected = type(self.option_defaults[key])
+            if not isinstance(value, expected):
+                raise ValueError(f"option {key!r} must be a {expected.__name__}")
+            merged[key] = value
+        return merged
+
+    def new(self, size: int | None = None, **options: Any) -> BoardState:
+        """A fresh match on an empty board, opening rules included."""
+        size = self.validate_size(size)
+        opts = self.validate_options(options)
+        grid = hex_grid(size)
+        return self.state_class._initial(self, size, opts, bytes(grid.cell_count), FIRST, None)
+
+    def position(
+        self,
+        size: int | None = None,
+        stones: Mapping[str, str] | None = None,
+        to_move: str | None = None,
+        **options: Any,
+    ) -> BoardState:
+        """A mid-game position past the opening, exactly as given.
+
+        If the game's end rule already applies, the returned state's ``outcome`` is set.
+        """
+        size = self.validate_size(size)
+        opts = self.validate_options(options)
+        grid = hex_grid(size)
+        cells = bytearray(grid.cell_count)
+        canonical: dict[str, str] = {}
+        for name, colour in (stones or {}).items():
+            index = grid.index(name)
+            if index is None:
+                raise ValueError(f"{name!r} is not a cell of the {size}-board")
+            cells[index] = self.colour_code(colour)
+            canonical[grid.names[index]] = colour
+        mover = self.colour_code(to_move if to_move is not None else self.colors[0])
+        start = {
+            "stones": {k: canonical[k] for k in sorted(canonical, key=grid.index)},
+            "to_move": self.colors[mover - 1],
+        }
+        return self.state_class._initial(self, size, opts, bytes(cells), mover, start)
+
+    def from_json(self, text: str | bytes | Mapping[str, Any]) -> BoardState:
+        """Rebuild a state from :meth:`BoardState.to_json` output."""
+        data = json.loads(text) if isinstance(text, str | bytes) else dict(text)
+        if data.get("game") != self.name:
+            raise ValueError(f"this JSON holds a {data.get('game')!r} match, not {self.name!r}")
+        return self.state_class._from_dict(self, data)
+
+    # ---- colours -------------------------------------------------------------------
+    def colour_code(self, colour: str) -> int:
+        try:
+            return self.colors.index(colour.strip().lower()) + 1
+        except (ValueError, AttributeError):
+            raise ValueError(
+                f"{colour!r} is not a colour of {self.title} ({' or '.join(self.colors)})"
+            ) from None
+
+    def colour_name(self, code: int) -> str:
+        return self.colors[code - 1]
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name}>"
+
+
+@dataclass(frozen=True, eq=False)
+class BoardState:
+    """One immutable position of a board game.
+
+    Subclasses implement the rule hooks. They may keep game-specific JSON-able values in
+    ``extra`` (a dict never mutated after construction) and lazily cached, derived data in
+    ``_cache`` (never serialised: it must be recomputable from the other fields).
+    """
+
+    game: BoardGame
+    size: int
+    options: Mapping[str, Any]
+    cells: bytes
+    mover: int | None  # colour code to move; None once the game is over
+    ply: int  # moves played since the start of this record (opening included)
+    swapped: bool  # True when seat A plays the second colour
+    start: Mapping[str, Any] | None  # None for a new game, else the position() arguments
+    moves: tuple[str, ...]
+    last_turn: LastTurn
+    outcome: Outcome | None
+    extra: Mapping[str, Any] = field(default_factory=dict)
+    _cache: dict[str, Any] = field(default_factory=dict, repr=False, compare=False)
+
+    # ---- construction ---------------------------------------------------------------
+    @classmethod
+    def _initial(
+        cls,
+        game: BoardGame,
+        size: int,
+        options: Mapping[str, Any],
+        cells: bytes,
+        mover: int,
+        start: Mapping[str, Any] | None,
+    ) -> BoardState:
+        state = cls(
+            game=game,
+            size=size,
+            options=dict(options),
+            cells=cells,
+            mover=mover,
+            ply=0,
+            swapped=False,
+            start=start,
+            moves=(),
+            last_turn=LastTurn(),
+            outcome=None,
+            extra=cls._initial_extra(game, start is None),
+        )
+        return state._settled()
+
+    @classmethod
+    def _initial_extra(cls, game: BoardGame, fresh_game: bool) -> dict[str, Any]:
+        """Game-specific fields of a starting state (e.g. the Les opening phase)."""
+        return {}
+
+    def _next(self, **changes: Any) -> BoardState:
+        """A copy with some fields changed and an empty cache."""
+        fields = {
+            "game": self.game,
+            "size": self.size,
+            "options": self.options,
+            "cells": self.cells,
+            "mover": self.mover,
+            "ply": self.ply,
+            "swapped": self.swapped,
+            "start": self.start,
+            "moves": self.moves,
+            "last_turn": self.last_turn,
+            "outcome": self.outcome,
+            "extra": self.extra,
+        }
+        fields.update(changes)
+        return type(self)(**fields)
+
+    def _settled(self) -> BoardState:
+        """Apply the end rule: set the outcome if the game is over now."""
+        if self.outcome is not None:
+            return self
+        outcome = self._outcome_now()
+        if outcome is None:
+            return self
+        return self._next(outcome=outcome, mover=None)
+
+    # ---- public surface ----------------------------------------------------------------
+    @property
+    def grid(self) -> HexGrid:
+        return hex_grid(self.size)
+
+    @property
+    def to_move(self) -> str | None:
+        """The colour whose turn it is, or None once the game is over."""
+        if self.outcome is not None or self.mover is None:
+            return None
+        return self.game.colour_name(self.mover)
+
+    @property
+    def stones(self) -> dict[str, str]:
+        """A fresh dict of cell name -> colour for every stone on the board."""
+        names, colours = self.grid.names, self.game.colors
+        return {names[i]: colours[c - 1] for i, c in enumerate(self.cells) if c}
+
+    def stone_at(self, cell: str) -> str | None:
+        index = self.grid.index(cell)
+        if index is None:
+            raise ValueError(f"{cell!r} is not a cell of the {self.size}-board")
+        code = self.cells[index]
+        return self.game.colour_name(code) if code else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def seat_colour(self, seat: int) -> str:
+        """The colour seat 0 (who started the match) or seat 1 plays, after any swap."""
+        first_colour_seat = 1 if self.swapped else 0
+        return self.game.colors[0] if seat == first_colour_seat else self.game.colors[1]
+
+    def seat_of(self, colour: str) -> int:
+        return 0 if self.seat_colour(0) == colour else 1
+
+    @property
+    def seat_to_move(self) -> int | None:
+        """Which seat must act now (0 or 1), or None once the game is over."""
+        colour = self.to_move
+        return None if colour is None else self.seat_of(colour)
+
+    def legal_moves(self) -> list[str]:
+        """Every canonical move the player to move may make now."""
+        if self.outcome is not None:
+            return []
+        cached = self._cache.get("legal_moves")
+        if cached is None:
+            cached = list(self._legal_moves())
+            if self._swap_allowed():
+                cached.append(SWAP)
+            self._cache["legal_moves"] = cached
+        return list(cached)
+
+    def is_legal(self, move: str) -> bool:
+        try:
+            self.play(move)
+        except IllegalMove:
+            return False
+        return True
+
+    def play(self, move: str) -> BoardState:
+        """Return the state after ``move``; raise IllegalMove (changing nothing) if it is not legal."""
+        if not isinstance(move, str):
+            raise IllegalMove("a move is written as text, such as 'e5'")
+        text = move.strip().lower()
+        if not text:
+            raise IllegalMove("no move given")
+        if self.outcome is not None:
+            raise IllegalMove("the game is over")
+        if text == SWAP:
+            return self._play_swap()
+        new = self._apply(text)
+        return new._settled()
+
+    def play_as(self, seat: int, move: str) -> BoardState:
+        """Like :meth:`play`, but first checks that it is ``seat``'s turn."""
+        if self.outcome is not None:
+            raise IllegalMove("the game is over")
+        if seat != self.seat_to_move:
+            raise IllegalMove(f"it is {self.to_move}'s turn")
+        return self.play(move)
+
+    @property
+    def move_number(self) -> int:
+        """1-based number of the move about to be played (counting every turn)."""
+        return self.ply + 1
+
+    # ---- the pie rule ------------------------------------------------------------------
+    def _swap_allowed(self) -> bool:
+        return self.game.uses_pie and self.start is None and self.ply == 1 and not self.swapped
+
+    def _play_swap(self) -> BoardState:
+        if not self.game.uses_pie:
+            raise IllegalMove(f"{self.game.title} has no swap")
+        if not self._swap_allowed():
+            raise IllegalMove("swap is only possible as the second move")
+        # Seat B takes the first colour; the stone stays; it is the second colour's turn,
+        # which now belongs to seat A.
+        return self._next(
+            swapped=True,
+            ply=self.ply + 1,
+            moves=(*self.moves, SWAP),
+            last_turn=LastTurn(colour=self.to_move, move=SWAP),
+        )._settled()
+
+    # ---- helpers for subclasses -------------------------------------------------------
+    def _parse_cell(self, text: str) -> int:
+        index = self.grid.index(text)
+        if index is None:
+            raise IllegalMove(f"{text} is not a cell of this board")
+        return index
+
+    def _placed(
+        self,
+        move: str,
+        cells: bytes,
+        *,
+        next_mover: int | None = None,
+        placed: tuple[int, ...] = (),
+        captured: tuple[int, ...] = (),
+        flipped: tuple[int, ...] = (),
+        removed: tuple[int, ...] = (),
+        loops: tuple[tuple[int, ...], ...] = (),
+        extra: Mapping[str, Any] | None = None,
+    ) -> BoardState:
+        """The successor state after the mover plays ``move`` (already canonical)."""
+        names = self.grid.names
+        mover = self.mover if self.mover is not None else FIRST
+        return self._next(
+            cells=cells,
+            mover=other(mover) if next_mover is None else next_mover,
+            ply=self.ply + 1,
+            moves=(*self.moves, move),
+            last_turn=LastTurn(
+                colour=self.game.colour_name(mover),
+                move=move,
+                placed=tuple(names[i] for i in placed),
+                captured=tuple(names[i] for i in sorted(captured)),
+                flipped=tuple(names[i] for i in sorted(flipped)),
+                removed=tuple(names[i] for i in sorted(removed)),
+                loops=tuple(tuple(names[i] for i in loop) for loop in loops),
+            ),
+            extra=self.extra if extra is None else extra,
+        )
+
+    # ---- rule hooks (subclasses) -----------------------------------------------------------
+    def _legal_moves(self) -> list[str]:
+        raise NotImplementedError
+
+    def _apply(self, text: str) -> BoardState:
+        """Parse and apply a lower-cased, stripped move other than ``swap``."""
+        raise NotImplementedError
+
+    def _outcome_now(self) -> Outcome | None:
+        """The outcome if the end rule applies to this position, else None."""
+        raise NotImplementedError
+
+    @property
+    def score(self) -> dict[str, int]:
+        """Live score per colour (Lefe points, Dalen stone counts, Les holes, ...)."""
+        raise NotImplementedError
+
+    def score_text(self) -> str:
+        """One short line describing the live score, for headers and messages."""
+        return " · ".join(f"{colour} {value}" for colour, value in self.score.items())
+
+    # ---- serialisation ---------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        names = self.grid.names
+        return {
+            "format": 1,
+            "game": self.game.name,
+            "size": self.size,
+            "options": dict(sorted(self.options.items())),
+            "start": None
+            if self.start is None
+            else {"stones": dict(self.start["stones"]), "to_move": self.start["to_move"]},
+            "moves": list(self.moves),
+            "state": {
+                "stones": {names[i]: self.game.colour_name(c) for i, c in enumerate(self.cells) if c},
+                "to_move": None if self.mover is None else self.game.colour_name(self.mover),
+                "ply": self.ply,
+                "swapped": self.swapped,
+                "last_turn": self.last_turn.to_dict(),
+                "outcome": None if self.outcome is None else self.outcome.to_dict(),
+                "extra": self.extra,
+            },
+        }
+
+    def to_json(self) -> str:
+        """Byte-stable JSON: the same state always gives the same text."""
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+    @classmethod
+    def _from_dict(cls, game: BoardGame, data: Mapping[str, Any]) -> BoardState:
+        size = game.validate_size(data["size"])
+        grid = hex_grid(size)
+        body = data["state"]
+        cells = bytearray(grid.cell_count)
+        for name, colour in body["stones"].items():
+            index = grid.index(name)
+            if index is None:
+                raise ValueError(f"{name!r} is not a cell of the {size}-board")
+            cells[index] = game.colour_code(colour)
+        outcome = body.get("outcome")
+        return cls(
+            game=game,
+            size=size,
+            options=game.validate_options(data.get("options")),
+            cells=bytes(cells),
+            mover=None if body["to_move"] is None else game.colour_code(body["to_move"]),
+            ply=int(body["ply"]),
+            swapped=bool(body["swapped"]),
+            start=data.get("start"),
+            moves=tuple(data.get("moves", ())),
+            last_turn=LastTurn.from_dict(body.get("last_turn") or {}),
+            outcome=None if outcome is None else Outcome(outcome["winner"], outcome["reason"]),
+            extra=json.loads(json.dumps(body.get("extra") or {})),
+        )
+
+    def initial_state(self) -> BoardState:
+        """The state this match started from (a new board, or the given position)."""
+        if self.start is None:
+            return self.game.new(self.size, **self.options)
+        return self.game.position(
+            self.size, self.start["stones"], self.start["to_move"], **self.options
+        )
+
+    def history(self) -> Iterator[BoardState]:
+        """Every position of the match in order, from its start to this one (replays)."""
+        state = self.initial_state()
+        yield state
+        for move in self.moves:
+            state = state.play(move)
+            yield state
+
+    def __repr__(self) -> str:
+        return (
+            f"<{type(self).__name__} {self.game.name} n={self.size} ply={self.ply} "
+            f"to_move={self.to_move} stones={len(self.stones)}>"
+        )
