@@ -337,8 +337,12 @@ class BoardState:
         if self.outcome is not None:
             raise IllegalMove("the game is over")
         if seat != self.seat_to_move:
-            raise IllegalMove(f"it is {self.to_move}'s turn")
+            raise IllegalMove(self._not_your_turn())
         return self.play(move)
+
+    def _not_your_turn(self) -> str:
+        """What ``play_as`` tells a seat that tries to move out of turn."""
+        return f"it is {self.to_move}'s turn"
 
     @property
     def move_number(self) -> int:

@@ -1,0 +1,194 @@
+"""The Discord client: start-up, command sync, the clock loop and a clean shutdown.
+
+``LeafBot`` is a plain ``discord.Client`` with an application-command tree. Its
+``setup_hook`` opens the database (unless a service was handed in, as the tests do), starts
+the match service, registers the two dynamic component classes that serve every button and
+select menu ever sent, adds the slash commands and syncs them (to the development server
+when one is configured, else globally), and starts the background tick that reports clocks
+and expiries. ``run(settings)`` is what ``python -m bot`` calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+import time
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import report_error
+from bot.settings import Settings
+from bot.ui.components import ActionButton, ActionSelect
+
+log = logging.getLogger("bot")
+
+TICK_SECONDS = 5.0
+
+
+def intents() -> discord.Intents:
+    """Only non-privileged intents: guild events for the channel and server caches."""
+    chosen = discord.Intents.none()
+    chosen.guilds = True
+    return chosen
+
+
+class LeafTree(app_commands.CommandTree):
+    """The command tree with the project's single error handler."""
+
+    async def on_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        await report_error(interaction, error)
+
+
+class LeafBot(discord.Client):
+    """The bot: a thin Discord layer over the match service."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        service: Any = None,
+        service_options: dict[str, Any] | None = None,
+        sync_commands: bool = True,
+        tick_seconds: float | None = TICK_SECONDS,
+        **client_options: Any,
+    ) -> None:
+        client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        super().__init__(intents=intents(), **client_options)
+        self.settings = settings
+        self.tree = LeafTree(self)
+        self.service: Any = service
+        self._owns_repository = service is None
+        # e.g. {"clock": ..., "seed_source": ...} for tests and benchmarks
+        self._service_options = dict(service_options or {})
+        self._repository: Any = None
+        self._sync_commands = sync_commands
+        self._tick_seconds = tick_seconds
+        self._tick_task: asyncio.Task[None] | None = None
+        # imported here so that importing bot.app stays cheap for the settings check
+        from bot.controller import Controller
+        from bot.presenter import Presenter
+
+        self.presenter = Presenter(self)
+        self.controller = Controller(self)
+
+    # ---- start-up ------------------------------------------------------------------
+    async def setup_hook(self) -> None:
+        if self.service is None:
+            from bot.service import MatchService
+            from bot.storage import open_repository
+
+            self._repository = await open_repository(self.settings.database_path)
+            self.service = MatchService(self._repository, **self._service_options)
+        await self.service.start()
+
+        self.add_dynamic_items(ActionButton, ActionSelect)
+        from bot.commands import register_commands
+
+        register_commands(self.tree)
+        if self._sync_commands:
+            await self.sync_commands()
+        if self._tick_seconds:
+            self._tick_task = asyncio.create_task(self._tick_loop(), name="leafbot-tick")
+        log.info("setup done: %d commands", len(self.tree.get_commands()))
+
+    async def sync_commands(self) -> None:
+        """Sync to the development server (instant) when configured, else globally."""
+        guild_id = self.settings.dev_guild_id
+        if guild_id:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d commands to development server %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d commands globally (may take up to an hour to appear)", len(synced))
+
+    async def on_ready(self) -> None:
+        user = self.user
+        log.info("connected as %s (id %s) in %d servers", user, user and user.id, len(self.guilds))
+
+    # ---- the clock -----------------------------------------------------------------
+    async def _tick_loop(self) -> None:
+        assert self._tick_seconds
+        while not self.is_closed():
+            started = time.monotonic()
+            try:
+                await self.tick_once()
+            except Exception:
+                log.exception("clock tick failed")
+            await asyncio.sleep(max(0.1, self._tick_seconds - (time.monotonic() - started)))
+
+    async def tick_once(self, now: float | None = None) -> int:
+        """Run one service tick and publish what it reports; returns the number of updates."""
+        updates = await self.service.tick(now) if now is not None else await self.service.tick()
+        for update in updates:
+            try:
+                await self.presenter.publish(update)
+            except Exception:
+                log.exception("could not publish a %s update", getattr(update, "kind", "?"))
+        return len(updates)
+
+    # ---- shutdown ------------------------------------------------------------------
+    async def close(self) -> None:
+        if self._tick_task is not None:
+            self._tick_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._tick_task
+            self._tick_task = None
+        await super().close()
+        await self.presenter.close()
+        if self._owns_repository and self._repository is not None:
+            await self._repository.close()
+            self._repository = None
+        log.info("bot closed")
+
+
+def configure_logging(level: str) -> None:
+    """Plain, readable logs on stderr; discord.py's own chatter one level quieter."""
+    logging.basicConfig(
+        level=getattr(logging, level.upper(), logging.INFO),
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+    )
+    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
+
+
+async def _main(settings: Settings) -> int:
+    bot = LeafBot(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for signame in ("SIGINT", "SIGTERM"):
+        with contextlib.suppress(NotImplementedError, AttributeError):
+            loop.add_signal_handler(getattr(signal, signame), stop.set)
+    runner = asyncio.create_task(bot.start(settings.token or ""), name="leafbot")
+    stopper = asyncio.create_task(stop.wait(), name="leafbot-stop")
+    done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+    if stopper in done:
+        log.info("stop requested, shutting down")
+    await bot.close()
+    stopper.cancel()
+    if runner in done and runner.exception() is not None:
+        error = runner.exception()
+        if isinstance(error, discord.LoginFailure):
+            log.error("Discord refused the token (check DISCORD_TOKEN)")
+            return 1
+        log.error("the bot stopped: %s", error, exc_info=error)
+        return 1
+    with contextlib.suppress(asyncio.CancelledError, Exception):
+        await runner
+    return 0
+
+
+def run(settings: Settings) -> int:
+    """Start the bot and block until Ctrl-C / SIGTERM; returns the process exit code."""
+    configure_logging(settings.log_level)
+    log.info("starting with %r", settings)  # Settings.__repr__ hides the token
+    try:
+        return asyncio.run(_main(settings))
+    except KeyboardInterrupt:
+        return 0

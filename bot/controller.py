@@ -1,0 +1,580 @@
+"""From a slash command or a click to one service call, and its update to messages.
+
+Every handler here follows the same three steps: read what the user asked for from the
+interaction, make exactly one service call, and hand the returned ``Update`` to the
+presenter. Refusals raised by the service travel to :func:`bot.errors.player_message` and
+come back as an ephemeral answer; nothing is changed by a refused call.
+
+Presentation-only helpers live here too: the autocomplete of ``/move`` (filtering the
+engine's legal moves by what was typed) and the Lefe capture menu (offered when a typed
+cell could capture more than one tree).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import random
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+
+from bot.errors import GENERIC_FAILURE, UserFacingError, player_message
+from bot.labels import service_choices
+from bot.names import in_text
+from bot.presenter import Outgoing, game_title, only_for, sentence
+from bot.responder import Responder
+from bot.ui.components import Choice, build_view
+from bot.ui.custom_ids import BOARD, CHALLENGE, PICK, PROMPT, SHOW_HAND, ComponentId
+from engine import BOARD_GAMES, get_game
+
+if TYPE_CHECKING:
+    from bot.app import LeafBot
+
+log = logging.getLogger(__name__)
+
+BOARD_SERVICE_ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
+LOBBY_ACTIONS = ("join", "leave", "start")
+OUT_OF_TURN = frozenset({"match", "catch", "penalty", "next"})
+AUTOCOMPLETE_LIMIT = 25
+
+Handler = Callable[[Responder], Awaitable[None]]
+
+
+class RuleModal(discord.ui.Modal, title="Klatschtante: the new table rule"):
+    """Free text for the Klatschtante's table rule; submitting plays ``rule TEXT``."""
+
+    rule: discord.ui.TextInput[RuleModal] = discord.ui.TextInput(
+        label="Rule (shown on the table)", min_length=1, max_length=100
+    )
+
+    def __init__(
+        self, controller: Controller, match_id: int, version: int, suggestion: str
+    ) -> None:
+        super().__init__(timeout=600)
+        self.controller = controller
+        self.match_id = match_id
+        self.version = version
+        self.rule.default = suggestion[:100] or None
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        text = " ".join(str(self.rule.value).split())
+
+        async def play(responder: Responder) -> None:
+            if not text:
+                raise UserFacingError("The rule cannot be empty.")
+            update = await self.controller.service.leiff_action(
+                self.match_id, responder.user_id, f"rule {text}", version=self.version
+            )
+            await self.controller.presenter.publish(update, responder)
+
+        await self.controller.handle(interaction, play)
+
+
+class Controller:
+    """Turns interactions into service calls and their updates into messages."""
+
+    def __init__(self, bot: LeafBot) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service
+
+    @property
+    def presenter(self) -> Any:
+        return self.bot.presenter
+
+    # ---- the common frame ----------------------------------------------------------
+    async def handle(self, interaction: discord.Interaction, handler: Handler) -> None:
+        """Run one handler with a responder; every exception becomes an ephemeral answer."""
+        responder = Responder(interaction)
+        self.presenter.names.remember_interaction(interaction)
+        try:
+            await handler(responder)
+        except Exception as error:
+            text = player_message(error)
+            if text is None:
+                log.error(
+                    "unexpected error handling interaction %s", interaction.id, exc_info=error
+                )
+                text = GENERIC_FAILURE
+            try:
+                await responder.private(sentence(text))
+            except discord.HTTPException:
+                log.warning("could not deliver the error reply to interaction %s", interaction.id)
+        finally:
+            await responder.finish()
+
+    # ---- components ----------------------------------------------------------------
+    async def on_component(
+        self, interaction: discord.Interaction, component: ComponentId, values: tuple[str, ...]
+    ) -> None:
+        async def run(responder: Responder) -> None:
+            action = component.action
+            if action.startswith(PICK):
+                if not values:
+                    raise UserFacingError("Pick one of the options.")
+                action = values[0]
+            if component.scope == CHALLENGE:
+                await self._challenge_click(responder, component.target, action)
+            elif component.scope == BOARD:
+                await self._board_click(responder, component.target, component.version, action)
+            else:
+                await self._leiff_click(responder, component.target, component.version, action)
+
+        await self.handle(interaction, run)
+
+    async def _challenge_click(self, responder: Responder, challenge_id: int, action: str) -> None:
+        calls = {
+            "accept": self.service.accept_challenge,
+            "decline": self.service.decline_challenge,
+            "cancel": self.service.cancel_challenge,
+        }
+        if action not in calls:
+            raise UserFacingError("That button is no longer in use.")
+        update = await calls[action](challenge_id, responder.user_id)
+        await self.presenter.publish(update, responder)
+
+    async def _board_click(
+        self, responder: Responder, match_id: int, version: int, action: str
+    ) -> None:
+        user_id = responder.user_id
+        if action == "~keep":
+            await self.service.get_match(match_id)  # a finished or unknown match says so
+            await responder.private("To keep your colour, simply play your move: `/move cell`.")
+            return
+        if action == "rematch":
+            update = await self.service.rematch(match_id, user_id)
+        elif action in BOARD_SERVICE_ACTIONS:
+            update = await getattr(self.service, action)(match_id, user_id, version=version)
+        else:
+            update = await self.service.play(match_id, user_id, action, version=version)
+        await self.presenter.publish(update, responder)
+
+    async def _leiff_click(
+        self, responder: Responder, match_id: int, version: int, action: str
+    ) -> None:
+        user_id = responder.user_id
+        if action == SHOW_HAND:
+            await self._show_hand(responder, match_id)
+            return
+        if action.startswith(PROMPT):
+            await self._open_rule_modal(responder, match_id, version)
+            return
+        if action == "join":
+            update = await self.service.join_lobby(match_id, user_id, version=None)
+        elif action == "leave":
+            update = await self.service.leave_lobby(match_id, user_id, version=None)
+        elif action == "start":
+            update = await self.service.start_lobby(match_id, user_id, version=None)
+        else:
+            # Matching, catching and penalties are judged against the pile as it is when they
+            # arrive (the rules say so), so they carry no version; turn actions do.
+            out_of_turn = action.split(" ", 1)[0] in OUT_OF_TURN
+            try:
+                update = await self.service.leiff_action(
+                    match_id, user_id, action, version=None if out_of_turn else version
+                )
+            except Exception as error:
+                if type(error).__name__ == "StaleVersion" and responder.origin_is_private:
+                    await self._refresh_hand(responder, match_id)
+                raise
+        await self.presenter.publish(update, responder)
+
+    async def _hand_outgoing(self, match_id: int, user_id: int) -> Outgoing:
+        update = await self.service.current(match_id)
+        match = update.match
+        if match is None or match.game != "leiff":
+            raise UserFacingError("That is not a Leiff table.")
+        if user_id not in match.user_ids:
+            raise UserFacingError("You are not playing at this table.")
+        if match.status == "lobby":
+            raise UserFacingError("The game has not started yet.")
+        names = await self.presenter.seat_names(match)
+        return await self.presenter.hand_message(update, user_id, names)
+
+    async def _show_hand(self, responder: Responder, match_id: int) -> None:
+        outgoing = await self._hand_outgoing(match_id, responder.user_id)
+        await responder.private(**outgoing.send_kwargs())
+
+    async def _refresh_hand(self, responder: Responder, match_id: int) -> None:
+        """A stale click in a hand message: bring that message up to date."""
+        try:
+            outgoing = await self._hand_outgoing(match_id, responder.user_id)
+        except Exception:
+            return
+        await responder.update_origin(**outgoing.edit_kwargs())
+
+    async def _open_rule_modal(self, responder: Responder, match_id: int, version: int) -> None:
+        update = await self.service.current(match_id)
+        actions = next((b.actions for b in update.buttons if b.for_user == responder.user_id), ())
+        suggestion = next((a[len("rule ") :] for a in actions if a.startswith("rule ")), None)
+        if suggestion is None:
+            raise UserFacingError("There is no table rule to write right now.")
+        await responder.modal(RuleModal(self, match_id, version, suggestion))
+
+    # ---- slash commands ------------------------------------------------------------
+    async def play(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        opponent: discord.abc.User | None,
+        size: int | None,
+        options: dict[str, Any],
+    ) -> None:
+        async def run(responder: Responder) -> None:
+            if interaction.guild_id is None:
+                raise UserFacingError("Games are played in a server channel, not in DMs.")
+            if game == "leiff":
+                if opponent is not None:
+                    raise UserFacingError(
+                        "Leiff opens a table anyone can join; leave out the opponent."
+                    )
+                if size is not None:
+                    raise UserFacingError("Leiff has no board size.")
+                update = await self.service.open_lobby(
+                    interaction.guild_id,
+                    interaction.channel_id,
+                    responder.user_id,
+                    options=options or None,
+                )
+            else:
+                if opponent is not None and opponent.bot:
+                    raise UserFacingError(
+                        "Bots cannot accept challenges; challenge a person or leave the opponent out."
+                    )
+                update = await self.service.challenge(
+                    interaction.guild_id,
+                    interaction.channel_id,
+                    responder.user_id,
+                    game,
+                    opponent.id if opponent is not None else None,
+                    size=size,
+                    options=options or None,
+                )
+            await self.presenter.publish(update, responder)
+
+        await self.handle(interaction, run)
+
+    async def _my_match(self, interaction: discord.Interaction, user_id: int) -> Any:
+        if interaction.guild_id is None:
+            raise UserFacingError("Use this in the channel where your match is played.")
+        match = await self.service.match_in_channel(
+            interaction.guild_id, interaction.channel_id, user_id
+        )
+        if match is None:
+            raise UserFacingError(
+                "You have no running match in this channel. Start one with `/play`."
+            )
+        return match
+
+    async def move(self, interaction: discord.Interaction, text: str) -> None:
+        async def run(responder: Responder) -> None:
+            match = await self._my_match(interaction, responder.user_id)
+            if match.game == "leiff":
+                raise UserFacingError(
+                    "Leiff is played with the buttons of your hand (in your DMs)."
+                )
+            if match.status != "running":
+                raise UserFacingError("That match is not running.")
+            move = " ".join(text.split()).lower()
+            if not move:
+                raise UserFacingError("Type a cell, for example `f6`.")
+            captures = await self._capture_options(match, responder.user_id, move)
+            if captures:
+                view = build_view(BOARD, match.id, match.version, captures, select_threshold=1)
+                await responder.private(
+                    f"{move} can capture more than one tree: which one?", view=view
+                )
+                return
+            update = await self.service.play(match.id, responder.user_id, move, version=None)
+            await self.presenter.publish(update, responder)
+
+        await self.handle(interaction, run)
+
+    async def _legal_moves(self, match: Any, user_id: int) -> tuple[Any, list[str]]:
+        """The stored state and its legal moves when it is the user's turn (else none)."""
+        if user_id not in match.to_act:
+            return None, []
+        update = await self.service.current(match.id)
+        state = next(
+            (p.state for p in update.pictures if p.kind == "board" and p.state is not None), None
+        )
+        if state is None or state.outcome is not None:
+            return state, []
+        return state, list(state.legal_moves())
+
+    async def _capture_options(self, match: Any, user_id: int, move: str) -> list[Choice]:
+        """Lefe: a bare cell whose placement must capture one of several trees."""
+        if match.game != "lefe" or "x" in move:
+            return []
+        _, legal = await self._legal_moves(match, user_id)
+        if move in legal:
+            return []
+        captures = sorted(m for m in legal if m.startswith(move + "x"))
+        if len(captures) < 2:
+            return []
+        return [
+            Choice(
+                m,
+                f"{move}, capturing the tree at {m.split('x', 1)[1]}",
+                discord.ButtonStyle.primary,
+                "capture",
+                "Capture which tree?",
+            )
+            for m in captures
+        ]
+
+    async def move_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's legal moves in this channel's match that start with what they typed."""
+        if interaction.guild_id is None:
+            return []
+        match = await self.service.match_in_channel(
+            interaction.guild_id, interaction.channel_id, interaction.user.id
+        )
+        if match is None or match.game == "leiff" or match.status != "running":
+            return []
+        _, legal = await self._legal_moves(match, interaction.user.id)
+        typed = "".join(current.split()).lower()
+        found = sorted((m for m in legal if m.startswith(typed)), key=_move_order)
+        return [
+            app_commands.Choice(name=_move_label(m), value=m) for m in found[:AUTOCOMPLETE_LIMIT]
+        ]
+
+    async def board(self, interaction: discord.Interaction) -> None:
+        async def run(responder: Responder) -> None:
+            match = await self._my_match(interaction, responder.user_id)
+            update = await self.service.current(match.id)
+            # showing the board again pings nobody and shows only the caller's own hand
+            update = only_for(dataclasses.replace(update, mentions=()), responder.user_id)
+            await self.presenter.publish(update, responder)
+
+        await self.handle(interaction, run)
+
+    async def resign(self, interaction: discord.Interaction) -> None:
+        async def run(responder: Responder) -> None:
+            match = await self._my_match(interaction, responder.user_id)
+            if match.game == "leiff":
+                raise UserFacingError(
+                    "Leiff has no resignation; leave the table by letting your time run out."
+                )
+            update = await self.service.resign(match.id, responder.user_id, version=None)
+            await self.presenter.publish(update, responder)
+
+        await self.handle(interaction, run)
+
+    async def games(self, interaction: discord.Interaction) -> None:
+        async def run(responder: Responder) -> None:
+            if interaction.guild_id is None:
+                raise UserFacingError("Use this in a server.")
+            guild_id = interaction.guild_id
+            # The service lists matches per player and challenges per server.
+            matches = await self.service.user_matches(responder.user_id, guild_id)
+            challenges = await self.service.open_challenges(guild_id)
+            lines = ["**Your matches on this server**"]
+            for match in matches[:20]:
+                names = ", ".join(in_text(n) for n in await self.presenter.seat_names(match))
+                place = f"<#{match.thread_id or match.channel_id}>"
+                lines.append(f"#{match.id} {game_title(match.game)} ({match.status}) in {place}: {names}")
+            if not matches:
+                lines.append("None running. Start one with `/play`.")
+            lines.append("**Open challenges**")
+            for challenge in challenges[:20]:
+                who = in_text(await self.presenter.names.name(challenge.challenger_id))
+                aimed = (
+                    f" for {in_text(await self.presenter.names.name(challenge.target_id))}"
+                    if challenge.target_id is not None
+                    else " (anyone may accept)"
+                )
+                lines.append(
+                    f"{game_title(challenge.game)} by {who}{aimed} in <#{challenge.channel_id}>, "
+                    f"expires <t:{int(challenge.expires_at)}:R>"
+                )
+            if not challenges:
+                lines.append("None.")
+            await responder.private("\n".join(lines))
+
+        await self.handle(interaction, run)
+
+    async def replay(self, interaction: discord.Interaction, match_id: int) -> None:
+        async def run(responder: Responder) -> None:
+            match = await self.service.get_match(match_id)
+            if match.guild_id != interaction.guild_id:
+                raise UserFacingError("There is no such match on this server.")
+            if match.game not in BOARD_GAMES:
+                raise UserFacingError("Replays are made for the board games only.")
+            if match.status != "finished":
+                raise UserFacingError(
+                    "That match is still running; a replay is made once it is over."
+                )
+            await responder.acknowledge()
+            update = await self.service.current(match.id)
+            state = next(
+                p.state for p in update.pictures if p.kind == "board" and p.state is not None
+            )
+            names = await self.presenter.seat_names(match)
+            from bot import pictures
+
+            gif = await pictures.replay_gif(list(state.history()), names)
+            await responder.private(
+                f"Replay of match #{match.id} ({game_title(match.game)}).",
+                file=discord.File(_bytes_io(gif), filename=f"match-{match.id}.gif"),
+            )
+
+        await self.handle(interaction, run)
+
+    async def rules(self, interaction: discord.Interaction, game: str) -> None:
+        async def run(responder: Responder) -> None:
+            await responder.acknowledge()
+            text, image, filename = await rules_card(game)
+            await responder.private(text, file=discord.File(_bytes_io(image), filename=filename))
+
+        await self.handle(interaction, run)
+
+    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+        async def run(responder: Responder) -> None:
+            if interaction.guild_id is None:
+                raise UserFacingError("Use this in a server.")
+            rows = await self.service.leaderboard(interaction.guild_id, game)
+            lines = [f"**{game_title(game)} leaderboard**"]
+            for row in rows:
+                name = in_text(await self.presenter.names.name(row.user_id))
+                lines.append(
+                    f"{row.rank}. {name}: {row.ordinal:.1f} ({row.wins}W {row.losses}L {row.draws}D, "
+                    f"{row.games} games)"
+                )
+            if not rows:
+                lines.append("Nobody has finished a rated game yet.")
+            await responder.public(
+                interaction.channel,
+                content="\n".join(lines),  # type: ignore[arg-type]
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+        await self.handle(interaction, run)
+
+    async def stats(
+        self, interaction: discord.Interaction, member: discord.abc.User | None
+    ) -> None:
+        async def run(responder: Responder) -> None:
+            if interaction.guild_id is None:
+                raise UserFacingError("Use this in a server.")
+            user = member or interaction.user
+            rows = await self.service.stats(interaction.guild_id, user.id)
+            lines = [f"**Statistics of {in_text(await self.presenter.names.name(user.id))}**"]
+            for row in rows:
+                streak = f", streak {row.streak:+d}" if row.streak else ""
+                lines.append(
+                    f"{game_title(row.game)}: rating {row.ordinal:.1f}, {row.games} games, "
+                    f"{row.wins}W {row.losses}L {row.draws}D{streak} (best streak {row.best_streak})"
+                )
+            if not rows:
+                lines.append("No finished rated games yet.")
+            await responder.public(
+                interaction.channel,
+                content="\n".join(lines),  # type: ignore[arg-type]
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+
+        await self.handle(interaction, run)
+
+    async def settings(
+        self, interaction: discord.Interaction, key: str | None, value: str | None
+    ) -> None:
+        async def run(responder: Responder) -> None:
+            if interaction.guild_id is None:
+                raise UserFacingError("Settings belong to a server; use this there.")
+            allowed = bool(interaction.permissions.manage_guild)
+            if key is None:
+                if not allowed:
+                    raise UserFacingError("You need the Manage Server permission for that.")
+                current = await self.service.get_settings(interaction.guild_id)
+            else:
+                if value is None:
+                    raise UserFacingError(f"Give a value for {key}.")
+                current = await self.service.update_settings(
+                    interaction.guild_id,
+                    responder.user_id,
+                    allowed,
+                    **{key: _setting_value(key, value)},
+                )
+            body = "\n".join(f"`{line}`" for line in current.describe())
+            await responder.private(f"**Server settings**\n{body}")
+
+        await self.handle(interaction, run)
+
+
+def _setting_value(key: str, value: str) -> Any:
+    """Settings arrive as text; channel lists may be given as mentions or ids."""
+    if key == "allowed_channels":
+        tokens = value.replace(",", " ").split()
+        ids = []
+        for token in tokens:
+            if token.lower() == "none":
+                continue
+            digits = token.strip("<#>")
+            if not digits.isdigit():
+                raise UserFacingError("allowed_channels takes channel mentions or ids (or `none`).")
+            ids.append(int(digits))
+        return ids
+    text = value.strip()
+    if text.lstrip("-").isdigit():
+        return int(text)
+    return text
+
+
+def _move_order(move: str) -> tuple[str, int, str]:
+    column = move[:1]
+    digits = "".join(ch for ch in move[1:3] if ch.isdigit())
+    return (column, int(digits or 0), move)
+
+
+def _move_label(move: str) -> str:
+    if "x" in move and move not in ("swap",):
+        cell, _, tree = move.partition("x")
+        return f"{cell}, capturing the tree at {tree}"
+    if "+" in move:
+        first, _, second = move.partition("+")
+        return f"{first} then {second}"
+    return move
+
+
+def _bytes_io(data: bytes) -> Any:
+    import io
+
+    return io.BytesIO(data)
+
+
+async def rules_card(game: str) -> tuple[str, bytes, str]:
+    """A short rules summary and a rendered example position of ``game``."""
+    from bot import pictures
+
+    rules = get_game(game)
+    summary = str(getattr(rules, "summary", "") or "")
+    if game == "leiff":
+        state = rules.new(players=3, seed=11, options={})
+        view = state.view(0)
+        image = await pictures.hand_png(view, 0, ["You", "Left", "Right"])
+        return f"**Leiff**\n{summary}", image, "leiff-example.png"
+    size = min(rules.sizes)
+    state = rules.new(size=size)
+    chooser = random.Random(7)  # a fixed example, the same every time
+    for _ in range(12):
+        moves = state.legal_moves()
+        if state.outcome is not None or not moves:
+            break
+        state = state.play(chooser.choice(sorted(moves)))
+    image = await pictures.board_png(state, ["Alice", "Bob"])
+    return (
+        f"**{rules.title}**\n{summary}\nExample position after a few moves:",
+        image,
+        f"{game}-example.png",
+    )
+
+
+__all__ = ["Controller", "Outgoing", "RuleModal", "rules_card", "service_choices"]

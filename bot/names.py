@@ -1,0 +1,78 @@
+"""Display names of players, remembered from the interactions the bot sees.
+
+Without the privileged members intent the bot has no member list, so it learns names from
+every interaction (the user who clicked, members named in command options) and falls back
+to a REST lookup, then to a neutral "player …" so a picture is never held up by a name.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+
+import discord
+
+log = logging.getLogger(__name__)
+
+MAX_NAME = 32
+
+
+def clean_name(name: str) -> str:
+    """One line, bounded length: the form drawn into pictures."""
+    flat = " ".join(str(name).split())
+    return flat[:MAX_NAME] or "player"
+
+
+def in_text(name: str) -> str:
+    """A name made safe for a message: no markdown effects, no mention syntax."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
+class NameBook:
+    """user id → display name, filled as users show up."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self._client = client
+        self._names: dict[int, str] = {}
+
+    def remember(self, user: discord.abc.User | None) -> None:
+        if user is not None:
+            self._names[user.id] = clean_name(user.display_name)
+
+    def remember_interaction(self, interaction: discord.Interaction) -> None:
+        self.remember(interaction.user)
+        resolved = (
+            (interaction.data or {}).get("resolved") if isinstance(interaction.data, dict) else None
+        )
+        for user in (resolved or {}).get("users", {}).values():
+            name = user.get("global_name") or user.get("username")
+            if name:
+                self._names[int(user["id"])] = clean_name(name)
+        for user_id, member in (resolved or {}).get("members", {}).items():
+            if member.get("nick"):
+                self._names[int(user_id)] = clean_name(member["nick"])
+
+    def known(self, user_id: int | None) -> str | None:
+        if user_id is None:
+            return None
+        return self._names.get(user_id)
+
+    async def name(self, user_id: int | None) -> str:
+        """The display name of a user; looked up over REST once if never seen."""
+        if user_id is None:
+            return "the bot"
+        cached = self._names.get(user_id)
+        if cached is not None:
+            return cached
+        user = self._client.get_user(user_id)
+        if user is None:
+            try:
+                user = await self._client.fetch_user(user_id)
+            except discord.HTTPException:
+                user = None
+        name = clean_name(user.display_name) if user is not None else f"player {str(user_id)[-4:]}"
+        self._names[user_id] = name
+        return name
+
+    async def names(self, user_ids: Iterable[int | None]) -> list[str]:
+        return [await self.name(user_id) for user_id in user_ids]

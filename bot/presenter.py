@@ -1,0 +1,502 @@
+"""Service updates → Discord messages.
+
+The service returns an ``Update`` for every call and every clock tick: texts for the channel
+or for one user, pictures to draw, the actions that apply now and whom to mention. This
+module turns one update into the messages people see and sends them to the right places:
+
+- the match channel gets one message per update (board or table picture, public texts,
+  the buttons, and a mention of the player whose turn it is — the only ping the bot makes);
+  the previous match message loses its buttons so only the newest board can be clicked;
+- in Leiff each player gets their private view (hand picture, what they just learnt,
+  buttons for every action open to them) by DM, kept in one DM message edited in place;
+- a player whose DMs are closed (Discord error 50007) is named in the channel, without
+  anything secret, and offered a "Show my hand" button that answers ephemerally.
+
+No rule lives here: what is legal, whose turn it is and who may see what all come from the
+service; this module only decides how it looks.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import pictures
+from bot.labels import leiff_choices, service_choices
+from bot.names import NameBook, in_text
+from bot.ui.components import Choice, build_view
+from bot.ui.custom_ids import BOARD, CHALLENGE, LEIFF, SHOW_HAND
+from engine import get_game
+
+if TYPE_CHECKING:
+    from bot.responder import Responder
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+LOBBY_KINDS = {
+    "lobby",
+    "lobby_opened",
+    "lobby_joined",
+    "lobby_left",
+    "lobby_updated",
+    "joined",
+    "left",
+}
+CHALLENGE_END_KINDS = {"challenge_declined", "challenge_cancelled", "challenge_expired"}
+
+
+@dataclass
+class Outgoing:
+    """One message to send or edit."""
+
+    content: str
+    image: bytes | None = None
+    filename: str = "board.png"
+    choices: list[Choice] = field(default_factory=list)
+    scope: str = BOARD
+    target: int = 0
+    version: int = 0
+    pings: tuple[int, ...] = ()
+
+    def view(self) -> discord.ui.View | None:
+        return build_view(self.scope, self.target, self.version, self.choices)
+
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        return discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            replied_user=False,
+            users=[discord.Object(user_id) for user_id in self.pings],
+        )
+
+    def file(self) -> discord.File | None:
+        if self.image is None:
+            return None
+        return discord.File(io.BytesIO(self.image), filename=self.filename)
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """Arguments for a new message (``send``, ``send_message``, ``followup.send``)."""
+        kwargs: dict[str, Any] = {
+            "content": self.content[:2000],
+            "allowed_mentions": self.allowed_mentions(),
+        }
+        view = self.view()
+        if view is not None:
+            kwargs["view"] = view
+        file = self.file()
+        if file is not None:
+            kwargs["file"] = file
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """Arguments for editing a message into this one (the old picture is replaced)."""
+        file = self.file()
+        return {
+            "content": self.content[:2000],
+            "allowed_mentions": self.allowed_mentions(),
+            "view": self.view(),
+            "attachments": [file] if file is not None else [],
+        }
+
+
+def sentence(text: str) -> str:
+    """Service texts start in lower case so they can be embedded; a message line starts upper."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] if text else text
+
+
+def only_for(update: Any, user_id: int) -> Any:
+    """The update without anything addressed to other users (their hands, their news)."""
+    return dataclasses.replace(
+        update,
+        messages=tuple(m for m in update.messages if m.to in (None, user_id)),
+        pictures=tuple(p for p in update.pictures if p.for_user in (None, user_id)),
+        buttons=tuple(b for b in update.buttons if b.for_user in (None, user_id)),
+    )
+
+
+def game_title(game: str) -> str:
+    try:
+        return str(get_game(game).title)
+    except Exception:
+        return game.capitalize()
+
+
+class Presenter:
+    """Builds and sends the messages of service updates."""
+
+    def __init__(self, client: discord.Client) -> None:
+        self.client = client
+        self.names = NameBook(client)
+        self._dm_channels: dict[int, int] = {}
+        self._dm_closed: set[int] = set()  # users whose DMs refused us (this process)
+        self._dm_notice_sent: set[tuple[int, int]] = set()  # (match id, user id)
+
+    async def close(self) -> None:
+        self._dm_channels.clear()
+
+    @property
+    def service(self) -> Any:
+        return self.client.service  # type: ignore[attr-defined]
+
+    # ---- names ---------------------------------------------------------------------
+    async def seat_names(self, match: Any) -> list[str]:
+        """Display names in seat order (a bot seat reads "the bot")."""
+        return [await self.names.name(seat.user_id) for seat in match.seats]
+
+    async def mention_or_name(self, user_id: int, pings: Sequence[int]) -> str:
+        if user_id in pings:
+            return f"<@{user_id}>"
+        return f"**{in_text(await self.names.name(user_id))}**"
+
+    # ---- building ------------------------------------------------------------------
+    async def public_message(self, update: Any) -> Outgoing | None:
+        """The channel message of an update, or None when the channel has nothing new."""
+        if update.challenge is not None and update.match is None:
+            return await self._challenge_message(update)
+        match = update.match
+        if match is None:
+            texts = [sentence(t) for t in update.texts_for(None)]
+            return Outgoing("\n".join(texts)) if texts else None
+        if match.game == "leiff":
+            return await self._leiff_public(update)
+        return await self._board_public(update)
+
+    async def _challenge_message(self, update: Any) -> Outgoing:
+        challenge = update.challenge
+        pings = tuple(update.mentions)
+        who = await self.mention_or_name(challenge.challenger_id, ())
+        title = game_title(challenge.game)
+        size = f" (board {challenge.size})" if challenge.size else ""
+        lines = [sentence(t) for t in update.texts_for(None)]
+        if not lines:
+            if challenge.target_id is None:
+                lines.append(f"{who} is looking for a game of {title}{size}: anyone may accept.")
+            else:
+                target = await self.mention_or_name(challenge.target_id, pings)
+                lines.append(f"{who} challenges {target} to {title}{size}.")
+        choices: list[Choice] = []
+        if challenge.status == "open":
+            lines.append(f"Expires <t:{int(challenge.expires_at)}:R>.")
+            actions = [a for b in update.buttons for a in b.actions]
+            choices = service_choices(actions)
+        return Outgoing(
+            "\n".join(lines),
+            choices=choices,
+            scope=CHALLENGE,
+            target=challenge.id,
+            version=0,
+            pings=pings,
+        )
+
+    async def _board_public(self, update: Any) -> Outgoing:
+        match = update.match
+        names = await self.seat_names(match)
+        pings = (
+            tuple(u for u in update.mentions if u in match.to_act)
+            if match.status == "running"
+            else ()
+        )
+        picture = next(
+            (p for p in update.pictures if p.kind == "board" and p.for_user is None), None
+        )
+        image = None
+        state = picture.state if picture is not None else None
+        if state is not None:
+            image = await pictures.board_png(state, names)
+        lines = [sentence(t) for t in update.texts_for(None)]
+        header = f"**{game_title(match.game)}** · match #{match.id}"
+        if state is not None:
+            header += f" · board {state.size}"
+        lines.insert(0, header)
+        refresh = update.kind == "refresh"  # a redraw carries no service text of its own
+        if match.status == "running":
+            for user_id in match.to_act:
+                mention = await self.mention_or_name(user_id, pings)
+                if refresh or not any(mention in line for line in lines):
+                    seat = next((s for s in match.seats if s.user_id == user_id), None)
+                    colour = f" ({seat.colour})" if seat is not None and seat.colour else ""
+                    lines.append(f"{mention}{colour} to move.")
+            if match.deadline_at:
+                lines.append(f"Time for this move runs out <t:{int(match.deadline_at)}:R>.")
+            if refresh and match.draw_offer_by:
+                offerer = await self.mention_or_name(match.draw_offer_by, ())
+                lines.append(f"{offerer} offers a draw.")
+        elif match.result is not None and refresh:
+            lines.append(await self._result_line(match))
+        lines.extend(await self._rating_lines(update))
+        actions = [a for b in update.buttons for a in b.actions]  # one shared board message
+        choices = service_choices(self._with_keep(actions))
+        version = max((b.version for b in update.buttons), default=match.version)
+        return Outgoing(
+            "\n".join(lines), image, "board.png", choices, BOARD, match.id, version, pings
+        )
+
+    @staticmethod
+    def _with_keep(actions: Sequence[str]) -> list[str]:
+        # The pie rule's "keep" is simply playing a move; its button only explains that.
+        actions = list(actions)
+        if "swap" in actions:
+            actions.append("~keep")
+        return actions
+
+    async def _result_line(self, match: Any) -> str:
+        result = match.result or {}
+        reason = sentence(result.get("reason") or "")
+        if result.get("draw") or not result.get("winners"):
+            line = "**Draw.**"
+        else:
+            winners = [f"**{in_text(await self.names.name(u))}**" for u in result["winners"]]
+            line = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}!"
+        if reason:
+            line += f" {reason}"
+        if match.score_text:
+            line += f" ({match.score_text})"
+        return line
+
+    async def _rating_lines(self, update: Any) -> list[str]:
+        if not update.rating_changes:
+            return []
+        parts = []
+        for change in update.rating_changes:
+            name = in_text(await self.names.name(change.user_id))
+            delta = change.after_ordinal - change.before_ordinal
+            parts.append(
+                f"{name} {change.before_ordinal:.1f} → {change.after_ordinal:.1f} ({delta:+.1f})"
+            )
+        return ["Ratings: " + ", ".join(parts)]
+
+    async def _leiff_public(self, update: Any) -> Outgoing:
+        match = update.match
+        names = await self.seat_names(match)
+        lines = [f"**Leiff** · table #{match.id}"]
+        lines.extend(sentence(t) for t in update.texts_for(None))
+        pings: tuple[int, ...] = ()
+        image = None
+        if match.status == "lobby":
+            players = ", ".join(f"**{in_text(n)}**" for n in names) or "nobody yet"
+            lines.append(f"Players ({len(names)}/6): {players}.")
+            options = match.options or {}
+            described = ", ".join(f"{k} {v}" for k, v in sorted(options.items()))
+            if described:
+                lines.append(f"Options: {described}.")
+            lines.append("The host starts the game once 2 to 6 players have joined.")
+        else:
+            picture = next((p for p in update.pictures if p.kind == "table"), None)
+            if picture is not None and picture.view is not None:
+                image = await pictures.table_png(picture.view, names)
+            if match.status == "running":
+                pings = tuple(u for u in update.mentions if u in match.to_act)
+                for user_id in pings:
+                    lines.append(
+                        f"{await self.mention_or_name(user_id, pings)}, it is your turn (see your DMs)."
+                    )
+            elif match.result is not None:
+                lines.append(await self._result_line(match))
+            lines.extend(await self._rating_lines(update))
+        actions = [a for b in update.buttons if b.for_user is None for a in b.actions]
+        if match.status == "running":
+            actions.append(SHOW_HAND)
+        choices = service_choices(actions)
+        version = next((b.version for b in update.buttons if b.for_user is None), match.version)
+        return Outgoing(
+            "\n".join(lines), image, "table.png", choices, LEIFF, match.id, version, pings
+        )
+
+    async def private_messages(self, update: Any) -> dict[int, Outgoing]:
+        """Each Leiff player's private view in this update, by user id."""
+        match = update.match
+        if match is None or match.game != "leiff" or match.status == "lobby":
+            return {}
+        names = await self.seat_names(match)
+        users = {p.for_user for p in update.pictures if p.for_user is not None}
+        users |= {m.to for m in update.messages if m.to is not None}
+        users |= {b.for_user for b in update.buttons if b.for_user is not None}
+        result: dict[int, Outgoing] = {}
+        for user_id in sorted(users):
+            result[user_id] = await self.hand_message(update, user_id, names)
+        return result
+
+    async def hand_message(self, update: Any, user_id: int, names: Sequence[str]) -> Outgoing:
+        """One player's private message: their view, their news and their actions."""
+        match = update.match
+        seat = next((s.seat for s in match.seats if s.user_id == user_id), None)
+        picture = next(
+            (p for p in update.pictures if p.kind == "hand" and p.for_user == user_id), None
+        )
+        image = None
+        if picture is not None and picture.view is not None and seat is not None:
+            image = await pictures.hand_png(picture.view, seat, names)
+        lines = [f"**Leiff** · table #{match.id} · your hand"]
+        lines.extend(sentence(t) for t in update.texts_for(user_id))
+        buttons = next((b for b in update.buttons if b.for_user == user_id), None)
+        choices = leiff_choices(buttons.actions, names) if buttons is not None else []
+        if buttons is not None and not buttons.actions and match.status == "running":
+            lines.append("Nothing to do right now; this message updates as the game goes on.")
+        version = buttons.version if buttons is not None else match.version
+        return Outgoing("\n".join(lines), image, "hand.png", choices, LEIFF, match.id, version)
+
+    # ---- sending -------------------------------------------------------------------
+    def channel_of(self, update: Any) -> discord.abc.Messageable | None:
+        channel_id = update.thread_id or update.channel_id
+        if channel_id is None and update.match is not None:
+            channel_id = update.match.thread_id or update.match.channel_id
+        if channel_id is None and update.challenge is not None:
+            channel_id = update.challenge.thread_id or update.challenge.channel_id
+        if channel_id is None:
+            return None
+        return self.client.get_partial_messageable(channel_id, guild_id=update.guild_id)
+
+    async def publish(
+        self, update: Any, responder: Responder | None = None
+    ) -> discord.Message | None:
+        """Send everything one update asks for; returns the public message if one was posted."""
+        public = await self.public_message(update)
+        privates = await self.private_messages(update)
+        posted = None
+        # A click in a private hand message is answered by updating that message first.
+        private_first = responder is not None and responder.origin_is_private
+        if private_first:
+            for user_id, outgoing in privates.items():
+                await self._send_private(update, user_id, outgoing, responder)
+        if public is not None:
+            posted = await self._send_public(update, public, responder)
+        if not private_first:
+            for user_id, outgoing in privates.items():
+                await self._send_private(update, user_id, outgoing, responder)
+        return posted
+
+    def _message_kind(self, update: Any) -> str:
+        if update.match is None:
+            return "challenge"
+        if update.match.game == "leiff":
+            return "lobby" if update.match.status == "lobby" else "table"
+        return "board"
+
+    async def _send_public(
+        self, update: Any, public: Outgoing, responder: Responder | None
+    ) -> discord.Message | None:
+        channel = self.channel_of(update)
+        if channel is None:
+            return None
+        kind = self._message_kind(update)
+        origin = responder.origin if responder is not None else None
+        origin_is_public = (
+            origin is not None and responder is not None and not responder.origin_is_private
+        )
+
+        # A lobby or a finished challenge is one message kept up to date in place.
+        if origin_is_public and (kind == "lobby" or update.kind in CHALLENGE_END_KINDS):
+            assert responder is not None
+            if await responder.update_origin(**public.edit_kwargs()):
+                if update.match is not None:
+                    await self.service.set_message(update.match.id, kind, origin.id)
+                return origin
+        if origin is not None and responder is not None and not responder.origin_updated:
+            # the clicked message has been used: its buttons go grey
+            await responder.update_origin(view=_disabled(origin))
+        previous = update.match.messages.get(kind) if update.match is not None else None
+        if responder is not None:
+            posted = await responder.public(channel, **public.send_kwargs())
+        else:
+            posted = await channel.send(**public.send_kwargs())
+        if update.match is not None and posted is not None:
+            await self.service.set_message(update.match.id, kind, posted.id)
+        if (
+            previous
+            and (origin is None or previous != origin.id)
+            and (posted is None or previous != posted.id)
+        ):
+            await self._strip_buttons(channel, previous)
+        return posted
+
+    async def _strip_buttons(self, channel: discord.abc.Messageable, message_id: int) -> None:
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)  # type: ignore[attr-defined]
+        except discord.HTTPException as error:
+            log.debug("could not clear the buttons of message %s: %s", message_id, error)
+
+    async def _send_private(
+        self, update: Any, user_id: int, outgoing: Outgoing, responder: Responder | None
+    ) -> None:
+        match = update.match
+        mine = responder is not None and responder.user_id == user_id
+        # the player clicked in their own hand message: that message becomes the new one
+        if (
+            mine
+            and responder is not None
+            and responder.origin_is_private
+            and await responder.update_origin(**outgoing.edit_kwargs())
+        ):
+            if responder.in_dm and responder.origin is not None:
+                await self.service.set_message(match.id, f"hand:{user_id}", responder.origin.id)
+            return
+        if user_id in self._dm_closed:
+            if mine and responder is not None:
+                await responder.private(**outgoing.send_kwargs())
+            else:
+                await self._dm_closed_notice(update, user_id)
+            return
+        try:
+            await self._deliver_dm(match, user_id, outgoing)
+        except discord.Forbidden as error:
+            if error.code != DM_CLOSED:
+                raise
+            self._dm_closed.add(user_id)
+            log.info("DMs closed for user %s; offering the in-channel hand button", user_id)
+            if mine and responder is not None:
+                await responder.private(**outgoing.send_kwargs())
+            await self._dm_closed_notice(update, user_id)
+
+    async def _deliver_dm(self, match: Any, user_id: int, outgoing: Outgoing) -> None:
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            dm = await user.create_dm()
+            channel_id = self._dm_channels[user_id] = dm.id
+        channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        key = f"hand:{user_id}"
+        previous = match.messages.get(key)
+        if previous:
+            try:
+                await channel.get_partial_message(previous).edit(**outgoing.edit_kwargs())
+                return
+            except discord.NotFound:
+                pass
+        posted = await channel.send(**outgoing.send_kwargs())
+        await self.service.set_message(match.id, key, posted.id)
+
+    async def _dm_closed_notice(self, update: Any, user_id: int) -> None:
+        match = update.match
+        if (match.id, user_id) in self._dm_notice_sent:
+            return
+        self._dm_notice_sent.add((match.id, user_id))
+        channel = self.channel_of(update)
+        if channel is None:
+            return
+        name = in_text(await self.names.name(user_id))
+        notice = Outgoing(
+            f"I cannot send **{name}** direct messages (their DMs are closed). "
+            f"**{name}**, use **Show my hand** to see your cards and actions here, privately.",
+            choices=service_choices([SHOW_HAND]),
+            scope=LEIFF,
+            target=match.id,
+            version=match.version,
+        )
+        await channel.send(**notice.send_kwargs())
+
+    def dms_closed(self, user_id: int) -> bool:
+        return user_id in self._dm_closed
+
+
+def _disabled(message: discord.Message | None) -> discord.ui.View | None:
+    from bot.ui.components import disabled_copy
+
+    return disabled_copy(message)

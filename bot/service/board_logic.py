@@ -1,0 +1,128 @@
+"""How the service drives the four board games: texts, buttons and results of one position.
+
+Pure functions over engine states and match records; the service core does the storing,
+locking and clocks.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.service.ratings import Placing
+from bot.storage.records import MatchRecord, SeatRecord
+
+# Games whose rules can end in a draw, so a draw by agreement is possible.
+DRAWABLE_GAMES = frozenset({"lefe", "dalen", "les"})
+# Engine moves that get a button of their own (cell moves are typed or picked on the board).
+SPECIAL_MOVES = ("swap", "pass", "black", "white")
+
+
+def mention(user_id: int | None) -> str:
+    return "a bot" if user_id is None else f"<@{user_id}>"
+
+
+def seats_with_colours(record: MatchRecord, state: Any) -> tuple[SeatRecord, ...]:
+    """The seats with the colours they play now (after a swap or the Les side choice)."""
+    return tuple(
+        SeatRecord(
+            seat=s.seat,
+            user_id=s.user_id,
+            is_bot=s.is_bot,
+            colour=state.seat_colour(s.seat),
+            timeouts=s.timeouts,
+            removed=s.removed,
+        )
+        for s in record.seats
+    )
+
+
+def user_to_move(record: MatchRecord, state: Any) -> int | None:
+    seat = state.seat_to_move
+    return None if seat is None else record.user_of(seat)
+
+
+def opening_hint(state: Any) -> str | None:
+    """A line explaining the opening step the player to move is in, if any."""
+    phase = getattr(state, "phase", None)
+    if state.game.name == "les" and phase == "setup":
+        step = int(state.extra.get("step", 1))
+        return f"Les set-up: stone {step} of 4."
+    if state.game.name == "les" and phase == "choose":
+        return "Choose your side: black or white (black moves first)."
+    if "swap" in state.legal_moves():
+        return "You may play swap to take the first colour."
+    return None
+
+
+def move_text(record: MatchRecord, seat: int, before: Any, after: Any) -> str:
+    """One line describing the move just made."""
+    user = mention(record.user_of(seat))
+    move = after.last_turn.move or ""
+    if move == "swap":
+        return f"{user} swaps: they now play {after.seat_colour(seat)}."
+    if move in ("black", "white") and after.game.name == "les":
+        return f"{user} chooses {move}."
+    if move == "pass":
+        return f"{user} passes."
+    colour = before.seat_colour(seat)
+    line = f"{user} ({colour}) plays {move}."
+    captured = len(after.last_turn.captured)
+    flipped = len(after.last_turn.flipped)
+    if captured:
+        line += f" {captured} stone{'s' * (captured != 1)} captured."
+    if flipped:
+        line += f" {flipped} stone{'s' * (flipped != 1)} flipped."
+    return line
+
+
+def turn_text(record: MatchRecord, state: Any) -> str:
+    """Whose turn it is (and the opening step), or nothing once the game is over."""
+    user = user_to_move(record, state)
+    if user is None:
+        return ""
+    line = f"{mention(user)} to move ({state.to_move})."
+    hint = opening_hint(state)
+    return f"{line} {hint}" if hint else line
+
+
+def result_from_outcome(record: MatchRecord, state: Any) -> dict[str, Any]:
+    """The stored result of a game the engine ended."""
+    outcome = state.outcome
+    if outcome.winner is None:
+        return {"winners": [], "reason": outcome.reason, "draw": True}
+    winner = record.user_of(state.seat_of(outcome.winner))
+    return {"winners": [winner], "reason": outcome.reason, "draw": False}
+
+
+def result_text(result: dict[str, Any]) -> str:
+    if result.get("draw"):
+        return f"The game is drawn: {result['reason']}."
+    winners = ", ".join(mention(u) for u in result["winners"])
+    return f"{winners} wins: {result['reason']}."
+
+
+def placings(record: MatchRecord) -> list[Placing]:
+    """Ranks for the rating update of a finished two-player match."""
+    result = record.result or {}
+    winners = set(result.get("winners", []))
+    return [
+        Placing(
+            user_ids=(seat.user_id,), rank=1 if result.get("draw") or seat.user_id in winners else 2
+        )
+        for seat in record.seats
+        if seat.user_id is not None
+    ]
+
+
+def channel_actions(record: MatchRecord, state: Any) -> tuple[str, ...]:
+    """Buttons for the shared board message."""
+    if record.status != "running":
+        return ("rematch",) if record.status == "finished" else ()
+    actions = [m for m in SPECIAL_MOVES if m in state.legal_moves()]
+    actions.append("resign")
+    if record.game in DRAWABLE_GAMES:
+        if record.draw_offer_seat is None:
+            actions.append("offer_draw")
+        else:
+            actions.extend(("accept_draw", "decline_draw"))
+    return tuple(actions)

@@ -1,0 +1,171 @@
+"""Per-server settings: their keys, defaults and validation, all in this one place.
+
+Stored as a JSON object per server; unknown keys in storage are ignored (a key dropped by a
+later version) and missing keys take their defaults (a key added by a later version).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
+
+from bot.service.errors import InvalidSettings
+
+
+@dataclass(frozen=True)
+class _IntRange:
+    low: int
+    high: int
+
+
+# key -> (allowed values description, meaning): used by validation and describe()
+_BOOLEAN_KEYS = {
+    "leiff_drinking": "drinking-rule ledger in Leiff",
+    "leiff_water": "water rules instead of drinking",
+    "leiff_specials": "the five special cards",
+    "leiff_teams_allowed": "lobbies may play in teams",
+}
+_INT_KEYS = {
+    "board_move_seconds": (_IntRange(60, 14 * 86400), "time per board-game move"),
+    "leiff_turn_seconds": (_IntRange(15, 86400), "time per Leiff turn"),
+    "leiff_choice_seconds": (_IntRange(15, 86400), "time per pending Leiff choice"),
+    "leiff_max_timeouts": (_IntRange(1, 10), "Leiff timeouts in a row before removal"),
+    "challenge_expiry_seconds": (_IntRange(60, 7 * 86400), "unanswered challenge lifetime"),
+    "challenge_cooldown_seconds": (_IntRange(0, 3600), "wait between two challenges"),
+    "max_matches_per_user": (_IntRange(1, 50), "running matches per player"),
+}
+LEIFF_TARGETS = (50, 100)
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    """One server's settings (defaults for a server that never changed anything)."""
+
+    leiff_drinking: bool = False
+    leiff_water: bool = False
+    leiff_specials: bool = False
+    leiff_target: int = 50
+    leiff_teams_allowed: bool = True
+    board_move_seconds: int = 86400
+    leiff_turn_seconds: int = 300
+    leiff_choice_seconds: int = 120
+    leiff_max_timeouts: int = 3
+    challenge_expiry_seconds: int = 900
+    challenge_cooldown_seconds: int = 30
+    max_matches_per_user: int = 5
+    allowed_channels: tuple[int, ...] = field(default_factory=tuple)
+
+    @classmethod
+    def all_keys(cls) -> tuple[str, ...]:
+        return tuple(f.name for f in fields(cls))
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any] | None) -> GuildSettings:
+        """Settings from stored JSON, keeping only known keys that are still valid."""
+        settings = cls()
+        for key, value in (data or {}).items():
+            if key in cls.all_keys():
+                try:
+                    settings = replace(settings, **{key: validate_value(key, value)})
+                except InvalidSettings:
+                    continue  # a value stored under older limits falls back to the default
+        return settings
+
+    def to_stored(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["allowed_channels"] = list(self.allowed_channels)
+        return data
+
+    def with_changes(self, changes: Mapping[str, Any]) -> GuildSettings:
+        """A copy with ``changes`` applied; every change is checked before any is applied."""
+        if not changes:
+            raise InvalidSettings("no settings were given to change")
+        checked = {key: validate_value(key, value) for key, value in changes.items()}
+        return replace(self, **checked)
+
+    def allows_channel(self, channel_id: int, parent_id: int | None = None) -> bool:
+        if not self.allowed_channels:
+            return True
+        return channel_id in self.allowed_channels or (
+            parent_id is not None and parent_id in self.allowed_channels
+        )
+
+    def leiff_options(self) -> dict[str, Any]:
+        """The Leiff engine options this server imposes (a lobby may pick target and teams)."""
+        return {
+            "target": self.leiff_target,
+            "specials": self.leiff_specials,
+            "drinking": self.leiff_drinking,
+            "water": self.leiff_water,
+            "teams": False,
+        }
+
+    def describe(self) -> list[str]:
+        """One line per key with its value and meaning, for a settings command."""
+        lines = []
+        for key in self.all_keys():
+            value = getattr(self, key)
+            if key == "allowed_channels":
+                shown = ", ".join(f"<#{c}>" for c in value) if value else "all channels"
+                lines.append(f"{key}: {shown} (channels games may be hosted in)")
+            elif key == "leiff_target":
+                lines.append(f"{key}: {value} (Leiff target total, 50 or 100)")
+            elif key in _BOOLEAN_KEYS:
+                lines.append(f"{key}: {'on' if value else 'off'} ({_BOOLEAN_KEYS[key]})")
+            else:
+                limits, meaning = _INT_KEYS[key]
+                lines.append(f"{key}: {value} ({meaning}, {limits.low}–{limits.high})")
+        return lines
+
+
+def _as_bool(key: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("on", "true", "yes", "1"):
+        return True
+    if isinstance(value, str) and value.strip().lower() in ("off", "false", "no", "0"):
+        return False
+    raise InvalidSettings(f"{key} must be on or off, not {value!r}")
+
+
+def _as_int(key: str, value: Any) -> int:
+    if isinstance(value, bool):
+        raise InvalidSettings(f"{key} must be a whole number, not {value!r}")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    raise InvalidSettings(f"{key} must be a whole number, not {value!r}")
+
+
+def validate_value(key: str, value: Any) -> Any:
+    """The checked, normalised value for ``key``; :class:`InvalidSettings` names what is wrong."""
+    if key in _BOOLEAN_KEYS:
+        return _as_bool(key, value)
+    if key == "leiff_target":
+        number = _as_int(key, value)
+        if number not in LEIFF_TARGETS:
+            raise InvalidSettings(f"leiff_target must be 50 or 100, not {number}")
+        return number
+    if key in _INT_KEYS:
+        number = _as_int(key, value)
+        limits = _INT_KEYS[key][0]
+        if not limits.low <= number <= limits.high:
+            raise InvalidSettings(
+                f"{key} must be between {limits.low} and {limits.high}, not {number}"
+            )
+        return number
+    if key == "allowed_channels":
+        if isinstance(value, int | str):
+            value = [value]
+        if not isinstance(value, list | tuple | set | frozenset):
+            raise InvalidSettings("allowed_channels must be a list of channel ids")
+        channels = sorted({_as_int(key, item) for item in value})
+        if any(channel <= 0 for channel in channels):
+            raise InvalidSettings("allowed_channels must hold channel ids")
+        if len(channels) > 50:
+            raise InvalidSettings("allowed_channels can hold at most 50 channels")
+        return tuple(channels)
+    known = ", ".join(GuildSettings.all_keys())
+    raise InvalidSettings(f"there is no setting {key!r} (settings: {known})")

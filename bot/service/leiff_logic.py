@@ -1,0 +1,124 @@
+"""How the service drives Leiff: deadlines, default actions, texts per audience, ranks.
+
+Pure functions over engine states and match records. Hidden cards reach a player only
+through that player's own view and the events whose audience includes their seat; the
+channel gets public events and the spectator's view.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from bot.service.guild_settings import GuildSettings
+from bot.service.ratings import Placing
+from bot.storage.records import MatchRecord
+
+MIN_PLAYERS = 2
+MAX_PLAYERS = 6
+TEAM_SIZES = (4, 6)
+# Steps of a player's own turn (timed per turn); every other step is a pending choice.
+TURN_STEPS = frozenset({"turn"})
+_NAME_TOKEN = re.compile(r"\{p(\d+)\}")
+# Fields of a view whose change means the player's hand picture must be redrawn.
+HAND_FIELDS = ("hands", "hand_sizes", "holding", "discard_top", "round_over", "legal_actions")
+
+
+def fill_names(text: str, record: MatchRecord) -> str:
+    """Replace ``{pN}`` with a mention of the user in seat N."""
+
+    def name(match: re.Match[str]) -> str:
+        user = record.user_of(int(match.group(1)))
+        return "a bot" if user is None else f"<@{user}>"
+
+    return _NAME_TOKEN.sub(name, text)
+
+
+def deadline_key(state: Any) -> tuple[Any, ...]:
+    """What the clock is running for: the deadline restarts only when this changes, so
+    out-of-turn matching and catching never buy the turn player more time."""
+    waiting = state.waiting_for()
+    return (waiting["step"], waiting["turn"], waiting["round"], waiting.get("card"))
+
+
+def period_for(state: Any, settings: GuildSettings) -> float | None:
+    """Seconds allowed for the current step, or None when nothing is awaited."""
+    waiting = state.waiting_for()
+    if waiting["step"] == "over" or not waiting["owners"]:
+        return None
+    if waiting["step"] in TURN_STEPS:
+        return float(settings.leiff_turn_seconds)
+    return float(settings.leiff_choice_seconds)
+
+
+def owners(state: Any) -> list[int]:
+    """Seats the engine waits for (they owe the current step's choice)."""
+    return list(state.waiting_for()["owners"])
+
+
+def public_texts(state: Any, record: MatchRecord) -> list[str]:
+    return [fill_names(e["text"], record) for e in state.events if e["audience"] == "all"]
+
+
+def private_texts(state: Any, record: MatchRecord) -> list[tuple[int, str]]:
+    """(user id, text) for events only some seats may see."""
+    found = []
+    for item in state.events:
+        if item["audience"] == "all":
+            continue
+        for seat in item["audience"]:
+            user = record.user_of(seat)
+            if user is not None:
+                found.append((user, fill_names(item["text"], record)))
+    return found
+
+
+def public_events(state: Any) -> list[tuple[str, dict[str, Any]]]:
+    return [(e["kind"], dict(e["data"])) for e in state.events if e["audience"] == "all"]
+
+
+def hand_changed(before: Any, after: Any, seat: int) -> bool:
+    if before is None:
+        return True
+    old, new = before.view(seat), after.view(seat)
+    return any(old.get(key) != new.get(key) for key in HAND_FIELDS)
+
+
+def teams_of(state: Any) -> list[list[int]]:
+    teams = state.view(None).get("teams")
+    return [list(team) for team in teams] if teams else [[seat] for seat in range(state.players)]
+
+
+def placings(
+    record: MatchRecord, state: Any, removed: Sequence[int], winners: Sequence[int]
+) -> list[Placing]:
+    """Ranks of a finished game: ``winners`` (seats) first, then by total (lower is better);
+    players (or teams with a player) removed for timing out share the last place."""
+    view = state.view(None)
+    winner_seats = set(winners)
+    totals = view["totals"]
+    teams = teams_of(state)
+    removed_set = set(removed)
+    standing = []
+    for team in teams:
+        total = min(totals[seat] for seat in team)
+        if removed_set & set(team):
+            standing.append((team, "removed", total))
+        elif winner_seats & set(team):
+            standing.append((team, "won", total))
+        else:
+            standing.append((team, "lost", total))
+    lost_totals = sorted(total for _, kind, total in standing if kind == "lost")
+    result = []
+    for team, kind, total in standing:
+        if kind == "won":
+            rank = 1
+        elif kind == "lost":
+            rank = 2 + sum(1 for other in lost_totals if other < total)
+        else:
+            rank = 2 + len(lost_totals)
+        users = tuple(u for u in (record.user_of(seat) for seat in team) if u is not None)
+        if users:
+            result.append(Placing(user_ids=users, rank=rank))
+    return result

@@ -1,0 +1,137 @@
+"""Plain records the repository stores and returns: matches, seats, actions, challenges, ratings.
+
+They are frozen dataclasses with no behaviour beyond small conveniences, so any storage
+back end can produce them and the service can compare them (a reloaded match equals the
+one that was saved).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+MATCH_STATUSES = ("lobby", "running", "finished", "aborted")
+ACTIVE_STATUSES = ("lobby", "running")
+CHALLENGE_STATUSES = ("open", "accepted", "declined", "cancelled", "expired")
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat of a match: who sits there (None for a bot) and how they are doing."""
+
+    seat: int
+    user_id: int | None
+    is_bot: bool = False
+    colour: str | None = None
+    timeouts: int = 0  # timeouts in a row (reset when the player acts)
+    removed: bool = False
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match or a Leiff lobby as stored, with its seats and the message ids the bot keeps."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    game: str
+    status: str
+    created_at: float
+    updated_at: float
+    thread_id: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    state: str | None = None  # engine JSON; None for a lobby not yet started
+    version: int = 0
+    host_id: int | None = None
+    vs_bot: bool = False
+    rated: bool = True
+    finished_at: float | None = None
+    deadline_at: float | None = None
+    warn_at: float | None = None
+    warned: bool = False
+    draw_offer_seat: int | None = None
+    result: dict[str, Any] | None = None
+    rematch_of: int | None = None
+    seats: tuple[SeatRecord, ...] = ()
+    messages: dict[str, int] = field(default_factory=dict)
+
+    def evolve(self, **changes: Any) -> MatchRecord:
+        return replace(self, **changes)
+
+    def seat_of(self, user_id: int) -> SeatRecord | None:
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat
+        return None
+
+    def user_of(self, seat_number: int) -> int | None:
+        for seat in self.seats:
+            if seat.seat == seat_number:
+                return seat.user_id
+        return None
+
+    @property
+    def user_ids(self) -> tuple[int, ...]:
+        return tuple(s.user_id for s in self.seats if s.user_id is not None)
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One accepted action: ``version`` is the match version it produced."""
+
+    match_id: int
+    version: int
+    user_id: int | None  # None for the clock (timeouts) or the service itself
+    seat: int | None
+    action: str
+    at: float
+
+
+@dataclass(frozen=True)
+class ChallengeRecord:
+    """A challenge to one user, or an open seek when ``target_id`` is None."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    challenger_id: int
+    game: str
+    status: str
+    created_at: float
+    expires_at: float
+    target_id: int | None = None
+    thread_id: int | None = None
+    size: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    match_id: int | None = None
+    rematch_of: int | None = None
+
+    def evolve(self, **changes: Any) -> ChallengeRecord:
+        return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class RatingRecord:
+    """A player's rating and record in one game on one server (``pool`` human or bot)."""
+
+    guild_id: int
+    game: str
+    user_id: int
+    mu: float
+    sigma: float
+    updated_at: float
+    pool: str = "human"
+    games: int = 0
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+    streak: int = 0
+    best_streak: int = 0
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative skill shown to players: mu minus three sigma."""
+        return self.mu - 3.0 * self.sigma
+
+    def evolve(self, **changes: Any) -> RatingRecord:
+        return replace(self, **changes)

@@ -1,0 +1,143 @@
+"""The storage interface the service uses, independent of any database.
+
+Every method is one atomic unit: either all of it is stored or nothing is. The write that
+carries a match forward (:meth:`Repository.commit_match`) checks the version in the
+database itself, so two processes sharing one database can never both apply an action.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from bot.storage.records import ActionRecord, ChallengeRecord, MatchRecord, RatingRecord
+
+
+class StorageError(Exception):
+    """Base class of the storage layer's own errors."""
+
+
+class VersionConflict(StorageError):
+    """The match was not at the expected version (someone else moved it on), or is gone."""
+
+
+class ChallengeTaken(StorageError):
+    """The challenge was no longer open when we tried to change it."""
+
+
+class Repository(abc.ABC):
+    """Matches, challenges, ratings and settings. Implementations must be safe to share
+    between coroutines of one event loop."""
+
+    # ---- life cycle --------------------------------------------------------------------
+    @abc.abstractmethod
+    async def close(self) -> None: ...
+
+    @abc.abstractmethod
+    async def applied_migrations(self) -> list[int]:
+        """Numbers of the schema migrations applied to this database, in order."""
+
+    # ---- matches ---------------------------------------------------------------------
+    @abc.abstractmethod
+    async def create_match(self, match: MatchRecord) -> MatchRecord:
+        """Store a new match (its ``id`` is ignored) with its seats; return it with its id."""
+
+    @abc.abstractmethod
+    async def get_match(self, match_id: int) -> MatchRecord | None: ...
+
+    @abc.abstractmethod
+    async def commit_match(
+        self,
+        match: MatchRecord,
+        expected_version: int,
+        actions: Sequence[ActionRecord],
+        ratings: Sequence[RatingRecord] = (),
+    ) -> None:
+        """Replace the stored match (row and seats) if it is still at ``expected_version``,
+        append ``actions`` to the log and store ``ratings``, all in one transaction.
+
+        Raises :class:`VersionConflict` (storing nothing) when the stored version differs.
+        """
+
+    @abc.abstractmethod
+    async def mark_warned(self, match_id: int, version: int) -> bool:
+        """Record that the deadline warning was sent, if the match is still at ``version``."""
+
+    @abc.abstractmethod
+    async def matches_with_status(self, statuses: Iterable[str]) -> list[MatchRecord]: ...
+
+    @abc.abstractmethod
+    async def matches_of_user(
+        self, user_id: int, statuses: Iterable[str], guild_id: int | None = None
+    ) -> list[MatchRecord]:
+        """Matches where the user holds a seat, most recently updated first."""
+
+    @abc.abstractmethod
+    async def matches_in_channel(
+        self, guild_id: int, channel_id: int, statuses: Iterable[str]
+    ) -> list[MatchRecord]:
+        """Matches hosted in a channel or in a thread of it, most recently updated first."""
+
+    @abc.abstractmethod
+    async def due_matches(self, now: float) -> list[MatchRecord]:
+        """Active matches whose deadline has passed or whose warning is due and not sent."""
+
+    @abc.abstractmethod
+    async def actions(self, match_id: int) -> list[ActionRecord]:
+        """The action log of a match in version order."""
+
+    @abc.abstractmethod
+    async def set_message(self, match_id: int, kind: str, message_id: int) -> None: ...
+
+    @abc.abstractmethod
+    async def set_thread(self, match_id: int, thread_id: int | None) -> None: ...
+
+    # ---- challenges ------------------------------------------------------------------
+    @abc.abstractmethod
+    async def create_challenge(self, challenge: ChallengeRecord) -> ChallengeRecord: ...
+
+    @abc.abstractmethod
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
+
+    @abc.abstractmethod
+    async def open_challenges(self, guild_id: int | None = None) -> list[ChallengeRecord]: ...
+
+    @abc.abstractmethod
+    async def last_challenge_at(self, guild_id: int, user_id: int) -> float | None:
+        """When the user last made a challenge in the server (rematches excluded)."""
+
+    @abc.abstractmethod
+    async def close_challenge(self, challenge_id: int, status: str) -> ChallengeRecord:
+        """Move an open challenge to ``status``; :class:`ChallengeTaken` if not open."""
+
+    @abc.abstractmethod
+    async def accept_challenge(self, challenge_id: int, match: MatchRecord) -> MatchRecord:
+        """Mark the open challenge accepted and create its match in one transaction;
+        :class:`ChallengeTaken` (and nothing stored) if it was no longer open."""
+
+    # ---- ratings --------------------------------------------------------------------
+    @abc.abstractmethod
+    async def get_ratings(
+        self, guild_id: int, game: str, user_ids: Iterable[int], pool: str = "human"
+    ) -> dict[int, RatingRecord]: ...
+
+    @abc.abstractmethod
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int, pool: str = "human"
+    ) -> list[RatingRecord]:
+        """Best ordinal first; ties by more games, then lower user id."""
+
+    @abc.abstractmethod
+    async def player_ratings(
+        self, guild_id: int, user_id: int, pool: str = "human"
+    ) -> list[RatingRecord]: ...
+
+    # ---- settings ------------------------------------------------------------------
+    @abc.abstractmethod
+    async def get_settings(self, guild_id: int) -> dict[str, Any] | None: ...
+
+    @abc.abstractmethod
+    async def put_settings(
+        self, guild_id: int, data: dict[str, Any], updated_at: float, updated_by: int | None
+    ) -> None: ...

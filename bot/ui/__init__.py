@@ -1,0 +1,1 @@
+"""Views, dynamic buttons and select menus, and the custom-id format they share."""

@@ -1,0 +1,228 @@
+"""Buttons and select menus: one dynamic button class and one dynamic select class.
+
+Both are ``discord.ui.DynamicItem``s whose custom id (see :mod:`bot.ui.custom_ids`) holds the
+match or challenge id, the version and the action. They are registered once with
+``bot.add_dynamic_items`` so a click on any message — also one sent before a restart — is
+parsed from its custom id and handed to the bot's controller; no view object has to survive.
+
+:func:`build_view` lays a list of action strings out as buttons (and select menus for long
+families such as "catch a card"), within Discord's limits of five rows of five buttons.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.ui.custom_ids import BUTTON_TEMPLATE, PICK, SELECT_TEMPLATE, ComponentId, make_id
+
+if TYPE_CHECKING:
+    from bot.app import LeafBot
+
+MAX_ROWS = 5
+BUTTONS_PER_ROW = 5
+OPTIONS_PER_SELECT = 25
+# A family of actions (same first word) with more members than this becomes a select menu.
+SELECT_THRESHOLD = 5
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One action shown to a user: the action string, its label and how it looks."""
+
+    action: str
+    label: str
+    style: discord.ButtonStyle = discord.ButtonStyle.secondary
+    family: str = ""  # actions of one family may be grouped into a select menu
+    family_label: str = ""  # placeholder of that select menu
+
+
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    """Any button of ours; the callback hands the decoded id to the controller."""
+
+    def __init__(
+        self,
+        component_id: ComponentId,
+        *,
+        label: str = "?",
+        style: Any = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80],
+                style=style or discord.ButtonStyle.secondary,
+                custom_id=component_id.encode(),
+                disabled=disabled,
+            ),
+            row=row,
+        )
+        self.component_id = component_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> ActionButton:
+        component_id = ComponentId.decode(item.custom_id)  # type: ignore[attr-defined]
+        assert component_id is not None  # the template matched
+        return cls(component_id)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: LeafBot = interaction.client  # type: ignore[assignment]
+        await bot.controller.on_component(interaction, self.component_id, ())
+
+
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+    """A select menu of ours: the chosen option's value is the action string."""
+
+    def __init__(
+        self,
+        component_id: ComponentId,
+        *,
+        options: Sequence[discord.SelectOption],
+        placeholder: str | None = None,
+        disabled: bool = False,
+        row: int | None = None,
+    ) -> None:
+        super().__init__(
+            discord.ui.Select(
+                custom_id=component_id.encode(),
+                options=list(options),
+                placeholder=(placeholder or "Choose…")[:150],
+                disabled=disabled,
+                min_values=1,
+                max_values=1,
+            ),
+            row=row,
+        )
+        self.component_id = component_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+    ) -> ActionSelect:
+        component_id = ComponentId.decode(item.custom_id)  # type: ignore[attr-defined]
+        assert component_id is not None
+        return cls(component_id, options=[discord.SelectOption(label="-")])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: LeafBot = interaction.client  # type: ignore[assignment]
+        values = tuple((interaction.data or {}).get("values", ()))  # type: ignore[union-attr]
+        await bot.controller.on_component(interaction, self.component_id, values)
+
+
+def build_view(
+    scope: str,
+    target: int,
+    version: int,
+    choices: Sequence[Choice],
+    *,
+    disabled: bool = False,
+    select_threshold: int = SELECT_THRESHOLD,
+) -> discord.ui.View | None:
+    """A persistent view with one component per choice, or None when there is nothing.
+
+    Families with more than ``select_threshold`` members become select menus (one per 25 options); everything else is
+    a button. If the choices do not fit in five rows the remaining buttons are folded into
+    one more select menu, so no action is ever silently dropped.
+    """
+    if not choices:
+        return None
+    families: dict[str, list[Choice]] = {}
+    for choice in choices:
+        families.setdefault(choice.family or choice.action, []).append(choice)
+
+    buttons: list[Choice] = []
+    selects: list[tuple[str, list[Choice]]] = []
+    for family, members in families.items():
+        if family and len(members) > select_threshold:
+            placeholder = members[0].family_label or f"{family}…"
+            for start in range(0, len(members), OPTIONS_PER_SELECT):
+                selects.append((placeholder, members[start : start + OPTIONS_PER_SELECT]))
+        else:
+            buttons.extend(members)
+
+    def rows_needed() -> int:
+        return len(selects) + -(-len(buttons) // BUTTONS_PER_ROW)
+
+    while rows_needed() > MAX_ROWS and buttons:
+        # fold the last buttons into one more select menu
+        spill = buttons[-OPTIONS_PER_SELECT:]
+        del buttons[-OPTIONS_PER_SELECT:]
+        selects.append(("More actions…", spill))
+
+    view = discord.ui.View(timeout=None)
+    row = 0
+    for index in range(0, len(buttons), BUTTONS_PER_ROW):
+        for choice in buttons[index : index + BUTTONS_PER_ROW]:
+            view.add_item(
+                ActionButton(
+                    ComponentId(scope, target, version, choice.action),
+                    label=choice.label,
+                    style=choice.style,
+                    disabled=disabled,
+                    row=row,
+                )
+            )
+        row += 1
+    for number, (placeholder, members) in enumerate(selects[: MAX_ROWS - row]):
+        options = [discord.SelectOption(label=m.label[:100], value=m.action[:100]) for m in members]
+        view.add_item(
+            ActionSelect(
+                ComponentId(scope, target, version, f"{PICK}{number}"),
+                options=options,
+                placeholder=placeholder,
+                disabled=disabled,
+                row=row,
+            )
+        )
+        row += 1
+    return view
+
+
+def disabled_copy(message: discord.Message | None) -> discord.ui.View | None:
+    """The message's own components, all disabled (for a used or outdated message)."""
+    if message is None or not message.components:
+        return None
+    view = discord.ui.View.from_message(message, timeout=None)
+    for item in view.children:
+        if hasattr(item, "disabled"):
+            item.disabled = True  # type: ignore[attr-defined]
+    return view
+
+
+def single_button(
+    scope: str,
+    target: int,
+    version: int,
+    action: str,
+    label: str,
+    style: discord.ButtonStyle = discord.ButtonStyle.primary,
+) -> discord.ui.View:
+    """A view holding one button (e.g. "Show my hand")."""
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        ActionButton(ComponentId(scope, target, version, action), label=label, style=style)
+    )
+    return view
+
+
+def choices_from(actions: Sequence[str], label_of: Callable[[str], Choice]) -> list[Choice]:
+    """Turn action strings into choices with a labelling function, keeping their order."""
+    return [label_of(action) for action in actions]
+
+
+__all__ = [
+    "ActionButton",
+    "ActionSelect",
+    "Choice",
+    "build_view",
+    "choices_from",
+    "disabled_copy",
+    "make_id",
+    "single_button",
+]

@@ -1,0 +1,72 @@
+"""The one custom-id format of every button and select the bot sends.
+
+A custom id carries everything needed to handle a click without any memory of the message:
+what it acts on (a board match, a Leiff match or a challenge), that thing's id, the match
+version the component was drawn for, and the action string the service understands. Because
+the id says it all, one dynamic handler serves clicks on messages sent before a restart.
+
+Format: ``lb|<scope>|<target id>|<version>|<action>`` (Discord allows 100 characters).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+PREFIX = "lb"
+MAX_CUSTOM_ID = 100
+
+BOARD = "b"  # a board-game match: target is the match id
+LEIFF = "f"  # a Leiff match or lobby: target is the match id
+CHALLENGE = "c"  # a challenge or seek: target is the challenge id
+SCOPES = (BOARD, LEIFF, CHALLENGE)
+
+# Actions the bot itself defines (everything else is passed to the service unchanged).
+SHOW_HAND = "~hand"  # the "Show my hand" fallback for a player whose DMs are closed
+PICK = "~pick"  # a select menu: the chosen option's value is the action
+PROMPT = "~prompt:"  # a button that opens a modal to complete an action (Klatschtante's rule)
+CAPTURE_PREFIX = "~cap:"  # Lefe: choose which tree a placement captures
+
+_HEAD = r"^lb\|(?P<scope>[bfc])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
+# Any of our ids (for decoding).
+TEMPLATE = re.compile(_HEAD + r"(?P<action>.{1,80})$", re.DOTALL)
+# Buttons and select menus get distinct templates because discord.py keeps one dynamic item
+# class per template.
+BUTTON_TEMPLATE = re.compile(_HEAD + r"(?P<action>(?!~pick).{1,80})$", re.DOTALL)
+SELECT_TEMPLATE = re.compile(_HEAD + r"(?P<action>~pick.{0,75})$", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class ComponentId:
+    """A decoded custom id."""
+
+    scope: str
+    target: int
+    version: int
+    action: str
+
+    def encode(self) -> str:
+        text = f"{PREFIX}|{self.scope}|{self.target}|{self.version}|{self.action}"
+        if self.scope not in SCOPES:
+            raise ValueError(f"unknown scope {self.scope!r}")
+        if len(text) > MAX_CUSTOM_ID or not TEMPLATE.match(text):
+            raise ValueError(f"action {self.action!r} does not fit in a custom id")
+        return text
+
+    @classmethod
+    def decode(cls, custom_id: str) -> ComponentId | None:
+        """The parts of one of our custom ids, or None for anything else."""
+        match = TEMPLATE.match(custom_id)
+        if match is None:
+            return None
+        return cls(
+            scope=match["scope"],
+            target=int(match["target"]),
+            version=int(match["version"]),
+            action=match["action"],
+        )
+
+
+def make_id(scope: str, target: int, version: int, action: str) -> str:
+    """Encode a custom id (raises ValueError if it would not fit)."""
+    return ComponentId(scope, target, version, action).encode()

@@ -1,0 +1,245 @@
+"""Monte Carlo tree search for the four board games, over the engine's public surface only.
+
+The search sees a position exactly as any caller does: ``legal_moves()``, ``play(move)``,
+``to_move`` and ``outcome`` (plus, through :mod:`engine.ai.heuristics`, the live
+``score``). It never reaches into rule internals, so a new board game on the mould of
+:mod:`engine.board` is searchable without changes here.
+
+Shape of one iteration (UCT with progressive widening and a heuristic leaf value):
+
+1. *Select*: from the root, follow the child with the best UCB1 value while the node is
+   "full" (it already has as many children as its visit count allows).
+2. *Expand*: add the next untried move, taken in prior order (heuristic ordering, or a
+   seeded shuffle), so that wide boards are explored best-first instead of uniformly.
+3. *Evaluate*: play a short random rollout (``rollout_depth`` plies, possibly zero) and
+   score the position reached: 1/0/½ for a finished game, otherwise the game's heuristic.
+4. *Back up* the value along the path, each node storing it from the point of view of the
+   colour that made the move leading to it.
+
+The answer is the most visited root child. All randomness comes from one seeded
+``random.Random``, so with an iteration cap that binds before the clock the search is
+exactly reproducible; the wall-clock ``time_limit`` is a safety ceiling on top.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.ai import heuristics
+
+# A leaf evaluator: (state, colour) -> estimated chance in [0, 1] that ``colour`` wins.
+Evaluator = Callable[[Any, str], float]
+# A move orderer: (state, moves, rng) -> the same moves, most promising first.
+MoveOrderer = Callable[[Any, list[str], random.Random], list[str]]
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How hard and how long one search thinks."""
+
+    max_iterations: int = 1000
+    time_limit: float = 1.0  # seconds of wall clock, a ceiling checked between iterations
+    exploration: float = 0.7  # UCB1 constant; values are in [0, 1]
+    rollout_depth: int = 0  # random plies played out from a new leaf before evaluating
+    widening_base: float = 2.0  # a node may hold ceil(base * visits ** exponent) children
+    widening_exponent: float = 0.5
+    root_scan: bool = True  # evaluate every root move once and seed the tree with it
+    prior_weight: float = 1.0  # visits' worth of trust given to a scanned prior value
+
+
+@dataclass
+class SearchResult:
+    """The chosen move and what the search did to find it (for logs and the benchmark)."""
+
+    move: str
+    iterations: int
+    elapsed: float
+    value: float  # estimated chance that the mover wins after ``move``
+    visits: dict[str, int] = field(default_factory=dict)
+
+
+class _Node:
+    """One position in the search tree; values are from ``colour_moved``'s point of view."""
+
+    __slots__ = (
+        "children",
+        "colour_moved",
+        "move",
+        "state",
+        "total",
+        "untried",
+        "visits",
+    )
+
+    def __init__(self, state: Any, move: str | None, colour_moved: str | None) -> None:
+        self.state = state
+        self.move = move
+        self.colour_moved = colour_moved
+        self.children: list[_Node] = []
+        self.untried: list[str] | None = None  # filled on first expansion, in prior order
+        self.visits = 0.0
+        self.total = 0.0
+
+
+def terminal_value(state: Any, colour: str) -> float:
+    """1 if ``colour`` won the finished game in ``state``, 0 if it lost, ½ for a draw."""
+    winner = state.outcome.winner
+    if winner is None:
+        return 0.5
+    return 1.0 if winner == colour else 0.0
+
+
+class Searcher:
+    """A reusable search configured for one game: evaluator and move ordering."""
+
+    def __init__(
+        self,
+        settings: SearchSettings,
+        *,
+        evaluator: Evaluator | None = None,
+        orderer: MoveOrderer | None = None,
+    ) -> None:
+        self.settings = settings
+        self.evaluator = evaluator
+        self.orderer = orderer
+
+    # ---- the public entry point ------------------------------------------------------
+    def search(self, state: Any, rng: random.Random) -> SearchResult:
+        """Search ``state`` (whose game is not over) and return the move to play."""
+        started = time.perf_counter()
+        deadline = started + self.settings.time_limit
+        moves = state.legal_moves()
+        if not moves:
+            raise ValueError("the game is over: there is no move to choose")
+        evaluator = self.evaluator or heuristics.evaluator_for(state)
+        orderer = self.orderer or heuristics.orderer_for(state)
+        mover = state.to_move
+        if len(moves) == 1:
+            return SearchResult(moves[0], 0, time.perf_counter() - started, 0.5, {moves[0]: 0})
+
+        root = _Node(state, None, None)
+        root.untried = orderer(state, moves, rng)
+        if self.settings.root_scan:
+            self._scan_root(root, evaluator, deadline)
+        iterations = 0
+        while iterations < self.settings.max_iterations:
+            if time.perf_counter() >= deadline:
+                break
+            self._iterate(root, rng, evaluator, orderer)
+            iterations += 1
+
+        best = self._best_child(root)
+        if best is None:  # not even one child was reached in time: trust the ordering
+            move = root.untried[0] if root.untried else moves[0]
+            return SearchResult(move, iterations, time.perf_counter() - started, 0.5)
+        visits = {child.move: int(child.visits) for child in root.children}
+        value = best.total / best.visits if best.visits else 0.5
+        assert best.move is not None and mover is not None
+        return SearchResult(best.move, iterations, time.perf_counter() - started, value, visits)
+
+    # ---- the four phases ---------------------------------------------------------------
+    def _scan_root(self, root: _Node, evaluator: Evaluator, deadline: float) -> None:
+        """Give every root move one heuristic look, best first, as a prior visit.
+
+        A root with a hundred moves would otherwise need hundreds of iterations before the
+        widening even reaches a strong but late-ordered move; one evaluation each is cheap
+        and lets the tree start from a sensible ranking.
+        """
+        assert root.untried is not None
+        mover = root.state.to_move
+        scored: list[tuple[float, int, _Node]] = []
+        for order, move in enumerate(root.untried):
+            if time.perf_counter() >= deadline and scored:
+                break
+            child_state = root.state.play(move)
+            child = _Node(child_state, move, mover)
+            value = (
+                terminal_value(child_state, mover)
+                if child_state.outcome is not None
+                else evaluator(child_state, mover)
+            )
+            child.visits = self.settings.prior_weight
+            child.total = value * self.settings.prior_weight
+            scored.append((value, -order, child))
+        scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
+        root.children = [child for _, _, child in scored]
+        done = {child.move for child in root.children}
+        root.untried = [m for m in root.untried if m not in done]
+        root.visits = sum(child.visits for child in root.children)
+
+    def _iterate(
+        self, root: _Node, rng: random.Random, evaluator: Evaluator, orderer: MoveOrderer
+    ) -> None:
+        path = [root]
+        node = root
+        # Selection: descend while this node is full or has nothing left to add.
+        while node.state.outcome is None:
+            if node.untried is None:
+                node.untried = orderer(node.state, node.state.legal_moves(), rng)
+            if node.untried and len(node.children) < self._width(node):
+                move = node.untried.pop(0)
+                child = _Node(node.state.play(move), move, node.state.to_move)
+                node.children.append(child)
+                path.append(child)
+                node = child
+                break
+            if not node.children:
+                break
+            node = self._select(node)
+            path.append(node)
+        value_for = self._evaluate(node, rng, evaluator)
+        for visited in path:
+            visited.visits += 1
+            if visited.colour_moved is not None:
+                visited.total += value_for(visited.colour_moved)
+
+    def _width(self, node: _Node) -> int:
+        settings = self.settings
+        return max(1, math.ceil(settings.widening_base * (node.visits + 1) ** settings.widening_exponent))
+
+    def _select(self, node: _Node) -> _Node:
+        log_parent = math.log(node.visits + 1)
+        c = self.settings.exploration
+        best, best_score = node.children[0], -math.inf
+        for child in node.children:
+            score = child.total / child.visits + c * math.sqrt(log_parent / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+    def _evaluate(
+        self, node: _Node, rng: random.Random, evaluator: Evaluator
+    ) -> Callable[[str], float]:
+        """Roll out from ``node`` and return a function colour -> value of the result."""
+        state = node.state
+        for _ in range(self.settings.rollout_depth):
+            if state.outcome is not None:
+                break
+            state = state.play(rng.choice(state.legal_moves()))
+        if state.outcome is not None:
+            final = state
+            return lambda colour: terminal_value(final, colour)
+        # The heuristic is asked once, for the colour to move, and mirrored for the other:
+        # values are zero-sum by construction, and one evaluation is half the work.
+        pivot = state.to_move
+        pivot_value = evaluator(state, pivot)
+        return lambda colour: pivot_value if colour == pivot else 1.0 - pivot_value
+
+    @staticmethod
+    def _best_child(root: _Node) -> _Node | None:
+        if not root.children:
+            return None
+        return max(root.children, key=lambda child: (child.visits, child.total))
+
+
+def uniform_random_move(state: Any, rng: random.Random) -> str:
+    """The baseline opponent: any legal move, each equally likely."""
+    moves: Sequence[str] = state.legal_moves()
+    if not moves:
+        raise ValueError("the game is over: there is no move to choose")
+    return rng.choice(moves)

@@ -1,0 +1,210 @@
+"""Dalen: stagnant trees turn touching enemy trees to their colour (RULINGS §4).
+
+A placement goes on an empty cell next to at most one friendly leaf (a leaf being a stone
+with exactly one friendly neighbour). After it, every tree of the mover that can no longer
+grow (the variant: can no longer gain leaves) flips each touching enemy tree that has no
+more leaves than it. A player whose stones have all been flipped loses; a player who cannot
+place passes, and two passes in a row end the game in favour of the larger army.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.board import EMPTY, PASS, BoardGame, BoardState, Outcome, other
+from engine.errors import IllegalMove
+from engine.trees import Forest, build_forest, leaves_after_placing
+
+
+class DalenState(BoardState):
+    """One Dalen position. ``extra`` holds ``passes`` (passes in a row) and ``seen``
+    (colours that have had stones on the board, needed for the annihilation rule)."""
+
+    def _forest(self) -> Forest:
+        forest = self._cache.get("forest")
+        if forest is None:
+            forest = build_forest(self.cells, self.grid.neighbours, lone_stone_is_leaf=False)
+            self._cache["forest"] = forest
+        return forest
+
+    @property
+    def variant(self) -> bool:
+        return bool(self.options.get("variant", False))
+
+    def _seen(self) -> list[str]:
+        """Colours that have placed (or, in a given position, owned) at least one stone."""
+        seen = self.extra.get("seen")
+        if seen is not None:
+            return list(seen)
+        present = set(self.cells)
+        return [name for code, name in enumerate(self.game.colors, start=1) if code in present]
+
+    @staticmethod
+    def _legal_for(
+        cells: bytes | bytearray,
+        forest: Forest,
+        neighbours: tuple[tuple[int, ...], ...],
+        cell: int,
+        colour: int,
+    ) -> bool:
+        """Whether ``colour`` may place at empty ``cell``: next to at most one friendly leaf."""
+        degree = forest.degree
+        leaves_touched = 0
+        for nb in neighbours[cell]:
+            if cells[nb] == colour and degree[nb] == 1:
+                leaves_touched += 1
+                if leaves_touched > 1:
+                    return False
+        return True
+
+    def _placements(self, colour: int) -> list[int]:
+        cells = self.cells
+        forest = self._forest()
+        neighbours = self.grid.neighbours
+        return [
+            cell
+            for cell in range(len(cells))
+            if cells[cell] == EMPTY and self._legal_for(cells, forest, neighbours, cell, colour)
+        ]
+
+    # ---- rule hooks ------------------------------------------------------------------
+    def _legal_moves(self) -> list[str]:
+        assert self.mover is not None
+        names = self.grid.names
+        cells = self._placements(self.mover)
+        return [names[c] for c in cells] if cells else [PASS]
+
+    def _apply(self, text: str) -> BoardState:
+        colour = self.mover
+        assert colour is not None
+        seen = self._seen()
+        if text == PASS:
+            if self._placements(colour):
+                raise IllegalMove("you may only pass when you have no legal placement")
+            extra = {"passes": int(self.extra.get("passes", 0)) + 1, "seen": seen}
+            return self._placed(PASS, self.cells, extra=extra)
+        cell = self._parse_cell(text)
+        names = self.grid.names
+        if self.cells[cell] != EMPTY:
+            raise IllegalMove(f"{names[cell]} is taken")
+        if not self._legal_for(self.cells, self._forest(), self.grid.neighbours, cell, colour):
+            raise IllegalMove(
+                f"{names[cell]} is next to two of your leaves; a new stone may touch at most one"
+            )
+        placed_cells = bytearray(self.cells)
+        placed_cells[cell] = colour
+        placed = bytes(placed_cells)
+        forest = build_forest(placed, self.grid.neighbours, lone_stone_is_leaf=False)
+        flipped = self._flips(placed, forest, colour)
+        mover_name = self.game.colour_name(colour)
+        if mover_name not in seen:
+            seen = [c for c in self.game.colors if c in seen or c == mover_name]
+        extra = {"passes": 0, "seen": seen}
+        if flipped:
+            for stone in flipped:
+                placed_cells[stone] = colour
+            new = self._placed(
+                names[cell],
+                bytes(placed_cells),
+                placed=(cell,),
+                flipped=tuple(flipped),
+                extra=extra,
+            )
+        else:
+            new = self._placed(names[cell], placed, placed=(cell,), extra=extra)
+            new._cache["forest"] = forest  # the board did not change after the placement
+        return new
+
+    def _flips(self, cells: bytes, forest: Forest, colour: int) -> list[int]:
+        """Stones of enemy trees flipped by the mover's stagnant trees on ``cells``."""
+        neighbours = self.grid.neighbours
+        labels, leaves = forest.labels, forest.leaves
+        enemy = other(colour)
+        doomed: set[int] = set()
+        for tree, group in enumerate(forest.members):
+            if forest.owner[tree] != colour:
+                continue
+            touching: set[int] = set()
+            growth_cells: set[int] = set()
+            for stone in group:
+                for nb in neighbours[stone]:
+                    value = cells[nb]
+                    if value == enemy:
+                        touching.add(labels[nb])
+                    elif value == EMPTY:
+                        growth_cells.add(nb)
+            # only trees that could flip something need the (costlier) stagnation test
+            victims = [t for t in touching if leaves[t] <= leaves[tree] and t not in doomed]
+            if not victims:
+                continue
+            if self._is_stagnant(cells, forest, tree, growth_cells, colour):
+                doomed.update(victims)
+        flipped: list[int] = []
+        for tree in doomed:
+            flipped.extend(forest.members[tree])
+        flipped.sort()
+        return flipped
+
+    def _is_stagnant(
+        self, cells: bytes, forest: Forest, tree: int, growth_cells: set[int], colour: int
+    ) -> bool:
+        neighbours = self.grid.neighbours
+        for cell in growth_cells:
+            if not self._legal_for(cells, forest, neighbours, cell, colour):
+                continue
+            if not self.variant:
+                return False  # the tree can grow
+            new_leaves, _ = leaves_after_placing(
+                forest, cells, neighbours, cell, colour, lone_stone_is_leaf=False
+            )
+            if new_leaves > forest.leaves[tree]:
+                return False  # the tree can gain leaves
+        return True
+
+    def _outcome_now(self) -> Outcome | None:
+        colours = self.game.colors
+        counts = self.score
+        for loser in self._seen():
+            if counts[loser] == 0:
+                winner = colours[1] if loser == colours[0] else colours[0]
+                return Outcome(winner, f"{winner} wins: {loser} has no stones left")
+        if int(self.extra.get("passes", 0)) >= 2:
+            dark, light = counts[colours[0]], counts[colours[1]]
+            if dark == light:
+                return Outcome(None, f"draw: both players passed with {dark} stones each")
+            winner = colours[0] if dark > light else colours[1]
+            high, low = max(dark, light), min(dark, light)
+            return Outcome(winner, f"{winner} wins {high}–{low}: both players passed")
+        return None
+
+    @property
+    def score(self) -> dict[str, int]:
+        """Stones on the board per colour."""
+        cells = self.cells
+        return {
+            self.game.colors[0]: cells.count(1),
+            self.game.colors[1]: cells.count(2),
+        }
+
+
+class Dalen(BoardGame):
+    """Rules object of Dalen."""
+
+    name = "dalen"
+    title = "Dalen"
+    colors = ("dark", "light")
+    sizes = (5, 6, 7, 8, 9)
+    default_size = 7
+    uses_pie = True
+    option_defaults: dict[str, Any] = {"variant": False}
+    state_class = DalenState
+    summary = (
+        "Dark and light take turns placing one stone on an empty cell that touches at most "
+        "one leaf of their own (a leaf is a stone with exactly one friendly neighbour). "
+        "Connected stones of one colour form a tree. After your placement, each of your trees "
+        "that has no legal cell left to grow into is stagnant, and every enemy tree touching it "
+        "with no more leaves than it turns to your colour. Lose all your stones and you lose; "
+        "if neither player can place, the bigger army wins. In the variant a tree is stagnant "
+        "when it can no longer gain leaves. The second player may swap colours after the "
+        "first stone."
+    )

@@ -1,0 +1,295 @@
+"""Lefe: grow trees with many kinds of leaf counts, capture smaller trees (RULINGS §3).
+
+A placement goes on an empty cell whose friendly neighbours do not touch each other. If it
+raises the leaf count of the tree it ends up in above the best tree it joined, the mover must
+remove one touching enemy tree that has fewer leaves. The game ends as soon as either player
+has no legal placement; points are the number of distinct leaf counts among a player's
+trees, plus one for the player whose trees have the most leaves.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from engine.board import EMPTY, BoardGame, BoardState, Outcome
+from engine.errors import IllegalMove
+from engine.hexgrid import hex_grid
+from engine.trees import Forest, build_forest
+
+# "e5", "e5xg6", with optional spaces around the parts
+_MOVE = re.compile(r"([a-z]+)\s*(\d+)(?:\s*x\s*([a-z]+)\s*(\d+))?")
+
+
+@cache
+def touching_neighbour_pairs(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, the pairs of its neighbours that are neighbours of each other."""
+    grid = hex_grid(n)
+    result = []
+    for nbs in grid.neighbours:
+        pairs = [(a, b) for i, a in enumerate(nbs) for b in nbs[i + 1 :] if b in grid.neighbours[a]]
+        result.append(tuple(pairs))
+    return tuple(result)
+
+
+def lefe_points(dark_leaves: list[int], light_leaves: list[int]) -> tuple[int, int]:
+    """End-of-game points from each player's list of per-tree leaf counts."""
+    dark_points, light_points = len(set(dark_leaves)), len(set(light_leaves))
+    dark_sorted = sorted(dark_leaves, reverse=True)
+    light_sorted = sorted(light_leaves, reverse=True)
+    for dark_count, light_count in zip(dark_sorted, light_sorted, strict=False):
+        if dark_count != light_count:
+            if dark_count > light_count:
+                dark_points += 1
+            else:
+                light_points += 1
+            return dark_points, light_points
+    # one list is a prefix of the other: whoever still has trees wins the comparison
+    if len(dark_sorted) > len(light_sorted):
+        dark_points += 1
+    elif len(light_sorted) > len(dark_sorted):
+        light_points += 1
+    return dark_points, light_points
+
+
+class LefeState(BoardState):
+    """One Lefe position."""
+
+    # ---- analysis, cached per state ------------------------------------------------
+    def _forest(self) -> Forest:
+        forest = self._cache.get("forest")
+        if forest is None:
+            forest = build_forest(self.cells, self.grid.neighbours, lone_stone_is_leaf=True)
+            self._cache["forest"] = forest
+        return forest
+
+    def _enemy_trees_touching(self) -> list[set[int]]:
+        """Per tree, the ids of the enemy trees it touches."""
+        touching = self._cache.get("touching")
+        if touching is None:
+            forest = self._forest()
+            labels, cells, neighbours = forest.labels, self.cells, self.grid.neighbours
+            touching = [set() for _ in forest.members]
+            for tree, group in enumerate(forest.members):
+                colour = forest.owner[tree]
+                found = touching[tree]
+                for cell in group:
+                    for nb in neighbours[cell]:
+                        if cells[nb] and cells[nb] != colour:
+                            found.add(labels[nb])
+            self._cache["touching"] = touching
+        return touching
+
+    def _placement_problem(self, cell: int, colour: int) -> str | None:
+        """Why ``colour`` may not place at ``cell``, or None if it may."""
+        cells = self.cells
+        if cells[cell] != EMPTY:
+            return f"{self.grid.names[cell]} is taken"
+        for a, b in touching_neighbour_pairs(self.size)[cell]:
+            if cells[a] == colour and cells[b] == colour:
+                return f"{self.grid.names[cell]} touches two of your stones that touch each other"
+        return None
+
+    def _can_place(self, colour: int) -> bool:
+        pairs = touching_neighbour_pairs(self.size)
+        cells = self.cells
+        for cell, pair_list in enumerate(pairs):
+            if cells[cell] != EMPTY:
+                continue
+            if not any(cells[a] == colour and cells[b] == colour for a, b in pair_list):
+                return True
+        return False
+
+    def _moves_by_cell(self) -> dict[int, list[str]]:
+        """Per legal placement cell of the mover, its canonical moves (cached per state).
+
+        One pass over the empty cells. A cell's leaf gain comes from the trees it joins and
+        the few stones next to it (see :func:`engine.trees.leaves_after_placing`, inlined
+        here because this loop is the hot path of every game).
+        """
+        table = self._cache.get("moves_by_cell")
+        if table is not None:
+            return table
+        colour = self.mover
+        assert colour is not None
+        cells = self.cells
+        grid = self.grid
+        names, neighbours = grid.names, grid.neighbours
+        pairs = touching_neighbour_pairs(self.size)
+        forest = self._forest()
+        labels, degree, tree_leaves, members = (
+            forest.labels,
+            forest.degree,
+            forest.leaves,
+            forest.members,
+        )
+        touching: list[set[int]] | None = None
+        table = {}
+        for cell in range(len(cells)):
+            if cells[cell]:
+                continue
+            blocked = False
+            for a, b in pairs[cell]:
+                if cells[a] == colour and cells[b] == colour:
+                    blocked = True
+                    break
+            if blocked:
+                continue
+            friends = 0
+            leaves = 0
+            joined: list[int] = []
+            enemy_trees: set[int] = set()
+            for nb in neighbours[cell]:
+                value = cells[nb]
+                if value == colour:
+                    friends += 1
+                    tree = labels[nb]
+                    if tree not in joined:
+                        joined.append(tree)
+                    if degree[nb] == 1:
+                        leaves -= 1  # a leaf gains a second friend and stops being one
+                elif value:
+                    enemy_trees.add(labels[nb])
+            if friends <= 1:
+                leaves += 1  # the new stone is a leaf itself
+            best_joined = 0
+            for tree in joined:
+                leaves += tree_leaves[tree]
+                if tree_leaves[tree] > best_joined:
+                    best_joined = tree_leaves[tree]
+            name = names[cell]
+            if leaves <= best_joined:
+                table[cell] = [name]  # no leaf gain, no capture
+                continue
+            if joined:
+                if touching is None:
+                    touching = self._enemy_trees_touching()
+                for tree in joined:
+                    enemy_trees |= touching[tree]
+            firsts = sorted(members[tree][0] for tree in enemy_trees if tree_leaves[tree] < leaves)
+            table[cell] = [f"{name}x{names[first]}" for first in firsts] if firsts else [name]
+        self._cache["moves_by_cell"] = table
+        return table
+
+    # ---- rule hooks ----------------------------------------------------------------
+    def _legal_moves(self) -> list[str]:
+        moves: list[str] = []
+        for choices in self._moves_by_cell().values():
+            moves.extend(choices)
+        return moves
+
+    def capture_choices(self, cell: str) -> list[str]:
+        """The canonical moves placing at ``cell``: one, several captures, or none if illegal."""
+        index = self.grid.index(cell)
+        if index is None or self.outcome is not None or self.mover is None:
+            return []
+        return list(self._moves_by_cell().get(index, ()))
+
+    def _apply(self, text: str) -> BoardState:
+        match = _MOVE.fullmatch(text)
+        if match is None:
+            raise IllegalMove(f"{text} is not a Lefe move; write a cell such as e5, or e5xg6")
+        cell = self._parse_cell(match[1] + match[2])
+        colour = self.mover
+        assert colour is not None
+        names = self.grid.names
+        problem = self._placement_problem(cell, colour)
+        if problem is not None:
+            raise IllegalMove(problem)
+        choices = self._moves_by_cell()[cell]
+        capture_due = "x" in choices[0]
+        forest = self._forest()
+        captured: list[int] = []
+        if match[3] is None:
+            if capture_due:
+                raise IllegalMove(
+                    f"{names[cell]} adds leaves to your tree, so it must capture a smaller "
+                    f"enemy tree next to it: play {' or '.join(choices)}"
+                )
+        else:
+            target = self._parse_cell(match[3] + match[4])
+            if not capture_due:
+                raise IllegalMove(
+                    f"{names[cell]} captures nothing (no smaller enemy tree can be taken): "
+                    f"play just {names[cell]}"
+                )
+            tree = forest.labels[target]
+            wanted = f"{names[cell]}x{names[forest.members[tree][0]]}" if tree >= 0 else None
+            if wanted not in choices:
+                raise IllegalMove(
+                    f"{names[target]} is not in a tree that {names[cell]} can capture: "
+                    f"play {' or '.join(choices)}"
+                )
+            captured = forest.members[tree]
+        new_cells = bytearray(self.cells)
+        new_cells[cell] = colour
+        for stone in captured:
+            new_cells[stone] = EMPTY
+        move = names[cell] if not captured else f"{names[cell]}x{names[captured[0]]}"
+        return self._placed(move, bytes(new_cells), placed=(cell,), captured=tuple(captured))
+
+    def _outcome_now(self) -> Outcome | None:
+        dark, light = 1, 2
+        dark_stuck = not self._can_place(dark)
+        light_stuck = not self._can_place(light)
+        if not (dark_stuck or light_stuck):
+            return None
+        names = self.game.colors
+        points = self.score
+        dark_points, light_points = points[names[0]], points[names[1]]
+        if dark_stuck and light_stuck:
+            why = "neither player has a legal placement"
+        else:
+            why = f"{names[0] if dark_stuck else names[1]} has no legal placement"
+        if dark_points == light_points:
+            return Outcome(None, f"draw {dark_points}–{light_points}: {why}")
+        winner = names[0] if dark_points > light_points else names[1]
+        high, low = max(dark_points, light_points), min(dark_points, light_points)
+        return Outcome(winner, f"{winner} wins {high}–{low}: {why}")
+
+    @property
+    def score(self) -> dict[str, int]:
+        """Points each player would get if the game were scored now."""
+        forest = self._forest()
+        dark_points, light_points = lefe_points(forest.leaf_counts(1), forest.leaf_counts(2))
+        return {self.game.colors[0]: dark_points, self.game.colors[1]: light_points}
+
+    def leaf_counts(self) -> dict[str, list[int]]:
+        """Each player's per-tree leaf counts, largest first (for score explanations)."""
+        forest = self._forest()
+        return {
+            name: sorted(forest.leaf_counts(code), reverse=True)
+            for code, name in enumerate(self.game.colors, start=1)
+        }
+
+    def score_text(self) -> str:
+        counts = self.leaf_counts()
+        parts = []
+        for colour, points in self.score.items():
+            leaves = ", ".join(str(c) for c in counts[colour]) or "no trees"
+            parts.append(f"{colour} {points} ({leaves})")
+        return " · ".join(parts)
+
+
+class Lefe(BoardGame):
+    """Rules object of Lefe."""
+
+    name = "lefe"
+    title = "Lefe"
+    colors = ("dark", "light")
+    sizes = (5, 6, 7)
+    default_size = 6
+    uses_pie = True
+    option_defaults: dict[str, Any] = {}
+    state_class = LefeState
+    summary = (
+        "Dark and light take turns placing one stone on an empty cell; a new stone may not "
+        "touch two of your own stones that touch each other. Same-coloured connected stones "
+        "form a tree, and a stone with at most one friendly neighbour is a leaf. When your "
+        "placement gives the tree it lands in more leaves than the best tree it joined, you "
+        "must remove one enemy tree touching it that has fewer leaves than your tree now has. "
+        "As soon as either player cannot place, the game is scored: one point for every "
+        "different leaf count among your trees, plus one point for having the leafiest trees "
+        "(compared biggest first). The second player may swap colours after the first stone."
+    )

@@ -1,0 +1,168 @@
+"""Round end, scoring, game end and the drinking ledger.
+
+The ledger keeps, per seat and round, what the rules made that seat drink while the round
+ran (``Table.drinks``: sips, shots, sips to hand out), recorded at the moment it happened so
+that a Kellner played later does not undo earlier drinks. :func:`ledger` derives the
+announced figures: the Magier's double and the Dorfschönheit's link are applied on top.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.leiff.events import PUBLIC, card, event, player
+from engine.leiff.table import Outcome, Table
+
+SIPS, SHOTS, HAND_OUT = 0, 1, 2
+SHOT_THRESHOLD = 10  # a hand card worth this much or more costs a shot after the round
+
+
+def record_drink(t: Table, seat: int, *, sips: int = 0, shots: int = 0, hand_out: int = 0) -> bool:
+    """Add to a seat's raw ledger; the Kellner's immunity waives drinking, not handing out.
+
+    Returns whether anything was recorded to be drunk.
+    """
+    if not t.options.drinking:
+        return False
+    if seat in t.immune:
+        sips = shots = 0
+    row = t.drinks[seat]
+    row[SIPS] += sips
+    row[SHOTS] += shots
+    row[HAND_OUT] += hand_out
+    return bool(sips or shots)
+
+
+def hand_drinks(values: list[int]) -> tuple[int, int, int]:
+    """After-round drinking for one hand: (sips, shots, sips to hand out).
+
+    One shot per card worth 10 or more; the other cards are summed: a positive sum costs
+    that sum divided by three, rounded up, in sips; a negative sum lets the player hand out
+    that many sips.
+    """
+    shots = sum(1 for v in values if v >= SHOT_THRESHOLD)
+    rest = sum(v for v in values if v < SHOT_THRESHOLD)
+    if rest > 0:
+        return -(-rest // 3), shots, 0
+    return 0, shots, -rest
+
+
+def ledger(t: Table) -> list[dict[str, int]] | None:
+    """This round's announced ledger per seat, or None without drinking rules."""
+    if not t.options.drinking:
+        return None
+    rows = []
+    for seat, (sips, shots, hand_out) in enumerate(t.drinks):
+        factor = 2 if seat in t.doubled and seat not in t.immune else 1
+        rows.append({"sips": sips * factor, "shots": shots * factor, "hand_out": hand_out})
+    if t.link is not None:
+        linked, to = t.link
+        if linked not in t.immune:
+            rows[linked] = {
+                "sips": rows[linked]["sips"] + rows[to]["sips"],
+                "shots": rows[linked]["shots"] + rows[to]["shots"],
+                "hand_out": rows[linked]["hand_out"],
+            }
+    return rows
+
+
+def unit_of(t: Table, seat: int) -> int:
+    """The scoring unit of a seat: its team with teams, else the seat itself."""
+    team = t.options.team_of(seat)
+    return seat if team is None else team
+
+
+def unit_totals(t: Table) -> list[int]:
+    units = t.options.team_count or t.players
+    totals = [0] * units
+    for row in t.history:
+        for seat, points in enumerate(row):
+            totals[unit_of(t, seat)] += points
+    return totals
+
+
+def seat_totals(t: Table) -> list[int]:
+    """Running total shown for each seat (with teams: the team's total)."""
+    totals = unit_totals(t)
+    return [totals[unit_of(t, seat)] for seat in range(t.players)]
+
+
+def finish_round(t: Table, events: list[dict[str, Any]]) -> None:
+    """Reveal every hand, score the round, settle drinks and decide whether the game is over."""
+    n = t.players
+    t.holding = None
+    t.hold_source = None
+    t.effect = None
+    t.spy = None
+    t.exchange = None
+    t.turn = None
+    reveal = [[s, i + 1, t.label(c)] for s in range(n) for i, c in enumerate(t.hands[s])]
+    for hand in t.hands:
+        for c in hand:
+            t.reveal_to_all(c)
+    shown = "; ".join(
+        player(s) + ": " + (" ".join(card(t.label(c)) for c in t.hands[s]) or "no cards")
+        for s in range(n)
+    )
+    events.append(event("reveal", PUBLIC, f"All hands are revealed. {shown}", reveal=reveal))
+
+    sums = [sum(t.value(c) for c in hand) for hand in t.hands]
+    scores = list(sums)
+    bonus_text = ""
+    if t.caller is not None:
+        unit_sums: dict[int, int] = {}
+        for seat in range(n):
+            unit_sums[unit_of(t, seat)] = unit_sums.get(unit_of(t, seat), 0) + sums[seat]
+        mine = unit_sums[unit_of(t, t.caller)]
+        strictly_lowest = all(v > mine for u, v in unit_sums.items() if u != unit_of(t, t.caller))
+        bonus = -5 if strictly_lowest else 5
+        scores[t.caller] += bonus
+        who = "team" if t.options.teams else "score"
+        bonus_text = (
+            f" {player(t.caller)} called Leiff and gets {bonus:+d}"
+            f" ({'strictly lowest' if strictly_lowest else 'not strictly lowest'} {who})."
+        )
+    t.round_scores = scores
+    t.history.append(scores)
+    totals = seat_totals(t)
+    score_text = ", ".join(f"{player(s)} {scores[s]} (total {totals[s]})" for s in range(n))
+    events.append(
+        event("round", PUBLIC, f"Round {t.round} scores: {score_text}.{bonus_text}", scores=scores)
+    )
+
+    if t.options.drinking:
+        for seat in range(n):
+            sips, shots, hand_out = hand_drinks([t.value(c) for c in t.hands[seat]])
+            record_drink(t, seat, sips=sips, shots=shots, hand_out=hand_out)
+        rows = ledger(t) or []
+        parts = []
+        for seat, row in enumerate(rows):
+            parts.append(
+                f"{player(seat)} {row['shots']} shot(s) (or {4 * row['shots']} sips) and "
+                f"{row['sips']} sip(s)"
+                + (f", hands out {row['hand_out']}" if row["hand_out"] else "")
+            )
+        events.append(
+            event("drink", PUBLIC, "Drinks this round: " + "; ".join(parts) + ".", ledger=rows)
+        )
+
+    unit_scores = unit_totals(t)
+    if max(unit_scores) >= t.options.target:
+        best = min(unit_scores)
+        winners = sorted(s for s in range(n) if unit_scores[unit_of(t, s)] == best)
+        t.outcome = Outcome(
+            winner=winners,
+            reason=f"a total reached {t.options.target}; the lowest total, {best}, wins",
+        )
+        t.step = "over"
+        names = " and ".join(player(s) for s in winners)
+        events.append(
+            event(
+                "game_over",
+                PUBLIC,
+                f"Game over: {names} win(s) with {best} points.",
+                winner=winners,
+            )
+        )
+    else:
+        t.step = "next"

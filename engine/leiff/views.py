@@ -1,0 +1,138 @@
+"""What each seat (or the channel) may see, what the engine waits for, and timeout defaults.
+
+A view is a projection of the truth through one viewer's knowledge: a hand slot shows its
+card only if that viewer tracks the physical card in it (``Table.known``), or once the round
+is over and every hand has been revealed.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from engine.leiff.events import visible_to
+from engine.leiff.rules import legal_actions, out_of_turn_actions
+from engine.leiff.scoring import ledger, seat_totals, unit_totals
+from engine.leiff.table import PLAY_STEPS, Table
+
+
+def owners(t: Table) -> list[int]:
+    """Seats owing the choice the engine waits for."""
+    step = t.step
+    if step == "look":
+        return [s for s in range(t.players) if t.looks_left[s] > 0]
+    if step in ("turn", "hold", "effect"):
+        return [t.turn] if t.turn is not None else []
+    if step == "spy":
+        return [t.spy["seat"]] if t.spy else []
+    if step == "exchange":
+        if t.exchange is None:
+            return []
+        return sorted(
+            s for s in (t.exchange["by"], t.exchange["target"]) if s not in t.exchange["gives"]
+        )
+    if step == "next":
+        return list(range(t.players))
+    return []
+
+
+def waiting_for(t: Table) -> dict[str, Any]:
+    return {
+        "step": t.step,
+        "turn": t.turn if t.step in PLAY_STEPS else None,
+        "owners": owners(t),
+        "card": t.effect if t.step == "effect" else None,
+        "out_of_turn": [s for s in range(t.players) if out_of_turn_actions(t, s)],
+        "round": t.round,
+        "version": len(t.log),
+    }
+
+
+def _known_slots(t: Table, viewer: int, seat: int) -> list[tuple[int, int]]:
+    """(value, slot) of the seat's cards that the viewer knows."""
+    return [(t.value(c), i + 1) for i, c in enumerate(t.hands[seat]) if c in t.known[viewer]]
+
+
+def default_action(t: Table, seat: int) -> str | None:
+    """The documented safe action for a seat whose time ran out (None if it owes nothing)."""
+    if seat not in owners(t):
+        return None
+    step = t.step
+    if step == "look":
+        return next(f"look {i + 1}" for i, c in enumerate(t.hands[seat]) if c not in t.known[seat])
+    if step == "turn":
+        return "draw" if t.draw else "leiff"
+    if step == "hold":
+        if t.hold_source == "draw" or not t.hands[seat]:
+            return "discard"
+        known = _known_slots(t, seat, seat)
+        return f"swap {max(known)[1] if known else 1}"
+    if step == "effect":
+        return "decline"
+    if step == "spy":
+        assert t.spy is not None
+        magician_hand = t.hands[t.spy["of"]]
+        unseen = [i + 1 for i, c in enumerate(magician_hand) if c not in t.known[seat]]
+        return f"spy {unseen[0] if unseen else 1}"
+    if step == "exchange":
+        assert t.exchange is not None
+        known = _known_slots(t, seat, seat)
+        if not known:
+            return "give 1"
+        # the enchanted player gives their best (lowest) card, the Magier their worst (highest)
+        pick = min(known) if seat == t.exchange["target"] else max(known)
+        return f"give {pick[1]}"
+    if step == "next":
+        return "next"
+    return None
+
+
+def view(t: Table, viewer: int | None) -> dict[str, Any]:
+    """Everything ``viewer`` (a seat, or None for the channel) may know right now."""
+    if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < t.players):
+        raise ValueError(f"there is no seat {viewer!r}")
+    index = t.spectator if viewer is None else viewer
+    seen = t.known[index]
+    revealed = t.step in ("next", "over")
+    hands = [[t.label(c) if revealed or c in seen else None for c in hand] for hand in t.hands]
+    top = t.top()
+    holding = None
+    if t.holding is not None:
+        show = t.hold_source == "discard" or viewer == t.turn
+        holding = {
+            "seat": t.turn,
+            "source": t.hold_source,
+            "card": t.label(t.holding) if show else None,
+        }
+    return {
+        "game": "leiff",
+        "viewer": viewer,
+        "players": t.players,
+        "options": t.options.to_dict(),
+        "round": t.round,
+        "version": len(t.log),
+        "first": t.first,
+        "hands": hands,
+        "hand_sizes": [len(h) for h in t.hands],
+        "draw_count": len(t.draw),
+        "discard_count": len(t.discard),
+        "discard_top": None if top is None else t.label(top),
+        "holding": holding,
+        "waiting_for": waiting_for(t),
+        "legal_actions": [] if viewer is None else legal_actions(t, viewer),
+        "default_action": None if viewer is None else default_action(t, viewer),
+        "immune": sorted(t.immune),
+        "rule": t.rule,
+        "link": None if t.link is None else {"seat": t.link[0], "to": t.link[1]},
+        "enchantments": [{"by": by, "target": target} for by, target in t.enchantments],
+        "teams": t.options.teams_list(),
+        "totals": seat_totals(t),
+        "team_totals": unit_totals(t) if t.options.teams else None,
+        "round_scores": None if t.round_scores is None else list(t.round_scores),
+        "history": [list(row) for row in t.history],
+        "caller": t.caller,
+        "drinks": ledger(t),
+        "round_over": revealed,
+        "outcome": None if t.outcome is None else t.outcome.to_dict(),
+        "events": copy.deepcopy([e for e in t.events if visible_to(e, viewer)]),
+    }

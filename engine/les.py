@@ -1,0 +1,367 @@
+"""Les: dig holes, groups of empty points bordered only by your stones (RULINGS §5).
+
+Les is played on the points of a triangular grid, which have the same names and adjacency
+as the cells of the other games (:mod:`engine.hexgrid`). Seat A first sets up four stones,
+then seat B picks a colour. A turn is two placements: one on an empty point next to both a
+friendly and an enemy stone, then, while any empty point has no stone next to it, one on
+such an isolated point. The player to move who has no first placement ends the game, and
+holes are counted.
+
+Phases, kept in ``extra``: ``{"phase": "setup", "step": 1..4}`` (step 4 also keeps the
+``anchor``, the second black stone), ``{"phase": "choose"}``, ``{"phase": "play"}``.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from engine.board import EMPTY, FIRST, SECOND, BoardGame, BoardState, LastTurn, Outcome
+from engine.errors import IllegalMove
+from engine.hexgrid import hex_grid
+
+BLACK, WHITE = FIRST, SECOND
+SIDES = ("black", "white")
+
+# a turn: one or two cells, separated by "+", ",", "&" or spaces
+_TURN = re.compile(r"([a-z]+\s*\d+)(?:(?:\s*[+,&]\s*|\s+)([a-z]+\s*\d+))?")
+
+
+@cache
+def two_steps_away(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per point, the points at distance exactly two (not adjacent, sharing a neighbour)."""
+    grid = hex_grid(n)
+    return tuple(
+        tuple(other for other in range(grid.cell_count) if grid.distance(point, other) == 2)
+        for point in range(grid.cell_count)
+    )
+
+
+@cache
+def neighbour_sets(n: int) -> tuple[frozenset[int], ...]:
+    return tuple(frozenset(nbs) for nbs in hex_grid(n).neighbours)
+
+
+def holes(cells: bytes, neighbours: tuple[tuple[int, ...], ...]) -> list[tuple[int, int, int]]:
+    """Every hole of the position as ``(owner, size, stones next to it)``.
+
+    ``owner`` is the colour code of the only colour bordering the hole, or 0 when both
+    colours (or none) border it.
+    """
+    seen = [False] * len(cells)
+    result: list[tuple[int, int, int]] = []
+    for start, value in enumerate(cells):
+        if value != EMPTY or seen[start]:
+            continue
+        seen[start] = True
+        stack = [start]
+        size = 0
+        border: set[int] = set()
+        while stack:
+            point = stack.pop()
+            size += 1
+            for nb in neighbours[point]:
+                if cells[nb] == EMPTY:
+                    if not seen[nb]:
+                        seen[nb] = True
+                        stack.append(nb)
+                else:
+                    border.add(nb)
+        colours = {cells[stone] for stone in border}
+        owner = colours.pop() if len(colours) == 1 else 0
+        result.append((owner, size, len(border)))
+    return result
+
+
+def compare_holes(black: list[tuple[int, int]], white: list[tuple[int, int]]) -> tuple[int, str]:
+    """Decide the game from each player's owned holes, given as ``(size, stones)`` pairs.
+
+    Returns the winning colour code (0 for a draw) and which criterion decided it.
+    """
+    if len(black) != len(white):
+        return (BLACK if len(black) > len(white) else WHITE), "more holes"
+    black_sorted = sorted(black, reverse=True)  # by size, ties by stone count
+    white_sorted = sorted(white, reverse=True)
+    for (black_size, _), (white_size, _) in zip(black_sorted, white_sorted, strict=True):
+        if black_size != white_size:
+            return (BLACK if black_size > white_size else WHITE), "bigger holes"
+    for (_, black_stones), (_, white_stones) in zip(black_sorted, white_sorted, strict=True):
+        if black_stones != white_stones:
+            return (BLACK if black_stones > white_stones else WHITE), "more stones around holes"
+    return 0, "no difference in holes"
+
+
+class LesState(BoardState):
+    """One Les position, opening phases included."""
+
+    # ---- phases and seats --------------------------------------------------------------
+    @classmethod
+    def _initial_extra(cls, game: BoardGame, fresh_game: bool) -> dict[str, Any]:
+        return {"phase": "setup", "step": 1} if fresh_game else {"phase": "play"}
+
+    @property
+    def phase(self) -> str:
+        return str(self.extra.get("phase", "play"))
+
+    @property
+    def seat_to_move(self) -> int | None:
+        if self.outcome is not None or self.mover is None:
+            return None
+        if self.phase == "setup":
+            return 0  # seat A sets up all four stones
+        if self.phase == "choose":
+            return 1  # seat B picks a side
+        return super().seat_to_move
+
+    def _not_your_turn(self) -> str:
+        if self.phase == "setup":
+            return "the first player is still setting up the stones"
+        if self.phase == "choose":
+            return "the second player is choosing a side"
+        return super()._not_your_turn()
+
+    # ---- analysis, cached per state -----------------------------------------------------
+    def _first_placements(self) -> list[int]:
+        """Empty points next to at least one friendly and one enemy stone (the mover's)."""
+        firsts = self._cache.get("firsts")
+        if firsts is None:
+            cells = self.cells
+            mover = self.mover
+            neighbours = self.grid.neighbours
+            firsts = []
+            for point, value in enumerate(cells):
+                if value != EMPTY:
+                    continue
+                friend = foe = False
+                for nb in neighbours[point]:
+                    stone = cells[nb]
+                    if stone == mover:
+                        friend = True
+                    elif stone:
+                        foe = True
+                if friend and foe:
+                    firsts.append(point)
+            self._cache["firsts"] = firsts
+        return firsts
+
+    def _isolated(self) -> frozenset[int]:
+        """Empty points with no stone next to them."""
+        isolated = self._cache.get("isolated")
+        if isolated is None:
+            cells = self.cells
+            neighbours = self.grid.neighbours
+            isolated = frozenset(
+                point
+                for point, value in enumerate(cells)
+                if value == EMPTY and not any(cells[nb] for nb in neighbours[point])
+            )
+            self._cache["isolated"] = isolated
+        return isolated
+
+    def _setup_targets(self) -> list[int]:
+        """Points where the current set-up stone may go."""
+        cells = self.cells
+        step = int(self.extra["step"])
+        grid = self.grid
+        if step == 1:
+            return list(range(grid.cell_count))
+        if step == 2:
+            black = cells.index(BLACK)
+            return [nb for nb in grid.neighbours[black] if cells[nb] == EMPTY]
+        ring = two_steps_away(self.size)
+        if step == 3:
+            return [
+                point
+                for point in range(grid.cell_count)
+                if cells[point] == EMPTY and any(cells[far] == EMPTY for far in ring[point])
+            ]
+        anchor = grid.index(str(self.extra["anchor"]))
+        assert anchor is not None
+        return [far for far in ring[anchor] if cells[far] == EMPTY]
+
+    # ---- rule hooks ----------------------------------------------------------------------
+    def _legal_moves(self) -> list[str]:
+        names = self.grid.names
+        phase = self.phase
+        if phase == "setup":
+            return [names[p] for p in self._setup_targets()]
+        if phase == "choose":
+            return list(SIDES)
+        isolated = self._isolated()
+        near = neighbour_sets(self.size)
+        moves: list[str] = []
+        for first in self._first_placements():
+            seconds = isolated - near[first]
+            if seconds:
+                prefix = names[first] + "+"
+                moves.extend([prefix + names[second] for second in seconds])
+            else:
+                moves.append(names[first])
+        return moves
+
+    def _apply(self, text: str) -> BoardState:
+        phase = self.phase
+        if phase == "choose":
+            return self._choose_side(text)
+        match = _TURN.fullmatch(text)
+        if match is None:
+            example = "e5" if phase == "setup" else "e5+b2"
+            raise IllegalMove(f"{text} is not a Les move; write it like {example}")
+        if phase == "setup":
+            if match[2] is not None:
+                raise IllegalMove("during the set-up each move places one stone, such as e5")
+            return self._setup_stone(self._parse_cell(match[1].replace(" ", "")))
+        first = self._parse_cell(match[1].replace(" ", ""))
+        second = None if match[2] is None else self._parse_cell(match[2].replace(" ", ""))
+        return self._turn(first, second)
+
+    def _choose_side(self, text: str) -> BoardState:
+        if text not in SIDES:
+            raise IllegalMove("seat B now chooses a side: play black or white")
+        return self._next(
+            swapped=text == "black",  # seat B playing black means seat A plays white
+            mover=BLACK,
+            ply=self.ply + 1,
+            moves=(*self.moves, text),
+            last_turn=LastTurn(move=text),
+            extra={"phase": "play"},
+        )
+
+    def _setup_stone(self, point: int) -> BoardState:
+        names = self.grid.names
+        step = int(self.extra["step"])
+        if self.cells[point] != EMPTY:
+            raise IllegalMove(f"{names[point]} is taken")
+        if point not in self._setup_targets():
+            if step == 2:
+                black = names[self.cells.index(BLACK)]
+                raise IllegalMove(
+                    f"the first white stone must go next to the black stone at {black}"
+                )
+            if step == 3:
+                raise IllegalMove(
+                    f"{names[point]} has no empty point two steps away for the second white stone"
+                )
+            anchor = self.extra["anchor"]
+            raise IllegalMove(
+                f"the second white stone must go exactly two steps from the black stone at "
+                f"{anchor}, not next to it"
+            )
+        cells = bytearray(self.cells)
+        cells[point] = self.mover or BLACK
+        if step < 4:
+            extra: dict[str, Any] = {"phase": "setup", "step": step + 1}
+            if step == 3:
+                extra["anchor"] = names[point]
+            next_mover = WHITE if step % 2 else BLACK
+        else:
+            extra = {"phase": "choose"}
+            next_mover = BLACK
+        return self._placed(
+            names[point], bytes(cells), next_mover=next_mover, placed=(point,), extra=extra
+        )
+
+    def _turn(self, first: int, second: int | None) -> BoardState:
+        names = self.grid.names
+        firsts = self._first_placements()
+        isolated = self._isolated()
+        if second is not None and first not in firsts and second in firsts:
+            # the player wrote the isolated point first; the pair can only mean one turn
+            first, second = second, first
+        if self.cells[first] != EMPTY:
+            raise IllegalMove(f"{names[first]} is taken")
+        if first not in firsts:
+            raise IllegalMove(f"{names[first]} is not next to both a black and a white stone")
+        seconds = isolated - neighbour_sets(self.size)[first]
+        if second is None:
+            if seconds:
+                example = names[min(seconds)]
+                raise IllegalMove(
+                    f"after {names[first]} you must also place on a point with no stone next "
+                    f"to it, such as {names[first]}+{example}"
+                )
+        else:
+            if not seconds:
+                raise IllegalMove(
+                    f"after {names[first]} no point is left without a stone next to it: "
+                    f"play just {names[first]}"
+                )
+            if self.cells[second] != EMPTY:
+                raise IllegalMove(f"{names[second]} is taken")
+            if second not in seconds:
+                raise IllegalMove(f"{names[second]} must be a point with no stone next to it")
+        cells = bytearray(self.cells)
+        cells[first] = self.mover or BLACK
+        placed = (first,)
+        move = names[first]
+        if second is not None:
+            cells[second] = self.mover or BLACK
+            placed = (first, second)
+            move = f"{names[first]}+{names[second]}"
+        return self._placed(move, bytes(cells), placed=placed)
+
+    def _owned_holes(self) -> dict[int, list[tuple[int, int]]]:
+        owned = self._cache.get("owned_holes")
+        if owned is None:
+            owned = {BLACK: [], WHITE: []}
+            for owner, size, stones in holes(self.cells, self.grid.neighbours):
+                if owner:
+                    owned[owner].append((size, stones))
+            self._cache["owned_holes"] = owned
+        return owned
+
+    def _outcome_now(self) -> Outcome | None:
+        if self.phase != "play" or self.mover is None or self._first_placements():
+            return None
+        colours = self.game.colors
+        stuck = self.game.colour_name(self.mover)
+        owned = self._owned_holes()
+        winner, criterion = compare_holes(owned[BLACK], owned[WHITE])
+        black_holes, white_holes = len(owned[BLACK]), len(owned[WHITE])
+        why = f"{stuck} has no legal placement"
+        if winner == 0:
+            if black_holes == 0:
+                return Outcome(None, f"draw: nobody owns a hole; {why}")
+            return Outcome(None, f"draw: {black_holes} equal holes each; {why}")
+        name = colours[winner - 1]
+        if criterion == "more holes":
+            high, low = max(black_holes, white_holes), min(black_holes, white_holes)
+            return Outcome(name, f"{name} wins {high}–{low} on holes: {why}")
+        each = f"{black_holes} hole{'s' if black_holes != 1 else ''} each"
+        return Outcome(name, f"{name} wins on {criterion} ({each}): {why}")
+
+    @property
+    def score(self) -> dict[str, int]:
+        """Holes each colour owns right now."""
+        owned = self._owned_holes()
+        return {self.game.colors[0]: len(owned[BLACK]), self.game.colors[1]: len(owned[WHITE])}
+
+    def score_text(self) -> str:
+        return " · ".join(
+            f"{colour} {count} hole{'s' if count != 1 else ''}"
+            for colour, count in self.score.items()
+        )
+
+
+class Les(BoardGame):
+    """Rules object of Les."""
+
+    name = "les"
+    title = "Les"
+    colors = ("black", "white")
+    sizes = (5, 6, 7, 8, 9)
+    default_size = 9
+    uses_pie = False
+    option_defaults: dict[str, Any] = {}
+    state_class = LesState
+    summary = (
+        "Black and white place stones on the points of a triangular grid. To start, the first "
+        "player sets up a black stone next to a white one and another black stone two steps "
+        "from another white one, and the second player picks a colour; black then moves first. "
+        "Each turn you place a stone on an empty point touching both colours, then, while some "
+        "empty point has no stone next to it, a second stone on such a point. When the player "
+        "to move has no point touching both colours, the game ends. A hole is a group of "
+        "connected empty points; you own it when only your stones border it. Most holes wins; "
+        "ties go to the bigger holes, then to the holes with more stones around them."
+    )

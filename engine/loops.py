@@ -1,0 +1,353 @@
+"""Lublache loops: the construction of RULINGS §6, computed from which cells hold stones.
+
+A loop is a chordless cycle of at least six stones. Which loops a position has is settled
+by a construction rather than by listing cycles (a crowded board has exponentially many):
+the loop *around* a cell ``c`` is found by growing a region ``E`` from ``{c}``:
+
+1. add to ``E`` every cell that ``E`` encloses (cells cut off from the board's edge by it);
+2. if ``E`` now holds an edge cell, there is no loop around ``c``;
+3. let ``W`` be the cells outside ``E`` next to ``E``; move into ``E`` every cell of ``W``
+   that is empty or that does not have exactly two neighbours in ``W``;
+4. repeat until nothing moves: then ``W`` is a chordless cycle of stones, the loop.
+
+Colours play no part: the loops depend only on which cells are occupied, so one
+:class:`LoopFinder` serves every colouring of the same occupancy (flips never change it).
+
+Two facts keep this fast. An empty cell of ``W`` always moves, so once ``E`` meets an
+empty region that reaches the edge the answer is "no loop" at once (most cells of a sparse
+board stop after one step). And enclosure is checked locally: adding one cell to ``E`` can
+only cut the rest of the board apart when the cell's outside neighbours, taken round the
+cell, form more than one run; only then is a flood fill needed.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.hexgrid import HexGrid, hex_grid
+
+# The six axial directions in turning order, so consecutive entries are neighbours.
+_TURNING = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+Loop = tuple[int, ...]  # cell indices in cycle order, starting at the smallest index
+
+
+@cache
+def can_lie_on_a_loop_pairs(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, the pairs of its neighbours that are not next to each other: a loop
+    through the cell must enter and leave it through such a pair (it is chordless)."""
+    grid = hex_grid(n)
+    return tuple(
+        tuple(
+            (a, b)
+            for i, a in enumerate(nbs)
+            for b in nbs[i + 1 :]
+            if b not in grid.neighbours[a]
+        )
+        for nbs in grid.neighbours
+    )
+
+
+def may_lie_on_a_loop(n: int, occupied: bytes | bytearray, cell: int) -> bool:
+    """False when a stone on ``cell`` could not be part of any loop: it needs two occupied
+    neighbours that do not touch each other."""
+    return any(occupied[a] and occupied[b] for a, b in can_lie_on_a_loop_pairs(n)[cell])
+
+
+@cache
+def ring_of_six(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell, its neighbours in turning order (-1 where the board ends)."""
+    grid = hex_grid(n)
+    rings = []
+    for q, r in grid.coords:
+        ring = []
+        for dq, dr in _TURNING:
+            index = grid.index_of_coord(q + dq, r + dr)
+            ring.append(-1 if index is None else index)
+        rings.append(tuple(ring))
+    return tuple(rings)
+
+
+@cache
+def six_ring_loops(n: int) -> tuple[Loop | None, ...]:
+    """Per inner cell, its six neighbours spelled as a loop (None on the edge)."""
+    grid = hex_grid(n)
+    return tuple(
+        None if grid.on_edge[cell] else cycle_order(grid, set(grid.neighbours[cell]))
+        for cell in range(grid.cell_count)
+    )
+
+
+def cycle_order(grid: HexGrid, cells: set[int] | frozenset[int]) -> Loop:
+    """The cells of a cycle in walking order: from the smallest index, towards its smaller
+    neighbour on the cycle, so that every loop has one canonical spelling."""
+    neighbours = grid.neighbours
+    start = min(cells)
+    first_steps = sorted(x for x in neighbours[start] if x in cells)
+    order = [start]
+    previous, current = start, first_steps[0]
+    while current != start:
+        order.append(current)
+        following = [x for x in neighbours[current] if x in cells and x != previous]
+        if len(following) != 1:
+            break
+        previous, current = current, following[0]
+    if len(order) != len(cells):
+        raise RuntimeError(f"cells {sorted(cells)} do not form one cycle")
+    return tuple(order)
+
+
+class LoopFinder:
+    """The loops of one occupancy pattern of one board, computed lazily and remembered.
+
+    ``occupied[i]`` is truthy when cell ``i`` holds a stone of either colour (a state's
+    ``cells`` bytes can be passed as they are).
+    """
+
+    def __init__(self, n: int, occupied: bytes | bytearray) -> None:
+        self.grid = hex_grid(n)
+        self.occupied = bytes(occupied)
+        self._rings = ring_of_six(n)
+        self._around: dict[int, Loop | None] = {}
+        # cell -> the cells whose occupancy its construction looked at (every W it saw)
+        self._looked_at: dict[int, set[int]] = {}
+        self._reaches_edge: list[bool] | None = None
+        # E (after the first round) -> (its answer, the cells looked at from there on)
+        self._memo: dict[frozenset[int], tuple[Loop | None, frozenset[int]]] = {}
+        self._all: list[Loop] | None = None
+        self._through: dict[int, list[Loop]] | None = None
+        # cell -> the cells whose construction looked at it (built on demand)
+        self._watchers: dict[int, list[int]] | None = None
+        # set by with_stone(): the new stone, and the cells whose answer may have changed
+        self._new_stone: int | None = None
+        self._unsettled: list[int] = []
+
+    # ---- empty regions --------------------------------------------------------------
+    def _empty_reaching_edge(self) -> list[bool]:
+        """Per cell: it is empty and its region of empty cells touches the board's edge."""
+        flags = self._reaches_edge
+        if flags is None:
+            grid, occupied = self.grid, self.occupied
+            neighbours, on_edge = grid.neighbours, grid.on_edge
+            flags = [False] * grid.cell_count
+            stack = [i for i in range(grid.cell_count) if on_edge[i] and not occupied[i]]
+            for i in stack:
+                flags[i] = True
+            while stack:
+                cell = stack.pop()
+                for nb in neighbours[cell]:
+                    if not flags[nb] and not occupied[nb]:
+                        flags[nb] = True
+                        stack.append(nb)
+            self._reaches_edge = flags
+        return flags
+
+    # ---- the construction -------------------------------------------------------------
+    def around(self, cell: int) -> Loop | None:
+        """The loop around ``cell`` (RULINGS §6), or None when there is none."""
+        if cell in self._around:
+            return self._around[cell]
+        looked_at: set[int] = set()
+        loop = self._grow(cell, looked_at)
+        self._around[cell] = loop
+        self._looked_at[cell] = looked_at
+        return loop
+
+    def _grow(self, cell: int, looked_at: set[int]) -> Loop | None:
+        grid, occupied = self.grid, self.occupied
+        neighbours, on_edge = grid.neighbours, grid.on_edge
+        if on_edge[cell]:
+            return None
+        reaches_edge = self._empty_reaching_edge()
+
+        # First round, E = {cell}: W is the ring of six, where every cell has exactly two
+        # neighbours in W, so only its empty cells move.
+        ring = self._rings[cell]
+        looked_at.update(ring)
+        empties = [w for w in ring if not occupied[w]]
+        if not empties:
+            return six_ring_loops(grid.n)[cell]
+        if any(reaches_edge[w] or on_edge[w] for w in empties):
+            return None
+        region = {cell}
+        for w in sorted(empties):
+            region.add(w)
+            if self._splits_outside(w, region):
+                self._add_enclosed(w, region)
+        rim = {nb for x in region for nb in neighbours[x] if nb not in region}
+
+        # Later rounds. Constructions from different cells often reach the same E and go on
+        # alike from there, so each E met is remembered with its answer.
+        memo = self._memo
+        path: list[tuple[frozenset[int], frozenset[int]]] = []
+        result: Loop | None = None
+        seen_after: frozenset[int] = frozenset()
+        while True:
+            key = frozenset(region)
+            known = memo.get(key)
+            if known is not None:
+                result, seen_after = known
+                break
+            path.append((key, frozenset(rim)))
+            moving = []
+            blocked = False
+            for w in rim:
+                if not occupied[w]:
+                    if reaches_edge[w]:
+                        blocked = True  # this empty region, and with it the edge, joins E
+                        break
+                    moving.append(w)
+                else:
+                    degree = 0
+                    for nb in neighbours[w]:
+                        if nb in rim:
+                            degree += 1
+                    if degree != 2:
+                        moving.append(w)
+            if blocked:
+                break
+            if not moving:
+                result = cycle_order(grid, rim)
+                break
+            if any(on_edge[w] for w in moving):
+                break
+            moving.sort()
+            for w in moving:
+                if w in region:
+                    continue  # already enclosed by an earlier cell of this round
+                region.add(w)
+                rim.discard(w)
+                rim.update(nb for nb in neighbours[w] if nb not in region)
+                if self._splits_outside(w, region):
+                    rim -= self._add_enclosed(w, region)
+        # Remember every E of this construction with its answer and what was looked at
+        # from that point on (the carry-over in with_stone() needs the latter).
+        for key, rim_then in reversed(path):
+            seen_after = seen_after | rim_then
+            memo[key] = (result, seen_after)
+        looked_at |= seen_after
+        return result
+
+    def _splits_outside(self, cell: int, region: set[int]) -> bool:
+        """Whether the cells outside ``region`` around ``cell`` (just added) form several runs."""
+        ring = self._rings[cell]
+        outside = [x not in region for x in ring]  # ``cell`` is inner: no -1 in its ring
+        changes = sum(1 for i in range(6) if outside[i] != outside[i - 1])
+        return changes > 2
+
+    def _add_enclosed(self, cell: int, region: set[int]) -> set[int]:
+        """Add to ``region`` the pieces of the outside that ``cell`` has just cut off, and
+        return them."""
+        neighbours, on_edge = self.grid.neighbours, self.grid.on_edge
+        known_open: set[int] = set()  # cells shown to connect to the edge
+        enclosed: set[int] = set()
+        for start in self._rings[cell]:
+            if start in region or start in known_open:
+                continue
+            seen = {start}
+            stack = [start]
+            open_to_edge = False
+            while stack:
+                x = stack.pop()
+                if on_edge[x] or x in known_open:
+                    open_to_edge = True
+                    break
+                for nb in neighbours[x]:
+                    if nb not in region and nb not in seen:
+                        seen.add(nb)
+                        stack.append(nb)
+            if open_to_edge:
+                known_open |= seen
+            else:
+                region |= seen
+                enclosed |= seen
+        return enclosed
+
+    # ---- the same board with one more stone ---------------------------------------------
+    def with_stone(self, cell: int) -> LoopFinder:
+        """The finder of this occupancy plus a stone on the empty ``cell``.
+
+        An answer can only change if its construction looked at ``cell`` or at an empty
+        cell whose region stops reaching the edge because of the new stone; every other
+        answer is carried over. Regions are unchanged when the open neighbours of ``cell``
+        (empty, or off the board) form a single run around it, since any route through
+        ``cell`` can then go round it; otherwise they are worked out again and compared.
+        """
+        self.all_loops()  # every answer known here, so the watchers index is complete
+        occupied = bytearray(self.occupied)
+        occupied[cell] = 1
+        successor = LoopFinder(self.grid.n, occupied)
+        successor._new_stone = cell
+        ring = self._rings[cell]
+        open_ = [x < 0 or not self.occupied[x] for x in ring]
+        runs_edges = sum(1 for i in range(6) if open_[i] != open_[i - 1])
+        old_flags = self._empty_reaching_edge()
+        unsettled = set(self._watchers_of(cell))
+        if runs_edges <= 2:
+            flags = list(old_flags)
+            flags[cell] = False
+            successor._reaches_edge = flags
+        else:
+            flags = successor._empty_reaching_edge()
+            for x, (before, after) in enumerate(zip(old_flags, flags, strict=True)):
+                if before != after and x != cell:
+                    unsettled.update(self._watchers_of(x))
+        successor._around = dict(self._around)
+        successor._looked_at = dict(self._looked_at)
+        for start in unsettled:
+            del successor._around[start]
+            del successor._looked_at[start]
+        successor._unsettled = sorted(unsettled)
+        return successor
+
+    def _watchers_of(self, cell: int) -> list[int]:
+        """The cells whose construction looked at ``cell`` (every cell must be answered)."""
+        if self._watchers is None:
+            watchers: dict[int, list[int]] = {}
+            for start, looked_at in self._looked_at.items():
+                for x in looked_at:
+                    watchers.setdefault(x, []).append(start)
+            self._watchers = watchers
+        return list(self._watchers.get(cell, ()))
+
+    def loops_through_new_stone(self) -> list[Loop]:
+        """For a finder made by :meth:`with_stone`: the loops through that new stone.
+
+        Answers copied from the board before the stone cannot pass through it (the cell was
+        empty there), so only the answers that may have changed are worked out.
+        """
+        cell = self._new_stone
+        if cell is None:
+            raise ValueError("this finder was not made by with_stone()")
+        found = {self.around(start) for start in self._unsettled}
+        return sorted(loop for loop in found if loop is not None and cell in loop)
+
+    # ---- the loops of the position ---------------------------------------------------------
+    def all_loops(self) -> list[Loop]:
+        """Every loop on the board (the loops around all cells), without repeats, in a
+        stable order (by their canonical spelling)."""
+        if self._all is None:
+            found = {self.around(cell) for cell in range(self.grid.cell_count)}
+            found.discard(None)
+            self._all = sorted(found)  # type: ignore[arg-type]
+        return self._all
+
+    def loops_through(self, cell: int) -> list[Loop]:
+        """The loops on the board that pass through ``cell``."""
+        if self._through is None:
+            through: dict[int, list[Loop]] = {}
+            for loop in self.all_loops():
+                for x in loop:
+                    through.setdefault(x, []).append(loop)
+            self._through = through
+        return self._through.get(cell, [])
+
+    def closed_by(self, cell: int) -> list[Loop]:
+        """The loops around ``cell``'s neighbours that pass through it: the loops a stone
+        just placed on ``cell`` closes (RULINGS §6)."""
+        found: list[Loop] = []
+        for nb in self.grid.neighbours[cell]:
+            loop = self.around(nb)
+            if loop is not None and cell in loop and loop not in found:
+                found.append(loop)
+        return sorted(found)

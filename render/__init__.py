@@ -1,0 +1,33 @@
+"""Pictures of the games, as pure functions from engine states and views to Pillow images.
+
+The engine never imports this package. Everything the bot needs is exported here:
+
+- :func:`render_board` — a board game state (Lefe, Dalen, Lublache, Les) as a picture;
+- :func:`render_table` / :func:`render_hand` — Leiff's table (spectator view) and one
+  player's hand (that seat's view);
+- :func:`replay_gif` — a whole board game as an animated GIF;
+- :func:`png_bytes` — deterministic PNG bytes of a picture;
+- :func:`render_async` / :func:`shutdown_renderer` — run any of these off the event loop;
+- :data:`THEMES` / :func:`list_themes` — the colour themes (data in ``data/themes``).
+"""
+
+from __future__ import annotations
+
+from render.board import render_board
+from render.encode import png_bytes
+from render.leiff import render_hand, render_table
+from render.offload import render_async, shutdown_renderer
+from render.replay import replay_gif
+from render.themes import THEMES, list_themes
+
+__all__ = [
+    "THEMES",
+    "list_themes",
+    "png_bytes",
+    "render_async",
+    "render_board",
+    "render_hand",
+    "render_table",
+    "replay_gif",
+    "shutdown_renderer",
+]

@@ -1,0 +1,369 @@
+"""Board pictures of Lefe, Dalen, Lublache (hexagon cells) and Les (points and lines).
+
+:func:`render_board` is a pure function of a board state: it reads only the engine's public
+state (cells, seats, last turn, outcome, score, and for Lublache its loops) and never
+imports rules code. The static part of a picture — background, cells or lines, cell labels
+and column letters — depends only on (game kind, size, width, theme, labels) and is drawn
+once and cached; each call copies it and pastes the stones, markers and header on top.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageChops, ImageDraw
+
+from engine.board import EMPTY, BoardState
+from engine.hexgrid import hex_grid
+from render import sprites
+from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
+from render.text import Font, draw_text, fit_text, font, wrap_text
+from render.themes import RGB, Theme, get_theme
+
+SUPERSAMPLE_BACKGROUND = 3
+SEAT_FALLBACK_NAMES = ("Seat A", "Seat B")
+
+
+def is_point_game(state: BoardState) -> bool:
+    """Les is drawn as points and lines; the other three games as hexagon cells."""
+    return state.game.name == "les"
+
+
+# ---- the static background ------------------------------------------------------------
+
+
+@lru_cache(maxsize=48)
+def board_background(size: int, width: int, points: bool, theme_name: str, labels: bool) -> Image.Image:
+    """The picture without stones, markers or header text (cached; callers copy it)."""
+    theme = get_theme(theme_name)
+    geo = board_geometry(size, width, points)
+    k = SUPERSAMPLE_BACKGROUND
+    big = Image.new("RGB", (width * k, geo.height * k), theme.background)
+    draw = ImageDraw.Draw(big)
+    draw.rectangle((0, 0, width * k, geo.header_height * k), fill=theme.header_background)
+
+    def scaled(points_list: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+        return [(x * k, y * k) for x, y in points_list]
+
+    grid = hex_grid(size)
+    if points:
+        _draw_point_board(draw, geo, theme, k, scaled)
+    else:
+        # the union of the full hexagons forms the board in the edge colour; each cell is
+        # then filled slightly smaller, which leaves an even groove between cells
+        for index in range(grid.cell_count):
+            draw.polygon(scaled(geo.hexagon(index, 1.0)), fill=theme.cell_edge)
+        for index in range(grid.cell_count):
+            draw.polygon(scaled(geo.hexagon(index, 0.9)), fill=theme.cell)
+    image = big.resize((width, geo.height), Image.Resampling.LANCZOS)
+
+    draw = ImageDraw.Draw(image)
+    if labels:
+        label_font = font(geo.label_size)
+        for index, name in enumerate(grid.names):
+            x, y = geo.centres[index]
+            if points:
+                # a small patch of board colour keeps the lines from crossing the text
+                left, top, right, bottom = draw.textbbox((x, y), name, font=label_font, anchor="mm")
+                draw.rounded_rectangle(
+                    (left - 2, top - 2, right + 2, bottom + 2), radius=3, fill=theme.cell
+                )
+            draw.text((x, y), name, font=label_font, fill=theme.label, anchor="mm")
+    letter_font = font(geo.letter_size, "bold")
+    edge = geo.radius * SQRT3 / 2
+    for letter, x, top_y, bottom_y in geo.column_ends():
+        draw.text((x, top_y - edge - geo.letter_band / 2), letter, font=letter_font, fill=theme.border_label, anchor="mm")
+        draw.text((x, bottom_y + edge + geo.letter_band / 2), letter, font=letter_font, fill=theme.border_label, anchor="mm")
+    return image
+
+
+def _draw_point_board(draw: ImageDraw.ImageDraw, geo: BoardGeometry, theme: Theme, k: int, scaled: Any) -> None:
+    """Les: a hexagonal plate, the lines of the triangular grid and a dot on every point."""
+    grid = hex_grid(geo.size)
+    ox, oy = geo.origin
+    reach = SQRT3 * geo.radius * (geo.size - 1) + 0.8 * geo.radius
+    plate = [
+        (ox + reach * math.cos(math.radians(30 + 60 * i)), oy + reach * math.sin(math.radians(30 + 60 * i)))
+        for i in range(6)
+    ]
+    draw.polygon(scaled(plate), fill=theme.cell, outline=theme.cell_edge, width=max(1, round(geo.radius * 0.12 * k)))
+    line_width = max(1, round(geo.radius * 0.1 * k))
+    for index, neighbours in enumerate(grid.neighbours):
+        for other in neighbours:
+            if other > index:
+                draw.line(scaled([geo.centres[index], geo.centres[other]]), fill=theme.line, width=line_width)
+    dot = geo.radius * 0.16 * k
+    for x, y in scaled(geo.centres):
+        draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=theme.point)
+
+
+# ---- stones, markers, loops ---------------------------------------------------------------
+
+
+def _stone_sprite(geo: BoardGeometry, theme: Theme, code: int) -> sprites.Sprite:
+    colours = theme.stone(code)
+    return sprites.stone(geo.stone_radius, colours.fill, colours.edge, max(1.0, geo.stone_radius * 0.1))
+
+
+def _draw_stones(image: Image.Image, geo: BoardGeometry, theme: Theme, cells: bytes) -> None:
+    first, second = _stone_sprite(geo, theme, 1), _stone_sprite(geo, theme, 2)
+    centres = geo.centres
+    for index, code in enumerate(cells):
+        if code != EMPTY:
+            (first if code == 1 else second).paste_on(image, centres[index])
+
+
+def _marker_width(geo: BoardGeometry) -> float:
+    return max(2.0, geo.radius * 0.13)
+
+
+def _draw_last_turn(image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardState) -> None:
+    """Placed stones ringed; captured cells crossed; removed cells boxed; flipped stones
+    carry a diamond in the colour they had before (shape tells the kinds apart)."""
+    last = state.last_turn
+    grid = state.grid
+    width = _marker_width(geo)
+    r = geo.stone_radius
+    ring = sprites.ring(r + 0.5, r + 0.5 + width, theme.placed)
+    cross = sprites.broken_cross(geo.radius * 0.72, geo.radius * 0.38, width, theme.captured)
+    box = sprites.hollow_polygon(4, geo.radius * 0.62, width, 45.0, theme.removed)
+    for name in last.placed:
+        index = grid.index(name)
+        if index is not None:
+            ring.paste_on(image, geo.centres[index])
+    for name in last.captured:
+        index = grid.index(name)
+        if index is not None:
+            cross.paste_on(image, geo.centres[index])
+    for name in last.removed:
+        index = grid.index(name)
+        if index is not None:
+            box.paste_on(image, geo.centres[index])
+    for name in last.flipped:
+        index = grid.index(name)
+        if index is None or state.cells[index] == EMPTY:
+            continue
+        before = theme.stone(3 - state.cells[index]).fill
+        diamond = sprites.hollow_polygon(4, r * 0.58, max(1.5, width * 0.8), 0.0, before)
+        diamond.paste_on(image, geo.centres[index])
+
+
+def owned_loops(state: BoardState) -> list[tuple[str, tuple[str, ...]]]:
+    """Lublache: (owner colour, cells in walking order) of every single-coloured loop."""
+    loops_of = getattr(state, "loops", None)
+    if loops_of is None:
+        return []
+    return [(loop.owner, tuple(loop.cells)) for loop in loops_of() if loop.owner]
+
+
+@lru_cache(maxsize=8)
+def _stripes(width: int, height: int, period: int) -> Image.Image:
+    """A coverage mask of diagonal stripes (cached per picture size)."""
+    mask = Image.new("L", (width, height), 0)
+    draw = ImageDraw.Draw(mask)
+    for offset in range(-height, width, period):
+        draw.line([(offset, height), (offset + height, 0)], fill=255, width=max(2, period * 2 // 5))
+    return mask
+
+
+def _draw_loops(image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardState) -> None:
+    """Shade and outline each owned loop, under the stones so every stone stays visible.
+
+    The first colour's loops are filled with a flat blue tint, the second colour's with
+    orange stripes: hue, lightness and texture all differ, so the owner reads at a glance
+    even without colour vision. The outline runs through the loop's stones and shows as a
+    thick band between them.
+    """
+    grid = state.grid
+    first_colour = state.game.colors[0]
+    band = max(3, round(geo.radius * 0.42))
+    stripes = _stripes(geo.width, geo.height, max(6, round(geo.radius * 0.5)))
+    draw = ImageDraw.Draw(image)
+    for owner, cells in owned_loops(state):
+        path = [geo.centres[i] for i in (grid.index(c) for c in cells) if i is not None]
+        if len(path) < 3:
+            continue
+        colour = theme.loop_first if owner == first_colour else theme.loop_second
+        mask = Image.new("L", (geo.width, geo.height), 0)
+        ImageDraw.Draw(mask).polygon(path, fill=110 if owner == first_colour else 200)
+        if owner != first_colour:
+            mask = ImageChops.multiply(mask, stripes)
+        image.paste(colour, (0, 0, geo.width, geo.height), mask)
+        draw.line([*path, path[0]], fill=theme.loop_halo, width=band + 4, joint="curve")
+        draw.line([*path, path[0]], fill=colour, width=band, joint="curve")
+
+
+# ---- the header ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HeaderText:
+    """One piece of header text, placed: tests check that every box lies inside the image."""
+
+    xy: tuple[float, float]
+    text: str
+    font: Font
+    fill: RGB
+    anchor: str = "ls"
+
+
+@dataclass(frozen=True)
+class HeaderLayout:
+    texts: tuple[HeaderText, ...]
+    turn_row: int | None  # 0 or 1: the seat row to highlight
+    row_boxes: tuple[tuple[float, float, float, float], ...]
+    icons: tuple[tuple[tuple[float, float], int | None], ...]  # (centre, colour code or None)
+    icon_radius: float
+
+
+def _display_names(names: Sequence[str]) -> tuple[str, str]:
+    given = [str(n) if n is not None else "" for n in (*names, "", "")[:2]]
+    return (given[0].strip() or SEAT_FALLBACK_NAMES[0], given[1].strip() or SEAT_FALLBACK_NAMES[1])
+
+
+def _phase(state: BoardState) -> str:
+    return str(state.extra.get("phase", "play"))
+
+
+def status_line(state: BoardState, names: Sequence[str]) -> str:
+    """The header's last line: the last move, then whose turn it is or the result."""
+    who = _display_names(names)
+    parts: list[str] = []
+    if state.last_turn.move:
+        parts.append(f"Last: {state.last_turn.move}.")
+    phase = _phase(state)
+    if state.outcome is not None:
+        winner = state.outcome.winner
+        if winner is None:
+            parts.append(f"Draw: {state.outcome.reason}")
+        else:
+            parts.append(f"{who[state.seat_of(winner)]} ({winner}) wins: {state.outcome.reason}")
+    elif phase == "setup":
+        step = int(state.extra.get("step", 1))
+        parts.append(f"Set-up: {who[0]} places stone {step} of 4 ({state.to_move}).")
+    elif phase == "choose":
+        parts.append(f"{who[1]} chooses to play black or white.")
+    else:
+        seat = state.seat_to_move
+        mover = who[seat] if seat is not None else "?"
+        text = f"{mover} ({state.to_move}) to move"
+        pie = state.game.uses_pie and state.start is None and state.ply == 1 and not state.swapped
+        parts.append(text + (", or swap." if pie else "."))
+    return " ".join(parts)
+
+
+def _score_text(state: BoardState) -> str:
+    try:
+        return state.score_text()
+    except NotImplementedError:
+        return ""
+
+
+def header_layout(state: BoardState, names: Sequence[str], theme: Theme, width: int) -> HeaderLayout:
+    """Where every piece of header text and every colour icon goes, already fitted."""
+    s = scale_of(width)
+    pad = 8 * s
+    who = _display_names(names)
+    name_font = font(round(17 * s), "bold")
+    small_font = font(round(13 * s))
+    info_font = font(round(14 * s))
+    status_font = font(round(14 * s), "bold" if state.outcome is not None else "regular")
+    colours_known = _phase(state) not in ("setup", "choose")
+    turn_seat = state.seat_to_move if state.outcome is None else None
+
+    texts: list[HeaderText] = []
+    rows: list[tuple[float, float, float, float]] = []
+    icons: list[tuple[tuple[float, float], int | None]] = []
+    row_height = 26 * s
+    icon_radius = 8 * s
+    for seat in (0, 1):
+        top = 5 * s + seat * (row_height + 2 * s)
+        rows.append((pad / 2, top, width - pad / 2, top + row_height))
+        baseline = top + row_height * 0.72
+        colour = state.seat_colour(seat) if colours_known else None
+        code = state.game.colors.index(colour) + 1 if colour else None
+        icons.append(((pad + 30 * s, top + row_height / 2), code))
+        right = colour if colour else "colour not chosen yet"
+        right_text = fit_text(right, small_font, width * 0.4)
+        right_width = small_font.getlength(right_text)
+        texts.append(HeaderText((width - pad - 2 * s, baseline), right_text, small_font, theme.header_muted, "rs"))
+        name_x = pad + 44 * s
+        room = width - pad - 2 * s - right_width - 10 * s - name_x
+        texts.append(HeaderText((name_x, baseline), fit_text(who[seat], name_font, room), name_font, theme.header_text))
+
+    info_top = 5 * s + 2 * (row_height + 2 * s) + 2 * s
+    info_baseline = info_top + 15 * s
+    info_left = f"{state.game.title} · side {state.size} · move {state.move_number}"
+    info_left = fit_text(info_left, info_font, width * 0.55)
+    texts.append(HeaderText((pad, info_baseline), info_left, info_font, theme.header_muted))
+    room = width - 2 * pad - info_font.getlength(info_left) - 12 * s
+    score = fit_text(_score_text(state), info_font, room)
+    texts.append(HeaderText((width - pad, info_baseline), score, info_font, theme.header_text, "rs"))
+
+    lines = wrap_text(status_line(state, who), status_font, width - 2 * pad, max_lines=2)
+    for number, line in enumerate(lines):
+        baseline = info_baseline + (20 + 18 * number) * s
+        texts.append(HeaderText((pad, baseline), line, status_font, theme.header_text))
+    return HeaderLayout(
+        texts=tuple(texts),
+        turn_row=turn_seat,
+        row_boxes=tuple(rows),
+        icons=tuple(icons),
+        icon_radius=icon_radius,
+    )
+
+
+def _draw_header(image: Image.Image, state: BoardState, names: Sequence[str], theme: Theme, width: int) -> None:
+    layout = header_layout(state, names, theme, width)
+    draw = ImageDraw.Draw(image)
+    s = scale_of(width)
+    if layout.turn_row is not None:
+        box = layout.row_boxes[layout.turn_row]
+        draw.rounded_rectangle(box, radius=round(6 * s), fill=theme.header_highlight)
+        arrow = sprites.triangle(7 * s, theme.header_turn)
+        arrow.paste_on(image, (box[0] + 12 * s, (box[1] + box[3]) / 2))
+    halo = sprites.stone(layout.icon_radius + 2.5 * s, theme.header_icon_halo, theme.header_icon_halo, 1.0)
+    question_font = font(round(12 * s), "bold")
+    for centre, code in layout.icons:
+        halo.paste_on(image, centre)
+        if code is None:
+            # colours not assigned yet (Les set-up): a question mark instead of a stone
+            draw.text(centre, "?", font=question_font, fill=theme.header_background, anchor="mm")
+        else:
+            colours = theme.stone(code)
+            sprites.stone(layout.icon_radius, colours.fill, colours.edge, max(1.0, s)).paste_on(image, centre)
+    for item in layout.texts:
+        draw_text(draw, item.xy, item.text, item.font, item.fill, item.anchor)
+
+
+# ---- the public function ------------------------------------------------------------------
+
+
+def render_board(
+    state: BoardState,
+    *,
+    names: tuple[str, str] = ("", ""),
+    theme: str = "classic",
+    width: int = 480,
+    show_labels: bool = True,
+) -> Image.Image:
+    """The picture of a board state: header, board, stones and the last turn's marks.
+
+    ``names`` are the display names of seat 0 (who started the match) and seat 1; the
+    header shows which colour each one plays after a swap, whose turn it is, the move
+    number, the live score and, once the game is over, the result with its reason.
+    """
+    chosen = get_theme(theme)
+    points = is_point_game(state)
+    geo = board_geometry(state.size, width, points)
+    image = board_background(state.size, width, points, chosen.name, bool(show_labels)).copy()
+    if not points:
+        _draw_loops(image, geo, chosen, state)
+    _draw_stones(image, geo, chosen, state.cells)
+    _draw_last_turn(image, geo, chosen, state)
+    _draw_header(image, state, names, chosen, width)
+    return image

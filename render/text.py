@@ -1,0 +1,106 @@
+"""Fonts and text that always fits: display names of any script, truncated with an ellipsis.
+
+The pictures never depend on system fonts: they use DejaVu Sans Condensed shipped in
+``data/fonts`` (licence beside it), or Pillow's bundled scalable font if those files are
+missing. A character the font has no glyph for is drawn as the font's "missing glyph" box;
+it never raises. Names are cleaned of control and formatting characters (newlines, bidi
+overrides) first, so no name can break the layout.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from functools import cache
+from pathlib import Path
+
+from PIL import ImageDraw, ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
+_FONT_FILES = {"regular": "DejaVuSansCondensed.ttf", "bold": "DejaVuSansCondensed-Bold.ttf"}
+ELLIPSIS = "…"
+
+Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
+
+
+@cache
+def font(size: int, weight: str = "regular") -> Font:
+    """A cached font of ``size`` pixels; ``weight`` is ``"regular"`` or ``"bold"``."""
+    size = max(6, int(size))
+    path = FONT_DIR / _FONT_FILES[weight]
+    if path.is_file():
+        return ImageFont.truetype(str(path), size)
+    return ImageFont.load_default(size=size)
+
+
+def clean_text(text: object) -> str:
+    """Printable one-line text: control/format characters become spaces, runs of spaces one."""
+    raw = "" if text is None else str(text)
+    kept = [" " if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp") else ch for ch in raw]
+    return " ".join("".join(kept).split())
+
+
+def text_width(text: str, used_font: Font) -> float:
+    return used_font.getlength(text) if text else 0.0
+
+
+def fit_text(text: object, used_font: Font, max_width: float) -> str:
+    """``text`` cleaned, cut and ended with an ellipsis if it is wider than ``max_width``."""
+    line = clean_text(text)
+    if text_width(line, used_font) <= max_width:
+        return line
+    if text_width(ELLIPSIS, used_font) > max_width:
+        return ""
+    # the longest prefix that fits together with the ellipsis (binary search on length)
+    low, high = 0, len(line)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_width(line[:middle].rstrip() + ELLIPSIS, used_font) <= max_width:
+            low = middle
+        else:
+            high = middle - 1
+    return line[:low].rstrip() + ELLIPSIS
+
+
+def wrap_text(text: object, used_font: Font, max_width: float, max_lines: int) -> list[str]:
+    """Greedy word wrap into at most ``max_lines`` lines; the last one ends with an ellipsis
+    if text is left over. Words longer than a line are cut."""
+    words = clean_text(text).split(" ")
+    lines: list[str] = []
+    current = ""
+    index = 0
+    while index < len(words) and len(lines) < max_lines:
+        word = words[index]
+        candidate = f"{current} {word}" if current else word
+        if text_width(candidate, used_font) <= max_width:
+            current = candidate
+            index += 1
+            continue
+        if not current:  # a single word wider than the line
+            lines.append(fit_text(word, used_font, max_width))
+            index += 1
+            continue
+        lines.append(current)
+        current = ""
+    if current and len(lines) < max_lines:
+        lines.append(current)
+        current = ""
+    if lines and (index < len(words) or current):
+        # text is left over: run it into the last line, which fit_text then cuts with "…"
+        leftover = " ".join(word for word in (current, *words[index:]) if word)
+        lines[-1] = fit_text(f"{lines[-1]} {leftover}", used_font, max_width)
+    return [line for line in lines if line]
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    xy: tuple[float, float],
+    text: str,
+    used_font: Font,
+    fill: tuple[int, int, int],
+    anchor: str = "la",
+) -> tuple[int, int, int, int]:
+    """Draw ``text`` and return its bounding box (so layouts and tests can check it)."""
+    if not text:
+        return (int(xy[0]), int(xy[1]), int(xy[0]), int(xy[1]))
+    draw.text(xy, text, font=used_font, fill=fill, anchor=anchor)
+    return tuple(int(v) for v in draw.textbbox(xy, text, font=used_font, anchor=anchor))  # type: ignore[return-value]

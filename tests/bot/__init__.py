@@ -1,0 +1,1 @@
+"""End-to-end tests of the Discord bot through the local simulator (real discord.py client)."""

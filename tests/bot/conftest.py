@@ -1,0 +1,73 @@
+"""Fixtures: a simulator with the standard world, a controllable clock, and bot factories.
+
+Every bot instance is the real ``LeafBot`` on a real SQLite file in ``tmp_path``; a restart
+builds a new instance on the same file, as a new process would.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.app import LeafBot
+from bot.settings import Settings
+from tests.discord_sim.harness import DiscordSimulator, World
+
+START_TIME = 1_800_000_000.0
+
+
+class Clock:
+    """The service's clock: tests move time forward explicitly."""
+
+    def __init__(self, start: float = START_TIME) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def sim() -> Any:
+    async with DiscordSimulator() as simulator:
+        yield simulator
+
+
+@pytest.fixture
+def world(sim: DiscordSimulator) -> World:
+    return sim.populate()
+
+
+@pytest.fixture
+def database(tmp_path: Path) -> Path:
+    return tmp_path / "leafbot.sqlite3"
+
+
+@pytest.fixture
+def make_bot(world: World, database: Path, clock: Clock) -> Callable[..., LeafBot]:
+    """A factory of bot instances on the same database (a restart calls it again)."""
+    seeds = itertools.count(1000)
+
+    def factory(**service_options: Any) -> LeafBot:
+        settings = Settings(token="simulated", database_path=database, dev_guild_id=world.guild.id)
+        options = {"clock": clock, "seed_source": lambda: next(seeds), **service_options}
+        return LeafBot(settings, service_options=options, tick_seconds=None)
+
+    return factory
+
+
+@pytest.fixture
+async def bot(sim: DiscordSimulator, make_bot: Callable[..., LeafBot]) -> Any:
+    handle = await sim.start_bot(make_bot)
+    yield handle

@@ -1,0 +1,173 @@
+"""Driving a Leiff table through Discord as its players would, and auditing what each saw.
+
+``LeiffTable`` clicks the buttons and menus of each player's own private message (their DM,
+or the ephemeral "Show my hand" answer when their DMs are closed). After every step it
+audits every message and picture that appeared or changed, against the engine's truth:
+
+- a picture in the channel must be exactly the table drawn from the spectator view, and a
+  hand picture sent to a player exactly that player's own view (byte-for-byte, the
+  renderer being deterministic);
+- every card named in a text must be one its audience was entitled to see in that step:
+  named by an engine event for that audience, or visible in that audience's view.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image
+
+import render
+from bot.pictures import HAND_WIDTH
+from engine import get_game
+from tests.discord_sim.models import SimMessage, SimUser
+
+CARD_TOKEN = re.compile(r"\[([^\[\]\s]{1,20})\]")
+
+
+@dataclass
+class Seen:
+    """One (message, attachment) pair already audited."""
+
+    message_id: int
+    attachment_ids: tuple[int, ...]
+    content: str
+
+
+@dataclass
+class LeiffTable:
+    sim: Any
+    handle: Any
+    match_id: int
+    players: list[SimUser]  # by seat
+    channel: Any
+    closed_dms: set[int] = field(default_factory=set)
+    audited: dict[int, tuple[tuple[int, ...], str]] = field(default_factory=dict)
+    checked_pictures: int = 0
+    checked_texts: int = 0
+
+    # ---- the truth -------------------------------------------------------------------
+    async def state(self) -> Any:
+        record = await self.handle.client.service.repo.get_match(self.match_id)
+        return get_game("leiff").from_json(record.state)
+
+    async def names(self) -> list[str]:
+        match = await self.handle.client.service.get_match(self.match_id)
+        return await self.handle.client.presenter.seat_names(match)
+
+    def seat_of(self, user: SimUser) -> int:
+        return next(i for i, p in enumerate(self.players) if p.id == user.id)
+
+    # ---- acting ----------------------------------------------------------------------
+    async def hand_message(self, user: SimUser) -> SimMessage:
+        """The player's current private message with their buttons."""
+        if user.id in self.closed_dms:
+            opener = self.latest_with_button(self.channel.messages, "Show my hand")
+            answer = await self.sim.click(user, opener, "Show my hand")
+            assert answer.ephemeral
+            return answer.last_message
+        dms = [m for m in self.sim.dms(user) if m.attachments or m.buttons or m.selects]
+        assert dms, f"{user.name} has no hand message"
+        return dms[-1]
+
+    @staticmethod
+    def latest_with_button(messages: list[SimMessage], label: str) -> SimMessage:
+        for message in reversed(messages):
+            if any(b.label == label and not b.disabled for b in message.buttons):
+                return message
+        raise LookupError(f"no message with a live {label!r} button")
+
+    async def act(self, user: SimUser, action: str) -> Any:
+        """Click the button, or pick the menu option, of ``action`` in the user's hand."""
+        message = await self.hand_message(user)
+        for button in message.buttons:
+            if button.custom_id and button.custom_id.split("|", 4)[-1] == action and not button.disabled:
+                result = await self.sim.click(user, message, button.custom_id)
+                await self.audit()
+                return result
+        for select in message.selects:
+            if action in select.values and not select.disabled:
+                result = await self.sim.select(user, message, select.custom_id, action)
+                await self.audit()
+                return result
+        offered = [b.custom_id for b in message.buttons] + [v for s in message.selects for v in s.values]
+        raise AssertionError(f"{user.name} has no control for {action!r}; offered: {offered}")
+
+    async def write_rule(self, user: SimUser, text: str) -> Any:
+        """Klatschtante: open the rule modal from the hand message and submit ``text``."""
+        message = await self.hand_message(user)
+        button = next(b for b in message.buttons if b.custom_id and b.custom_id.endswith("~prompt:rule"))
+        opened = await self.sim.click(user, message, button.custom_id)
+        assert opened.modal is not None, "the rule button did not open a form"
+        result = await self.sim.submit_modal(user, opened, {"Rule (shown on the table)": text})
+        await self.audit()
+        return result
+
+    # ---- the audit -------------------------------------------------------------------
+    def audience_of(self, message: SimMessage) -> int | None:
+        """The seat a message is meant for (None: the channel, i.e. everyone)."""
+        if message.visible_to is not None:
+            return self.seat_of(message.visible_to)
+        if message.channel.is_dm:
+            return self.seat_of(message.channel.recipient)
+        return None
+
+    async def audit(self) -> None:
+        """Check every message that appeared or changed since the last audit."""
+        state = await self.state()
+        names = await self.names()
+        for message in self.sim.all_messages:
+            if message.deleted:
+                continue
+            key = (tuple(a.id for a in message.attachments), message.content or "")
+            if self.audited.get(message.id) == key:
+                continue
+            self.audited[message.id] = key
+            if message.author.id != self.sim.bot_user.id:
+                continue
+            self.check_message(message, state, names)
+
+    def allowed_cards(self, state: Any, seat: int | None) -> set[str]:
+        view = state.view(seat)
+        allowed: set[str] = set()
+        for event in state.events:
+            audience = event["audience"]
+            if audience == "all" or (seat is not None and seat in audience):
+                allowed.update(CARD_TOKEN.findall(event["text"]))
+        for hand in view["hands"]:
+            allowed.update(card for card in hand if card is not None)
+        if view.get("discard_top"):
+            allowed.add(view["discard_top"])
+        holding = view.get("holding") or {}
+        if holding.get("card"):
+            allowed.add(holding["card"])
+        return allowed
+
+    def check_message(self, message: SimMessage, state: Any, names: list[str]) -> None:
+        seat = self.audience_of(message)
+        for token in CARD_TOKEN.findall(message.content or ""):
+            assert token in self.allowed_cards(state, seat), (
+                f"message {message.id} for {'the channel' if seat is None else names[seat]} "
+                f"names the card [{token}] its audience may not know: {message.content!r}"
+            )
+            self.checked_texts += 1
+        for attachment in message.attachments:
+            if attachment.filename == "table.png":
+                assert seat is None, f"a table picture went to a single player (message {message.id})"
+                expected = render.png_bytes(render.render_table(state.view(None), names=names))
+                assert attachment.data == expected, f"table picture {message.id} is not the spectator view"
+            elif attachment.filename == "hand.png":
+                assert seat is not None, f"a hand picture was posted in the channel (message {message.id})"
+                expected = render.png_bytes(
+                    render.render_hand(state.view(seat), seat, names=names, width=HAND_WIDTH)
+                )
+                assert attachment.data == expected, (
+                    f"hand picture {message.id} sent to {names[seat]} is not their own current view"
+                )
+            else:
+                continue
+            Image.open(io.BytesIO(attachment.data)).verify()
+            self.checked_pictures += 1

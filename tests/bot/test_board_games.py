@@ -1,0 +1,151 @@
+"""Complete board games between two members, played only through Discord interactions.
+
+Moves are picked from the engine's legal moves of the stored state (so games reach their end
+quickly), but every one of them travels as a real ``/move`` command or button click through
+the simulator, and every posted picture is decoded and compared with the stored position.
+"""
+
+from __future__ import annotations
+
+import random
+
+from engine import get_game
+from tests.bot.helpers import (
+    check_board_message,
+    last_board_message,
+    match_id_of,
+    pinged,
+    play_to_end,
+    start_board_match,
+    stored_match,
+    stored_state,
+)
+
+
+def lefe_line_to_a_capture_choice(size: int) -> tuple[list[str], str, list[str]]:
+    """A reproducible opening (with a pie swap) that reaches a placement able to capture
+    either of two trees: (moves before it, the cell, its capture moves)."""
+    game = get_game("lefe")
+    for seed in range(500):
+        rng = random.Random(seed)
+        state = game.new(size=size)
+        moves: list[str] = []
+        while state.outcome is None:
+            legal = sorted(state.legal_moves())
+            captures: dict[str, list[str]] = {}
+            for move in legal:
+                if "x" in move:
+                    captures.setdefault(move.split("x")[0], []).append(move)
+            several = [cell for cell, options in captures.items() if len(options) >= 2]
+            if several and len(moves) > 2:
+                return moves, several[0], captures[several[0]]
+            move = "swap" if len(moves) == 1 else rng.choice([m for m in legal if m != "swap"])
+            moves.append(move)
+            state = state.play(move)
+    raise AssertionError("no capture choice found")
+
+
+async def test_lefe_game_with_pie_swap_capture_choice_result_and_rematch(sim, world, bot):
+    players = [world.alice, world.bob]
+    match_id, board = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    await check_board_message(bot, match_id, board, players)
+    opening, cell, captures = lefe_line_to_a_capture_choice(5)
+
+    for move in opening:
+        state = await stored_state(bot, match_id)
+        mover = players[state.seat_to_move]
+        if move == "swap":
+            board = last_board_message(world.channel)
+            assert {b.label for b in board.buttons} >= {"Swap colours", "Keep colours", "Resign"}
+            result = await sim.click(mover, board, "Swap colours")
+            assert all(b.disabled for b in sim.state.messages[board.id].buttons)
+            assert (await stored_state(bot, match_id)).swapped
+        else:
+            result = await sim.slash(mover, "move", cell=move)
+        await check_board_message(bot, match_id, result.last_message, players)
+
+    # The capture choice: typing the bare cell offers a menu of the trees it can capture.
+    state = await stored_state(bot, match_id)
+    mover = players[state.seat_to_move]
+    suggestions = await sim.autocomplete(mover, "move", option="cell", value=cell)
+    assert sorted(choice["value"] for choice in suggestions) == sorted(captures)
+    asked = await sim.slash(mover, "move", cell=cell)
+    assert asked.ephemeral and "which one" in asked.text
+    assert (await stored_state(bot, match_id)).moves == state.moves, "asking changed the board"
+    menu = asked.last_message
+    select = menu.select()
+    assert sorted(select.values) == sorted(captures)
+    chosen = captures[-1]
+    await sim.select(mover, menu, select.custom_id, chosen)
+    after = await stored_state(bot, match_id)
+    assert after.moves[-1] == chosen
+    assert all(s.disabled for s in sim.state.messages[menu.id].selects), "the used menu stays live"
+    await check_board_message(bot, match_id, last_board_message(world.channel), players)
+
+    final = await play_to_end(sim, bot, players, match_id, random.Random(5), world.channel)
+    match = await stored_match(bot, match_id)
+    assert match.status == "finished"
+    assert "Ratings:" in final.content
+    assert [b.label for b in final.buttons] == ["Rematch"]
+
+    # Rematch: Bob asks, Alice accepts, and the other player starts this time.
+    asked = await sim.click(world.bob, final, "Rematch")
+    offer = asked.last_message
+    assert pinged(offer) == {world.alice.id}
+    accepted = await sim.click(world.alice, offer, "Accept")
+    rematch_id = match_id_of(accepted.last_message)
+    assert rematch_id != match_id
+    rematch = await stored_match(bot, rematch_id)
+    assert rematch.seats[0].user_id == world.bob.id
+    assert pinged(accepted.last_message) == {world.bob.id}
+    sim.assert_no_bot_errors()
+
+
+async def test_dalen_and_lublache_complete_games(sim, world, bot, clock):
+    for game, rng_seed in (("dalen", 3), ("lublache", 4)):
+        clock.advance(60)  # past the challenge cooldown
+        players = [world.alice, world.bob]
+        match_id, board = await start_board_match(sim, world.alice, world.bob, game, 5)
+        await check_board_message(bot, match_id, board, players)
+        final = await play_to_end(sim, bot, players, match_id, random.Random(rng_seed), world.channel)
+        match = await stored_match(bot, match_id)
+        assert match.status == "finished" and match.result is not None
+        assert "Rematch" in [b.label for b in final.buttons]
+    sim.assert_no_bot_errors()
+
+
+async def test_les_opening_side_choice_and_complete_game(sim, world, bot):
+    players = [world.carol, world.alice]
+    match_id, board = await start_board_match(sim, world.carol, world.alice, "les", 5)
+    rng = random.Random(11)
+    for _ in range(4):  # seat A sets up four stones, one per command
+        state = await stored_state(bot, match_id)
+        assert state.extra["phase"] == "setup" and state.seat_to_move == 0
+        result = await sim.slash(world.carol, "move", cell=rng.choice(sorted(state.legal_moves())))
+        await check_board_message(bot, match_id, result.last_message, players)
+    board = result.last_message
+    assert {b.label for b in board.buttons} >= {"Play black", "Play white"}
+    chosen = await sim.click(world.alice, board, "Play white")
+    state = await stored_state(bot, match_id)
+    assert state.seat_colour(1) == "white" and state.seat_colour(0) == "black"
+    await check_board_message(bot, match_id, chosen.last_message, players)
+    await play_to_end(sim, bot, players, match_id, rng, world.channel)
+    assert (await stored_match(bot, match_id)).status == "finished"
+    sim.assert_no_bot_errors()
+
+
+async def test_resign_ends_the_match_for_the_opponent(sim, world, bot):
+    players = [world.alice, world.bob]
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "dalen", 5)
+    await sim.slash(world.alice, "move", cell="e5")
+    resigned = await sim.slash(world.alice, "resign")
+    match = await stored_match(bot, match_id)
+    assert match.status == "finished" and match.result["winners"] == [world.bob.id]
+    message = resigned.last_message
+    assert "resigned" in message.content and pinged(message) == set()
+    assert [b.label for b in message.buttons] == ["Rematch"]
+    # the earlier board message lost its buttons: only the newest one can be clicked
+    boards = [m for m in world.channel.messages if m.attachments and m.id != message.id]
+    assert all(not b.buttons or all(x.disabled for x in b.buttons) for b in boards)
+    del players
+    sim.assert_no_bot_errors()

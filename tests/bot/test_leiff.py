@@ -1,0 +1,133 @@
+"""A three-player Leiff game at a Discord table: lobby, DMs, the closed-DMs fallback, every
+kind of move the issue names, and an audit that nobody saw a card they should not."""
+
+from __future__ import annotations
+
+import re
+
+from tests.bot.helpers import pinged
+from tests.bot.leiff_driver import LeiffTable
+
+EFFECT_CARDS = {"7", "8", "9", "slot", "philosopher", "waiter", "gossip", "belle", "magician"}
+
+
+def table_id(message) -> int:
+    return int(re.search(r"table #(\d+)", message.content).group(1))
+
+
+async def open_table(sim, world, players) -> tuple[int, object]:
+    """The first player opens a table, the others join, the host starts."""
+    host, *guests = players
+    opened = await sim.slash(host, "play", game="leiff")
+    lobby = opened.last_message
+    assert {b.label for b in lobby.buttons} == {"Join", "Leave", "Start"}
+    for guest in guests:
+        joined = await sim.click(guest, lobby, "Join")
+        assert joined.message.id == lobby.id  # the lobby message is kept up to date in place
+    started = await sim.click(host, lobby, "Start")
+    assert all(b.disabled for b in sim.state.messages[lobby.id].buttons)
+    return table_id(lobby), started
+
+
+async def enable_expansions(sim, world) -> None:
+    for key in ("leiff_specials", "leiff_drinking"):
+        changed = await sim.slash(world.admin, "settings", key=key, value="on")
+        assert changed.ephemeral and f"{key}: on" in changed.text
+
+
+async def test_three_player_game_with_dms_fallback_and_no_leaks(sim, world, bot):
+    await enable_expansions(sim, world)
+    sim.close_dms(world.carol)
+    players = [world.alice, world.bob, world.carol]
+    match_id, _ = await open_table(sim, world, players)
+    table = LeiffTable(sim, bot, match_id, players, world.channel, closed_dms={world.carol.id})
+    await table.audit()
+
+    # Alice and Bob got their hands by DM; Carol is told in the channel, with no card named.
+    for user in (world.alice, world.bob):
+        hand = sim.dms(user)[-1]
+        assert [a.filename for a in hand.attachments] == ["hand.png"]
+    assert sim.dms(world.carol) == []
+    notice = next(m for m in world.channel.messages if "DMs are closed" in (m.content or ""))
+    assert "[" not in notice.content and pinged(notice) == set()
+    shown = await sim.click(world.carol, notice, "Show my hand")
+    assert shown.ephemeral and shown.last_message.attachments[0].filename == "hand.png"
+    await table.audit()
+
+    done: set[str] = set()
+    for _ in range(120):
+        state = await table.state()
+        public = state.view(None)
+        if public["round_over"]:
+            break
+        top = public["discard_top"]
+        waiting = state.waiting_for()
+        if waiting["step"] in ("turn", "hold", "effect") and "match" not in done:
+            found = _card_equal_to(state, top, lambda seat, other: seat == other)
+            if found:
+                seat, _, slot = found
+                await table.act(players[seat], f"match {slot}")
+                done.add("match")
+                continue
+        if "failed catch" not in done and waiting["step"] == "turn":
+            victim = (2 + 1) % 3  # Carol (closed DMs) catches Alice's card
+            slot = next(n for n, card in enumerate(state.hands[0], 1) if card != top)
+            assert victim == 0
+            await table.act(world.carol, f"catch 0.{slot}")
+            done.add("failed catch")
+            continue
+        if "correct catch" not in done and waiting["step"] == "turn":
+            found = _card_equal_to(state, top, lambda seat, other: seat != other)
+            if found:
+                catcher, victim, slot = found
+                await table.act(players[catcher], f"catch {victim}.{slot}")
+                done.add("correct catch")
+                continue
+        turn_player = players[waiting["turn"]] if waiting["turn"] is not None else None
+        if waiting["step"] == "turn":
+            if {"match", "failed catch", "effect"} <= done and len(done) >= 3:
+                await table.act(turn_player, "leiff")
+                done.add("leiff")
+            else:
+                await table.act(turn_player, "draw")
+        elif waiting["step"] == "hold":
+            holding = state.view(waiting["turn"])["holding"]
+            if holding["source"] == "draw" and holding["card"] in EFFECT_CARDS and "effect" not in done:
+                await table.act(turn_player, "discard")
+            else:
+                await table.act(turn_player, "swap 4")
+        elif waiting["step"] == "effect":
+            owner = waiting["owners"][0]
+            actions = [a for a in state.legal_actions(owner) if a != "decline" and not a.startswith(("match", "catch"))]
+            if waiting["card"] == "gossip":
+                await table.write_rule(players[owner], "Whoever laughs draws a card")
+            else:
+                await table.act(players[owner], actions[0])
+            done.add("effect")
+        else:
+            owner = waiting["owners"][0]
+            await table.act(players[owner], state.default_action(owner))
+    assert {"match", "failed catch", "effect", "leiff"} <= done, done
+
+    # The round was scored and the drinking ledger announced in the channel.
+    state = await table.state()
+    assert state.view(None)["round_over"] and state.view(None)["round_scores"] is not None
+    channel_text = "\n".join(m.content or "" for m in world.channel.messages)
+    assert re.search(r"sip|shot", channel_text, re.IGNORECASE), "no drinking announcement"
+    # Every picture and text of the game passed the audit.
+    assert table.checked_pictures >= 20 and table.checked_texts >= 3
+    sim.assert_no_bot_errors()
+
+
+def _card_equal_to(state, top, relation):
+    """(actor seat, owner seat, slot) of a card equal to the discard top, by the truth."""
+    for owner, hand in enumerate(state.hands):
+        for slot, card in enumerate(hand, 1):
+            if card != top:
+                continue
+            for actor in range(state.players):
+                if relation(actor, owner):
+                    wanted = f"match {slot}" if actor == owner else f"catch {owner}.{slot}"
+                    if wanted in state.legal_actions(actor):
+                        return actor, owner, slot
+    return None

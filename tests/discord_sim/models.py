@@ -1,0 +1,616 @@
+"""The simulator's world: users, guilds, channels, members and the messages the bot sent.
+
+Everything here is plain data kept by the simulator between bot restarts. Each model knows
+how to render itself as the JSON payload Discord would send (``to_payload``), so the server
+and the interaction builder never hand-assemble those shapes twice. Tests read these objects
+directly: ``channel.messages[-1].buttons[0].custom_id``, ``message.attachments[0].data``.
+"""
+
+from __future__ import annotations
+
+import copy
+import itertools
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+
+# Channel types (Discord API numbering).
+GUILD_TEXT = 0
+DM = 1
+
+# Permission bits the bot and tests care about.
+ADMINISTRATOR = 1 << 3
+MANAGE_GUILD = 1 << 5
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+USE_APPLICATION_COMMANDS = 1 << 31
+SEND_MESSAGES_IN_THREADS = 1 << 38
+
+#: What an ordinary member may do in a text channel.
+MEMBER_PERMISSIONS = (
+    VIEW_CHANNEL
+    | SEND_MESSAGES
+    | ADD_REACTIONS
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | USE_APPLICATION_COMMANDS
+    | SEND_MESSAGES_IN_THREADS
+)
+#: Everything, as Discord reports it for an administrator.
+ALL_PERMISSIONS = (1 << 53) - 1
+
+EPHEMERAL_FLAG = 1 << 6
+
+# Component types.
+ACTION_ROW = 1
+BUTTON = 2
+STRING_SELECT = 3
+TEXT_INPUT = 4
+USER_SELECT = 5
+ROLE_SELECT = 6
+MENTIONABLE_SELECT = 7
+CHANNEL_SELECT = 8
+LABEL = 18
+SELECT_TYPES = (STRING_SELECT, USER_SELECT, ROLE_SELECT, MENTIONABLE_SELECT, CHANNEL_SELECT)
+
+
+class SnowflakeFactory:
+    """Makes Discord-shaped ids: milliseconds since 2015 in the top bits, a counter below.
+
+    Ids made later are always larger, like Discord's, so sorting by id sorts by time.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._last = 0
+
+    def next(self) -> int:
+        with self._lock:
+            candidate = (int(time.time() * 1000) - DISCORD_EPOCH_MS) << 22
+            self._last = max(candidate, self._last + 1)
+            return self._last
+
+
+@dataclass(eq=False)
+class SimUser:
+    """A Discord account: a person or the bot itself."""
+
+    id: int
+    name: str
+    global_name: str | None = None
+    bot: bool = False
+    #: False makes every DM the bot sends this user fail with 403 / code 50007.
+    dms_open: bool = True
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    @property
+    def display_name(self) -> str:
+        return self.global_name or self.name
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "username": self.name,
+            "global_name": self.global_name,
+            "discriminator": "0",
+            "avatar": None,
+            "bot": self.bot,
+            "public_flags": 0,
+        }
+
+    def __repr__(self) -> str:
+        return f"SimUser({self.name!r}, id={self.id})"
+
+
+@dataclass(eq=False)
+class SimRole:
+    """A guild role; the @everyone role has the guild's id."""
+
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+    def to_payload(self) -> dict[str, Any]:
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "permissions": str(self.permissions),
+            "position": self.position,
+            "color": 0,
+            "hoist": False,
+            "managed": False,
+            "mentionable": False,
+            "flags": 0,
+        }
+
+
+@dataclass(eq=False)
+class SimMember:
+    """A user's membership of one guild, with the permissions interactions report."""
+
+    user: SimUser
+    guild: SimGuild
+    permissions: int = MEMBER_PERMISSIONS
+    nick: str | None = None
+    roles: list[SimRole] = field(default_factory=list)
+    joined_at: str = "2025-01-01T00:00:00+00:00"
+
+    @property
+    def id(self) -> int:
+        return self.user.id
+
+    @property
+    def manage_guild(self) -> bool:
+        return bool(self.permissions & (MANAGE_GUILD | ADMINISTRATOR))
+
+    def to_payload(self, *, with_user: bool = True, with_permissions: bool = False) -> dict[str, Any]:
+        payload: dict[str, Any] = {
+            "roles": [str(role.id) for role in self.roles],
+            "nick": self.nick,
+            "avatar": None,
+            "joined_at": self.joined_at,
+            "deaf": False,
+            "mute": False,
+            "flags": 0,
+            "pending": False,
+        }
+        if with_user:
+            payload["user"] = self.user.to_payload()
+        if with_permissions:
+            payload["permissions"] = str(self.permissions)
+        return payload
+
+
+@dataclass(eq=False)
+class SimAttachment:
+    """A file the bot uploaded, kept as bytes so tests can open it (e.g. with Pillow)."""
+
+    id: int
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    description: str | None = None
+    spoiler: bool = False
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def to_payload(self, base_url: str) -> dict[str, Any]:
+        url = f"{base_url}/attachments/{self.id}/{self.filename}"
+        payload: dict[str, Any] = {
+            "id": str(self.id),
+            "filename": self.filename,
+            "size": self.size,
+            "url": url,
+            "proxy_url": url,
+        }
+        if self.content_type:
+            payload["content_type"] = self.content_type
+        if self.description:
+            payload["description"] = self.description
+        return payload
+
+
+@dataclass(frozen=True)
+class SimButton:
+    """One button as rendered on a message."""
+
+    custom_id: str | None
+    label: str | None
+    style: int
+    disabled: bool
+    url: str | None = None
+    emoji: str | None = None
+
+
+@dataclass(frozen=True)
+class SimSelectOption:
+    label: str
+    value: str
+    description: str | None = None
+    default: bool = False
+
+
+@dataclass(frozen=True)
+class SimSelect:
+    """One select menu as rendered on a message (string selects carry options)."""
+
+    custom_id: str
+    type: int
+    options: tuple[SimSelectOption, ...]
+    placeholder: str | None
+    min_values: int
+    max_values: int
+    disabled: bool
+
+    @property
+    def values(self) -> list[str]:
+        return [option.value for option in self.options]
+
+
+def walk_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every interactive component inside rows, labels, sections and containers, in order."""
+    found: list[dict[str, Any]] = []
+    for component in components:
+        kind = component.get("type")
+        if kind in (BUTTON, TEXT_INPUT, *SELECT_TYPES):
+            found.append(component)
+        if "components" in component:
+            found.extend(walk_components(component["components"]))
+        if "component" in component:
+            found.extend(walk_components([component["component"]]))
+        if "accessory" in component:
+            found.extend(walk_components([component["accessory"]]))
+    return found
+
+
+def _emoji_text(emoji: dict[str, Any] | None) -> str | None:
+    if not emoji:
+        return None
+    return emoji.get("name")
+
+
+@dataclass(frozen=True)
+class MessageRevision:
+    """What a message looked like before one edit."""
+
+    content: str | None
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: tuple[SimAttachment, ...]
+    edited_at: float
+
+
+@dataclass(eq=False)
+class SimMessage:
+    """A message in a channel or DM, as the simulator stored it (with its edit history)."""
+
+    id: int
+    channel: SimChannel
+    author: SimUser
+    content: str | None = None
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[SimAttachment] = field(default_factory=list)
+    flags: int = 0
+    allowed_mentions: dict[str, Any] | None = None
+    message_reference: dict[str, Any] | None = None
+    #: The interaction whose response or followup this is (None for plain channel sends).
+    interaction_id: int | None = None
+    #: For ephemeral messages, the only user who can see them.
+    visible_to: SimUser | None = None
+    type: int = 0
+    webhook_id: int | None = None
+    tts: bool = False
+    created_at: float = field(default_factory=time.time)
+    edited_at: float | None = None
+    history: list[MessageRevision] = field(default_factory=list)
+    deleted: bool = False
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL_FLAG)
+
+    @property
+    def edited(self) -> bool:
+        return bool(self.history)
+
+    @property
+    def buttons(self) -> list[SimButton]:
+        return [
+            SimButton(
+                custom_id=c.get("custom_id"),
+                label=c.get("label"),
+                style=c.get("style", 1),
+                disabled=bool(c.get("disabled", False)),
+                url=c.get("url"),
+                emoji=_emoji_text(c.get("emoji")),
+            )
+            for c in walk_components(self.components)
+            if c["type"] == BUTTON
+        ]
+
+    @property
+    def selects(self) -> list[SimSelect]:
+        return [
+            SimSelect(
+                custom_id=c["custom_id"],
+                type=c["type"],
+                options=tuple(
+                    SimSelectOption(
+                        label=o["label"],
+                        value=o["value"],
+                        description=o.get("description"),
+                        default=bool(o.get("default", False)),
+                    )
+                    for o in c.get("options", [])
+                ),
+                placeholder=c.get("placeholder"),
+                min_values=c.get("min_values", 1),
+                max_values=c.get("max_values", 1),
+                disabled=bool(c.get("disabled", False)),
+            )
+            for c in walk_components(self.components)
+            if c["type"] in SELECT_TYPES
+        ]
+
+    def button(self, key: str) -> SimButton:
+        """The button whose custom id or label is ``key`` (custom ids win)."""
+        for button in self.buttons:
+            if button.custom_id == key:
+                return button
+        for button in self.buttons:
+            if button.label == key:
+                return button
+        labels = [(b.label, b.custom_id) for b in self.buttons]
+        raise LookupError(f"message {self.id} has no button {key!r}; buttons: {labels}")
+
+    def select(self, custom_id: str | None = None) -> SimSelect:
+        """The select menu with this custom id (or the only one when None)."""
+        selects = self.selects
+        if custom_id is None and len(selects) == 1:
+            return selects[0]
+        for select in selects:
+            if select.custom_id == custom_id:
+                return select
+        raise LookupError(
+            f"message {self.id} has no select {custom_id!r}; selects: {[s.custom_id for s in selects]}"
+        )
+
+    @property
+    def embed_text(self) -> str:
+        """Titles, descriptions, field names/values and footers of all embeds, joined."""
+        parts: list[str] = []
+        for embed in self.embeds:
+            parts.extend(str(embed[key]) for key in ("title", "description") if embed.get(key))
+            for embed_field in embed.get("fields", []):
+                parts.extend((str(embed_field.get("name", "")), str(embed_field.get("value", ""))))
+            footer = embed.get("footer") or {}
+            if footer.get("text"):
+                parts.append(str(footer["text"]))
+        return "\n".join(parts)
+
+    @property
+    def text(self) -> str:
+        """Content plus embed text: what a reader of the message sees as words."""
+        return "\n".join(part for part in (self.content or "", self.embed_text) if part)
+
+    def is_visible_to(self, user: SimUser) -> bool:
+        """Whether ``user`` can see this message (ephemeral ones only their recipient)."""
+        if self.deleted:
+            return False
+        if self.visible_to is not None:
+            return self.visible_to.id == user.id
+        if self.channel.type == DM:
+            return self.channel.recipient is not None and self.channel.recipient.id == user.id
+        return True
+
+    def snapshot(self) -> MessageRevision:
+        return MessageRevision(
+            content=self.content,
+            embeds=copy.deepcopy(self.embeds),
+            components=copy.deepcopy(self.components),
+            attachments=tuple(self.attachments),
+            edited_at=self.edited_at or self.created_at,
+        )
+
+    def to_payload(self, base_url: str) -> dict[str, Any]:
+        channel = self.channel
+        payload: dict[str, Any] = {
+            "id": str(self.id),
+            "type": self.type,
+            "channel_id": str(channel.id),
+            "author": self.author.to_payload(),
+            "content": self.content or "",
+            "tts": self.tts,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [a.to_payload(base_url) for a in self.attachments],
+            "embeds": copy.deepcopy(self.embeds),
+            "components": copy.deepcopy(self.components),
+            "pinned": False,
+            "flags": self.flags,
+            "timestamp": _iso(self.created_at),
+            "edited_timestamp": _iso(self.edited_at) if self.edited_at else None,
+        }
+        if channel.guild is not None:
+            payload["guild_id"] = str(channel.guild.id)
+        if self.webhook_id is not None:
+            payload["webhook_id"] = str(self.webhook_id)
+        if self.message_reference is not None:
+            payload["message_reference"] = dict(self.message_reference)
+        return payload
+
+    def __repr__(self) -> str:
+        flags = " ephemeral" if self.ephemeral else ""
+        return f"SimMessage(id={self.id}, channel={self.channel.name!r}{flags}, content={self.content!r})"
+
+
+def _iso(timestamp: float) -> str:
+    from datetime import UTC, datetime
+
+    return datetime.fromtimestamp(timestamp, UTC).isoformat()
+
+
+@dataclass(eq=False)
+class SimChannel:
+    """A guild text channel or a DM channel, holding every message sent in it."""
+
+    id: int
+    name: str
+    type: int
+    guild: SimGuild | None = None
+    recipient: SimUser | None = None
+    position: int = 0
+    all_messages: list[SimMessage] = field(default_factory=list)
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == DM
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    @property
+    def messages(self) -> list[SimMessage]:
+        """Messages not deleted, oldest first (ephemeral ones included: check ``visible_to``)."""
+        return [m for m in self.all_messages if not m.deleted]
+
+    @property
+    def public_messages(self) -> list[SimMessage]:
+        """Messages everyone in the channel can see (not deleted, not ephemeral)."""
+        return [m for m in self.messages if m.visible_to is None]
+
+    @property
+    def last_message(self) -> SimMessage | None:
+        messages = self.messages
+        return messages[-1] if messages else None
+
+    def messages_visible_to(self, user: SimUser) -> list[SimMessage]:
+        return [m for m in self.all_messages if m.is_visible_to(user)]
+
+    def to_payload(self) -> dict[str, Any]:
+        if self.type == DM:
+            return {
+                "id": str(self.id),
+                "type": DM,
+                "last_message_id": None,
+                "recipients": [self.recipient.to_payload()] if self.recipient else [],
+                "flags": 0,
+            }
+        assert self.guild is not None
+        return {
+            "id": str(self.id),
+            "type": self.type,
+            "guild_id": str(self.guild.id),
+            "name": self.name,
+            "position": self.position,
+            "permission_overwrites": [],
+            "nsfw": False,
+            "parent_id": None,
+            "topic": None,
+            "last_message_id": None,
+            "rate_limit_per_user": 0,
+            "flags": 0,
+        }
+
+    def __repr__(self) -> str:
+        return f"SimChannel({self.name!r}, id={self.id}, type={self.type})"
+
+
+@dataclass(eq=False)
+class SimGuild:
+    """A server with text channels, roles and members."""
+
+    id: int
+    name: str
+    owner: SimUser
+    world: Any = field(repr=False, default=None)
+    channels: list[SimChannel] = field(default_factory=list)
+    members: dict[int, SimMember] = field(default_factory=dict)
+    roles: list[SimRole] = field(default_factory=list)
+
+    @property
+    def text_channels(self) -> list[SimChannel]:
+        return [c for c in self.channels if c.type == GUILD_TEXT]
+
+    def channel(self, name: str) -> SimChannel:
+        for channel in self.channels:
+            if channel.name == name:
+                return channel
+        raise LookupError(f"guild {self.name!r} has no channel {name!r}")
+
+    def member(self, user: SimUser | int) -> SimMember:
+        user_id = user if isinstance(user, int) else user.id
+        try:
+            return self.members[user_id]
+        except KeyError:
+            raise LookupError(f"user {user_id} is not a member of guild {self.name!r}") from None
+
+    def add_text_channel(self, name: str) -> SimChannel:
+        """Create a text channel (announced to connected bots)."""
+        return self.world.add_text_channel(self, name)
+
+    def add_member(
+        self,
+        user: SimUser,
+        *,
+        manage_guild: bool = False,
+        administrator: bool = False,
+        nick: str | None = None,
+    ) -> SimMember:
+        """Make ``user`` a member; ``manage_guild`` grants the Manage Server permission."""
+        return self.world.add_member(
+            self, user, manage_guild=manage_guild, administrator=administrator, nick=nick
+        )
+
+    def to_payload(self) -> dict[str, Any]:
+        members = [m.to_payload() for m in self.members.values()]
+        return {
+            "id": str(self.id),
+            "name": self.name,
+            "icon": None,
+            "splash": None,
+            "discovery_splash": None,
+            "owner_id": str(self.owner.id),
+            "afk_channel_id": None,
+            "afk_timeout": 300,
+            "verification_level": 0,
+            "default_message_notifications": 0,
+            "explicit_content_filter": 0,
+            "roles": [r.to_payload() for r in self.roles],
+            "emojis": [],
+            "stickers": [],
+            "features": [],
+            "mfa_level": 0,
+            "application_id": None,
+            "system_channel_id": None,
+            "system_channel_flags": 0,
+            "rules_channel_id": None,
+            "vanity_url_code": None,
+            "description": None,
+            "banner": None,
+            "premium_tier": 0,
+            "preferred_locale": "en-US",
+            "public_updates_channel_id": None,
+            "nsfw_level": 0,
+            "premium_progress_bar_enabled": False,
+            "unavailable": False,
+            "large": False,
+            "member_count": len(members),
+            "members": members,
+            "channels": [c.to_payload() for c in self.channels],
+            "threads": [],
+            "presences": [],
+            "voice_states": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+            "soundboard_sounds": [],
+            "joined_at": "2025-01-01T00:00:00+00:00",
+        }
+
+    def __repr__(self) -> str:
+        return f"SimGuild({self.name!r}, id={self.id})"
+
+
+_counter = itertools.count(1)
+
+
+def fresh_token() -> str:
+    """An interaction token: unique and opaque, like Discord's."""
+    return f"sim-interaction-token-{next(_counter)}-{time.monotonic_ns():x}"

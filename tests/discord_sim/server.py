@@ -1,0 +1,615 @@
+"""The aiohttp application: Discord's REST API (v10) for what a bot calls, plus the gateway.
+
+Responses follow the shapes discord.py parses, errors carry Discord's JSON error codes
+(10003 Unknown Channel, 10062 Unknown interaction, 40060 already acknowledged, 50007 DMs
+closed, 50035 Invalid Form Body…), and the limits a bot can trip over are enforced (2000
+characters, 10 embeds, 5 rows of 5 buttons, 25 autocomplete choices, the upload size, the
+3 s window for the first response). Anything the simulator does not implement answers 404
+and is listed in ``state.unhandled_requests`` so a test can see it.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from aiohttp import web
+
+from .gateway import Gateway
+from .interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    AUTOCOMPLETE_RESULT,
+    CHANNEL_MESSAGE,
+    DEFERRED_CHANNEL_MESSAGE,
+    DEFERRED_UPDATE_MESSAGE,
+    MESSAGE_COMPONENT,
+    MODAL,
+    MODAL_SUBMIT,
+    UPDATE_MESSAGE,
+    SimInteraction,
+    SimModal,
+)
+from .models import (
+    ACTION_ROW,
+    BUTTON,
+    EPHEMERAL_FLAG,
+    SELECT_TYPES,
+    SimAttachment,
+    SimChannel,
+    SimMessage,
+    walk_components,
+)
+from .state import RequestRecord, SimHTTPError, SimState
+
+API_PREFIX = "/api/v10"
+LOADING_FLAG = 1 << 7
+#: Message types: a reply, and the response to a slash command.
+REPLY_TYPE = 19
+CHAT_INPUT_COMMAND_TYPE = 20
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def json_response(data: Any, status: int = 200) -> web.Response:
+    # discord.py only parses bodies whose content type is exactly "application/json".
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json"},
+    )
+
+
+def error_response(status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> web.Response:
+    body: dict[str, Any] = {"message": message, "code": code}
+    if errors:
+        body["errors"] = errors
+    return json_response(body, status)
+
+
+def form_error(field: str, message: str) -> SimHTTPError:
+    error = SimHTTPError(400, 50035, f"Invalid Form Body: {field}: {message}")
+    error.field = field  # type: ignore[attr-defined]
+    return error
+
+
+class SimServer:
+    """Routes REST calls and the gateway onto a ``SimState``."""
+
+    def __init__(self, state: SimState, *, response_deadline: float, token_lifetime: float) -> None:
+        self.state = state
+        self.response_deadline = response_deadline
+        self.token_lifetime = token_lifetime
+        self.gateway = Gateway(state)
+        self.app = web.Application(
+            middlewares=[self._middleware],
+            client_max_size=state.attachment_size_limit * 3 + 1024 * 1024,
+        )
+        self._add_routes()
+
+    # ----------------------------------------------------------------- plumbing
+
+    def _add_routes(self) -> None:
+        r = self.app.router
+        p = API_PREFIX
+        r.add_get("/gateway", self.gateway.handle)
+        r.add_get("/attachments/{attachment_id}/{filename}", self.get_attachment)
+        routes: list[tuple[str, str, Handler]] = [
+            ("GET", "/gateway", self.get_gateway),
+            ("GET", "/gateway/bot", self.get_gateway),
+            ("GET", "/users/@me", self.get_me),
+            ("GET", "/oauth2/applications/@me", self.get_application),
+            ("GET", "/applications/@me", self.get_application),
+            ("GET", "/users/{user_id}", self.get_user),
+            ("POST", "/users/@me/channels", self.create_dm),
+            ("PUT", "/applications/{application_id}/commands", self.put_commands),
+            ("GET", "/applications/{application_id}/commands", self.get_commands),
+            ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", self.put_commands),
+            ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", self.get_commands),
+            ("GET", "/channels/{channel_id}", self.get_channel),
+            ("POST", "/channels/{channel_id}/messages", self.create_message),
+            ("GET", "/channels/{channel_id}/messages", self.list_messages),
+            ("GET", "/channels/{channel_id}/messages/{message_id}", self.get_message),
+            ("PATCH", "/channels/{channel_id}/messages/{message_id}", self.edit_message),
+            ("DELETE", "/channels/{channel_id}/messages/{message_id}", self.delete_message),
+            ("POST", "/channels/{channel_id}/typing", self.typing),
+            ("GET", "/guilds/{guild_id}", self.get_guild),
+            ("GET", "/guilds/{guild_id}/channels", self.get_guild_channels),
+            ("GET", "/guilds/{guild_id}/roles", self.get_guild_roles),
+            ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
+            ("POST", "/interactions/{interaction_id}/{token}/callback", self.interaction_callback),
+            ("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", self.get_webhook_message),
+            ("POST", "/webhooks/{application_id}/{token}", self.create_followup),
+            ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", self.edit_webhook_message),
+            ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", self.delete_webhook_message),
+        ]
+        for method, path, handler in routes:
+            r.add_route(method, p + path, handler)
+        r.add_route("*", "/{tail:.*}", self.unhandled)
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        if request.path == "/gateway" or request.path.startswith("/attachments/"):
+            return await handler(request)
+        resource = request.match_info.route.resource
+        canonical = resource.canonical if resource is not None else request.path
+        template = canonical.removeprefix(API_PREFIX)
+        path = request.path.removeprefix(API_PREFIX)
+        response = await self._answer(request, handler, template, path)
+        record = RequestRecord(request.method, template, path, response.status, time.monotonic())
+        self.state.requests.append(record)
+        if handler == self.unhandled:
+            self.state.unhandled_requests.append(record)
+        return response
+
+    async def _answer(self, request: web.Request, handler: Handler, template: str, path: str) -> web.StreamResponse:
+        needs_auth = not template.startswith(("/interactions/", "/webhooks/"))
+        if needs_auth and request.headers.get("Authorization") != f"Bot {self.state.token}":
+            return error_response(401, 0, "401: Unauthorized")
+        fault = self.state.take_fault(request.method, template, path)
+        if fault is not None:
+            response = json_response(fault.body, fault.status)
+            response.headers.update(fault.headers)
+            return response
+        try:
+            return await handler(request)
+        except SimHTTPError as error:
+            errors = None
+            field = getattr(error, "field", None)
+            if field is not None:
+                errors = {field: {"_errors": [{"code": "BASE_TYPE_INVALID", "message": error.message}]}}
+            return error_response(error.status, error.code, error.message, errors)
+
+    async def unhandled(self, request: web.Request) -> web.Response:
+        return error_response(404, 0, "404: Not Found")
+
+    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], dict[int, tuple[str, bytes, str | None]]]:
+        """The JSON payload and the uploaded files by index (``files[n]``)."""
+        if request.content_type.startswith("multipart/"):
+            form = await request.post()
+            payload = json.loads(str(form.get("payload_json") or "{}"))
+            files: dict[int, tuple[str, bytes, str | None]] = {}
+            for key, value in form.items():
+                if key.startswith("files[") and isinstance(value, web.FileField):
+                    files[int(key[6:-1])] = (value.filename, value.file.read(), value.content_type)
+            return payload, files
+        if not request.can_read_body:
+            return {}, {}
+        return await request.json(), {}
+
+    def _attachments(self, meta: list[dict[str, Any]] | None, files: dict[int, tuple[str, bytes, str | None]]) -> list[SimAttachment]:
+        described = {int(m["id"]): m for m in meta or [] if "filename" in m}
+        attachments = []
+        for index in sorted(files):
+            filename, data, content_type = files[index]
+            info = described.get(index, {})
+            name = info.get("filename", filename)
+            attachments.append(
+                SimAttachment(
+                    id=self.state.snowflakes.next(),
+                    filename=name,
+                    data=data,
+                    content_type=content_type if content_type != "application/octet-stream" else _guess_type(name),
+                    description=info.get("description"),
+                    spoiler=name.startswith("SPOILER_"),
+                )
+            )
+        self.state.check_attachments(attachments)
+        return attachments
+
+    def _validate(self, payload: dict[str, Any], *, creating: bool, has_files: bool) -> None:
+        content = payload.get("content")
+        if content is not None and len(str(content)) > 2000:
+            raise form_error("content", "Must be 2000 or fewer in length.")
+        embeds = payload.get("embeds") or []
+        if len(embeds) > 10:
+            raise form_error("embeds", "Must be 10 or fewer in length.")
+        for embed in embeds:
+            if len(str(embed.get("description") or "")) > 4096:
+                raise form_error("embeds.description", "Must be 4096 or fewer in length.")
+            if len(str(embed.get("title") or "")) > 256:
+                raise form_error("embeds.title", "Must be 256 or fewer in length.")
+            if len(embed.get("fields") or []) > 25:
+                raise form_error("embeds.fields", "Must be 25 or fewer in length.")
+        components = payload.get("components") or []
+        rows = [c for c in components if c.get("type") == ACTION_ROW]
+        if len(rows) > 5:
+            raise form_error("components", "Must be 5 or fewer in length.")
+        for row in rows:
+            children = row.get("components") or []
+            buttons = [c for c in children if c.get("type") == BUTTON]
+            selects = [c for c in children if c.get("type") in SELECT_TYPES]
+            if len(buttons) > 5 or (selects and len(children) > 1):
+                raise form_error("components", "A row holds up to 5 buttons or a single select.")
+        seen: set[str] = set()
+        for component in walk_components(components):
+            custom_id = component.get("custom_id")
+            if custom_id is not None:
+                if len(custom_id) > 100:
+                    raise form_error("components.custom_id", "Must be 100 or fewer in length.")
+                if custom_id in seen:
+                    raise form_error("components.custom_id", f"Component custom id {custom_id!r} is duplicated.")
+                seen.add(custom_id)
+            if component.get("type") == BUTTON and len(str(component.get("label") or "")) > 80:
+                raise form_error("components.label", "Must be 80 or fewer in length.")
+            if component.get("type") in SELECT_TYPES and len(component.get("options") or []) > 25:
+                raise form_error("components.options", "Must be 25 or fewer in length.")
+        if creating and not (content or embeds or components or has_files or payload.get("poll")):
+            raise SimHTTPError(400, 50006, "Cannot send an empty message")
+
+    def _new_message(
+        self,
+        channel: SimChannel,
+        payload: dict[str, Any],
+        attachments: list[SimAttachment],
+        **extra: Any,
+    ) -> SimMessage:
+        return SimMessage(
+            id=self.state.snowflakes.next(),
+            channel=channel,
+            author=self.state.bot_user,
+            content=payload.get("content"),
+            embeds=list(payload.get("embeds") or []),
+            components=list(payload.get("components") or []),
+            attachments=attachments,
+            flags=int(payload.get("flags") or 0),
+            allowed_mentions=payload.get("allowed_mentions"),
+            tts=bool(payload.get("tts", False)),
+            **extra,
+        )
+
+    def _message_json(self, message: SimMessage) -> web.Response:
+        return json_response(message.to_payload(self.state.base_url))
+
+    # ----------------------------------------------------------------- login and gateway
+
+    async def get_gateway(self, request: web.Request) -> web.Response:
+        return json_response(
+            {
+                "url": self.gateway.url,
+                "shards": 1,
+                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
+            }
+        )
+
+    async def get_me(self, request: web.Request) -> web.Response:
+        user = self.state.bot_user.to_payload() | {"verified": True, "mfa_enabled": False, "flags": 0}
+        return json_response(user)
+
+    async def get_application(self, request: web.Request) -> web.Response:
+        return json_response(
+            {
+                "id": str(self.state.application_id),
+                "name": self.state.bot_user.name,
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "owner": self.state.application_owner.to_payload(),
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "team": None,
+            }
+        )
+
+    async def get_attachment(self, request: web.Request) -> web.Response:
+        wanted = int(request.match_info["attachment_id"])
+        for message in self.state.messages.values():
+            for attachment in message.attachments:
+                if attachment.id == wanted:
+                    return web.Response(body=attachment.data, content_type=attachment.content_type or "application/octet-stream")
+        return web.Response(status=404)
+
+    # ----------------------------------------------------------------- users, guilds, channels
+
+    async def get_user(self, request: web.Request) -> web.Response:
+        return json_response(self.state.get_user(int(request.match_info["user_id"])).to_payload())
+
+    async def create_dm(self, request: web.Request) -> web.Response:
+        body = await request.json()
+        user = self.state.get_user(int(body["recipient_id"]))
+        return json_response(self.state.dm_channel(user).to_payload())
+
+    async def get_channel(self, request: web.Request) -> web.Response:
+        return json_response(self.state.get_channel(int(request.match_info["channel_id"])).to_payload())
+
+    async def get_guild(self, request: web.Request) -> web.Response:
+        guild = self.state.get_guild(int(request.match_info["guild_id"]))
+        payload = guild.to_payload()
+        for key in ("members", "channels", "threads", "presences", "voice_states"):
+            payload.pop(key, None)
+        payload["approximate_member_count"] = len(guild.members)
+        return json_response(payload)
+
+    async def get_guild_channels(self, request: web.Request) -> web.Response:
+        guild = self.state.get_guild(int(request.match_info["guild_id"]))
+        return json_response([c.to_payload() for c in guild.channels])
+
+    async def get_guild_roles(self, request: web.Request) -> web.Response:
+        guild = self.state.get_guild(int(request.match_info["guild_id"]))
+        return json_response([r.to_payload() for r in guild.roles])
+
+    async def get_member(self, request: web.Request) -> web.Response:
+        guild = self.state.get_guild(int(request.match_info["guild_id"]))
+        member = guild.members.get(int(request.match_info["user_id"]))
+        if member is None:
+            raise SimHTTPError(404, 10007, "Unknown Member")
+        return json_response(member.to_payload())
+
+    # ----------------------------------------------------------------- commands
+
+    def _check_application(self, request: web.Request) -> None:
+        if int(request.match_info["application_id"]) != self.state.application_id:
+            raise SimHTTPError(403, 50001, "Missing Access")
+
+    async def put_commands(self, request: web.Request) -> web.Response:
+        self._check_application(request)
+        guild_id = request.match_info.get("guild_id")
+        if guild_id is not None:
+            self.state.get_guild(int(guild_id))
+        commands = await request.json()
+        names = [c["name"] for c in commands]
+        if len(names) != len(set(names)):
+            raise form_error("name", "Application command names must be unique")
+        return json_response(self.state.sync_commands(int(guild_id) if guild_id else None, commands))
+
+    async def get_commands(self, request: web.Request) -> web.Response:
+        self._check_application(request)
+        guild_id = request.match_info.get("guild_id")
+        if guild_id is None:
+            return json_response(self.state.global_commands)
+        return json_response(self.state.guild_commands.get(int(guild_id), []))
+
+    # ----------------------------------------------------------------- channel messages
+
+    async def create_message(self, request: web.Request) -> web.Response:
+        channel = self.state.get_channel(int(request.match_info["channel_id"]))
+        payload, files = await self._read_body(request)
+        self.state.check_can_send(channel)
+        self._validate(payload, creating=True, has_files=bool(files))
+        attachments = self._attachments(payload.get("attachments"), files)
+        reference = payload.get("message_reference")
+        message_type = 0
+        if reference is not None:
+            referenced = self.state.messages.get(int(reference["message_id"]))
+            if referenced is None or referenced.deleted:
+                if reference.get("fail_if_not_exists", True):
+                    raise form_error("message_reference", "Unknown message")
+                reference = None
+            else:
+                message_type = REPLY_TYPE
+                reference = {
+                    "message_id": str(referenced.id),
+                    "channel_id": str(referenced.channel.id),
+                    "type": 0,
+                } | ({"guild_id": str(channel.guild.id)} if channel.guild else {})
+        message = self._new_message(
+            channel, payload, attachments, message_reference=reference, type=message_type
+        )
+        message.flags &= ~EPHEMERAL_FLAG  # only interaction responses can be ephemeral
+        self.state.store_message(message)
+        return self._message_json(message)
+
+    async def list_messages(self, request: web.Request) -> web.Response:
+        channel = self.state.get_channel(int(request.match_info["channel_id"]))
+        limit = min(int(request.query.get("limit", 50)), 100)
+        messages = [m for m in channel.messages if not m.ephemeral]
+        if "before" in request.query:
+            messages = [m for m in messages if m.id < int(request.query["before"])]
+        if "after" in request.query:
+            after = int(request.query["after"])
+            messages = [m for m in messages if m.id > after][:limit]
+        newest_first = list(reversed(messages))[:limit]
+        return json_response([m.to_payload(self.state.base_url) for m in newest_first])
+
+    async def get_message(self, request: web.Request) -> web.Response:
+        channel = self.state.get_channel(int(request.match_info["channel_id"]))
+        message = self.state.get_message(channel, int(request.match_info["message_id"]))
+        if message.ephemeral:
+            raise SimHTTPError(404, 10008, "Unknown Message")
+        return self._message_json(message)
+
+    async def edit_message(self, request: web.Request) -> web.Response:
+        channel = self.state.get_channel(int(request.match_info["channel_id"]))
+        message = self.state.get_message(channel, int(request.match_info["message_id"]))
+        if message.ephemeral:
+            raise SimHTTPError(404, 10008, "Unknown Message")
+        if message.author is not self.state.bot_user:
+            raise SimHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        payload, files = await self._read_body(request)
+        self._validate(payload, creating=False, has_files=bool(files))
+        attachments = self._attachments(payload.get("attachments"), files)
+        self.state.edit_message(message, payload, attachments)
+        return self._message_json(message)
+
+    async def delete_message(self, request: web.Request) -> web.Response:
+        channel = self.state.get_channel(int(request.match_info["channel_id"]))
+        message = self.state.get_message(channel, int(request.match_info["message_id"]))
+        if message.ephemeral:
+            raise SimHTTPError(404, 10008, "Unknown Message")
+        if channel.is_dm and message.author is not self.state.bot_user:
+            raise SimHTTPError(403, 50003, "Cannot execute action on a DM channel")
+        self.state.delete_message(message)
+        return web.Response(status=204)
+
+    async def typing(self, request: web.Request) -> web.Response:
+        self.state.get_channel(int(request.match_info["channel_id"]))
+        return web.Response(status=204)
+
+    # ----------------------------------------------------------------- interactions
+
+    def _interaction_for_token(self, request: web.Request) -> SimInteraction:
+        self._check_application(request)
+        interaction = self.state.interactions_by_token.get(request.match_info["token"])
+        if interaction is None:
+            raise SimHTTPError(404, 10015, "Unknown Webhook")
+        if time.monotonic() - interaction.created_at > self.token_lifetime:
+            raise SimHTTPError(401, 50027, "Invalid Webhook Token")
+        if not interaction.responded:
+            # Followups and edits need the initial response first.
+            raise SimHTTPError(404, 10015, "Unknown Webhook")
+        return interaction
+
+    async def interaction_callback(self, request: web.Request) -> web.Response:
+        interaction = self.state.interactions.get(int(request.match_info["interaction_id"]))
+        if interaction is None or interaction.token != request.match_info["token"]:
+            raise SimHTTPError(404, 10062, "Unknown interaction")
+        payload, files = await self._read_body(request)
+        if interaction.responded:
+            raise SimHTTPError(400, 40060, "Interaction has already been acknowledged.")
+        if time.monotonic() - interaction.created_at > self.response_deadline:
+            interaction.late_response = True
+            interaction.record("late", payload.get("type"))
+            raise SimHTTPError(404, 10062, "Unknown interaction")
+        response_type = int(payload["type"])
+        data = payload.get("data") or {}
+        allowed = {
+            APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL},
+            AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
+            MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE, MODAL},
+            MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE},
+        }[interaction.type]
+        if response_type not in allowed or (response_type == UPDATE_MESSAGE and interaction.source_message is None):
+            raise SimHTTPError(400, 50035, f"Interaction response type {response_type} is not valid here")
+        message: SimMessage | None = None
+        created = False
+        if response_type == CHANNEL_MESSAGE:
+            self._validate(data, creating=True, has_files=bool(files))
+            message = self._response_message(interaction, data, self._attachments(data.get("attachments"), files))
+            created = True
+        elif response_type == DEFERRED_CHANNEL_MESSAGE:
+            message = self._response_message(interaction, {"flags": int(data.get("flags") or 0) | LOADING_FLAG}, [])
+            created = True
+        elif response_type == DEFERRED_UPDATE_MESSAGE:
+            message = interaction.source_message
+        elif response_type == UPDATE_MESSAGE:
+            assert interaction.source_message is not None
+            self._validate(data, creating=False, has_files=bool(files))
+            message = interaction.source_message
+            self.state.edit_message(message, data, self._attachments(data.get("attachments"), files))
+        elif response_type == AUTOCOMPLETE_RESULT:
+            choices = list(data.get("choices") or [])
+            if len(choices) > 25:
+                raise form_error("choices", "Must be 25 or fewer in length.")
+            interaction.choices = choices
+        elif response_type == MODAL:
+            if not data.get("custom_id") or not data.get("components"):
+                raise form_error("data", "A modal needs a custom_id and components")
+            interaction.modal = SimModal(
+                custom_id=data["custom_id"],
+                title=data.get("title", ""),
+                components=list(data["components"]),
+                opened_by=interaction,
+            )
+        if message is not None:
+            interaction.message = message
+        if created and message is not None:
+            self.state.store_message(message)
+        interaction.response_type = response_type
+        interaction.record("callback", response_type)
+        body: dict[str, Any] = {
+            "interaction": {
+                "id": str(interaction.id),
+                "type": interaction.type,
+                "response_message_loading": response_type == DEFERRED_CHANNEL_MESSAGE,
+                "response_message_ephemeral": bool(message is not None and message.ephemeral),
+            },
+            "resource": {"type": response_type},
+        }
+        if message is not None:
+            body["interaction"]["response_message_id"] = str(message.id)
+            body["resource"]["message"] = message.to_payload(self.state.base_url)
+        return json_response(body)
+
+    def _response_message(
+        self, interaction: SimInteraction, data: dict[str, Any], attachments: list[SimAttachment]
+    ) -> SimMessage:
+        message = self._new_message(
+            interaction.channel,
+            data,
+            attachments,
+            interaction_id=interaction.id,
+            webhook_id=self.state.application_id,
+            type=CHAT_INPUT_COMMAND_TYPE if interaction.type == APPLICATION_COMMAND else REPLY_TYPE,
+        )
+        message.flags &= EPHEMERAL_FLAG | LOADING_FLAG | 4 | 4096
+        if message.ephemeral:
+            message.visible_to = interaction.user
+        if interaction.source_message is not None and message.type == REPLY_TYPE:
+            message.message_reference = {
+                "message_id": str(interaction.source_message.id),
+                "channel_id": str(interaction.channel.id),
+                "type": 0,
+            }
+        return message
+
+    def _webhook_message(self, interaction: SimInteraction, message_id: str) -> SimMessage:
+        if message_id == "@original":
+            message = interaction.message
+        else:
+            wanted = int(message_id)
+            candidates = [*interaction.followups, *([interaction.message] if interaction.message else [])]
+            message = next((m for m in candidates if m.id == wanted), None)
+        if message is None or message.deleted:
+            raise SimHTTPError(404, 10008, "Unknown Message")
+        return message
+
+    async def create_followup(self, request: web.Request) -> web.Response:
+        interaction = self._interaction_for_token(request)
+        payload, files = await self._read_body(request)
+        self._validate(payload, creating=True, has_files=bool(files))
+        attachments = self._attachments(payload.get("attachments"), files)
+        original = interaction.message
+        if (
+            interaction.response_type == DEFERRED_CHANNEL_MESSAGE
+            and original is not None
+            and original.flags & LOADING_FLAG
+        ):
+            # Discord turns the first followup after a "thinking" deferral into the response.
+            changes = dict(payload)
+            changes["flags"] = 0
+            changes.setdefault("attachments", [])
+            self.state.edit_message(original, changes, attachments)
+            original.flags &= ~LOADING_FLAG
+            original.history.clear()
+            message = original
+        else:
+            message = self._response_message(interaction, payload, attachments)
+            self.state.store_message(message)
+        interaction.followups.append(message)
+        interaction.record("followup", message.id)
+        return self._message_json(message)
+
+    async def get_webhook_message(self, request: web.Request) -> web.Response:
+        interaction = self._interaction_for_token(request)
+        return self._message_json(self._webhook_message(interaction, request.match_info["message_id"]))
+
+    async def edit_webhook_message(self, request: web.Request) -> web.Response:
+        interaction = self._interaction_for_token(request)
+        message = self._webhook_message(interaction, request.match_info["message_id"])
+        payload, files = await self._read_body(request)
+        self._validate(payload, creating=False, has_files=bool(files))
+        attachments = self._attachments(payload.get("attachments"), files)
+        was_loading = bool(message.flags & LOADING_FLAG)
+        self.state.edit_message(message, payload, attachments)
+        if was_loading:
+            # Filling in a "thinking" message is its first real content, not an edit.
+            message.flags &= ~LOADING_FLAG
+            message.history.clear()
+        interaction.record("edit", message.id)
+        return self._message_json(message)
+
+    async def delete_webhook_message(self, request: web.Request) -> web.Response:
+        interaction = self._interaction_for_token(request)
+        message = self._webhook_message(interaction, request.match_info["message_id"])
+        self.state.delete_message(message)
+        interaction.record("delete", message.id)
+        return web.Response(status=204)
+
+
+def _guess_type(filename: str) -> str | None:
+    import mimetypes
+
+    return mimetypes.guess_type(filename)[0]

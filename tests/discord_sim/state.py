@@ -1,0 +1,322 @@
+"""The simulator's persistent state: the world, the synced commands, the messages and faults.
+
+It outlives any bot client, which is what lets a test restart the bot against the same
+messages and components. The REST server and the gateway both change it through the
+methods here; they notify connected bots through ``announce`` (set by the gateway).
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .models import (
+    ADMINISTRATOR,
+    ALL_PERMISSIONS,
+    DM,
+    GUILD_TEXT,
+    MANAGE_GUILD,
+    MEMBER_PERMISSIONS,
+    MessageRevision,
+    SimAttachment,
+    SimChannel,
+    SimGuild,
+    SimMember,
+    SimMessage,
+    SimRole,
+    SimUser,
+    SnowflakeFactory,
+)
+
+if TYPE_CHECKING:
+    from .interactions import SimInteraction
+
+#: The permissions the bot's own member has in every guild (what a typical invite grants).
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13)  # + Manage Messages
+
+GUILD_MESSAGES_INTENT = 1 << 9
+DIRECT_MESSAGES_INTENT = 1 << 12
+
+
+class SimHTTPError(Exception):
+    """Raised by state operations; the server turns it into a Discord-shaped error response."""
+
+    def __init__(self, status: int, code: int, message: str) -> None:
+        super().__init__(f"{status} (code {code}): {message}")
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class RouteFault:
+    """A planned failure: the next ``remaining`` requests matching the route get ``status``."""
+
+    method: str
+    route: str
+    remaining: int
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+    hits: int = 0
+
+    def matches(self, method: str, template: str, path: str) -> bool:
+        return self.remaining > 0 and self.method == method and self.route in (template, path)
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    """One REST request the bot made, as the server answered it."""
+
+    method: str
+    route: str
+    path: str
+    status: int
+    at: float
+
+
+class SimState:
+    """Every object of the simulated Discord, plus what the bot did to it."""
+
+    def __init__(
+        self,
+        *,
+        bot_name: str = "LeafBot",
+        token: str = "sim-bot-token",
+        attachment_size_limit: int = 10 * 1024 * 1024,
+    ) -> None:
+        self.snowflakes = SnowflakeFactory()
+        self.token = token
+        self.attachment_size_limit = attachment_size_limit
+        self.bot_user = SimUser(id=self.snowflakes.next(), name=bot_name, bot=True)
+        self.application_owner = SimUser(id=self.snowflakes.next(), name="app-owner")
+        self.users: dict[int, SimUser] = {
+            self.bot_user.id: self.bot_user,
+            self.application_owner.id: self.application_owner,
+        }
+        self.guilds: dict[int, SimGuild] = {}
+        self.channels: dict[int, SimChannel] = {}
+        self.dm_channels: dict[int, SimChannel] = {}
+        self.messages: dict[int, SimMessage] = {}
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        self.interactions: dict[int, SimInteraction] = {}
+        self.interactions_by_token: dict[str, SimInteraction] = {}
+        self.faults: list[RouteFault] = []
+        self.requests: list[RequestRecord] = []
+        self.unhandled_requests: list[RequestRecord] = []
+        self.message_listeners: list[Callable[[SimMessage], None]] = []
+        #: Where attachment URLs point; set by the server once it knows its port.
+        self.base_url = "http://127.0.0.1"
+        #: Set by the gateway: sends an event to connected bots (when their intents ask).
+        self.announce: Callable[[str, dict[str, Any], int], None] = lambda event, data, intent: None
+
+    @property
+    def application_id(self) -> int:
+        # Discord gives a bot user the same id as its application.
+        return self.bot_user.id
+
+    # ----------------------------------------------------------------- world building
+
+    def add_user(self, name: str, *, global_name: str | None = None, bot: bool = False) -> SimUser:
+        user = SimUser(id=self.snowflakes.next(), name=name, global_name=global_name, bot=bot)
+        self.users[user.id] = user
+        return user
+
+    def add_guild(self, name: str, *, owner: SimUser | None = None, world: Any = None) -> SimGuild:
+        guild_id = self.snowflakes.next()
+        owner = owner or self.application_owner
+        guild = SimGuild(id=guild_id, name=name, owner=owner, world=world)
+        guild.roles.append(SimRole(id=guild_id, name="@everyone", permissions=MEMBER_PERMISSIONS))
+        self.guilds[guild_id] = guild
+        bot_member = SimMember(user=self.bot_user, guild=guild, permissions=BOT_PERMISSIONS)
+        guild.members[self.bot_user.id] = bot_member
+        if owner.id not in guild.members and owner is not self.application_owner:
+            guild.members[owner.id] = SimMember(user=owner, guild=guild, permissions=ALL_PERMISSIONS)
+        self.announce("GUILD_CREATE", guild.to_payload(), 0)
+        return guild
+
+    def add_text_channel(self, guild: SimGuild, name: str) -> SimChannel:
+        channel = SimChannel(
+            id=self.snowflakes.next(),
+            name=name,
+            type=GUILD_TEXT,
+            guild=guild,
+            position=len(guild.channels),
+        )
+        guild.channels.append(channel)
+        self.channels[channel.id] = channel
+        self.announce("CHANNEL_CREATE", channel.to_payload(), 0)
+        return channel
+
+    def add_member(
+        self,
+        guild: SimGuild,
+        user: SimUser,
+        *,
+        manage_guild: bool = False,
+        administrator: bool = False,
+        nick: str | None = None,
+    ) -> SimMember:
+        permissions = MEMBER_PERMISSIONS
+        if manage_guild:
+            permissions |= MANAGE_GUILD
+        if administrator:
+            permissions = ALL_PERMISSIONS | ADMINISTRATOR
+        member = SimMember(user=user, guild=guild, permissions=permissions, nick=nick)
+        guild.members[user.id] = member
+        payload = member.to_payload()
+        payload["guild_id"] = str(guild.id)
+        self.announce("GUILD_MEMBER_ADD", payload, 0)
+        return member
+
+    def dm_channel(self, user: SimUser) -> SimChannel:
+        """The DM channel between the bot and ``user`` (created on first use, like Discord)."""
+        channel = self.dm_channels.get(user.id)
+        if channel is None:
+            channel = SimChannel(id=self.snowflakes.next(), name=f"dm-{user.name}", type=DM, recipient=user)
+            self.dm_channels[user.id] = channel
+            self.channels[channel.id] = channel
+        return channel
+
+    # ----------------------------------------------------------------- lookups
+
+    def get_channel(self, channel_id: int) -> SimChannel:
+        try:
+            return self.channels[channel_id]
+        except KeyError:
+            raise SimHTTPError(404, 10003, "Unknown Channel") from None
+
+    def get_user(self, user_id: int) -> SimUser:
+        try:
+            return self.users[user_id]
+        except KeyError:
+            raise SimHTTPError(404, 10013, "Unknown User") from None
+
+    def get_guild(self, guild_id: int) -> SimGuild:
+        try:
+            return self.guilds[guild_id]
+        except KeyError:
+            raise SimHTTPError(404, 10004, "Unknown Guild") from None
+
+    def get_message(self, channel: SimChannel, message_id: int) -> SimMessage:
+        message = self.messages.get(message_id)
+        if message is None or message.deleted or message.channel is not channel:
+            raise SimHTTPError(404, 10008, "Unknown Message")
+        return message
+
+    def commands_for(self, guild: SimGuild | None) -> list[dict[str, Any]]:
+        """Commands usable in a guild (its own plus global) or, for None, in DMs."""
+        if guild is None:
+            return list(self.global_commands)
+        return list(self.guild_commands.get(guild.id, [])) + list(self.global_commands)
+
+    # ----------------------------------------------------------------- commands
+
+    def sync_commands(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Replace the command set (bulk overwrite) and echo it back with ids, like Discord."""
+        previous = {c["name"]: c for c in (self.guild_commands.get(guild_id, []) if guild_id else self.global_commands)}
+        stored: list[dict[str, Any]] = []
+        for command in commands:
+            entry = copy.deepcopy(command)
+            old = previous.get(entry["name"])
+            entry["id"] = old["id"] if old else str(self.snowflakes.next())
+            entry["application_id"] = str(self.application_id)
+            entry["version"] = str(self.snowflakes.next())
+            entry.setdefault("type", 1)
+            entry.setdefault("description", "")
+            entry.setdefault("options", [])
+            entry.setdefault("default_member_permissions", None)
+            if guild_id is not None:
+                entry["guild_id"] = str(guild_id)
+            stored.append(entry)
+        if guild_id is None:
+            self.global_commands = stored
+        else:
+            self.guild_commands[guild_id] = stored
+        return copy.deepcopy(stored)
+
+    # ----------------------------------------------------------------- messages
+
+    def check_can_send(self, channel: SimChannel) -> None:
+        if channel.type == DM:
+            recipient = channel.recipient
+            if recipient is None or not recipient.dms_open or recipient.bot:
+                raise SimHTTPError(403, 50007, "Cannot send messages to this user")
+        elif channel.guild is None or self.bot_user.id not in channel.guild.members:
+            raise SimHTTPError(403, 50001, "Missing Access")
+
+    def check_attachments(self, files: list[SimAttachment]) -> None:
+        total = sum(f.size for f in files)
+        if total > self.attachment_size_limit:
+            raise SimHTTPError(413, 40005, "Request entity too large")
+
+    def store_message(self, message: SimMessage) -> SimMessage:
+        message.channel.all_messages.append(message)
+        self.messages[message.id] = message
+        if not message.ephemeral:
+            self.announce("MESSAGE_CREATE", self._event_payload(message), self._intent_for(message.channel))
+        for listener in list(self.message_listeners):
+            listener(message)
+        return message
+
+    def edit_message(self, message: SimMessage, changes: dict[str, Any], files: list[SimAttachment]) -> SimMessage:
+        """Apply a PATCH body to a stored message, keeping the old version in its history."""
+        revision: MessageRevision = message.snapshot()
+        if "content" in changes:
+            message.content = changes["content"]
+        if "embeds" in changes:
+            message.embeds = list(changes["embeds"] or [])
+        if "components" in changes:
+            message.components = list(changes["components"] or [])
+        if "allowed_mentions" in changes:
+            message.allowed_mentions = changes["allowed_mentions"]
+        if "flags" in changes and changes["flags"] is not None:
+            # Only SUPPRESS_EMBEDS may change after sending; ephemeral and others stay.
+            message.flags = (message.flags & ~4) | (int(changes["flags"]) & 4)
+        if "attachments" in changes:
+            kept_ids = {int(a["id"]) for a in changes["attachments"] or [] if "filename" not in a}
+            message.attachments = [a for a in message.attachments if a.id in kept_ids] + files
+        elif files:
+            message.attachments = message.attachments + files
+        message.history.append(revision)
+        message.edited_at = time.time()
+        if not message.ephemeral:
+            self.announce("MESSAGE_UPDATE", self._event_payload(message), self._intent_for(message.channel))
+        for listener in list(self.message_listeners):
+            listener(message)
+        return message
+
+    def delete_message(self, message: SimMessage) -> None:
+        message.deleted = True
+        if not message.ephemeral:
+            payload = {"id": str(message.id), "channel_id": str(message.channel.id)}
+            if message.channel.guild is not None:
+                payload["guild_id"] = str(message.channel.guild.id)
+            self.announce("MESSAGE_DELETE", payload, self._intent_for(message.channel))
+        for listener in list(self.message_listeners):
+            listener(message)
+
+    def _event_payload(self, message: SimMessage) -> dict[str, Any]:
+        payload = message.to_payload(self.base_url)
+        guild = message.channel.guild
+        if guild is not None and message.author.id in guild.members:
+            payload["member"] = guild.members[message.author.id].to_payload(with_user=False)
+        return payload
+
+    @staticmethod
+    def _intent_for(channel: SimChannel) -> int:
+        return DIRECT_MESSAGES_INTENT if channel.type == DM else GUILD_MESSAGES_INTENT
+
+    # ----------------------------------------------------------------- faults
+
+    def take_fault(self, method: str, template: str, path: str) -> RouteFault | None:
+        for fault in self.faults:
+            if fault.matches(method, template, path):
+                fault.remaining -= 1
+                fault.hits += 1
+                return fault
+        return None

@@ -1,0 +1,1 @@
+"""Tests of the Lefe, Dalen and Les engines and the shared board mould."""

@@ -1,0 +1,1 @@
+"""Tests of the Lublache engine (RULINGS §6)."""

@@ -1,0 +1,1 @@
+"""Tests of the match service and its SQLite storage (real database files, no mocks)."""

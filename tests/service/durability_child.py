@@ -1,0 +1,51 @@
+"""Child process of the durability test: applies a stream of moves through the service.
+
+Usage: ``python -m tests.service.durability_child DB_PATH SEED``. It continues the running
+match in the database (or starts one), plays random legal moves, and prints
+``ACK <match id> <version> <move>`` after each call has returned (so after its commit).
+When a match ends it starts the next. It runs until it is killed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+
+from bot.service import MatchService
+from bot.storage import open_repository
+from engine import get_game
+
+GUILD, CHANNEL, FIRST, SECOND = 1000, 2000, 11, 12
+
+
+async def run(path: str, seed: int) -> None:
+    repo = await open_repository(path)
+    tick = [1_700_000_000.0]
+
+    def clock() -> float:
+        tick[0] += 1.0  # every call is a second later: no cooldown or deadline trouble
+        return tick[0]
+
+    service = MatchService(repo, clock=clock)
+    await service.update_settings(GUILD, FIRST, True, challenge_cooldown_seconds=0)
+    loaded = await service.start()
+    rng = random.Random(seed)
+    match_id = loaded.matches[0].id if loaded.matches else None
+    while True:
+        if match_id is None:
+            offer = await service.challenge(GUILD, CHANNEL, FIRST, "lefe", SECOND, size=5)
+            match_id = (await service.accept_challenge(offer.challenge_id, SECOND)).match_id
+            print(f"NEW {match_id}", flush=True)
+        record = await repo.get_match(match_id)
+        state = get_game(record.game).from_json(record.state)
+        move = rng.choice(state.legal_moves())
+        user = record.user_of(state.seat_to_move)
+        update = await service.play(match_id, user, move, version=record.version)
+        print(f"ACK {match_id} {update.version} {move}", flush=True)
+        if update.match.status != "running":
+            match_id = None
+
+
+if __name__ == "__main__":
+    asyncio.run(run(sys.argv[1], int(sys.argv[2])))

@@ -1,0 +1,190 @@
+"""Board games through the service: moves, refusals, the openings, resign, draws, rematch."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import (
+    IllegalAction,
+    MatchOver,
+    MatchService,
+    NotFound,
+    NotInMatch,
+    NotYourTurn,
+    StaleVersion,
+)
+from engine import get_game
+from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, start_board_match
+
+
+async def test_a_started_match_shows_the_board_and_whose_turn(service: MatchService) -> None:
+    started = await start_board_match(service)
+    info = started.match
+    assert started.kind == "match_started"
+    assert info.status == "running" and info.version == 0
+    assert [(s.seat, s.user_id, s.colour) for s in info.seats] == [
+        (0, ALICE, "dark"),
+        (1, BOB, "light"),
+    ]
+    assert info.to_act == (ALICE,) and started.mentions == (ALICE,)
+    assert [p.kind for p in started.pictures] == ["board"]
+    assert started.pictures[0].for_user is None
+    assert started.buttons[0].actions == ("resign", "offer_draw")
+    assert "<@11> to move (dark)" in started.messages[0].text
+
+
+async def test_a_move_is_applied_logged_and_announced(service: MatchService) -> None:
+    match_id = (await start_board_match(service)).match_id
+    update = await service.play(match_id, ALICE, "E5", version=0)
+    assert update.kind == "move" and update.version == 1
+    assert update.pictures[0].state.stones == {"e5": "dark"}
+    assert "swap" in update.buttons[0].actions
+    assert update.mentions == (BOB,)
+    assert "<@11> (dark) plays e5." in update.messages[0].text
+    log = await service.action_log(match_id)
+    assert [(a.version, a.user_id, a.seat, a.action) for a in log] == [(1, ALICE, 0, "e5")]
+
+
+async def test_moves_out_of_turn_by_strangers_or_stale_are_refused(service: MatchService) -> None:
+    match_id = (await start_board_match(service)).match_id
+    with pytest.raises(NotYourTurn, match="<@11>"):
+        await service.play(match_id, BOB, "e5")
+    with pytest.raises(NotInMatch):
+        await service.play(match_id, CAROL, "e5")
+    with pytest.raises(StaleVersion, match="moved on"):
+        await service.play(match_id, ALICE, "e5", version=3)
+    with pytest.raises(IllegalAction, match="not a cell"):
+        await service.play(match_id, ALICE, "z99")
+    with pytest.raises(NotFound):
+        await service.play(match_id + 100, ALICE, "e5")
+    assert (await service.get_match(match_id)).version == 0
+    assert await service.action_log(match_id) == []
+
+
+async def test_swap_gives_seat_b_the_first_colour(service: MatchService) -> None:
+    match_id = (await start_board_match(service)).match_id
+    await service.play(match_id, ALICE, "e5", version=0)
+    update = await service.play(match_id, BOB, "swap", version=1)
+    assert {s.user_id: s.colour for s in update.match.seats} == {ALICE: "light", BOB: "dark"}
+    assert update.match.to_act == (ALICE,)
+    assert "<@12> swaps: they now play dark." in update.messages[0].text
+
+
+async def test_les_opening_set_up_then_side_choice(service: MatchService) -> None:
+    match_id = (await start_board_match(service, "les")).match_id
+    state = get_game("les").new()
+    version = 0
+    while state.seat_to_move == 0 and getattr(state, "phase", "play") == "setup":
+        move = state.legal_moves()[0]
+        state = state.play(move)
+        update = await service.play(match_id, ALICE, move, version=version)
+        version = update.version
+    assert update.match.to_act == (BOB,)
+    assert set(update.buttons[0].actions) >= {"black", "white"}
+    chosen = await service.play(match_id, BOB, "black", version=version)
+    assert {s.user_id: s.colour for s in chosen.match.seats} == {ALICE: "white", BOB: "black"}
+    assert chosen.match.to_act == (BOB,)
+
+
+async def test_resign_ends_the_match_and_rates_it(service: MatchService) -> None:
+    match_id = (await start_board_match(service)).match_id
+    update = await service.resign(match_id, BOB)
+    assert update.kind == "match_over"
+    assert update.match.status == "finished"
+    assert update.match.result == {"winners": [ALICE], "reason": "<@12> resigned", "draw": False}
+    changes = {c.user_id: c for c in update.rating_changes}
+    assert changes[ALICE].after_mu > changes[ALICE].before_mu
+    assert changes[BOB].after_mu < changes[BOB].before_mu
+    assert update.buttons[0].actions == ("rematch",)
+    with pytest.raises(MatchOver):
+        await service.play(match_id, ALICE, "e5")
+
+
+async def test_a_game_played_to_its_end_records_the_engine_result(service: MatchService) -> None:
+    match_id = (await start_board_match(service, "lublache", size=5)).match_id
+    state = get_game("lublache").new(5)
+    update = None
+    while state.outcome is None:
+        move = sorted(state.legal_moves())[0]
+        user = ALICE if state.seat_to_move == 0 else BOB
+        update = await service.play(match_id, user, move)
+        state = state.play(move)
+    assert update.kind == "match_over"
+    winner_seat = state.seat_of(state.outcome.winner)
+    assert update.match.result["winners"] == [(ALICE, BOB)[winner_seat]]
+    assert update.match.result["reason"] == state.outcome.reason
+    assert update.match.deadline_at is None
+
+
+async def test_draw_offer_accept_and_decline(service: MatchService) -> None:
+    match_id = (await start_board_match(service)).match_id
+    offered = await service.offer_draw(match_id, ALICE)
+    assert offered.mentions == (BOB,)
+    assert offered.buttons[0].actions[-2:] == ("accept_draw", "decline_draw")
+    with pytest.raises(IllegalAction, match="already offered"):
+        await service.offer_draw(match_id, ALICE)
+    with pytest.raises(IllegalAction, match="opponent must answer"):
+        await service.accept_draw(match_id, ALICE)
+    declined = await service.decline_draw(match_id, BOB)
+    assert declined.match.draw_offer_by is None
+    with pytest.raises(IllegalAction, match="no draw offer"):
+        await service.accept_draw(match_id, BOB)
+    await service.offer_draw(match_id, BOB)
+    ended = await service.accept_draw(match_id, ALICE)
+    assert ended.match.result == {"winners": [], "reason": "drawn by agreement", "draw": True}
+    assert {c.user_id for c in ended.rating_changes} == {ALICE, BOB}
+
+
+async def test_a_move_withdraws_a_draw_offer(service: MatchService) -> None:
+    match_id = (await start_board_match(service)).match_id
+    await service.offer_draw(match_id, BOB)
+    moved = await service.play(match_id, ALICE, "e5")
+    assert moved.match.draw_offer_by is None
+
+
+async def test_no_draw_offers_in_a_game_without_draws(service: MatchService) -> None:
+    match_id = (await start_board_match(service, "lublache")).match_id
+    with pytest.raises(IllegalAction, match="cannot end in a draw"):
+        await service.offer_draw(match_id, ALICE)
+
+
+async def test_rematch_swaps_seats_and_a_second_request_accepts(service: MatchService) -> None:
+    first = await start_board_match(service, "dalen", size=5, variant=True)
+    await service.resign(first.match_id, ALICE)
+    asked = await service.rematch(first.match_id, ALICE)
+    assert asked.challenge.target_id == BOB and asked.challenge.rematch_of == first.match_id
+    with pytest.raises(IllegalAction, match="already asked"):
+        await service.rematch(first.match_id, ALICE)
+    second = await service.rematch(first.match_id, BOB)
+    assert second.kind == "match_started"
+    assert [s.user_id for s in second.match.seats] == [BOB, ALICE]
+    assert second.match.options == {"size": 5, "options": {"variant": True}}
+
+
+async def test_rematch_needs_a_finished_match(service: MatchService) -> None:
+    match_id = (await start_board_match(service)).match_id
+    with pytest.raises(IllegalAction, match="once the match is over"):
+        await service.rematch(match_id, ALICE)
+
+
+async def test_finding_the_callers_match_in_a_channel(service: MatchService) -> None:
+    match_id = (await start_board_match(service)).match_id
+    found = await service.match_in_channel(GUILD, CHANNEL, BOB)
+    assert found.id == match_id
+    assert await service.match_in_channel(GUILD, CHANNEL, CAROL) is None
+    assert await service.match_in_channel(GUILD, CHANNEL + 1, BOB) is None
+    await service.set_thread(match_id, 4444)
+    assert (await service.match_in_channel(GUILD, CHANNEL, ALICE, thread_id=4444)).id == match_id
+    assert [m.id for m in await service.user_matches(ALICE)] == [match_id]
+
+
+async def test_message_ids_are_recorded_and_current_redraws(service: MatchService) -> None:
+    match_id = (await start_board_match(service)).match_id
+    await service.play(match_id, ALICE, "e5")
+    await service.set_message(match_id, "board", 98765)
+    refreshed = await service.current(match_id)
+    assert refreshed.kind == "refresh" and refreshed.version == 1
+    assert refreshed.match.messages == {"board": 98765}
+    assert refreshed.pictures[0].state.stones == {"e5": "dark"}
+    with pytest.raises(NotFound):
+        await service.set_message(match_id + 50, "board", 1)

@@ -1,0 +1,243 @@
+"""Leiff through the service: lobbies, actions, who is told what, timeouts, removal, ratings."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.service import (
+    Forbidden,
+    IllegalAction,
+    InvalidOptions,
+    LobbyError,
+    MatchOver,
+    MatchService,
+    NotInMatch,
+    NotYourTurn,
+    StaleVersion,
+    Update,
+)
+from bot.service.leiff_logic import fill_names
+from engine import get_game
+from engine.leiff import random_action
+from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN, FRANK, GUILD, ManualClock
+
+PLAYERS = (ALICE, BOB, CAROL, DAVE, ERIN, FRANK)
+
+
+async def _table(service: MatchService, players: int, **options: object) -> Update:
+    opened = await service.open_lobby(GUILD, CHANNEL, ALICE, options=dict(options) or None)
+    for user in PLAYERS[1:players]:
+        await service.join_lobby(opened.match_id, user)
+    return await service.start_lobby(opened.match_id, ALICE)
+
+
+async def _engine_state(service: MatchService, match_id: int) -> object:
+    record = await service.repo.get_match(match_id)
+    return get_game("leiff").from_json(record.state)
+
+
+async def test_lobby_join_leave_and_host_handover(service: MatchService) -> None:
+    opened = await service.open_lobby(GUILD, CHANNEL, ALICE, options={"target": 100})
+    assert opened.match.status == "lobby" and opened.match.host_id == ALICE
+    assert opened.match.options["target"] == 100
+    assert opened.buttons[0].actions == ("join", "leave", "start")
+    joined = await service.join_lobby(opened.match_id, BOB, version=0)
+    assert joined.match.user_ids == (ALICE, BOB) and joined.version == 1
+    with pytest.raises(LobbyError, match="already at this table"):
+        await service.join_lobby(opened.match_id, BOB)
+    with pytest.raises(StaleVersion):
+        await service.join_lobby(opened.match_id, CAROL, version=0)
+    left = await service.leave_lobby(opened.match_id, ALICE)
+    assert left.match.host_id == BOB and left.match.user_ids == (BOB,)
+    assert [s.seat for s in left.match.seats] == [0]
+    assert "<@12> now hosts the table." in left.messages[0].text
+    closed = await service.leave_lobby(opened.match_id, BOB)
+    assert closed.kind == "lobby_closed" and closed.match.status == "aborted"
+    with pytest.raises(MatchOver, match="closed"):
+        await service.join_lobby(opened.match_id, CAROL)
+
+
+async def test_lobby_start_rules(service: MatchService) -> None:
+    opened = await service.open_lobby(GUILD, CHANNEL, ALICE, options={"teams": True})
+    with pytest.raises(LobbyError, match="at least two"):
+        await service.start_lobby(opened.match_id, ALICE)
+    for user in (BOB, CAROL):
+        await service.join_lobby(opened.match_id, user)
+    with pytest.raises(Forbidden, match="host"):
+        await service.start_lobby(opened.match_id, BOB)
+    with pytest.raises(LobbyError, match="4 or 6"):
+        await service.start_lobby(opened.match_id, ALICE)
+    for user in (DAVE, ERIN, FRANK):
+        await service.join_lobby(opened.match_id, user)
+    with pytest.raises(LobbyError, match="full"):
+        await service.join_lobby(opened.match_id, 99)
+    started = await service.start_lobby(opened.match_id, ALICE)
+    assert started.match.status == "running"
+    assert started.pictures[0].view["teams"] == [[0, 3], [1, 4], [2, 5]]
+    with pytest.raises(LobbyError, match="already started"):
+        await service.join_lobby(opened.match_id, 99)
+
+
+async def test_lobby_options_follow_the_server(service: MatchService) -> None:
+    await service.update_settings(
+        GUILD, ALICE, True, leiff_teams_allowed=False, leiff_specials=True
+    )
+    with pytest.raises(InvalidOptions, match="does not allow team"):
+        await service.open_lobby(GUILD, CHANNEL, ALICE, options={"teams": True})
+    with pytest.raises(InvalidOptions, match="50 or 100"):
+        await service.open_lobby(GUILD, CHANNEL, ALICE, options={"target": 70})
+    with pytest.raises(InvalidOptions, match="only target and teams"):
+        await service.open_lobby(GUILD, CHANNEL, ALICE, options={"specials": False})
+    opened = await service.open_lobby(GUILD, CHANNEL, ALICE)
+    assert opened.match.options["specials"] is True
+
+
+async def test_start_deals_a_table_picture_and_a_private_hand_for_each_player(
+    service: MatchService,
+) -> None:
+    started = await _table(service, 3)
+    state = await _engine_state(service, started.match_id)
+    table = [p for p in started.pictures if p.kind == "table"]
+    hands = {p.for_user: p.view for p in started.pictures if p.kind == "hand"}
+    assert len(table) == 1 and table[0].for_user is None and table[0].view == state.view(None)
+    assert hands == {user: state.view(seat) for seat, user in enumerate((ALICE, BOB, CAROL))}
+    buttons = {b.for_user: b.actions for b in started.buttons}
+    assert buttons[ALICE] == tuple(state.legal_actions(0))
+    assert started.mentions == (ALICE,)
+    private = [m for m in started.messages if m.to is not None]
+    assert {m.to for m in private} == {ALICE, BOB, CAROL}
+    assert all("look at your slots" in m.text for m in private)
+
+
+async def test_channel_texts_never_carry_private_event_texts(service: MatchService) -> None:
+    started = await _table(service, 3, target=50)
+    record = await service.repo.get_match(started.match_id)
+    rng = random.Random(5)
+    state = await _engine_state(service, started.match_id)
+    for _ in range(150):
+        if state.outcome is not None:
+            break
+        seat, action = random_action(state, rng)
+        update = await service.play(started.match_id, PLAYERS[seat], action)
+        produced = state.play(seat, action)
+        private = {fill_names(e["text"], record) for e in produced.events if e["audience"] != "all"}
+        public = [fill_names(e["text"], record) for e in produced.events if e["audience"] == "all"]
+        channel = [m.text for m in update.messages if m.to is None]
+        assert not private & set(channel)
+        assert all(text in channel for text in public)
+        assert not any(text.startswith("You ") for text in channel)
+        assert update.pictures[0].view == produced.view(None)
+        state = await _engine_state(service, started.match_id)
+        assert state.to_json() == produced.to_json()
+
+
+async def test_actions_are_checked_against_the_engine(service: MatchService) -> None:
+    started = await _table(service, 2)
+    with pytest.raises(NotYourTurn, match="<@11>"):
+        await service.play(started.match_id, BOB, "draw")
+    with pytest.raises(IllegalAction):
+        await service.play(started.match_id, ALICE, "swap 9")
+    with pytest.raises(NotInMatch):
+        await service.play(started.match_id, CAROL, "draw")
+    drew = await service.leiff_action(started.match_id, ALICE, "draw", version=started.version)
+    assert drew.version == started.version + 1
+    private = [m.text for m in drew.messages if m.to == ALICE]
+    assert any(text.startswith("You draw") for text in private)
+    assert any(m.text.startswith("<@11> draws a card") for m in drew.messages if m.to is None)
+    assert {p.for_user for p in drew.pictures if p.kind == "hand"} >= {ALICE}
+
+
+async def test_a_whole_game_finishes_with_multiplayer_ratings_and_replays(
+    service: MatchService,
+) -> None:
+    started = await _table(service, 3)
+    rng = random.Random(11)
+    state = await _engine_state(service, started.match_id)
+    update = started
+    while state.outcome is None:
+        seat, action = random_action(state, rng)
+        update = await service.play(started.match_id, PLAYERS[seat], action)
+        state = await _engine_state(service, started.match_id)
+    assert update.kind == "match_over" and update.match.status == "finished"
+    winners = [PLAYERS[s] for s in state.outcome.winner]
+    assert update.match.result["winners"] == winners
+    assert {c.user_id for c in update.rating_changes} == {ALICE, BOB, CAROL}
+    totals = state.view(None)["totals"]
+    best = min(range(3), key=lambda s: totals[s])
+    worst = max(range(3), key=lambda s: totals[s])
+    change = {c.user_id: c for c in update.rating_changes}
+    assert change[PLAYERS[best]].after_mu > change[PLAYERS[worst]].after_mu
+    log = await service.action_log(started.match_id)
+    engine_log = [(a.seat, a.action) for a in log if not a.action.startswith("!")]
+    record = await service.repo.get_match(started.match_id)
+    rebuilt = get_game("leiff").replay(7, 3, record.options, engine_log)
+    assert rebuilt.to_json() == record.state
+
+
+async def test_timeouts_play_the_default_and_remove_a_player_who_keeps_timing_out(
+    service: MatchService, clock: ManualClock
+) -> None:
+    await service.update_settings(GUILD, ALICE, True, leiff_max_timeouts=2)
+    started = await _table(service, 3)
+    assert started.match.deadline_at == clock.now + 300
+    clock.advance(225)
+    warnings = await service.tick()
+    assert [(u.kind, u.mentions) for u in warnings] == [("warning", (ALICE,))]
+    assert await service.tick() == []
+    clock.advance(75)
+    (first,) = await service.tick()
+    assert first.kind == "timeout"
+    assert "<@11> ran out of time; the default was played." in [m.text for m in first.messages]
+    log = await service.action_log(started.match_id)
+    assert [(a.user_id, a.seat, a.action) for a in log[-1:]] == [(None, 0, "draw")]
+    assert first.match.seats[0].timeouts == 1
+    clock.advance(120)  # holding a drawn card is a choice: 120 s by default
+    (second,) = await service.tick()
+    assert second.match.seats[0].removed
+    assert any("leaves the table" in m.text for m in second.messages)
+    assert second.match.to_act == (BOB,)
+    with pytest.raises(NotInMatch, match="removed"):
+        await service.play(started.match_id, ALICE, "match 1")
+
+
+async def test_a_removed_players_turns_are_played_at_once(service: MatchService) -> None:
+    started = await _table(service, 3)
+    await service.resign(started.match_id, BOB)
+    state = await _engine_state(service, started.match_id)
+    for _ in range(60):
+        if state.outcome is not None:
+            break
+        waiting = state.waiting_for()
+        # The engine never waits for the player who left (only "next" is anyone's).
+        assert 1 not in waiting["owners"] or waiting["step"] == "next"
+        seat = waiting["owners"][0]
+        await service.play(started.match_id, PLAYERS[seat], state.default_action(seat))
+        state = await _engine_state(service, started.match_id)
+    log = await service.action_log(started.match_id)
+    assert any(a.seat == 1 and a.user_id is None for a in log)
+
+
+async def test_the_last_player_left_wins_and_leavers_rank_last(service: MatchService) -> None:
+    started = await _table(service, 3)
+    await service.resign(started.match_id, CAROL)
+    ended = await service.resign(started.match_id, ALICE)
+    assert ended.kind == "match_over"
+    assert ended.match.result["winners"] == [BOB]
+    assert ended.match.result["reason"] == "everyone else left the table"
+    change = {c.user_id: c for c in ended.rating_changes}
+    assert change[BOB].after_mu > change[ALICE].after_mu
+    rows = await service.leaderboard(GUILD, "leiff")
+    assert rows[0].user_id == BOB and rows[0].wins == 1
+    assert {r.user_id: r.losses for r in rows} == {BOB: 0, ALICE: 1, CAROL: 1}
+
+
+async def test_an_unstarted_table_expires(service: MatchService, clock: ManualClock) -> None:
+    opened = await service.open_lobby(GUILD, CHANNEL, ALICE)
+    clock.advance(901)
+    (expired,) = await service.tick()
+    assert expired.kind == "lobby_expired" and expired.match.status == "aborted"
+    assert expired.match_id == opened.match_id
+    with pytest.raises(MatchOver):
+        await service.join_lobby(opened.match_id, BOB)
