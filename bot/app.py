@@ -72,8 +72,10 @@ class LeafBot(discord.Client):
         self._tick_task: asyncio.Task[None] | None = None
         # imported here so that importing bot.app stays cheap for the settings check
         from bot.controller import Controller
+        from bot.pictures import Painter
         from bot.presenter import Presenter
 
+        self.painter = Painter(settings.render_workers)
         self.presenter = Presenter(self)
         self.controller = Controller(self)
 
@@ -86,6 +88,7 @@ class LeafBot(discord.Client):
             self._repository = await open_repository(self.settings.database_path)
             self.service = MatchService(self._repository, **self._service_options)
         await self.service.start()
+        await self.painter.start()
 
         self.add_dynamic_items(ActionButton, ActionSelect)
         from bot.commands import register_commands
@@ -143,6 +146,7 @@ class LeafBot(discord.Client):
             self._tick_task = None
         await super().close()
         await self.presenter.close()
+        self.painter.close()
         if self._owns_repository and self._repository is not None:
             await self._repository.close()
             self._repository = None
@@ -192,3 +196,7 @@ def run(settings: Settings) -> int:
         return asyncio.run(_main(settings))
     except KeyboardInterrupt:
         return 0
+    finally:
+        from render import shutdown_renderer
+
+        shutdown_renderer(wait=False)

@@ -259,12 +259,34 @@ class Controller:
 
         await self.handle(interaction, run)
 
+    async def match_here(self, guild_id: int, channel_id: int, user_id: int) -> Any:
+        """The user's running match (or lobby) in this channel, or None.
+
+        The presenter remembers the last match each player saw change per channel; that one
+        is checked with a single lookup before asking the service to search the channel.
+        """
+        remembered = self.presenter.recent_match(guild_id, channel_id, user_id)
+        if remembered is not None:
+            try:
+                match = await self.service.get_match(remembered)
+            except Exception:
+                match = None
+            if (
+                match is not None
+                and match.status in ("running", "lobby")
+                and user_id in match.user_ids
+                and (match.thread_id or match.channel_id) == channel_id
+            ):
+                return match
+        match = await self.service.match_in_channel(guild_id, channel_id, user_id)
+        if match is not None:
+            self.presenter.remember_match(match)
+        return match
+
     async def _my_match(self, interaction: discord.Interaction, user_id: int) -> Any:
         if interaction.guild_id is None:
             raise UserFacingError("Use this in the channel where your match is played.")
-        match = await self.service.match_in_channel(
-            interaction.guild_id, interaction.channel_id, user_id
-        )
+        match = await self.match_here(interaction.guild_id, interaction.channel_id, user_id)
         if match is None:
             raise UserFacingError(
                 "You have no running match in this channel. Start one with `/play`."
@@ -334,7 +356,7 @@ class Controller:
         """The caller's legal moves in this channel's match that start with what they typed."""
         if interaction.guild_id is None:
             return []
-        match = await self.service.match_in_channel(
+        match = await self.match_here(
             interaction.guild_id, interaction.channel_id, interaction.user.id
         )
         if match is None or match.game == "leiff" or match.status != "running":
@@ -380,7 +402,9 @@ class Controller:
             for match in matches[:20]:
                 names = ", ".join(in_text(n) for n in await self.presenter.seat_names(match))
                 place = f"<#{match.thread_id or match.channel_id}>"
-                lines.append(f"#{match.id} {game_title(match.game)} ({match.status}) in {place}: {names}")
+                lines.append(
+                    f"#{match.id} {game_title(match.game)} ({match.status}) in {place}: {names}"
+                )
             if not matches:
                 lines.append("None running. Start one with `/play`.")
             lines.append("**Open challenges**")
@@ -418,9 +442,7 @@ class Controller:
                 p.state for p in update.pictures if p.kind == "board" and p.state is not None
             )
             names = await self.presenter.seat_names(match)
-            from bot import pictures
-
-            gif = await pictures.replay_gif(list(state.history()), names)
+            gif = await self.bot.painter.replay_gif(state, names)
             await responder.private(
                 f"Replay of match #{match.id} ({game_title(match.game)}).",
                 file=discord.File(_bytes_io(gif), filename=f"match-{match.id}.gif"),
@@ -431,7 +453,7 @@ class Controller:
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         async def run(responder: Responder) -> None:
             await responder.acknowledge()
-            text, image, filename = await rules_card(game)
+            text, image, filename = await rules_card(game, self.bot.painter)
             await responder.private(text, file=discord.File(_bytes_io(image), filename=filename))
 
         await self.handle(interaction, run)
@@ -550,16 +572,14 @@ def _bytes_io(data: bytes) -> Any:
     return io.BytesIO(data)
 
 
-async def rules_card(game: str) -> tuple[str, bytes, str]:
+async def rules_card(game: str, painter: Any) -> tuple[str, bytes, str]:
     """A short rules summary and a rendered example position of ``game``."""
-    from bot import pictures
-
     rules = get_game(game)
     summary = str(getattr(rules, "summary", "") or "")
     if game == "leiff":
         state = rules.new(players=3, seed=11, options={})
         view = state.view(0)
-        image = await pictures.hand_png(view, 0, ["You", "Left", "Right"])
+        image = await painter.hand_png(view, 0, ["You", "Left", "Right"])
         return f"**Leiff**\n{summary}", image, "leiff-example.png"
     size = min(rules.sizes)
     state = rules.new(size=size)
@@ -569,7 +589,7 @@ async def rules_card(game: str) -> tuple[str, bytes, str]:
         if state.outcome is not None or not moves:
             break
         state = state.play(chooser.choice(sorted(moves)))
-    image = await pictures.board_png(state, ["Alice", "Bob"])
+    image = await painter.board_png(state, ["Alice", "Bob"])
     return (
         f"**{rules.title}**\n{summary}\nExample position after a few moves:",
         image,

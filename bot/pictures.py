@@ -1,53 +1,102 @@
 """Drawing the pictures a message carries, off the event loop.
 
 A thin adapter over :mod:`render`: the bot hands it an engine state or view and the players'
-names, and gets encoded image bytes back. Rendering runs in the renderer's worker threads
-(``render.render_async``) so the event loop keeps answering interactions meanwhile.
+names and gets encoded image bytes back. With ``workers > 0`` (``RENDER_WORKERS``) the
+drawing runs in that many worker processes, so the Python parts of drawing never compete
+with the event loop for the interpreter lock; states travel as their small JSON form and
+come back as PNG bytes. With ``workers == 0`` it uses the renderer's own worker threads
+(``render.render_async``), which is lighter for tests and tiny servers.
 """
 
 from __future__ import annotations
 
+import asyncio
 import functools
-from collections.abc import Sequence
+import multiprocessing
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import render
+from engine import get_game
 
 BOARD_WIDTH = 480
 HAND_WIDTH = 480
 
 
-async def _draw(func: Any, *args: Any, **kwargs: Any) -> Any:
-    return await render.render_async(functools.partial(func, *args, **kwargs))
-
-
-async def board_png(state: Any, names: Sequence[str]) -> bytes:
-    """The board picture of a board-game state; ``names`` by seat (seat A first)."""
-    return await _draw(_board_png, state, tuple(names))
-
-
-def _board_png(state: Any, names: tuple[str, ...]) -> bytes:
+# ---- what runs in a worker (module-level so that it can be sent to a process) -----------
+def board_png_from_json(game: str, state_json: str, names: tuple[str, ...]) -> bytes:
+    state = get_game(game).from_json(state_json)
     return render.png_bytes(render.render_board(state, names=names, width=BOARD_WIDTH))
 
 
-async def table_png(view: dict[str, Any], names: Sequence[str]) -> bytes:
-    """The Leiff table as everybody sees it (the spectator view)."""
-    return await _draw(_table_png, view, tuple(names))
+def board_png(state: Any, names: tuple[str, ...]) -> bytes:
+    return render.png_bytes(render.render_board(state, names=names, width=BOARD_WIDTH))
 
 
-def _table_png(view: dict[str, Any], names: tuple[str, ...]) -> bytes:
-    return render.png_bytes(render.render_table(view, names=names))
+def table_png(view: dict[str, Any], names: tuple[str, ...]) -> bytes:
+    return render.png_bytes(render.render_table(view, names=list(names)))
 
 
-async def hand_png(view: dict[str, Any], seat: int, names: Sequence[str]) -> bytes:
-    """One player's private picture: their hand as they know it, and the table."""
-    return await _draw(_hand_png, view, seat, tuple(names))
+def hand_png(view: dict[str, Any], seat: int, names: tuple[str, ...]) -> bytes:
+    return render.png_bytes(render.render_hand(view, seat, names=list(names), width=HAND_WIDTH))
 
 
-def _hand_png(view: dict[str, Any], seat: int, names: tuple[str, ...]) -> bytes:
-    return render.png_bytes(render.render_hand(view, seat, names=names))
+def replay_gif_from_json(game: str, state_json: str, names: tuple[str, ...]) -> bytes:
+    state = get_game(game).from_json(state_json)
+    return render.replay_gif(list(state.history()), names=names)
 
 
-async def replay_gif(states: Sequence[Any], names: Sequence[str]) -> bytes:
-    """An animated GIF of a finished board-game match, one frame per position."""
-    return await _draw(render.replay_gif, list(states), names=tuple(names))
+def _warm_up() -> int:
+    """Import and draw once, so that the first real picture is not slowed by start-up."""
+    state = get_game("lefe").new(size=5)
+    return len(board_png(state, ("", "")))
+
+
+class Painter:
+    """Turns states and views into PNG/GIF bytes without blocking the event loop."""
+
+    def __init__(self, workers: int = 0) -> None:
+        self.workers = max(0, workers)
+        self._pool: ProcessPoolExecutor | None = None
+        if self.workers:
+            # "spawn": a fresh interpreter per worker, never a fork of a running event loop
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+
+    async def start(self) -> None:
+        if self._pool is not None:
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(
+                *(loop.run_in_executor(self._pool, _warm_up) for _ in range(self.workers))
+            )
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def _run(self, func: Callable[..., bytes], *args: Any) -> bytes:
+        if self._pool is not None:
+            return await asyncio.get_running_loop().run_in_executor(self._pool, func, *args)
+        return await render.render_async(functools.partial(func, *args))
+
+    async def board_png(self, state: Any, names: Sequence[str]) -> bytes:
+        """The board picture of a board-game state; ``names`` by seat (seat A first)."""
+        if self._pool is not None:
+            return await self._run(
+                board_png_from_json, state.game.name, state.to_json(), tuple(names)
+            )
+        return await self._run(board_png, state, tuple(names))
+
+    async def table_png(self, view: dict[str, Any], names: Sequence[str]) -> bytes:
+        """The Leiff table as everybody sees it (the spectator view)."""
+        return await self._run(table_png, view, tuple(names))
+
+    async def hand_png(self, view: dict[str, Any], seat: int, names: Sequence[str]) -> bytes:
+        """One player's private picture: their hand as they know it, and the table."""
+        return await self._run(hand_png, view, seat, tuple(names))
+
+    async def replay_gif(self, state: Any, names: Sequence[str]) -> bytes:
+        """An animated GIF of a board-game match, one frame per position up to ``state``."""
+        return await self._run(replay_gif_from_json, state.game.name, state.to_json(), tuple(names))

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import pictures
 from bot.labels import leiff_choices, service_choices
 from bot.names import NameBook, in_text
 from bot.ui.components import Choice, build_view
@@ -138,13 +137,32 @@ class Presenter:
         self._dm_channels: dict[int, int] = {}
         self._dm_closed: set[int] = set()  # users whose DMs refused us (this process)
         self._dm_notice_sent: set[tuple[int, int]] = set()  # (match id, user id)
+        # challenge id -> its message, to update it when it expires (this process only;
+        # after a restart an expiry is announced in a new message instead)
+        self._challenge_messages: dict[int, int] = {}
+
+        # (guild, channel, user) -> the match that user last saw updated there
+        self._recent: dict[tuple[int, int, int], int] = {}
 
     async def close(self) -> None:
         self._dm_channels.clear()
 
+    def remember_match(self, match: Any) -> None:
+        """Note, for each player, the match they last saw change in its channel."""
+        place = match.thread_id or match.channel_id
+        for user_id in match.user_ids:
+            self._recent[(match.guild_id, place, user_id)] = match.id
+
+    def recent_match(self, guild_id: int, channel_id: int, user_id: int) -> int | None:
+        return self._recent.get((guild_id, channel_id, user_id))
+
     @property
     def service(self) -> Any:
         return self.client.service  # type: ignore[attr-defined]
+
+    @property
+    def painter(self) -> Any:
+        return self.client.painter  # type: ignore[attr-defined]
 
     # ---- names ---------------------------------------------------------------------
     async def seat_names(self, match: Any) -> list[str]:
@@ -210,7 +228,7 @@ class Presenter:
         image = None
         state = picture.state if picture is not None else None
         if state is not None:
-            image = await pictures.board_png(state, names)
+            image = await self.painter.board_png(state, names)
         lines = [sentence(t) for t in update.texts_for(None)]
         header = f"**{game_title(match.game)}** · match #{match.id}"
         if state is not None:
@@ -291,14 +309,12 @@ class Presenter:
         else:
             picture = next((p for p in update.pictures if p.kind == "table"), None)
             if picture is not None and picture.view is not None:
-                image = await pictures.table_png(picture.view, names)
+                image = await self.painter.table_png(picture.view, names)
             if match.status == "running":
                 pings = tuple(u for u in update.mentions if u in match.to_act)
                 for user_id in pings:
-                    lines.append(
-                        f"{await self.mention_or_name(user_id, pings)}, it is your turn (see your DMs)."
-                    )
-            elif match.result is not None:
+                    lines.append(f"{await self.mention_or_name(user_id, pings)}, your move.")
+            elif match.result is not None and update.kind == "refresh":
                 lines.append(await self._result_line(match))
             lines.extend(await self._rating_lines(update))
         actions = [a for b in update.buttons if b.for_user is None for a in b.actions]
@@ -333,9 +349,11 @@ class Presenter:
         )
         image = None
         if picture is not None and picture.view is not None and seat is not None:
-            image = await pictures.hand_png(picture.view, seat, names)
+            image = await self.painter.hand_png(picture.view, seat, names)
         lines = [f"**Leiff** · table #{match.id} · your hand"]
         lines.extend(sentence(t) for t in update.texts_for(user_id))
+        if match.status == "running" and user_id in match.to_act:
+            lines.append("**Your move.**")
         buttons = next((b for b in update.buttons if b.for_user == user_id), None)
         choices = leiff_choices(buttons.actions, names) if buttons is not None else []
         if buttons is not None and not buttons.actions and match.status == "running":
@@ -358,6 +376,8 @@ class Presenter:
         self, update: Any, responder: Responder | None = None
     ) -> discord.Message | None:
         """Send everything one update asks for; returns the public message if one was posted."""
+        if update.match is not None and update.match.status in ("running", "lobby"):
+            self.remember_match(update.match)
         public = await self.public_message(update)
         privates = await self.private_messages(update)
         posted = None
@@ -402,6 +422,17 @@ class Presenter:
         if origin is not None and responder is not None and not responder.origin_updated:
             # the clicked message has been used: its buttons go grey
             await responder.update_origin(view=_disabled(origin))
+        if update.kind in CHALLENGE_END_KINDS and origin is None and update.challenge is not None:
+            known = self._challenge_messages.pop(update.challenge.id, None)
+            if known is not None:
+                try:
+                    message = channel.get_partial_message(known)  # type: ignore[attr-defined]
+                    await message.edit(**public.edit_kwargs())
+                    return None
+                except discord.HTTPException:
+                    pass
+        if update.challenge_id is not None and update.match is not None:
+            self._challenge_messages.pop(update.challenge_id, None)  # taken: no expiry to show
         previous = update.match.messages.get(kind) if update.match is not None else None
         if responder is not None:
             posted = await responder.public(channel, **public.send_kwargs())
@@ -409,6 +440,8 @@ class Presenter:
             posted = await channel.send(**public.send_kwargs())
         if update.match is not None and posted is not None:
             await self.service.set_message(update.match.id, kind, posted.id)
+        if update.match is None and update.challenge is not None and posted is not None:
+            self._challenge_messages[update.challenge.id] = posted.id
         if (
             previous
             and (origin is None or previous != origin.id)

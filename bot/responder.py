@@ -153,7 +153,10 @@ class Responder:
                 return resource if isinstance(resource, discord.Message) else None
             if self._deferred_privately and not self._public_sent:
                 self._public_sent = True  # the placeholder now holds this answer
-                return await self.interaction.edit_original_response(content=content, **message)
+                edit = dict(message)
+                if "file" in edit:  # an edit takes attachments, not a file
+                    edit["attachments"] = [edit.pop("file")]
+                return await self.interaction.edit_original_response(content=content, **edit)
             return await self.interaction.followup.send(
                 content, ephemeral=True, wait=True, **message
             )

@@ -62,7 +62,9 @@ class Settings:
         )
 
     @classmethod
-    def load(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
+    def load(
+        cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")
+    ) -> Settings:
         """Settings from ``env`` (default: the process environment) over the ``.env`` file."""
         merged: dict[str, str] = {}
         if dotenv is not None:

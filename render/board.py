@@ -36,8 +36,10 @@ def is_point_game(state: BoardState) -> bool:
 # ---- the static background ------------------------------------------------------------
 
 
-@lru_cache(maxsize=48)
-def board_background(size: int, width: int, points: bool, theme_name: str, labels: bool) -> Image.Image:
+@lru_cache(maxsize=32)  # about 1 MB each
+def board_background(
+    size: int, width: int, points: bool, theme_name: str, labels: bool
+) -> Image.Image:
     """The picture without stones, markers or header text (cached; callers copy it)."""
     theme = get_theme(theme_name)
     geo = board_geometry(size, width, points)
@@ -76,26 +78,52 @@ def board_background(size: int, width: int, points: bool, theme_name: str, label
     letter_font = font(geo.letter_size, "bold")
     edge = geo.radius * SQRT3 / 2
     for letter, x, top_y, bottom_y in geo.column_ends():
-        draw.text((x, top_y - edge - geo.letter_band / 2), letter, font=letter_font, fill=theme.border_label, anchor="mm")
-        draw.text((x, bottom_y + edge + geo.letter_band / 2), letter, font=letter_font, fill=theme.border_label, anchor="mm")
+        draw.text(
+            (x, top_y - edge - geo.letter_band / 2),
+            letter,
+            font=letter_font,
+            fill=theme.border_label,
+            anchor="mm",
+        )
+        draw.text(
+            (x, bottom_y + edge + geo.letter_band / 2),
+            letter,
+            font=letter_font,
+            fill=theme.border_label,
+            anchor="mm",
+        )
     return image
 
 
-def _draw_point_board(draw: ImageDraw.ImageDraw, geo: BoardGeometry, theme: Theme, k: int, scaled: Any) -> None:
+def _draw_point_board(
+    draw: ImageDraw.ImageDraw, geo: BoardGeometry, theme: Theme, k: int, scaled: Any
+) -> None:
     """Les: a hexagonal plate, the lines of the triangular grid and a dot on every point."""
     grid = hex_grid(geo.size)
     ox, oy = geo.origin
     reach = SQRT3 * geo.radius * (geo.size - 1) + 0.8 * geo.radius
     plate = [
-        (ox + reach * math.cos(math.radians(30 + 60 * i)), oy + reach * math.sin(math.radians(30 + 60 * i)))
+        (
+            ox + reach * math.cos(math.radians(30 + 60 * i)),
+            oy + reach * math.sin(math.radians(30 + 60 * i)),
+        )
         for i in range(6)
     ]
-    draw.polygon(scaled(plate), fill=theme.cell, outline=theme.cell_edge, width=max(1, round(geo.radius * 0.12 * k)))
+    draw.polygon(
+        scaled(plate),
+        fill=theme.cell,
+        outline=theme.cell_edge,
+        width=max(1, round(geo.radius * 0.12 * k)),
+    )
     line_width = max(1, round(geo.radius * 0.1 * k))
     for index, neighbours in enumerate(grid.neighbours):
         for other in neighbours:
             if other > index:
-                draw.line(scaled([geo.centres[index], geo.centres[other]]), fill=theme.line, width=line_width)
+                draw.line(
+                    scaled([geo.centres[index], geo.centres[other]]),
+                    fill=theme.line,
+                    width=line_width,
+                )
     dot = geo.radius * 0.16 * k
     for x, y in scaled(geo.centres):
         draw.ellipse((x - dot, y - dot, x + dot, y + dot), fill=theme.point)
@@ -106,7 +134,9 @@ def _draw_point_board(draw: ImageDraw.ImageDraw, geo: BoardGeometry, theme: Them
 
 def _stone_sprite(geo: BoardGeometry, theme: Theme, code: int) -> sprites.Sprite:
     colours = theme.stone(code)
-    return sprites.stone(geo.stone_radius, colours.fill, colours.edge, max(1.0, geo.stone_radius * 0.1))
+    return sprites.stone(
+        geo.stone_radius, colours.fill, colours.edge, max(1.0, geo.stone_radius * 0.1)
+    )
 
 
 def _draw_stones(image: Image.Image, geo: BoardGeometry, theme: Theme, cells: bytes) -> None:
@@ -121,7 +151,9 @@ def _marker_width(geo: BoardGeometry) -> float:
     return max(2.0, geo.radius * 0.13)
 
 
-def _draw_last_turn(image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardState) -> None:
+def _draw_last_turn(
+    image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardState
+) -> None:
     """Placed stones ringed; captured cells crossed; removed cells boxed; flipped stones
     carry a diamond in the colour they had before (shape tells the kinds apart)."""
     last = state.last_turn
@@ -188,11 +220,18 @@ def _draw_loops(image: Image.Image, geo: BoardGeometry, theme: Theme, state: Boa
         if len(path) < 3:
             continue
         colour = theme.loop_first if owner == first_colour else theme.loop_second
-        mask = Image.new("L", (geo.width, geo.height), 0)
-        ImageDraw.Draw(mask).polygon(path, fill=110 if owner == first_colour else 200)
+        # the shading only needs the loop's bounding box, not a mask of the whole picture
+        left = max(0, math.floor(min(x for x, _ in path)))
+        top = max(0, math.floor(min(y for _, y in path)))
+        right = min(geo.width, math.ceil(max(x for x, _ in path)) + 1)
+        bottom = min(geo.height, math.ceil(max(y for _, y in path)) + 1)
+        box = (left, top, right, bottom)
+        mask = Image.new("L", (right - left, bottom - top), 0)
+        local = [(x - left, y - top) for x, y in path]
+        ImageDraw.Draw(mask).polygon(local, fill=110 if owner == first_colour else 200)
         if owner != first_colour:
-            mask = ImageChops.multiply(mask, stripes)
-        image.paste(colour, (0, 0, geo.width, geo.height), mask)
+            mask = ImageChops.multiply(mask, stripes.crop(box))
+        image.paste(colour, box, mask)
         draw.line([*path, path[0]], fill=theme.loop_halo, width=band + 4, joint="curve")
         draw.line([*path, path[0]], fill=colour, width=band, joint="curve")
 
@@ -238,10 +277,13 @@ def status_line(state: BoardState, names: Sequence[str]) -> str:
     phase = _phase(state)
     if state.outcome is not None:
         winner = state.outcome.winner
+        reason = state.outcome.reason.strip()
         if winner is None:
-            parts.append(f"Draw: {state.outcome.reason}")
+            # engines often start the reason with "draw" already; do not say it twice
+            said = reason.lower().startswith("draw")
+            parts.append(reason[:1].upper() + reason[1:] if said else f"Draw — {reason}")
         else:
-            parts.append(f"{who[state.seat_of(winner)]} ({winner}) wins: {state.outcome.reason}")
+            parts.append(f"{who[state.seat_of(winner)]} ({winner}) wins — {reason}")
     elif phase == "setup":
         step = int(state.extra.get("step", 1))
         parts.append(f"Set-up: {who[0]} places stone {step} of 4 ({state.to_move}).")
@@ -263,7 +305,9 @@ def _score_text(state: BoardState) -> str:
         return ""
 
 
-def header_layout(state: BoardState, names: Sequence[str], theme: Theme, width: int) -> HeaderLayout:
+def header_layout(
+    state: BoardState, names: Sequence[str], theme: Theme, width: int
+) -> HeaderLayout:
     """Where every piece of header text and every colour icon goes, already fitted."""
     s = scale_of(width)
     pad = 8 * s
@@ -290,10 +334,21 @@ def header_layout(state: BoardState, names: Sequence[str], theme: Theme, width: 
         right = colour if colour else "colour not chosen yet"
         right_text = fit_text(right, small_font, width * 0.4)
         right_width = small_font.getlength(right_text)
-        texts.append(HeaderText((width - pad - 2 * s, baseline), right_text, small_font, theme.header_muted, "rs"))
+        texts.append(
+            HeaderText(
+                (width - pad - 2 * s, baseline), right_text, small_font, theme.header_muted, "rs"
+            )
+        )
         name_x = pad + 44 * s
         room = width - pad - 2 * s - right_width - 10 * s - name_x
-        texts.append(HeaderText((name_x, baseline), fit_text(who[seat], name_font, room), name_font, theme.header_text))
+        texts.append(
+            HeaderText(
+                (name_x, baseline),
+                fit_text(who[seat], name_font, room),
+                name_font,
+                theme.header_text,
+            )
+        )
 
     info_top = 5 * s + 2 * (row_height + 2 * s) + 2 * s
     info_baseline = info_top + 15 * s
@@ -302,7 +357,9 @@ def header_layout(state: BoardState, names: Sequence[str], theme: Theme, width: 
     texts.append(HeaderText((pad, info_baseline), info_left, info_font, theme.header_muted))
     room = width - 2 * pad - info_font.getlength(info_left) - 12 * s
     score = fit_text(_score_text(state), info_font, room)
-    texts.append(HeaderText((width - pad, info_baseline), score, info_font, theme.header_text, "rs"))
+    texts.append(
+        HeaderText((width - pad, info_baseline), score, info_font, theme.header_text, "rs")
+    )
 
     lines = wrap_text(status_line(state, who), status_font, width - 2 * pad, max_lines=2)
     for number, line in enumerate(lines):
@@ -317,7 +374,9 @@ def header_layout(state: BoardState, names: Sequence[str], theme: Theme, width: 
     )
 
 
-def _draw_header(image: Image.Image, state: BoardState, names: Sequence[str], theme: Theme, width: int) -> None:
+def _draw_header(
+    image: Image.Image, state: BoardState, names: Sequence[str], theme: Theme, width: int
+) -> None:
     layout = header_layout(state, names, theme, width)
     draw = ImageDraw.Draw(image)
     s = scale_of(width)
@@ -326,7 +385,9 @@ def _draw_header(image: Image.Image, state: BoardState, names: Sequence[str], th
         draw.rounded_rectangle(box, radius=round(6 * s), fill=theme.header_highlight)
         arrow = sprites.triangle(7 * s, theme.header_turn)
         arrow.paste_on(image, (box[0] + 12 * s, (box[1] + box[3]) / 2))
-    halo = sprites.stone(layout.icon_radius + 2.5 * s, theme.header_icon_halo, theme.header_icon_halo, 1.0)
+    halo = sprites.stone(
+        layout.icon_radius + 2.5 * s, theme.header_icon_halo, theme.header_icon_halo, 1.0
+    )
     question_font = font(round(12 * s), "bold")
     for centre, code in layout.icons:
         halo.paste_on(image, centre)
@@ -335,7 +396,9 @@ def _draw_header(image: Image.Image, state: BoardState, names: Sequence[str], th
             draw.text(centre, "?", font=question_font, fill=theme.header_background, anchor="mm")
         else:
             colours = theme.stone(code)
-            sprites.stone(layout.icon_radius, colours.fill, colours.edge, max(1.0, s)).paste_on(image, centre)
+            sprites.stone(layout.icon_radius, colours.fill, colours.edge, max(1.0, s)).paste_on(
+                image, centre
+            )
     for item in layout.texts:
         draw_text(draw, item.xy, item.text, item.font, item.fill, item.anchor)
 

@@ -105,7 +105,12 @@ class BoardGeometry:
             low_high[1] = max(low_high[1], y)
         middle = self.size - 1
         return [
-            (chr(ord("a") + column), self.origin[0] + 1.5 * self.radius * (column - middle), top, bottom)
+            (
+                chr(ord("a") + column),
+                self.origin[0] + 1.5 * self.radius * (column - middle),
+                top,
+                bottom,
+            )
             for column, (top, bottom) in sorted(ends.items())
         ]
 

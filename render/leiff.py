@@ -57,8 +57,12 @@ def _back_lattice(width: int, height: int, theme_name: str) -> Image.Image:
     step = max(4, round(width * 0.3))
     line = max(1, round(width * 0.05))
     for offset in range(-height, width + height, step):
-        draw.line([(offset, 0), (offset + height, height)], fill=theme.card("back_pattern"), width=line)
-        draw.line([(offset, height), (offset + height, 0)], fill=theme.card("back_pattern"), width=line)
+        draw.line(
+            [(offset, 0), (offset + height, height)], fill=theme.card("back_pattern"), width=line
+        )
+        draw.line(
+            [(offset, height), (offset + height, 0)], fill=theme.card("back_pattern"), width=line
+        )
     return tile
 
 
@@ -67,22 +71,36 @@ def _draw_back(image: Image.Image, box: tuple[float, float, float, float], theme
     x0, y0, x1, y1 = box
     width = x1 - x0
     radius = max(2, round(width * 0.1))
-    draw.rounded_rectangle(box, radius=radius, fill=theme.card("back"), outline=theme.card("face_edge"), width=1)
+    draw.rounded_rectangle(
+        box, radius=radius, fill=theme.card("back"), outline=theme.card("face_edge"), width=1
+    )
     inset = max(2, round(width * 0.12))
     left, top = round(x0) + inset, round(y0) + inset
     right, bottom = round(x1) - inset, round(y1) - inset
     if right > left and bottom > top:
         image.paste(_back_lattice(right - left, bottom - top, theme.name), (left, top))
-        draw.rectangle((left, top, right - 1, bottom - 1), outline=theme.card("back_pattern"), width=max(1, round(width * 0.04)))
+        draw.rectangle(
+            (left, top, right - 1, bottom - 1),
+            outline=theme.card("back_pattern"),
+            width=max(1, round(width * 0.04)),
+        )
 
 
-def _draw_slot_machine(draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], theme: Theme) -> None:
+def _draw_slot_machine(
+    draw: ImageDraw.ImageDraw, box: tuple[float, float, float, float], theme: Theme
+) -> None:
     """A one-armed bandit: body, three reels showing 7, and a lever with a knob."""
     x0, y0, x1, y1 = box
     w, h = x1 - x0, y1 - y0
     ink = theme.card("face_text")
     body = (x0 + w * 0.14, y0 + h * 0.22, x0 + w * 0.74, y0 + h * 0.78)
-    draw.rounded_rectangle(body, radius=max(1, round(w * 0.06)), fill=theme.card("high_text"), outline=ink, width=max(1, round(w * 0.025)))
+    draw.rounded_rectangle(
+        body,
+        radius=max(1, round(w * 0.06)),
+        fill=theme.card("high_text"),
+        outline=ink,
+        width=max(1, round(w * 0.025)),
+    )
     reel_w = (body[2] - body[0]) * 0.26
     reel_h = (body[3] - body[1]) * 0.42
     gap = ((body[2] - body[0]) - 3 * reel_w) / 4
@@ -93,10 +111,69 @@ def _draw_slot_machine(draw: ImageDraw.ImageDraw, box: tuple[float, float, float
         draw.rectangle((rx, ry, rx + reel_w, ry + reel_h), fill=theme.card("face"), outline=ink)
         draw.text((rx + reel_w / 2, ry + reel_h / 2), "7", font=reel_font, fill=ink, anchor="mm")
     lever_x = body[2] + w * 0.08
-    draw.line([(body[2], body[1] + (body[3] - body[1]) * 0.6), (lever_x, body[1] + (body[3] - body[1]) * 0.6)], fill=ink, width=max(1, round(w * 0.03)))
-    draw.line([(lever_x, body[1] + (body[3] - body[1]) * 0.6), (lever_x, y0 + h * 0.16)], fill=ink, width=max(1, round(w * 0.03)))
+    draw.line(
+        [
+            (body[2], body[1] + (body[3] - body[1]) * 0.6),
+            (lever_x, body[1] + (body[3] - body[1]) * 0.6),
+        ],
+        fill=ink,
+        width=max(1, round(w * 0.03)),
+    )
+    draw.line(
+        [(lever_x, body[1] + (body[3] - body[1]) * 0.6), (lever_x, y0 + h * 0.16)],
+        fill=ink,
+        width=max(1, round(w * 0.03)),
+    )
     knob = max(2.0, w * 0.05)
-    draw.ellipse((lever_x - knob, y0 + h * 0.16 - knob, lever_x + knob, y0 + h * 0.16 + knob), fill=theme.card("negative_text"), outline=ink)
+    draw.ellipse(
+        (lever_x - knob, y0 + h * 0.16 - knob, lever_x + knob, y0 + h * 0.16 + knob),
+        fill=theme.card("negative_text"),
+        outline=ink,
+    )
+
+
+# where the German compound names of the special cards break best (index of the cut)
+_COMPOUND_BREAKS = {
+    "Kneipenphilosoph": 7,
+    "Dorfschönheit": 4,
+    "Klatschtante": 7,
+    "Hinterhältiger": 6,
+}
+
+
+def _hyphenate(word: str, used_font: Font, room: float) -> list[str]:
+    """Split a word too long for a line into pieces that fit, each but the last ending "-"."""
+    pieces: list[str] = []
+    rest = word
+    while rest and used_font.getlength(rest) > room:
+        cut = len(rest) - 1
+        while cut > 1 and used_font.getlength(rest[:cut] + "-") > room:
+            cut -= 1
+        pieces.append(rest[:cut] + "-")
+        rest = rest[cut:]
+    return [*pieces, rest] if rest else pieces
+
+
+def _name_lines(name: str, room: float, size: int) -> tuple[Font, list[str]]:
+    """A special card's name in at most three lines: break a compound at its joint first,
+    then try a smaller font, and hyphenate anywhere only as a last resort."""
+    smallest = max(7, round(size * 0.7))
+    for attempt in range(max(size, smallest), smallest - 1, -1):
+        used = font(attempt, "bold")
+        words: list[str] = []
+        for word in name.split():
+            if used.getlength(word) <= room:
+                words.append(word)
+                continue
+            cut = _COMPOUND_BREAKS.get(word)
+            if not cut or max(used.getlength(word[:cut] + "-"), used.getlength(word[cut:])) > room:
+                break
+            words.extend((word[:cut] + "-", word[cut:]))
+        else:
+            return used, wrap_text(" ".join(words), used, room, max_lines=3)
+    used = font(smallest, "bold")
+    pieces = [piece for word in name.split() for piece in _hyphenate(word, used, room)]
+    return used, wrap_text(" ".join(pieces), used, room, max_lines=3)
 
 
 def draw_card(
@@ -112,25 +189,58 @@ def draw_card(
     radius = max(2, round(w * 0.1))
     edge = theme.card("face_edge")
     if label == SLOT_MACHINE:
-        draw.rounded_rectangle(box, radius=radius, fill=theme.card("slot_face"), outline=edge, width=1)
+        draw.rounded_rectangle(
+            box, radius=radius, fill=theme.card("slot_face"), outline=edge, width=1
+        )
         _draw_slot_machine(draw, (x0, y0 + h * 0.05, x1, y1 - h * 0.12), theme)
         if w >= 40:
             caption = fit_text(display_name(label), font(max(7, round(w * 0.13))), w * 0.9)
-            draw.text((x0 + w / 2, y1 - h * 0.08), caption, font=font(max(7, round(w * 0.13))), fill=theme.card("face_text"), anchor="mm")
+            draw.text(
+                (x0 + w / 2, y1 - h * 0.08),
+                caption,
+                font=font(max(7, round(w * 0.13))),
+                fill=theme.card("face_text"),
+                anchor="mm",
+            )
         corner = font(max(7, round(w * 0.16)), "bold")
-        draw.text((x0 + w * 0.08, y0 + h * 0.04), "0", font=corner, fill=theme.card("face_text"), anchor="la")
+        draw.text(
+            (x0 + w * 0.08, y0 + h * 0.04),
+            "0",
+            font=corner,
+            fill=theme.card("face_text"),
+            anchor="la",
+        )
         return
     if label in SPECIALS:
-        draw.rounded_rectangle(box, radius=radius, fill=theme.card("special_face"), outline=edge, width=max(1, round(w * 0.04)))
+        draw.rounded_rectangle(
+            box,
+            radius=radius,
+            fill=theme.card("special_face"),
+            outline=edge,
+            width=max(1, round(w * 0.04)),
+        )
         # a star marks every special card even when the name is too small to read
         star = font(max(8, round(w * 0.3)), "bold")
-        draw.text((x0 + w / 2, y0 + h * 0.3), "★", font=star, fill=theme.card("high_text"), anchor="mm")
-        name_font = font(max(7, round(w * 0.14)), "bold")
-        lines = wrap_text(display_name(label), name_font, w * 0.88, max_lines=2)
+        draw.text(
+            (x0 + w / 2, y0 + h * 0.3), "★", font=star, fill=theme.card("high_text"), anchor="mm"
+        )
+        name_font, lines = _name_lines(display_name(label), w * 0.88, round(w * 0.15))
         for number, line in enumerate(lines):
-            draw.text((x0 + w / 2, y0 + h * (0.58 + 0.15 * number)), line, font=name_font, fill=theme.card("face_text"), anchor="mm")
+            draw.text(
+                (x0 + w / 2, y0 + h * (0.56 + 0.13 * number)),
+                line,
+                font=name_font,
+                fill=theme.card("face_text"),
+                anchor="mm",
+            )
         corner = font(max(7, round(w * 0.16)), "bold")
-        draw.text((x0 + w * 0.08, y0 + h * 0.04), "4", font=corner, fill=theme.card("face_text"), anchor="la")
+        draw.text(
+            (x0 + w * 0.08, y0 + h * 0.04),
+            "4",
+            font=corner,
+            fill=theme.card("face_text"),
+            anchor="la",
+        )
         return
     draw.rounded_rectangle(box, radius=radius, fill=theme.card("face"), outline=edge, width=1)
     text = display_name(label)
@@ -191,11 +301,32 @@ def _header(
     draw.rectangle((0, 0, width, height), fill=theme.header_background)
     title_font = font(round(18 * s), "bold")
     small = font(round(13 * s))
-    draw_text(draw, (pad, 24 * s), fit_text(title, title_font, width - 2 * pad), title_font, theme.header_text, "ls")
-    draw_text(draw, (pad, 42 * s), fit_text(subtitle, small, width - 2 * pad), small, theme.header_muted, "ls")
+    draw_text(
+        draw,
+        (pad, 24 * s),
+        fit_text(title, title_font, width - 2 * pad),
+        title_font,
+        theme.header_text,
+        "ls",
+    )
+    draw_text(
+        draw,
+        (pad, 42 * s),
+        fit_text(subtitle, small, width - 2 * pad),
+        small,
+        theme.header_muted,
+        "ls",
+    )
     status_font = font(round(14 * s), "bold")
     for number, line in enumerate(wrap_text(status, status_font, width - 2 * pad, max_lines=2)):
-        draw_text(draw, (pad, (61 + 17 * number) * s), line, status_font, theme.header_turn if number == 0 else theme.header_text, "ls")
+        draw_text(
+            draw,
+            (pad, (61 + 17 * number) * s),
+            line,
+            status_font,
+            theme.header_turn if number == 0 else theme.header_text,
+            "ls",
+        )
     return height
 
 
@@ -211,7 +342,15 @@ def _round_line(view: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
-def _piles(image: Image.Image, view: Mapping[str, Any], theme: Theme, width: int, top: float, names: Sequence[str], viewer: int | None) -> float:
+def _piles(
+    image: Image.Image,
+    view: Mapping[str, Any],
+    theme: Theme,
+    width: int,
+    top: float,
+    names: Sequence[str],
+    viewer: int | None,
+) -> float:
     """Draw pile (a back and its count) and discard pile (its top card and count)."""
     s = scale_of(width)
     draw = ImageDraw.Draw(image)
@@ -226,18 +365,47 @@ def _piles(image: Image.Image, view: Mapping[str, Any], theme: Theme, width: int
     if view.get("draw_count", 0):
         for depth in (2, 1):
             offset = depth * 2 * s
-            draw_card(image, (draw_x + offset, y + offset, draw_x + card_w + offset, y + card_h + offset), None, theme)
+            draw_card(
+                image,
+                (draw_x + offset, y + offset, draw_x + card_w + offset, y + card_h + offset),
+                None,
+                theme,
+            )
         draw_card(image, (draw_x, y, draw_x + card_w, y + card_h), None, theme)
     else:
-        draw.rounded_rectangle((draw_x, y, draw_x + card_w, y + card_h), radius=round(6 * s), outline=theme.card("table_muted"), width=1)
-    draw_text(draw, (columns[0], y + card_h + 20 * s), f"draw {view.get('draw_count', 0)}", count_font, theme.card("table_text"), "ms")
+        draw.rounded_rectangle(
+            (draw_x, y, draw_x + card_w, y + card_h),
+            radius=round(6 * s),
+            outline=theme.card("table_muted"),
+            width=1,
+        )
+    draw_text(
+        draw,
+        (columns[0], y + card_h + 20 * s),
+        f"draw {view.get('draw_count', 0)}",
+        count_font,
+        theme.card("table_text"),
+        "ms",
+    )
     discard_x = columns[1] - card_w / 2
     top_card = view.get("discard_top")
     if top_card is not None:
         draw_card(image, (discard_x, y, discard_x + card_w, y + card_h), str(top_card), theme)
     else:
-        draw.rounded_rectangle((discard_x, y, discard_x + card_w, y + card_h), radius=round(6 * s), outline=theme.card("table_muted"), width=1)
-    draw_text(draw, (columns[1], y + card_h + 20 * s), f"discard {view.get('discard_count', 0)}", count_font, theme.card("table_text"), "ms")
+        draw.rounded_rectangle(
+            (discard_x, y, discard_x + card_w, y + card_h),
+            radius=round(6 * s),
+            outline=theme.card("table_muted"),
+            width=1,
+        )
+    draw_text(
+        draw,
+        (columns[1], y + card_h + 20 * s),
+        f"discard {view.get('discard_count', 0)}",
+        count_font,
+        theme.card("table_text"),
+        "ms",
+    )
 
     # the card someone holds right now: its face only when the view shows it
     holding = view.get("holding")
@@ -248,12 +416,24 @@ def _piles(image: Image.Image, view: Mapping[str, Any], theme: Theme, width: int
         held = holding.get("card")
         hx = right_x
         small_w = 44 * s
-        draw_card(image, (hx, y, hx + small_w, y + small_w * CARD_RATIO), None if held is None else str(held), theme)
+        draw_card(
+            image,
+            (hx, y, hx + small_w, y + small_w * CARD_RATIO),
+            None if held is None else str(held),
+            theme,
+        )
         source = "the draw pile" if holding.get("source") == "draw" else "the discard pile"
         who = "You hold" if seat == viewer else f"{_seat_name(names, seat)} holds"
         lines = wrap_text(f"{who} a card from {source}.", label_font, text_width, max_lines=4)
         for number, line in enumerate(lines):
-            draw_text(draw, (hx, y + small_w * CARD_RATIO + (16 + 15 * number) * s), line, label_font, theme.card("table_text"), "ls")
+            draw_text(
+                draw,
+                (hx, y + small_w * CARD_RATIO + (16 + 15 * number) * s),
+                line,
+                label_font,
+                theme.card("table_text"),
+                "ls",
+            )
     return y + card_h + 30 * s
 
 
@@ -270,7 +450,9 @@ def _rule_box_height(view: Mapping[str, Any], width: int) -> float:
     return (26 + 18 * len(lines) + 8) * scale_of(width) if lines else 0.0
 
 
-def _rule_box(image: Image.Image, view: Mapping[str, Any], theme: Theme, width: int, top: float) -> float:
+def _rule_box(
+    image: Image.Image, view: Mapping[str, Any], theme: Theme, width: int, top: float
+) -> float:
     """The Klatschtante's table rule in a box under the piles (nothing when none is set)."""
     lines = _rule_lines(view, width)
     if not lines:
@@ -281,10 +463,29 @@ def _rule_box(image: Image.Image, view: Mapping[str, Any], theme: Theme, width: 
     rule_font = font(round(14 * s))
     title_font = font(round(13 * s), "bold")
     height = _rule_box_height(view, width) - 8 * s
-    draw.rounded_rectangle((pad, top, width - pad, top + height), radius=round(8 * s), fill=theme.card("face"), outline=theme.card("face_edge"))
-    draw_text(draw, (2 * pad, top + 18 * s), "Klatschtante's rule", title_font, theme.card("high_text"), "ls")
+    draw.rounded_rectangle(
+        (pad, top, width - pad, top + height),
+        radius=round(8 * s),
+        fill=theme.card("face"),
+        outline=theme.card("face_edge"),
+    )
+    draw_text(
+        draw,
+        (2 * pad, top + 18 * s),
+        "Klatschtante's rule",
+        title_font,
+        theme.card("high_text"),
+        "ls",
+    )
     for number, line in enumerate(lines):
-        draw_text(draw, (2 * pad, top + (36 + 18 * number) * s), line, rule_font, theme.card("face_text"), "ls")
+        draw_text(
+            draw,
+            (2 * pad, top + (36 + 18 * number) * s),
+            line,
+            rule_font,
+            theme.card("face_text"),
+            "ls",
+        )
     return top + height + 8 * s
 
 
@@ -324,9 +525,14 @@ def render_table(
     hands: list[list[Any]] = list(view.get("hands") or [[] for _ in range(players)])
     max_cards = max((len(h) for h in hands), default=4)
     drinks = view.get("drinks") if (view.get("options") or {}).get("drinking") else None
-    row_height = (62 if drinks else 50) * s
+    specials = bool((view.get("options") or {}).get("specials"))
+    row_height = (62 if drinks or specials else 54) * s
     height = round(
-        HEADER_HEIGHT * s + PILES_HEIGHT * s + _rule_box_height(view, width) + players * row_height + 8 * s
+        HEADER_HEIGHT * s
+        + PILES_HEIGHT * s
+        + _rule_box_height(view, width)
+        + players * row_height
+        + 8 * s
     )
     image = Image.new("RGB", (width, height), chosen.card("table"))
     top = _header(image, chosen, width, "Leiff", _round_line(view), _status(view, names, None))
@@ -338,6 +544,8 @@ def render_table(
     immune = set(view.get("immune") or [])
     totals = view.get("totals") or []
     round_scores = view.get("round_scores")
+    link = view.get("link")
+    enchantments = view.get("enchantments") or []
     teams = view.get("teams")
     team_of = {seat: number for number, team in enumerate(teams or []) for seat in team}
     pad = 10 * s
@@ -345,33 +553,79 @@ def render_table(
     small = font(round(12 * s))
     card_w = min(24 * s, (width * 0.5 - pad) / max(1, max_cards) - 3 * s)
     card_h = card_w * CARD_RATIO
+    slot_font = font(round(10 * s))
     for seat in range(players):
         row_top = y + seat * row_height
         if seat == turn:
-            draw.rounded_rectangle((pad / 2, row_top + 2 * s, width - pad / 2, row_top + row_height - 2 * s), radius=round(6 * s), fill=chosen.card("empty_slot"))
-            sprites.triangle(6 * s, chosen.header_turn).paste_on(image, (pad + 4 * s, row_top + row_height * 0.35))
+            draw.rounded_rectangle(
+                (pad / 2, row_top + 2 * s, width - pad / 2, row_top + row_height - 2 * s),
+                radius=round(6 * s),
+                fill=chosen.card("empty_slot"),
+            )
+            sprites.triangle(6 * s, chosen.header_turn).paste_on(
+                image, (pad + 4 * s, row_top + row_height * 0.35)
+            )
         name_x = pad + 16 * s
         hand = hands[seat] if seat < len(hands) else []
         size = (view.get("hand_sizes") or [len(hand)] * players)[seat]
         cards_left = width * 0.5
         name_room = cards_left - name_x - 8 * s
-        draw_text(draw, (name_x, row_top + 22 * s), fit_text(_seat_name(names, seat), name_font, name_room), name_font, chosen.card("table_text"), "ls")
+        draw_text(
+            draw,
+            (name_x, row_top + 22 * s),
+            fit_text(_seat_name(names, seat), name_font, name_room),
+            name_font,
+            chosen.card("table_text"),
+            "ls",
+        )
         details = [f"{size} card{'s' if size != 1 else ''}"]
         if seat < len(totals):
             details.append(f"total {totals[seat]}")
         if round_scores and seat < len(round_scores):
-            details.append(f"round {round_scores[seat]:+d}" if isinstance(round_scores[seat], int) else f"round {round_scores[seat]}")
+            details.append(
+                f"round {round_scores[seat]:+d}"
+                if isinstance(round_scores[seat], int)
+                else f"round {round_scores[seat]}"
+            )
         if teams:
             details.append(f"team {team_of.get(seat, 0) + 1}")
+        # a second line for what the special cards and the drinking rules did to this seat
+        effects = []
         if seat in immune:
-            details.append("Kellner: immune")
-        draw_text(draw, (name_x, row_top + 38 * s), fit_text(" · ".join(details), small, name_room), small, chosen.card("table_muted"), "ls")
+            effects.append("Kellner: immune")
+        if link and link.get("seat") == seat:
+            effects.append(f"drinks with {_seat_name(names, int(link.get('to', 0)))}")
+        if any(entry.get("target") == seat for entry in enchantments):
+            effects.append("enchanted")
         if drinks and seat < len(drinks):
-            draw_text(draw, (name_x, row_top + 52 * s), fit_text(_drinks_text(drinks[seat]), small, name_room), small, chosen.card("table_muted"), "ls")
+            effects.append(_drinks_text(drinks[seat]))
+        for number, line in enumerate((" · ".join(details), " · ".join(effects))):
+            draw_text(
+                draw,
+                (name_x, row_top + (38 + 14 * number) * s),
+                fit_text(line, small, name_room),
+                small,
+                chosen.card("table_muted"),
+                "ls",
+            )
+        # slot numbers under the cards: they are what a catch ("catch 2.3") names
+        cy = row_top + (row_height - card_h - 12 * s) / 2
         for slot, label in enumerate(hand):
             cx = cards_left + slot * (card_w + 3 * s)
-            cy = row_top + (row_height - card_h) / 2
-            draw_card(image, (cx, cy, cx + card_w, cy + card_h), None if label is None else str(label), chosen)
+            draw_card(
+                image,
+                (cx, cy, cx + card_w, cy + card_h),
+                None if label is None else str(label),
+                chosen,
+            )
+            draw_text(
+                draw,
+                (cx + card_w / 2, cy + card_h + 11 * s),
+                str(slot + 1),
+                slot_font,
+                chosen.card("table_muted"),
+                "ms",
+            )
     return image
 
 
@@ -421,7 +675,9 @@ def hand_layout(view: Mapping[str, Any], seat: int, width: int) -> HandLayout:
         x += small_w + 3 * gap
     discard = (x, strip_top, x + small_w, strip_top + small_h)
     height = round(strip_top + small_h + 34 * s)
-    return HandLayout(width, height, header, tuple(boxes), held, discard, x + small_w + 3 * gap, strip_top)
+    return HandLayout(
+        width, height, header, tuple(boxes), held, discard, x + small_w + 3 * gap, strip_top
+    )
 
 
 def render_hand(
@@ -446,25 +702,48 @@ def render_hand(
     slot_font = font(round(15 * s), "bold")
     for slot, (label, box) in enumerate(zip(hand, layout.slots, strict=True)):
         draw_card(image, box, None if label is None else str(label), chosen)
-        draw_text(draw, ((box[0] + box[2]) / 2, box[3] + 20 * s), str(slot + 1), slot_font, chosen.card("table_text"), "ms")
+        draw_text(
+            draw,
+            ((box[0] + box[2]) / 2, box[3] + 20 * s),
+            str(slot + 1),
+            slot_font,
+            chosen.card("table_text"),
+            "ms",
+        )
 
     caption = font(round(13 * s))
     holding = view.get("holding")
     if layout.held is not None and holding:
         x0, y0, x1, y1 = layout.held
         ring = 4 * s
-        draw.rounded_rectangle((x0 - ring / 2, y0 - ring / 2, x1 + ring / 2, y1 + ring / 2), radius=round(8 * s), outline=chosen.card("drawn_ring"), width=max(2, round(ring)))
+        draw.rounded_rectangle(
+            (x0 - ring / 2, y0 - ring / 2, x1 + ring / 2, y1 + ring / 2),
+            radius=round(8 * s),
+            outline=chosen.card("drawn_ring"),
+            width=max(2, round(ring)),
+        )
         held = holding.get("card")
         draw_card(image, layout.held, None if held is None else str(held), chosen)
         source = "drawn" if holding.get("source") == "draw" else "taken from the discard"
-        draw_text(draw, ((x0 + x1) / 2, y1 + 20 * s), f"just {source}", caption, chosen.card("table_text"), "ms")
+        draw_text(
+            draw,
+            ((x0 + x1) / 2, y1 + 20 * s),
+            f"just {source}",
+            caption,
+            chosen.card("table_text"),
+            "ms",
+        )
     top_card = view.get("discard_top")
     x0, y0, x1, y1 = layout.discard
     if top_card is not None:
         draw_card(image, layout.discard, str(top_card), chosen)
     else:
-        draw.rounded_rectangle(layout.discard, radius=round(6 * s), outline=chosen.card("table_muted"), width=1)
-    draw_text(draw, ((x0 + x1) / 2, y1 + 20 * s), "discard top", caption, chosen.card("table_text"), "ms")
+        draw.rounded_rectangle(
+            layout.discard, radius=round(6 * s), outline=chosen.card("table_muted"), width=1
+        )
+    draw_text(
+        draw, ((x0 + x1) / 2, y1 + 20 * s), "discard top", caption, chosen.card("table_text"), "ms"
+    )
 
     info = [f"draw pile {view.get('draw_count', 0)}", f"discard {view.get('discard_count', 0)}"]
     totals = view.get("totals") or []
@@ -480,6 +759,8 @@ def render_hand(
         for line in wrap_text(entry, info_font, width - layout.info_x - 10 * s, max_lines=2):
             if line_y > layout.height - 8 * s:
                 break
-            draw_text(draw, (layout.info_x, line_y), line, info_font, chosen.card("table_text"), "ls")
+            draw_text(
+                draw, (layout.info_x, line_y), line, info_font, chosen.card("table_text"), "ls"
+            )
             line_y += 17 * s
     return image

@@ -2,17 +2,18 @@
 
 All frames share one palette, taken from the final position (it holds the most stones and
 markers), so colours never flicker between frames and no frame needs its own quantising
-pass. Pillow stores each frame as the rectangle that changed since the one before, with
-unchanged pixels made transparent, which keeps even a long game far below Discord's 8 MB
-limit.
+pass. Every frame after the first keeps only the pixels that changed since the one before
+(the rest transparent, which LZW compresses to almost nothing) and Pillow crops it to the
+changed rectangle, which keeps even a long game far below Discord's 8 MB limit.
 """
 
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Iterable, Sequence
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engine.board import BoardState
 from render.board import render_board
@@ -21,25 +22,40 @@ from render.geometry import MIN_WIDTH
 FRAME_MS = 800
 LAST_FRAME_MS = 4000
 MAX_GIF_BYTES = 8 * 1024 * 1024
-PALETTE_COLOURS = 96
+TRANSPARENT = 255  # palette index of 'unchanged' pixels; the frames use the 255 others
+
+
+def _indices(frame: Image.Image) -> Image.Image:
+    """A palette image's raw colour indices as a greyscale image (for exact comparisons)."""
+    return Image.frombytes("L", frame.size, frame.tobytes())
 
 
 def _encode(frames: list[Image.Image]) -> bytes:
-    palette = frames[-1].quantize(colors=PALETTE_COLOURS, method=Image.Quantize.MEDIANCUT)
+    # index TRANSPARENT stays free in the palette: it marks "unchanged since the last frame"
+    palette = frames[-1].quantize(colors=TRANSPARENT, method=Image.Quantize.FASTOCTREE)
     indexed = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
-    durations = [FRAME_MS] * (len(indexed) - 1) + [LAST_FRAME_MS]
+    deltas = [indexed[0]]
+    for before, after in itertools.pairwise(indexed):
+        unchanged = ImageChops.difference(_indices(after), _indices(before)).point(
+            [255, *([0] * 255)], "1"
+        )
+        delta = after.copy()
+        delta.paste(TRANSPARENT, mask=unchanged)
+        deltas.append(delta)
+    durations = [FRAME_MS] * (len(deltas) - 1) + [LAST_FRAME_MS]
     buffer = io.BytesIO()
-    indexed[0].save(
+    deltas[0].save(
         buffer,
         format="GIF",
         save_all=True,
-        append_images=indexed[1:],
+        append_images=deltas[1:],
         duration=durations,
         loop=0,
-        disposal=1,  # leave each frame in place: the next one only draws what changed
-        # optimize: unchanged pixels inside a frame's changed rectangle become transparent,
-        # which LZW compresses to almost nothing (a 60-move game: ~0.3 MB instead of ~2 MB)
-        optimize=True,
+        # each frame stays on screen under the next, which only paints what changed (its
+        # other pixels are transparent); Pillow also crops every frame to its changed box
+        disposal=1,
+        transparency=TRANSPARENT,
+        optimize=False,
     )
     return buffer.getvalue()
 
@@ -62,7 +78,9 @@ def replay_gif(
     pair = (str(names[0]) if len(names) > 0 else "", str(names[1]) if len(names) > 1 else "")
     current = width
     while True:
-        frames = [render_board(state, names=pair, theme=theme, width=current) for state in positions]
+        frames = [
+            render_board(state, names=pair, theme=theme, width=current) for state in positions
+        ]
         data = _encode(frames)
         if len(data) < MAX_GIF_BYTES or current <= MIN_WIDTH:
             break

@@ -31,7 +31,9 @@ class Sprite:
         image.paste(self.colour, (x, y), self.mask)
 
 
-def _canvas(half: int) -> tuple[Image.Image, Image.Image, ImageDraw.ImageDraw, ImageDraw.ImageDraw, float]:
+def _canvas(
+    half: int,
+) -> tuple[Image.Image, Image.Image, ImageDraw.ImageDraw, ImageDraw.ImageDraw, float]:
     side = (2 * half + 1) * SUPERSAMPLE
     colour = Image.new("RGB", (side, side))
     mask = Image.new("L", (side, side), 0)
@@ -76,7 +78,9 @@ def ring(inner: float, outer: float, colour_rgb: RGB) -> Sprite:
     return _finish(colour, mask, half)
 
 
-def _polyline_mask(draw_mask: ImageDraw.ImageDraw, points: list[tuple[float, float]], width: float) -> None:
+def _polyline_mask(
+    draw_mask: ImageDraw.ImageDraw, points: list[tuple[float, float]], width: float
+) -> None:
     draw_mask.line(points, fill=255, width=max(1, round(width * SUPERSAMPLE)), joint="curve")
 
 
@@ -96,7 +100,9 @@ def broken_cross(reach: float, gap: float, width: float, colour_rgb: RGB) -> Spr
 
 
 @lru_cache(maxsize=256)
-def hollow_polygon(sides: int, radius: float, width: float, rotation: float, colour_rgb: RGB) -> Sprite:
+def hollow_polygon(
+    sides: int, radius: float, width: float, rotation: float, colour_rgb: RGB
+) -> Sprite:
     """A regular polygon outline: a square for 'removed', a diamond for 'flipped'."""
     half = math.ceil(radius + width) + 1
     colour, mask, draw_colour, draw_mask, middle = _canvas(half)
@@ -120,6 +126,7 @@ def triangle(size: float, colour_rgb: RGB) -> Sprite:
     draw_colour.rectangle((0, 0, *colour.size), fill=colour_rgb)
     s = size * SUPERSAMPLE
     draw_mask.polygon(
-        [(middle - s * 0.6, middle - s), (middle + s, middle), (middle - s * 0.6, middle + s)], fill=255
+        [(middle - s * 0.6, middle - s), (middle + s, middle), (middle - s * 0.6, middle + s)],
+        fill=255,
     )
     return _finish(colour, mask, half)

@@ -9,6 +9,8 @@ overrides) first, so no name can break the layout.
 
 from __future__ import annotations
 
+import io
+import threading
 import unicodedata
 from functools import cache
 from pathlib import Path
@@ -22,14 +24,33 @@ ELLIPSIS = "…"
 Font = ImageFont.FreeTypeFont | ImageFont.ImageFont
 
 
+# FreeType faces are not safe to share between threads, and render_async draws on worker
+# threads, so every thread keeps its own fonts (built from the font file bytes read once).
+_thread_fonts = threading.local()
+
+
 @cache
-def font(size: int, weight: str = "regular") -> Font:
-    """A cached font of ``size`` pixels; ``weight`` is ``"regular"`` or ``"bold"``."""
-    size = max(6, int(size))
+def _font_file(weight: str) -> bytes | None:
     path = FONT_DIR / _FONT_FILES[weight]
-    if path.is_file():
-        return ImageFont.truetype(str(path), size)
-    return ImageFont.load_default(size=size)
+    return path.read_bytes() if path.is_file() else None
+
+
+def font(size: int, weight: str = "regular") -> Font:
+    """A font of ``size`` pixels, cached per thread; ``weight`` is ``"regular"`` or ``"bold"``."""
+    size = max(6, int(size))
+    fonts: dict[tuple[int, str], Font] | None = getattr(_thread_fonts, "fonts", None)
+    if fonts is None:
+        fonts = _thread_fonts.fonts = {}
+    key = (size, weight)
+    cached = fonts.get(key)
+    if cached is None:
+        data = _font_file(weight)
+        if data is not None:
+            cached = ImageFont.truetype(io.BytesIO(data), size)
+        else:
+            cached = ImageFont.load_default(size=size)
+        fonts[key] = cached
+    return cached
 
 
 def clean_text(text: object) -> str:

@@ -69,7 +69,12 @@ class Theme:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Theme:
-        header, board, markers, loops = data["header"], data["board"], data["markers"], data["loops"]
+        header, board, markers, loops = (
+            data["header"],
+            data["board"],
+            data["markers"],
+            data["loops"],
+        )
         stones = data["stones"]
         return cls(
             name=data["name"],

@@ -147,11 +147,13 @@ def test_leiff_random_actions_through_the_public_surface(options):
             json.dumps(view)
             assert len(view["hands"]) == players
             assert {"draw_count", "discard_count", "discard_top", "round_over"} <= set(view)
-        spectator = state.view(None)
-        if not spectator["round_over"]:
-            assert all(label is None for hand in spectator["hands"] for label in hand)
-        for seat_index, hand in enumerate(state.hands):
-            assert len(hand) == len(spectator["hands"][seat_index])
+        for viewer in [None, *range(players)]:
+            # whatever a viewer knows must be the truth (cards shown to all, e.g. by a
+            # failed match, are legitimately known to the spectator too)
+            for seat_index, hand in enumerate(state.hands):
+                known = state.view(viewer)["hands"][seat_index]
+                assert len(known) == len(hand)
+                assert all(k is None or k == truth for k, truth in zip(known, hand, strict=True))
     if state.outcome is not None:
         assert state.actors() == []
         assert all(isinstance(seat, int) for seat in state.outcome.winner)

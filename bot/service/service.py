@@ -15,7 +15,7 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.service import board_logic, leiff_logic
@@ -90,7 +90,8 @@ class _Step:
 
     record: MatchRecord
     actions: list[ActionRecord]
-    lines: list[str]
+    lines: list[str]  # said before what the engine reports
+    closing: list[str] = field(default_factory=list)  # said after it (the result)
 
 
 class MatchService:
@@ -107,6 +108,9 @@ class MatchService:
         self.clock = clock
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
+        # Per (guild, user): makes "check the cooldown and limits, then store" one step.
+        # Lock order: a match lock may be taken before a user lock, never after.
+        self._user_locks: dict[tuple[int, int], asyncio.Lock] = {}
         # Parsed engine states by match id, valid for the version stored beside them.
         self._states: dict[int, tuple[int, Any]] = {}
 
@@ -157,10 +161,10 @@ class MatchService:
         """Pictures and buttons of the match as it is now (to redraw after a restart)."""
         record = await self._load(match_id)
         state = self._state(record)
-        if record.status == "lobby" or (record.status == "aborted" and state is None):
+        if state is None:  # a lobby, open or closed
             return self._lobby_update("refresh", record, [])
         if record.game == LEIFF:
-            return self._leiff_update("refresh", record, None, [state], [])
+            return self._leiff_update("refresh", record, None, [], [])
         return self._board_update("refresh", record, state, [])
 
     # ===================================================================== settings
@@ -193,6 +197,22 @@ class MatchService:
         thread_id: int | None = None,
     ) -> Update:
         """Challenge a user to a board game, or open a seek anyone may take (no target)."""
+        async with self._user_lock(guild_id, challenger_id):
+            return await self._challenge(
+                guild_id, channel_id, challenger_id, game, target_id, size, options, thread_id
+            )
+
+    async def _challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        game: str,
+        target_id: int | None,
+        size: int | None,
+        options: dict[str, Any] | None,
+        thread_id: int | None,
+    ) -> Update:
         settings = await self.get_settings(guild_id)
         self._check_channel(settings, channel_id, thread_id)
         game_name, size, options = self._board_options(game, size, options)
@@ -226,6 +246,10 @@ class MatchService:
 
         If the opponent already asked for a rematch, this accepts it instead.
         """
+        async with self._lock(match_id):
+            return await self._rematch(match_id, user_id)
+
+    async def _rematch(self, match_id: int, user_id: int) -> Update:
         record = await self._load(match_id)
         if record.game == LEIFF:
             raise IllegalAction("for another game of Leiff, open a new table")
@@ -263,6 +287,11 @@ class MatchService:
 
     async def accept_challenge(self, challenge_id: int, user_id: int) -> Update:
         """Take a challenge (the target) or a seek (anyone else): the match starts."""
+        challenge = await self._open_challenge(challenge_id)
+        async with self._user_lock(challenge.guild_id, user_id):
+            return await self._accept(challenge_id, user_id)
+
+    async def _accept(self, challenge_id: int, user_id: int) -> Update:
         challenge = await self._open_challenge(challenge_id)
         if challenge.challenger_id == user_id:
             raise SelfChallenge("you cannot accept your own challenge")
@@ -378,12 +407,12 @@ class MatchService:
             step.lines.append(board_logic.move_text(record, seat.seat, state, new_state))
             if new_state.outcome is not None:
                 result = board_logic.result_from_outcome(record, new_state)
-                return await self._finish_board(record, step, new_state, result, now)
+                return await self._finish_board(record, step, new_state, result, now, moved=True)
             deadline, warn_at = _deadline(now, settings.board_move_seconds)
             step.record = step.record.evolve(deadline_at=deadline, warn_at=warn_at, warned=False)
             step.lines.append(board_logic.turn_text(step.record, new_state))
             await self._commit(record, step, new_state)
-            return self._board_update("move", step.record, new_state, step.lines)
+            return self._board_update("move", step.record, new_state, step.lines, moved=True)
 
     async def resign(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         """Give up: the opponent wins a board game; in Leiff the player leaves the table
@@ -461,6 +490,17 @@ class MatchService:
     ) -> Update:
         """Open a Leiff table; the host sits at seat 0. ``options`` may pick ``target``
         (50 or 100) and ``teams`` (if the server allows it)."""
+        async with self._user_lock(guild_id, host_id):
+            return await self._open_lobby(guild_id, channel_id, host_id, options, thread_id)
+
+    async def _open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any] | None,
+        thread_id: int | None,
+    ) -> Update:
         settings = await self.get_settings(guild_id)
         self._check_channel(settings, channel_id, thread_id)
         chosen = settings.leiff_options()
@@ -499,7 +539,10 @@ class MatchService:
         return self._lobby_update("lobby_opened", record, [text])
 
     async def join_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
-        async with self._match(match_id, version) as record:
+        async with (
+            self._match(match_id, version) as record,
+            self._user_lock(record.guild_id, user_id),
+        ):
             self._check_lobby(record)
             if record.seat_of(user_id) is not None:
                 raise LobbyError("you are already at this table")
@@ -647,11 +690,13 @@ class MatchService:
             step.record = _finished(
                 step.record, {"winners": users, "reason": reason, "draw": False}, now
             )
-            step.lines.append(f"{', '.join(mention(u) for u in users)} wins: {reason}.")
+            step.closing.append(f"{', '.join(mention(u) for u in users)} wins: {reason}.")
             removed_seats = [s.seat for s in step.record.seats if s.removed]
             placings = leiff_logic.placings(step.record, current, removed_seats, winners)
             changes = await self._commit(original, step, current, placings)
-            update = self._leiff_update("match_over", step.record, before, states, step.lines)
+            update = self._leiff_update(
+                "match_over", step.record, before, states, step.lines, step.closing
+            )
             return _with(update, rating_changes=tuple(changes))
         step.record = self._leiff_deadline(step.record, before, current, settings, now)
         await self._commit(original, step, current)
@@ -698,12 +743,15 @@ class MatchService:
                 record = await self.repo.get_match(due.id)
                 if record is None or record.status not in ACTIVE_STATUSES:
                     continue
-                if record.deadline_at is not None and record.deadline_at <= now:
-                    update = await self._timeout(record, now)
-                elif record.warn_at is not None and record.warn_at <= now and not record.warned:
-                    update = await self._warn(record, now)
-                else:
-                    continue
+                try:
+                    if record.deadline_at is not None and record.deadline_at <= now:
+                        update = await self._timeout(record, now)
+                    elif record.warn_at is not None and record.warn_at <= now and not record.warned:
+                        update = await self._warn(record, now)
+                    else:
+                        continue
+                except StaleVersion:
+                    continue  # another process moved this match on meanwhile; next tick sees it
                 if update is not None:
                     updates.append(update)
         return updates
@@ -848,6 +896,12 @@ class MatchService:
             yield
 
     @asynccontextmanager
+    async def _user_lock(self, guild_id: int, user_id: int) -> AsyncIterator[None]:
+        lock = self._user_locks.setdefault((guild_id, user_id), asyncio.Lock())
+        async with lock:
+            yield
+
+    @asynccontextmanager
     async def _match(self, match_id: int, version: int | None) -> AsyncIterator[MatchRecord]:
         """Hold the match's lock and yield its stored record after the version check."""
         async with self._lock(match_id):
@@ -930,17 +984,28 @@ class MatchService:
         except VersionConflict:
             self._states.pop(original.id, None)
             raise StaleVersion() from None
-        if state is not None:
+        if state is not None and record.status in ACTIVE_STATUSES:
             self._states[record.id] = (record.version, state)
+        else:
+            self._states.pop(record.id, None)  # finished: parse again if ever asked
         return changes
 
     async def _finish_board(
-        self, original: MatchRecord, step: _Step, state: Any, result: dict[str, Any], now: float
+        self,
+        original: MatchRecord,
+        step: _Step,
+        state: Any,
+        result: dict[str, Any],
+        now: float,
+        *,
+        moved: bool = False,
     ) -> Update:
         step.record = _finished(step.record, result, now)
-        step.lines.append(board_logic.result_text(result))
+        step.closing.append(board_logic.result_text(result))
         changes = await self._commit(original, step, state, board_logic.placings(step.record))
-        update = self._board_update("match_over", step.record, state, step.lines)
+        update = self._board_update(
+            "match_over", step.record, state, step.lines + step.closing, moved=moved
+        )
         return _with(update, rating_changes=tuple(changes))
 
     def _answerable_offer(self, record: MatchRecord, user_id: int) -> SeatRecord:
@@ -1085,10 +1150,14 @@ class MatchService:
             messages=dict(record.messages),
         )
 
-    def _board_update(self, kind: str, record: MatchRecord, state: Any, lines: list[str]) -> Update:
+    def _board_update(
+        self, kind: str, record: MatchRecord, state: Any, lines: list[str], *, moved: bool = False
+    ) -> Update:
         info = self._info(record, state)
         last = state.last_turn
-        events = [Event(kind, {"move": last.move, "colour": last.colour})] if last.move else []
+        events = []
+        if moved:
+            events.append(Event("move", {"move": last.move, "colour": last.colour}))
         if record.result is not None:
             events.append(Event("result", dict(record.result)))
         return Update(
@@ -1113,9 +1182,10 @@ class MatchService:
         before: Any,
         states: list[Any],
         lines: list[str],
+        closing: Sequence[str] = (),
     ) -> Update:
         final = states[-1] if states else self._state(record)
-        messages = [Message(line) for line in lines[:1]]  # the service's own first line
+        messages = [Message(line) for line in lines]
         events = []
         for state in states:
             messages.extend(Message(text) for text in leiff_logic.public_texts(state, record))
@@ -1123,7 +1193,7 @@ class MatchService:
                 Message(text, to=user) for user, text in leiff_logic.private_texts(state, record)
             )
             events.extend(Event(k, d) for k, d in leiff_logic.public_events(state))
-        messages.extend(Message(line) for line in lines[1:])
+        messages.extend(Message(line) for line in closing)
         info = self._info(record, final)
         pictures = [Picture("table", record.id, record.version, None, view=final.view(None))]
         buttons = []

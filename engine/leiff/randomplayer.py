@@ -16,6 +16,8 @@ from engine.leiff.state import LeiffState
 OUT_OF_TURN_CHANCE = 0.12
 PENALTY_SHARE = 0.1
 LEIFF_CHANCE = 0.08
+DISCARD_CHANCE = 0.5
+DRAW_CHANCE = 0.5
 
 
 def _kind(action: str) -> str:
@@ -33,6 +35,11 @@ def random_action(state: LeiffState, rng: random.Random) -> tuple[int, str]:
         choices = [a for a in state.legal_actions(seat) if _kind(a) not in OUT_OF_TURN_KINDS]
         if "leiff" in choices and len(choices) > 1 and rng.random() >= LEIFF_CHANCE:
             choices.remove("leiff")
+        # favour the moves that reach card effects: drawing, and discarding what was drawn
+        if "discard" in choices and rng.random() < DISCARD_CHANCE:
+            return seat, "discard"
+        if "draw" in choices and rng.random() < DRAW_CHANCE:
+            return seat, "draw"
         if choices:
             return seat, rng.choice(choices)
     seat = rng.choice(actors)

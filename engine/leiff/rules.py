@@ -173,11 +173,14 @@ def _drink_event(t: Table, seat: int, events: Events, *, shots: int = 0, hand_ou
         return
     if shots:
         drank = record_drink(t, seat, shots=shots)
-        text = (
-            f"{player(seat)} drinks a shot (or four sips)."
-            if drank
-            else f"{player(seat)} is immune (Kellner) and drinks nothing."
-        )
+        if not drank:
+            text = f"{player(seat)} is immune (Kellner) and drinks nothing."
+        elif seat in t.doubled:
+            text = f"{player(seat)} drinks a shot (or four sips), doubled by the Magier."
+        else:
+            text = f"{player(seat)} drinks a shot (or four sips)."
+        if drank and t.link is not None and t.link[1] == seat and t.link[0] not in t.immune:
+            text += f" {player(t.link[0])} drinks the same (Dorfschönheit)."
         events.append(event("drink", PUBLIC, text, seat=seat, shots=shots if drank else 0))
     if hand_out:
         record_drink(t, seat, hand_out=hand_out)
@@ -193,12 +196,13 @@ def _drink_event(t: Table, seat: int, events: Events, *, shots: int = 0, hand_ou
 
 
 def _end_turn(t: Table) -> None:
+    assert t.turn is not None  # a turn only ends while a round is played
     t.holding = None
     t.hold_source = None
     t.effect = None
     t.spy = None
     t.step = "turn"
-    t.turn = (t.turn + 1) % t.players  # type: ignore[operator]
+    t.turn = (t.turn + 1) % t.players
 
 
 def _end_round(t: Table, events: Events) -> None:
@@ -412,14 +416,14 @@ def _why_not_owner(t: Table, seat: int, action: Action) -> str:
         return "everyone is still choosing which two cards to look at"
     if step == "exchange":
         return "the round is over and the Magier's exchange is being chosen"
-    if seat != t.turn and action.kind in {"leiff", "draw", "take", "swap", "discard"}:
-        return f"it is {player(t.turn)}'s turn" if t.turn is not None else "it is nobody's turn"
+    if step == "spy":
+        return "the Magier's victim is still looking at two cards"
+    if seat != t.turn:
+        return f"it is {player(t.turn)}'s turn; out of turn you may only match or catch"
     if step == "turn":
         return "start your turn with 'draw', 'take' or 'leiff'"
     if step == "hold":
         return "put the card you hold into a slot ('swap N') or discard it"
-    if step == "spy":
-        return "the Magier's victim is still looking at two cards"
     return "finish the card effect first (or 'decline' it)"
 
 
@@ -447,21 +451,16 @@ def apply(t: Table, seat: int, action: Action, events: Events) -> None:
 
 
 def _illegal_reason(t: Table, seat: int, action: Action, allowed: list[str]) -> str:
-    if allowed and any(a.split()[0] == str(action).split()[0] for a in allowed):
-        return f"'{action}' is not possible now; you may: {', '.join(allowed[:8])}" + (
-            " …" if len(allowed) > 8 else ""
-        )
+    """Why an owner action was refused, naming only the seat's own choices (never a card)."""
     if not allowed:
         return _why_not_owner(t, seat, action)
-    return (
-        _why_not_owner(t, seat, action)
-        if t.step != "effect" or seat != t.turn
-        else (
-            f"'{action}' does not answer the {t.effect} card; choose one of: "
-            + ", ".join(allowed[:8])
-            + (" …" if len(allowed) > 8 else "")
-        )
-    )
+    listed = ", ".join(allowed[:8]) + (" …" if len(allowed) > 8 else "")
+    verb = str(action).split()[0]
+    if any(a.split()[0] == verb for a in allowed):
+        return f"'{action}' is not possible now; you may: {listed}"
+    if t.step == "effect" and seat == t.turn:
+        return f"'{action}' does not answer the {t.effect} card; choose one of: {listed}"
+    return _why_not_owner(t, seat, action)
 
 
 def _apply_out_of_turn(t: Table, seat: int, action: Action, events: Events) -> None:

@@ -42,6 +42,8 @@ def clock() -> Clock:
 async def sim() -> Any:
     async with DiscordSimulator() as simulator:
         yield simulator
+        late = [i.describe() for i in simulator.interactions if i.late_response]
+        assert not late, f"answered after Discord's 3-second limit: {late}"
 
 
 @pytest.fixture
@@ -59,8 +61,14 @@ def make_bot(world: World, database: Path, clock: Clock) -> Callable[..., LeafBo
     """A factory of bot instances on the same database (a restart calls it again)."""
     seeds = itertools.count(1000)
 
-    def factory(**service_options: Any) -> LeafBot:
-        settings = Settings(token="simulated", database_path=database, dev_guild_id=world.guild.id)
+    def factory(render_workers: int = 0, **service_options: Any) -> LeafBot:
+        # pictures in threads: starting worker processes for every test would cost seconds
+        settings = Settings(
+            token="simulated",
+            database_path=database,
+            dev_guild_id=world.guild.id,
+            render_workers=render_workers,
+        )
         options = {"clock": clock, "seed_source": lambda: next(seeds), **service_options}
         return LeafBot(settings, service_options=options, tick_seconds=None)
 

@@ -66,7 +66,9 @@ def assert_picture_shows(message: SimMessage, state: Any) -> None:
         if colour is None:
             assert not any(close(pixel, fill) for fill in fills.values()), f"{cell} should be empty"
         else:
-            assert close(pixel, fills[colour]), f"{cell} should show a {colour} stone, pixel {pixel}"
+            assert close(pixel, fills[colour]), (
+                f"{cell} should show a {colour} stone, pixel {pixel}"
+            )
 
 
 def pick_move(state: Any, rng: random.Random) -> str:
@@ -79,7 +81,11 @@ def pick_move(state: Any, rng: random.Random) -> str:
 def last_board_message(channel: Any) -> SimMessage:
     """The newest message of the channel that carries a board picture."""
     for message in reversed(channel.messages):
-        if message.attachments and message.attachments[0].filename == "board.png" and not message.ephemeral:
+        if (
+            message.attachments
+            and message.attachments[0].filename == "board.png"
+            and not message.ephemeral
+        ):
             return message
     raise LookupError("no board message in the channel")
 
@@ -97,7 +103,9 @@ def pinged(message: SimMessage) -> set[int]:
     return mentioned & {int(u) for u in allowed.get("users") or []}
 
 
-async def start_board_match(sim: Any, challenger: Any, opponent: Any, game: str, size: int) -> tuple[int, SimMessage]:
+async def start_board_match(
+    sim: Any, challenger: Any, opponent: Any, game: str, size: int
+) -> tuple[int, SimMessage]:
     """``challenger`` challenges ``opponent``, who accepts; returns the match id and board."""
     challenge = await sim.slash(challenger, "play", game=game, opponent=opponent, size=size)
     assert not challenge.ephemeral
@@ -106,12 +114,21 @@ async def start_board_match(sim: Any, challenger: Any, opponent: Any, game: str,
     assert pinged(offer) == {opponent.id}
     accepted = await sim.click(opponent, offer, "Accept")
     board = accepted.last_message
-    assert all(b.disabled for b in sim.state.messages[offer.id].buttons), "used challenge buttons stay live"
+    assert all(b.disabled for b in sim.state.messages[offer.id].buttons), (
+        "used challenge buttons stay live"
+    )
     return match_id_of(board), board
 
 
-async def play_to_end(sim: Any, handle: Any, players: list[Any], match_id: int, rng: random.Random,
-                      channel: Any, max_moves: int = 400) -> SimMessage:
+async def play_to_end(
+    sim: Any,
+    handle: Any,
+    players: list[Any],
+    match_id: int,
+    rng: random.Random,
+    channel: Any,
+    max_moves: int = 400,
+) -> SimMessage:
     """Both players type legal moves (chosen from the stored state) until the game ends;
     every board picture is checked against the stored state. Returns the final message."""
     board = last_board_message(channel)
@@ -127,7 +144,9 @@ async def play_to_end(sim: Any, handle: Any, players: list[Any], match_id: int, 
     raise AssertionError("the game did not end")
 
 
-async def check_board_message(handle: Any, match_id: int, board: SimMessage, players: list[Any]) -> None:
+async def check_board_message(
+    handle: Any, match_id: int, board: SimMessage, players: list[Any]
+) -> None:
     """The picture matches the stored truth and only the player to move is pinged."""
     state = await stored_state(handle, match_id)
     assert not board.ephemeral

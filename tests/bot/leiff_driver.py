@@ -58,8 +58,10 @@ class LeiffTable:
         match = await self.handle.client.service.get_match(self.match_id)
         return await self.handle.client.presenter.seat_names(match)
 
-    def seat_of(self, user: SimUser) -> int:
-        return next(i for i, p in enumerate(self.players) if p.id == user.id)
+    def seat_of(self, user: SimUser) -> int | None:
+        """The user's seat, or None for someone not at the table (they know what the
+        channel knows)."""
+        return next((i for i, p in enumerate(self.players) if p.id == user.id), None)
 
     # ---- acting ----------------------------------------------------------------------
     async def hand_message(self, user: SimUser) -> SimMessage:
@@ -84,7 +86,11 @@ class LeiffTable:
         """Click the button, or pick the menu option, of ``action`` in the user's hand."""
         message = await self.hand_message(user)
         for button in message.buttons:
-            if button.custom_id and button.custom_id.split("|", 4)[-1] == action and not button.disabled:
+            if (
+                button.custom_id
+                and button.custom_id.split("|", 4)[-1] == action
+                and not button.disabled
+            ):
                 result = await self.sim.click(user, message, button.custom_id)
                 await self.audit()
                 return result
@@ -93,13 +99,17 @@ class LeiffTable:
                 result = await self.sim.select(user, message, select.custom_id, action)
                 await self.audit()
                 return result
-        offered = [b.custom_id for b in message.buttons] + [v for s in message.selects for v in s.values]
+        offered = [b.custom_id for b in message.buttons] + [
+            v for s in message.selects for v in s.values
+        ]
         raise AssertionError(f"{user.name} has no control for {action!r}; offered: {offered}")
 
     async def write_rule(self, user: SimUser, text: str) -> Any:
         """Klatschtante: open the rule modal from the hand message and submit ``text``."""
         message = await self.hand_message(user)
-        button = next(b for b in message.buttons if b.custom_id and b.custom_id.endswith("~prompt:rule"))
+        button = next(
+            b for b in message.buttons if b.custom_id and b.custom_id.endswith("~prompt:rule")
+        )
         opened = await self.sim.click(user, message, button.custom_id)
         assert opened.modal is not None, "the rule button did not open a form"
         result = await self.sim.submit_modal(user, opened, {"Rule (shown on the table)": text})
@@ -108,7 +118,7 @@ class LeiffTable:
 
     # ---- the audit -------------------------------------------------------------------
     def audience_of(self, message: SimMessage) -> int | None:
-        """The seat a message is meant for (None: the channel, i.e. everyone)."""
+        """The seat a message is meant for (None: the channel, or someone not playing)."""
         if message.visible_to is not None:
             return self.seat_of(message.visible_to)
         if message.channel.is_dm:
@@ -156,11 +166,17 @@ class LeiffTable:
             self.checked_texts += 1
         for attachment in message.attachments:
             if attachment.filename == "table.png":
-                assert seat is None, f"a table picture went to a single player (message {message.id})"
+                assert seat is None, (
+                    f"a table picture went to a single player (message {message.id})"
+                )
                 expected = render.png_bytes(render.render_table(state.view(None), names=names))
-                assert attachment.data == expected, f"table picture {message.id} is not the spectator view"
+                assert attachment.data == expected, (
+                    f"table picture {message.id} is not the spectator view"
+                )
             elif attachment.filename == "hand.png":
-                assert seat is not None, f"a hand picture was posted in the channel (message {message.id})"
+                assert seat is not None, (
+                    f"a hand picture was posted in the channel (message {message.id})"
+                )
                 expected = render.png_bytes(
                     render.render_hand(state.view(seat), seat, names=names, width=HAND_WIDTH)
                 )

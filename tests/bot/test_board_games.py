@@ -107,7 +107,9 @@ async def test_dalen_and_lublache_complete_games(sim, world, bot, clock):
         players = [world.alice, world.bob]
         match_id, board = await start_board_match(sim, world.alice, world.bob, game, 5)
         await check_board_message(bot, match_id, board, players)
-        final = await play_to_end(sim, bot, players, match_id, random.Random(rng_seed), world.channel)
+        final = await play_to_end(
+            sim, bot, players, match_id, random.Random(rng_seed), world.channel
+        )
         match = await stored_match(bot, match_id)
         assert match.status == "finished" and match.result is not None
         assert "Rematch" in [b.label for b in final.buttons]

@@ -85,20 +85,28 @@ async def test_three_player_game_with_dms_fallback_and_no_leaks(sim, world, bot)
                 continue
         turn_player = players[waiting["turn"]] if waiting["turn"] is not None else None
         if waiting["step"] == "turn":
-            if {"match", "failed catch", "effect"} <= done and len(done) >= 3:
+            if {"match", "failed catch", "correct catch", "effect"} <= done:
                 await table.act(turn_player, "leiff")
                 done.add("leiff")
             else:
                 await table.act(turn_player, "draw")
         elif waiting["step"] == "hold":
             holding = state.view(waiting["turn"])["holding"]
-            if holding["source"] == "draw" and holding["card"] in EFFECT_CARDS and "effect" not in done:
+            if (
+                holding["source"] == "draw"
+                and holding["card"] in EFFECT_CARDS
+                and "effect" not in done
+            ):
                 await table.act(turn_player, "discard")
             else:
                 await table.act(turn_player, "swap 4")
         elif waiting["step"] == "effect":
             owner = waiting["owners"][0]
-            actions = [a for a in state.legal_actions(owner) if a != "decline" and not a.startswith(("match", "catch"))]
+            actions = [
+                a
+                for a in state.legal_actions(owner)
+                if a != "decline" and not a.startswith(("match", "catch"))
+            ]
             if waiting["card"] == "gossip":
                 await table.write_rule(players[owner], "Whoever laughs draws a card")
             else:
@@ -107,7 +115,7 @@ async def test_three_player_game_with_dms_fallback_and_no_leaks(sim, world, bot)
         else:
             owner = waiting["owners"][0]
             await table.act(players[owner], state.default_action(owner))
-    assert {"match", "failed catch", "effect", "leiff"} <= done, done
+    assert {"match", "failed catch", "correct catch", "effect", "leiff"} <= done, done
 
     # The round was scored and the drinking ledger announced in the channel.
     state = await table.state()
@@ -131,3 +139,79 @@ def _card_equal_to(state, top, relation):
                     if wanted in state.legal_actions(actor):
                         return actor, owner, slot
     return None
+
+
+def seed_with_an_early_gossip(players: int) -> int:
+    """A deal seed where, drawing every turn, someone draws the Klatschtante soon."""
+    from engine import get_game
+
+    game = get_game("leiff")
+    for seed in range(500):
+        state = game.new(players=players, seed=seed, options={"specials": True})
+        for _ in range(40):
+            waiting = state.waiting_for()
+            if waiting["step"] == "turn":
+                state = state.play(waiting["turn"], "draw")
+            elif waiting["step"] == "hold":
+                if state.view(waiting["turn"])["holding"]["card"] == "gossip":
+                    return seed
+                state = state.play(waiting["turn"], "swap 4")
+            else:
+                owner = waiting["owners"][0]
+                state = state.play(owner, state.default_action(owner))
+    raise AssertionError("no seed draws the Klatschtante early")
+
+
+async def test_klatschtante_rule_by_form_never_pings_and_no_drinking_when_disabled(
+    sim, world, make_bot
+):
+    seed = seed_with_an_early_gossip(2)
+    handle = await sim.start_bot(lambda: make_bot(seed_source=lambda: seed))
+    changed = await sim.slash(world.admin, "settings", key="leiff_specials", value="on")
+    assert "leiff_specials: on" in changed.text
+    players = [world.alice, world.bob]
+    match_id, _ = await open_table(sim, world, players)
+    table = LeiffTable(sim, handle, match_id, players, world.channel)
+    await table.audit()
+    rule = f"<@{world.carol.id}> and @everyone sing"
+    for _ in range(40):
+        state = await table.state()
+        waiting = state.waiting_for()
+        turn_player = players[waiting["turn"]] if waiting["turn"] is not None else None
+        if waiting["step"] == "turn":
+            await table.act(turn_player, "draw")
+        elif waiting["step"] == "hold":
+            holding = state.view(waiting["turn"])["holding"]["card"]
+            await table.act(turn_player, "discard" if holding == "gossip" else "swap 4")
+        elif waiting["step"] == "effect" and waiting["card"] == "gossip":
+            await table.write_rule(turn_player, rule)
+            break
+        else:
+            owner = waiting["owners"][0]
+            await table.act(players[owner], state.default_action(owner))
+    state = await table.state()
+    assert state.view(None)["rule"] == rule
+    announced = [m for m in world.channel.messages if rule in (m.content or "")]
+    assert announced, "the new rule was not shown in the channel"
+    for message in announced:
+        assert world.carol.id not in pinged(message)
+        assert not (message.allowed_mentions or {}).get("parse")
+    channel_text = "\n".join(m.content or "" for m in world.channel.messages)
+    assert "sip" not in channel_text and "shot" not in channel_text
+    sim.assert_no_bot_errors()
+
+
+async def test_clock_tick_plays_the_default_for_a_slow_player(sim, world, bot, clock):
+    players = [world.alice, world.bob]
+    match_id, _ = await open_table(sim, world, players)
+    table = LeiffTable(sim, bot, match_id, players, world.channel)
+    await table.audit()
+    before = await table.state()
+    turn = before.waiting_for()["turn"]
+    clock.advance(301)  # past the default 300 s per turn
+    assert await bot.client.tick_once() == 1
+    await table.audit()
+    after = await table.state()
+    assert after.log[-1] == (turn, "draw")
+    assert "draw" in (world.channel.messages[-1].content or "")
+    sim.assert_no_bot_errors()

@@ -38,7 +38,9 @@ def test_negative_hand_lets_the_player_hand_out_sips():
 
 
 def test_having_a_card_caught_costs_a_shot_and_the_catcher_hands_out_a_sip():
-    state = stacked([["9", "2", "3", "4"], B], "9", ["10", "11"], drinking=True).play(1, "catch 0.1")
+    state = stacked([["9", "2", "3", "4"], B], "9", ["10", "11"], drinking=True).play(
+        1, "catch 0.1"
+    )
     assert state.view(None)["drinks"] == [
         {"sips": 0, "shots": 1, "hand_out": 0},
         {"sips": 0, "shots": 0, "hand_out": 1},
@@ -62,7 +64,9 @@ def test_water_rules_keep_the_ledger():
 
 
 def test_no_ledger_without_drinking_rules():
-    state = play(stacked([["9", "2", "3", "4"], B], "9", ["10", "11"]), (1, "catch 0.1"), (0, "leiff"))
+    state = play(
+        stacked([["9", "2", "3", "4"], B], "9", ["10", "11"]), (1, "catch 0.1"), (0, "leiff")
+    )
     assert state.view(None)["drinks"] is None
     assert not any(item["kind"] == "drink" for item in state.events)
 

@@ -54,7 +54,9 @@ def test_a_nine_may_swap_the_cards_of_two_other_players():
 
 
 def test_slot_machine_lets_you_discard_one_of_your_cards():
-    state = play(stacked([A, B], "12", ["slot"]), (0, "draw"), (0, "discard"), (0, "slot discard 2"))
+    state = play(
+        stacked([A, B], "12", ["slot"]), (0, "draw"), (0, "discard"), (0, "slot discard 2")
+    )
     assert state.hands[0] == ["1", "3", "4"]
     assert state.view(None)["discard_top"] == "2"
     # the remembered slot 1 stays; the rest moved up one slot, still unknown
@@ -62,7 +64,9 @@ def test_slot_machine_lets_you_discard_one_of_your_cards():
 
 
 def test_slot_machine_can_make_another_player_draw_an_extra_card():
-    state = play(stacked([A, B], "12", ["slot", "13"]), (0, "draw"), (0, "discard"), (0, "slot give 1"))
+    state = play(
+        stacked([A, B], "12", ["slot", "13"]), (0, "draw"), (0, "discard"), (0, "slot give 1")
+    )
     assert state.hands[1] == [*B, "13"]
     assert state.view(1)["hands"][1] == ["5", "6", None, None, None]
 

@@ -93,7 +93,7 @@ def check_events(before: LeiffState, after: LeiffState, actor: int, tracker: Tra
             assert audience, "an event without audience"
             for seat, _slot, _label in item["data"].get("reveal", []):
                 # a private reveal is of one's own hand, or the result of one's own action
-                assert all(a == seat or a == actor for a in audience), item
+                assert all(a in (seat, actor) for a in audience), item
         elif item["data"].get("reveal"):
             assert item["kind"] in PUBLIC_REVEAL_KINDS, item
         for who in tracker.audiences:
@@ -190,7 +190,17 @@ def test_random_games_never_leak_and_stay_consistent(options, players, seed, out
 def test_illegal_actions_change_nothing_and_reveal_no_card(seed, players, specials):
     state = GAME.new(players=players, seed=seed, options={"specials": specials})
     rng = random.Random(seed)
-    probes = ["swap 9", "catch 0.9", "peek 1.1", "take", "discard", "give 1", "next", "rule x", "leiff"]
+    probes = [
+        "swap 9",
+        "catch 0.9",
+        "peek 1.1",
+        "take",
+        "discard",
+        "give 1",
+        "next",
+        "rule x",
+        "leiff",
+    ]
     for _ in range(60):
         if state.outcome is not None:
             break
@@ -198,7 +208,9 @@ def test_illegal_actions_change_nothing_and_reveal_no_card(seed, players, specia
         seat = rng.randrange(players)
         for probe in probes:
             legal = state.legal_actions(seat)
-            if probe in legal or (probe.startswith("rule") and any(a.startswith("rule ") for a in legal)):
+            if probe in legal or (
+                probe.startswith("rule") and any(a.startswith("rule ") for a in legal)
+            ):
                 continue
             try:
                 state.play(seat, probe)

@@ -118,7 +118,13 @@ def deck_with_two(label: str) -> Deck:
 
 def test_a_new_gossip_rule_replaces_the_previous_one():
     order = [*A, *B, "12", "gossip", "gossip"]
-    state = GAME.new(players=2, seed=0, options={"specials": True}, deck=deck_with_two("gossip"), deck_order=order)
+    state = GAME.new(
+        players=2,
+        seed=0,
+        options={"specials": True},
+        deck=deck_with_two("gossip"),
+        deck_order=order,
+    )
     state = discard_drawn(state).play(0, "rule First rule")
     state = discard_drawn(state, seat=1).play(1, "rule Second rule")
     assert state.view(None)["rule"] == "Second rule"
@@ -133,14 +139,22 @@ def test_belle_link_makes_you_drink_what_your_right_neighbour_drinks():
     state = state.play(2, "catch 1.1")  # wrong: seat 2 drinks a shot, so does seat 0
     drinks = state.view(None)["drinks"]
     assert drinks[2]["shots"] == 1 and drinks[0]["shots"] == 1 and drinks[1]["shots"] == 0
+    assert any("{p0} drinks the same (Dorfschönheit)." in text for text in texts(state))
 
 
 def test_belle_with_water_rules_shows_one_of_your_cards_to_everyone():
-    state = discard_drawn(stacked([A, B], "12", ["belle"], specials=True, drinking=True, water=True))
+    state = discard_drawn(
+        stacked([A, B], "12", ["belle"], specials=True, drinking=True, water=True)
+    )
     assert "belle link" not in state.legal_actions(0)
     state = state.play(0, "belle show 3")
     assert state.view(1)["hands"][0] == [None, None, "3", None]
     assert state.view(None)["hands"][0] == [None, None, "3", None]
+
+
+def test_without_drinking_rules_belle_offers_the_water_alternative():
+    state = discard_drawn(stacked([A, B], "12", ["belle"], specials=True))
+    assert "belle show 1" in state.legal_actions(0) and "belle link" not in state.legal_actions(0)
 
 
 def test_belle_can_swap_your_whole_hand_with_your_left_neighbour():
@@ -153,7 +167,11 @@ def test_belle_can_swap_your_whole_hand_with_your_left_neighbour():
 def test_the_next_belle_ends_the_drinking_link():
     order = [*A, *B, *C, "12", "belle", "10", "10", "belle"]
     state = GAME.new(
-        players=3, seed=0, options={"specials": True, "drinking": True}, deck=deck_with_two("belle"), deck_order=order
+        players=3,
+        seed=0,
+        options={"specials": True, "drinking": True},
+        deck=deck_with_two("belle"),
+        deck_order=order,
     )
     state = discard_drawn(state).play(0, "belle link")
     state = play(state, (1, "draw"), (1, "swap 1"), (2, "draw"), (2, "swap 1"))
@@ -165,7 +183,9 @@ def test_the_next_belle_ends_the_drinking_link():
 
 # ---- Hinterhältiger Magier -------------------------------------------------------------------
 def test_magician_exchange_happens_at_round_end_chosen_by_both_before_scoring():
-    state = discard_drawn(stacked([A, C], "12", ["magician"], specials=True, drinking=True, target=100))
+    state = discard_drawn(
+        stacked([A, C], "12", ["magician"], specials=True, drinking=True, target=100)
+    )
     state = state.play(0, "enchant 1")
     assert state.view(None)["enchantments"] == [{"by": 0, "target": 1}]
     state = state.play(1, "leiff")
@@ -182,7 +202,9 @@ def test_magician_exchange_happens_at_round_end_chosen_by_both_before_scoring():
 
 
 def test_magician_drinks_double_this_round():
-    state = discard_drawn(stacked([C, A], "12", ["magician"], specials=True, drinking=True, target=100))
+    state = discard_drawn(
+        stacked([C, A], "12", ["magician"], specials=True, drinking=True, target=100)
+    )
     state = play(state, (0, "enchant 1"), (1, "leiff"), (0, "give 1"), (1, "give 1"))
     # seat 0 after the exchange: 1, 12, 13, -1 -> two shots, and 0 sips; doubled: four shots
     assert state.hands[0] == ["1", "12", "13", "-1"]
@@ -190,7 +212,9 @@ def test_magician_drinks_double_this_round():
 
 
 def test_magician_with_water_rules_lets_the_victim_look_at_two_of_your_cards():
-    state = discard_drawn(stacked([A, B], "12", ["magician"], specials=True, drinking=True, water=True))
+    state = discard_drawn(
+        stacked([A, B], "12", ["magician"], specials=True, drinking=True, water=True)
+    )
     state = state.play(0, "enchant 1")
     assert state.waiting_for()["step"] == "spy" and state.waiting_for()["owners"] == [1]
     assert state.actors() == [0, 1]  # seat 0 may still match and catch meanwhile
@@ -205,3 +229,16 @@ def test_specials_count_four_points():
     hand = ["philosopher", "waiter", "gossip", "belle"]
     state = stacked([hand, B], "12", specials=True).play(0, "leiff")
     assert state.view(None)["round_scores"] == [16 - 5, 32]
+
+
+def test_a_kellner_played_after_the_magier_cancels_the_exchange():
+    state = stacked([A, C], "12", ["magician", "waiter"], specials=True, target=100)
+    state = play(discard_drawn(state), (0, "enchant 1"), (1, "spy 1"), (1, "spy 2"))
+    state = play(discard_drawn(state, seat=1), (1, "immune"), (0, "leiff"))
+    assert state.round_over and state.hands == [A, C]
+    assert any("exchange is off" in text for text in texts(state))
+
+
+def test_special_cards_do_not_match_a_four():
+    state = stacked([["waiter", *A[1:]], B], "4", specials=True).play(0, "match 1")
+    assert state.hands[0][0] == "waiter" and len(state.hands[0]) == 6

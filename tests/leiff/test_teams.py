@@ -36,7 +36,9 @@ def test_each_player_chooses_which_two_cards_to_look_at_before_play():
 
 def test_team_round_score_is_the_sum_and_the_caller_team_gets_the_bonus():
     # team {0, 2}: 2 + 10 = 12; team {1, 3}: 18 + 18 = 36
-    state = look_everyone(stacked([LOW, MID, TEN, ["6", "5", "4", "3"]], "9", teams=True, target=100))
+    state = look_everyone(
+        stacked([LOW, MID, TEN, ["6", "5", "4", "3"]], "9", teams=True, target=100)
+    )
     state = state.play(0, "leiff")
     view = state.view(None)
     assert view["round_scores"] == [2 - 5, 18, 10, 18]
@@ -51,7 +53,9 @@ def test_caller_team_tied_gets_plus_five():
 
 
 def test_caller_team_strictly_lowest_gets_minus_five():
-    state = look_everyone(stacked([TEN, TEN, LOW, ["5", "4", "-1", "slot"]], "9", teams=True, target=100))
+    state = look_everyone(
+        stacked([TEN, TEN, LOW, ["5", "4", "-1", "slot"]], "9", teams=True, target=100)
+    )
     state = state.play(0, "leiff")  # 12 against 18
     assert state.view(None)["team_totals"] == [7, 18]
 

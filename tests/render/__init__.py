@@ -1,0 +1,1 @@
+"""Tests of the pictures (render/): decoded images sampled against the states they show."""

@@ -17,9 +17,7 @@ def random_position(game_name: str, size: int, rng: random.Random) -> BoardState
     game = get_game(game_name)
     grid = hex_grid(size)
     density = rng.choice((0.1, 0.4, 0.8))
-    stones = {
-        name: rng.choice(game.colors) for name in grid.names if rng.random() < density
-    }
+    stones = {name: rng.choice(game.colors) for name in grid.names if rng.random() < density}
     return game.position(size=size, stones=stones, to_move=rng.choice(game.colors))
 
 
@@ -35,9 +33,10 @@ def played_game(game_name: str, size: int, seed: int, moves: int) -> BoardState:
 
 
 def decode(data: bytes) -> Image.Image:
+    """A PNG file back to RGB pixels (our PNGs are palette images)."""
     image = Image.open(io.BytesIO(data))
     image.load()
-    return image
+    return image.convert("RGB")
 
 
 def close(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 6) -> bool:

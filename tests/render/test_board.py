@@ -12,7 +12,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engine import BOARD_GAMES, get_game
 from engine.board import EMPTY, LastTurn
 from render import THEMES, list_themes, png_bytes, render_board
-from render.board import header_layout, owned_loops
+from render.board import owned_loops
 from render.geometry import board_geometry
 from render.themes import get_theme
 from tests.render.helpers import close, decode, pixels, played_game, random_position
@@ -44,7 +44,9 @@ def test_stones_differ_in_lightness_not_only_hue(theme: str) -> None:
 
 @pytest.mark.parametrize(("game_name", "size"), ALL_SIZES)
 @pytest.mark.parametrize("theme", list_themes())
-def test_every_game_theme_and_size_renders_within_limits(game_name: str, size: int, theme: str) -> None:
+def test_every_game_theme_and_size_renders_within_limits(
+    game_name: str, size: int, theme: str
+) -> None:
     state = played_game(game_name, size, seed=size, moves=12)
     image = render_board(state, names=("Ann", "Bob"), theme=theme)
     geo = board_geometry(size, 480, game_name == "les")
@@ -57,7 +59,9 @@ def test_every_game_theme_and_size_renders_within_limits(game_name: str, size: i
 
 
 @pytest.mark.parametrize(("game_name", "size"), ALL_SIZES)
-def test_stone_colour_at_every_cell_centre_matches_random_positions(game_name: str, size: int) -> None:
+def test_stone_colour_at_every_cell_centre_matches_random_positions(
+    game_name: str, size: int
+) -> None:
     theme = get_theme("classic")
     rng = random.Random(f"{game_name}-{size}")
     geo = board_geometry(size, 480, game_name == "les")
@@ -109,7 +113,9 @@ MARKED = [
 
 
 @pytest.mark.parametrize(("game_name", "kind", "colour_key"), MARKED)
-def test_markers_appear_exactly_where_the_last_turn_acted(game_name: str, kind: str, colour_key: str | None) -> None:
+def test_markers_appear_exactly_where_the_last_turn_acted(
+    game_name: str, kind: str, colour_key: str | None
+) -> None:
     state = _find(game_name, 5, kind)
     theme = get_theme("classic")
     geo = board_geometry(5, 480, game_name == "les")
@@ -137,7 +143,9 @@ def test_markers_appear_exactly_where_the_last_turn_acted(game_name: str, kind: 
         if colour_key is not None:
             crop = marked_image.crop((int(x) - r, int(y) - r, int(x) + r, int(y) + r))
             target = getattr(theme, colour_key)
-            assert any(close(p, target, 30) for p in pixels(crop)), f"{kind} colour missing at {name}"
+            assert any(close(p, target, 30) for p in pixels(crop)), (
+                f"{kind} colour missing at {name}"
+            )
 
 
 def test_flipped_stones_carry_a_diamond_of_their_former_colour() -> None:
@@ -176,7 +184,9 @@ def test_lublache_owned_loops_are_outlined_in_the_owners_style() -> None:
         assert close(image.getpixel((int((x0 + x1) / 2), int((y0 + y1) / 2))), colour, 10), owner
         # every loop stone keeps its own colour at its centre
         for name in cells:
-            assert close(image.getpixel(geo.pixel(name)), theme.stone(1 if owner == "black" else 2).fill)
+            assert close(
+                image.getpixel(geo.pixel(name)), theme.stone(1 if owner == "black" else 2).fill
+            )
     # inside: a flat tint for black's loop, stripes (two different shades) for white's
     black_inside = image.crop(_box_around(geo.centre("c4"), geo.radius * 0.5))
     white_inside = image.crop(_box_around(geo.centre("g4"), geo.radius * 0.5))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 
 from render import png_bytes, render_async, render_board, replay_gif, shutdown_renderer
@@ -35,7 +36,7 @@ async def test_event_loop_keeps_running_during_a_long_render() -> None:
     assert data[:6] == b"GIF89a"
     # a blocking call would have let the heartbeat tick once or twice in all that time
     assert len(ticks) >= max(5, int(elapsed / 0.05))
-    gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+    gaps = [b - a for a, b in itertools.pairwise(ticks)]
     assert max(gaps) < 0.25
 
 

@@ -9,8 +9,10 @@ from PIL import Image
 
 from render import png_bytes, render_board, replay_gif
 from render.board import board_background
+from render.geometry import board_geometry
 from render.replay import LAST_FRAME_MS, MAX_GIF_BYTES
-from tests.render.helpers import played_game
+from render.themes import get_theme
+from tests.render.helpers import close, played_game
 
 
 @pytest.mark.parametrize("game_name", ["lefe", "les"])
@@ -25,6 +27,13 @@ def test_replay_has_one_frame_per_position_and_holds_the_last(game_name: str) ->
     assert gif.size == render_board(positions[0], width=400).size
     gif.seek(gif.n_frames - 1)
     assert gif.info["duration"] == LAST_FRAME_MS
+    # frames are stored as differences: the composed last frame must show the final stones
+    last = gif.convert("RGB")
+    theme = get_theme("classic")
+    geo = board_geometry(state.size, 400, game_name == "les")
+    for index, code in enumerate(state.cells):
+        if code:
+            assert close(last.getpixel(geo.pixel(index)), theme.stone(code).fill, 16)
     gif.seek(0)
     assert gif.info["duration"] < LAST_FRAME_MS
 

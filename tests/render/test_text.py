@@ -64,9 +64,11 @@ def test_header_text_boxes_stay_inside_the_header(game_name: str, width: int) ->
         for item in header_layout(state, (first, second), theme, width).texts:
             if not item.text:
                 continue
-            left, top, right, bottom = probe.textbbox(item.xy, item.text, font=item.font, anchor=item.anchor)
-            assert 0 <= left and right <= width, (item.text, left, right)
-            assert 0 <= top and bottom <= header_height(width), (item.text, top, bottom)
+            left, top, right, bottom = probe.textbbox(
+                item.xy, item.text, font=item.font, anchor=item.anchor
+            )
+            assert left >= 0 and right <= width, (item.text, left, right)
+            assert top >= 0 and bottom <= header_height(width), (item.text, top, bottom)
 
 
 @pytest.mark.parametrize("name", NASTY_NAMES)

@@ -68,6 +68,8 @@ async def test_decline_by_target_and_cancel_by_challenger(
         await service.decline_challenge(offer.challenge_id, BOB)
     with pytest.raises(NotFound):
         await service.accept_challenge(offer.challenge_id + 10, BOB)
+    with pytest.raises(NotFound):
+        await service.get_challenge(offer.challenge_id + 10)
 
 
 async def test_no_challenging_yourself(service: MatchService) -> None:

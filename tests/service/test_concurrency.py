@@ -7,9 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchService, NotYourTurn, StaleVersion
+from bot.service import Cooldown, MatchService, NotYourTurn, StaleVersion, TooManyMatches
 from engine import get_game
-from tests.service.helpers import ALICE, BOB, ManualClock, open_service, start_board_match
+from tests.service.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    ManualClock,
+    open_service,
+    start_board_match,
+)
 
 
 async def test_double_clicks_on_one_version_apply_once(service: MatchService) -> None:
@@ -98,3 +107,30 @@ async def test_the_database_refuses_a_commit_behind_the_stored_version(
     assert [a.action for a in await repo_b.actions(match_id)] == ["e5"]
     await repo_a.close()
     await repo_b.close()
+
+
+async def test_simultaneous_challenges_respect_the_cooldown(service: MatchService) -> None:
+    calls = [service.challenge(GUILD, CHANNEL, ALICE, "lefe", BOB + i) for i in range(5)]
+    results = await asyncio.gather(*calls, return_exceptions=True)
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert sum(isinstance(r, Cooldown) for r in results) == 4
+
+
+async def test_simultaneous_accepts_respect_the_match_limit(service: MatchService) -> None:
+    await service.update_settings(GUILD, ALICE, True, max_matches_per_user=1)
+    offers = [await service.challenge(GUILD, CHANNEL, user, "lefe", ALICE) for user in (BOB, CAROL)]
+    results = await asyncio.gather(
+        *(service.accept_challenge(o.challenge_id, ALICE) for o in offers), return_exceptions=True
+    )
+    assert sum(not isinstance(r, BaseException) for r in results) == 1
+    assert sum(isinstance(r, TooManyMatches) for r in results) == 1
+
+
+async def test_both_players_asking_for_a_rematch_at_once_start_one_match(
+    service: MatchService,
+) -> None:
+    match_id = (await start_board_match(service)).match_id
+    await service.resign(match_id, BOB)
+    results = await asyncio.gather(service.rematch(match_id, ALICE), service.rematch(match_id, BOB))
+    assert sorted(r.kind for r in results) == ["challenge", "match_started"]
+    assert len(await service.user_matches(ALICE)) == 1

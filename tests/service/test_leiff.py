@@ -145,6 +145,7 @@ async def test_actions_are_checked_against_the_engine(service: MatchService) -> 
     assert drew.version == started.version + 1
     private = [m.text for m in drew.messages if m.to == ALICE]
     assert any(text.startswith("You draw") for text in private)
+    assert not any(m.text.startswith("You draw") for m in drew.messages if m.to == BOB)
     assert any(m.text.startswith("<@11> draws a card") for m in drew.messages if m.to is None)
     assert {p.for_user for p in drew.pictures if p.kind == "hand"} >= {ALICE}
 
@@ -241,3 +242,80 @@ async def test_an_unstarted_table_expires(service: MatchService, clock: ManualCl
     assert expired.match_id == opened.match_id
     with pytest.raises(MatchOver):
         await service.join_lobby(opened.match_id, BOB)
+
+
+async def test_a_team_game_rates_partners_together(service: MatchService) -> None:
+    started = await _table(service, 4, teams=True)
+    rng = random.Random(21)
+    state = await _engine_state(service, started.match_id)
+    update = started
+    while state.outcome is None:
+        seat, action = random_action(state, rng)
+        update = await service.play(started.match_id, PLAYERS[seat], action)
+        state = await _engine_state(service, started.match_id)
+    teams = state.view(None)["teams"]
+    change = {c.user_id: c for c in update.rating_changes}
+    for first, second in teams:
+        assert change[PLAYERS[first]].after_mu - change[PLAYERS[first]].before_mu == pytest.approx(
+            change[PLAYERS[second]].after_mu - change[PLAYERS[second]].before_mu, abs=1e-9
+        )
+    winners = set(update.match.result["winners"])
+    assert winners in ({PLAYERS[s] for s in team} for team in teams)
+    channel = update.texts_for(None)
+    assert channel[-1].endswith(f"wins: {state.outcome.reason}.")
+
+
+async def test_current_redraws_a_lobby_and_every_hand(service: MatchService) -> None:
+    opened = await service.open_lobby(GUILD, CHANNEL, ALICE)
+    lobby = await service.current(opened.match_id)
+    assert lobby.kind == "refresh" and lobby.match.status == "lobby" and lobby.pictures == ()
+    started = await _table(service, 2)
+    await service.play(started.match_id, ALICE, "draw")
+    refreshed = await service.current(started.match_id)
+    assert {p.for_user for p in refreshed.pictures if p.kind == "hand"} == {ALICE, BOB}
+    assert refreshed.messages == ()
+
+
+async def test_a_team_deal_times_out_with_both_looks_for_everyone(
+    service: MatchService, clock: ManualClock
+) -> None:
+    started = await _table(service, 4, teams=True)
+    state = await _engine_state(service, started.match_id)
+    assert state.waiting_for()["step"] == "look"
+    assert started.match.deadline_at == clock.now + 120
+    clock.advance(120)
+    (timeout,) = await service.tick()
+    log = await service.action_log(started.match_id)
+    looks = [(a.seat, a.action) for a in log if a.action.startswith("look")]
+    assert sorted(seat for seat, _ in looks) == [0, 0, 1, 1, 2, 2, 3, 3]
+    assert all(a.user_id is None for a in log if a.action.startswith("look"))
+    assert [s.timeouts for s in timeout.match.seats] == [1, 1, 1, 1]
+    state = await _engine_state(service, started.match_id)
+    assert state.waiting_for()["step"] == "turn"
+    assert timeout.match.deadline_at == clock.now + 300
+
+
+async def test_dealing_the_next_round_is_never_a_timeout(
+    service: MatchService, clock: ManualClock
+) -> None:
+    started = await _table(service, 2, target=100)
+    # Seat 0 calls Leiff at once: the round ends with small totals, the game goes on.
+    await service.play(started.match_id, ALICE, "leiff")
+    state = await _engine_state(service, started.match_id)
+    assert state.waiting_for()["step"] == "next"
+    match = await service.get_match(started.match_id)
+    assert match.warn_at is None and match.deadline_at is not None
+    clock.now = match.deadline_at
+    (dealt,) = await service.tick()
+    assert dealt.kind == "timeout"
+    assert not any("ran out of time" in text for text in dealt.texts_for(None))
+    assert [s.timeouts for s in dealt.match.seats] == [0, 0]
+    state = await _engine_state(service, started.match_id)
+    assert state.waiting_for()["round"] == 2
+
+
+async def test_engine_reasons_name_players_by_mention(service: MatchService) -> None:
+    started = await _table(service, 2)
+    with pytest.raises(NotYourTurn) as refused:
+        await service.play(started.match_id, BOB, "take")
+    assert "{p" not in str(refused.value) and "<@11>" in str(refused.value)

@@ -1,0 +1,172 @@
+"""Speed of the match service over a real SQLite file.
+
+Prints: the latency of one accepted board move through ``MatchService.play`` (each one a
+committed transaction with ``synchronous=FULL`` and ``NORMAL``), of one Leiff action, the
+time ``start()`` takes to load many running matches after a restart, and the time of a
+leaderboard query over many rated players.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bot.service import MatchService
+from bot.storage import MatchRecord, RatingRecord, open_repository
+from engine import get_game
+from engine.leiff import random_action
+
+GUILD, CHANNEL = 1, 2
+MOVES = 200
+RUNNING_MATCHES = 300
+RATED_PLAYERS = 5000
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 1_700_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
+        return self.now
+
+
+async def _move_latency(folder: Path, synchronous: str) -> list[float]:
+    repo = await open_repository(folder / f"moves-{synchronous}.sqlite3", synchronous=synchronous)
+    service = MatchService(repo, clock=_Clock())
+    await service.update_settings(
+        GUILD, 1, True, challenge_cooldown_seconds=0, max_matches_per_user=50
+    )
+    rng = random.Random(1)
+    times: list[float] = []
+    match_id = None
+    while len(times) < MOVES:
+        if match_id is None:
+            offer = await service.challenge(GUILD, CHANNEL, 10, "lefe", 20)
+            match_id = (await service.accept_challenge(offer.challenge_id, 20)).match_id
+        record = await repo.get_match(match_id)
+        state = get_game("lefe").from_json(record.state)
+        move = rng.choice(state.legal_moves())
+        user = record.user_of(state.seat_to_move)
+        started = time.perf_counter()
+        update = await service.play(match_id, user, move, version=record.version)
+        times.append(time.perf_counter() - started)
+        if update.match.status != "running":
+            match_id = None
+    await repo.close()
+    return times
+
+
+async def _leiff_latency(folder: Path) -> list[float]:
+    repo = await open_repository(folder / "leiff.sqlite3")
+    service = MatchService(repo, clock=_Clock(), seed_source=lambda: 3)
+    players = (10, 20, 30, 40)
+    rng = random.Random(2)
+    times: list[float] = []
+    match_id = None
+    while len(times) < MOVES:
+        if match_id is None:
+            opened = await service.open_lobby(GUILD, CHANNEL, players[0])
+            for user in players[1:]:
+                await service.join_lobby(opened.match_id, user)
+            match_id = (await service.start_lobby(opened.match_id, players[0])).match_id
+        record = await repo.get_match(match_id)
+        state = get_game("leiff").from_json(record.state)
+        seat, action = random_action(state, rng)
+        started = time.perf_counter()
+        update = await service.play(match_id, players[seat], action)
+        times.append(time.perf_counter() - started)
+        if update.match.status != "running":
+            match_id = None
+    await repo.close()
+    return times
+
+
+async def _restart_time(folder: Path) -> float:
+    path = folder / "restart.sqlite3"
+    repo = await open_repository(path, synchronous="NORMAL")
+    service = MatchService(repo, clock=_Clock())
+    await service.update_settings(GUILD, 1, True, challenge_cooldown_seconds=0)
+    for number in range(RUNNING_MATCHES):
+        offer = await service.challenge(GUILD, CHANNEL, 1000 + number, "dalen", 5000 + number)
+        match_id = (await service.accept_challenge(offer.challenge_id, 5000 + number)).match_id
+        await service.play(match_id, 1000 + number, "e5")
+    await repo.close()
+    started = time.perf_counter()
+    repo = await open_repository(path)
+    loaded = await MatchService(repo).start()
+    elapsed = time.perf_counter() - started
+    assert len(loaded.matches) == RUNNING_MATCHES
+    await repo.close()
+    return elapsed
+
+
+async def _leaderboard_time(folder: Path) -> float:
+    repo = await open_repository(folder / "ratings.sqlite3", synchronous="NORMAL")
+    rng = random.Random(4)
+    ratings = [
+        RatingRecord(
+            GUILD,
+            "lefe",
+            user,
+            rng.uniform(10, 40),
+            rng.uniform(1, 8),
+            0.0,
+            games=rng.randint(1, 50),
+        )
+        for user in range(RATED_PLAYERS)
+    ]
+    # Stored through the same commit path the service uses at the end of a match.
+    match = await repo.create_match(
+        MatchRecord(
+            id=0,
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            game="lefe",
+            status="running",
+            created_at=0.0,
+            updated_at=0.0,
+        )
+    )
+    await repo.commit_match(match.evolve(version=1), 0, [], ratings)
+    service = MatchService(repo)
+    runs = []
+    for _ in range(20):
+        started = time.perf_counter()
+        await service.leaderboard(GUILD, "lefe", limit=10)
+        runs.append(time.perf_counter() - started)
+    await repo.close()
+    return statistics.median(runs)
+
+
+def _ms(values: list[float]) -> str:
+    ordered = sorted(values)
+    p90 = ordered[int(len(ordered) * 0.9) - 1]
+    return f"median {statistics.median(values) * 1000:.2f} ms, p90 {p90 * 1000:.2f} ms"
+
+
+async def _main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        full = await _move_latency(folder, "FULL")
+        print(f"board move via play(), synchronous=FULL:   {_ms(full)} ({len(full)} moves)")
+        normal = await _move_latency(folder, "NORMAL")
+        print(f"board move via play(), synchronous=NORMAL: {_ms(normal)} ({len(normal)} moves)")
+        leiff = await _leiff_latency(folder)
+        print(f"Leiff action via play(), 4 players, FULL:  {_ms(leiff)} ({len(leiff)} actions)")
+        restart = await _restart_time(folder)
+        print(f"open + start() with {RUNNING_MATCHES} running matches: {restart * 1000:.0f} ms")
+        board = await _leaderboard_time(folder)
+        print(f"leaderboard(limit=10) over {RATED_PLAYERS} rated players: {board * 1000:.2f} ms")
+
+
+def main() -> None:
+    asyncio.run(_main())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,113 @@
+"""Every bad input gets a clear private answer and changes nothing."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.bot.helpers import start_board_match, stored_match, stored_state
+from tests.discord_sim.interactions import InteractionNotAllowed
+
+
+async def assert_refused(result, *phrases: str) -> None:
+    assert result.ephemeral, f"the refusal was public: {result.text!r}"
+    text = result.text.lower()
+    assert any(phrase.lower() in text for phrase in phrases), result.text
+
+
+async def test_bad_inputs_are_answered_privately_and_change_nothing(sim, world, bot, clock):
+    refused = await sim.slash(world.alice, "move", cell="f6")
+    await assert_refused(refused, "no running match in this channel")
+
+    await assert_refused(
+        await sim.slash(world.alice, "play", game="lefe", opponent=world.alice),
+        "cannot challenge yourself",
+    )
+    await assert_refused(
+        await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=9),
+        "boards of side",
+        "size",
+    )
+    clock.advance(60)
+
+    match_id, board = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    version = (await stored_match(bot, match_id)).version
+
+    await assert_refused(await sim.slash(world.bob, "move", cell="c3"), "turn")
+    await assert_refused(await sim.slash(world.alice, "move", cell="z99"), "z99")
+    await assert_refused(await sim.slash(world.alice, "move", cell="hello"), "hello")
+    await assert_refused(await sim.click(world.carol, board, "Resign"), "not playing")
+    await assert_refused(await sim.slash(world.carol, "move", cell="c3"), "no running match")
+    await assert_refused(
+        await sim.slash(world.alice, "move", cell="c3", channel=world.other_channel),
+        "no running match",
+    )
+    await assert_refused(await sim.slash(world.alice, "replay", match=match_id), "still running")
+    await assert_refused(await sim.slash(world.alice, "replay", match=999), "no such")
+    assert (await stored_match(bot, match_id)).version == version, "a refusal changed the match"
+    assert await sim.autocomplete(world.bob, "move", option="cell", value="") == []
+
+    # The pie button is only for the second player, and only as the second move.
+    await sim.slash(world.alice, "move", cell="c3")
+    board = sim.state.messages[sim.interactions[-1].last_message.id]
+    await assert_refused(await sim.click(world.alice, board, "Swap colours"), "turn")
+    kept = await sim.click(world.bob, board, "Keep colours")
+    await assert_refused(kept, "/move")
+    assert (await stored_state(bot, match_id)).moves == ("c3",)
+
+    # A finished match refuses moves; its old challenge and buttons refuse politely too.
+    await sim.slash(world.bob, "resign")
+    await assert_refused(await sim.slash(world.alice, "move", cell="d3"), "no running match")
+    finished = sim.interactions[-2].last_message
+    offer = (await sim.click(world.alice, finished, "Rematch")).last_message
+    assert all(b.disabled for b in sim.state.messages[finished.id].buttons), (
+        "a used button stays live"
+    )
+    await assert_refused(await sim.click(world.alice, offer, "Accept"), "your own challenge")
+    await assert_refused(await sim.click(world.carol, offer, "Decline"), "only the challenged")
+    sim.assert_no_bot_errors()
+
+
+async def test_expired_challenge_and_stale_board_buttons(sim, world, bot, clock):
+    offer = (
+        await sim.slash(world.alice, "play", game="dalen", opponent=world.bob, size=5)
+    ).last_message
+    clock.advance(3600)  # past the 15-minute expiry, before any clock tick ran
+    await assert_refused(await sim.click(world.bob, offer, "Accept"), "expired")
+    # the clock tick then marks the challenge message as over
+    assert await bot.client.tick_once() == 1
+    assert not any(not b.disabled for b in sim.state.messages[offer.id].buttons)
+    assert "expired" in sim.state.messages[offer.id].content
+
+
+async def test_two_players_clicking_at_once(sim, world, bot):
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    board = (await sim.slash(world.alice, "move", cell="c3")).last_message
+    # Bob swaps while Alice resigns from the same message: exactly one of them wins.
+    swap, resign = await asyncio.gather(
+        sim.click(world.bob, board, "Swap colours"), sim.click(world.alice, board, "Resign")
+    )
+    outcomes = sorted([swap.ephemeral, resign.ephemeral])
+    assert outcomes == [False, True], (swap.text, resign.text)
+    loser = swap if swap.ephemeral else resign
+    assert "moved on" in loser.text or "over" in loser.text
+    match = await stored_match(bot, match_id)
+    assert match.version == 2  # creation + c3 + exactly one of the two clicks
+    sim.assert_no_bot_errors()
+
+
+async def test_settings_need_manage_server(sim, world, bot):
+    with pytest.raises(InteractionNotAllowed):
+        await sim.slash(world.alice, "settings")
+    shown = await sim.slash(world.admin, "settings")
+    assert shown.ephemeral and "leiff_drinking: off" in shown.text
+    await assert_refused(
+        await sim.slash(world.admin, "settings", key="leiff_turn_seconds", value="3"),
+        "leiff_turn_seconds",
+    )
+    await assert_refused(await sim.slash(world.admin, "settings", key="leiff_drinking"), "value")
+    settings = await bot.client.service.get_settings(world.guild.id)
+    assert settings.leiff_turn_seconds == 300 and settings.leiff_drinking is False
+    changed = await sim.slash(world.admin, "settings", key="challenge_cooldown_seconds", value="0")
+    assert changed.ephemeral and "challenge_cooldown_seconds: 0" in changed.text

@@ -1,0 +1,56 @@
+"""Leaderboard, stats, replays, rules and the list of games, after a few finished matches."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from tests.bot.helpers import pinged, start_board_match
+
+
+async def finish_by_resignation(sim, winner, loser, clock) -> int:
+    clock.advance(60)
+    match_id, _ = await start_board_match(sim, winner, loser, "dalen", 5)
+    await sim.slash(winner, "move", cell="e5")
+    await sim.slash(loser, "move", cell="a1")
+    await sim.slash(loser, "resign")
+    return match_id
+
+
+async def test_leaderboard_stats_replay_rules_and_games(sim, world, bot, clock):
+    first = await finish_by_resignation(sim, world.alice, world.bob, clock)
+    await finish_by_resignation(sim, world.alice, world.bob, clock)
+    await finish_by_resignation(sim, world.bob, world.carol, clock)
+
+    board = await sim.slash(world.carol, "leaderboard", game="dalen")
+    assert not board.ephemeral and pinged(board.last_message) == set()
+    lines = board.text.splitlines()
+    assert lines[0] == "**Dalen leaderboard**"
+    assert lines[1].startswith("1. alice") and "2W 0L" in lines[1]
+    assert [line.split(".")[0] for line in lines[1:]] == ["1", "2", "3"]
+    assert (await sim.slash(world.carol, "leaderboard", game="les")).text.endswith(
+        "Nobody has finished a rated game yet."
+    )
+
+    stats = await sim.slash(world.carol, "stats", member=world.bob)
+    assert "Statistics of bob" in stats.text and "Dalen:" in stats.text
+    assert "1W 2L 0D" in stats.text and pinged(stats.last_message) == set()
+    own = await sim.slash(world.carol, "stats")
+    assert "0W 1L" in own.text
+
+    replay = await sim.slash(world.bob, "replay", match=first)
+    assert replay.ephemeral
+    gif = Image.open(io.BytesIO(replay.last_message.attachments[0].data))
+    assert gif.format == "GIF" and gif.n_frames == 3  # the empty board and two moves
+
+    for game in ("lefe", "leiff"):
+        rules = await sim.slash(world.carol, "rules", game=game)
+        assert rules.ephemeral and len(rules.text) > 80
+        Image.open(io.BytesIO(rules.last_message.attachments[0].data)).verify()
+
+    clock.advance(60)
+    running, _ = await start_board_match(sim, world.carol, world.alice, "les", 5)
+    games = await sim.slash(world.alice, "games")
+    assert games.ephemeral and f"#{running} Les (running)" in games.text
+    sim.assert_no_bot_errors()

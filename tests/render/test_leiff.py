@@ -1,0 +1,137 @@
+"""Leiff pictures: the table shows only the spectator view; a hand shows what its seat knows."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from PIL import ImageChops
+
+from engine import get_game
+from engine.leiff import random_action
+from render import list_themes, png_bytes, render_hand, render_table
+from render.leiff import hand_layout
+from render.themes import get_theme
+from tests.render.helpers import close, decode
+
+NAMES = ["Anna", "Bärbel 🍺 " * 20, "张伟", "محمد", "", "Eve"]
+OPTIONS = {"target": 50, "specials": True, "drinking": True, "water": False, "teams": False}
+# 12 cards for three seats, then the first discard; the draw pile follows from the seed
+DEAL_A = ["1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "4"]
+DEAL_B = ["13", "12", "11", "10", "slot", "-1", "philosopher", "2", "belle", "3", "1", "5", "4"]
+
+
+def _played(players: int, seed: int, actions: int):
+    rng = random.Random(seed)
+    state = get_game("leiff").new(players=players, seed=seed, options=OPTIONS)
+    for _ in range(actions):
+        if not state.actors():
+            break
+        seat, action = random_action(state, rng)
+        state = state.play(seat, action)
+    return state
+
+
+def test_table_picture_depends_only_on_the_spectator_view() -> None:
+    game = get_game("leiff")
+    one = game.new(players=3, seed=11, options=OPTIONS, deck_order=DEAL_A)
+    other = game.new(players=3, seed=11, options=OPTIONS, deck_order=DEAL_B)
+    assert one.hands != other.hands  # different hidden truth ...
+    names = NAMES[:3]
+    picture = png_bytes(render_table(one.view(None), names=names))
+    # ... the same public picture
+    assert picture == png_bytes(render_table(other.view(None), names=names))
+    # while the seats' own hands (what they looked at) do differ
+    assert png_bytes(render_hand(one.view(0), 0, names=names)) != png_bytes(
+        render_hand(other.view(0), 0, names=names)
+    )
+
+
+def test_table_shows_cards_only_when_the_view_reveals_them() -> None:
+    state = get_game("leiff").new(players=3, seed=11, options=OPTIONS, deck_order=DEAL_A)
+    view = state.view(None)
+    assert all(label is None for hand in view["hands"] for label in hand)
+    revealed = {**view, "hands": [list(hand) for hand in view["hands"]]}
+    revealed["hands"][1][2] = "13"
+    plain = render_table(view, names=NAMES[:3])
+    shown = render_table(revealed, names=NAMES[:3])
+    assert ImageChops.difference(plain, shown).getbbox() is not None
+
+
+def test_hand_shows_known_values_and_backs_for_unknown_slots() -> None:
+    state = get_game("leiff").new(players=3, seed=11, options=OPTIONS, deck_order=DEAL_B)
+    theme = get_theme("classic")
+    for seat in range(3):
+        view = state.view(seat)
+        hand = view["hands"][seat]
+        assert any(label is not None for label in hand) and None in hand
+        image = decode(png_bytes(render_hand(view, seat, names=NAMES[:3])))
+        layout = hand_layout(view, seat, 480)
+        assert image.size == (480, layout.height)
+        for label, (x0, y0, x1, y1) in zip(hand, layout.slots, strict=True):
+            pixel = image.getpixel((int((x0 + x1) / 2), int(y0 + (y1 - y0) * 0.12)))
+            if label is None:
+                assert close(pixel, theme.card("back"), 12) or close(
+                    pixel, theme.card("back_pattern"), 12
+                )
+            else:
+                faces = (theme.card("face"), theme.card("special_face"), theme.card("slot_face"))
+                assert any(close(pixel, face, 12) for face in faces), (label, pixel)
+
+
+def test_just_drawn_card_is_shown_to_its_holder_only() -> None:
+    for seed in range(40):
+        state = _played(4, seed, 25)
+        holding = state.view(None)["holding"]
+        if holding and holding["source"] == "draw":
+            break
+    else:
+        raise AssertionError("no state with a card drawn from the pile")
+    seat = holding["seat"]
+    mine = state.view(seat)
+    layout = hand_layout(mine, seat, 480)
+    assert layout.held is not None
+    assert mine["holding"]["card"] is not None
+    # another seat's hand picture has no held card at all
+    other_seat = (seat + 1) % 4
+    assert hand_layout(state.view(other_seat), other_seat, 480).held is None
+    image = render_hand(mine, seat, names=NAMES[:4])
+    x0, y0, x1, y1 = layout.held
+    face = image.getpixel((int((x0 + x1) / 2), int(y0 + (y1 - y0) * 0.12)))
+    assert not close(face, get_theme("classic").card("back"), 12)
+
+
+@pytest.mark.parametrize("theme", list_themes())
+@pytest.mark.parametrize("players", [2, 6])
+def test_tables_and_hands_render_for_every_theme_through_a_game(theme: str, players: int) -> None:
+    state = _played(players, players, 0)
+    rng = random.Random(players)
+    for step in range(120):
+        if step % 30 == 0:
+            view = state.view(None)
+            table = render_table(view, names=NAMES[:players], theme=theme)
+            assert table.width == 480 and table.height < 1200
+            for seat in range(players):
+                hand = render_hand(state.view(seat), seat, names=NAMES[:players], theme=theme)
+                assert hand.width == 480 and hand.height < 1200
+        if not state.actors():
+            break
+        seat, action = random_action(state, rng)
+        state = state.play(seat, action)
+
+
+def test_round_end_and_klatschtante_rule_and_long_hands_render() -> None:
+    state = _played(3, 5, 0)
+    view = state.view(None)
+    view["rule"] = "Wer " + "sehr " * 60 + "lange Regeln schreibt, trinkt."
+    view["hands"] = [
+        ["slot", "philosopher", "waiter", "gossip", "belle", "magician", "-1", "13", "7"]
+    ] * 3
+    view["hand_sizes"] = [9, 9, 9]
+    view["round_over"] = True
+    image = render_table(view, names=NAMES[:3], width=320)
+    assert image.width == 320
+    seat_view = {**view, "viewer": 0}
+    hand = render_hand(seat_view, 0, names=NAMES[:3])
+    assert len(hand_layout(seat_view, 0, 480).slots) == 9
+    assert hand.height > render_hand(state.view(0), 0, names=NAMES[:3]).height
