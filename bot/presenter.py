@@ -217,11 +217,8 @@ class Presenter:
     async def _board_public(self, update: Any) -> Outgoing:
         match = update.match
         names = await self.seat_names(match)
-        pings = (
-            tuple(u for u in update.mentions if u in match.to_act)
-            if match.status == "running"
-            else ()
-        )
+        # whom the service asks to notify: the player to move, or the one a draw offer awaits
+        pings = tuple(update.mentions) if match.status == "running" else ()
         picture = next(
             (p for p in update.pictures if p.kind == "board" and p.for_user is None), None
         )

@@ -9,8 +9,7 @@ bad heuristic can only make the AI weaker, never make it play an illegal move:
 * an *orderer* ``(state, moves, rng) -> moves``: the legal moves, most promising first,
   so that progressive widening tries those first.
 
-Every evaluator reads only public properties of the state (``score`` and, for Lefe,
-``leaf_counts()``), never the rule internals.
+Every evaluator reads only the state's public live ``score``, never the rule internals.
 """
 
 from __future__ import annotations
@@ -51,24 +50,13 @@ def neutral_evaluator(state: Any, colour: str) -> float:
 
 
 def lefe_evaluator(state: Any, colour: str) -> float:
-    """Lefe: points now, plus a little for leaves in hand (they become points and captures).
+    """Lefe: the points the position would score now.
 
-    A tree with many leaves both scores the "most leaves" point and can capture every
-    smaller touching tree, so leaves beyond the scoring ones still matter.
+    Measured against a random player, adding terms for leaves in hand or the biggest tree
+    made the search draw more often, so the plain point difference is used.
     """
     score = state.score
-    enemy = _opponent(state, colour)
-    counts = state.leaf_counts()
-    leaves_mine = sum(counts[colour])
-    leaves_theirs = sum(counts[enemy])
-    biggest_mine = counts[colour][0] if counts[colour] else 0
-    biggest_theirs = counts[enemy][0] if counts[enemy] else 0
-    x = (
-        (score[colour] - score[enemy])
-        + 0.08 * (leaves_mine - leaves_theirs)
-        + 0.15 * (biggest_mine - biggest_theirs)
-    )
-    return _logistic(x / 1.2)
+    return _logistic((score[colour] - score[_opponent(state, colour)]) / 1.0)
 
 
 def dalen_evaluator(state: Any, colour: str) -> float:
@@ -90,9 +78,24 @@ def captures_first(state: Any, moves: list[str], rng: random.Random) -> list[str
     return [m for m in moves if "x" in m] + [m for m in moves if "x" not in m]
 
 
+def les_evaluator(state: Any, colour: str) -> float:
+    """Les: the number of holes owned is the first thing the final count compares."""
+    score = state.score
+    return _logistic((score[colour] - score[_opponent(state, colour)]) / 1.0)
+
+
+def lublache_evaluator(state: Any, colour: str) -> float:
+    """Lublache: owning loops forbids your own placements next to them, and running out
+    of placements is how you win, so every loop owned is progress."""
+    score = state.score
+    return _logistic((score[colour] - score[_opponent(state, colour)]) / 1.0)
+
+
 _EVALUATORS: dict[str, Evaluator] = {
     "lefe": lefe_evaluator,
     "dalen": dalen_evaluator,
+    "les": les_evaluator,
+    "lublache": lublache_evaluator,
 }
 _ORDERERS: dict[str, MoveOrderer] = {
     "lefe": captures_first,

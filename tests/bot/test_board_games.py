@@ -151,3 +151,29 @@ async def test_resign_ends_the_match_for_the_opponent(sim, world, bot):
     assert all(not b.buttons or all(x.disabled for x in b.buttons) for b in boards)
     del players
     sim.assert_no_bot_errors()
+
+
+async def test_draw_offer_accepted_and_board_reposted_without_ping(sim, world, bot):
+    players = [world.alice, world.bob]
+    match_id, board = await start_board_match(sim, world.alice, world.bob, "les", 5)
+    shown = await sim.slash(world.bob, "board")
+    assert not shown.ephemeral and pinged(shown.last_message) == set()
+    await check_picture_only(bot, match_id, shown.last_message)
+    assert all(b.disabled for b in sim.state.messages[board.id].buttons) or not sim.state.messages[board.id].buttons
+
+    offered = await sim.click(world.alice, shown.last_message, "Offer a draw")
+    offer = offered.last_message
+    assert pinged(offer) == {world.bob.id}
+    assert {"Accept the draw", "Decline the draw"} <= {b.label for b in offer.buttons}
+    accepted = await sim.click(world.bob, offer, "Accept the draw")
+    match = await stored_match(bot, match_id)
+    assert match.status == "finished" and match.result["draw"] is True
+    assert "drawn" in accepted.last_message.content.lower()
+    del players
+    sim.assert_no_bot_errors()
+
+
+async def check_picture_only(handle, match_id, message) -> None:
+    from tests.bot.helpers import assert_picture_shows
+
+    assert_picture_shows(message, await stored_state(handle, match_id))
