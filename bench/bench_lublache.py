@@ -75,8 +75,7 @@ def main() -> None:
         print(
             f"whole random n={size} game, {count} games: median "
             f"{statistics.median(seconds):.2f} s, max {max(seconds):.2f} s, "
-            f"plies {min(plies)}-{max(plies)}"
-            + (" (target: <= 2 s)" if size == 7 else "")
+            f"plies {min(plies)}-{max(plies)}" + (" (target: <= 2 s)" if size == 7 else "")
         )
 
 

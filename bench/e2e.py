@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import os
 import random
@@ -51,10 +52,32 @@ class Figures:
     max_lag: float = 0.0
     refusals: list[str] = field(default_factory=list)
 
+    deferred: int = 0
+
+    def deferred_reply(self, result: Any) -> bool:
+        """A slow command: the bot deferred privately and posted the board in the channel."""
+        if "see the channel" in result.text:
+            self.deferred += 1
+            return True
+        return False
+
     def refuse(self, text: str) -> None:
         self.refused += 1
         if len(self.refusals) < 5:
             self.refusals.append(text)
+
+
+def _gc_timer(pauses: list[float]) -> Any:
+    """A gc callback recording how long each collection stopped the world."""
+    started = [0.0]
+
+    def callback(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pauses.append(time.perf_counter() - started[0])
+
+    return callback
 
 
 def rss_mb(field_name: str = "VmRSS") -> float:
@@ -68,6 +91,7 @@ def reply_seconds(interaction: Any) -> float | None:
     """Dispatch → the answer that carries the picture (the first one unless deferred)."""
     if interaction.response_type in (4, 7):
         return interaction.time_to_first_response
+    # deferred: the last answer comes right after the picture was posted
     return interaction.time_to_last_reply
 
 
@@ -130,7 +154,7 @@ class BoardMatch:
         move = self.rng.choice(moves)
         mover = self.players[self.state.seat_to_move]
         result = await self.sim.slash(mover, "move", channel=self.channel, cell=move)
-        if result.ephemeral:
+        if result.ephemeral and not figures.deferred_reply(result):
             figures.refuse(result.text)
             return
         self.state = self.state.play(move)
@@ -197,7 +221,7 @@ class LeiffDriver:
             result = await self.sim.select(user, message, select.custom_id, action)
         else:
             result = await self.sim.click(user, message, target)
-        if result.ephemeral:
+        if result.ephemeral and not figures.deferred_reply(result):
             figures.refuse(result.text)
             return
         self.state = self.state.play(seat, action)
@@ -293,6 +317,10 @@ async def run(seconds: float, board_rate: float, leiff_rate: float) -> Figures:
                 await table.start()
             setup_seconds = time.perf_counter() - setup_started
             rss_before = rss_mb()
+            gc.collect()
+            gc.freeze()  # the set-up (users, guild, simulator records) lives for the whole run
+            pauses: list[float] = []
+            gc.callbacks.append(_gc_timer(pauses))
 
             stop = asyncio.Event()
             watcher = asyncio.create_task(watch_loop_lag(figures, stop))
@@ -305,6 +333,7 @@ async def run(seconds: float, board_rate: float, leiff_rate: float) -> Figures:
             stop.set()
             with contextlib.suppress(asyncio.CancelledError):
                 await watcher
+            gc.callbacks.clear()
             late = sum(1 for i in sim.interactions if i.late_response)
             errors = len(sim.bot_errors)
             rss_after = rss_mb()
@@ -322,11 +351,15 @@ async def run(seconds: float, board_rate: float, leiff_rate: float) -> Figures:
     print(
         f"moves per second: {(figures.board_moves + figures.leiff_actions) / elapsed:.1f} "
         f"({figures.board_moves} board moves, {figures.leiff_actions} Leiff actions, "
-        f"{figures.finished_games} games finished and restarted, {figures.refused} refused)"
+        f"{figures.finished_games} games finished and restarted, {figures.refused} refused, "
+        f"{figures.deferred} deferred after 1.5 s)"
     )
     for text in figures.refusals:
         print(f"  refused: {text}")
-    print(f"largest event-loop lag: {figures.max_lag * 1000:.1f} ms")
+    print(
+        f"largest event-loop lag: {figures.max_lag * 1000:.1f} ms "
+        f"(longest garbage-collector pause: {max(pauses, default=0) * 1000:.1f} ms)"
+    )
     print(
         f"slowest reply: {max(both) * 1000:.0f} ms; answered after 3 s: {late}; bot errors: {errors}"
     )

@@ -26,6 +26,7 @@ from bot.labels import service_choices
 from bot.names import in_text
 from bot.presenter import Outgoing, game_title, only_for, sentence
 from bot.responder import Responder
+from bot.service import IllegalAction, StaleVersion
 from bot.ui.components import Choice, build_view
 from bot.ui.custom_ids import BOARD, CHALLENGE, PICK, PROMPT, SHOW_HAND, ComponentId
 from engine import BOARD_GAMES, get_game
@@ -178,8 +179,8 @@ class Controller:
                 update = await self.service.leiff_action(
                     match_id, user_id, action, version=None if out_of_turn else version
                 )
-            except Exception as error:
-                if type(error).__name__ == "StaleVersion" and responder.origin_is_private:
+            except StaleVersion:
+                if responder.origin_is_private:  # bring the outdated hand message up to date
                     await self._refresh_hand(responder, match_id)
                 raise
         await self.presenter.publish(update, responder)
@@ -305,14 +306,18 @@ class Controller:
             move = " ".join(text.split()).lower()
             if not move:
                 raise UserFacingError("Type a cell, for example `f6`.")
-            captures = await self._capture_options(match, responder.user_id, move)
-            if captures:
+            try:
+                update = await self.service.play(match.id, responder.user_id, move, version=None)
+            except IllegalAction:
+                # A bare Lefe cell that must capture one of several trees: offer the choice.
+                captures = await self._capture_options(match, responder.user_id, move)
+                if not captures:
+                    raise
                 view = build_view(BOARD, match.id, match.version, captures, select_threshold=1)
                 await responder.private(
                     f"{move} can capture more than one tree: which one?", view=view
                 )
                 return
-            update = await self.service.play(match.id, responder.user_id, move, version=None)
             await self.presenter.publish(update, responder)
 
         await self.handle(interaction, run)

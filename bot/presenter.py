@@ -18,6 +18,7 @@ service; this module only decides how it looks.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import io
 import logging
@@ -302,6 +303,8 @@ class Presenter:
             described = ", ".join(f"{k} {v}" for k, v in sorted(options.items()))
             if described:
                 lines.append(f"Options: {described}.")
+            if options.get("teams"):
+                lines.append("Teams of two sit alternately, in the order of joining (4 or 6 players).")
             lines.append("The host starts the game once 2 to 6 players have joined.")
         else:
             picture = next((p for p in update.pictures if p.kind == "table"), None)
@@ -323,19 +326,25 @@ class Presenter:
             "\n".join(lines), image, "table.png", choices, LEIFF, match.id, version, pings
         )
 
-    async def private_messages(self, update: Any) -> dict[int, Outgoing]:
-        """Each Leiff player's private view in this update, by user id."""
+    @staticmethod
+    def private_users(update: Any) -> list[int]:
+        """The Leiff players this update has something private for (their hand, news)."""
         match = update.match
         if match is None or match.game != "leiff" or match.status == "lobby":
-            return {}
-        names = await self.seat_names(match)
+            return []
         users = {p.for_user for p in update.pictures if p.for_user is not None}
         users |= {m.to for m in update.messages if m.to is not None}
         users |= {b.for_user for b in update.buttons if b.for_user is not None}
-        result: dict[int, Outgoing] = {}
-        for user_id in sorted(users):
-            result[user_id] = await self.hand_message(update, user_id, names)
-        return result
+        return sorted(users)
+
+    async def private_messages(self, update: Any) -> dict[int, Outgoing]:
+        """Each Leiff player's private view in this update, by user id."""
+        users = self.private_users(update)
+        if not users:
+            return {}
+        names = await self.seat_names(update.match)
+        drawn = await asyncio.gather(*(self.hand_message(update, u, names) for u in users))
+        return dict(zip(users, drawn, strict=True))
 
     async def hand_message(self, update: Any, user_id: int, names: Sequence[str]) -> Outgoing:
         """One player's private message: their view, their news and their actions."""
@@ -372,22 +381,33 @@ class Presenter:
     async def publish(
         self, update: Any, responder: Responder | None = None
     ) -> discord.Message | None:
-        """Send everything one update asks for; returns the public message if one was posted."""
+        """Send everything one update asks for; returns the public message if one was posted.
+
+        The answer the clicking user waits for goes first: their own hand when they clicked
+        in it, else the channel message. Everything else is drawn side by side.
+        """
         if update.match is not None and update.match.status in ("running", "lobby"):
             self.remember_match(update.match)
-        public = await self.public_message(update)
-        privates = await self.private_messages(update)
+        users = self.private_users(update)
+        if responder is not None and responder.origin_is_private and responder.user_id in users:
+            names = await self.seat_names(update.match)
+            mine = await self.hand_message(update, responder.user_id, names)
+            await self._send_private(update, responder.user_id, mine, responder)
+            update = dataclasses.replace(
+                update,
+                pictures=tuple(p for p in update.pictures if p.for_user != responder.user_id),
+                messages=tuple(m for m in update.messages if m.to != responder.user_id),
+                buttons=tuple(b for b in update.buttons if b.for_user != responder.user_id),
+            )
+        public, privates = await asyncio.gather(
+            self.public_message(update), self.private_messages(update)
+        )
         posted = None
-        # A click in a private hand message is answered by updating that message first.
-        private_first = responder is not None and responder.origin_is_private
-        if private_first:
-            for user_id, outgoing in privates.items():
-                await self._send_private(update, user_id, outgoing, responder)
         if public is not None:
             posted = await self._send_public(update, public, responder)
-        if not private_first:
-            for user_id, outgoing in privates.items():
-                await self._send_private(update, user_id, outgoing, responder)
+        await asyncio.gather(
+            *(self._send_private(update, u, o, responder) for u, o in privates.items())
+        )
         return posted
 
     def _message_kind(self, update: Any) -> str:

@@ -32,17 +32,26 @@ _TURNING = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 Loop = tuple[int, ...]  # cell indices in cycle order, starting at the smallest index
 
 
+def _several_runs(bits: int) -> bool:
+    """Whether the set bits of a 6-bit ring pattern form more than one run (cyclically)."""
+    changes = sum(1 for i in range(6) if (bits >> i & 1) != (bits >> (i - 1) % 6 & 1))
+    return changes > 2
+
+
+# Indexed by the pattern of a cell's neighbours (in turning order) lying outside E: adding the
+# cell to E can only cut the outside apart when those neighbours form several runs, since
+# otherwise every route through the cell can go round it through them.
+SEVERAL_RUNS: tuple[bool, ...] = tuple(_several_runs(bits) for bits in range(64))
+
+
 @cache
-def can_lie_on_a_loop_pairs(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+def _unconnected_neighbour_pairs(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per cell, the pairs of its neighbours that are not next to each other: a loop
     through the cell must enter and leave it through such a pair (it is chordless)."""
     grid = hex_grid(n)
     return tuple(
         tuple(
-            (a, b)
-            for i, a in enumerate(nbs)
-            for b in nbs[i + 1 :]
-            if b not in grid.neighbours[a]
+            (a, b) for i, a in enumerate(nbs) for b in nbs[i + 1 :] if b not in grid.neighbours[a]
         )
         for nbs in grid.neighbours
     )
@@ -51,7 +60,7 @@ def can_lie_on_a_loop_pairs(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
 def may_lie_on_a_loop(n: int, occupied: bytes | bytearray, cell: int) -> bool:
     """False when a stone on ``cell`` could not be part of any loop: it needs two occupied
     neighbours that do not touch each other."""
-    return any(occupied[a] and occupied[b] for a, b in can_lie_on_a_loop_pairs(n)[cell])
+    return any(occupied[a] and occupied[b] for a, b in _unconnected_neighbour_pairs(n)[cell])
 
 
 @cache
@@ -112,15 +121,20 @@ class LoopFinder:
         # cell -> the cells whose occupancy its construction looked at (every W it saw)
         self._looked_at: dict[int, set[int]] = {}
         self._reaches_edge: list[bool] | None = None
-        # E (after the first round) -> (its answer, the cells looked at from there on)
-        self._memo: dict[frozenset[int], tuple[Loop | None, frozenset[int]]] = {}
         self._all: list[Loop] | None = None
         self._through: dict[int, list[Loop]] | None = None
         # cell -> the cells whose construction looked at it (built on demand)
         self._watchers: dict[int, list[int]] | None = None
-        # set by with_stone(): the new stone, and the cells whose answer may have changed
+        # loop -> the cells whose answer it is (filled in by all_loops())
+        self._producers: dict[Loop, list[int]] = {}
+        # set by with_stone(): the new stone, the cells whose answer may have changed, and
+        # the board-before's loops by cell and by producing cells (to answer loops_through()
+        # without working out every cell again)
         self._new_stone: int | None = None
         self._unsettled: list[int] = []
+        self._unsettled_set: set[int] = set()
+        self._carried: tuple[dict[int, list[Loop]], dict[Loop, list[int]]] | None = None
+        self._through_one: dict[int, list[Loop]] = {}
 
     # ---- empty regions --------------------------------------------------------------
     def _empty_reaching_edge(self) -> list[bool]:
@@ -170,32 +184,21 @@ class LoopFinder:
         if any(reaches_edge[w] or on_edge[w] for w in empties):
             return None
         region = {cell}
+        rings = self._rings
         for w in sorted(empties):
             region.add(w)
-            if self._splits_outside(w, region):
+            if SEVERAL_RUNS[sum(1 << bit for bit, nb in enumerate(rings[w]) if nb not in region)]:
                 self._add_enclosed(w, region)
         rim = {nb for x in region for nb in neighbours[x] if nb not in region}
 
-        # Later rounds. Constructions from different cells often reach the same E and go on
-        # alike from there, so each E met is remembered with its answer.
-        memo = self._memo
-        path: list[tuple[frozenset[int], frozenset[int]]] = []
-        result: Loop | None = None
-        seen_after: frozenset[int] = frozenset()
+        # Later rounds: W is kept up to date as cells join E rather than rebuilt.
         while True:
-            key = frozenset(region)
-            known = memo.get(key)
-            if known is not None:
-                result, seen_after = known
-                break
-            path.append((key, frozenset(rim)))
+            looked_at |= rim
             moving = []
-            blocked = False
             for w in rim:
                 if not occupied[w]:
                     if reaches_edge[w]:
-                        blocked = True  # this empty region, and with it the edge, joins E
-                        break
+                        return None  # this empty region, and with it the edge, joins E
                     moving.append(w)
                 else:
                     degree = 0
@@ -204,36 +207,22 @@ class LoopFinder:
                             degree += 1
                     if degree != 2:
                         moving.append(w)
-            if blocked:
-                break
             if not moving:
-                result = cycle_order(grid, rim)
-                break
+                return cycle_order(grid, rim)
             if any(on_edge[w] for w in moving):
-                break
-            moving.sort()
+                return None
             for w in moving:
                 if w in region:
                     continue  # already enclosed by an earlier cell of this round
                 region.add(w)
                 rim.discard(w)
-                rim.update(nb for nb in neighbours[w] if nb not in region)
-                if self._splits_outside(w, region):
+                outside_bits = 0
+                for bit, nb in enumerate(rings[w]):
+                    if nb not in region:
+                        rim.add(nb)
+                        outside_bits |= 1 << bit
+                if SEVERAL_RUNS[outside_bits]:
                     rim -= self._add_enclosed(w, region)
-        # Remember every E of this construction with its answer and what was looked at
-        # from that point on (the carry-over in with_stone() needs the latter).
-        for key, rim_then in reversed(path):
-            seen_after = seen_after | rim_then
-            memo[key] = (result, seen_after)
-        looked_at |= seen_after
-        return result
-
-    def _splits_outside(self, cell: int, region: set[int]) -> bool:
-        """Whether the cells outside ``region`` around ``cell`` (just added) form several runs."""
-        ring = self._rings[cell]
-        outside = [x not in region for x in ring]  # ``cell`` is inner: no -1 in its ring
-        changes = sum(1 for i in range(6) if outside[i] != outside[i - 1])
-        return changes > 2
 
     def _add_enclosed(self, cell: int, region: set[int]) -> set[int]:
         """Add to ``region`` the pieces of the outside that ``cell`` has just cut off, and
@@ -298,6 +287,8 @@ class LoopFinder:
             del successor._around[start]
             del successor._looked_at[start]
         successor._unsettled = sorted(unsettled)
+        successor._unsettled_set = unsettled
+        successor._carried = (self._index_by_cell(), self._producers)
         return successor
 
     def _watchers_of(self, cell: int) -> list[int]:
@@ -327,20 +318,51 @@ class LoopFinder:
         """Every loop on the board (the loops around all cells), without repeats, in a
         stable order (by their canonical spelling)."""
         if self._all is None:
-            found = {self.around(cell) for cell in range(self.grid.cell_count)}
-            found.discard(None)
-            self._all = sorted(found)  # type: ignore[arg-type]
+            producers: dict[Loop, list[int]] = {}
+            for cell in range(self.grid.cell_count):
+                loop = self.around(cell)
+                if loop is not None:
+                    producers.setdefault(loop, []).append(cell)
+            self._producers = producers
+            self._all = sorted(producers)
+            self._carried = None  # no longer needed: everything is known here
         return self._all
 
     def loops_through(self, cell: int) -> list[Loop]:
         """The loops on the board that pass through ``cell``."""
+        if self._all is None and self._carried is not None:
+            return self._loops_through_carried(cell)
+        return self._index_by_cell().get(cell, [])
+
+    def _index_by_cell(self) -> dict[int, list[Loop]]:
         if self._through is None:
             through: dict[int, list[Loop]] = {}
             for loop in self.all_loops():
                 for x in loop:
                     through.setdefault(x, []).append(loop)
             self._through = through
-        return self._through.get(cell, [])
+        return self._through
+
+    def _loops_through_carried(self, cell: int) -> list[Loop]:
+        """loops_through() for a finder made by with_stone(), before all_loops() is known:
+        a loop of the board before still exists if some cell whose answer was carried over
+        produced it; the rest come from the answers worked out again."""
+        known = self._through_one.get(cell)
+        if known is None and self._carried is not None:
+            through_before, producers_before = self._carried
+            unsettled = self._unsettled_set
+            found = {
+                loop
+                for loop in through_before.get(cell, ())
+                if any(start not in unsettled for start in producers_before[loop])
+            }
+            for start in self._unsettled:
+                loop = self.around(start)
+                if loop is not None and cell in loop:
+                    found.add(loop)
+            known = sorted(found)
+            self._through_one[cell] = known
+        return known or []
 
     def closed_by(self, cell: int) -> list[Loop]:
         """The loops around ``cell``'s neighbours that pass through it: the loops a stone

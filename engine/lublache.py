@@ -201,7 +201,7 @@ class LublacheState(BoardState):
         turn = self._turns()[cell]
         if isinstance(turn, str):
             raise IllegalMove(turn)
-        return self._placed(
+        successor = self._placed(
             name,
             turn.cells,
             placed=(cell,),
@@ -209,6 +209,10 @@ class LublacheState(BoardState):
             removed=turn.removed,
             loops=turn.closed,
         )
+        if not turn.removed:
+            # the new board's loops are mostly those of this one: carry them over
+            successor._cache["finder"] = self._finder().with_stone(cell)
+        return successor
 
     def _outcome_now(self) -> Outcome | None:
         if self.mover is None:

@@ -145,7 +145,7 @@ def _turn_start(view: Mapping[str, Any], legal: Sequence[str], me: int) -> str:
         return "leiff"
     top = view.get("discard_top")
     if "take" in legal and top is not None:
-        values, average = _values(view)
+        values, _ = _values(view)
         _, worst_value, _ = _worst_slot(view, me)
         if values[top] <= TAKE_MAX_VALUE and values[top] < worst_value:
             return "take"
@@ -212,9 +212,7 @@ def _effect(view: Mapping[str, Any], legal: Sequence[str], me: int) -> str:
     return "decline" if "decline" in legal else legal[0]
 
 
-def decide(
-    view: Mapping[str, Any], legal_actions: Sequence[str] | None = None
-) -> str | None:
+def decide(view: Mapping[str, Any], legal_actions: Sequence[str] | None = None) -> str | None:
     """The sensible bot's action for the viewing seat, or None when it should wait.
 
     ``view`` is ``state.view(seat)``; ``legal_actions`` defaults to the list inside it.

@@ -10,7 +10,7 @@ level    time limit  iterations  what it does
 =======  ==========  ==========  =============================================
 easy     0.5 s       60          a short search that looks at only a few moves
 normal   1.5 s       600         scans every move once, then searches the best
-hard     4.5 s       4000        the same search, about seven times as deep
+hard     4.5 s       4000        also scans every reply to the moves it reads
 =======  ==========  ==========  =============================================
 
 ``scale`` (benchmark and tests only) multiplies both the iterations and the time limit, so
@@ -48,7 +48,7 @@ LEVELS: dict[str, Level] = {
     "easy": Level(
         "easy",
         "thinks briefly and overlooks many moves",
-        SearchSettings(max_iterations=60, time_limit=0.5, root_scan=False),
+        SearchSettings(max_iterations=60, time_limit=0.5, scan_depth=0),
     ),
     "normal": Level(
         "normal",
@@ -57,8 +57,8 @@ LEVELS: dict[str, Level] = {
     ),
     "hard": Level(
         "hard",
-        "the same search, several times deeper (up to about 5 s a move)",
-        SearchSettings(max_iterations=4000, time_limit=4.5),
+        "also weighs every reply to the moves it reads, and thinks up to ~5 s a move",
+        SearchSettings(max_iterations=4000, time_limit=4.5, scan_depth=2),
     ),
 }
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
@@ -109,9 +109,7 @@ def search_move(
     settings = level_settings(level, scale=scale)
     if time_limit is not None:
         settings = dataclasses.replace(settings, time_limit=time_limit)
-    settings = dataclasses.replace(
-        settings, time_limit=min(settings.time_limit, HARD_TIME_CEILING)
-    )
+    settings = dataclasses.replace(settings, time_limit=min(settings.time_limit, HARD_TIME_CEILING))
     if seed is None:
         name = level if isinstance(level, str) else level.name
         seed = position_seed(state.to_json(), name)
@@ -134,7 +132,9 @@ def choose_move_from_json(
 ) -> str:
     """The worker-process entry point: rebuild the state from JSON and choose a move."""
     if game not in BOARD_GAMES:
-        raise ValueError(f"{game!r} is not a board game; the board games are: {', '.join(BOARD_GAMES)}")
+        raise ValueError(
+            f"{game!r} is not a board game; the board games are: {', '.join(BOARD_GAMES)}"
+        )
     state = get_game(game).from_json(state_json)
     if seed is None:
         seed = position_seed(state_json, level)

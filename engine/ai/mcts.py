@@ -48,8 +48,10 @@ class SearchSettings:
     rollout_depth: int = 0  # random plies played out from a new leaf before evaluating
     widening_base: float = 2.0  # a node may hold ceil(base * visits ** exponent) children
     widening_exponent: float = 0.5
-    root_scan: bool = True  # evaluate every root move once and seed the tree with it
-    prior_weight: float = 1.0  # visits' worth of trust given to a scanned prior value
+    # Nodes shallower than this get every child evaluated once, on first expansion, and
+    # seeded with that value (0: none, 1: the root's moves, 2: also the replies to them).
+    scan_depth: int = 1
+    prior_weight: float = 1.0  # visits' worth of trust given to a scanned prior value (> 0)
 
 
 @dataclass
@@ -124,13 +126,13 @@ class Searcher:
 
         root = _Node(state, None, None)
         root.untried = orderer(state, moves, rng)
-        if self.settings.root_scan:
-            self._scan_root(root, evaluator, deadline)
+        if self.settings.scan_depth >= 1:
+            self._scan(root, evaluator, deadline)
         iterations = 0
         while iterations < self.settings.max_iterations:
             if time.perf_counter() >= deadline:
                 break
-            self._iterate(root, rng, evaluator, orderer)
+            self._iterate(root, rng, evaluator, orderer, deadline)
             iterations += 1
 
         best = self._best_child(root)
@@ -143,20 +145,21 @@ class Searcher:
         return SearchResult(best.move, iterations, time.perf_counter() - started, value, visits)
 
     # ---- the four phases ---------------------------------------------------------------
-    def _scan_root(self, root: _Node, evaluator: Evaluator, deadline: float) -> None:
-        """Give every root move one heuristic look, best first, as a prior visit.
+    def _scan(self, node: _Node, evaluator: Evaluator, deadline: float) -> None:
+        """Give every move of ``node`` one heuristic look, best first, as a prior visit.
 
-        A root with a hundred moves would otherwise need hundreds of iterations before the
-        widening even reaches a strong but late-ordered move; one evaluation each is cheap
-        and lets the tree start from a sensible ranking.
+        A node with a hundred moves would otherwise need hundreds of visits before the
+        widening even reaches a strong but late-ordered move (a capture, or the opponent's
+        winning reply); one evaluation each is cheap and starts from a sensible ranking.
+        When the clock runs out mid-scan, the moves not yet looked at stay untried.
         """
-        assert root.untried is not None
-        mover = root.state.to_move
+        assert node.untried is not None
+        mover = node.state.to_move
         scored: list[tuple[float, int, _Node]] = []
-        for order, move in enumerate(root.untried):
+        for order, move in enumerate(node.untried):
             if time.perf_counter() >= deadline and scored:
                 break
-            child_state = root.state.play(move)
+            child_state = node.state.play(move)
             child = _Node(child_state, move, mover)
             value = (
                 terminal_value(child_state, mover)
@@ -167,13 +170,16 @@ class Searcher:
             child.total = value * self.settings.prior_weight
             scored.append((value, -order, child))
         scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
-        root.children = [child for _, _, child in scored]
-        done = {child.move for child in root.children}
-        root.untried = [m for m in root.untried if m not in done]
-        root.visits = sum(child.visits for child in root.children)
+        node.children = [child for _, _, child in scored]
+        node.untried = node.untried[len(scored) :]
 
     def _iterate(
-        self, root: _Node, rng: random.Random, evaluator: Evaluator, orderer: MoveOrderer
+        self,
+        root: _Node,
+        rng: random.Random,
+        evaluator: Evaluator,
+        orderer: MoveOrderer,
+        deadline: float,
     ) -> None:
         path = [root]
         node = root
@@ -181,6 +187,11 @@ class Searcher:
         while node.state.outcome is None:
             if node.untried is None:
                 node.untried = orderer(node.state, node.state.legal_moves(), rng)
+                if len(path) - 1 < self.settings.scan_depth:
+                    self._scan(node, evaluator, deadline)
+                    if not node.children:  # out of time before the first look
+                        break
+                    continue
             if node.untried and len(node.children) < self._width(node):
                 move = node.untried.pop(0)
                 child = _Node(node.state.play(move), move, node.state.to_move)
@@ -200,7 +211,9 @@ class Searcher:
 
     def _width(self, node: _Node) -> int:
         settings = self.settings
-        return max(1, math.ceil(settings.widening_base * (node.visits + 1) ** settings.widening_exponent))
+        return max(
+            1, math.ceil(settings.widening_base * (node.visits + 1) ** settings.widening_exponent)
+        )
 
     def _select(self, node: _Node) -> _Node:
         log_parent = math.log(node.visits + 1)

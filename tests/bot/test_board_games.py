@@ -159,7 +159,10 @@ async def test_draw_offer_accepted_and_board_reposted_without_ping(sim, world, b
     shown = await sim.slash(world.bob, "board")
     assert not shown.ephemeral and pinged(shown.last_message) == set()
     await check_picture_only(bot, match_id, shown.last_message)
-    assert all(b.disabled for b in sim.state.messages[board.id].buttons) or not sim.state.messages[board.id].buttons
+    assert (
+        all(b.disabled for b in sim.state.messages[board.id].buttons)
+        or not sim.state.messages[board.id].buttons
+    )
 
     offered = await sim.click(world.alice, shown.last_message, "Offer a draw")
     offer = offered.last_message

@@ -19,7 +19,8 @@ async def test_board_game_continues_after_a_restart_and_old_buttons_work(sim, wo
     board_before = first.last_message
     assert "Swap colours" in [b.label for b in board_before.buttons]
 
-    restarted = await sim.restart_bot(make_bot)
+    # the new instance draws in a worker process, as a production start does
+    restarted = await sim.restart_bot(lambda: make_bot(render_workers=1))
     assert restarted.client is not bot.client
 
     # A button on a message sent by the previous instance is handled by the new one.

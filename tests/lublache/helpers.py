@@ -43,9 +43,7 @@ def is_chordless_cycle(cells: tuple[str, ...], size: int) -> bool:
     indices = [grid.index(cell) for cell in cells]
     count = len(indices)
     for position_in_cycle, cell in enumerate(indices):
-        touching = {
-            other for other in indices if other != cell and grid.are_adjacent(cell, other)
-        }
+        touching = {other for other in indices if other != cell and grid.are_adjacent(cell, other)}
         along = {indices[position_in_cycle - 1], indices[(position_in_cycle + 1) % count]}
         if touching != along:
             return False

@@ -28,7 +28,7 @@ def test_public_surface() -> None:
 
 def test_a_placement_needs_an_empty_cell_of_the_board() -> None:
     state = position(black=["g7"], to_move=WHITE)
-    with pytest.raises(IllegalMove, match="^g7 is taken$"):
+    with pytest.raises(IllegalMove, match=r"^g7 is taken$"):
         state.play("g7")
     with pytest.raises(IllegalMove, match="zz9 is not a cell"):
         state.play("zz9")
@@ -77,7 +77,7 @@ def test_closing_a_loop_of_eight_you_do_not_control_is_illegal() -> None:
     black = ["f7", "f8"]
     white = [cell for cell in cells if cell not in black and cell != "h8"]
     state = position(black=black, white=white, to_move=BLACK)
-    with pytest.raises(IllegalMove, match="^h8 would end on a loop white controls$"):
+    with pytest.raises(IllegalMove, match=r"^h8 would end on a loop white controls$"):
         state.play("h8")
 
 
@@ -149,7 +149,7 @@ def test_a_loop_that_stays_mixed_removes_nothing() -> None:
 
 def test_closing_onto_a_loop_the_opponent_controls_is_illegal() -> None:
     state = position(white=["h6", "h7", "g8", "f7", "f6"], to_move=BLACK)
-    with pytest.raises(IllegalMove, match="^g6 would end on a loop white controls$"):
+    with pytest.raises(IllegalMove, match=r"^g6 would end on a loop white controls$"):
         state.play("g6")
     assert "g6" not in state.legal_moves()
     assert "g5" in state.legal_moves()
@@ -175,7 +175,7 @@ def test_an_even_split_counts_as_opponent_control_at_the_end_of_the_turn() -> No
     # and could own it (no white stone on it is protected): illegal for white.
     black = sorted({"h6", "h7", "g8", *ring("h8"), *ring("i6")})
     state = position(black=black, white=["f7", "f6"], to_move=WHITE)
-    with pytest.raises(IllegalMove, match="^g6 would end on a loop black controls$"):
+    with pytest.raises(IllegalMove, match=r"^g6 would end on a loop black controls$"):
         state.play("g6")
     # without the protecting loops white flips all three and owns the ring
     bare = position(black=["h6", "h7", "g8"], white=["f7", "f6"], to_move=WHITE).play("g6")

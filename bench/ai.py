@@ -1,0 +1,185 @@
+"""Strength benchmark of the AI opponents (``make bench-ai``; not part of ``make bench``).
+
+For each board game at its default size: each level against a uniformly random player,
+and hard against normal, over ``--games`` games (default 50) with the seats alternated
+(the AI starts the even-numbered games, so it plays both sides of the pie rule). For
+Leiff: sensible bot seats against random-action seats over ``--rounds`` rounds (default
+200) at four-player tables (bots in seats 0 and 2), comparing average round scores.
+
+Playing every game at the bot's real thinking times would take hours, so the searches run
+at ``--scale`` (default 0.1) of each level's iterations and time limit; the ratio between
+the levels is kept. Games run in ``--workers`` processes (default 2).
+
+    python -m bench.ai                  # everything
+    python -m bench.ai lefe leiff       # a subset
+    python -m bench.ai dalen --games 10 --scale 0.05
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+import zlib
+from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+
+from engine import BOARD_GAMES, get_game
+from engine.ai.leiff_bot import run_table
+from engine.ai.levels import LEVEL_NAMES, search_move
+from engine.ai.mcts import uniform_random_move
+
+RANDOM = "random"
+LEIFF_TABLE = ("bot", "random", "bot", "random")
+
+
+@dataclass
+class GameResult:
+    outcome: str  # "win", "draw" or "loss" for the first-named player
+    ai_move_seconds: list[float]
+    plies: int
+
+
+def play_one(game_name: str, first: str, second: str, index: int, scale: float) -> GameResult:
+    """One game of ``first`` against ``second`` (a level name or "random")."""
+    game = get_game(game_name)
+    rng = random.Random(1_000_003 * index + zlib.crc32(game_name.encode()))
+    state = game.new()
+    first_seat = index % 2
+    times: list[float] = []
+    while state.outcome is None:
+        player = first if state.seat_to_move == first_seat else second
+        if player == RANDOM:
+            move = uniform_random_move(state, rng)
+        else:
+            started = time.perf_counter()
+            move = search_move(state, player, seed=rng.randrange(2**32), scale=scale).move
+            times.append(time.perf_counter() - started)
+        state = state.play(move)
+    winner = state.outcome.winner
+    if winner is None:
+        outcome = "draw"
+    else:
+        outcome = "win" if state.seat_of(winner) == first_seat else "loss"
+    return GameResult(outcome, times, state.ply)
+
+
+def board_matchups() -> list[tuple[str, str]]:
+    return [*((level, RANDOM) for level in LEVEL_NAMES), ("hard", "normal")]
+
+
+def parse_lines(text: str | None) -> list[tuple[str, str]]:
+    """``"normal-random,hard-normal"`` -> the matchups to play (all of them when None)."""
+    if not text:
+        return board_matchups()
+    known = {f"{a}-{b}": (a, b) for a, b in board_matchups()}
+    chosen = []
+    for item in text.split(","):
+        if item.strip() not in known:
+            raise ValueError(f"unknown line {item!r}; the lines are: {', '.join(known)}")
+        chosen.append(known[item.strip()])
+    return chosen
+
+
+def run_board_game(
+    game_name: str,
+    games: int,
+    scale: float,
+    pool: ProcessPoolExecutor,
+    lines: list[tuple[str, str]] | None = None,
+) -> None:
+    print(
+        f"\n{game_name} (size {get_game(game_name).default_size}, {games} games a line, scale {scale})"
+    )
+    print("  match             wins draws losses  score   ms/move (mean, max)  plies  wall s")
+    for first, second in lines or board_matchups():
+        started = time.perf_counter()
+        futures = [
+            pool.submit(play_one, game_name, first, second, index, scale) for index in range(games)
+        ]
+        results = [f.result() for f in futures]
+        wins = sum(r.outcome == "win" for r in results)
+        draws = sum(r.outcome == "draw" for r in results)
+        losses = games - wins - draws
+        times = [t for r in results for t in r.ai_move_seconds]
+        mean_ms = 1000 * statistics.mean(times) if times else 0.0
+        max_ms = 1000 * max(times) if times else 0.0
+        plies = statistics.mean(r.plies for r in results)
+        score = (wins + 0.5 * draws) / games
+        print(
+            f"  {first:>6} v {second:<7} {wins:5} {draws:5} {losses:6}  {score:6.1%}"
+            f"   {mean_ms:8.1f} {max_ms:8.1f}      {plies:5.0f}  {time.perf_counter() - started:6.0f}",
+            flush=True,
+        )
+
+
+def leiff_table(seed: int, rounds: int) -> list[list[int]]:
+    state = get_game("leiff").new(players=len(LEIFF_TABLE), seed=seed)
+    _, scores = run_table(state, LEIFF_TABLE, rounds=rounds, rng=random.Random(seed))
+    return scores
+
+
+def run_leiff(rounds: int, pool: ProcessPoolExecutor) -> None:
+    started = time.perf_counter()
+    scores: list[list[int]] = []
+    seed = 0
+    while len(scores) < rounds:  # one match per task; a match lasts a few rounds
+        batch = [pool.submit(leiff_table, seed + i, rounds) for i in range(8)]
+        seed += len(batch)
+        for future in batch:
+            scores.extend(future.result())
+    scores = scores[:rounds]
+    bot = [row[s] for row in scores for s, who in enumerate(LEIFF_TABLE) if who == "bot"]
+    rand = [row[s] for row in scores for s, who in enumerate(LEIFF_TABLE) if who == "random"]
+    print(f"\nleiff ({rounds} rounds, 4 players: bots in seats 0 and 2, random seats 1 and 3)")
+    print(
+        f"  average round score: bot {statistics.mean(bot):.2f}, random {statistics.mean(rand):.2f}"
+    )
+    lower = sum(min(row[0], row[2]) < min(row[1], row[3]) for row in scores)
+    print(f"  rounds where the best bot scored below the best random seat: {lower}/{len(scores)}")
+    print(f"  wall {time.perf_counter() - started:.0f} s", flush=True)
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.ai", description=__doc__.split("\n\n")[0]
+    )
+    parser.add_argument("games_to_run", nargs="*", help="subset: lefe dalen les lublache leiff")
+    parser.add_argument("--games", type=int, default=50, help="games per line (board games)")
+    parser.add_argument("--rounds", type=int, default=200, help="Leiff rounds")
+    parser.add_argument("--scale", type=float, default=0.1, help="share of the levels' budgets")
+    parser.add_argument("--workers", type=int, default=2, help="processes playing games")
+    parser.add_argument(
+        "--lines",
+        default=None,
+        help="board-game matchups to play, e.g. normal-random,hard-normal (default: all)",
+    )
+    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+    chosen = args.games_to_run or [*BOARD_GAMES, "leiff"]
+    unknown = [name for name in chosen if name not in (*BOARD_GAMES, "leiff")]
+    if unknown:
+        parser.error(f"unknown game(s): {', '.join(unknown)}")
+    try:
+        lines = parse_lines(args.lines)
+    except ValueError as error:
+        parser.error(str(error))
+
+    from bench.__main__ import machine_line
+
+    print(f"machine: {machine_line()}")
+    started = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        for name in chosen:
+            if name == "leiff":
+                run_leiff(args.rounds, pool)
+            else:
+                run_board_game(name, args.games, args.scale, pool, lines)
+    print(f"\ntotal wall time {time.perf_counter() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

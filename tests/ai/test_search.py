@@ -1,0 +1,166 @@
+"""The board-game search: legal, reproducible, on time, and sensible where the answer is clear."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+from engine import BOARD_GAMES, get_game
+from engine.ai.levels import (
+    LEVEL_NAMES,
+    choose_move,
+    choose_move_from_json,
+    get_level,
+    level_settings,
+    search_move,
+)
+from engine.ai.mcts import Searcher, SearchSettings, uniform_random_move
+from tests.ai.toy_game import ThreeInRow
+
+SMALL = SearchSettings(max_iterations=25, time_limit=30.0)
+
+
+def random_positions(game_name: str, count: int, seed: int) -> list:
+    """Positions met along seeded random games on the smallest board (finished ones skipped)."""
+    game = get_game(game_name)
+    rng = random.Random(seed)
+    positions = []
+    while len(positions) < count:
+        state = game.new(size=min(game.sizes))
+        plies = rng.randrange(0, 40)
+        for _ in range(plies):
+            if state.outcome is not None:
+                break
+            state = state.play(uniform_random_move(state, rng))
+        if state.outcome is None:
+            positions.append(state)
+    return positions
+
+
+@pytest.mark.parametrize("game_name", BOARD_GAMES)
+def test_search_returns_a_legal_move_in_random_positions(game_name: str) -> None:
+    count = 2 if game_name == "lublache" else 5  # Lublache moves cost ~10 ms each
+    searcher = Searcher(SMALL if game_name != "lublache" else SearchSettings(6, 30.0))
+    for index, state in enumerate(random_positions(game_name, count, seed=11)):
+        result = searcher.search(state, random.Random(index))
+        assert result.move in state.legal_moves()
+        state.play(result.move)  # and the engine agrees
+
+
+@pytest.mark.parametrize("game_name", ["lefe", "dalen", "les"])
+def test_same_seed_gives_the_same_search(game_name: str) -> None:
+    state = random_positions(game_name, 1, seed=5)[0]
+    first = Searcher(SMALL).search(state, random.Random(42))
+    second = Searcher(SMALL).search(state, random.Random(42))
+    assert (first.move, first.visits, first.iterations) == (second.move, second.visits, 25)
+
+
+def test_default_seed_comes_from_the_position() -> None:
+    state = random_positions("dalen", 1, seed=3)[0]
+    assert choose_move(state, "easy") == choose_move(state, "easy")
+    assert choose_move(state, "easy") == choose_move(
+        get_game("dalen").from_json(state.to_json()), "easy"
+    )
+
+
+def test_search_stops_at_its_time_limit() -> None:
+    state = get_game("lefe").new()
+    settings = SearchSettings(max_iterations=10**9, time_limit=0.3)
+    started = time.perf_counter()
+    result = Searcher(settings).search(state, random.Random(1))
+    elapsed = time.perf_counter() - started
+    assert result.move in state.legal_moves()
+    assert elapsed < 0.3 + 1.0  # generous slack for a busy machine
+    assert result.iterations < 10**9
+
+
+def test_a_single_legal_move_is_played_without_searching() -> None:
+    game = ThreeInRow()
+    names = game.new().grid.names
+    stones = {name: ("red" if i % 4 in (0, 1) else "blue") for i, name in enumerate(names[:-1])}
+    # a crafted full-but-one board with no line yet is hard to write by hand; instead take
+    # any position with exactly one empty cell that has not ended
+    state = game.position(stones={names[i]: c for i, c in enumerate(["red", "blue"] * 9)})
+    if state.outcome is None:
+        result = Searcher(SMALL).search(state, random.Random(0))
+        assert result.iterations == 0 and [result.move] == state.legal_moves()
+    else:
+        assert stones  # the crafted board ended at once: nothing to search
+        with pytest.raises(ValueError, match="over"):
+            Searcher(SMALL).search(state, random.Random(0))
+
+
+def test_search_takes_a_win_in_one() -> None:
+    game = ThreeInRow()
+    # red has c3 and d3 on a line with e3 free? use axial lines: pick any line and fill two
+    state = game.new()
+    grid = state.grid
+    a, b, c = next(line for line in _toy_lines(state) if grid.centre not in line)
+    position = game.position(
+        stones={grid.names[a]: "red", grid.names[b]: "red", grid.names[grid.centre]: "blue"},
+        to_move="red",
+    )
+    result = Searcher(SearchSettings(max_iterations=200, time_limit=30.0)).search(
+        position, random.Random(3)
+    )
+    assert result.move == grid.names[c]
+
+
+def test_search_blocks_the_opponents_win_in_one() -> None:
+    game = ThreeInRow()
+    state = game.new()
+    grid = state.grid
+    a, b, c = next(line for line in _toy_lines(state) if grid.centre not in line)
+    corner = next(
+        i for i in range(grid.cell_count) if i not in (a, b, c, grid.centre) and grid.on_edge[i]
+    )
+    position = game.position(
+        stones={grid.names[a]: "blue", grid.names[b]: "blue", grid.names[corner]: "red"},
+        to_move="red",
+    )
+    result = Searcher(SearchSettings(max_iterations=400, time_limit=30.0, scan_depth=2)).search(
+        position, random.Random(4)
+    )
+    assert result.move == grid.names[c]
+
+
+def _toy_lines(state):
+    from tests.ai.toy_game import _lines
+
+    return _lines(state)
+
+
+def test_search_refuses_a_finished_game() -> None:
+    game = ThreeInRow()
+    names = game.new().grid.names
+    grid = game.new().grid
+    a, b, c = _toy_lines(game.new())[0]
+    finished = game.position(stones={names[a]: "red", names[b]: "red", names[c]: "red"})
+    assert finished.outcome is not None and grid.cell_count
+    with pytest.raises(ValueError, match="over"):
+        Searcher(SMALL).search(finished, random.Random(0))
+
+
+def test_levels_grow_in_strength_and_respect_the_five_second_promise() -> None:
+    easy, normal, hard = (get_level(name).settings for name in LEVEL_NAMES)
+    assert easy.max_iterations < normal.max_iterations < hard.max_iterations
+    assert easy.time_limit <= normal.time_limit <= hard.time_limit <= 5.0
+    assert level_settings("hard", scale=0.1).max_iterations == hard.max_iterations // 10
+    with pytest.raises(ValueError, match="levels are"):
+        get_level("grandmaster")
+
+
+def test_a_time_override_above_five_seconds_is_capped() -> None:
+    state = random_positions("dalen", 1, seed=9)[0]
+    result = search_move(state, "easy", seed=1, time_limit=60.0, scale=0.5)
+    assert result.move in state.legal_moves() and result.iterations <= 30
+
+
+def test_worker_entry_point_rebuilds_the_position_from_json() -> None:
+    state = random_positions("lefe", 1, seed=2)[0]
+    move = choose_move_from_json(state.to_json(), "lefe", "easy", seed=8)
+    assert move == choose_move(state, "easy", seed=8)
+    with pytest.raises(ValueError, match="not a board game"):
+        choose_move_from_json(state.to_json(), "leiff", "easy")

@@ -1,0 +1,77 @@
+"""The custom-id format and the layout of actions into Discord components."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from bot.controller import _setting_value
+from bot.errors import UserFacingError
+from bot.labels import leiff_choices, service_choices
+from bot.ui.components import ActionButton, ActionSelect, build_view
+from bot.ui.custom_ids import BUTTON_TEMPLATE, SELECT_TEMPLATE, ComponentId, make_id
+
+
+def test_custom_ids_round_trip_and_refuse_what_does_not_fit():
+    encoded = make_id("f", 12, 57, "catch 1.3")
+    assert encoded == "lb|f|12|57|catch 1.3"
+    assert ComponentId.decode(encoded) == ComponentId("f", 12, 57, "catch 1.3")
+    assert ComponentId.decode("someone-else:button") is None
+    with pytest.raises(ValueError):
+        make_id("b", 1, 1, "x" * 95)
+    with pytest.raises(ValueError):
+        make_id("z", 1, 1, "draw")
+
+
+def test_buttons_and_selects_have_distinct_templates():
+    assert BUTTON_TEMPLATE.match(make_id("b", 1, 2, "swap"))
+    assert not BUTTON_TEMPLATE.match(make_id("b", 1, 2, "~pick0"))
+    assert SELECT_TEMPLATE.match(make_id("b", 1, 2, "~pick0"))
+    assert not SELECT_TEMPLATE.match(make_id("b", 1, 2, "swap"))
+
+
+def _controls(view: discord.ui.View) -> tuple[list[str], list[str], int]:
+    buttons, options, rows = [], [], set()
+    for item in view.children:
+        rows.add(item.row)
+        if isinstance(item, ActionButton):
+            buttons.append(ComponentId.decode(item.custom_id).action)
+        elif isinstance(item, ActionSelect):
+            options.extend(o.value for o in item.item.options)
+    return buttons, options, len(rows)
+
+
+def test_every_leiff_action_gets_a_control_within_five_rows():
+    seats = ["ann", "ben", "cat", "dan", "eve", "fay"]
+    actions = ["leiff", "draw", "take"] + [f"match {n}" for n in range(1, 8)]
+    actions += [f"catch {s}.{n}" for s in range(1, 6) for n in range(1, 8)]
+    actions += [f"penalty {s}" for s in (1, 3, 5)]
+    view = build_view("f", 3, 9, leiff_choices(actions, seats))
+    buttons, options, rows = _controls(view)
+    assert rows <= 5 and len(view.children) <= 25
+    assert sorted(buttons + options) == sorted(actions)
+    assert all(
+        len(item.item.options) <= 25 for item in view.children if isinstance(item, ActionSelect)
+    )
+
+
+def test_labels_read_like_the_table():
+    seats = ["ann", "ben", "cat"]
+    labels = {
+        c.action: c.label
+        for c in leiff_choices(["catch 2.4", "swap 3", "rule Sing!", "leiff"], seats)
+    }
+    assert labels["catch 2.4"] == "Catch cat #4"
+    assert labels["swap 3"] == "Put it in slot 3"
+    assert labels["~prompt:rule"] == "Write the table rule…"
+    ordered = [c.action for c in service_choices(["resign", "swap", "offer_draw"])]
+    assert ordered == ["swap", "offer_draw", "resign"]
+
+
+def test_setting_values_from_text():
+    assert _setting_value("allowed_channels", "<#12>, 34") == [12, 34]
+    assert _setting_value("allowed_channels", "none") == []
+    assert _setting_value("leiff_target", "100") == 100
+    assert _setting_value("leiff_drinking", "on") == "on"
+    with pytest.raises(UserFacingError):
+        _setting_value("allowed_channels", "#general")
