@@ -116,31 +116,33 @@ def run_board_game(
         )
 
 
-def leiff_table(seed: int, rounds: int) -> list[list[int]]:
-    state = get_game("leiff").new(players=len(LEIFF_TABLE), seed=seed)
+def leiff_table(seed: int, rounds: int, options: dict[str, bool]) -> list[list[int]]:
+    state = get_game("leiff").new(players=len(LEIFF_TABLE), seed=seed, options=options)
     _, scores = run_table(state, LEIFF_TABLE, rounds=rounds, rng=random.Random(seed))
     return scores
 
 
 def run_leiff(rounds: int, pool: ProcessPoolExecutor) -> None:
-    started = time.perf_counter()
-    scores: list[list[int]] = []
-    seed = 0
-    while len(scores) < rounds:  # one match per task; a match lasts a few rounds
-        batch = [pool.submit(leiff_table, seed + i, rounds) for i in range(8)]
-        seed += len(batch)
-        for future in batch:
-            scores.extend(future.result())
-    scores = scores[:rounds]
-    bot = [row[s] for row in scores for s, who in enumerate(LEIFF_TABLE) if who == "bot"]
-    rand = [row[s] for row in scores for s, who in enumerate(LEIFF_TABLE) if who == "random"]
-    print(f"\nleiff ({rounds} rounds, 4 players: bots in seats 0 and 2, random seats 1 and 3)")
-    print(
-        f"  average round score: bot {statistics.mean(bot):.2f}, random {statistics.mean(rand):.2f}"
-    )
-    lower = sum(min(row[0], row[2]) < min(row[1], row[3]) for row in scores)
-    print(f"  rounds where the best bot scored below the best random seat: {lower}/{len(scores)}")
-    print(f"  wall {time.perf_counter() - started:.0f} s", flush=True)
+    print(f"\nleiff ({rounds} rounds a line, 4 players: bots in seats 0 and 2, random in 1 and 3)")
+    print("  options            bot avg  random avg  rounds best bot < best random  wall s")
+    for label, options in (("base game", {}), ("special cards", {"specials": True})):
+        started = time.perf_counter()
+        scores: list[list[int]] = []
+        seed = 0
+        while len(scores) < rounds:  # one match per task; a match lasts a few rounds
+            batch = [pool.submit(leiff_table, seed + i, rounds, options) for i in range(8)]
+            seed += len(batch)
+            for future in batch:
+                scores.extend(future.result())
+        scores = scores[:rounds]
+        bot = [row[s] for row in scores for s, who in enumerate(LEIFF_TABLE) if who == "bot"]
+        rand = [row[s] for row in scores for s, who in enumerate(LEIFF_TABLE) if who == RANDOM]
+        lower = sum(min(row[0], row[2]) < min(row[1], row[3]) for row in scores)
+        print(
+            f"  {label:<16} {statistics.mean(bot):9.2f} {statistics.mean(rand):11.2f}"
+            f"   {lower:5}/{len(scores):<5}                  {time.perf_counter() - started:6.0f}",
+            flush=True,
+        )
 
 
 def main(argv: Iterable[str] | None = None) -> int:

@@ -22,7 +22,6 @@ import discord
 from discord import app_commands
 
 from bot.errors import GENERIC_FAILURE, UserFacingError, player_message
-from bot.labels import service_choices
 from bot.names import in_text
 from bot.presenter import Outgoing, game_title, only_for, sentence
 from bot.responder import Responder
@@ -37,7 +36,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BOARD_SERVICE_ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
-LOBBY_ACTIONS = ("join", "leave", "start")
 OUT_OF_TURN = frozenset({"match", "catch", "penalty", "next"})
 AUTOCOMPLETE_LIMIT = 25
 
@@ -602,4 +600,4 @@ async def rules_card(game: str, painter: Any) -> tuple[str, bytes, str]:
     )
 
 
-__all__ = ["Controller", "Outgoing", "RuleModal", "rules_card", "service_choices"]
+__all__ = ["Controller", "RuleModal", "rules_card"]

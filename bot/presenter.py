@@ -304,7 +304,9 @@ class Presenter:
             if described:
                 lines.append(f"Options: {described}.")
             if options.get("teams"):
-                lines.append("Teams of two sit alternately, in the order of joining (4 or 6 players).")
+                lines.append(
+                    "Teams of two sit alternately, in the order of joining (4 or 6 players)."
+                )
             lines.append("The host starts the game once 2 to 6 players have joined.")
         else:
             picture = next((p for p in update.pictures if p.kind == "table"), None)

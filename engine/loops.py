@@ -78,6 +78,18 @@ def ring_of_six(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 @cache
+def neighbours_towards_edge(n: int) -> tuple[tuple[int, ...], ...]:
+    """Per cell, its neighbours ordered so that the one nearest the board's edge comes
+    last (a stack then explores it first)."""
+    grid = hex_grid(n)
+    centre = grid.centre
+    return tuple(
+        tuple(sorted(nbs, key=lambda nb: (grid.distance(centre, nb), -nb)))
+        for nbs in grid.neighbours
+    )
+
+
+@cache
 def six_ring_loops(n: int) -> tuple[Loop | None, ...]:
     """Per inner cell, its six neighbours spelled as a loop (None on the edge)."""
     grid = hex_grid(n)
@@ -176,7 +188,8 @@ class LoopFinder:
 
         # First round, E = {cell}: W is the ring of six, where every cell has exactly two
         # neighbours in W, so only its empty cells move.
-        ring = self._rings[cell]
+        rings = self._rings
+        ring = rings[cell]
         looked_at.update(ring)
         empties = [w for w in ring if not occupied[w]]
         if not empties:
@@ -184,50 +197,76 @@ class LoopFinder:
         if any(reaches_edge[w] or on_edge[w] for w in empties):
             return None
         region = {cell}
-        rings = self._rings
-        for w in sorted(empties):
+        for w in empties:
             region.add(w)
             if SEVERAL_RUNS[sum(1 << bit for bit, nb in enumerate(rings[w]) if nb not in region)]:
                 self._add_enclosed(w, region)
-        rim = {nb for x in region for nb in neighbours[x] if nb not in region}
 
-        # Later rounds: W is kept up to date as cells join E rather than rebuilt.
+        # Later rounds. W and each W cell's number of neighbours in W are kept up to date
+        # as cells join E, and a round only re-examines the W cells whose count changed or
+        # that are new to W: the others were stones with exactly two and still are.
+        rim = {nb for x in region for nb in neighbours[x] if nb not in region}
+        looked_at |= rim
+        degree = {w: sum(1 for nb in neighbours[w] if nb in rim) for w in rim}
+        to_examine = set(rim)
         while True:
-            looked_at |= rim
             moving = []
-            for w in rim:
+            for w in to_examine:
+                if w not in rim:
+                    continue
                 if not occupied[w]:
                     if reaches_edge[w]:
                         return None  # this empty region, and with it the edge, joins E
                     moving.append(w)
-                else:
-                    degree = 0
-                    for nb in neighbours[w]:
-                        if nb in rim:
-                            degree += 1
-                    if degree != 2:
-                        moving.append(w)
+                elif degree[w] != 2:
+                    moving.append(w)
             if not moving:
                 return cycle_order(grid, rim)
             if any(on_edge[w] for w in moving):
                 return None
+            to_examine = set()
             for w in moving:
                 if w in region:
                     continue  # already enclosed by an earlier cell of this round
                 region.add(w)
                 rim.discard(w)
+                del degree[w]
                 outside_bits = 0
                 for bit, nb in enumerate(rings[w]):
-                    if nb not in region:
+                    if nb in region:
+                        continue
+                    outside_bits |= 1 << bit
+                    if nb in rim:
+                        degree[nb] -= 1  # it loses w as a W neighbour
+                        to_examine.add(nb)
+                    else:
                         rim.add(nb)
-                        outside_bits |= 1 << bit
+                        looked_at.add(nb)
+                        count = 0
+                        for far in neighbours[nb]:
+                            if far in rim:
+                                degree[far] += 1
+                                to_examine.add(far)
+                                count += 1
+                        degree[nb] = count
+                        to_examine.add(nb)
                 if SEVERAL_RUNS[outside_bits]:
-                    rim -= self._add_enclosed(w, region)
+                    # the pieces cut off are bounded by E alone: no W cell outside them
+                    # neighbours them, so dropping them leaves the other counts right
+                    for x in self._add_enclosed(w, region):
+                        if x in rim:
+                            rim.discard(x)
+                            del degree[x]
 
     def _add_enclosed(self, cell: int, region: set[int]) -> set[int]:
         """Add to ``region`` the pieces of the outside that ``cell`` has just cut off, and
-        return them."""
-        neighbours, on_edge = self.grid.neighbours, self.grid.on_edge
+        return them.
+
+        Each piece is flooded from a neighbour of ``cell``, heading for the board's edge
+        first (neighbours nearer the edge are tried first), and given up as open as soon
+        as it reaches the edge: only pieces that really are cut off get flooded whole.
+        """
+        on_edge, towards_edge = self.grid.on_edge, neighbours_towards_edge(self.grid.n)
         known_open: set[int] = set()  # cells shown to connect to the edge
         enclosed: set[int] = set()
         for start in self._rings[cell]:
@@ -241,7 +280,7 @@ class LoopFinder:
                 if on_edge[x] or x in known_open:
                     open_to_edge = True
                     break
-                for nb in neighbours[x]:
+                for nb in towards_edge[x]:
                     if nb not in region and nb not in seen:
                         seen.add(nb)
                         stack.append(nb)

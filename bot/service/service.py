@@ -220,8 +220,9 @@ class MatchService:
             raise SelfChallenge()
         now = self.clock()
         last = await self.repo.last_challenge_at(guild_id, challenger_id)
-        if last is not None and now - last < settings.challenge_cooldown_seconds:
-            raise Cooldown(settings.challenge_cooldown_seconds - (now - last))
+        cooldown = settings.challenge_cooldown_seconds
+        if cooldown and last is not None and now - last < cooldown:
+            raise Cooldown(cooldown - (now - last))
         await self._check_match_limit(settings, challenger_id, guild_id, "you")
         record = await self.repo.create_challenge(
             ChallengeRecord(

@@ -11,13 +11,13 @@ families such as "catch a card"), within Discord's limits of five rows of five b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.ui.custom_ids import BUTTON_TEMPLATE, PICK, SELECT_TEMPLATE, ComponentId, make_id
+from bot.ui.custom_ids import BUTTON_TEMPLATE, PICK, SELECT_TEMPLATE, ComponentId
 
 if TYPE_CHECKING:
     from bot.app import LeafBot
@@ -195,34 +195,10 @@ def disabled_copy(message: discord.Message | None) -> discord.ui.View | None:
     return view
 
 
-def single_button(
-    scope: str,
-    target: int,
-    version: int,
-    action: str,
-    label: str,
-    style: discord.ButtonStyle = discord.ButtonStyle.primary,
-) -> discord.ui.View:
-    """A view holding one button (e.g. "Show my hand")."""
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        ActionButton(ComponentId(scope, target, version, action), label=label, style=style)
-    )
-    return view
-
-
-def choices_from(actions: Sequence[str], label_of: Callable[[str], Choice]) -> list[Choice]:
-    """Turn action strings into choices with a labelling function, keeping their order."""
-    return [label_of(action) for action in actions]
-
-
 __all__ = [
     "ActionButton",
     "ActionSelect",
     "Choice",
     "build_view",
-    "choices_from",
     "disabled_copy",
-    "make_id",
-    "single_button",
 ]

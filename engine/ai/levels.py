@@ -62,6 +62,13 @@ LEVELS: dict[str, Level] = {
     ),
 }
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
+
+# Per-game adjustments. The Lublache engine needs ~10 ms per move, so scanning every reply
+# (~100 moves, ~1 s per node) would eat hard's whole budget on three or four moves; there
+# hard keeps normal's shape and simply thinks three times as long.
+GAME_ADJUSTMENTS: dict[tuple[str, str], dict[str, Any]] = {
+    ("lublache", "hard"): {"scan_depth": 1},
+}
 DEFAULT_LEVEL = "normal"
 
 
@@ -73,10 +80,15 @@ def get_level(name: str) -> Level:
     return LEVELS[key]
 
 
-def level_settings(level: str | Level, *, scale: float = 1.0) -> SearchSettings:
-    """The search settings of a level, with iterations and time multiplied by ``scale``."""
+def level_settings(
+    level: str | Level, *, scale: float = 1.0, game: str | None = None
+) -> SearchSettings:
+    """The search settings of a level (for ``game``), iterations and time times ``scale``."""
     chosen = get_level(level) if isinstance(level, str) else level
     settings = chosen.settings
+    adjustment = GAME_ADJUSTMENTS.get((game or "", chosen.name))
+    if adjustment:
+        settings = dataclasses.replace(settings, **adjustment)
     if scale == 1.0:
         return settings
     if scale <= 0:
@@ -106,7 +118,7 @@ def search_move(
     ``seed`` defaults to one derived from the position, so repeated calls agree.
     ``time_limit`` overrides the level's time ceiling (never raising it above 5 s).
     """
-    settings = level_settings(level, scale=scale)
+    settings = level_settings(level, scale=scale, game=state.game.name)
     if time_limit is not None:
         settings = dataclasses.replace(settings, time_limit=time_limit)
     settings = dataclasses.replace(settings, time_limit=min(settings.time_limit, HARD_TIME_CEILING))

@@ -51,6 +51,9 @@ class SearchSettings:
     # Nodes shallower than this get every child evaluated once, on first expansion, and
     # seeded with that value (0: none, 1: the root's moves, 2: also the replies to them).
     scan_depth: int = 1
+    # At most this many moves of a node are scanned (Les offers over a thousand moves per
+    # turn mid-game); the rest stay for progressive widening, in the game's move order.
+    scan_limit: int = 250
     prior_weight: float = 1.0  # visits' worth of trust given to a scanned prior value (> 0)
 
 
@@ -120,7 +123,6 @@ class Searcher:
             raise ValueError("the game is over: there is no move to choose")
         evaluator = self.evaluator or heuristics.evaluator_for(state)
         orderer = self.orderer or heuristics.orderer_for(state)
-        mover = state.to_move
         if len(moves) == 1:
             return SearchResult(moves[0], 0, time.perf_counter() - started, 0.5, {moves[0]: 0})
 
@@ -141,7 +143,7 @@ class Searcher:
             return SearchResult(move, iterations, time.perf_counter() - started, 0.5)
         visits = {child.move: int(child.visits) for child in root.children}
         value = best.total / best.visits if best.visits else 0.5
-        assert best.move is not None and mover is not None
+        assert best.move is not None  # only the root has no move
         return SearchResult(best.move, iterations, time.perf_counter() - started, value, visits)
 
     # ---- the four phases ---------------------------------------------------------------
@@ -156,7 +158,7 @@ class Searcher:
         assert node.untried is not None
         mover = node.state.to_move
         scored: list[tuple[float, int, _Node]] = []
-        for order, move in enumerate(node.untried):
+        for order, move in enumerate(node.untried[: self.settings.scan_limit]):
             if time.perf_counter() >= deadline and scored:
                 break
             child_state = node.state.play(move)

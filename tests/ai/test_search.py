@@ -17,7 +17,8 @@ from engine.ai.levels import (
     search_move,
 )
 from engine.ai.mcts import Searcher, SearchSettings, uniform_random_move
-from tests.ai.toy_game import ThreeInRow
+from engine.board import BoardState
+from tests.ai.toy_game import ThreeInRow, lines_of
 
 SMALL = SearchSettings(max_iterations=25, time_limit=30.0)
 
@@ -65,8 +66,9 @@ def test_default_seed_comes_from_the_position() -> None:
     )
 
 
-def test_search_stops_at_its_time_limit() -> None:
-    state = get_game("lefe").new()
+@pytest.mark.parametrize("game_name", ["lefe", "lublache"])  # Lublache: the slowest engine
+def test_search_stops_at_its_time_limit(game_name: str) -> None:
+    state = get_game(game_name).new().play("e5")
     settings = SearchSettings(max_iterations=10**9, time_limit=0.3)
     started = time.perf_counter()
     result = Searcher(settings).search(state, random.Random(1))
@@ -76,25 +78,9 @@ def test_search_stops_at_its_time_limit() -> None:
     assert result.iterations < 10**9
 
 
-def test_a_single_legal_move_is_played_without_searching() -> None:
-    game = ThreeInRow()
-    names = game.new().grid.names
-    stones = {name: ("red" if i % 4 in (0, 1) else "blue") for i, name in enumerate(names[:-1])}
-    # a crafted full-but-one board with no line yet is hard to write by hand; instead take
-    # any position with exactly one empty cell that has not ended
-    state = game.position(stones={names[i]: c for i, c in enumerate(["red", "blue"] * 9)})
-    if state.outcome is None:
-        result = Searcher(SMALL).search(state, random.Random(0))
-        assert result.iterations == 0 and [result.move] == state.legal_moves()
-    else:
-        assert stones  # the crafted board ended at once: nothing to search
-        with pytest.raises(ValueError, match="over"):
-            Searcher(SMALL).search(state, random.Random(0))
-
-
 def test_search_takes_a_win_in_one() -> None:
     game = ThreeInRow()
-    # red has c3 and d3 on a line with e3 free? use axial lines: pick any line and fill two
+    # red holds two cells of a line away from the centre; the third cell wins at once
     state = game.new()
     grid = state.grid
     a, b, c = next(line for line in _toy_lines(state) if grid.centre not in line)
@@ -126,19 +112,16 @@ def test_search_blocks_the_opponents_win_in_one() -> None:
     assert result.move == grid.names[c]
 
 
-def _toy_lines(state):
-    from tests.ai.toy_game import _lines
-
-    return _lines(state)
+def _toy_lines(state: BoardState) -> list[tuple[int, int, int]]:
+    return lines_of(state)
 
 
 def test_search_refuses_a_finished_game() -> None:
     game = ThreeInRow()
     names = game.new().grid.names
-    grid = game.new().grid
     a, b, c = _toy_lines(game.new())[0]
     finished = game.position(stones={names[a]: "red", names[b]: "red", names[c]: "red"})
-    assert finished.outcome is not None and grid.cell_count
+    assert finished.outcome is not None
     with pytest.raises(ValueError, match="over"):
         Searcher(SMALL).search(finished, random.Random(0))
 
@@ -148,6 +131,7 @@ def test_levels_grow_in_strength_and_respect_the_five_second_promise() -> None:
     assert easy.max_iterations < normal.max_iterations < hard.max_iterations
     assert easy.time_limit <= normal.time_limit <= hard.time_limit <= 5.0
     assert level_settings("hard", scale=0.1).max_iterations == hard.max_iterations // 10
+    assert level_settings("hard", game="lublache").scan_depth == 1  # its engine is slow
     with pytest.raises(ValueError, match="levels are"):
         get_level("grandmaster")
 

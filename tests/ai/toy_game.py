@@ -14,7 +14,8 @@ from engine.errors import IllegalMove
 from engine.hexgrid import AXIAL_DIRECTIONS
 
 
-def _lines(state: BoardState) -> list[tuple[int, int, int]]:
+def lines_of(state: BoardState) -> list[tuple[int, int, int]]:
+    """Every straight line of three cells, as cell indices."""
     grid = state.grid
     lines = []
     for index, (q, r) in enumerate(grid.coords):
@@ -39,7 +40,7 @@ class ThreeState(BoardState):
         return self._placed(self.grid.names[index], bytes(cells), placed=(index,))
 
     def _outcome_now(self) -> Outcome | None:
-        for a, b, c in _lines(self):
+        for a, b, c in lines_of(self):
             if self.cells[a] and self.cells[a] == self.cells[b] == self.cells[c]:
                 return Outcome(self.game.colour_name(self.cells[a]), "three in a row")
         if EMPTY not in self.cells:

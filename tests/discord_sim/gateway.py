@@ -66,7 +66,9 @@ class GatewaySession:
                     # The socket died under us; the event stays buffered for the RESUME.
                     log.debug("gateway send failed; event %s buffered", event)
 
-    async def attach(self, websocket: web.WebSocketResponse, request: web.Request, after: int) -> bool:
+    async def attach(
+        self, websocket: web.WebSocketResponse, request: web.Request, after: int
+    ) -> bool:
         """Take over a new websocket after a RESUME and replay what the bot missed."""
         async with self.send_lock:
             missed = [frame for sequence, frame in self.buffer if sequence > after]
@@ -189,7 +191,8 @@ class Gateway:
         guilds = list(self.state.guilds.values())
         ready: dict[str, Any] = {
             "v": 10,
-            "user": self.state.bot_user.to_payload() | {"verified": True, "mfa_enabled": False, "flags": 0},
+            "user": self.state.bot_user.to_payload()
+            | {"verified": True, "mfa_enabled": False, "flags": 0},
             "guilds": [{"id": str(g.id), "unavailable": True} for g in guilds],
             "session_id": session_id,
             "session_type": "normal",

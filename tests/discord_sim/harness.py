@@ -144,7 +144,9 @@ class DiscordSimulator:
         no_response_grace: float = 0.25,
     ) -> None:
         self.state = SimState(bot_name=bot_name, attachment_size_limit=attachment_size_limit)
-        self.server = SimServer(self.state, response_deadline=response_deadline, token_lifetime=token_lifetime)
+        self.server = SimServer(
+            self.state, response_deadline=response_deadline, token_lifetime=token_lifetime
+        )
         self.gateway = self.server.gateway
         self.interaction_timeout = interaction_timeout
         self.guild_ready_timeout = guild_ready_timeout
@@ -171,7 +173,9 @@ class DiscordSimulator:
     async def start(self) -> None:
         """Serve on a free 127.0.0.1 port and point discord.py at it."""
         if _active:
-            raise RuntimeError("another DiscordSimulator is running: discord.py's endpoints are process-global")
+            raise RuntimeError(
+                "another DiscordSimulator is running: discord.py's endpoints are process-global"
+            )
         self._runner = web.AppRunner(self.server.app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -218,7 +222,9 @@ class DiscordSimulator:
     def add_user(self, name: str, *, global_name: str | None = None) -> SimUser:
         return self.state.add_user(name, global_name=global_name)
 
-    def add_guild(self, name: str, *, channels: tuple[str, ...] = ("general",), owner: SimUser | None = None) -> SimGuild:
+    def add_guild(
+        self, name: str, *, channels: tuple[str, ...] = ("general",), owner: SimUser | None = None
+    ) -> SimGuild:
         """A guild the bot is in, with the named text channels."""
         guild = self.state.add_guild(name, owner=owner, world=self.state)
         for channel_name in channels:
@@ -339,7 +345,9 @@ class DiscordSimulator:
         self.bot = handle
         handle.task = asyncio.create_task(client.start(self.token), name="discord-sim-bot")
         ready = asyncio.create_task(client.wait_until_ready())
-        done, _ = await asyncio.wait({ready, handle.task}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED)
+        done, _ = await asyncio.wait(
+            {ready, handle.task}, timeout=ready_timeout, return_when=asyncio.FIRST_COMPLETED
+        )
         if ready not in done:
             ready.cancel()
             if handle.task in done:
@@ -378,7 +386,9 @@ class DiscordSimulator:
     def _channel(self, channel: SimChannel | None) -> SimChannel:
         channel = channel or self.default_channel
         if channel is None:
-            raise CommandInputError("no channel given and no default channel (call populate or add_guild)")
+            raise CommandInputError(
+                "no channel given and no default channel (call populate or add_guild)"
+            )
         return channel
 
     def _check_user_in(self, user: SimUser, channel: SimChannel) -> None:
@@ -515,7 +525,9 @@ class DiscordSimulator:
         self._check_user_in(user, channel)
         schema, rest = find_command(self.state.commands_for(channel.guild), command)
         check_command_allowed(schema, user, channel)
-        data = build_command_data(schema, rest, {**options, option: value}, guild=channel.guild, focused=option)
+        data = build_command_data(
+            schema, rest, {**options, option: value}, guild=channel.guild, focused=option
+        )
         interaction = self._new_interaction(AUTOCOMPLETE, user, channel, command, data)
         await self._run(interaction, timeout=timeout, expect_response=True)
         return list(interaction.choices or [])
@@ -550,7 +562,9 @@ class DiscordSimulator:
         if target.custom_id is None:
             raise InteractionNotAllowed(f"button {button!r} is a link, not an interaction")
         data = {"custom_id": target.custom_id, "component_type": BUTTON}
-        interaction = self._new_interaction(MESSAGE_COMPONENT, user, message.channel, target.custom_id, data, message)
+        interaction = self._new_interaction(
+            MESSAGE_COMPONENT, user, message.channel, target.custom_id, data, message
+        )
         return await self._run(interaction, timeout=timeout, expect_response=expect_response)
 
     async def select(
@@ -572,7 +586,9 @@ class DiscordSimulator:
             raise InteractionNotAllowed(f"select {custom_id!r} on message {message.id} is disabled")
         check_select_values(component, chosen)
         data = {"custom_id": custom_id, "component_type": component["type"], "values": chosen}
-        interaction = self._new_interaction(MESSAGE_COMPONENT, user, message.channel, custom_id, data, message)
+        interaction = self._new_interaction(
+            MESSAGE_COMPONENT, user, message.channel, custom_id, data, message
+        )
         return await self._run(interaction, timeout=timeout, expect_response=expect_response)
 
     async def submit_modal(
@@ -588,22 +604,32 @@ class DiscordSimulator:
         user = user.user if isinstance(user, SimMember) else user
         if isinstance(modal, SimInteraction):
             if modal.modal is None:
-                raise InteractionNotAllowed(f"{modal.describe()} did not open a modal (answers: {modal.events})")
+                raise InteractionNotAllowed(
+                    f"{modal.describe()} did not open a modal (answers: {modal.events})"
+                )
             modal = modal.modal
         opener = modal.opened_by
         if opener.user.id != user.id:
-            raise InteractionNotAllowed(f"the modal was shown to {opener.user.name}, not {user.name}")
+            raise InteractionNotAllowed(
+                f"the modal was shown to {opener.user.name}, not {user.name}"
+            )
         data = {"custom_id": modal.custom_id, "components": build_modal_components(modal, values)}
         source = opener.source_message
         if source is not None:
             source = self.state.messages.get(source.id, source)
-        interaction = self._new_interaction(MODAL_SUBMIT, user, opener.channel, modal.custom_id, data, source)
+        interaction = self._new_interaction(
+            MODAL_SUBMIT, user, opener.channel, modal.custom_id, data, source
+        )
         return await self._run(interaction, timeout=timeout, expect_response=expect_response)
 
-    async def send_user_message(self, user: SimUser, channel: SimChannel, content: str) -> SimMessage:
+    async def send_user_message(
+        self, user: SimUser, channel: SimChannel, content: str
+    ) -> SimMessage:
         """``user`` writes a plain message (delivered as MESSAGE_CREATE to bots with the intent)."""
         self._check_user_in(user, channel)
-        message = SimMessage(id=self.state.snowflakes.next(), channel=channel, author=user, content=content)
+        message = SimMessage(
+            id=self.state.snowflakes.next(), channel=channel, author=user, content=content
+        )
         self.state.store_message(message)
         await self.gateway.settle()
         return message
@@ -629,7 +655,11 @@ class DiscordSimulator:
         after_id = after.id if isinstance(after, SimMessage) else (after or 0)
         deadline = time.monotonic() + timeout
         while True:
-            pool = channel.messages if channel is not None else [m for m in self.all_messages if not m.deleted]
+            pool = (
+                channel.messages
+                if channel is not None
+                else [m for m in self.all_messages if not m.deleted]
+            )
             for message in pool:
                 if message.id > after_id and (check is None or check(message)):
                     return message
@@ -657,17 +687,34 @@ class DiscordSimulator:
             route=path,
             remaining=count,
             status=429,
-            body={"message": "You are being rate limited.", "retry_after": retry_after, "global": is_global, "code": 0},
+            body={
+                "message": "You are being rate limited.",
+                "retry_after": retry_after,
+                "global": is_global,
+                "code": 0,
+            },
             # discord.py treats a 429 without "Via" as a Cloudflare ban and gives up.
-            headers={"Via": "1.1 google", "Retry-After": str(max(1, round(retry_after))), "X-RateLimit-Scope": "user"},
+            headers={
+                "Via": "1.1 google",
+                "Retry-After": str(max(1, round(retry_after))),
+                "X-RateLimit-Scope": "user",
+            },
         )
         self.state.faults.append(fault)
         return fault
 
-    def fail_requests(self, route: str, *, status: int, code: int, message: str, count: int = 1) -> RouteFault:
+    def fail_requests(
+        self, route: str, *, status: int, code: int, message: str, count: int = 1
+    ) -> RouteFault:
         """Answer the next ``count`` requests of ``route`` with a Discord error."""
         method, path = _split_route(route)
-        fault = RouteFault(method=method, route=path, remaining=count, status=status, body={"message": message, "code": code})
+        fault = RouteFault(
+            method=method,
+            route=path,
+            remaining=count,
+            status=status,
+            body={"message": message, "code": code},
+        )
         self.state.faults.append(fault)
         return fault
 
@@ -702,7 +749,9 @@ class DiscordSimulator:
 def _split_route(route: str) -> tuple[str, str]:
     method, _, path = route.partition(" ")
     if not path.startswith("/"):
-        raise ValueError(f"route must look like 'POST /channels/{{channel_id}}/messages', got {route!r}")
+        raise ValueError(
+            f"route must look like 'POST /channels/{{channel_id}}/messages', got {route!r}"
+        )
     return method.upper(), path
 
 

@@ -168,15 +168,24 @@ class SimInteraction:
     @property
     def ephemeral(self) -> bool:
         """Whether the response message (type 4 or 5) is ephemeral."""
-        return self.message is not None and self.response_type in (
-            CHANNEL_MESSAGE,
-            DEFERRED_CHANNEL_MESSAGE,
-        ) and self.message.ephemeral
+        return (
+            self.message is not None
+            and self.response_type
+            in (
+                CHANNEL_MESSAGE,
+                DEFERRED_CHANNEL_MESSAGE,
+            )
+            and self.message.ephemeral
+        )
 
     @property
     def messages(self) -> list[SimMessage]:
         """The response message (if the bot created one) followed by the followups."""
-        created = [self.message] if self.message is not None and self.message is not self.source_message else []
+        created = (
+            [self.message]
+            if self.message is not None and self.message is not self.source_message
+            else []
+        )
         return created + list(self.followups)
 
     @property
@@ -211,7 +220,9 @@ class SimInteraction:
         self._changed.set()
         self._changed = asyncio.Event()
 
-    async def wait_until(self, predicate: Callable[[SimInteraction], bool], timeout: float, what: str) -> None:
+    async def wait_until(
+        self, predicate: Callable[[SimInteraction], bool], timeout: float, what: str
+    ) -> None:
         deadline = time.monotonic() + timeout
         while not predicate(self):
             remaining = deadline - time.monotonic()
@@ -232,20 +243,12 @@ class SimInteraction:
 
     async def wait_for_reply(self, timeout: float = 5.0) -> SimMessage:
         """After a deferral, wait until the bot filled in the response or sent a followup."""
+
         def replied(i: SimInteraction) -> bool:
             return any(kind in ("edit", "followup") for kind, _ in i.events)
 
         await self.wait_until(replied, timeout, "a reply after the deferral")
         return self.last_message
-
-    async def wait_handled(self, timeout: float) -> bool:
-        """Wait for the bot's handler tasks for this interaction; True if they finished."""
-        await asyncio.wait_for(self.parsed.wait(), timeout)
-        pending = {t for t in self.handler_tasks if not t.done()}
-        if not pending:
-            return True
-        done, still_pending = await asyncio.wait(pending, timeout=max(timeout, 0.0))
-        return not still_pending
 
     def describe(self) -> str:
         kinds = {
@@ -375,7 +378,9 @@ def find_command(commands: list[dict[str, Any]], path: str) -> tuple[dict[str, A
     raise CommandInputError(f"no slash command /{words[0]} is synced here; synced: {names}")
 
 
-def _leaf_schema(command: dict[str, Any], rest: list[str]) -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
+def _leaf_schema(
+    command: dict[str, Any], rest: list[str]
+) -> tuple[list[dict[str, Any]], list[tuple[int, str]]]:
     """Walk subcommand groups/subcommands; return leaf option schemas and the path taken."""
     schemas: list[dict[str, Any]] = command.get("options", []) or []
     taken: list[tuple[int, str]] = []
@@ -393,7 +398,9 @@ def _leaf_schema(command: dict[str, Any], rest: list[str]) -> tuple[list[dict[st
     return schemas, taken
 
 
-def _convert_value(schema: dict[str, Any], value: Any, resolved: ResolvedBuilder, *, focused: bool) -> Any:
+def _convert_value(
+    schema: dict[str, Any], value: Any, resolved: ResolvedBuilder, *, focused: bool
+) -> Any:
     kind = schema["type"]
     name = schema["name"]
     if focused:
@@ -403,13 +410,19 @@ def _convert_value(schema: dict[str, Any], value: Any, resolved: ResolvedBuilder
         if not isinstance(value, str):
             raise CommandInputError(f"option {name!r} takes a string, got {value!r}")
         if "min_length" in schema and len(value) < schema["min_length"]:
-            raise CommandInputError(f"option {name!r} must be at least {schema['min_length']} characters")
+            raise CommandInputError(
+                f"option {name!r} must be at least {schema['min_length']} characters"
+            )
         if "max_length" in schema and len(value) > schema["max_length"]:
-            raise CommandInputError(f"option {name!r} must be at most {schema['max_length']} characters")
+            raise CommandInputError(
+                f"option {name!r} must be at most {schema['max_length']} characters"
+            )
     elif kind in (INTEGER, NUMBER):
         allowed = (int,) if kind == INTEGER else (int, float)
         if isinstance(value, bool) or not isinstance(value, allowed):
-            raise CommandInputError(f"option {name!r} takes an {OPTION_TYPE_NAMES[kind]}, got {value!r}")
+            raise CommandInputError(
+                f"option {name!r} takes an {OPTION_TYPE_NAMES[kind]}, got {value!r}"
+            )
         if schema.get("min_value") is not None and value < schema["min_value"]:
             raise CommandInputError(f"option {name!r} must be ≥ {schema['min_value']}")
         if schema.get("max_value") is not None and value > schema["max_value"]:
@@ -441,7 +454,9 @@ def _convert_value(schema: dict[str, Any], value: Any, resolved: ResolvedBuilder
             raise CommandInputError(f"option {name!r} takes a user or role, got {value!r}")
         return resolved.add_user(user)
     else:
-        raise CommandInputError(f"option {name!r} has type {kind}, which the simulator does not send")
+        raise CommandInputError(
+            f"option {name!r} has type {kind}, which the simulator does not send"
+        )
     choices = schema.get("choices")
     if choices and value not in [c["value"] for c in choices]:
         raise CommandInputError(
@@ -510,8 +525,10 @@ def check_command_allowed(command: dict[str, Any], user: SimUser, channel: SimCh
     """Refuse what the Discord client hides: commands needing permissions, guild-only in DMs."""
     if channel.type == DM:
         contexts = command.get("contexts")
-        if command.get("guild_id") or command.get("dm_permission") is False or (
-            contexts is not None and 1 not in contexts
+        if (
+            command.get("guild_id")
+            or command.get("dm_permission") is False
+            or (contexts is not None and 1 not in contexts)
         ):
             raise InteractionNotAllowed(f"/{command['name']} cannot be used in DMs")
         return
@@ -544,9 +561,15 @@ def build_modal_components(modal: SimModal, values: dict[str, Any]) -> list[dict
     def fill(component: dict[str, Any], label: str | None) -> dict[str, Any]:
         kind = component["type"]
         if kind == ACTION_ROW:
-            return {"type": ACTION_ROW, "components": [fill(c, None) for c in component["components"]]}
+            return {
+                "type": ACTION_ROW,
+                "components": [fill(c, None) for c in component["components"]],
+            }
         if kind == LABEL:
-            return {"type": LABEL, "component": fill(component["component"], component.get("label"))}
+            return {
+                "type": LABEL,
+                "component": fill(component["component"], component.get("label")),
+            }
         key = key_of(component, label)
         title = label or component.get("label") or component.get("custom_id")
         if kind == TEXT_INPUT:
@@ -558,9 +581,13 @@ def build_modal_components(modal: SimModal, values: dict[str, Any]) -> list[dict
             if component.get("required", True) and not text:
                 raise InteractionNotAllowed(f"modal field {title!r} is required")
             if text and len(text) < component.get("min_length", 0):
-                raise InteractionNotAllowed(f"modal field {title!r} needs ≥ {component['min_length']} characters")
+                raise InteractionNotAllowed(
+                    f"modal field {title!r} needs ≥ {component['min_length']} characters"
+                )
             if len(text) > component.get("max_length", 4000):
-                raise InteractionNotAllowed(f"modal field {title!r} allows ≤ {component['max_length']} characters")
+                raise InteractionNotAllowed(
+                    f"modal field {title!r} allows ≤ {component['max_length']} characters"
+                )
             return {"type": TEXT_INPUT, "custom_id": component["custom_id"], "value": text}
         if kind in SELECT_TYPES:
             chosen: list[str]
@@ -578,7 +605,9 @@ def build_modal_components(modal: SimModal, values: dict[str, Any]) -> list[dict
     unknown = sorted(set(values) - used)
     if unknown:
         names = [f.get("label") or f.get("custom_id") for f in modal.fields]
-        raise InteractionNotAllowed(f"modal {modal.custom_id!r} has no field(s) {unknown}; fields: {names}")
+        raise InteractionNotAllowed(
+            f"modal {modal.custom_id!r} has no field(s) {unknown}; fields: {names}"
+        )
     return filled
 
 

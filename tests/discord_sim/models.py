@@ -155,7 +155,9 @@ class SimMember:
     def manage_guild(self) -> bool:
         return bool(self.permissions & (MANAGE_GUILD | ADMINISTRATOR))
 
-    def to_payload(self, *, with_user: bool = True, with_permissions: bool = False) -> dict[str, Any]:
+    def to_payload(
+        self, *, with_user: bool = True, with_permissions: bool = False
+    ) -> dict[str, Any]:
         payload: dict[str, Any] = {
             "roles": [str(role.id) for role in self.roles],
             "nick": self.nick,

@@ -62,7 +62,9 @@ def json_response(data: Any, status: int = 200) -> web.Response:
     )
 
 
-def error_response(status: int, code: int, message: str, errors: dict[str, Any] | None = None) -> web.Response:
+def error_response(
+    status: int, code: int, message: str, errors: dict[str, Any] | None = None
+) -> web.Response:
     body: dict[str, Any] = {"message": message, "code": code}
     if errors:
         body["errors"] = errors
@@ -120,10 +122,22 @@ class SimServer:
             ("GET", "/guilds/{guild_id}/roles", self.get_guild_roles),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self.get_member),
             ("POST", "/interactions/{interaction_id}/{token}/callback", self.interaction_callback),
-            ("GET", "/webhooks/{application_id}/{token}/messages/{message_id}", self.get_webhook_message),
+            (
+                "GET",
+                "/webhooks/{application_id}/{token}/messages/{message_id}",
+                self.get_webhook_message,
+            ),
             ("POST", "/webhooks/{application_id}/{token}", self.create_followup),
-            ("PATCH", "/webhooks/{application_id}/{token}/messages/{message_id}", self.edit_webhook_message),
-            ("DELETE", "/webhooks/{application_id}/{token}/messages/{message_id}", self.delete_webhook_message),
+            (
+                "PATCH",
+                "/webhooks/{application_id}/{token}/messages/{message_id}",
+                self.edit_webhook_message,
+            ),
+            (
+                "DELETE",
+                "/webhooks/{application_id}/{token}/messages/{message_id}",
+                self.delete_webhook_message,
+            ),
         ]
         for method, path, handler in routes:
             r.add_route(method, p + path, handler)
@@ -144,7 +158,9 @@ class SimServer:
             self.state.unhandled_requests.append(record)
         return response
 
-    async def _answer(self, request: web.Request, handler: Handler, template: str, path: str) -> web.StreamResponse:
+    async def _answer(
+        self, request: web.Request, handler: Handler, template: str, path: str
+    ) -> web.StreamResponse:
         needs_auth = not template.startswith(("/interactions/", "/webhooks/"))
         if needs_auth and request.headers.get("Authorization") != f"Bot {self.state.token}":
             return error_response(401, 0, "401: Unauthorized")
@@ -159,13 +175,17 @@ class SimServer:
             errors = None
             field = getattr(error, "field", None)
             if field is not None:
-                errors = {field: {"_errors": [{"code": "BASE_TYPE_INVALID", "message": error.message}]}}
+                errors = {
+                    field: {"_errors": [{"code": "BASE_TYPE_INVALID", "message": error.message}]}
+                }
             return error_response(error.status, error.code, error.message, errors)
 
     async def unhandled(self, request: web.Request) -> web.Response:
         return error_response(404, 0, "404: Not Found")
 
-    async def _read_body(self, request: web.Request) -> tuple[dict[str, Any], dict[int, tuple[str, bytes, str | None]]]:
+    async def _read_body(
+        self, request: web.Request
+    ) -> tuple[dict[str, Any], dict[int, tuple[str, bytes, str | None]]]:
         """The JSON payload and the uploaded files by index (``files[n]``)."""
         if request.content_type.startswith("multipart/"):
             form = await request.post()
@@ -179,7 +199,9 @@ class SimServer:
             return {}, {}
         return await request.json(), {}
 
-    def _attachments(self, meta: list[dict[str, Any]] | None, files: dict[int, tuple[str, bytes, str | None]]) -> list[SimAttachment]:
+    def _attachments(
+        self, meta: list[dict[str, Any]] | None, files: dict[int, tuple[str, bytes, str | None]]
+    ) -> list[SimAttachment]:
         described = {int(m["id"]): m for m in meta or [] if "filename" in m}
         attachments = []
         for index in sorted(files):
@@ -191,7 +213,9 @@ class SimServer:
                     id=self.state.snowflakes.next(),
                     filename=name,
                     data=data,
-                    content_type=content_type if content_type != "application/octet-stream" else _guess_type(name),
+                    content_type=content_type
+                    if content_type != "application/octet-stream"
+                    else _guess_type(name),
                     description=info.get("description"),
                     spoiler=name.startswith("SPOILER_"),
                 )
@@ -230,7 +254,9 @@ class SimServer:
                 if len(custom_id) > 100:
                     raise form_error("components.custom_id", "Must be 100 or fewer in length.")
                 if custom_id in seen:
-                    raise form_error("components.custom_id", f"Component custom id {custom_id!r} is duplicated.")
+                    raise form_error(
+                        "components.custom_id", f"Component custom id {custom_id!r} is duplicated."
+                    )
                 seen.add(custom_id)
             if component.get("type") == BUTTON and len(str(component.get("label") or "")) > 80:
                 raise form_error("components.label", "Must be 80 or fewer in length.")
@@ -270,12 +296,21 @@ class SimServer:
             {
                 "url": self.gateway.url,
                 "shards": 1,
-                "session_start_limit": {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1},
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
             }
         )
 
     async def get_me(self, request: web.Request) -> web.Response:
-        user = self.state.bot_user.to_payload() | {"verified": True, "mfa_enabled": False, "flags": 0}
+        user = self.state.bot_user.to_payload() | {
+            "verified": True,
+            "mfa_enabled": False,
+            "flags": 0,
+        }
         return json_response(user)
 
     async def get_application(self, request: web.Request) -> web.Response:
@@ -299,7 +334,10 @@ class SimServer:
         for message in self.state.messages.values():
             for attachment in message.attachments:
                 if attachment.id == wanted:
-                    return web.Response(body=attachment.data, content_type=attachment.content_type or "application/octet-stream")
+                    return web.Response(
+                        body=attachment.data,
+                        content_type=attachment.content_type or "application/octet-stream",
+                    )
         return web.Response(status=404)
 
     # ----------------------------------------------------------------- users, guilds, channels
@@ -313,7 +351,9 @@ class SimServer:
         return json_response(self.state.dm_channel(user).to_payload())
 
     async def get_channel(self, request: web.Request) -> web.Response:
-        return json_response(self.state.get_channel(int(request.match_info["channel_id"])).to_payload())
+        return json_response(
+            self.state.get_channel(int(request.match_info["channel_id"])).to_payload()
+        )
 
     async def get_guild(self, request: web.Request) -> web.Response:
         guild = self.state.get_guild(int(request.match_info["guild_id"]))
@@ -353,7 +393,9 @@ class SimServer:
         names = [c["name"] for c in commands]
         if len(names) != len(set(names)):
             raise form_error("name", "Application command names must be unique")
-        return json_response(self.state.sync_commands(int(guild_id) if guild_id else None, commands))
+        return json_response(
+            self.state.sync_commands(int(guild_id) if guild_id else None, commands)
+        )
 
     async def get_commands(self, request: web.Request) -> web.Response:
         self._check_application(request)
@@ -468,19 +510,38 @@ class SimServer:
         allowed = {
             APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL},
             AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
-            MESSAGE_COMPONENT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE, MODAL},
-            MODAL_SUBMIT: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, DEFERRED_UPDATE_MESSAGE, UPDATE_MESSAGE},
+            MESSAGE_COMPONENT: {
+                CHANNEL_MESSAGE,
+                DEFERRED_CHANNEL_MESSAGE,
+                DEFERRED_UPDATE_MESSAGE,
+                UPDATE_MESSAGE,
+                MODAL,
+            },
+            MODAL_SUBMIT: {
+                CHANNEL_MESSAGE,
+                DEFERRED_CHANNEL_MESSAGE,
+                DEFERRED_UPDATE_MESSAGE,
+                UPDATE_MESSAGE,
+            },
         }[interaction.type]
-        if response_type not in allowed or (response_type == UPDATE_MESSAGE and interaction.source_message is None):
-            raise SimHTTPError(400, 50035, f"Interaction response type {response_type} is not valid here")
+        if response_type not in allowed or (
+            response_type == UPDATE_MESSAGE and interaction.source_message is None
+        ):
+            raise SimHTTPError(
+                400, 50035, f"Interaction response type {response_type} is not valid here"
+            )
         message: SimMessage | None = None
         created = False
         if response_type == CHANNEL_MESSAGE:
             self._validate(data, creating=True, has_files=bool(files))
-            message = self._response_message(interaction, data, self._attachments(data.get("attachments"), files))
+            message = self._response_message(
+                interaction, data, self._attachments(data.get("attachments"), files)
+            )
             created = True
         elif response_type == DEFERRED_CHANNEL_MESSAGE:
-            message = self._response_message(interaction, {"flags": int(data.get("flags") or 0) | LOADING_FLAG}, [])
+            message = self._response_message(
+                interaction, {"flags": int(data.get("flags") or 0) | LOADING_FLAG}, []
+            )
             created = True
         elif response_type == DEFERRED_UPDATE_MESSAGE:
             message = interaction.source_message
@@ -488,7 +549,9 @@ class SimServer:
             assert interaction.source_message is not None
             self._validate(data, creating=False, has_files=bool(files))
             message = interaction.source_message
-            self.state.edit_message(message, data, self._attachments(data.get("attachments"), files))
+            self.state.edit_message(
+                message, data, self._attachments(data.get("attachments"), files)
+            )
         elif response_type == AUTOCOMPLETE_RESULT:
             choices = list(data.get("choices") or [])
             if len(choices) > 25:
@@ -550,7 +613,10 @@ class SimServer:
             message = interaction.message
         else:
             wanted = int(message_id)
-            candidates = [*interaction.followups, *([interaction.message] if interaction.message else [])]
+            candidates = [
+                *interaction.followups,
+                *([interaction.message] if interaction.message else []),
+            ]
             message = next((m for m in candidates if m.id == wanted), None)
         if message is None or message.deleted:
             raise SimHTTPError(404, 10008, "Unknown Message")
@@ -584,7 +650,9 @@ class SimServer:
 
     async def get_webhook_message(self, request: web.Request) -> web.Response:
         interaction = self._interaction_for_token(request)
-        return self._message_json(self._webhook_message(interaction, request.match_info["message_id"]))
+        return self._message_json(
+            self._webhook_message(interaction, request.match_info["message_id"])
+        )
 
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
         interaction = self._interaction_for_token(request)

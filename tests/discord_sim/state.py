@@ -135,7 +135,9 @@ class SimState:
         bot_member = SimMember(user=self.bot_user, guild=guild, permissions=BOT_PERMISSIONS)
         guild.members[self.bot_user.id] = bot_member
         if owner.id not in guild.members and owner is not self.application_owner:
-            guild.members[owner.id] = SimMember(user=owner, guild=guild, permissions=ALL_PERMISSIONS)
+            guild.members[owner.id] = SimMember(
+                user=owner, guild=guild, permissions=ALL_PERMISSIONS
+            )
         self.announce("GUILD_CREATE", guild.to_payload(), 0)
         return guild
 
@@ -177,7 +179,9 @@ class SimState:
         """The DM channel between the bot and ``user`` (created on first use, like Discord)."""
         channel = self.dm_channels.get(user.id)
         if channel is None:
-            channel = SimChannel(id=self.snowflakes.next(), name=f"dm-{user.name}", type=DM, recipient=user)
+            channel = SimChannel(
+                id=self.snowflakes.next(), name=f"dm-{user.name}", type=DM, recipient=user
+            )
             self.dm_channels[user.id] = channel
             self.channels[channel.id] = channel
         return channel
@@ -216,9 +220,14 @@ class SimState:
 
     # ----------------------------------------------------------------- commands
 
-    def sync_commands(self, guild_id: int | None, commands: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def sync_commands(
+        self, guild_id: int | None, commands: list[dict[str, Any]]
+    ) -> list[dict[str, Any]]:
         """Replace the command set (bulk overwrite) and echo it back with ids, like Discord."""
-        previous = {c["name"]: c for c in (self.guild_commands.get(guild_id, []) if guild_id else self.global_commands)}
+        previous = {
+            c["name"]: c
+            for c in (self.guild_commands.get(guild_id, []) if guild_id else self.global_commands)
+        }
         stored: list[dict[str, Any]] = []
         for command in commands:
             entry = copy.deepcopy(command)
@@ -230,6 +239,9 @@ class SimState:
             entry.setdefault("description", "")
             entry.setdefault("options", [])
             entry.setdefault("default_member_permissions", None)
+            if entry["default_member_permissions"] is not None:
+                # Discord echoes permission bit sets as strings, whatever was sent.
+                entry["default_member_permissions"] = str(int(entry["default_member_permissions"]))
             if guild_id is not None:
                 entry["guild_id"] = str(guild_id)
             stored.append(entry)
@@ -258,12 +270,16 @@ class SimState:
         message.channel.all_messages.append(message)
         self.messages[message.id] = message
         if not message.ephemeral:
-            self.announce("MESSAGE_CREATE", self._event_payload(message), self._intent_for(message.channel))
+            self.announce(
+                "MESSAGE_CREATE", self._event_payload(message), self._intent_for(message.channel)
+            )
         for listener in list(self.message_listeners):
             listener(message)
         return message
 
-    def edit_message(self, message: SimMessage, changes: dict[str, Any], files: list[SimAttachment]) -> SimMessage:
+    def edit_message(
+        self, message: SimMessage, changes: dict[str, Any], files: list[SimAttachment]
+    ) -> SimMessage:
         """Apply a PATCH body to a stored message, keeping the old version in its history."""
         revision: MessageRevision = message.snapshot()
         if "content" in changes:
@@ -285,7 +301,9 @@ class SimState:
         message.history.append(revision)
         message.edited_at = time.time()
         if not message.ephemeral:
-            self.announce("MESSAGE_UPDATE", self._event_payload(message), self._intent_for(message.channel))
+            self.announce(
+                "MESSAGE_UPDATE", self._event_payload(message), self._intent_for(message.channel)
+            )
         for listener in list(self.message_listeners):
             listener(message)
         return message

@@ -11,9 +11,10 @@ from __future__ import annotations
 import asyncio
 import random
 import sys
+import time
 
 from bot.service import MatchService
-from bot.storage import open_repository
+from bot.storage import SqliteRepository, open_repository
 from engine import get_game
 
 GUILD, CHANNEL, FIRST, SECOND = 1000, 2000, 11, 12
@@ -21,13 +22,16 @@ GUILD, CHANNEL, FIRST, SECOND = 1000, 2000, 11, 12
 
 async def run(path: str, seed: int) -> None:
     repo = await open_repository(path)
-    tick = [1_700_000_000.0]
+    try:
+        await play_forever(repo, seed)
+    finally:
+        # aiosqlite's worker thread would keep a failed child alive (and the test waiting).
+        await repo.close()
 
-    def clock() -> float:
-        tick[0] += 1.0  # every call is a second later: no cooldown or deadline trouble
-        return tick[0]
 
-    service = MatchService(repo, clock=clock)
+async def play_forever(repo: SqliteRepository, seed: int) -> None:
+    # The real clock: every run of the child continues the same timeline.
+    service = MatchService(repo, clock=time.time)
     await service.update_settings(GUILD, FIRST, True, challenge_cooldown_seconds=0)
     loaded = await service.start()
     rng = random.Random(seed)

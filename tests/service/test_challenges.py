@@ -153,3 +153,13 @@ async def test_games_only_in_allowed_channels(service: MatchService) -> None:
         await service.open_lobby(GUILD, CHANNEL, ALICE)
     allowed = await service.challenge(GUILD, CHANNEL + 1, ALICE, "lefe", BOB, thread_id=5)
     assert allowed.thread_id == 5
+
+
+async def test_no_cooldown_when_it_is_off_even_if_the_clock_went_back(
+    service: MatchService, clock: ManualClock
+) -> None:
+    await service.update_settings(GUILD, ALICE, True, challenge_cooldown_seconds=0)
+    await service.challenge(GUILD, CHANNEL, ALICE, "lefe", BOB)
+    clock.advance(-5)
+    again = await service.challenge(GUILD, CHANNEL, ALICE, "lefe", CAROL)
+    assert again.challenge.status == "open"

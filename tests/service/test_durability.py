@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import select
 import signal
 import sqlite3
 import subprocess
@@ -16,6 +17,7 @@ from engine import get_game
 
 ROOT = Path(__file__).resolve().parents[2]
 KILL_ROUNDS = 6
+CHILD_PATIENCE = 60.0  # seconds a child may take to acknowledge its moves
 
 
 def _run_child_until_killed(
@@ -27,35 +29,37 @@ def _run_child_until_killed(
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        text=True,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-    acks: list[str] = []
-    assert child.stdout is not None
+    assert child.stdout is not None and child.stderr is not None
+    output = b""
+    give_up = time.monotonic() + CHILD_PATIENCE
     try:
-        while len(acks) < acks_before_kill:
-            line = child.stdout.readline()
-            if not line:
-                raise AssertionError(
-                    "the child stopped early: " + (child.stderr.read() if child.stderr else "")
-                )
-            if line.startswith("ACK"):
-                acks.append(line.strip())
+        while output.count(b"ACK") < acks_before_kill:
+            # Raw reads with a time limit: a stuck child fails the test instead of hanging it.
+            left = max(0.0, give_up - time.monotonic())
+            ready, _, _ = select.select([child.stdout], [], [], left)
+            chunk = os.read(child.stdout.fileno(), 65536) if ready else b""
+            if not chunk:
+                child.kill()
+                child.wait()
+                problem = "stopped early" if ready else "made no progress"
+                raise AssertionError(f"the child {problem}: {child.stderr.read().decode()}")
+            output += chunk
         time.sleep(extra_delay)  # kill somewhere inside a later call, not just after an ack
         child.send_signal(signal.SIGKILL)
         child.wait(timeout=10)
-        acks.extend(
-            line.strip() for line in child.stdout.read().splitlines() if line.startswith("ACK")
-        )
+        output += child.stdout.read()
     finally:
         if child.poll() is None:
             child.kill()
             child.wait()
         child.stdout.close()
-        if child.stderr is not None:
-            child.stderr.close()
+        child.stderr.close()
     assert child.returncode == -signal.SIGKILL
-    return acks
+    # A line cut short by the kill was never acknowledged.
+    lines = output.decode().split("\n")[:-1]
+    return [line for line in lines if line.startswith("ACK")]
 
 
 def _check_database(db_path: Path, acks: list[str]) -> None:

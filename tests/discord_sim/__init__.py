@@ -1,0 +1,50 @@
+"""A local Discord for end-to-end tests: the real discord.py client connects to it over loopback.
+
+Start with ``DiscordSimulator`` (an async context manager) or the ``discord_sim`` /
+``sim_world`` fixtures from ``tests.discord_sim.fixtures``; see docs/discord-simulator.md.
+"""
+
+from .harness import BotFactory, BotHandle, DiscordSimulator, NoBotConnected, World
+from .interactions import (
+    CommandInputError,
+    InteractionNotAllowed,
+    InteractionTimeout,
+    SimInteraction,
+    SimModal,
+)
+from .models import (
+    SimAttachment,
+    SimButton,
+    SimChannel,
+    SimGuild,
+    SimMember,
+    SimMessage,
+    SimSelect,
+    SimSelectOption,
+    SimUser,
+)
+from .state import RequestRecord, RouteFault
+
+__all__ = [
+    "BotFactory",
+    "BotHandle",
+    "CommandInputError",
+    "DiscordSimulator",
+    "InteractionNotAllowed",
+    "InteractionTimeout",
+    "NoBotConnected",
+    "RequestRecord",
+    "RouteFault",
+    "SimAttachment",
+    "SimButton",
+    "SimChannel",
+    "SimGuild",
+    "SimInteraction",
+    "SimMember",
+    "SimMessage",
+    "SimModal",
+    "SimSelect",
+    "SimSelectOption",
+    "SimUser",
+    "World",
+]

@@ -1,0 +1,1 @@
+"""Tests of the local Discord simulator, driven through the real discord.py client."""
