@@ -12,13 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import render
 from engine import get_game
+
+log = logging.getLogger(__name__)
 
 BOARD_WIDTH = 480
 HAND_WIDTH = 480
@@ -60,9 +64,7 @@ class Painter:
         self.workers = max(0, workers)
         self._pool: ProcessPoolExecutor | None = None
         if self.workers:
-            # "spawn": a fresh interpreter per worker, never a fork of a running event loop
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+            self._pool = self._new_pool()
 
     async def start(self) -> None:
         if self._pool is not None:
@@ -76,9 +78,23 @@ class Painter:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
+    def _new_pool(self) -> ProcessPoolExecutor:
+        # "spawn": a fresh interpreter per worker, never a fork of a running event loop
+        context = multiprocessing.get_context("spawn")
+        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+
     async def _run(self, func: Callable[..., bytes], *args: Any) -> bytes:
-        if self._pool is not None:
-            return await asyncio.get_running_loop().run_in_executor(self._pool, func, *args)
+        pool = self._pool
+        if pool is not None:
+            try:
+                return await asyncio.get_running_loop().run_in_executor(pool, func, *args)
+            except BrokenProcessPool:
+                # A worker died (killed, out of memory): start fresh workers for the next
+                # pictures and draw this one in a thread so the answer is not lost.
+                log.warning("a picture worker died; starting new ones")
+                if self._pool is pool:
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    self._pool = self._new_pool()
         return await render.render_async(functools.partial(func, *args))
 
     async def board_png(self, state: Any, names: Sequence[str]) -> bytes:

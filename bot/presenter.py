@@ -109,7 +109,10 @@ class Outgoing:
 def sentence(text: str) -> str:
     """Service texts start in lower case so they can be embedded; a message line starts upper."""
     text = text.strip()
-    return text[:1].upper() + text[1:] if text else text
+    first_word = text.split(" ", 1)[0]
+    if not text or any(ch.isdigit() for ch in first_word):
+        return text  # a cell name ("c3 is taken") keeps its canonical lower case
+    return text[:1].upper() + text[1:]
 
 
 def only_for(update: Any, user_id: int) -> Any:
@@ -120,6 +123,18 @@ def only_for(update: Any, user_id: int) -> Any:
         pictures=tuple(p for p in update.pictures if p.for_user in (None, user_id)),
         buttons=tuple(b for b in update.buttons if b.for_user in (None, user_id)),
     )
+
+
+def describe_leiff_options(options: dict[str, Any]) -> str:
+    """A table's options in words: "to 50 points, special cards, drinking rules"."""
+    parts = [f"to {options.get('target', 50)} points"]
+    if options.get("specials"):
+        parts.append("special cards")
+    if options.get("drinking"):
+        parts.append("water rules" if options.get("water") else "drinking rules")
+    if options.get("teams"):
+        parts.append("teams of two")
+    return ", ".join(parts)
 
 
 def game_title(game: str) -> str:
@@ -300,9 +315,7 @@ class Presenter:
             players = ", ".join(f"**{in_text(n)}**" for n in names) or "nobody yet"
             lines.append(f"Players ({len(names)}/6): {players}.")
             options = match.options or {}
-            described = ", ".join(f"{k} {v}" for k, v in sorted(options.items()))
-            if described:
-                lines.append(f"Options: {described}.")
+            lines.append(f"Options: {describe_leiff_options(options)}.")
             if options.get("teams"):
                 lines.append(
                     "Teams of two sit alternately, in the order of joining (4 or 6 players)."
@@ -457,8 +470,10 @@ class Presenter:
             posted = await responder.public(channel, **public.send_kwargs())
         else:
             posted = await channel.send(**public.send_kwargs())
+        # Record the new message and grey out the previous one, side by side.
+        chores = []
         if update.match is not None and posted is not None:
-            await self.service.set_message(update.match.id, kind, posted.id)
+            chores.append(self.service.set_message(update.match.id, kind, posted.id))
         if update.match is None and update.challenge is not None and posted is not None:
             self._challenge_messages[update.challenge.id] = posted.id
         if (
@@ -466,7 +481,8 @@ class Presenter:
             and (origin is None or previous != origin.id)
             and (posted is None or previous != posted.id)
         ):
-            await self._strip_buttons(channel, previous)
+            chores.append(self._strip_buttons(channel, previous))
+        await asyncio.gather(*chores)
         return posted
 
     async def _strip_buttons(self, channel: discord.abc.Messageable, message_id: int) -> None:

@@ -13,11 +13,19 @@ the loop *around* a cell ``c`` is found by growing a region ``E`` from ``{c}``:
 Colours play no part: the loops depend only on which cells are occupied, so one
 :class:`LoopFinder` serves every colouring of the same occupancy (flips never change it).
 
-Two facts keep this fast. An empty cell of ``W`` always moves, so once ``E`` meets an
-empty region that reaches the edge the answer is "no loop" at once (most cells of a sparse
-board stop after one step). And enclosure is checked locally: adding one cell to ``E`` can
-only cut the rest of the board apart when the cell's outside neighbours, taken round the
-cell, form more than one run; only then is a flood fill needed.
+What keeps this fast (a Lublache turn asks about the loops of every candidate board):
+
+- An empty cell of ``W`` always moves, so once ``E`` meets an empty region that reaches the
+  edge the answer is "no loop" at once (most cells of a sparse board stop after one round).
+- Enclosure is checked locally: adding one cell to ``E`` can only cut the rest of the board
+  apart when the cell's outside neighbours, taken round it, form more than one run; only
+  then is a flood fill needed.
+- ``W`` and the counts of neighbours in ``W`` are updated as cells join ``E``; every ``E``
+  met is remembered with its answer, as constructions from nearby cells often meet.
+- :meth:`LoopFinder.with_stone` gives the loops of the board with one more stone by
+  carrying over every answer whose construction never looked at the changed cells.
+
+Everything is checked against a plain transcription of the ruling in the tests.
 """
 
 from __future__ import annotations
@@ -130,8 +138,12 @@ class LoopFinder:
         self.occupied = bytes(occupied)
         self._rings = ring_of_six(n)
         self._around: dict[int, Loop | None] = {}
-        # cell -> the cells whose occupancy its construction looked at (every W it saw)
-        self._looked_at: dict[int, set[int]] = {}
+        # cell -> the cells whose occupancy its construction looked at (every W it saw),
+        # as a bit mask over cell indices
+        self._looked_at: dict[int, int] = {}
+        # E (as a bit mask, from the second round on) -> the answer of a construction that
+        # reached it, and the cells looked at from there on
+        self._memo: dict[int, tuple[Loop | None, int]] = {}
         self._reaches_edge: list[bool] | None = None
         self._all: list[Loop] | None = None
         self._through: dict[int, list[Loop]] | None = None
@@ -173,29 +185,29 @@ class LoopFinder:
         """The loop around ``cell`` (RULINGS §6), or None when there is none."""
         if cell in self._around:
             return self._around[cell]
-        looked_at: set[int] = set()
-        loop = self._grow(cell, looked_at)
+        loop, looked_at = self._grow(cell)
         self._around[cell] = loop
         self._looked_at[cell] = looked_at
         return loop
 
-    def _grow(self, cell: int, looked_at: set[int]) -> Loop | None:
+    def _grow(self, cell: int) -> tuple[Loop | None, int]:
+        """The loop around ``cell`` and the cells looked at on the way (a bit mask)."""
         grid, occupied = self.grid, self.occupied
         neighbours, on_edge = grid.neighbours, grid.on_edge
         if on_edge[cell]:
-            return None
+            return None, 0
         reaches_edge = self._empty_reaching_edge()
 
         # First round, E = {cell}: W is the ring of six, where every cell has exactly two
         # neighbours in W, so only its empty cells move.
         rings = self._rings
         ring = rings[cell]
-        looked_at.update(ring)
+        ring_bits = sum(1 << w for w in ring)
         empties = [w for w in ring if not occupied[w]]
         if not empties:
-            return six_ring_loops(grid.n)[cell]
+            return six_ring_loops(grid.n)[cell], ring_bits
         if any(reaches_edge[w] or on_edge[w] for w in empties):
-            return None
+            return None, ring_bits
         region = {cell}
         for w in empties:
             region.add(w)
@@ -206,29 +218,48 @@ class LoopFinder:
         # as cells join E, and a round only re-examines the W cells whose count changed or
         # that are new to W: the others were stones with exactly two and still are.
         rim = {nb for x in region for nb in neighbours[x] if nb not in region}
-        looked_at |= rim
+        region_bits = sum(1 << x for x in region)
+        looked_at = ring_bits | sum(1 << w for w in rim)
         degree = {w: sum(1 for nb in neighbours[w] if nb in rim) for w in rim}
         to_examine = set(rim)
+        # Constructions from different cells often reach the same E and go on alike from
+        # there: every E met is remembered with the answer. What was looked at from E on is
+        # everything looked at outside E (a cell of an earlier W not in E is still in W).
+        memo = self._memo
+        path: list[int] = []
+        result: Loop | None = None
         while True:
+            known = memo.get(region_bits)
+            if known is not None:
+                result = known[0]
+                looked_at |= known[1]
+                break
+            path.append(region_bits)
             moving = []
+            escaped = False
             for w in to_examine:
                 if w not in rim:
                     continue
                 if not occupied[w]:
                     if reaches_edge[w]:
-                        return None  # this empty region, and with it the edge, joins E
+                        escaped = True  # this empty region, and with it the edge, joins E
+                        break
                     moving.append(w)
                 elif degree[w] != 2:
                     moving.append(w)
+            if escaped:
+                break
             if not moving:
-                return cycle_order(grid, rim)
+                result = cycle_order(grid, rim)
+                break
             if any(on_edge[w] for w in moving):
-                return None
+                break
             to_examine = set()
             for w in moving:
                 if w in region:
                     continue  # already enclosed by an earlier cell of this round
                 region.add(w)
+                region_bits |= 1 << w
                 rim.discard(w)
                 del degree[w]
                 outside_bits = 0
@@ -241,7 +272,7 @@ class LoopFinder:
                         to_examine.add(nb)
                     else:
                         rim.add(nb)
-                        looked_at.add(nb)
+                        looked_at |= 1 << nb
                         count = 0
                         for far in neighbours[nb]:
                             if far in rim:
@@ -254,9 +285,13 @@ class LoopFinder:
                     # the pieces cut off are bounded by E alone: no W cell outside them
                     # neighbours them, so dropping them leaves the other counts right
                     for x in self._add_enclosed(w, region):
+                        region_bits |= 1 << x
                         if x in rim:
                             rim.discard(x)
                             del degree[x]
+        for seen_region in path:
+            memo[seen_region] = (result, looked_at & ~seen_region)
+        return result, looked_at
 
     def _add_enclosed(self, cell: int, region: set[int]) -> set[int]:
         """Add to ``region`` the pieces of the outside that ``cell`` has just cut off, and
@@ -335,8 +370,10 @@ class LoopFinder:
         if self._watchers is None:
             watchers: dict[int, list[int]] = {}
             for start, looked_at in self._looked_at.items():
-                for x in looked_at:
-                    watchers.setdefault(x, []).append(start)
+                while looked_at:
+                    lowest = looked_at & -looked_at
+                    watchers.setdefault(lowest.bit_length() - 1, []).append(start)
+                    looked_at ^= lowest
             self._watchers = watchers
         return list(self._watchers.get(cell, ()))
 

@@ -111,3 +111,12 @@ async def test_settings_need_manage_server(sim, world, bot):
     assert settings.leiff_turn_seconds == 300 and settings.leiff_drinking is False
     changed = await sim.slash(world.admin, "settings", key="challenge_cooldown_seconds", value="0")
     assert changed.ephemeral and "challenge_cooldown_seconds: 0" in changed.text
+
+
+async def test_games_only_in_the_allowed_channels(sim, world, bot):
+    allowed = f"<#{world.other_channel.id}>"
+    changed = await sim.slash(world.admin, "settings", key="allowed_channels", value=allowed)
+    assert allowed in changed.text
+    await assert_refused(await sim.slash(world.alice, "play", game="leiff"), "cannot be hosted")
+    opened = await sim.slash(world.alice, "play", game="leiff", channel=world.other_channel)
+    assert not opened.ephemeral and "Join" in [b.label for b in opened.last_message.buttons]

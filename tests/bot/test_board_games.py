@@ -180,3 +180,17 @@ async def check_picture_only(handle, match_id, message) -> None:
     from tests.bot.helpers import assert_picture_shows
 
     assert_picture_shows(message, await stored_state(handle, match_id))
+
+
+async def test_open_challenge_is_taken_by_whoever_accepts_first(sim, world, bot):
+    seek = await sim.slash(world.alice, "play", game="dalen", size=5)
+    offer = seek.last_message
+    assert pinged(offer) == set() and "Expires <t:" in offer.content
+    assert [b.label for b in offer.buttons] == ["Accept", "Withdraw"]
+    own = await sim.click(world.alice, offer, "Accept")
+    assert own.ephemeral and "your own challenge" in own.text
+    taken = await sim.click(world.carol, offer, "Accept")
+    match = await stored_match(bot, match_id_of(taken.last_message))
+    assert [s.user_id for s in match.seats] == [world.alice.id, world.carol.id]
+    assert all(b.disabled for b in sim.state.messages[offer.id].buttons)
+    sim.assert_no_bot_errors()

@@ -75,3 +75,32 @@ def test_setting_values_from_text():
     assert _setting_value("leiff_drinking", "on") == "on"
     with pytest.raises(UserFacingError):
         _setting_value("allowed_channels", "#general")
+
+
+def test_service_sentences_start_upper_case_but_cells_keep_theirs():
+    from bot.presenter import sentence
+
+    assert sentence("it is not your turn") == "It is not your turn"
+    assert sentence("c3 is taken") == "c3 is taken"
+    assert sentence("<@1> plays e5.") == "<@1> plays e5."
+
+
+async def test_a_dead_picture_worker_is_replaced_without_losing_the_picture():
+    import os
+    import signal
+
+    from bot.pictures import Painter
+    from engine import get_game
+
+    painter = Painter(workers=1)
+    try:
+        await painter.start()
+        state = get_game("lefe").new(size=5)
+        first = await painter.board_png(state, ["a", "b"])
+        for pid in list(painter._pool._processes):  # the one worker process
+            os.kill(pid, signal.SIGKILL)
+        again = await painter.board_png(state, ["a", "b"])
+        assert again == first  # drawn anyway (in a thread), byte for byte the same
+        assert await painter.board_png(state, ["a", "b"]) == first  # and by a new worker
+    finally:
+        painter.close()

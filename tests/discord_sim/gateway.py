@@ -48,8 +48,6 @@ class GatewaySession:
         self.request: web.Request | None = None
         self.send_lock = asyncio.Lock()
         self.resumes = 0
-        self.identifies = 1
-        self.connected = asyncio.Event()
         self.closed = False
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
@@ -83,14 +81,12 @@ class GatewaySession:
                 json.dumps({"op": DISPATCH, "t": "RESUMED", "s": self.sequence, "d": {}})
             )
         self.resumes += 1
-        self.connected.set()
         return True
 
     def detach(self, websocket: web.WebSocketResponse) -> None:
         if self.websocket is websocket:
             self.websocket = None
             self.request = None
-            self.connected.clear()
 
     async def reconnect(self) -> None:
         """Ask the client to reconnect (op 7); it will RESUME on a new socket."""
@@ -113,7 +109,6 @@ class Gateway:
         self.url = url
         self.sessions: dict[str, GatewaySession] = {}
         self.websockets: set[web.WebSocketResponse] = set()
-        self.ready_sessions: list[GatewaySession] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self._session_counter = 0
         state.announce = self.announce
@@ -207,8 +202,6 @@ class Gateway:
         await session.dispatch("READY", ready)
         for guild in guilds:
             await session.dispatch("GUILD_CREATE", guild.to_payload())
-        session.connected.set()
-        self.ready_sessions.append(session)
         return session
 
     async def _member_chunk(self, session: GatewaySession, data: dict[str, Any]) -> None:

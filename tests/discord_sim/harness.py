@@ -29,6 +29,7 @@ import discord.http
 import yarl
 from aiohttp import web
 
+from .gateway import GatewaySession
 from .interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -58,7 +59,7 @@ from .models import (
     fresh_token,
 )
 from .server import SimServer
-from .state import BOT_PERMISSIONS, RouteFault, SimState
+from .state import BOT_PERMISSIONS, RequestRecord, RouteFault, SimState
 
 BotFactory = Callable[[], discord.Client]
 
@@ -114,16 +115,20 @@ class BotHandle:
 
     async def stop(self) -> None:
         """Close the client the way a shutting-down bot process would."""
+        websocket = getattr(self.client, "ws", None)
+        own_session = getattr(websocket, "session_id", None)
         if not self.client.is_closed():
             await self.client.close()
         if self.task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                try:
-                    await asyncio.wait_for(self.task, 5)
-                except TimeoutError:
-                    self.task.cancel()
+            try:
+                await asyncio.wait_for(asyncio.shield(self.task), 5)
+            except TimeoutError:
+                self.task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self.task
+        # Its session can no longer be resumed: interactions must not be buffered for it.
         for session in list(self.simulator.gateway.sessions.values()):
-            if session.websocket is None:
+            if session.session_id == own_session or session.websocket is None:
                 self.simulator.gateway.close_session(session)
         if self.simulator.bot is self:
             self.simulator.bot = None
@@ -226,7 +231,7 @@ class DiscordSimulator:
         self, name: str, *, channels: tuple[str, ...] = ("general",), owner: SimUser | None = None
     ) -> SimGuild:
         """A guild the bot is in, with the named text channels."""
-        guild = self.state.add_guild(name, owner=owner, world=self.state)
+        guild = self.state.add_guild(name, owner=owner)
         for channel_name in channels:
             channel = guild.add_text_channel(channel_name)
             if self.default_channel is None:
@@ -302,12 +307,12 @@ class DiscordSimulator:
         return list(self.state.interactions.values())
 
     @property
-    def requests(self) -> list[Any]:
+    def requests(self) -> list[RequestRecord]:
         """Every REST request the bot made (method, route template, path, status)."""
         return self.state.requests
 
     @property
-    def unhandled_requests(self) -> list[Any]:
+    def unhandled_requests(self) -> list[RequestRecord]:
         """REST calls the simulator does not implement (answered 404)."""
         return self.state.unhandled_requests
 
@@ -435,7 +440,7 @@ class DiscordSimulator:
         self.state.interactions_by_token[token] = interaction
         return interaction
 
-    def _session_for(self, channel: SimChannel) -> Any:
+    def _session_for(self, channel: SimChannel) -> GatewaySession:
         sessions = self.gateway.live_sessions
         if not sessions:
             raise NoBotConnected("no bot is connected to the simulator (call start_bot first)")
@@ -456,19 +461,32 @@ class DiscordSimulator:
         errors_before = len(self._errors.records)
         await session.dispatch("INTERACTION_CREATE", interaction.payload)
         deadline = time.monotonic() + timeout
-        try:
-            await asyncio.wait_for(interaction.parsed.wait(), timeout)
-        except TimeoutError:
-            raise InteractionTimeout(
-                f"{interaction.describe()}: the bot did not receive the interaction within {timeout} s"
-            ) from None
-        pending = {t for t in interaction.handler_tasks if not t.done()}
-        if pending:
-            _, pending = await asyncio.wait(pending, timeout=max(deadline - time.monotonic(), 0))
+        # Whether the bot may still be working on it (then the whole timeout is granted).
+        handlers_running = False
+        handlers = "finished"
+        if self._owner_of(session) is not None:
+            try:
+                await asyncio.wait_for(interaction.parsed.wait(), timeout)
+            except TimeoutError:
+                raise InteractionTimeout(
+                    f"{interaction.describe()}: the bot did not receive the interaction "
+                    f"within {timeout} s"
+                ) from None
+            pending = {t for t in interaction.handler_tasks if not t.done()}
+            if pending:
+                _, pending = await asyncio.wait(
+                    pending, timeout=max(deadline - time.monotonic(), 0)
+                )
+            handlers_running = bool(pending)
+            handlers = "still running" if pending else "finished"
+        else:
+            # A bot in another process: its handlers cannot be watched, only its answers.
+            handlers_running = expect_response
+            handlers = "in another process"
         if interaction.responded:
             return interaction
         remaining = max(deadline - time.monotonic(), 0)
-        grace = remaining if pending else min(remaining, self.no_response_grace)
+        grace = remaining if handlers_running else min(remaining, self.no_response_grace)
         try:
             await interaction.wait_until(lambda i: i.responded, grace, "a response")
         except InteractionTimeout:
@@ -476,9 +494,8 @@ class DiscordSimulator:
                 return interaction
             errors = self._errors.records[errors_before:]
             detail = "".join("\n" + _format_record(r) for r in errors)
-            state = "still running" if pending else "finished"
             raise InteractionTimeout(
-                f"{interaction.describe()}: the bot did not respond (its handlers {state}; "
+                f"{interaction.describe()}: the bot did not respond (its handlers {handlers}; "
                 f"answers: {interaction.events}); errors logged: {len(errors)}{detail}"
             ) from None
         return interaction
@@ -738,12 +755,33 @@ class DiscordSimulator:
             session.drop()
         await self._wait_resumed(sessions, before, timeout)
 
-    async def _wait_resumed(self, sessions: list[Any], before: list[int], timeout: float) -> None:
+    async def _wait_resumed(
+        self, sessions: list[GatewaySession], before: list[int], timeout: float
+    ) -> None:
         deadline = time.monotonic() + timeout
-        while any(s.resumes == b for s, b in zip(sessions, before, strict=True)):
+        while any(s.resumes == b for s, b in zip(sessions, before, strict=True)) or not all(
+            self._client_caught_up(s) for s in sessions
+        ):
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the bot did not resume within {timeout} s")
             await asyncio.sleep(0.005)
+        # Let the client run the tasks it spawned for RESUMED (on_resumed listeners).
+        await asyncio.sleep(0)
+
+    def _owner_of(self, session: GatewaySession) -> BotHandle | None:
+        """The in-process client connected through ``session`` (None for another process)."""
+        for handle in self.handles:
+            websocket = getattr(handle.client, "ws", None)
+            if websocket is not None and websocket.session_id == session.session_id:
+                return handle
+        return None
+
+    def _client_caught_up(self, session: GatewaySession) -> bool:
+        """Whether the client owning ``session`` has read every event sent to it."""
+        owner = self._owner_of(session)
+        if owner is None:
+            return True
+        return (owner.client.ws.sequence or 0) >= session.sequence
 
 
 def _split_route(route: str) -> tuple[str, str]:

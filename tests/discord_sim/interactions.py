@@ -181,12 +181,12 @@ class SimInteraction:
     @property
     def messages(self) -> list[SimMessage]:
         """The response message (if the bot created one) followed by the followups."""
-        created = (
-            [self.message]
-            if self.message is not None and self.message is not self.source_message
-            else []
-        )
-        return created + list(self.followups)
+        found: list[SimMessage] = []
+        if self.message is not None and self.message is not self.source_message:
+            found.append(self.message)
+        # After a "thinking" deferral the first followup *is* the response message.
+        found.extend(m for m in self.followups if m is not self.message)
+        return found
 
     @property
     def last_message(self) -> SimMessage:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import itertools
+import re
 import threading
 import time
 from dataclasses import dataclass, field
@@ -390,6 +391,23 @@ class SimMessage:
         """Content plus embed text: what a reader of the message sees as words."""
         return "\n".join(part for part in (self.content or "", self.embed_text) if part)
 
+    @property
+    def pinged_user_ids(self) -> set[int]:
+        """Users this message notifies: mentioned in the content and allowed by allowed_mentions."""
+        mentioned = {int(found) for found in re.findall(r"<@!?(\d+)>", self.content or "")}
+        allowed = self.allowed_mentions
+        if allowed is None or "users" in (allowed.get("parse") or []):
+            return mentioned  # no allowed_mentions: Discord pings every mention
+        return mentioned & {int(user_id) for user_id in allowed.get("users") or []}
+
+    @property
+    def pings_everyone(self) -> bool:
+        """Whether an @everyone / @here in the content would notify the channel."""
+        if "@everyone" not in (self.content or "") and "@here" not in (self.content or ""):
+            return False
+        allowed = self.allowed_mentions
+        return allowed is None or "everyone" in (allowed.get("parse") or [])
+
     def is_visible_to(self, user: SimUser) -> bool:
         """Whether ``user`` can see this message (ephemeral ones only their recipient)."""
         if self.deleted:
@@ -522,7 +540,8 @@ class SimGuild:
     id: int
     name: str
     owner: SimUser
-    world: Any = field(repr=False, default=None)
+    #: The ``SimState`` that owns this guild (new channels and members go through it).
+    state: Any = field(repr=False, default=None)
     channels: list[SimChannel] = field(default_factory=list)
     members: dict[int, SimMember] = field(default_factory=dict)
     roles: list[SimRole] = field(default_factory=list)
@@ -546,7 +565,7 @@ class SimGuild:
 
     def add_text_channel(self, name: str) -> SimChannel:
         """Create a text channel (announced to connected bots)."""
-        return self.world.add_text_channel(self, name)
+        return self.state.add_text_channel(self, name)
 
     def add_member(
         self,
@@ -557,7 +576,7 @@ class SimGuild:
         nick: str | None = None,
     ) -> SimMember:
         """Make ``user`` a member; ``manage_guild`` grants the Manage Server permission."""
-        return self.world.add_member(
+        return self.state.add_member(
             self, user, manage_guild=manage_guild, administrator=administrator, nick=nick
         )
 

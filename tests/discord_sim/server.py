@@ -72,9 +72,7 @@ def error_response(
 
 
 def form_error(field: str, message: str) -> SimHTTPError:
-    error = SimHTTPError(400, 50035, f"Invalid Form Body: {field}: {message}")
-    error.field = field  # type: ignore[attr-defined]
-    return error
+    return SimHTTPError(400, 50035, f"Invalid Form Body: {field}: {message}", field=field)
 
 
 class SimServer:

@@ -44,11 +44,13 @@ DIRECT_MESSAGES_INTENT = 1 << 12
 class SimHTTPError(Exception):
     """Raised by state operations; the server turns it into a Discord-shaped error response."""
 
-    def __init__(self, status: int, code: int, message: str) -> None:
+    def __init__(self, status: int, code: int, message: str, *, field: str | None = None) -> None:
         super().__init__(f"{status} (code {code}): {message}")
         self.status = status
         self.code = code
         self.message = message
+        #: For 50035 Invalid Form Body: the offending field, reported under "errors".
+        self.field = field
 
 
 @dataclass
@@ -126,10 +128,10 @@ class SimState:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, owner: SimUser | None = None, world: Any = None) -> SimGuild:
+    def add_guild(self, name: str, *, owner: SimUser | None = None) -> SimGuild:
         guild_id = self.snowflakes.next()
         owner = owner or self.application_owner
-        guild = SimGuild(id=guild_id, name=name, owner=owner, world=world)
+        guild = SimGuild(id=guild_id, name=name, owner=owner, state=self)
         guild.roles.append(SimRole(id=guild_id, name="@everyone", permissions=MEMBER_PERMISSIONS))
         self.guilds[guild_id] = guild
         bot_member = SimMember(user=self.bot_user, guild=guild, permissions=BOT_PERMISSIONS)

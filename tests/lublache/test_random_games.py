@@ -105,19 +105,19 @@ def check_game(states: list[LublacheState], rng: random.Random) -> None:
     assert [s.to_json() for s in replayed] == [s.to_json() for s in states]
 
 
-@settings(max_examples=12)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_games_on_the_small_board(seed: int) -> None:
     check_game(play_random_game(5, seed), random.Random(seed))
 
 
-@settings(max_examples=3)
+@settings(max_examples=5)
 @given(seed=st.integers(0, 2**32 - 1))
 def test_random_games_on_the_default_board(seed: int) -> None:
     check_game(play_random_game(7, seed), random.Random(seed))
 
 
-@settings(max_examples=10)
+@settings(max_examples=15)
 @given(seed=st.integers(0, 2**32 - 1), plies=st.integers(1, 60))
 def test_position_reached_in_play_matches_the_same_stones_from_position(
     seed: int, plies: int

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 import discord
 import discord.gateway
@@ -22,7 +23,9 @@ from tests.discord_sim import (
 from .toy_bot import Recorder, make_toy_bot
 
 
-async def test_bot_connects_fast_and_sees_the_world(discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder) -> None:
+async def test_bot_connects_fast_and_sees_the_world(
+    discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder
+) -> None:
     handle = await discord_sim.start_bot(lambda: make_toy_bot(recorder, members_intent=True))
     client = handle.client
     assert handle.ready_seconds is not None and handle.ready_seconds < 1.0
@@ -36,7 +39,9 @@ async def test_bot_connects_fast_and_sees_the_world(discord_sim: DiscordSimulato
     assert guild.chunked
 
 
-async def test_commands_are_synced_with_their_schema(discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder) -> None:
+async def test_commands_are_synced_with_their_schema(
+    discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder
+) -> None:
     await discord_sim.start_bot(lambda: make_toy_bot(recorder))
     commands = {c["name"]: c for c in discord_sim.commands(sim_world.guild)}
     assert {"play", "move", "settings", "hand", "game"} <= set(commands)
@@ -44,14 +49,19 @@ async def test_commands_are_synced_with_their_schema(discord_sim: DiscordSimulat
     assert [c["value"] for c in play_options["game"]["choices"]] == ["lefe", "dalen"]
     assert play_options["opponent"]["type"] == 6
     assert commands["settings"]["default_member_permissions"] == str(1 << 5)
-    assert all(int(c["id"]) > 0 and c["application_id"] == str(discord_sim.bot_user.id) for c in commands.values())
+    assert all(
+        int(c["id"]) > 0 and c["application_id"] == str(discord_sim.bot_user.id)
+        for c in commands.values()
+    )
 
 
 async def test_slash_command_with_member_option_file_and_buttons(
     discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder
 ) -> None:
     await discord_sim.start_bot(lambda: make_toy_bot(recorder))
-    result = await discord_sim.slash(sim_world.alice, "play", game="lefe", opponent=sim_world.bob, size=6)
+    result = await discord_sim.slash(
+        sim_world.alice, "play", game="lefe", opponent=sim_world.bob, size=6
+    )
 
     seen = recorder.last("play")
     assert seen == {
@@ -66,10 +76,13 @@ async def test_slash_command_with_member_option_file_and_buttons(
     assert result.response_type == 4 and not result.ephemeral
     message = result.message
     assert message is not None and message in sim_world.channel.public_messages
-    assert message.content == f"{sim_world.alice.mention} challenges {sim_world.bob.mention} to Lefe"
+    assert (
+        message.content == f"{sim_world.alice.mention} challenges {sim_world.bob.mention} to Lefe"
+    )
     assert message.allowed_mentions is not None
     assert message.allowed_mentions["parse"] == []
     assert message.allowed_mentions["users"] == [sim_world.bob.id]
+    assert message.pinged_user_ids == {sim_world.bob.id}  # alice is mentioned, not pinged
     assert [(b.label, b.custom_id, b.disabled) for b in message.buttons] == [
         ("Accept", "challenge:accept", False),
         ("Decline", "challenge:decline", False),
@@ -82,7 +95,9 @@ async def test_slash_command_with_member_option_file_and_buttons(
     assert 0 < result.time_to_first_response <= result.time_to_last_reply < 2.0
 
 
-async def test_admin_permission_reaches_the_bot(discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder) -> None:
+async def test_admin_permission_reaches_the_bot(
+    discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder
+) -> None:
     await discord_sim.start_bot(lambda: make_toy_bot(recorder))
     await discord_sim.slash(sim_world.admin, "play", game="dalen", opponent=sim_world.carol)
     assert recorder.last("play")["manage_guild"] is True
@@ -114,7 +129,7 @@ async def test_simulator_refuses_what_discord_would_not_send(
 ) -> None:
     await discord_sim.start_bot(lambda: make_toy_bot(recorder))
     filled = {k: (sim_world.bob if v is None else v) for k, v in options.items()}
-    with pytest.raises(CommandInputError, match=__import__("re").escape(complaint)):
+    with pytest.raises(CommandInputError, match=re.escape(complaint)):
         await discord_sim.slash(sim_world.alice, command, **filled)
     assert discord_sim.interactions == []
 
@@ -147,9 +162,14 @@ async def test_guild_only_commands_are_not_offered_in_dms(
     await discord_sim.start_bot(lambda: make_toy_bot(recorder))
     dm = discord_sim.dm_channel(sim_world.alice)
     with pytest.raises(InteractionNotAllowed, match="cannot be used in DMs"):
-        await discord_sim.slash(sim_world.alice, "play", channel=dm, game="lefe", opponent=sim_world.bob)
+        await discord_sim.slash(
+            sim_world.alice, "play", channel=dm, game="lefe", opponent=sim_world.bob
+        )
     result = await discord_sim.slash(sim_world.alice, "move", channel=dm, cell="a1")
-    assert result.message.channel is dm and recorder.last("move") == {"cell": "a1", "confirm": False}
+    assert result.message.channel is dm and recorder.last("move") == {
+        "cell": "a1",
+        "confirm": False,
+    }
     with pytest.raises(InteractionNotAllowed, match="not a member"):
         await discord_sim.slash(sim_world.outsider, "move", cell="a1")
 
@@ -163,7 +183,9 @@ async def test_guild_synced_commands_resolve_through_data_guild_id(
     assert result.message.content == "Played e2"
 
 
-async def test_autocomplete_returns_the_bots_choices(discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder) -> None:
+async def test_autocomplete_returns_the_bots_choices(
+    discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder
+) -> None:
     await discord_sim.start_bot(lambda: make_toy_bot(recorder))
     choices = await discord_sim.autocomplete(sim_world.alice, "move", option="cell", value="e")
     assert [c["value"] for c in choices] == ["e1", "e2", "e3"]
@@ -172,7 +194,9 @@ async def test_autocomplete_returns_the_bots_choices(discord_sim: DiscordSimulat
         await discord_sim.autocomplete(sim_world.alice, "move", option="confirm", value="t")
 
 
-async def test_deferred_command_with_edits_and_followup(discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder) -> None:
+async def test_deferred_command_with_edits_and_followup(
+    discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder
+) -> None:
     await discord_sim.start_bot(lambda: make_toy_bot(recorder))
     result = await discord_sim.slash(sim_world.alice, "slow")
     assert result.deferred and result.response_type == 5
@@ -185,15 +209,21 @@ async def test_deferred_command_with_edits_and_followup(discord_sim: DiscordSimu
     assert result.time_to_last_reply >= result.time_to_first_response
 
 
-async def test_unanswered_interaction_fails_clearly(discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder) -> None:
+async def test_unanswered_interaction_fails_clearly(
+    discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder
+) -> None:
     await discord_sim.start_bot(lambda: make_toy_bot(recorder))
-    with pytest.raises(InteractionTimeout, match=r"/mute by alice in games: the bot did not respond"):
+    with pytest.raises(
+        InteractionTimeout, match=r"/mute by alice in games: the bot did not respond"
+    ):
         await discord_sim.slash(sim_world.alice, "mute")
     quiet = await discord_sim.slash(sim_world.alice, "mute", expect_response=False)
     assert not quiet.responded and recorder.last("mute") == {}
 
 
-async def test_bot_exceptions_are_reported(discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder) -> None:
+async def test_bot_exceptions_are_reported(
+    discord_sim: DiscordSimulator, sim_world: World, recorder: Recorder
+) -> None:
     await discord_sim.start_bot(lambda: make_toy_bot(recorder))
     with pytest.raises(InteractionTimeout, match="toy bot crashed on purpose"):
         await discord_sim.slash(sim_world.alice, "crash")
@@ -201,7 +231,9 @@ async def test_bot_exceptions_are_reported(discord_sim: DiscordSimulator, sim_wo
         discord_sim.assert_no_bot_errors()
 
 
-async def test_late_first_response_is_refused_with_10062(sim_world: World, recorder: Recorder, discord_sim: DiscordSimulator) -> None:
+async def test_late_first_response_is_refused_with_10062(
+    sim_world: World, recorder: Recorder, discord_sim: DiscordSimulator
+) -> None:
     discord_sim.server.response_deadline = 0.05
     await discord_sim.start_bot(lambda: make_toy_bot(recorder))
     result = await discord_sim.slash(sim_world.alice, "late", delay=0.1, expect_response=False)
@@ -225,5 +257,5 @@ async def test_closing_restores_discord_endpoints(recorder: Recorder) -> None:
         assert discord.http.Route.BASE.startswith("http://127.0.0.1:")
         handle = await sim.start_bot(lambda: make_toy_bot(recorder))
     assert handle.client.is_closed() and not handle.running
-    assert discord.http.Route.BASE == real_base
-    assert discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY == real_gateway
+    assert real_base == discord.http.Route.BASE
+    assert real_gateway == discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY

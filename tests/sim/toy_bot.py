@@ -38,7 +38,9 @@ class Recorder:
         for call, details in reversed(self.calls):
             if call == name:
                 return details
-        raise LookupError(f"the bot never recorded {name!r}; it recorded {[c for c, _ in self.calls]}")
+        raise LookupError(
+            f"the bot never recorded {name!r}; it recorded {[c for c, _ in self.calls]}"
+        )
 
 
 def board_png(colour: tuple[int, int, int] = (20, 120, 40)) -> bytes:
@@ -55,13 +57,22 @@ class ChallengeView(discord.ui.View):
         super().__init__(timeout=None)
         self.recorder = recorder
 
-    @discord.ui.button(label="Accept", style=discord.ButtonStyle.success, custom_id="challenge:accept")
+    @discord.ui.button(
+        label="Accept", style=discord.ButtonStyle.success, custom_id="challenge:accept"
+    )
     async def accept(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         self.recorder.add("accept", user_id=interaction.user.id, message_id=interaction.message.id)
         button.disabled = True
-        await interaction.response.edit_message(content=f"Accepted by {interaction.user.mention}", view=self)
+        embed = discord.Embed(title="Match 1", description="Lefe, 6 per side")
+        embed.add_field(name="To move", value=interaction.user.display_name)
+        embed.set_footer(text="move 0")
+        await interaction.response.edit_message(
+            content=f"Accepted by {interaction.user.mention}", embed=embed, view=self
+        )
 
-    @discord.ui.button(label="Decline", style=discord.ButtonStyle.danger, custom_id="challenge:decline")
+    @discord.ui.button(
+        label="Decline", style=discord.ButtonStyle.danger, custom_id="challenge:decline"
+    )
     async def decline(self, interaction: discord.Interaction, button: discord.ui.Button) -> None:
         self.recorder.add("decline", user_id=interaction.user.id)
         await interaction.response.send_message("Declined.", ephemeral=True)
@@ -95,12 +106,16 @@ class CaptureSelect(discord.ui.View):
     async def capture(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
         self.recorder.add("capture", values=list(select.values))
         select.disabled = True
-        await interaction.response.edit_message(content=f"Captured {', '.join(select.values)}", view=self)
+        await interaction.response.edit_message(
+            content=f"Captured {', '.join(select.values)}", view=self
+        )
 
 
 class SettingsModal(discord.ui.Modal, title="Server settings"):
     prefix = discord.ui.TextInput(label="Prefix", custom_id="prefix", max_length=3)
-    note = discord.ui.TextInput(label="Note", custom_id="note", required=False, style=discord.TextStyle.paragraph)
+    note = discord.ui.TextInput(
+        label="Note", custom_id="note", required=False, style=discord.TextStyle.paragraph
+    )
 
     def __init__(self, recorder: Recorder) -> None:
         super().__init__()
@@ -128,6 +143,11 @@ def make_toy_bot(
     async def on_resumed() -> None:
         recorder.resumed_count += 1
 
+    @bot.listen()
+    async def on_message(message: discord.Message) -> None:
+        if not message.author.bot:
+            recorder.add("message", author_id=message.author.id, channel_id=message.channel.id)
+
     async def setup_hook() -> None:
         bot.add_view(ChallengeView(recorder))
         if guild_sync is not None:
@@ -142,7 +162,10 @@ def make_toy_bot(
     @bot.tree.command(description="Challenge someone")
     @app_commands.describe(game="Which game", opponent="Who", size="Board size")
     @app_commands.choices(
-        game=[app_commands.Choice(name="Lefe", value="lefe"), app_commands.Choice(name="Dalen", value="dalen")],
+        game=[
+            app_commands.Choice(name="Lefe", value="lefe"),
+            app_commands.Choice(name="Dalen", value="dalen"),
+        ],
         size=[app_commands.Choice(name=str(n), value=n) for n in (5, 6, 7)],
     )
     @app_commands.guild_only()
@@ -175,7 +198,9 @@ def make_toy_bot(
         await interaction.response.send_message(f"Played {cell}", ephemeral=True)
 
     @move.autocomplete("cell")
-    async def move_cell(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def move_cell(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
         recorder.add("move-autocomplete", current=current)
         return [app_commands.Choice(name=c, value=c) for c in CELLS if c.startswith(current)][:25]
 
@@ -185,7 +210,9 @@ def make_toy_bot(
 
     @bot.tree.command(description="Pick trees")
     async def pick(interaction: discord.Interaction) -> None:
-        await interaction.response.send_message("Pick", view=CaptureSelect(recorder), ephemeral=True)
+        await interaction.response.send_message(
+            "Pick", view=CaptureSelect(recorder), ephemeral=True
+        )
 
     @bot.tree.command(description="Server settings")
     @app_commands.default_permissions(manage_guild=True)
@@ -197,7 +224,9 @@ def make_toy_bot(
     async def hand(interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            await interaction.user.send("Your hand", file=discord.File(io.BytesIO(board_png((200, 0, 0))), "hand.png"))
+            await interaction.user.send(
+                "Your hand", file=discord.File(io.BytesIO(board_png((200, 0, 0))), "hand.png")
+            )
         except discord.Forbidden as error:
             recorder.add("hand-refused", code=error.code)
             await interaction.followup.send("I cannot DM you: your DMs are closed.", ephemeral=True)
@@ -216,9 +245,16 @@ def make_toy_bot(
     @bot.tree.command(description="Post twice in the channel")
     async def announce(interaction: discord.Interaction, text: str) -> None:
         await interaction.response.send_message("Posting…", ephemeral=True)
-        first = await interaction.channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        first = await interaction.channel.send(
+            text, allowed_mentions=discord.AllowedMentions.none()
+        )
         await first.reply("and a reply", mention_author=False)
         recorder.add("announce", message_id=first.id)
+
+    @bot.tree.command(description="Says something and takes it back")
+    async def vanish(interaction: discord.Interaction) -> None:
+        await interaction.response.send_message("now you see me")
+        await interaction.delete_original_response()
 
     @bot.tree.command(description="Never answers")
     async def mute(interaction: discord.Interaction) -> None:
@@ -245,7 +281,9 @@ def make_toy_bot(
         await interaction.response.send_message(f"Started (rated={rated})")
 
     @rules.command(name="show", description="Show rules")
-    async def rules_show(interaction: discord.Interaction, page: app_commands.Range[int, 1, 3]) -> None:
+    async def rules_show(
+        interaction: discord.Interaction, page: app_commands.Range[int, 1, 3]
+    ) -> None:
         recorder.add("game rules show", page=page)
         await interaction.response.send_message(f"Rules page {page}", ephemeral=True)
 
