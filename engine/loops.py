@@ -355,6 +355,32 @@ class LoopFinder:
             for x, (before, after) in enumerate(zip(old_flags, flags, strict=True)):
                 if before != after and x != cell:
                     unsettled.update(self._watchers_of(x))
+        self._hand_over(successor, unsettled)
+        return successor
+
+    def without_stones(self, cells: list[int] | tuple[int, ...] | set[int]) -> LoopFinder:
+        """The finder of this occupancy with the stones on ``cells`` taken away.
+
+        As in :meth:`with_stone`, only the answers whose construction looked at one of
+        those cells, or at an empty cell whose region now reaches the edge, are dropped.
+        """
+        self.all_loops()
+        occupied = bytearray(self.occupied)
+        for cell in cells:
+            occupied[cell] = 0
+        successor = LoopFinder(self.grid.n, occupied)
+        unsettled: set[int] = set()
+        for cell in cells:
+            unsettled.update(self._watchers_of(cell))
+        old_flags, flags = self._empty_reaching_edge(), successor._empty_reaching_edge()
+        for x, (before, after) in enumerate(zip(old_flags, flags, strict=True)):
+            if before != after:
+                unsettled.update(self._watchers_of(x))
+        self._hand_over(successor, unsettled)
+        return successor
+
+    def _hand_over(self, successor: LoopFinder, unsettled: set[int]) -> None:
+        """Give ``successor`` every answer of this finder except the ``unsettled`` ones."""
         successor._around = dict(self._around)
         successor._looked_at = dict(self._looked_at)
         for start in unsettled:
@@ -363,7 +389,6 @@ class LoopFinder:
         successor._unsettled = sorted(unsettled)
         successor._unsettled_set = unsettled
         successor._carried = (self._index_by_cell(), self._producers)
-        return successor
 
     def _watchers_of(self, cell: int) -> list[int]:
         """The cells whose construction looked at ``cell`` (every cell must be answered)."""

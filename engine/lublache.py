@@ -112,6 +112,15 @@ class LublacheState(BoardState):
             self._cache[key] = forbidden
         return forbidden
 
+    def _turn_at(self, cell: int) -> _Turn | str:
+        """The fate of the mover's stone on the empty ``cell``, worked out once."""
+        known: dict[int, _Turn | str] = self._cache.setdefault("turn_at", {})
+        turn = known.get(cell)
+        if turn is None:
+            turn = self._evaluate(cell)
+            known[cell] = turn
+        return turn
+
     def _turns(self) -> dict[int, _Turn | str]:
         """Every empty cell's fate for the player to move: the turn, or why it is illegal."""
         turns = self._cache.get("turns")
@@ -120,9 +129,21 @@ class LublacheState(BoardState):
             if self.mover is not None:
                 for cell, code in enumerate(self.cells):
                     if code == EMPTY:
-                        turns[cell] = self._evaluate(cell)
+                        turns[cell] = self._turn_at(cell)
             self._cache["turns"] = turns
         return turns
+
+    def _has_a_placement(self) -> bool:
+        """Whether the player to move has any legal placement, looking no further than the
+        first one found: cells where no loop can form are tried first, as they need no
+        loop work and are legal unless next to an owned loop."""
+        mover = self.mover if self.mover is not None else 1
+        forbidden = self._forbidden_for(mover)
+        empty = [cell for cell, code in enumerate(self.cells) if code == EMPTY]
+        for cell in empty:
+            if cell not in forbidden and not may_lie_on_a_loop(self.size, self.cells, cell):
+                return True
+        return any(isinstance(self._turn_at(cell), _Turn) for cell in empty)
 
     def _evaluate(self, cell: int) -> _Turn | str:
         """Play the mover's stone on the empty ``cell``: the resulting turn, or the reason
@@ -171,7 +192,7 @@ class LublacheState(BoardState):
                             removals.add(nb)
         for stone in removals:
             colours[stone] = EMPTY
-        final = placed if not removals else LoopFinder(self.size, colours)
+        final = placed if not removals else placed.without_stones(removals)
 
         # The end-of-turn test: no loop through the new stone that the enemy controls and
         # could still own, i.e. that holds none of the mover's protected stones.
@@ -198,7 +219,7 @@ class LublacheState(BoardState):
         name = self.grid.names[cell]
         if self.cells[cell] != EMPTY:
             raise IllegalMove(f"{name} is taken")
-        turn = self._turns()[cell]
+        turn = self._turn_at(cell)
         if isinstance(turn, str):
             raise IllegalMove(turn)
         successor = self._placed(
@@ -209,15 +230,17 @@ class LublacheState(BoardState):
             removed=turn.removed,
             loops=turn.closed,
         )
-        if not turn.removed:
-            # the new board's loops are mostly those of this one: carry them over
-            successor._cache["finder"] = self._finder().with_stone(cell)
+        # the new board's loops are mostly those of this one: carry them over
+        finder = self._finder().with_stone(cell)
+        if turn.removed:
+            finder = finder.without_stones(turn.removed)
+        successor._cache["finder"] = finder
         return successor
 
     def _outcome_now(self) -> Outcome | None:
         if self.mover is None:
             return None
-        if any(isinstance(turn, _Turn) for turn in self._turns().values()):
+        if self._has_a_placement():
             return None
         colour = self.game.colour_name(self.mover)
         return Outcome(colour, f"{colour} wins: it has no legal placement left")
@@ -225,6 +248,9 @@ class LublacheState(BoardState):
     # ---- what pictures, bots and help texts read ------------------------------------------
     def loops(self) -> list[LoopView]:
         """Every loop on the board, in a stable order, with its owner and controllers."""
+        cached = self._cache.get("loop_views")
+        if cached is not None:
+            return list(cached)
         names, colours = self.grid.names, self.game.colors
         views = []
         for loop in self._finder().all_loops():
@@ -240,12 +266,15 @@ class LublacheState(BoardState):
                     ),
                 )
             )
+        self._cache["loop_views"] = tuple(views)
         return views
 
     def closed_loops(self, move: str) -> list[tuple[str, ...]]:
         """The loops a legal placement would close (cell names in walking order)."""
         cell = self._parse_cell(move)
-        turn = self._turns().get(cell)
+        if self.mover is None or self.cells[cell] != EMPTY:
+            return []
+        turn = self._turn_at(cell)
         if not isinstance(turn, _Turn):
             return []
         names = self.grid.names

@@ -38,6 +38,7 @@ from bot.service.results import (
     RatingChange,
     SeatInfo,
     Update,
+    VsBotStats,
 )
 from bot.service.service import MatchService, StartupState
 
@@ -72,4 +73,5 @@ __all__ = [
     "StartupState",
     "TooManyMatches",
     "Update",
+    "VsBotStats",
 ]

@@ -18,22 +18,18 @@ SPECIAL_MOVES = ("swap", "pass", "black", "white")
 
 
 def mention(user_id: int | None) -> str:
-    return "a bot" if user_id is None else f"<@{user_id}>"
+    """How texts name a player: a Discord mention, or "Bot N" for a Leiff bot seat's
+    pseudo id (negative; no Discord user has one)."""
+    if user_id is None:
+        return "a bot"
+    if user_id < 0:
+        return f"Bot {-user_id}"
+    return f"<@{user_id}>"
 
 
 def seats_with_colours(record: MatchRecord, state: Any) -> tuple[SeatRecord, ...]:
     """The seats with the colours they play now (after a swap or the Les side choice)."""
-    return tuple(
-        SeatRecord(
-            seat=s.seat,
-            user_id=s.user_id,
-            is_bot=s.is_bot,
-            colour=state.seat_colour(s.seat),
-            timeouts=s.timeouts,
-            removed=s.removed,
-        )
-        for s in record.seats
-    )
+    return tuple(s.evolve(colour=state.seat_colour(s.seat)) for s in record.seats)
 
 
 def user_to_move(record: MatchRecord, state: Any) -> int | None:

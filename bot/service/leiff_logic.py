@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from bot.service.board_logic import mention
 from bot.service.guild_settings import GuildSettings
 from bot.service.ratings import Placing
 from bot.storage.records import MatchRecord
@@ -26,11 +27,10 @@ HAND_FIELDS = ("hands", "hand_sizes", "holding", "discard_top", "round_over", "l
 
 
 def fill_names(text: str, record: MatchRecord) -> str:
-    """Replace ``{pN}`` with a mention of the user in seat N."""
+    """Replace ``{pN}`` with a mention of the user in seat N ("Bot N" for a bot seat)."""
 
     def name(match: re.Match[str]) -> str:
-        user = record.user_of(int(match.group(1)))
-        return "a bot" if user is None else f"<@{user}>"
+        return mention(record.user_of(int(match.group(1))))
 
     return _NAME_TOKEN.sub(name, text)
 
@@ -62,14 +62,16 @@ def public_texts(state: Any, record: MatchRecord) -> list[str]:
 
 
 def private_texts(state: Any, record: MatchRecord) -> list[tuple[int, str]]:
-    """(user id, text) for events only some seats may see."""
+    """(user id, text) for events only some seats may see (bot seats are told nothing:
+    they read their own view)."""
+    bots = {s.seat for s in record.seats if s.is_bot}
     found = []
     for item in state.events:
         if item["audience"] == "all":
             continue
         for seat in item["audience"]:
             user = record.user_of(seat)
-            if user is not None:
+            if user is not None and seat not in bots:
                 found.append((user, fill_names(item["text"], record)))
     return found
 
@@ -94,7 +96,10 @@ def placings(
     record: MatchRecord, state: Any, removed: Sequence[int], winners: Sequence[int]
 ) -> list[Placing]:
     """Ranks of a finished game: ``winners`` (seats) first, then by total (lower is better);
-    players (or teams with a player) removed for timing out share the last place."""
+    players (or teams with a player) removed for timing out share the last place. Bot
+    seats are left out, so ratings only compare the humans with each other (a bot's
+    place still leaves its rank number free, which keeps the humans' order)."""
+    bots = {s.seat for s in record.seats if s.is_bot}
     view = state.view(None)
     winner_seats = set(winners)
     totals = view["totals"]
@@ -118,7 +123,9 @@ def placings(
             rank = 2 + sum(1 for other in lost_totals if other < total)
         else:
             rank = 2 + len(lost_totals)
-        users = tuple(u for u in (record.user_of(seat) for seat in team) if u is not None)
+        users = tuple(
+            u for u in (record.user_of(seat) for seat in team if seat not in bots) if u is not None
+        )
         if users:
             result.append(Placing(user_ids=users, rank=rank))
     return result

@@ -63,6 +63,7 @@ class SeatInfo:
     removed: bool
     timeouts: int
     is_bot: bool = False
+    bot_level: str | None = None  # the AI level of a bot seat
 
 
 @dataclass(frozen=True)
@@ -88,10 +89,19 @@ class MatchInfo:
     vs_bot: bool
     draw_offer_by: int | None
     messages: dict[str, int]
+    # The level of the bot opponent (the strongest bot seat at a Leiff table), if any.
+    bot_level: str | None = None
+    # A bot seat must act now: call ``advance_bots(match_id)`` (tick does it as well).
+    bot_to_act: bool = False
 
     @property
     def user_ids(self) -> tuple[int, ...]:
         return tuple(s.user_id for s in self.seats if s.user_id is not None)
+
+    @property
+    def human_ids(self) -> tuple[int, ...]:
+        """The seated people: bot seats (the bot's own id, Leiff pseudo ids) left out."""
+        return tuple(s.user_id for s in self.seats if s.user_id is not None and not s.is_bot)
 
 
 @dataclass(frozen=True)
@@ -145,7 +155,23 @@ class LeaderboardRow:
 
 
 @dataclass(frozen=True)
+class VsBotStats:
+    """A player's record against the bot in one game at one level (never rated)."""
+
+    game: str
+    level: str
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+@dataclass(frozen=True)
 class PlayerStats:
+    """A player's rating and record among humans in one game; ``vs_bot`` holds their
+    separate record against the bot in that game, one entry per level played. A game
+    played only against the bot has ``games == 0`` and the starting rating."""
+
     game: str
     mu: float
     sigma: float
@@ -156,6 +182,7 @@ class PlayerStats:
     draws: int
     streak: int
     best_streak: int
+    vs_bot: tuple[VsBotStats, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -11,14 +11,15 @@ version check, so two processes sharing a database never both apply an action.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from bot.service import board_logic, leiff_logic
+from bot.service import board_logic, bots, leiff_logic
 from bot.service.board_logic import mention
 from bot.service.errors import (
     ChallengeExpired,
@@ -33,6 +34,7 @@ from bot.service.errors import (
     NotInMatch,
     NotYourTurn,
     SelfChallenge,
+    ServiceError,
     StaleVersion,
     TooManyMatches,
 )
@@ -50,6 +52,7 @@ from bot.service.results import (
     RatingChange,
     SeatInfo,
     Update,
+    VsBotStats,
 )
 from bot.storage import (
     ACTIVE_STATUSES,
@@ -61,9 +64,12 @@ from bot.storage import (
     Repository,
     SeatRecord,
     VersionConflict,
+    VsBotResult,
 )
 from engine import BOARD_GAMES, IllegalMove, get_game
 from engine.leiff import parse_action
+
+log = logging.getLogger(__name__)
 
 LEIFF = "leiff"
 # The warning goes out when this share of the time allowed is left.
@@ -74,6 +80,12 @@ MAX_AUTOMATIC_ACTIONS = 500
 # Log entries of the service's own actions start with this mark; engine actions are logged
 # exactly as the engine wrote them, so the log replays from the initial state.
 SERVICE_MARK = "!"
+# Bound on bot actions one advance_bots call applies (a safety net: a bot turn ends with a
+# human to act, the next-round deal the humans give, or the end of the game).
+MAX_BOT_ACTIONS = 500
+
+# The AI's move for a board position: (state JSON, game, level) -> canonical move text.
+AIMove = Callable[[str, str, str], Awaitable[str]]
 
 
 @dataclass(frozen=True)
@@ -103,9 +115,18 @@ class MatchService:
         *,
         clock: Callable[[], float] = time.time,
         seed_source: Callable[[], int] | None = None,
+        bot_user_id: int | None = None,
+        ai_move: AIMove | None = None,
     ) -> None:
         self.repo = repo
         self.clock = clock
+        # The bot's own Discord user id: it sits in the bot's seat of board games against
+        # it. Without it (given here or to start()), games against the bot are refused.
+        self.bot_user_id = bot_user_id
+        # Default: the shared worker-process pool of bot/ai_pool.py (imported on first use).
+        self._ai_move = ai_move
+        # Per match: only one advance_bots runs at a time, so two bot moves never race.
+        self._bot_locks: dict[int, asyncio.Lock] = {}
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
         # Per (guild, user): makes "check the cooldown and limits, then store" one step.
@@ -115,8 +136,14 @@ class MatchService:
         self._states: dict[int, tuple[int, Any]] = {}
 
     # ================================================================ start-up and lookups
-    async def start(self) -> StartupState:
-        """Load every running match, lobby, open challenge and deadline from storage."""
+    async def start(self, *, bot_user_id: int | None = None) -> StartupState:
+        """Load every running match, lobby, open challenge and deadline from storage.
+
+        ``bot_user_id`` (the bot's own user id, known once it has logged in) enables games
+        against the bot, if it was not given to the constructor.
+        """
+        if bot_user_id is not None:
+            self.bot_user_id = bot_user_id
         records = await self.repo.matches_with_status(ACTIVE_STATUSES)
         infos = []
         for record in records:
@@ -195,8 +222,26 @@ class MatchService:
         size: int | None = None,
         options: dict[str, Any] | None = None,
         thread_id: int | None = None,
+        level: str | None = None,
     ) -> Update:
-        """Challenge a user to a board game, or open a seek anyone may take (no target)."""
+        """Challenge a user to a board game, or open a seek anyone may take (no target).
+
+        Challenging the bot itself (``target_id`` = the bot's user id) starts the match at
+        once at ``level`` (see :meth:`challenge_bot`).
+        """
+        if target_id is not None and target_id == self.bot_user_id:
+            return await self.challenge_bot(
+                guild_id,
+                channel_id,
+                challenger_id,
+                game,
+                level,
+                size=size,
+                options=options,
+                thread_id=thread_id,
+            )
+        if level is not None:
+            raise InvalidOptions("a level is only for games against the bot")
         async with self._user_lock(guild_id, challenger_id):
             return await self._challenge(
                 guild_id, channel_id, challenger_id, game, target_id, size, options, thread_id
@@ -257,6 +302,8 @@ class MatchService:
         seat = self._seat(record, user_id)
         if record.status != "finished":
             raise IllegalAction("a rematch can be asked for once the match is over")
+        if record.vs_bot:
+            return await self._rematch_bot(record, user_id)
         opponent = next(s.user_id for s in record.seats if s.seat != seat.seat)
         for open_challenge in await self.repo.open_challenges(record.guild_id):
             if open_challenge.rematch_of == match_id:
@@ -344,6 +391,202 @@ class MatchService:
         update = self._board_update("match_started", record, state, [line])
         return _with(update, challenge_id=challenge.id)
 
+    # ======================================================================= vs the bot
+    async def challenge_bot(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        game: str,
+        level: str | None = None,
+        *,
+        size: int | None = None,
+        options: dict[str, Any] | None = None,
+        thread_id: int | None = None,
+    ) -> Update:
+        """Play a board game against the bot: it accepts at once, the match starts.
+
+        The player takes seat 0 (moves first; in Les they lay the set-up stones and the bot
+        chooses its side), the bot seat 1 at ``level`` (easy / normal / hard; default
+        normal). Same checks as a challenge (channel, cooldown, match limit). The match is
+        unrated (``vs_bot``): its result goes to :meth:`vs_bot_stats` only. Returns
+        ``Update(kind="match_started")`` with ``challenge_id``.
+        """
+        async with self._user_lock(guild_id, user_id):
+            return await self._start_vs_bot(
+                guild_id, channel_id, thread_id, user_id, game, level, size, options
+            )
+
+    async def _start_vs_bot(
+        self,
+        guild_id: int,
+        channel_id: int,
+        thread_id: int | None,
+        user_id: int,
+        game: str,
+        level: str | None,
+        size: int | None,
+        options: dict[str, Any] | None,
+        rematch_of: int | None = None,
+    ) -> Update:
+        bot_id = self.bot_user_id
+        if bot_id is None:
+            raise InvalidOptions("the bot cannot play here: it was started without its user id")
+        if user_id == bot_id:
+            raise SelfChallenge()
+        level_name = bots.check_level(level)
+        settings = await self.get_settings(guild_id)
+        self._check_channel(settings, channel_id, thread_id)
+        game_name, size, options = self._board_options(game, size, options)
+        now = self.clock()
+        if rematch_of is None:  # rematches are exempt from the cooldown, as between humans
+            last = await self.repo.last_challenge_at(guild_id, user_id)
+            cooldown = settings.challenge_cooldown_seconds
+            if cooldown and last is not None and now - last < cooldown:
+                raise Cooldown(cooldown - (now - last))
+        await self._check_match_limit(settings, user_id, guild_id, "you")
+        # A challenge row keeps the cooldown and the history uniform with human challenges;
+        # it is accepted in the same breath.
+        challenge = await self.repo.create_challenge(
+            ChallengeRecord(
+                id=0,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                thread_id=thread_id,
+                challenger_id=user_id,
+                target_id=bot_id,
+                game=game_name,
+                size=size,
+                options=options,
+                status="open",
+                created_at=now,
+                expires_at=now + settings.challenge_expiry_seconds,
+                rematch_of=rematch_of,
+            )
+        )
+        rules = get_game(game_name)
+        state = rules.new(size, **options)
+        deadline, warn_at = _deadline(now, settings.board_move_seconds)
+        draft = MatchRecord(
+            id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            game=game_name,
+            status="running",
+            created_at=now,
+            updated_at=now,
+            options={"size": state.size, "options": dict(options)},
+            state=state.to_json(),
+            host_id=user_id,
+            vs_bot=True,
+            rated=False,
+            deadline_at=deadline,
+            warn_at=warn_at,
+            rematch_of=rematch_of,
+            seats=(
+                SeatRecord(seat=0, user_id=user_id, colour=state.seat_colour(0)),
+                SeatRecord(
+                    seat=1,
+                    user_id=bot_id,
+                    is_bot=True,
+                    colour=state.seat_colour(1),
+                    bot_level=level_name,
+                ),
+            ),
+        )
+        try:
+            record = await self.repo.accept_challenge(challenge.id, draft)
+        except ChallengeTaken:
+            raise ChallengeExpired() from None
+        # The bot never moves first (it is seat 1), so the human's clock runs from now.
+        self._states[record.id] = (record.version, state)
+        line = (
+            f"{mention(user_id)} vs {mention(bot_id)} (level {level_name}): {rules.title} "
+            f"on a {state.size}-board. " + board_logic.turn_text(record, state)
+        )
+        update = self._board_update("match_started", record, state, [line])
+        return _with(update, challenge_id=challenge.id)
+
+    async def _rematch_bot(self, record: MatchRecord, user_id: int) -> Update:
+        """Another game against the bot at the same level, size and options, at once."""
+        for active in await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, record.guild_id):
+            if active.rematch_of == record.id:
+                raise IllegalAction("the rematch has already started")
+        async with self._user_lock(record.guild_id, user_id):
+            return await self._start_vs_bot(
+                record.guild_id,
+                record.channel_id,
+                record.thread_id,
+                user_id,
+                record.game,
+                bots.level_of(record),
+                record.options.get("size"),
+                dict(record.options.get("options", {})),
+                rematch_of=record.id,
+            )
+
+    async def advance_bots(self, match_id: int) -> list[Update]:
+        """Play every bot action due now in the match, in order, one Update each.
+
+        Board games: the bot's move (searched in a worker process by the AI pool, so the
+        event loop stays free) and its answer to a draw offer (it declines). Leiff: every
+        bot seat's turn, pending choice, and sure match or catch, until a human must act.
+        Each action goes through the same path as a human's (version check, commit before
+        the Update is returned). Returns ``[]`` when no bot has anything to do. Safe to
+        call after every update of any match; :meth:`tick` calls it too.
+        """
+        lock = self._bot_locks.setdefault(match_id, asyncio.Lock())
+        updates: list[Update] = []
+        async with lock:
+            for _ in range(MAX_BOT_ACTIONS):
+                try:
+                    update = await self._bot_step(match_id)
+                except StaleVersion:
+                    continue  # a human acted while the bot was thinking: think again
+                if update is None:
+                    break
+                updates.append(update)
+        return updates
+
+    async def _bot_step(self, match_id: int) -> Update | None:
+        record = await self._load(match_id)
+        if record.status != "running":
+            return None
+        state = self._state(record)
+        if record.game == LEIFF:
+            choice = bots.leiff_bot_choice(record, state)
+            if choice is None:
+                return None
+            seat, action = choice
+            async with self._match(match_id, record.version) as current:
+                return await self._leiff_act(current, seat.user_id, action)
+        answering = bots.board_bot_answers_draw(record)
+        if answering is not None and answering.user_id is not None:
+            async with self._match(match_id, record.version) as current:
+                return await self._decline_draw(current, answering.user_id)
+        seat = bots.board_bot_to_move(record, state)
+        if seat is None or seat.user_id is None:
+            return None
+        level = seat.bot_level or bots.DEFAULT_BOT_LEVEL
+        # The search runs outside the match lock: a human may resign meanwhile, and then
+        # the version check below throws the stale move away.
+        move = await self._choose_move(record.state or state.to_json(), record.game, level)
+        async with self._match(match_id, record.version) as current:
+            try:
+                return await self._play_board(current, seat.user_id, move)
+            except IllegalAction:
+                # The AI promises legal moves; if it ever breaks that, the match goes on.
+                log.error("the AI chose an illegal move %r in match %s", move, match_id)
+                return await self._play_board(current, seat.user_id, state.legal_moves()[0])
+
+    async def _choose_move(self, state_json: str, game: str, level: str) -> str:
+        if self._ai_move is None:
+            from bot import ai_pool  # the pool starts worker processes: only when needed
+
+            self._ai_move = ai_pool.choose_move
+        return await self._ai_move(state_json, game, level)
+
     async def decline_challenge(self, challenge_id: int, user_id: int) -> Update:
         challenge = await self._open_challenge(challenge_id)
         if challenge.target_id is None or challenge.target_id != user_id:
@@ -386,34 +629,41 @@ class MatchService:
         async with self._match(match_id, version) as record:
             if record.game == LEIFF:
                 return await self._leiff_act(record, user_id, move)
-            self._check_running(record)
-            seat = self._seat(record, user_id)
-            state = self._state(record)
-            if state.seat_to_move != seat.seat:
-                waiting = board_logic.user_to_move(record, state)
-                raise NotYourTurn(f"it is {mention(waiting)}'s turn")
-            try:
-                new_state = state.play_as(seat.seat, move)
-            except IllegalMove as error:
-                raise IllegalAction(str(error)) from None
-            now = self.clock()
-            settings = await self.get_settings(record.guild_id)
-            step = self._begin(record, now)
-            step.record = step.record.evolve(
-                state=new_state.to_json(),
-                seats=board_logic.seats_with_colours(record, new_state),
-                draw_offer_seat=None,
-            )
-            self._log(step, user_id, seat.seat, new_state.moves[-1], now)
-            step.lines.append(board_logic.move_text(record, seat.seat, state, new_state))
-            if new_state.outcome is not None:
-                result = board_logic.result_from_outcome(record, new_state)
-                return await self._finish_board(record, step, new_state, result, now, moved=True)
-            deadline, warn_at = _deadline(now, settings.board_move_seconds)
-            step.record = step.record.evolve(deadline_at=deadline, warn_at=warn_at, warned=False)
-            step.lines.append(board_logic.turn_text(step.record, new_state))
-            await self._commit(record, step, new_state)
-            return self._board_update("move", step.record, new_state, step.lines, moved=True)
+            return await self._play_board(record, user_id, move)
+
+    async def _play_board(self, record: MatchRecord, user_id: int, move: str) -> Update:
+        """A board move by ``user_id`` (a person or the bot), under the match lock."""
+        self._check_running(record)
+        seat = self._seat(record, user_id)
+        state = self._state(record)
+        if state.seat_to_move != seat.seat:
+            waiting = board_logic.user_to_move(record, state)
+            raise NotYourTurn(f"it is {mention(waiting)}'s turn")
+        try:
+            new_state = state.play_as(seat.seat, move)
+        except IllegalMove as error:
+            raise IllegalAction(str(error)) from None
+        now = self.clock()
+        settings = await self.get_settings(record.guild_id)
+        step = self._begin(record, now)
+        step.record = step.record.evolve(
+            state=new_state.to_json(),
+            seats=board_logic.seats_with_colours(record, new_state),
+            draw_offer_seat=None,
+        )
+        self._log(step, user_id, seat.seat, new_state.moves[-1], now)
+        step.lines.append(board_logic.move_text(record, seat.seat, state, new_state))
+        if new_state.outcome is not None:
+            result = board_logic.result_from_outcome(record, new_state)
+            return await self._finish_board(record, step, new_state, result, now, moved=True)
+        deadline, warn_at = _deadline(now, settings.board_move_seconds)
+        if bots.board_bot_to_move(step.record, new_state) is not None:
+            # No clock on the bot: advance_bots (or the next tick) makes its move.
+            deadline = warn_at = None
+        step.record = step.record.evolve(deadline_at=deadline, warn_at=warn_at, warned=False)
+        step.lines.append(board_logic.turn_text(step.record, new_state))
+        await self._commit(record, step, new_state)
+        return self._board_update("move", step.record, new_state, step.lines, moved=True)
 
     async def resign(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         """Give up: the opponent wins a board game; in Leiff the player leaves the table
@@ -456,7 +706,8 @@ class MatchService:
             state = self._state(record)
             await self._commit(record, step, state)
             update = self._board_update("draw_offered", step.record, state, step.lines)
-            return _with(update, mentions=(opponent,) if opponent is not None else ())
+            pinged = () if opponent is None else bots.humans_only(record, (opponent,))
+            return _with(update, mentions=pinged)
 
     async def accept_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         async with self._match(match_id, version) as record:
@@ -469,15 +720,18 @@ class MatchService:
 
     async def decline_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         async with self._match(match_id, version) as record:
-            seat = self._answerable_offer(record, user_id)
-            now = self.clock()
-            step = self._begin(record, now)
-            step.record = step.record.evolve(draw_offer_seat=None)
-            self._log(step, user_id, seat.seat, SERVICE_MARK + "decline_draw", now)
-            step.lines.append(f"{mention(user_id)} declines the draw.")
-            state = self._state(record)
-            await self._commit(record, step, state)
-            return self._board_update("draw_declined", step.record, state, step.lines)
+            return await self._decline_draw(record, user_id)
+
+    async def _decline_draw(self, record: MatchRecord, user_id: int) -> Update:
+        seat = self._answerable_offer(record, user_id)
+        now = self.clock()
+        step = self._begin(record, now)
+        step.record = step.record.evolve(draw_offer_seat=None)
+        self._log(step, user_id, seat.seat, SERVICE_MARK + "decline_draw", now)
+        step.lines.append(f"{mention(user_id)} declines the draw.")
+        state = self._state(record)
+        await self._commit(record, step, state)
+        return self._board_update("draw_declined", step.record, state, step.lines)
 
     # =========================================================================== Leiff
     async def open_lobby(
@@ -572,17 +826,16 @@ class MatchService:
             now = self.clock()
             step = self._begin(record, now)
             remaining = [s for s in record.seats if s.user_id != user_id]
-            seats = tuple(
-                SeatRecord(seat=i, user_id=s.user_id, is_bot=s.is_bot)
-                for i, s in enumerate(remaining)
-            )
+            seats = tuple(s.evolve(seat=i) for i, s in enumerate(remaining))
+            humans = [s for s in seats if not s.is_bot]
             host = record.host_id
             if host == user_id:
-                host = seats[0].user_id if seats else None
+                host = humans[0].user_id if humans else None
             step.record = step.record.evolve(seats=seats, host_id=host)
             self._log(step, user_id, seat.seat, SERVICE_MARK + "leave", now)
             step.lines.append(f"{mention(user_id)} leaves the table.")
-            if not seats:
+            if not humans:  # bots alone do not keep a table open
+                seats = ()
                 step.record = step.record.evolve(
                     status="aborted", deadline_at=None, finished_at=now
                 )
@@ -592,6 +845,70 @@ class MatchService:
             await self._commit(record, step, None)
             kind = "lobby_closed" if not seats else "lobby_left"
             return self._lobby_update(kind, step.record, step.lines)
+
+    async def add_bot_seat(
+        self, match_id: int, user_id: int, level: str | None = None, version: int | None = None
+    ) -> Update:
+        """The host seats a bot at the Leiff table (``level`` is stored with the seat; the
+        Leiff bot plays the same way at every level). The seat gets a pseudo user id
+        (-1, -2, ...) and is named "Bot N" in texts. ``Update(kind="lobby_joined")``.
+        Errors: ``Forbidden`` (not the host), ``LobbyError`` (full, started),
+        ``MatchOver`` (closed), ``InvalidOptions`` (unknown level)."""
+        async with self._match(match_id, version) as record:
+            self._check_lobby(record)
+            if record.host_id != user_id:
+                raise Forbidden(f"only the host, {mention(record.host_id)}, can seat a bot")
+            level_name = bots.check_level(level)
+            if len(record.seats) >= leiff_logic.MAX_PLAYERS:
+                raise LobbyError(f"the table is full ({leiff_logic.MAX_PLAYERS} players)")
+            settings = await self.get_settings(record.guild_id)
+            now = self.clock()
+            step = self._begin(record, now)
+            seat_number = len(record.seats)
+            bot_id = bots.pseudo_user_id(s.user_id for s in record.seats)
+            seat = SeatRecord(seat=seat_number, user_id=bot_id, is_bot=True, bot_level=level_name)
+            step.record = step.record.evolve(
+                seats=(*record.seats, seat),
+                deadline_at=now + settings.challenge_expiry_seconds,
+            )
+            self._log(step, user_id, seat_number, SERVICE_MARK + "add_bot", now)
+            step.lines.append(
+                f"{mention(user_id)} seats {mention(bot_id)} ({level_name}) at the table "
+                f"({len(step.record.seats)} players)."
+            )
+            await self._commit(record, step, None)
+            return self._lobby_update("lobby_joined", step.record, step.lines)
+
+    async def remove_bot_seat(
+        self, match_id: int, user_id: int, seat: int | None = None, version: int | None = None
+    ) -> Update:
+        """The host removes a bot seat from the Leiff table: seat number ``seat``, or the
+        last bot seat when None. Seats are renumbered. ``Update(kind="lobby_left")``.
+        Errors: ``Forbidden`` (not the host), ``LobbyError`` (no such bot seat, started)."""
+        async with self._match(match_id, version) as record:
+            self._check_lobby(record)
+            if record.host_id != user_id:
+                raise Forbidden(f"only the host, {mention(record.host_id)}, can remove a bot")
+            seated = bots.bot_seats(record)
+            if seat is None:
+                if not seated:
+                    raise LobbyError("there is no bot at this table")
+                leaving = seated[-1]
+            else:
+                found = [s for s in seated if s.seat == seat]
+                if not found:
+                    raise LobbyError(f"seat {seat} is not a bot seat")
+                leaving = found[0]
+            now = self.clock()
+            step = self._begin(record, now)
+            remaining = [s for s in record.seats if s.seat != leaving.seat]
+            step.record = step.record.evolve(
+                seats=tuple(s.evolve(seat=i) for i, s in enumerate(remaining))
+            )
+            self._log(step, user_id, leaving.seat, SERVICE_MARK + "remove_bot", now)
+            step.lines.append(f"{mention(leaving.user_id)} leaves the table.")
+            await self._commit(record, step, None)
+            return self._lobby_update("lobby_left", step.record, step.lines)
 
     async def start_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         async with self._match(match_id, version) as record:
@@ -611,7 +928,16 @@ class MatchService:
             now = self.clock()
             settings = await self.get_settings(record.guild_id)
             step = self._begin(record, now)
-            step.record = step.record.evolve(status="running", state=state.to_json())
+            # With fewer than two people at the table there is nobody to be rated against:
+            # the game counts in the players' vs-bot record instead.
+            humans = sum(1 for s in record.seats if not s.is_bot)
+            against_bots = humans < 2
+            step.record = step.record.evolve(
+                status="running",
+                state=state.to_json(),
+                vs_bot=against_bots,
+                rated=not against_bots,
+            )
             self._log(step, user_id, 0, SERVICE_MARK + "start", now)
             step.lines.append(
                 f"The game starts with {players} players ({_leiff_summary(record.options)})."
@@ -680,13 +1006,15 @@ class MatchService:
         step.record = step.record.evolve(state=current.to_json())
         settings = await self.get_settings(original.guild_id)
         active = [s.seat for s in step.record.seats if not s.removed]
-        if current.outcome is not None or len(active) <= 1:
+        humans_left = bots.humans_at_table(step.record)
+        if current.outcome is not None or len(active) <= 1 or not humans_left:
             winners = list(current.outcome.winner) if current.outcome is not None else active
-            reason = (
-                current.outcome.reason
-                if current.outcome is not None
-                else "everyone else left the table"
-            )
+            if current.outcome is not None:
+                reason = current.outcome.reason
+            elif len(active) <= 1:
+                reason = "everyone else left the table"
+            else:
+                reason = "every human player left the table"
             users = [step.record.user_of(s) for s in winners]
             step.record = _finished(
                 step.record, {"winners": users, "reason": reason, "draw": False}, now
@@ -739,6 +1067,16 @@ class MatchService:
                     continue
                 text = f"The challenge of {mention(closed.challenger_id)} expired."
                 updates.append(self._challenge_update("challenge_expired", closed, [text]))
+        # Bot turns first: after a restart (or a crash between a move and the bot's
+        # answer) nothing stays stuck, and a bot acts before its clock could run out.
+        for record in await self.repo.running_matches_with_bots():
+            running = self._bot_locks.get(record.id)
+            if running is not None and running.locked():
+                continue  # advance_bots is already playing this match's bots
+            try:
+                updates.extend(await self.advance_bots(record.id))
+            except ServiceError:
+                log.exception("could not advance the bots of match %s", record.id)
         for due in await self.repo.due_matches(now):
             async with self._lock(due.id):
                 record = await self.repo.get_match(due.id)
@@ -764,7 +1102,7 @@ class MatchService:
         state = self._state(record)
         info = self._info(record, state)
         left = max(0.0, (record.deadline_at or now) - now)
-        users = info.to_act
+        users = bots.humans_only(record, info.to_act)
         who = ", ".join(mention(u) for u in users) or "Nobody"
         text = f"{who}: {_duration(left)} left to act in match #{record.id}."
         return Update(
@@ -830,6 +1168,8 @@ class MatchService:
                 acted = True
             if acted and step_name != "next":
                 seat_record = next(s for s in step.record.seats if s.seat == seat)
+                if seat_record.is_bot:
+                    continue  # a bot late only because the service was down stays seated
                 timeouts = seat_record.timeouts + 1
                 removed = seat_record.removed or timeouts >= settings.leiff_max_timeouts
                 step.record = _replace_seat(step.record, seat, timeouts=timeouts, removed=removed)
@@ -868,11 +1208,37 @@ class MatchService:
             for i, r in enumerate(rows)
         ]
 
+    async def vs_bot_stats(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[VsBotStats]:
+        """A player's record against the bot on a server, per game and level (weakest
+        level first); never part of the ratings or the leaderboard."""
+        name = None if game is None else _game_name(game)
+        records = await self.repo.vs_bot_stats(guild_id, user_id, name)
+        rows = [
+            VsBotStats(
+                game=r.game,
+                level=r.level,
+                games=r.games,
+                wins=r.wins,
+                losses=r.losses,
+                draws=r.draws,
+            )
+            for r in records
+        ]
+        order = {level: i for i, level in enumerate(bots.LEVEL_ORDER)}
+        return sorted(rows, key=lambda r: (r.game, order.get(r.level, len(order)), r.level))
+
     async def stats(
         self, guild_id: int, user_id: int, game: str | None = None
     ) -> list[PlayerStats]:
+        """Per game: the rating and record among humans, with the vs-bot record beside it
+        in ``vs_bot`` (a game played only against the bot has ``games == 0``)."""
         name = None if game is None else _game_name(game)
-        return [
+        against_bot: dict[str, list[VsBotStats]] = {}
+        for row in await self.vs_bot_stats(guild_id, user_id, name):
+            against_bot.setdefault(row.game, []).append(row)
+        rated = [
             PlayerStats(
                 game=r.game,
                 mu=r.mu,
@@ -884,10 +1250,30 @@ class MatchService:
                 draws=r.draws,
                 streak=r.streak,
                 best_streak=r.best_streak,
+                vs_bot=tuple(against_bot.get(r.game, ())),
             )
             for r in await self.repo.player_ratings(guild_id, user_id)
             if name is None or r.game == name
         ]
+        seen = {row.game for row in rated}
+        only_bot = [
+            PlayerStats(
+                game=game_name,
+                mu=DEFAULT_MU,
+                sigma=DEFAULT_SIGMA,
+                ordinal=DEFAULT_MU - 3.0 * DEFAULT_SIGMA,
+                games=0,
+                wins=0,
+                losses=0,
+                draws=0,
+                streak=0,
+                best_streak=0,
+                vs_bot=tuple(rows),
+            )
+            for game_name, rows in against_bot.items()
+            if game_name not in seen
+        ]
+        return sorted(rated + only_bot, key=lambda row: row.game)
 
     # ===================================================================== internals
     @asynccontextmanager
@@ -980,8 +1366,13 @@ class MatchService:
                         after_sigma=new.sigma,
                     )
                 )
+        bot_results: list[VsBotResult] = []
+        if record.vs_bot and record.status == "finished" and original.status != "finished":
+            bot_results = bots.vs_bot_results(record, record.updated_at)
         try:
-            await self.repo.commit_match(record, original.version, step.actions, ratings)
+            await self.repo.commit_match(
+                record, original.version, step.actions, ratings, bot_results
+            )
         except VersionConflict:
             self._states.pop(original.id, None)
             raise StaleVersion() from None
@@ -1135,6 +1526,7 @@ class MatchService:
                     removed=s.removed,
                     timeouts=s.timeouts,
                     is_bot=s.is_bot,
+                    bot_level=s.bot_level,
                 )
                 for s in record.seats
             ),
@@ -1149,6 +1541,20 @@ class MatchService:
             vs_bot=record.vs_bot,
             draw_offer_by=None if offer is None else record.user_of(offer),
             messages=dict(record.messages),
+            bot_level=bots.level_of(record),
+            bot_to_act=self._bot_due(record, state),
+        )
+
+    @staticmethod
+    def _bot_due(record: MatchRecord, state: Any) -> bool:
+        """Whether a bot seat would act now (what advance_bots would do first)."""
+        if state is None or record.status != "running" or not bots.bot_seats(record):
+            return False
+        if record.game == LEIFF:
+            return bots.leiff_bot_choice(record, state) is not None
+        return (
+            bots.board_bot_answers_draw(record) is not None
+            or bots.board_bot_to_move(record, state) is not None
         )
 
     def _board_update(
@@ -1172,7 +1578,7 @@ class MatchService:
             messages=(Message("\n".join(line for line in lines if line)),) if lines else (),
             pictures=(Picture("board", record.id, record.version, None, state=state),),
             buttons=(Buttons(None, board_logic.channel_actions(record, state), record.version),),
-            mentions=info.to_act,
+            mentions=bots.humans_only(record, info.to_act),
             match=info,
         )
 
@@ -1226,7 +1632,7 @@ class MatchService:
             messages=tuple(m for m in messages if m.text),
             pictures=tuple(pictures),
             buttons=tuple(buttons),
-            mentions=info.to_act if waiting_changed else (),
+            mentions=bots.humans_only(record, info.to_act) if waiting_changed else (),
             match=info,
         )
 
@@ -1317,21 +1723,9 @@ def _finished(record: MatchRecord, result: dict[str, Any], now: float) -> MatchR
 
 
 def _replace_seat(record: MatchRecord, seat_number: int, **changes: Any) -> MatchRecord:
-    seats = []
-    for seat in record.seats:
-        if seat.seat == seat_number:
-            fields = {
-                "seat": seat.seat,
-                "user_id": seat.user_id,
-                "is_bot": seat.is_bot,
-                "colour": seat.colour,
-                "timeouts": seat.timeouts,
-                "removed": seat.removed,
-            }
-            fields.update(changes)
-            seat = SeatRecord(**fields)
-        seats.append(seat)
-    return record.evolve(seats=tuple(seats))
+    return record.evolve(
+        seats=tuple(s.evolve(**changes) if s.seat == seat_number else s for s in record.seats)
+    )
 
 
 def _with(update: Update, **changes: Any) -> Update:

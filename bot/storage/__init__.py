@@ -13,6 +13,8 @@ from bot.storage.records import (
     MatchRecord,
     RatingRecord,
     SeatRecord,
+    VsBotRecord,
+    VsBotResult,
 )
 from bot.storage.repository import ChallengeTaken, Repository, StorageError, VersionConflict
 from bot.storage.sqlite import SqliteRepository, migration_files, open_repository
@@ -29,6 +31,8 @@ __all__ = [
     "SqliteRepository",
     "StorageError",
     "VersionConflict",
+    "VsBotRecord",
+    "VsBotResult",
     "migration_files",
     "open_repository",
 ]

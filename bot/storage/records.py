@@ -13,6 +13,7 @@ from typing import Any
 MATCH_STATUSES = ("lobby", "running", "finished", "aborted")
 ACTIVE_STATUSES = ("lobby", "running")
 CHALLENGE_STATUSES = ("open", "accepted", "declined", "cancelled", "expired")
+VS_BOT_OUTCOMES = ("win", "loss", "draw")
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,10 @@ class SeatRecord:
     colour: str | None = None
     timeouts: int = 0  # timeouts in a row (reset when the player acts)
     removed: bool = False
+    bot_level: str | None = None  # the AI level of a bot seat ("easy", "normal", "hard")
+
+    def evolve(self, **changes: Any) -> SeatRecord:
+        return replace(self, **changes)
 
 
 @dataclass(frozen=True)
@@ -108,6 +113,34 @@ class ChallengeRecord:
 
     def evolve(self, **changes: Any) -> ChallengeRecord:
         return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class VsBotResult:
+    """One human's result in a finished match against bot seats: ``outcome`` is
+    ``"win"``, ``"loss"`` or ``"draw"``; stored by adding it to the running totals."""
+
+    guild_id: int
+    game: str
+    level: str
+    user_id: int
+    outcome: str
+    at: float
+
+
+@dataclass(frozen=True)
+class VsBotRecord:
+    """A human's record against the bot in one game at one level on one server."""
+
+    guild_id: int
+    game: str
+    level: str
+    user_id: int
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    updated_at: float
 
 
 @dataclass(frozen=True)

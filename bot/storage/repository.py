@@ -11,7 +11,14 @@ import abc
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.storage.records import ActionRecord, ChallengeRecord, MatchRecord, RatingRecord
+from bot.storage.records import (
+    ActionRecord,
+    ChallengeRecord,
+    MatchRecord,
+    RatingRecord,
+    VsBotRecord,
+    VsBotResult,
+)
 
 
 class StorageError(Exception):
@@ -53,9 +60,11 @@ class Repository(abc.ABC):
         expected_version: int,
         actions: Sequence[ActionRecord],
         ratings: Sequence[RatingRecord] = (),
+        bot_results: Sequence[VsBotResult] = (),
     ) -> None:
         """Replace the stored match (row and seats) if it is still at ``expected_version``,
-        append ``actions`` to the log and store ``ratings``, all in one transaction.
+        append ``actions`` to the log, store ``ratings`` and add ``bot_results`` to the
+        vs-bot totals, all in one transaction.
 
         Raises :class:`VersionConflict` (storing nothing) when the stored version differs.
         """
@@ -82,6 +91,10 @@ class Repository(abc.ABC):
     @abc.abstractmethod
     async def due_matches(self, now: float) -> list[MatchRecord]:
         """Active matches whose deadline has passed or whose warning is due and not sent."""
+
+    @abc.abstractmethod
+    async def running_matches_with_bots(self) -> list[MatchRecord]:
+        """Running matches with at least one bot seat, oldest first."""
 
     @abc.abstractmethod
     async def actions(self, match_id: int) -> list[ActionRecord]:
@@ -132,6 +145,12 @@ class Repository(abc.ABC):
     async def player_ratings(
         self, guild_id: int, user_id: int, pool: str = "human"
     ) -> list[RatingRecord]: ...
+
+    @abc.abstractmethod
+    async def vs_bot_stats(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[VsBotRecord]:
+        """A user's records against the bot on a server, by game then level name."""
 
     # ---- settings ------------------------------------------------------------------
     @abc.abstractmethod

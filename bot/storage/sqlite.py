@@ -26,6 +26,8 @@ from bot.storage.records import (
     MatchRecord,
     RatingRecord,
     SeatRecord,
+    VsBotRecord,
+    VsBotResult,
 )
 from bot.storage.repository import ChallengeTaken, Repository, VersionConflict
 
@@ -196,10 +198,20 @@ class SqliteRepository(Repository):
     ) -> None:
         await db.execute("DELETE FROM match_seats WHERE match_id = ?", (match_id,))
         await db.executemany(
-            "INSERT INTO match_seats(match_id, seat, user_id, is_bot, colour, timeouts, removed) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO match_seats"
+            "(match_id, seat, user_id, is_bot, colour, timeouts, removed, bot_level) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [
-                (match_id, s.seat, s.user_id, int(s.is_bot), s.colour, s.timeouts, int(s.removed))
+                (
+                    match_id,
+                    s.seat,
+                    s.user_id,
+                    int(s.is_bot),
+                    s.colour,
+                    s.timeouts,
+                    int(s.removed),
+                    s.bot_level,
+                )
                 for s in seats
             ],
         )
@@ -230,6 +242,7 @@ class SqliteRepository(Repository):
                     colour=row["colour"],
                     timeouts=row["timeouts"],
                     removed=bool(row["removed"]),
+                    bot_level=row["bot_level"],
                 )
             )
         messages: dict[int, dict[str, int]] = {}
@@ -274,6 +287,7 @@ class SqliteRepository(Repository):
         expected_version: int,
         actions: Sequence[ActionRecord],
         ratings: Sequence[RatingRecord] = (),
+        bot_results: Sequence[VsBotResult] = (),
     ) -> None:
         assignments = ", ".join(f"{column.strip()} = ?" for column in _MATCH_COLUMNS.split(","))
         async with self._transaction() as db:
@@ -311,6 +325,28 @@ class SqliteRepository(Repository):
                         rating.streak,
                         rating.best_streak,
                         rating.updated_at,
+                    ),
+                )
+            # Added in SQL, not read-modified-written: two matches of one player may end
+            # at the same moment under different match locks.
+            for result in bot_results:
+                await db.execute(
+                    "INSERT INTO vs_bot_stats"
+                    "(guild_id, game, level, user_id, games, wins, losses, draws, updated_at) "
+                    "VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) "
+                    "ON CONFLICT(guild_id, game, level, user_id) DO UPDATE SET "
+                    "games = games + 1, wins = wins + excluded.wins, "
+                    "losses = losses + excluded.losses, draws = draws + excluded.draws, "
+                    "updated_at = excluded.updated_at",
+                    (
+                        result.guild_id,
+                        result.game,
+                        result.level,
+                        result.user_id,
+                        int(result.outcome == "win"),
+                        int(result.outcome == "loss"),
+                        int(result.outcome == "draw"),
+                        result.at,
                     ),
                 )
 
@@ -354,6 +390,13 @@ class SqliteRepository(Repository):
             "(deadline_at IS NOT NULL AND deadline_at <= ?) OR "
             "(warn_at IS NOT NULL AND warn_at <= ? AND warned = 0)) ORDER BY deadline_at, id",
             (now, now),
+        )
+
+    async def running_matches_with_bots(self) -> list[MatchRecord]:
+        return await self._load_matches(
+            "WHERE status = 'running' AND id IN (SELECT match_id FROM match_seats WHERE is_bot = 1) "
+            "ORDER BY updated_at, id",
+            (),
         )
 
     async def actions(self, match_id: int) -> list[ActionRecord]:
@@ -531,6 +574,30 @@ class SqliteRepository(Repository):
             (guild_id, user_id, pool),
         )
         return [self._rating(row) for row in rows]
+
+    async def vs_bot_stats(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[VsBotRecord]:
+        sql = "SELECT * FROM vs_bot_stats WHERE guild_id = ? AND user_id = ?"
+        params: list[Any] = [guild_id, user_id]
+        if game is not None:
+            sql += " AND game = ?"
+            params.append(game)
+        rows = await self._fetchall(sql + " ORDER BY game, level", params)
+        return [
+            VsBotRecord(
+                guild_id=row["guild_id"],
+                game=row["game"],
+                level=row["level"],
+                user_id=row["user_id"],
+                games=row["games"],
+                wins=row["wins"],
+                losses=row["losses"],
+                draws=row["draws"],
+                updated_at=row["updated_at"],
+            )
+            for row in rows
+        ]
 
     # ---- settings ------------------------------------------------------------------------
     async def get_settings(self, guild_id: int) -> dict[str, Any] | None:

@@ -178,3 +178,22 @@ def test_adding_a_stone_reuses_answers_without_changing_them(seed: int, size: in
         assert after.all_loops() == fresh.all_loops()
         assert after.loops_through_new_stone() == fresh.loops_through(cell)
         assert after.closed_by(cell) == fresh.closed_by(cell)
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from((5, 7, 9)))
+def test_taking_stones_away_reuses_answers_without_changing_them(seed: int, size: int) -> None:
+    rng = random.Random(seed)
+    occupied = bytearray(random_occupancy(rng, size))
+    stones = [cell for cell, stone in enumerate(occupied) if stone]
+    if len(stones) < 3:
+        return
+    before = LoopFinder(size, occupied)
+    taken = rng.sample(stones, rng.randint(1, 3))
+    after = before.without_stones(taken)
+    for cell in taken:
+        occupied[cell] = 0
+    fresh = LoopFinder(size, occupied)
+    for cell in range(len(occupied)):
+        assert after.loops_through(cell) == fresh.loops_through(cell)
+    assert after.all_loops() == fresh.all_loops()

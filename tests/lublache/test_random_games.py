@@ -92,6 +92,8 @@ def check_game(states: list[LublacheState], rng: random.Random) -> None:
 
     for before, after in itertools.pairwise(states):
         check_turn_record(before, after)
+        # the game goes on exactly while the player to move has a legal placement
+        assert [m for m in before.legal_moves() if m != "swap"]
     for state in states:
         text = state.to_json()
         assert state.game.from_json(text).to_json() == text
