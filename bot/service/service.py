@@ -1073,6 +1073,8 @@ class MatchService:
             running = self._bot_locks.get(record.id)
             if running is not None and running.locked():
                 continue  # advance_bots is already playing this match's bots
+            if not self._bot_due(record, self._state(record)):
+                continue
             try:
                 updates.extend(await self.advance_bots(record.id))
             except ServiceError:

@@ -57,9 +57,9 @@ def lefe_evaluator(state: Any, colour: str) -> float:
     a handful of placements left is about to end the game, often on a score they would
     rather improve. The side to move is the only one whose placements the public surface
     lists, so it alone gets the penalty (up to 1.5 points' worth when it has none left).
-    Measured over twelve games against a random player at level normal, this turned
-    11 wins and 1 draw out of what the plain point difference scored as 6 wins, 6 draws
-    in a similar sample; adding terms for leaf totals or tree counts made it draw more.
+    Against a random player at level normal (50 games) it scored 34 wins and 16 draws,
+    against 33 and 17 for the plain point difference: no worse, maybe slightly better.
+    Terms for leaf totals or tree counts made the search draw more often.
     """
     score = state.score
     x = score[colour] - score[_opponent(state, colour)]

@@ -37,6 +37,7 @@ catch, which would only hand it penalty cards), and otherwise does nothing.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Mapping, Sequence
 from functools import cache
@@ -87,6 +88,12 @@ def _team_of(view: Mapping[str, Any], seat: int) -> list[int]:
     return [seat]
 
 
+def _label(view: Mapping[str, Any], seat: int, slot: int) -> str | None:
+    """The label the viewer knows for ``seat``'s 1-based ``slot`` (None if unknown or absent)."""
+    hand = view["hands"][seat]
+    return hand[slot - 1] if 1 <= slot <= len(hand) else None
+
+
 def _sure_out_of_turn(view: Mapping[str, Any], legal: Sequence[str]) -> str | None:
     """A match or catch the viewer knows is right (the slot's label equals the top card)."""
     top = view.get("discard_top")
@@ -96,14 +103,14 @@ def _sure_out_of_turn(view: Mapping[str, Any], legal: Sequence[str]) -> str | No
     friends = set(_team_of(view, me))
     for action in legal:
         parsed = parse_action(action)
-        if parsed.kind == "match" and view["hands"][me][parsed.numbers[0] - 1] == top:
+        if parsed.kind == "match" and _label(view, me, parsed.numbers[0]) == top:
             return action
     for action in legal:
         parsed = parse_action(action)
         if parsed.kind == "catch":
             seat, slot = parsed.numbers
             # a correct catch hands the owner two cards: never do that to a team-mate
-            if seat not in friends and view["hands"][seat][slot - 1] == top:
+            if seat not in friends and _label(view, seat, slot) == top:
                 return action
     return None
 
@@ -114,6 +121,8 @@ def _worst_slot(view: Mapping[str, Any], me: int) -> tuple[int, float, bool]:
     The highest known card goes first; an unknown slot stands for the deck average.
     """
     hand = view["hands"][me]
+    if not hand:  # matched everything away: no slot to replace
+        return 0, -math.inf, False
     estimates = _slot_estimates(view, me)
     best_index = max(range(len(hand)), key=lambda i: (estimates[i], hand[i] is not None, -i))
     return best_index + 1, estimates[best_index], hand[best_index] is not None
@@ -166,7 +175,7 @@ def _hold(view: Mapping[str, Any], legal: Sequence[str], me: int) -> str:
         return swap
     if "discard" in legal:
         return "discard"
-    return swap if swap in legal else next(a for a in legal if a.startswith("swap"))
+    return swap if swap in legal else next((a for a in legal if a.startswith("swap")), legal[0])
 
 
 def _effect(view: Mapping[str, Any], legal: Sequence[str], me: int) -> str:
@@ -200,7 +209,7 @@ def _effect(view: Mapping[str, Any], legal: Sequence[str], me: int) -> str:
                     continue
                 if other_seat in friends:
                     continue
-                label = view["hands"][other_seat][other_slot - 1]
+                label = _label(view, other_seat, other_slot)
                 gain = worst_value - (average if label is None else values[label])
                 if gain > 0 and (best is None or gain > best[0]):
                     best = (gain, action)

@@ -156,3 +156,10 @@ def test_bots_score_lower_than_random_seats() -> None:
     bots = statistics.mean(row[s] for row in scores for s in (0, 2))
     randoms = statistics.mean(row[s] for row in scores for s in (1, 3))
     assert bots < randoms
+
+
+def test_bot_with_an_empty_hand_still_answers_legally() -> None:
+    state = stacked([["5", "1", "9", "12"], ["3", "4", "6", "7"]], "5", ["2"])
+    view = copy.deepcopy(state.view(0))
+    view["hands"][0] = []
+    assert decide(view) in view["legal_actions"]

@@ -1,0 +1,320 @@
+"""AI opponents through the service: board games against the bot, Leiff bot seats, the
+vs-bot record, recovery by tick after a restart, and bot seats seeing only their views.
+
+Board-game moves come from the real worker-process pool (``bot/ai_pool.py``) at level
+easy; every test runs on a real SQLite file.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.ai_pool import AIPool
+from bot.service import (
+    Forbidden,
+    InvalidOptions,
+    LobbyError,
+    MatchService,
+    Update,
+)
+from bot.storage import open_repository
+from engine import BOARD_GAMES, get_game
+from engine.ai import leiff_bot
+from engine.leiff import parse_action
+from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD, ManualClock
+
+BOT = 999_000_111
+LEIFF_SEED = 7
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[AIPool]:
+    """One worker process for the whole module (starting one costs about a second)."""
+    shared = AIPool(1)
+    yield shared
+    asyncio.run(shared.shutdown())
+
+
+async def _open(path: Path, clock: ManualClock, pool: AIPool) -> MatchService:
+    repo = await open_repository(path)
+    service = MatchService(
+        repo, clock=clock, seed_source=lambda: LEIFF_SEED, ai_move=pool.choose_move
+    )
+    await service.start(bot_user_id=BOT)
+    return service
+
+
+@pytest.fixture
+async def bot_service(db_path: Path, clock: ManualClock, pool: AIPool) -> Any:
+    service = await _open(db_path, clock, pool)
+    yield service
+    await service.repo.close()
+
+
+async def _board_state(service: MatchService, match_id: int) -> Any:
+    record = await service.repo.get_match(match_id)
+    return get_game(record.game).from_json(record.state)
+
+
+def _check_bot_update(update: Update) -> None:
+    """What every bot move must look like: a move through the normal path, no ping of the bot."""
+    assert update.kind in ("move", "match_over")
+    assert update.events[0].kind == "move"
+    assert BOT not in update.mentions
+    assert update.pictures and update.pictures[0].kind == "board"
+
+
+# ------------------------------------------------------------------------ board games
+@pytest.mark.parametrize("game", BOARD_GAMES)
+async def test_a_game_against_the_bot_is_played_to_the_end_and_counts_only_vs_bot(
+    bot_service: MatchService, game: str
+) -> None:
+    smallest = min(get_game(game).sizes)
+    started = await bot_service.challenge_bot(GUILD, CHANNEL, ALICE, game, "easy", size=smallest)
+    match = started.match
+    assert started.kind == "match_started" and started.challenge_id is not None
+    assert match.vs_bot and not match.rated and match.bot_level == "easy"
+    assert [(s.user_id, s.is_bot) for s in match.seats] == [(ALICE, False), (BOT, True)]
+    assert match.to_act == (ALICE,) and not match.bot_to_act
+    rng = random.Random(game)
+    bot_moves = 0
+    for _ in range(400):
+        info = await bot_service.get_match(match.id)
+        if info.status != "running":
+            break
+        assert info.to_act == (ALICE,) and not info.bot_to_act, "the bot has played its turn"
+        state = await _board_state(bot_service, match.id)
+        moved = await bot_service.play(match.id, ALICE, rng.choice(state.legal_moves()))
+        if moved.kind == "match_over":
+            break
+        # The bot has no clock; the human may owe several moves in a row (Les set-up).
+        assert (moved.match.deadline_at is None) == moved.match.bot_to_act
+        replies = await bot_service.advance_bots(match.id)
+        assert bool(replies) == moved.match.bot_to_act
+        for reply in replies:
+            _check_bot_update(reply)
+        bot_moves += len(replies)
+    final = await bot_service.get_match(match.id)
+    assert final.status == "finished" and bot_moves > 0
+    log = await bot_service.action_log(match.id)
+    assert sum(1 for row in log if row.user_id == BOT) == bot_moves
+    result = final.result
+    expected = "draw" if result["draw"] else ("win" if ALICE in result["winners"] else "loss")
+    record = await bot_service.vs_bot_stats(GUILD, ALICE)
+    assert [(r.game, r.level, r.games) for r in record] == [(game, "easy", 1)]
+    assert (record[0].wins, record[0].losses, record[0].draws) == (
+        expected == "win",
+        expected == "loss",
+        expected == "draw",
+    )
+    assert await bot_service.leaderboard(GUILD, game) == []
+    stats = await bot_service.stats(GUILD, ALICE)
+    assert [(s.game, s.games, s.vs_bot) for s in stats] == [(game, 0, tuple(record))]
+
+
+async def test_challenging_the_bot_by_its_user_id_starts_at_once_and_rematches_at_the_level(
+    bot_service: MatchService,
+) -> None:
+    started = await bot_service.challenge(GUILD, CHANNEL, ALICE, "dalen", BOT, size=5, level="easy")
+    assert started.kind == "match_started" and started.match.bot_level == "easy"
+    await bot_service.resign(started.match_id, ALICE)
+    again = await bot_service.rematch(started.match_id, ALICE)
+    assert again.kind == "match_started" and again.match.bot_level == "easy"
+    assert again.match.options["size"] == 5 and again.match.seats[0].user_id == ALICE
+    record = await bot_service.vs_bot_stats(GUILD, ALICE, "dalen")
+    assert [(r.level, r.games, r.losses) for r in record] == [("easy", 1, 1)]
+
+
+async def test_a_level_is_checked_and_only_offered_against_the_bot(
+    bot_service: MatchService,
+) -> None:
+    with pytest.raises(InvalidOptions, match="levels are"):
+        await bot_service.challenge_bot(GUILD, CHANNEL, ALICE, "lefe", "grandmaster")
+    with pytest.raises(InvalidOptions, match="only for games against the bot"):
+        await bot_service.challenge(GUILD, CHANNEL, ALICE, "lefe", BOB, level="hard")
+
+
+async def test_the_bot_declines_a_draw_offer_at_once(bot_service: MatchService) -> None:
+    started = await bot_service.challenge_bot(GUILD, CHANNEL, ALICE, "lefe", "easy", size=5)
+    offered = await bot_service.offer_draw(started.match_id, ALICE)
+    assert offered.mentions == () and offered.match.bot_to_act
+    answers = await bot_service.advance_bots(started.match_id)
+    assert [u.kind for u in answers] == ["draw_declined"]
+    assert answers[0].match.draw_offer_by is None and answers[0].match.to_act == (ALICE,)
+
+
+async def test_two_simultaneous_advances_make_exactly_one_bot_move(
+    bot_service: MatchService,
+) -> None:
+    started = await bot_service.challenge_bot(GUILD, CHANNEL, ALICE, "dalen", "easy", size=5)
+    state = await _board_state(bot_service, started.match_id)
+    moved = await bot_service.play(started.match_id, ALICE, state.legal_moves()[0])
+    first, second = await asyncio.gather(
+        bot_service.advance_bots(started.match_id), bot_service.advance_bots(started.match_id)
+    )
+    assert len(first) + len(second) == 1
+    final = await bot_service.get_match(started.match_id)
+    assert final.version == moved.version + 1 and final.to_act == (ALICE,)
+
+
+async def test_after_a_restart_with_the_bot_to_move_tick_plays_its_move(
+    db_path: Path, clock: ManualClock, pool: AIPool
+) -> None:
+    service = await _open(db_path, clock, pool)
+    started = await service.challenge_bot(GUILD, CHANNEL, ALICE, "lefe", "easy", size=5)
+    state = await _board_state(service, started.match_id)
+    moved = await service.play(started.match_id, ALICE, state.legal_moves()[0])
+    await service.repo.close()  # the bot "crashes" before the bot's reply
+
+    restarted = await _open(db_path, clock, pool)
+    try:
+        loaded = await restarted.get_match(started.match_id)
+        assert loaded.bot_to_act and loaded.to_act == (BOT,)
+        updates = await restarted.tick()
+        assert [u.kind for u in updates] == ["move"]
+        _check_bot_update(updates[0])
+        after = await restarted.get_match(started.match_id)
+        assert after.version == moved.version + 1 and after.to_act == (ALICE,)
+        assert after.deadline_at is not None and not after.bot_to_act
+        assert await restarted.tick() == []  # nothing left for the bot
+    finally:
+        await restarted.repo.close()
+
+
+# ------------------------------------------------------------------------------- Leiff
+async def _bot_table(service: MatchService, bots: int = 2) -> Update:
+    opened = await service.open_lobby(GUILD, CHANNEL, ALICE)
+    for level in ("easy", "hard")[:bots]:
+        await service.add_bot_seat(opened.match_id, ALICE, level)
+    return await service.start_lobby(opened.match_id, ALICE)
+
+
+def _human_action(state: Any, seat: int, rng: random.Random) -> str | None:
+    """The human's step: a random action of the step they owe (never a guess out of turn)."""
+    if seat not in state.waiting_for()["owners"]:
+        return None
+    own = [a for a in state.legal_actions(seat) if not parse_action(a).out_of_turn]
+    return rng.choice(own) if own else None
+
+
+async def _play_until_round_over(service: MatchService, match_id: int) -> list[Update]:
+    rng = random.Random(5)
+    updates: list[Update] = []
+    for _ in range(300):
+        updates.extend(await service.advance_bots(match_id))
+        record = await service.repo.get_match(match_id)
+        state = get_game("leiff").from_json(record.state)
+        if state.waiting_for()["step"] == "next" or record.status != "running":
+            return updates
+        action = _human_action(state, 0, rng)
+        assert action is not None, "with every bot done, the table waits for the human"
+        updates.append(await service.play(match_id, ALICE, action))
+    raise AssertionError("the round did not end")
+
+
+async def test_lobby_host_adds_and_removes_bot_seats(bot_service: MatchService) -> None:
+    opened = await bot_service.open_lobby(GUILD, CHANNEL, ALICE)
+    await bot_service.join_lobby(opened.match_id, BOB)
+    with pytest.raises(Forbidden, match="host"):
+        await bot_service.add_bot_seat(opened.match_id, BOB)
+    added = await bot_service.add_bot_seat(opened.match_id, ALICE, "hard")
+    assert added.kind == "lobby_joined"
+    assert [(s.user_id, s.is_bot, s.bot_level) for s in added.match.seats][-1] == (-1, True, "hard")
+    assert "Bot 1 (hard)" in added.messages[0].text
+    second = await bot_service.add_bot_seat(opened.match_id, ALICE)
+    assert second.match.seats[-1].user_id == -2 and second.match.seats[-1].bot_level == "normal"
+    removed = await bot_service.remove_bot_seat(opened.match_id, ALICE, seat=2)
+    assert [s.user_id for s in removed.match.seats] == [ALICE, BOB, -2]
+    with pytest.raises(LobbyError, match="not a bot seat"):
+        await bot_service.remove_bot_seat(opened.match_id, ALICE, seat=1)
+    handed = await bot_service.leave_lobby(opened.match_id, ALICE)
+    assert handed.match.host_id == BOB  # the host passes to a person, never to a bot
+    closed = await bot_service.leave_lobby(opened.match_id, BOB)
+    assert closed.kind == "lobby_closed" and closed.match.status == "aborted"
+
+
+async def test_a_table_of_one_human_and_two_bots_plays_a_round(
+    bot_service: MatchService,
+) -> None:
+    started = await _bot_table(bot_service)
+    match_id = started.match_id
+    assert started.match.vs_bot and not started.match.rated
+    assert started.match.bot_level == "hard"
+    assert {p.for_user for p in started.pictures if p.kind == "hand"} == {ALICE}
+    updates = await _play_until_round_over(bot_service, match_id)
+    log = await bot_service.action_log(match_id)
+    bot_rows = [row for row in log if row.user_id in (-1, -2)]
+    assert {row.seat for row in bot_rows} == {1, 2}, "both bot seats took turns"
+    for update in updates:
+        assert all(user > 0 for user in update.mentions)
+        assert all(message.to in (None, ALICE) for message in update.messages)
+        assert all(b.for_user == ALICE for b in update.buttons)
+        assert "<@-" not in " ".join(m.text for m in update.messages)
+    state = await _board_state(bot_service, match_id)
+    assert state.view(None)["round_over"]
+    # The human leaves: with only bots at the table the game ends, a loss against the bot.
+    left = await bot_service.resign(match_id, ALICE)
+    assert left.kind == "match_over" and left.match.status == "finished"
+    assert left.rating_changes == ()
+    record = await bot_service.vs_bot_stats(GUILD, ALICE)
+    assert [(r.game, r.level, r.games, r.losses) for r in record] == [("leiff", "hard", 1, 1)]
+    assert await bot_service.leaderboard(GUILD, "leiff") == []
+
+
+async def test_bot_seats_decide_from_their_own_view_and_legal_actions_only(
+    bot_service: MatchService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seen: list[tuple[dict[str, Any], list[str]]] = []
+    real_decide = leiff_bot.decide
+
+    def spy(view: Any, legal_actions: Any = None) -> str | None:
+        assert type(view) is dict, "a bot is handed a plain view, never the state"
+        seen.append((view, list(legal_actions)))
+        return real_decide(view, legal_actions)
+
+    monkeypatch.setattr(leiff_bot, "decide", spy)
+    started = await _bot_table(bot_service)
+    await _play_until_round_over(bot_service, started.match_id)
+    assert len(seen) > 10
+
+    # Rebuild every state of the game from the deal and the log, keyed by engine version,
+    # and check each decision was made from exactly that state's view for a bot's seat.
+    record = await bot_service.repo.get_match(started.match_id)
+    state = get_game("leiff").new(players=3, seed=LEIFF_SEED, options=record.options)
+    states = {state.waiting_for()["version"]: state}
+    for row in await bot_service.action_log(started.match_id):
+        if not row.action.startswith("!"):
+            state = state.play(row.seat, row.action)
+            states[state.waiting_for()["version"]] = state
+    assert state.to_json() == record.state
+    for view, legal in seen:
+        seat = view["viewer"]
+        assert seat in (1, 2), "only bot seats are asked"
+        at = states[view["waiting_for"]["version"]]
+        assert view == at.view(seat)
+        assert legal == at.legal_actions(seat)
+
+
+async def test_a_table_with_two_humans_and_a_bot_is_rated_among_the_humans_only(
+    bot_service: MatchService,
+) -> None:
+    opened = await bot_service.open_lobby(GUILD, CHANNEL, ALICE)
+    await bot_service.join_lobby(opened.match_id, BOB)
+    await bot_service.add_bot_seat(opened.match_id, ALICE, "normal")
+    started = await bot_service.start_lobby(opened.match_id, ALICE)
+    assert started.match.rated and not started.match.vs_bot
+    await bot_service.advance_bots(opened.match_id)
+    await bot_service.resign(opened.match_id, ALICE)
+    await bot_service.advance_bots(opened.match_id)
+    ended = await bot_service.resign(opened.match_id, BOB)
+    assert ended.kind == "match_over" and ended.match.result["winners"] == [-1]
+    assert {change.user_id for change in ended.rating_changes} == {ALICE, BOB}
+    assert [row.user_id for row in await bot_service.leaderboard(GUILD, "leiff")] != []
+    assert all(row.user_id > 0 for row in await bot_service.leaderboard(GUILD, "leiff"))
+    assert await bot_service.vs_bot_stats(GUILD, ALICE) == []
