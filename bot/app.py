@@ -4,7 +4,8 @@
 ``setup_hook`` opens the database (unless a service was handed in, as the tests do), starts
 the match service, registers the two dynamic component classes that serve every button and
 select menu ever sent, adds the slash commands and syncs them (to the development server
-when one is configured, else globally), and starts the background tick that reports clocks
+when one is configured, else globally), configures the AI worker pool that plays the bot's
+board-game moves, and starts the background tick that reports clocks
 and expiries. ``run(settings)`` is what ``python -m bot`` calls.
 """
 
@@ -91,7 +92,12 @@ class LeafBot(discord.Client):
 
             self._repository = await open_repository(self.settings.database_path)
             self.service = MatchService(self._repository, **self._service_options)
-        await self.service.start()
+        from bot import ai_pool
+
+        # Board-game searches run in these worker processes (started on the first bot move).
+        ai_pool.configure(self.settings.ai_workers)
+        # The bot's own user id sits in its seat of games against it; login has set it.
+        await self.service.start(bot_user_id=self.user.id if self.user is not None else None)
         await self.painter.start()
 
         self.add_dynamic_items(ActionButton, ActionSelect)
@@ -153,8 +159,11 @@ class LeafBot(discord.Client):
                 await self._tick_task
             self._tick_task = None
         await super().close()
-        await self.presenter.close()
+        await self.presenter.close()  # also stops the bots' background turns
         self.painter.close()
+        from bot import ai_pool
+
+        await ai_pool.shutdown()  # before the repository: a search may still be finishing
         if self._owns_repository and self._repository is not None:
             await self._repository.close()
             self._repository = None

@@ -27,7 +27,16 @@ from bot.presenter import Outgoing, game_title, only_for, sentence
 from bot.responder import Responder
 from bot.service import IllegalAction, StaleVersion
 from bot.ui.components import Choice, build_view
-from bot.ui.custom_ids import BOARD, CHALLENGE, PICK, PROMPT, SHOW_HAND, ComponentId
+from bot.ui.custom_ids import (
+    ADD_BOT,
+    BOARD,
+    CHALLENGE,
+    PICK,
+    PROMPT,
+    REMOVE_BOT,
+    SHOW_HAND,
+    ComponentId,
+)
 from engine import BOARD_GAMES, get_game
 
 if TYPE_CHECKING:
@@ -169,6 +178,10 @@ class Controller:
             update = await self.service.leave_lobby(match_id, user_id, version=None)
         elif action == "start":
             update = await self.service.start_lobby(match_id, user_id, version=None)
+        elif action == ADD_BOT:
+            update = await self.service.add_bot_seat(match_id, user_id, version=None)
+        elif action == REMOVE_BOT:
+            update = await self.service.remove_bot_seat(match_id, user_id, version=None)
         else:
             # Matching, catching and penalties are judged against the pile as it is when they
             # arrive (the rules say so), so they carry no version; turn actions do.
@@ -223,11 +236,18 @@ class Controller:
         opponent: discord.abc.User | None,
         size: int | None,
         options: dict[str, Any],
+        level: str | None = None,
     ) -> None:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
                 raise UserFacingError("Games are played in a server channel, not in DMs.")
+            me = self.bot.user
+            against_me = opponent is not None and me is not None and opponent.id == me.id
             if game == "leiff":
+                if level is not None:
+                    raise UserFacingError(
+                        "Leiff has no level option: open the table, then press **Add bot seat**."
+                    )
                 if opponent is not None:
                     raise UserFacingError(
                         "Leiff opens a table anyone can join; leave out the opponent."
@@ -241,9 +261,15 @@ class Controller:
                     options=options or None,
                 )
             else:
-                if opponent is not None and opponent.bot:
+                if opponent is not None and opponent.bot and not against_me:
                     raise UserFacingError(
-                        "Bots cannot accept challenges; challenge a person or leave the opponent out."
+                        "Other bots cannot accept challenges; challenge a person, me, "
+                        "or leave the opponent out."
+                    )
+                if level is not None and not against_me:
+                    raise UserFacingError(
+                        "A level is only for games against me: choose me as the opponent, "
+                        "or leave the level out."
                     )
                 update = await self.service.challenge(
                     interaction.guild_id,
@@ -253,6 +279,7 @@ class Controller:
                     opponent.id if opponent is not None else None,
                     size=size,
                     options=options or None,
+                    level=level,
                 )
             await self.presenter.publish(update, responder)
 
@@ -492,14 +519,26 @@ class Controller:
             user = member or interaction.user
             rows = await self.service.stats(interaction.guild_id, user.id)
             lines = [f"**Statistics of {in_text(await self.presenter.names.name(user.id))}**"]
+            against_bot: list[str] = []
             for row in rows:
-                streak = f", streak {row.streak:+d}" if row.streak else ""
-                lines.append(
-                    f"{game_title(row.game)}: rating {row.ordinal:.1f}, {row.games} games, "
-                    f"{row.wins}W {row.losses}L {row.draws}D{streak} (best streak {row.best_streak})"
-                )
-            if not rows:
+                if row.games:
+                    streak = f", streak {row.streak:+d}" if row.streak else ""
+                    lines.append(
+                        f"{game_title(row.game)}: rating {row.ordinal:.1f}, {row.games} games, "
+                        f"{row.wins}W {row.losses}L {row.draws}D{streak} "
+                        f"(best streak {row.best_streak})"
+                    )
+                # Games against the bot never touch the rating: they are listed apart.
+                for record in row.vs_bot:
+                    against_bot.append(
+                        f"{game_title(record.game)} ({record.level}): {record.games} games, "
+                        f"{record.wins}W {record.losses}L {record.draws}D"
+                    )
+            if not any(row.games for row in rows):
                 lines.append("No finished rated games yet.")
+            if against_bot:
+                lines.append("**Against the bot** (not rated)")
+                lines.extend(against_bot)
             await responder.public(
                 interaction.channel,
                 content="\n".join(lines),  # type: ignore[arg-type]

@@ -34,6 +34,8 @@ SERVICE_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "start": ("Start", STYLE.primary),
     "~keep": ("Keep colours", STYLE.secondary),
     "~hand": ("Show my hand", STYLE.primary),
+    "~addbot": ("Add bot seat", STYLE.secondary),
+    "~rmbot": ("Remove bot", STYLE.secondary),
 }
 
 # Order in which service actions appear on a message (most important first).
@@ -43,6 +45,8 @@ ORDER = [
     "join",
     "leave",
     "start",
+    "~addbot",
+    "~rmbot",
     "swap",
     "~keep",
     "black",

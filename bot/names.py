@@ -61,6 +61,9 @@ class NameBook:
         """The display name of a user; looked up over REST once if never seen."""
         if user_id is None:
             return "the bot"
+        if user_id < 0:
+            # A Leiff bot seat's pseudo id: no Discord user to look up, ever.
+            return f"Bot {-user_id}"
         cached = self._names.get(user_id)
         if cached is not None:
             return cached

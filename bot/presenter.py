@@ -31,7 +31,7 @@ import discord
 from bot.labels import leiff_choices, service_choices
 from bot.names import NameBook, in_text
 from bot.ui.components import Choice, build_view
-from bot.ui.custom_ids import BOARD, CHALLENGE, LEIFF, SHOW_HAND
+from bot.ui.custom_ids import ADD_BOT, BOARD, CHALLENGE, LEIFF, REMOVE_BOT, SHOW_HAND
 from engine import get_game
 
 if TYPE_CHECKING:
@@ -50,6 +50,7 @@ LOBBY_KINDS = {
     "left",
 }
 CHALLENGE_END_KINDS = {"challenge_declined", "challenge_cancelled", "challenge_expired"}
+MAX_LEIFF_PLAYERS = 6
 
 
 @dataclass
@@ -159,9 +160,56 @@ class Presenter:
 
         # (guild, channel, user) -> the match that user last saw updated there
         self._recent: dict[tuple[int, int, int], int] = {}
+        # Bot turns run in one background task per match; a request that arrives while it
+        # runs marks the match so the task asks the service once more before it ends.
+        self._bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self._bots_wanted: set[int] = set()
 
     async def close(self) -> None:
         self._dm_channels.clear()
+        tasks = list(self._bot_tasks.values())
+        self._bot_tasks.clear()
+        self._bots_wanted.clear()
+        for task in tasks:
+            task.cancel()
+        # a bot move cut short here is played again by the next start's tick
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ---- the bot's own turns -------------------------------------------------------
+    def request_bot_turns(self, update: Any) -> None:
+        """After an update is posted: if a bot seat is due to act, let it act in the
+        background (a hard board move takes seconds; nobody's interaction waits for it)."""
+        match = update.match
+        if match is None or match.status != "running" or not match.bot_to_act:
+            return
+        self._bots_wanted.add(match.id)
+        task = self._bot_tasks.get(match.id)
+        if task is None or task.done():
+            self._bot_tasks[match.id] = asyncio.create_task(
+                self._play_bot_turns(match.id), name=f"bot-turns-{match.id}"
+            )
+
+    async def _play_bot_turns(self, match_id: int) -> None:
+        try:
+            while match_id in self._bots_wanted:
+                self._bots_wanted.discard(match_id)
+                for update in await self.service.advance_bots(match_id):
+                    # posting it may ask for more bot turns: this loop runs again then
+                    await self.publish(update)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The next clock tick plays whatever is still due.
+            log.exception("the bot could not take its turn in match %s", match_id)
+        finally:
+            if self._bot_tasks.get(match_id) is asyncio.current_task():
+                del self._bot_tasks[match_id]
+            self._bots_wanted.discard(match_id)
+
+    async def bots_idle(self) -> None:
+        """Wait until no bot turn is being played or posted (tests and shutdown use it)."""
+        while self._bot_tasks:
+            await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
 
     def remember_match(self, match: Any) -> None:
         """Note, for each player, the match they last saw change in its channel."""
@@ -250,6 +298,9 @@ class Presenter:
         refresh = update.kind == "refresh"  # a redraw carries no service text of its own
         if match.status == "running":
             for user_id in match.to_act:
+                if _is_bot(match, user_id):
+                    lines.append(await self._thinking_line(match, user_id))
+                    continue
                 mention = await self.mention_or_name(user_id, pings)
                 if refresh or not any(mention in line for line in lines):
                     seat = next((s for s in match.seats if s.user_id == user_id), None)
@@ -269,6 +320,12 @@ class Presenter:
         return Outgoing(
             "\n".join(lines), image, "board.png", choices, BOARD, match.id, version, pings
         )
+
+    async def _thinking_line(self, match: Any, user_id: int) -> str:
+        name = in_text(await self.names.name(user_id))
+        if match.bot_to_act:
+            return f"**{name}** is thinking…"
+        return f"**{name}** to move."
 
     @staticmethod
     def _with_keep(actions: Sequence[str]) -> list[str]:
@@ -313,14 +370,16 @@ class Presenter:
         image = None
         if match.status == "lobby":
             players = ", ".join(f"**{in_text(n)}**" for n in names) or "nobody yet"
-            lines.append(f"Players ({len(names)}/6): {players}.")
+            lines.append(f"Players ({len(names)}/{MAX_LEIFF_PLAYERS}): {players}.")
             options = match.options or {}
             lines.append(f"Options: {describe_leiff_options(options)}.")
             if options.get("teams"):
                 lines.append(
                     "Teams of two sit alternately, in the order of joining (4 or 6 players)."
                 )
-            lines.append("The host starts the game once 2 to 6 players have joined.")
+            lines.append(
+                "The host starts the game once 2 to 6 players have joined, and may seat bots."
+            )
         else:
             picture = next((p for p in update.pictures if p.kind == "table"), None)
             if picture is not None and picture.view is not None:
@@ -329,12 +388,21 @@ class Presenter:
                 pings = tuple(u for u in update.mentions if u in match.to_act)
                 for user_id in pings:
                     lines.append(f"{await self.mention_or_name(user_id, pings)}, your move.")
+                for user_id in match.to_act:
+                    if _is_bot(match, user_id) and match.bot_to_act:
+                        lines.append(await self._thinking_line(match, user_id))
             elif match.result is not None and update.kind == "refresh":
                 lines.append(await self._result_line(match))
             lines.extend(await self._rating_lines(update))
         actions = [a for b in update.buttons if b.for_user is None for a in b.actions]
         if match.status == "running":
             actions.append(SHOW_HAND)
+        elif match.status == "lobby":
+            # The bot-seat buttons are the Discord layer's own (the service checks the host).
+            if len(match.seats) < MAX_LEIFF_PLAYERS:
+                actions.append(ADD_BOT)
+            if any(seat.is_bot for seat in match.seats):
+                actions.append(REMOVE_BOT)
         choices = service_choices(actions)
         version = next((b.version for b in update.buttons if b.for_user is None), match.version)
         return Outgoing(
@@ -423,6 +491,7 @@ class Presenter:
         await asyncio.gather(
             *(self._send_private(update, u, o, responder) for u, o in privates.items())
         )
+        self.request_bot_turns(update)
         return posted
 
     def _message_kind(self, update: Any) -> str:
@@ -562,6 +631,10 @@ class Presenter:
 
     def dms_closed(self, user_id: int) -> bool:
         return user_id in self._dm_closed
+
+
+def _is_bot(match: Any, user_id: int) -> bool:
+    return any(seat.is_bot and seat.user_id == user_id for seat in match.seats)
 
 
 def _disabled(message: discord.Message | None) -> discord.ui.View | None:

@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from engine import GAME_NAMES, get_game
+from engine.ai.levels import LEVEL_NAMES, LEVELS
 
 if TYPE_CHECKING:
     from bot.app import LeafBot
@@ -21,6 +22,10 @@ GAME_CHOICES = [
     for name in GAME_NAMES
 ]
 BOARD_GAME_CHOICES = [c for c in GAME_CHOICES if c.value != "leiff"]
+LEVEL_CHOICES = [
+    app_commands.Choice(name=f"{name}: {LEVELS[name].description}"[:100], value=name)
+    for name in LEVEL_NAMES
+]
 SETTING_KEYS = (
     "leiff_drinking",
     "leiff_water",
@@ -43,18 +48,21 @@ def _bot(interaction: discord.Interaction) -> LeafBot:
 
 
 @app_commands.command(
-    name="play", description="Challenge someone (or anyone) to a game, or open a Leiff table."
+    name="play",
+    description="Challenge someone (or anyone, or me) to a game, or open a Leiff table.",
 )
 @app_commands.describe(
     game="Which game",
-    opponent="Who you challenge (leave out for an open challenge anyone can accept)",
+    opponent="Who you challenge (me, the bot, to play at once; leave out for an open challenge)",
     size="Board side (board games; each game has its own sizes)",
     variant="Dalen only: capture when a tree cannot gain leaves (instead of size)",
     target="Leiff only: the total that ends the game",
     teams="Leiff only: play in teams of two (4 or 6 players)",
+    level="Against me only: how strongly I play (default normal)",
 )
 @app_commands.choices(
     game=GAME_CHOICES,
+    level=LEVEL_CHOICES,
     target=[
         app_commands.Choice(name="50 (short)", value=50),
         app_commands.Choice(name="100 (long)", value=100),
@@ -69,6 +77,7 @@ async def play_command(
     variant: bool | None = None,
     target: app_commands.Choice[int] | None = None,
     teams: bool | None = None,
+    level: app_commands.Choice[str] | None = None,
 ) -> None:
     options: dict[str, object] = {}
     if game.value == "leiff":
@@ -78,7 +87,9 @@ async def play_command(
             options["teams"] = teams
     elif variant is not None:
         options["variant"] = variant
-    await _bot(interaction).controller.play(interaction, game.value, opponent, size, options)
+    await _bot(interaction).controller.play(
+        interaction, game.value, opponent, size, options, level.value if level else None
+    )
 
 
 @app_commands.command(name="move", description="Play your move in this channel's match.")

@@ -26,6 +26,8 @@ SHOW_HAND = "~hand"  # the "Show my hand" fallback for a player whose DMs are cl
 PICK = "~pick"  # a select menu: the chosen option's value is the action
 PROMPT = "~prompt:"  # a button that opens a modal to complete an action (Klatschtante's rule)
 CAPTURE_PREFIX = "~cap:"  # Lefe: choose which tree a placement captures
+ADD_BOT = "~addbot"  # a Leiff lobby: the host seats a bot
+REMOVE_BOT = "~rmbot"  # a Leiff lobby: the host removes the last bot seat
 
 _HEAD = r"^lb\|(?P<scope>[bfc])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
 # Any of our ids (for decoding).
