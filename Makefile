@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint bench bench-ai bench-e2e demo clean install dev
+.PHONY: run test lint bench bench-ai bench-e2e clean install dev
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
@@ -39,9 +39,6 @@ bench-ai: dev
 
 bench-e2e: dev
 	$(PY) -m bench.e2e
-
-demo: dev
-	$(PY) -m bench.demo
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info

@@ -375,13 +375,31 @@ class SqliteRepository(Repository):
         return await self._load_matches(where + " ORDER BY updated_at DESC, id DESC", params)
 
     async def matches_in_channel(
-        self, guild_id: int, channel_id: int, statuses: Iterable[str]
+        self,
+        guild_id: int,
+        channel_id: int,
+        statuses: Iterable[str],
+        user_id: int | None = None,
     ) -> list[MatchRecord]:
         sql, values = _in(statuses)
+        where = f"WHERE guild_id = ? AND (channel_id = ? OR thread_id = ?) AND status IN ({sql})"
+        params: list[Any] = [guild_id, channel_id, channel_id, *values]
+        if user_id is not None:  # only the matches with a seat of that user
+            where += " AND id IN (SELECT match_id FROM match_seats WHERE user_id = ?)"
+            params.append(user_id)
+        return await self._load_matches(where + " ORDER BY updated_at DESC, id DESC", params)
+
+    async def matches_in_guild(
+        self, guild_id: int, statuses: Iterable[str], limit: int | None = None
+    ) -> list[MatchRecord]:
+        sql, values = _in(statuses)
+        params: list[Any] = [guild_id, *values]
+        tail = " ORDER BY updated_at DESC, id DESC"
+        if limit is not None:
+            tail += " LIMIT ?"
+            params.append(limit)
         return await self._load_matches(
-            f"WHERE guild_id = ? AND (channel_id = ? OR thread_id = ?) AND status IN ({sql}) "
-            "ORDER BY updated_at DESC, id DESC",
-            [guild_id, channel_id, channel_id, *values],
+            f"WHERE guild_id = ? AND status IN ({sql})" + tail, params
         )
 
     async def due_matches(self, now: float) -> list[MatchRecord]:

@@ -20,7 +20,7 @@ async def open_table(sim, world, players) -> tuple[int, object]:
     host, *guests = players
     opened = await sim.slash(host, "play", game="leiff")
     lobby = opened.last_message
-    assert {b.label for b in lobby.buttons} == {"Join", "Leave", "Start"}
+    assert {b.label for b in lobby.buttons} == {"Join", "Leave", "Start", "Add bot seat"}
     for guest in guests:
         joined = await sim.click(guest, lobby, "Join")
         assert joined.message.id == lobby.id  # the lobby message is kept up to date in place
