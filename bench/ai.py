@@ -41,6 +41,8 @@ class GameResult:
     outcome: str  # "win", "draw" or "loss" for the first-named player
     ai_move_seconds: list[float]
     plies: int
+    reason: str = ""  # the engine's end sentence, e.g. "draw 2–2: dark has no legal placement"
+    index: int = 0
 
 
 def play_one(game_name: str, first: str, second: str, index: int, scale: float) -> GameResult:
@@ -64,7 +66,7 @@ def play_one(game_name: str, first: str, second: str, index: int, scale: float) 
         outcome = "draw"
     else:
         outcome = "win" if state.seat_of(winner) == first_seat else "loss"
-    return GameResult(outcome, times, state.ply)
+    return GameResult(outcome, times, state.ply, state.outcome.reason, index)
 
 
 def board_matchups() -> list[tuple[str, str]]:
@@ -90,6 +92,7 @@ def run_board_game(
     scale: float,
     pool: ProcessPoolExecutor,
     lines: list[tuple[str, str]] | None = None,
+    show_games: bool = False,
 ) -> None:
     print(
         f"\n{game_name} (size {get_game(game_name).default_size}, {games} games a line, scale {scale})"
@@ -114,6 +117,13 @@ def run_board_game(
             f"   {mean_ms:8.1f} {max_ms:8.1f}      {plies:5.0f}  {time.perf_counter() - started:6.0f}",
             flush=True,
         )
+        if show_games:  # the games not won, to look at what went wrong
+            for r in results:
+                if r.outcome != "win":
+                    first_colour = "seat A" if r.index % 2 == 0 else "seat B"
+                    print(
+                        f"    game {r.index} ({first} as {first_colour}): {r.outcome}, {r.reason}"
+                    )
 
 
 def leiff_table(seed: int, rounds: int, options: dict[str, bool]) -> list[list[int]]:
@@ -159,6 +169,9 @@ def main(argv: Iterable[str] | None = None) -> int:
         default=None,
         help="board-game matchups to play, e.g. normal-random,hard-normal (default: all)",
     )
+    parser.add_argument(
+        "--show-games", action="store_true", help="list every board game not won, with its end"
+    )
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     chosen = args.games_to_run or [*BOARD_GAMES, "leiff"]
     unknown = [name for name in chosen if name not in (*BOARD_GAMES, "leiff")]
@@ -178,7 +191,7 @@ def main(argv: Iterable[str] | None = None) -> int:
             if name == "leiff":
                 run_leiff(args.rounds, pool)
             else:
-                run_board_game(name, args.games, args.scale, pool, lines)
+                run_board_game(name, args.games, args.scale, pool, lines, args.show_games)
     print(f"\ntotal wall time {time.perf_counter() - started:.0f} s")
     return 0
 

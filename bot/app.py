@@ -158,8 +158,10 @@ class LeafBot(discord.Client):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._tick_task
             self._tick_task = None
+        # The bots' background turns stop first, while their messages could still be sent;
+        # a turn cut short here is played by the next start's first tick.
+        await self.presenter.close()
         await super().close()
-        await self.presenter.close()  # also stops the bots' background turns
         self.painter.close()
         from bot import ai_pool
 

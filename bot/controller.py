@@ -47,6 +47,7 @@ log = logging.getLogger(__name__)
 BOARD_SERVICE_ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
 OUT_OF_TURN = frozenset({"match", "catch", "penalty", "next"})
 AUTOCOMPLETE_LIMIT = 25
+GAMES_LISTED = 20  # matches shown by /games (a private message holds 2000 characters)
 
 Handler = Callable[[Responder], Awaitable[None]]
 
@@ -197,7 +198,7 @@ class Controller:
         await self.presenter.publish(update, responder)
 
     async def _hand_outgoing(self, match_id: int, user_id: int) -> Outgoing:
-        update = await self.service.current(match_id)
+        update = await self.service.current(match_id, for_user=user_id)
         match = update.match
         if match is None or match.game != "leiff":
             raise UserFacingError("That is not a Leiff table.")
@@ -401,7 +402,7 @@ class Controller:
     async def board(self, interaction: discord.Interaction) -> None:
         async def run(responder: Responder) -> None:
             match = await self._my_match(interaction, responder.user_id)
-            update = await self.service.current(match.id)
+            update = await self.service.current(match.id, for_user=responder.user_id)
             # showing the board again pings nobody and shows only the caller's own hand
             update = only_for(dataclasses.replace(update, mentions=()), responder.user_id)
             await self.presenter.publish(update, responder)
@@ -425,16 +426,19 @@ class Controller:
             if interaction.guild_id is None:
                 raise UserFacingError("Use this in a server.")
             guild_id = interaction.guild_id
-            # The service lists matches per player and challenges per server.
-            matches = await self.service.user_matches(responder.user_id, guild_id)
+            matches = await self.service.guild_matches(guild_id, limit=GAMES_LISTED + 1)
             challenges = await self.service.open_challenges(guild_id)
-            lines = ["**Your matches on this server**"]
-            for match in matches[:20]:
+            lines = ["**Matches on this server** (yours marked ★)"]
+            for match in matches[:GAMES_LISTED]:
                 names = ", ".join(in_text(n) for n in await self.presenter.seat_names(match))
                 place = f"<#{match.thread_id or match.channel_id}>"
+                mine = "★ " if responder.user_id in match.user_ids else ""
+                status = "open table" if match.status == "lobby" else "running"
                 lines.append(
-                    f"#{match.id} {game_title(match.game)} ({match.status}) in {place}: {names}"
+                    f"{mine}#{match.id} {game_title(match.game)} ({status}) in {place}: {names}"
                 )
+            if len(matches) > GAMES_LISTED:
+                lines.append(f"…and more; these are the {GAMES_LISTED} most recently active.")
             if not matches:
                 lines.append("None running. Start one with `/play`.")
             lines.append("**Open challenges**")

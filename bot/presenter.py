@@ -418,7 +418,8 @@ class Presenter:
         users = {p.for_user for p in update.pictures if p.for_user is not None}
         users |= {m.to for m in update.messages if m.to is not None}
         users |= {b.for_user for b in update.buttons if b.for_user is not None}
-        return sorted(users)
+        # Leiff bot seats have negative pseudo ids: nobody to send a DM to.
+        return sorted(u for u in users if u > 0)
 
     async def private_messages(self, update: Any) -> dict[int, Outgoing]:
         """Each Leiff player's private view in this update, by user id."""

@@ -84,9 +84,21 @@ class Repository(abc.ABC):
 
     @abc.abstractmethod
     async def matches_in_channel(
-        self, guild_id: int, channel_id: int, statuses: Iterable[str]
+        self,
+        guild_id: int,
+        channel_id: int,
+        statuses: Iterable[str],
+        user_id: int | None = None,
     ) -> list[MatchRecord]:
-        """Matches hosted in a channel or in a thread of it, most recently updated first."""
+        """Matches hosted in a channel or in a thread of it, most recently updated first;
+        with ``user_id``, only those where that user holds a seat (filtered in the query)."""
+
+    @abc.abstractmethod
+    async def matches_in_guild(
+        self, guild_id: int, statuses: Iterable[str], limit: int | None = None
+    ) -> list[MatchRecord]:
+        """Matches of one server with these statuses, most recently updated first (at most
+        ``limit`` when given)."""
 
     @abc.abstractmethod
     async def due_matches(self, now: float) -> list[MatchRecord]:

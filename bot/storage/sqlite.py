@@ -398,9 +398,7 @@ class SqliteRepository(Repository):
         if limit is not None:
             tail += " LIMIT ?"
             params.append(limit)
-        return await self._load_matches(
-            f"WHERE guild_id = ? AND status IN ({sql})" + tail, params
-        )
+        return await self._load_matches(f"WHERE guild_id = ? AND status IN ({sql})" + tail, params)
 
     async def due_matches(self, now: float) -> list[MatchRecord]:
         return await self._load_matches(

@@ -55,6 +55,10 @@ class SearchSettings:
     # turn mid-game); the rest stay for progressive widening, in the game's move order.
     scan_limit: int = 250
     prior_weight: float = 1.0  # visits' worth of trust given to a scanned prior value (> 0)
+    # What a finished draw is worth to the player the search chooses for (the opponent
+    # gets the rest). Below ½ ("contempt") it prefers playing on to a drawn end; a bot is
+    # mostly the stronger side, and Lefe in particular offers many ways to end level.
+    draw_value: float = 0.5
 
 
 @dataclass
@@ -91,11 +95,16 @@ class _Node:
         self.total = 0.0
 
 
-def terminal_value(state: Any, colour: str) -> float:
-    """1 if ``colour`` won the finished game in ``state``, 0 if it lost, ½ for a draw."""
+def terminal_value(
+    state: Any, colour: str, *, draw_value: float = 0.5, chooser: str | None = None
+) -> float:
+    """1 if ``colour`` won the finished game in ``state``, 0 if it lost; a draw is worth
+    ``draw_value`` to ``chooser`` (the searching player) and the rest to the other side."""
     winner = state.outcome.winner
     if winner is None:
-        return 0.5
+        if chooser is None:
+            return 0.5
+        return draw_value if colour == chooser else 1.0 - draw_value
     return 1.0 if winner == colour else 0.0
 
 
@@ -112,6 +121,7 @@ class Searcher:
         self.settings = settings
         self.evaluator = evaluator
         self.orderer = orderer
+        self._chooser: str | None = None  # the colour the current search chooses for
 
     # ---- the public entry point ------------------------------------------------------
     def search(self, state: Any, rng: random.Random) -> SearchResult:
@@ -122,6 +132,7 @@ class Searcher:
         if not moves:
             raise ValueError("the game is over: there is no move to choose")
         evaluator = self.evaluator or heuristics.evaluator_for(state)
+        self._chooser = state.to_move
         orderer = self.orderer or heuristics.orderer_for(state)
         if len(moves) == 1:
             return SearchResult(moves[0], 0, time.perf_counter() - started, 0.5, {moves[0]: 0})
@@ -130,6 +141,12 @@ class Searcher:
         root.untried = orderer(state, moves, rng)
         if self.settings.scan_depth >= 1:
             self._scan(root, evaluator, deadline)
+            winning = self._immediate_win(root)
+            if winning is not None:
+                # Nothing to search: a move that wins the game now cannot be bettered, and
+                # counting visits could still prefer a "safe" lead that later slips away.
+                elapsed = time.perf_counter() - started
+                return SearchResult(winning, 0, elapsed, 1.0, {winning: 1})
         iterations = 0
         while iterations < self.settings.max_iterations:
             if time.perf_counter() >= deadline:
@@ -164,7 +181,7 @@ class Searcher:
             child_state = node.state.play(move)
             child = _Node(child_state, move, mover)
             value = (
-                terminal_value(child_state, mover)
+                self._terminal(child_state, mover)
                 if child_state.outcome is not None
                 else evaluator(child_state, mover)
             )
@@ -238,12 +255,27 @@ class Searcher:
             state = state.play(rng.choice(state.legal_moves()))
         if state.outcome is not None:
             final = state
-            return lambda colour: terminal_value(final, colour)
+            return lambda colour: self._terminal(final, colour)
         # The heuristic is asked once, for the colour to move, and mirrored for the other:
         # values are zero-sum by construction, and one evaluation is half the work.
         pivot = state.to_move
         pivot_value = evaluator(state, pivot)
         return lambda colour: pivot_value if colour == pivot else 1.0 - pivot_value
+
+    def _terminal(self, state: Any, colour: str) -> float:
+        return terminal_value(
+            state, colour, draw_value=self.settings.draw_value, chooser=self._chooser
+        )
+
+    @staticmethod
+    def _immediate_win(root: _Node) -> str | None:
+        """The first scanned root move that ends the game as a win for the mover, if any."""
+        mover = root.state.to_move
+        for child in root.children:
+            outcome = child.state.outcome
+            if outcome is not None and outcome.winner == mover:
+                return child.move
+        return None
 
     @staticmethod
     def _best_child(root: _Node) -> _Node | None:

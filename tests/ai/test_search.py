@@ -16,7 +16,7 @@ from engine.ai.levels import (
     level_settings,
     search_move,
 )
-from engine.ai.mcts import Searcher, SearchSettings, uniform_random_move
+from engine.ai.mcts import Searcher, SearchSettings, terminal_value, uniform_random_move
 from engine.board import BoardState
 from tests.ai.toy_game import ThreeInRow, lines_of
 
@@ -148,3 +148,52 @@ def test_worker_entry_point_rebuilds_the_position_from_json() -> None:
     assert move == choose_move(state, "easy", seed=8)
     with pytest.raises(ValueError, match="not a board game"):
         choose_move_from_json(state.to_json(), "leiff", "easy")
+
+
+def _lefe_positions_with_a_winning_end(count: int, seed: int) -> list[tuple[BoardState, set[str]]]:
+    """Positions from seeded random Lefe games where some move ends the game as a win for
+    the mover, with the set of those moves."""
+    game = get_game("lefe")
+    rng = random.Random(seed)
+    found: list[tuple[BoardState, set[str]]] = []
+    while len(found) < count:
+        state = game.new()
+        while state.outcome is None:
+            if state.ply > 40:  # nothing ends this early; skipping saves most of the cost
+                mover = state.to_move
+                winning = {
+                    move
+                    for move in state.legal_moves()
+                    if (after := state.play(move)).outcome is not None
+                    and after.outcome.winner == mover
+                }
+                if winning:
+                    found.append((state, winning))
+                    break
+            state = state.play(rng.choice(state.legal_moves()))
+    return found
+
+
+def test_search_ends_a_lefe_game_it_wins_at_once() -> None:
+    for state, winning in _lefe_positions_with_a_winning_end(3, seed=4):
+        result = Searcher(SearchSettings(max_iterations=200, time_limit=30.0)).search(
+            state, random.Random(1)
+        )
+        assert result.move in winning
+        assert result.iterations == 0  # taken straight from the scan, no search needed
+
+
+def test_a_draw_is_worth_less_to_the_searching_side_with_contempt() -> None:
+    game = get_game("lefe")
+    rng = random.Random(6)
+    drawn = None
+    while drawn is None:  # random Lefe games end level often
+        state = game.new()
+        while state.outcome is None:
+            state = state.play(uniform_random_move(state, rng))
+        if state.outcome.winner is None:
+            drawn = state
+    assert terminal_value(drawn, "dark") == 0.5
+    assert terminal_value(drawn, "dark", draw_value=0.4, chooser="dark") == pytest.approx(0.4)
+    assert terminal_value(drawn, "light", draw_value=0.4, chooser="dark") == pytest.approx(0.6)
+    assert get_level("normal").settings.draw_value < 0.5

@@ -51,6 +51,17 @@ async def test_leaderboard_stats_replay_rules_and_games(sim, world, bot, clock):
 
     clock.advance(60)
     running, _ = await start_board_match(sim, world.carol, world.alice, "les", 5)
+    # A match Alice has no part in, in another channel, is listed for her too (unmarked).
+    clock.advance(60)
+    challenge = await sim.slash(
+        world.bob, "play", game="lefe", opponent=world.admin, size=5, channel=world.other_channel
+    )
+    accepted = await sim.click(world.admin, challenge.last_message, "Accept")
+    others = int(accepted.last_message.content.split("match #")[1].split()[0])
+    lobby = await sim.slash(world.carol, "play", game="leiff")
     games = await sim.slash(world.alice, "games")
-    assert games.ephemeral and f"#{running} Les (running)" in games.text
+    assert games.ephemeral
+    assert f"★ #{running} Les (running)" in games.text
+    assert f"\n#{others} Lefe (running) in <#{world.other_channel.id}>: bob, admin" in games.text
+    assert "Leiff (open table)" in games.text and lobby.last_message is not None
     sim.assert_no_bot_errors()

@@ -1,0 +1,101 @@
+"""Leaderboards, player statistics and the record against the bot."""
+
+from __future__ import annotations
+
+from bot.service import bots
+from bot.service.core import ServiceCore, _game_name
+from bot.service.errors import InvalidOptions
+from bot.service.ratings import DEFAULT_MU, DEFAULT_SIGMA
+from bot.service.results import LeaderboardRow, PlayerStats, VsBotStats
+
+
+class StandingCalls(ServiceCore):
+    """Standings calls (part of :class:`MatchService`)."""
+
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:
+        name = _game_name(game)
+        if not 1 <= limit <= 100:
+            raise InvalidOptions("the leaderboard shows 1 to 100 players")
+        rows = await self.repo.leaderboard(guild_id, name, limit)
+        return [
+            LeaderboardRow(
+                rank=i + 1,
+                user_id=r.user_id,
+                ordinal=r.ordinal,
+                mu=r.mu,
+                sigma=r.sigma,
+                games=r.games,
+                wins=r.wins,
+                losses=r.losses,
+                draws=r.draws,
+                streak=r.streak,
+            )
+            for i, r in enumerate(rows)
+        ]
+
+    async def vs_bot_stats(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[VsBotStats]:
+        """A player's record against the bot on a server, per game and level (weakest
+        level first); never part of the ratings or the leaderboard."""
+        name = None if game is None else _game_name(game)
+        records = await self.repo.vs_bot_stats(guild_id, user_id, name)
+        rows = [
+            VsBotStats(
+                game=r.game,
+                level=r.level,
+                games=r.games,
+                wins=r.wins,
+                losses=r.losses,
+                draws=r.draws,
+            )
+            for r in records
+        ]
+        order = {level: i for i, level in enumerate(bots.LEVEL_ORDER)}
+        return sorted(rows, key=lambda r: (r.game, order.get(r.level, len(order)), r.level))
+
+    async def stats(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[PlayerStats]:
+        """Per game: the rating and record among humans, with the vs-bot record beside it
+        in ``vs_bot`` (a game played only against the bot has ``games == 0``)."""
+        name = None if game is None else _game_name(game)
+        against_bot: dict[str, list[VsBotStats]] = {}
+        for row in await self.vs_bot_stats(guild_id, user_id, name):
+            against_bot.setdefault(row.game, []).append(row)
+        rated = [
+            PlayerStats(
+                game=r.game,
+                mu=r.mu,
+                sigma=r.sigma,
+                ordinal=r.ordinal,
+                games=r.games,
+                wins=r.wins,
+                losses=r.losses,
+                draws=r.draws,
+                streak=r.streak,
+                best_streak=r.best_streak,
+                vs_bot=tuple(against_bot.get(r.game, ())),
+            )
+            for r in await self.repo.player_ratings(guild_id, user_id)
+            if name is None or r.game == name
+        ]
+        seen = {row.game for row in rated}
+        only_bot = [
+            PlayerStats(
+                game=game_name,
+                mu=DEFAULT_MU,
+                sigma=DEFAULT_SIGMA,
+                ordinal=DEFAULT_MU - 3.0 * DEFAULT_SIGMA,
+                games=0,
+                wins=0,
+                losses=0,
+                draws=0,
+                streak=0,
+                best_streak=0,
+                vs_bot=tuple(rows),
+            )
+            for game_name, rows in against_bot.items()
+            if game_name not in seen
+        ]
+        return sorted(rated + only_bot, key=lambda row: row.game)

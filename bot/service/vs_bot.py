@@ -1,0 +1,191 @@
+"""Playing the bot: board games against it, and the bot's own turns.
+
+The service never plays a bot on its own initiative: the Discord layer calls
+:meth:`BotCalls.advance_bots` after posting an update, and the clock does it for anything
+left over. Board moves come from the AI (a worker-process pool by default), searched outside
+the match lock; Leiff bot seats decide from their own view only.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from bot.service import bots
+from bot.service.challenges import ChallengeCalls
+from bot.service.core import LEIFF, MAX_BOT_ACTIONS
+from bot.service.errors import (
+    IllegalAction,
+    InvalidOptions,
+    SelfChallenge,
+    StaleVersion,
+)
+from bot.service.results import Update
+from bot.storage import ACTIVE_STATUSES, MatchRecord, SeatRecord
+from engine import get_game
+
+log = logging.getLogger(__name__)
+
+
+class BotCalls(ChallengeCalls):
+    """Games against the bot (part of :class:`MatchService`)."""
+
+    async def challenge_bot(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        game: str,
+        level: str | None = None,
+        *,
+        size: int | None = None,
+        options: dict[str, Any] | None = None,
+        thread_id: int | None = None,
+    ) -> Update:
+        """Play a board game against the bot: it accepts at once, the match starts.
+
+        The player takes seat 0 (moves first; in Les they lay the set-up stones and the bot
+        chooses its side), the bot seat 1 at ``level`` (easy / normal / hard; default
+        normal). Same checks as a challenge (channel, cooldown, match limit). The match is
+        unrated (``vs_bot``): its result goes to :meth:`vs_bot_stats` only. Returns
+        ``Update(kind="match_started")`` with ``challenge_id``.
+        """
+        async with self._user_lock(guild_id, user_id):
+            return await self._start_vs_bot(
+                guild_id, channel_id, thread_id, user_id, game, level, size, options
+            )
+
+    async def _start_vs_bot(
+        self,
+        guild_id: int,
+        channel_id: int,
+        thread_id: int | None,
+        user_id: int,
+        game: str,
+        level: str | None,
+        size: int | None,
+        options: dict[str, Any] | None,
+        rematch_of: int | None = None,
+    ) -> Update:
+        bot_id = self.bot_user_id
+        if bot_id is None:
+            raise InvalidOptions("the bot cannot play here: it was started without its user id")
+        if user_id == bot_id:
+            raise SelfChallenge()
+        level_name = bots.check_level(level)
+        settings = await self.get_settings(guild_id)
+        self._check_channel(settings, channel_id, thread_id)
+        game_name, size, options = self._board_options(game, size, options)
+        now = self.clock()
+        if rematch_of is None:  # rematches are exempt from the cooldown, as between humans
+            await self._check_cooldown(settings, guild_id, user_id, now)
+        await self._check_match_limit(settings, user_id, guild_id, "you")
+        # A challenge row keeps the cooldown and the history uniform with human challenges;
+        # it is accepted in the same breath.
+        challenge = await self._new_challenge(
+            settings,
+            now,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            challenger_id=user_id,
+            target_id=bot_id,
+            game=game_name,
+            size=size,
+            options=options,
+            rematch_of=rematch_of,
+        )
+        state = get_game(game_name).new(size, **options)
+        seats = (
+            SeatRecord(seat=0, user_id=user_id, colour=state.seat_colour(0)),
+            SeatRecord(
+                seat=1,
+                user_id=bot_id,
+                is_bot=True,
+                colour=state.seat_colour(1),
+                bot_level=level_name,
+            ),
+        )
+        # The bot never moves first (it is seat 1), so the human's clock runs from now.
+        draft = self._board_draft(challenge, state, seats, settings, now, vs_bot=True)
+        return await self._start_board_match(challenge, draft, state, f" (level {level_name})")
+
+    async def _rematch_bot(self, record: MatchRecord, user_id: int) -> Update:
+        """Another game against the bot at the same level, size and options, at once."""
+        for active in await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, record.guild_id):
+            if active.rematch_of == record.id:
+                raise IllegalAction("the rematch has already started")
+        async with self._user_lock(record.guild_id, user_id):
+            return await self._start_vs_bot(
+                record.guild_id,
+                record.channel_id,
+                record.thread_id,
+                user_id,
+                record.game,
+                bots.level_of(record),
+                record.options.get("size"),
+                dict(record.options.get("options", {})),
+                rematch_of=record.id,
+            )
+
+    async def advance_bots(self, match_id: int) -> list[Update]:
+        """Play every bot action due now in the match, in order, one Update each.
+
+        Board games: the bot's move (searched in a worker process by the AI pool, so the
+        event loop stays free) and its answer to a draw offer (it declines). Leiff: every
+        bot seat's turn, pending choice, and sure match or catch, until a human must act.
+        Each action goes through the same path as a human's (version check, commit before
+        the Update is returned). Returns ``[]`` when no bot has anything to do. Safe to
+        call after every update of any match; :meth:`tick` calls it too.
+        """
+        lock = self._bot_locks.setdefault(match_id, asyncio.Lock())
+        updates: list[Update] = []
+        async with lock:
+            for _ in range(MAX_BOT_ACTIONS):
+                try:
+                    update = await self._bot_step(match_id)
+                except StaleVersion:
+                    continue  # a human acted while the bot was thinking: think again
+                if update is None:
+                    break
+                updates.append(update)
+        return updates
+
+    async def _bot_step(self, match_id: int) -> Update | None:
+        record = await self._load(match_id)
+        if record.status != "running":
+            return None
+        state = self._state(record)
+        if record.game == LEIFF:
+            choice = bots.leiff_bot_choice(record, state)
+            if choice is None:
+                return None
+            seat, action = choice
+            async with self._match(match_id, record.version) as current:
+                return await self._leiff_act(current, seat.user_id, action)
+        answering = bots.board_bot_answers_draw(record)
+        if answering is not None and answering.user_id is not None:
+            async with self._match(match_id, record.version) as current:
+                return await self._decline_draw(current, answering.user_id)
+        seat = bots.board_bot_to_move(record, state)
+        if seat is None or seat.user_id is None:
+            return None
+        level = seat.bot_level or bots.DEFAULT_BOT_LEVEL
+        # The search runs outside the match lock: a human may resign meanwhile, and then
+        # the version check below throws the stale move away.
+        move = await self._choose_move(record.state or state.to_json(), record.game, level)
+        async with self._match(match_id, record.version) as current:
+            try:
+                return await self._play_board(current, seat.user_id, move)
+            except IllegalAction:
+                # The AI promises legal moves; if it ever breaks that, the match goes on.
+                log.error("the AI chose an illegal move %r in match %s", move, match_id)
+                return await self._play_board(current, seat.user_id, state.legal_moves()[0])
+
+    async def _choose_move(self, state_json: str, game: str, level: str) -> str:
+        if self._ai_move is None:
+            from bot import ai_pool  # the pool starts worker processes: only when needed
+
+            self._ai_move = ai_pool.choose_move
+        return await self._ai_move(state_json, game, level)
