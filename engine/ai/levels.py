@@ -13,6 +13,9 @@ normal   1.5 s       600         scans every move once, then searches the best
 hard     4.5 s       4000        also scans every reply to the moves it reads
 =======  ==========  ==========  =============================================
 
+Normal and hard count a drawn end as 0.4 of a win for themselves (``DRAW_VALUE``), so they
+play on rather than settle; easy counts it as ½.
+
 ``scale`` (benchmark and tests only) multiplies both the iterations and the time limit, so
 a benchmark can play many games at proportionally reduced strength.
 """

@@ -12,11 +12,13 @@ Shape of one iteration (UCT with progressive widening and a heuristic leaf value
 2. *Expand*: add the next untried move, taken in prior order (heuristic ordering, or a
    seeded shuffle), so that wide boards are explored best-first instead of uniformly.
 3. *Evaluate*: play a short random rollout (``rollout_depth`` plies, possibly zero) and
-   score the position reached: 1/0/½ for a finished game, otherwise the game's heuristic.
+   score the position reached: 1/0 for a finished game won/lost, ``draw_value`` for a draw
+   (to the searching side), otherwise the game's heuristic.
 4. *Back up* the value along the path, each node storing it from the point of view of the
    colour that made the move leading to it.
 
-The answer is the most visited root child. All randomness comes from one seeded
+The answer is the most visited root child, unless the root scan finds a move that wins
+the game at once. All randomness comes from one seeded
 ``random.Random``, so with an iteration cap that binds before the clock the search is
 exactly reproducible; the wall-clock ``time_limit`` is a safety ceiling on top.
 """

@@ -68,7 +68,7 @@ def test_lefe_prefers_the_position_that_scores_more_points() -> None:
 
 def test_lefe_trusts_a_lead_more_the_nearer_the_end() -> None:
     # Along seeded random games: among positions where dark leads by exactly one point,
-    # fewer placements left for light (the trailing player) means a higher value for dark.
+    # fewer placements left for the more cramped player means a higher value for dark.
     game = get_game("lefe")
     rng = random.Random(8)
     seen: list[tuple[int, float]] = []
@@ -77,7 +77,7 @@ def test_lefe_trusts_a_lead_more_the_nearer_the_end() -> None:
         while state.outcome is None:
             score = state.score
             if score["dark"] - score["light"] == 1:
-                left = heuristics.lefe_mobility(state)["light"]
+                left = min(heuristics.lefe_mobility(state).values())
                 seen.append((left, heuristics.lefe_evaluator(state, "dark")))
             state = state.play(rng.choice(state.legal_moves()))
     seen.sort()
