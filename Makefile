@@ -35,7 +35,7 @@ bench: dev
 	$(PY) -m bench
 
 bench-ai: dev
-	$(PY) -m bench.ai
+	$(PY) -m bench.ai --record bench-ai.jsonl $(ARGS)
 
 bench-e2e: dev
 	$(PY) -m bench.e2e

@@ -36,6 +36,8 @@ from engine.ai import heuristics
 
 # A leaf evaluator: (state, colour) -> estimated chance in [0, 1] that ``colour`` wins.
 Evaluator = Callable[[Any, str], float]
+# How often (in iterations) the search checks whether its answer can still change.
+_DECIDED_CHECK_EVERY = 16
 # A move orderer: (state, moves, rng) -> the same moves, most promising first.
 MoveOrderer = Callable[[Any, list[str], random.Random], list[str]]
 
@@ -53,6 +55,10 @@ class SearchSettings:
     # Nodes shallower than this get every child evaluated once, on first expansion, and
     # seeded with that value (0: none, 1: the root's moves, 2: also the replies to them).
     scan_depth: int = 1
+    # When the side to move has at most this many moves, scan the replies too (depth 2)
+    # whatever ``scan_depth`` says: a narrow position is cheap to read twice as deep, and
+    # narrow positions are where games end (Lefe's last placements above all).
+    deep_scan_below: int = 0
     # At most this many moves of a node are scanned (Les offers over a thousand moves per
     # turn mid-game); the rest stay for progressive widening, in the game's move order.
     scan_limit: int = 250
@@ -61,6 +67,9 @@ class SearchSettings:
     # gets the rest). Below ½ ("contempt") it prefers playing on to a drawn end; a bot is
     # mostly the stronger side, and Lefe in particular offers many ways to end level.
     draw_value: float = 0.5
+    # Stop as soon as the most visited root move can no longer be overtaken within the
+    # iterations left: the same answer, sooner (off only to test exactly that).
+    stop_when_decided: bool = True
 
 
 @dataclass
@@ -71,7 +80,8 @@ class SearchResult:
     iterations: int
     elapsed: float
     value: float  # estimated chance that the mover wins after ``move``
-    visits: dict[str, int] = field(default_factory=dict)
+    visits: dict[str, int] = field(default_factory=dict)  # Monte Carlo: root visit counts
+    depth: int = 0  # alpha-beta: the deepest reading completed, in plies
 
 
 class _Node:
@@ -124,6 +134,7 @@ class Searcher:
         self.evaluator = evaluator
         self.orderer = orderer
         self._chooser: str | None = None  # the colour the current search chooses for
+        self._scan_depth = settings.scan_depth  # this search's, see ``deep_scan_below``
 
     # ---- the public entry point ------------------------------------------------------
     def search(self, state: Any, rng: random.Random) -> SearchResult:
@@ -141,7 +152,10 @@ class Searcher:
 
         root = _Node(state, None, None)
         root.untried = orderer(state, moves, rng)
-        if self.settings.scan_depth >= 1:
+        self._scan_depth = self.settings.scan_depth
+        if 0 < self._scan_depth < 2 and len(moves) <= self.settings.deep_scan_below:
+            self._scan_depth = 2
+        if self._scan_depth >= 1:
             self._scan(root, evaluator, deadline)
             winning = self._immediate_win(root)
             if winning is not None:
@@ -150,8 +164,15 @@ class Searcher:
                 elapsed = time.perf_counter() - started
                 return SearchResult(winning, 0, elapsed, 1.0, {winning: 1})
         iterations = 0
-        while iterations < self.settings.max_iterations:
+        cap = self.settings.max_iterations
+        while iterations < cap:
             if time.perf_counter() >= deadline:
+                break
+            if (
+                self.settings.stop_when_decided
+                and iterations % _DECIDED_CHECK_EVERY == 0
+                and self._decided(root, cap - iterations)
+            ):
                 break
             self._iterate(root, rng, evaluator, orderer, deadline)
             iterations += 1
@@ -208,7 +229,7 @@ class Searcher:
         while node.state.outcome is None:
             if node.untried is None:
                 node.untried = orderer(node.state, node.state.legal_moves(), rng)
-                if len(path) - 1 < self.settings.scan_depth:
+                if len(path) - 1 < self._scan_depth:
                     self._scan(node, evaluator, deadline)
                     if not node.children:  # out of time before the first look
                         break
@@ -278,6 +299,25 @@ class Searcher:
             if outcome is not None and outcome.winner == mover:
                 return child.move
         return None
+
+    @staticmethod
+    def _decided(root: _Node, remaining: int) -> bool:
+        """True when no child can catch the most visited one in ``remaining`` iterations.
+
+        Each iteration adds one visit to one root child (a new child starts from none), so
+        once the leader's visit lead exceeds the iterations left, the answer is fixed and
+        searching on would change nothing but the clock: stopping early plays exactly the
+        move the full search would have played.
+        """
+        if len(root.children) < 2:
+            return False
+        first = second = 0.0
+        for child in root.children:
+            if child.visits > first:
+                first, second = child.visits, first
+            elif child.visits > second:
+                second = child.visits
+        return first - second > remaining
 
     @staticmethod
     def _best_child(root: _Node) -> _Node | None:

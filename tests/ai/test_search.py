@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import time
 
 import pytest
 
 from engine import BOARD_GAMES, get_game
+from engine.ai.alphabeta import AlphaBetaSettings
 from engine.ai.levels import (
     LEVEL_NAMES,
     choose_move,
@@ -128,10 +130,15 @@ def test_search_refuses_a_finished_game() -> None:
 
 def test_levels_grow_in_strength_and_respect_the_five_second_promise() -> None:
     easy, normal, hard = (get_level(name).settings for name in LEVEL_NAMES)
-    assert easy.max_iterations < normal.max_iterations < hard.max_iterations
-    assert easy.time_limit <= normal.time_limit <= hard.time_limit <= 5.0
-    assert level_settings("hard", scale=0.1).max_iterations == hard.max_iterations // 10
-    assert level_settings("hard", game="lublache").scan_depth == 1  # its engine is slow
+    assert easy.max_iterations < normal.max_iterations
+    assert easy.scan_depth == 0 < normal.scan_depth  # easy does not even look at every move
+    assert isinstance(hard, AlphaBetaSettings) and hard.max_depth >= 3  # reads replies
+    for game in BOARD_GAMES:
+        times = [level_settings(name, game=game).time_limit for name in LEVEL_NAMES]
+        assert times == sorted(times) and times[-1] <= 5.0
+    assert level_settings("hard", scale=0.1).max_nodes == hard.max_nodes // 10
+    assert level_settings("normal", scale=0.1).max_iterations == normal.max_iterations // 10
+    assert level_settings("hard", game="les").root_width > 0  # a thousand moves early on
     with pytest.raises(ValueError, match="levels are"):
         get_level("grandmaster")
 
@@ -197,3 +204,96 @@ def test_a_draw_is_worth_less_to_the_searching_side_with_contempt() -> None:
     assert terminal_value(drawn, "dark", draw_value=0.4, chooser="dark") == pytest.approx(0.4)
     assert terminal_value(drawn, "light", draw_value=0.4, chooser="dark") == pytest.approx(0.6)
     assert get_level("normal").settings.draw_value < 0.5
+
+
+@pytest.mark.parametrize("game_name", ["lefe", "dalen", "les"])
+def test_stopping_once_decided_plays_the_same_move(game_name: str) -> None:
+    for exploration in (0.7, 0.1):
+        full = SearchSettings(
+            max_iterations=300, time_limit=60.0, exploration=exploration, stop_when_decided=False
+        )
+        early = dataclasses.replace(full, stop_when_decided=True)
+        for position in random_positions(game_name, 4, seed=21):
+            whole = Searcher(full).search(position, random.Random(5))
+            short = Searcher(early).search(position, random.Random(5))
+            assert short.move == whole.move
+            assert short.iterations <= whole.iterations
+
+
+def test_a_search_stops_once_its_answer_cannot_change() -> None:
+    # Red must block blue's three in a row: the blocking move soon has more visits than
+    # any other move could gain in the iterations left, and the search stops there.
+    position, block = _blue_threatens_three()
+    settings = SearchSettings(max_iterations=2000, time_limit=60.0, scan_depth=2)
+    result = Searcher(settings).search(position, random.Random(4))
+    assert result.move == block
+    assert result.iterations < 2000
+    whole = Searcher(dataclasses.replace(settings, stop_when_decided=False)).search(
+        position, random.Random(4)
+    )
+    assert whole.iterations == 2000 and whole.move == block
+
+
+def _blue_threatens_three() -> tuple[BoardState, str]:
+    """A toy position where red, to move, must take the cell that completes blue's line."""
+    game = ThreeInRow()
+    state = game.new()
+    grid = state.grid
+    a, b, c = next(line for line in _toy_lines(state) if grid.centre not in line)
+    corner = next(
+        i for i in range(grid.cell_count) if i not in (a, b, c, grid.centre) and grid.on_edge[i]
+    )
+    position = game.position(
+        stones={grid.names[a]: "blue", grid.names[b]: "blue", grid.names[corner]: "red"},
+        to_move="red",
+    )
+    return position, grid.names[c]
+
+
+def test_a_narrow_position_is_read_two_plies_deep() -> None:
+    # Red must block blue's line. A short search that values red's moves one ply deep
+    # misses the threat; when the position has no more moves than ``deep_scan_below``,
+    # blue's replies are scanned as well, and the same short search blocks.
+    position, block = _blue_threatens_three()
+    moves = len(position.legal_moves())
+    shallow = SearchSettings(max_iterations=2 * moves, time_limit=30.0, scan_depth=1)
+    assert Searcher(shallow).search(position, random.Random(4)).move != block
+    narrow = dataclasses.replace(shallow, deep_scan_below=moves)
+    assert Searcher(narrow).search(position, random.Random(4)).move == block
+    wide = dataclasses.replace(shallow, deep_scan_below=moves - 1)
+    assert Searcher(wide).search(position, random.Random(4)).move != block
+
+
+def test_lefe_normal_reads_narrow_positions_with_alphabeta() -> None:
+    assert isinstance(level_settings("normal", game="lefe", moves=40), SearchSettings)
+    assert isinstance(level_settings("normal", game="lefe", moves=16), AlphaBetaSettings)
+    assert isinstance(level_settings("normal", game="dalen", moves=5), SearchSettings)
+    narrow_normal = level_settings("normal", game="lefe", moves=10)
+    narrow_hard = level_settings("hard", game="lefe", moves=10)
+    assert narrow_hard.max_depth >= narrow_normal.max_depth  # hard never reads less
+    assert narrow_hard.max_nodes > narrow_normal.max_nodes
+    # a late Lefe position with few placements left: normal answers with a legal move
+    rng = random.Random(12)
+    state = get_game("lefe").new()
+    while state.outcome is None and len(state.legal_moves()) > 12:
+        state = state.play(uniform_random_move(state, rng))
+    assert state.outcome is None
+    result = search_move(state, "normal")
+    assert result.move in state.legal_moves()
+    assert result.depth >= 3 and not result.visits  # alpha-beta read it ahead
+
+
+@pytest.mark.parametrize("game_name", BOARD_GAMES)
+def test_every_games_hard_level_keeps_to_its_clock(game_name: str) -> None:
+    # The real hard settings of each game (alpha-beta or Monte Carlo), with the clock
+    # shortened: the search must end on it, however much budget is left.
+    game = get_game(game_name)
+    rng = random.Random(6)
+    state = game.new()
+    for _ in range(30):
+        state = state.play(uniform_random_move(state, rng))
+    started = time.perf_counter()
+    result = search_move(state, "hard", seed=3, time_limit=0.4)
+    elapsed = time.perf_counter() - started
+    assert result.move in state.legal_moves()
+    assert elapsed < 0.4 + 1.0  # slack for a busy machine; 5 s ceilings are far above

@@ -1,0 +1,37 @@
+"""The strength benchmark's bookkeeping: games recorded, resumed without replaying, reported."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ProcessPoolExecutor
+
+import pytest
+
+from bench import ai as bench_ai
+
+
+def test_a_recorded_line_resumes_without_replaying_and_reports(tmp_path, capsys) -> None:
+    record = tmp_path / "ai.jsonl"
+    with ProcessPoolExecutor(max_workers=1) as pool:
+        bench_ai.run_board_game("dalen", 2, 0.05, pool, [("easy", "random")], record=str(record))
+        first = record.read_text().splitlines()
+        assert len(first) == 2
+        entries = [json.loads(line) for line in first]
+        assert {e["key"] for e in entries} == {
+            "dalen:easy-random:0:0.05",
+            "dalen:easy-random:1:0.05",
+        }
+        assert all(e["outcome"] in {"win", "draw", "loss"} and e["plies"] > 0 for e in entries)
+        # a third game is asked for: only that one is played and appended
+        bench_ai.run_board_game("dalen", 3, 0.05, pool, [("easy", "random")], record=str(record))
+    lines = record.read_text().splitlines()
+    assert lines[:2] == first and len(lines) == 3
+    capsys.readouterr()
+    bench_ai.main(["--report", str(record), "--markdown"])
+    table = capsys.readouterr().out
+    assert "| Dalen (7) | easy v random | 0.05 | 3 |" in table
+
+
+def test_unknown_lines_are_refused_with_the_list() -> None:
+    with pytest.raises(ValueError, match="hard-normal"):
+        bench_ai.parse_lines("normal-random,expert-random")
