@@ -200,6 +200,10 @@ async def _main(settings: Settings) -> int:
         if isinstance(error, discord.LoginFailure):
             log.error("Discord refused the token (check DISCORD_TOKEN)")
             return 1
+        if isinstance(error, OSError | asyncio.TimeoutError):
+            # no network, DNS failure, refused connection: one line says it all
+            log.error("could not reach Discord: %s (check the network and try again)", error)
+            return 1
         log.error("the bot stopped: %s", error, exc_info=error)
         return 1
     with contextlib.suppress(asyncio.CancelledError, Exception):

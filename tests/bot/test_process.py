@@ -68,3 +68,36 @@ async def test_run_connects_syncs_and_stops_cleanly_on_sigterm(sim, world, tmp_p
     assert "synced 10 commands to development server" in logs
     assert "stop requested" in logs and "bot closed" in logs
     assert sim.token not in logs
+
+
+async def test_run_without_a_reachable_discord_says_so_in_one_line(tmp_path: Path):
+    # A closed loopback port stands in for a machine without network: the bot must stop
+    # with exit code 1 and one readable line, not a traceback.
+    import socket
+
+    with socket.socket() as probe:  # a port nobody listens on
+        probe.bind(("127.0.0.1", 0))
+        closed = f"http://127.0.0.1:{probe.getsockname()[1]}"
+    env = {
+        "DISCORD_TOKEN": "not-a-real-token",
+        "DATABASE_PATH": str(tmp_path / "run.sqlite3"),
+        "RENDER_WORKERS": "0",
+        "LOG_LEVEL": "INFO",
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        LAUNCHER,
+        closed,
+        closed.replace("http", "ws"),
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    code = await asyncio.wait_for(process.wait(), 30)
+    logs = (await process.stderr.read()).decode()
+    assert code == 1, logs
+    assert "could not reach Discord" in logs
+    assert "Traceback" not in logs
+    assert "not-a-real-token" not in logs
