@@ -140,6 +140,7 @@ def run_board_game(
     lines: list[tuple[str, str]] | None = None,
     show_games: bool = False,
     record: str | None = None,
+    start: int = 0,
 ) -> None:
     print(
         f"\n{game_name} (size {get_game(game_name).default_size}, {games} games a line, scale {scale})"
@@ -150,7 +151,7 @@ def run_board_game(
         started = time.perf_counter()
         results: list[GameResult] = []
         futures = {}
-        for index in range(games):
+        for index in range(start, games):
             key = record_key(game_name, first, second, index, scale)
             if key in done:
                 entry = dict(done[key])
@@ -273,6 +274,9 @@ def main(argv: Iterable[str] | None = None) -> int:
         "--show-games", action="store_true", help="list every board game not won, with its end"
     )
     parser.add_argument("--record", default=None, help="JSON-lines file of finished games")
+    parser.add_argument(
+        "--start", type=int, default=0, help="first game index (to split a line over processes)"
+    )
     parser.add_argument("--report", default=None, help="print the tables of a record and stop")
     parser.add_argument("--markdown", action="store_true", help="--report as a Markdown table")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
@@ -298,7 +302,14 @@ def main(argv: Iterable[str] | None = None) -> int:
                 run_leiff(args.rounds, pool)
             else:
                 run_board_game(
-                    name, args.games, args.scale, pool, lines, args.show_games, args.record
+                    name,
+                    args.games,
+                    args.scale,
+                    pool,
+                    lines,
+                    args.show_games,
+                    args.record,
+                    args.start,
                 )
     print(f"\ntotal wall time {time.perf_counter() - started:.0f} s")
     return 0

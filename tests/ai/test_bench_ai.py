@@ -24,12 +24,17 @@ def test_a_recorded_line_resumes_without_replaying_and_reports(tmp_path, capsys)
         assert all(e["outcome"] in {"win", "draw", "loss"} and e["plies"] > 0 for e in entries)
         # a third game is asked for: only that one is played and appended
         bench_ai.run_board_game("dalen", 3, 0.05, pool, [("easy", "random")], record=str(record))
+        # a line split over processes: this one plays only from game 4 on
+        bench_ai.run_board_game(
+            "dalen", 5, 0.05, pool, [("easy", "random")], record=str(record), start=4
+        )
     lines = record.read_text().splitlines()
-    assert lines[:2] == first and len(lines) == 3
+    assert lines[:2] == first and len(lines) == 4
+    assert json.loads(lines[3])["key"] == "dalen:easy-random:4:0.05"
     capsys.readouterr()
     bench_ai.main(["--report", str(record), "--markdown"])
     table = capsys.readouterr().out
-    assert "| Dalen (7) | easy v random | 0.05 | 3 |" in table
+    assert "| Dalen (7) | easy v random | 0.05 | 4 |" in table
 
 
 def test_unknown_lines_are_refused_with_the_list() -> None:
