@@ -1,4 +1,8 @@
-"""Lublache speed: ``legal_moves()`` on crowded 9-boards and whole random 7-board games.
+"""Lublache speed: the AI's step on the 7-board, ``legal_moves()`` on crowded 9-boards and
+whole random 7-board games.
+
+The AI step is what a search does at every node: ``play(move)`` of a move that came from
+``legal_moves()`` on a mid-game position, then ``legal_moves()`` of the resulting one.
 
 Targets (issue 3): median ``legal_moves()`` on a crowded n=9 position at most 50 ms, and a
 whole random n=7 game at most 2 s. Positions come from seeded random games and are rebuilt
@@ -64,7 +68,39 @@ def time_games(size: int, seeds: range) -> tuple[list[float], list[int]]:
     return seconds, plies
 
 
+def time_ai_steps(seeds: range, moves_per_position: int = 3) -> tuple[list[float], list[float]]:
+    """Seconds for ``play(move)`` and for the successor's ``legal_moves()``, on the middle
+    half of seeded random n=7 games: each position is rebuilt and its move list worked
+    out first (as a search has it), then a few of its moves are timed."""
+    game = get_game("lublache")
+    plays, lists = [], []
+    for seed in seeds:
+        states = random_game(7, seed)
+        rng = random.Random(seed)
+        middle = states[len(states) // 4 : 3 * len(states) // 4 : 3]
+        for state in middle:
+            if state.outcome is not None:
+                continue
+            position = game.position(state.size, state.stones, state.to_move)
+            moves = position.legal_moves()
+            for move in rng.sample(moves, min(moves_per_position, len(moves))):
+                started = time.perf_counter()
+                successor = position.play(move)
+                played = time.perf_counter()
+                successor.legal_moves()
+                plays.append(played - started)
+                lists.append(time.perf_counter() - played)
+    return plays, lists
+
+
 def main() -> None:
+    plays, lists = time_ai_steps(range(4))
+    steps = [a + b for a, b in zip(plays, lists, strict=True)]
+    print(
+        f"AI step: play + legal_moves, mid-game n=7 ({len(steps)} steps of 4 seeded games): "
+        f"median {statistics.median(steps) * 1000:.2f} ms (play {statistics.median(plays) * 1000:.2f} ms, "
+        f"legal_moves {statistics.median(lists) * 1000:.2f} ms), mean {statistics.mean(steps) * 1000:.2f} ms"
+    )
     games = [random_game(9, seed) for seed in range(8)]
     playing = [[s for s in states if s.outcome is None] for states in games]
     latest = [[s for s in states if filled(s) >= 0.7][-1] for states in playing]

@@ -23,7 +23,16 @@ What keeps this fast (a Lublache turn asks about the loops of every candidate bo
 - ``W`` and the counts of neighbours in ``W`` are updated as cells join ``E``; every ``E``
   met is remembered with its answer, as constructions from nearby cells often meet.
 - :meth:`LoopFinder.with_stone` gives the loops of the board with one more stone by
-  carrying over every answer whose construction never looked at the changed cells.
+  carrying over every answer whose construction never looked at the changed cells. It
+  copies nothing: the new finder reads the old one's answers until it needs them all.
+- Occupancy and the edge-reaching empty cells are also kept as bit masks, updated locally
+  when a stone comes or goes, so the first round of a construction (which ends about half
+  of them) is a few integer operations.
+- Answers are shared between finders, and so between positions: an answer depends only
+  on the cells its construction looked at, so it is reused on any board that agrees there
+  (the move list of the next position tries the same placements next to one more stone).
+- :func:`may_close_a_cycle` rules out, from the stone groups alone, placements that no
+  loop can pass through; they need no loop work at all.
 
 Everything is checked against a plain transcription of the ruling in the tests.
 """
@@ -71,6 +80,40 @@ def may_lie_on_a_loop(n: int, occupied: bytes | bytearray, cell: int) -> bool:
     return any(occupied[a] and occupied[b] for a, b in _unconnected_neighbour_pairs(n)[cell])
 
 
+def stone_groups(n: int, occupied: bytes | bytearray) -> list[int]:
+    """Per cell, a label shared by the stones joined to it through touching stones (-1 on
+    empty cells)."""
+    neighbours = hex_grid(n).neighbours
+    labels = [-1] * len(occupied)
+    group = 0
+    for first, code in enumerate(occupied):
+        if not code or labels[first] >= 0:
+            continue
+        labels[first] = group
+        stack = [first]
+        while stack:
+            cell = stack.pop()
+            for nb in neighbours[cell]:
+                if occupied[nb] and labels[nb] < 0:
+                    labels[nb] = group
+                    stack.append(nb)
+        group += 1
+    return labels
+
+
+def may_close_a_cycle(n: int, groups: list[int], cell: int) -> bool:
+    """False when a stone on the empty ``cell`` could not be part of any loop: a loop
+    through it leaves it by two neighbours that do not touch each other and joins them
+    again through stones, so those two must already be in one group (``groups`` from
+    :func:`stone_groups` of the board without the stone). Stricter than
+    :func:`may_lie_on_a_loop`, and as cheap once the groups are known."""
+    for a, b in _unconnected_neighbour_pairs(n)[cell]:
+        group = groups[a]
+        if group >= 0 and group == groups[b]:
+            return True
+    return False
+
+
 @cache
 def ring_of_six(n: int) -> tuple[tuple[int, ...], ...]:
     """Per cell, its neighbours in turning order (-1 where the board ends)."""
@@ -83,6 +126,18 @@ def ring_of_six(n: int) -> tuple[tuple[int, ...], ...]:
             ring.append(-1 if index is None else index)
         rings.append(tuple(ring))
     return tuple(rings)
+
+
+@cache
+def _ring_masks(n: int) -> tuple[int, ...]:
+    """Per cell, its six neighbours as a bit mask (-1, matching no mask, on the edge)."""
+    return tuple(-1 if -1 in ring else sum(1 << x for x in ring) for ring in ring_of_six(n))
+
+
+@cache
+def _edge_mask(n: int) -> int:
+    """The cells on the board's edge, as a bit mask."""
+    return sum(1 << cell for cell, edge in enumerate(hex_grid(n).on_edge) if edge)
 
 
 @cache
@@ -126,12 +181,54 @@ def cycle_order(grid: HexGrid, cells: set[int] | frozenset[int]) -> Loop:
     return tuple(order)
 
 
+# Answers of the construction shared between finders, and so between positions: a move
+# list makes a finder per candidate placement, and the next position's list tries the
+# same placements on a board with one more stone. Keyed by board side, start cell and the
+# new stone of a finder made by LoopFinder.with_stone() (or the stones taken away by
+# LoopFinder.without_stones()), each entry holds the cells the
+# construction looked at, the occupancy and the edge-reaching empty cells seen there (bit
+# masks restricted to those cells) and the answer: an answer depends on nothing else, so
+# it holds on any board that agrees on those cells. Only cells next to the new stone, or
+# whose construction reached it, are looked up, so a board size fills a few thousand keys
+# (_SHARED_DEPTH entries each); the limit is a backstop.
+_SHARED_DEPTH = 3
+_SHARED_KEYS_LIMIT = 100_000
+_shared_answers: dict[
+    tuple[int, int, int | tuple[int, ...]], list[tuple[int, int, int, Loop | None]]
+] = {}
+
+
 class LoopFinder:
     """The loops of one occupancy pattern of one board, computed lazily and remembered.
 
     ``occupied[i]`` is truthy when cell ``i`` holds a stone of either colour (a state's
     ``cells`` bytes can be passed as they are).
     """
+
+    # slots: a move list makes a finder per candidate placement, so making one is hot
+    __slots__ = (
+        "_all",
+        "_around",
+        "_base",
+        "_carried",
+        "_looked_at",
+        "_memo",
+        "_new_stone",
+        "_new_through",
+        "_occupied_bits",
+        "_producers",
+        "_reach_bits",
+        "_rings",
+        "_survives",
+        "_tag",
+        "_through",
+        "_through_one",
+        "_unsettled",
+        "_unsettled_set",
+        "_wide_looks",
+        "grid",
+        "occupied",
+    )
 
     def __init__(self, n: int, occupied: bytes | bytearray) -> None:
         self.grid = hex_grid(n)
@@ -144,27 +241,48 @@ class LoopFinder:
         # E (as a bit mask, from the second round on) -> the answer of a construction that
         # reached it, and the cells looked at from there on
         self._memo: dict[int, tuple[Loop | None, int]] = {}
-        self._reaches_edge: list[bool] | None = None
+        # bit masks over cell indices, made on demand (see _bits())
+        self._occupied_bits: int | None = None
+        self._reach_bits: int | None = None
         self._all: list[Loop] | None = None
         self._through: dict[int, list[Loop]] | None = None
-        # cell -> the cells whose construction looked at it (built on demand)
-        self._watchers: dict[int, list[int]] | None = None
         # loop -> the cells whose answer it is (filled in by all_loops())
         self._producers: dict[Loop, list[int]] = {}
         # set by with_stone(): the new stone, the cells whose answer may have changed, and
         # the board-before's loops by cell and by producing cells (to answer loops_through()
         # without working out every cell again)
         self._new_stone: int | None = None
+        # how this finder was made from the one before, to key the shared answers: the
+        # new stone, or the stones taken away (None for a finder made from scratch)
+        self._tag: int | tuple[int, ...] | None = None
         self._unsettled: list[int] = []
         self._unsettled_set: set[int] = set()
+        # set by with_stone() / without_stones(): the complete answers of the board before,
+        # valid here for every cell outside _unsettled_set
+        self._base: tuple[dict[int, Loop | None], dict[int, int]] | None = None
+        # the answers whose construction went past its first round, with the cells they
+        # looked at (made on demand, once every answer is known)
+        self._wide_looks: dict[int, int] | None = None
+        # the distinct answers of the unsettled cells (on demand)
+        self._new_through: list[Loop] | None = None
         self._carried: tuple[dict[int, list[Loop]], dict[Loop, list[int]]] | None = None
         self._through_one: dict[int, list[Loop]] = {}
+        # loop of the board before -> whether a carried-over answer still produces it
+        self._survives: dict[Loop, bool] = {}
 
     # ---- empty regions --------------------------------------------------------------
-    def _empty_reaching_edge(self) -> list[bool]:
-        """Per cell: it is empty and its region of empty cells touches the board's edge."""
-        flags = self._reaches_edge
-        if flags is None:
+    def _bits(self) -> tuple[int, int]:
+        """As bit masks over cell indices: the occupied cells, and the empty cells whose
+        region of empty cells touches the board's edge."""
+        occupied_bits = self._occupied_bits
+        if occupied_bits is None:
+            occupied_bits = 0
+            for index, code in enumerate(self.occupied):
+                if code:
+                    occupied_bits |= 1 << index
+            self._occupied_bits = occupied_bits
+        reach_bits = self._reach_bits
+        if reach_bits is None:
             grid, occupied = self.grid, self.occupied
             neighbours, on_edge = grid.neighbours, grid.on_edge
             flags = [False] * grid.cell_count
@@ -177,17 +295,67 @@ class LoopFinder:
                     if not flags[nb] and not occupied[nb]:
                         flags[nb] = True
                         stack.append(nb)
-            self._reaches_edge = flags
-        return flags
+            reach_bits = 0
+            for index, flag in enumerate(flags):
+                if flag:
+                    reach_bits |= 1 << index
+            self._reach_bits = reach_bits
+        return occupied_bits, reach_bits
 
     # ---- the construction -------------------------------------------------------------
     def around(self, cell: int) -> Loop | None:
         """The loop around ``cell`` (RULINGS §6), or None when there is none."""
-        if cell in self._around:
-            return self._around[cell]
+        around = self._around
+        if cell in around:
+            return around[cell]
+        base = self._base
+        if base is not None and cell not in self._unsettled_set:
+            return base[0][cell]  # carried over (all_loops() merges the base in)
+        if self.grid.on_edge[cell]:
+            around[cell] = None  # nothing around an edge cell, whatever the board
+            self._looked_at[cell] = 0
+            return None
+        occupied_bits = self._occupied_bits
+        reach_bits = self._reach_bits
+        if occupied_bits is None or reach_bits is None:
+            occupied_bits, reach_bits = self._bits()
+        # The first round of the construction (see _grow()) ends most of them and costs
+        # less than looking the answer up.
+        n = self.grid.n
+        ring_bits = _ring_masks(n)[cell]
+        empty_ring = ring_bits & ~occupied_bits
+        if not empty_ring or empty_ring & (reach_bits | _edge_mask(n)):
+            loop = None if empty_ring else six_ring_loops(n)[cell]
+            around[cell] = loop
+            self._looked_at[cell] = ring_bits
+            return loop
+        tag = self._tag
+        if tag is None:
+            # a finder made from scratch shares nothing with the boards around it
+            loop, looked_at = self._grow(cell)
+            around[cell] = loop
+            self._looked_at[cell] = looked_at
+            return loop
+        key = (n, cell, tag)
+        entries = _shared_answers.get(key)
+        if entries is not None:
+            for looked_at, occupied_seen, reach_seen, loop in entries:
+                if (
+                    occupied_bits & looked_at == occupied_seen
+                    and reach_bits & looked_at == reach_seen
+                ):
+                    around[cell] = loop
+                    self._looked_at[cell] = looked_at
+                    return loop
+        else:
+            if len(_shared_answers) >= _SHARED_KEYS_LIMIT:
+                _shared_answers.clear()  # only after board sizes were mixed a lot
+            entries = _shared_answers[key] = []
         loop, looked_at = self._grow(cell)
-        self._around[cell] = loop
+        around[cell] = loop
         self._looked_at[cell] = looked_at
+        entries.insert(0, (looked_at, occupied_bits & looked_at, reach_bits & looked_at, loop))
+        del entries[_SHARED_DEPTH:]
         return loop
 
     def _grow(self, cell: int) -> tuple[Loop | None, int]:
@@ -196,31 +364,46 @@ class LoopFinder:
         neighbours, on_edge = grid.neighbours, grid.on_edge
         if on_edge[cell]:
             return None, 0
-        reaches_edge = self._empty_reaching_edge()
+        occupied_bits, reach_bits = self._bits()
 
         # First round, E = {cell}: W is the ring of six, where every cell has exactly two
-        # neighbours in W, so only its empty cells move.
+        # neighbours in W, so only its empty cells move (answered with bit masks: about
+        # half of all constructions end here).
         rings = self._rings
         ring = rings[cell]
-        ring_bits = sum(1 << w for w in ring)
-        empties = [w for w in ring if not occupied[w]]
-        if not empties:
+        ring_bits = _ring_masks(grid.n)[cell]
+        empty_ring = ring_bits & ~occupied_bits
+        if not empty_ring:
             return six_ring_loops(grid.n)[cell], ring_bits
-        if any(reaches_edge[w] or on_edge[w] for w in empties):
+        if empty_ring & (reach_bits | _edge_mask(grid.n)):
             return None, ring_bits
         region = {cell}
-        for w in empties:
+        for w in ring:
+            if occupied[w]:
+                continue
             region.add(w)
-            if SEVERAL_RUNS[sum(1 << bit for bit, nb in enumerate(rings[w]) if nb not in region)]:
+            outside = 0
+            for bit, nb in enumerate(rings[w]):
+                if nb not in region:
+                    outside |= 1 << bit
+            if SEVERAL_RUNS[outside]:
                 self._add_enclosed(w, region)
 
         # Later rounds. W and each W cell's number of neighbours in W are kept up to date
         # as cells join E, and a round only re-examines the W cells whose count changed or
         # that are new to W: the others were stones with exactly two and still are.
         rim = {nb for x in region for nb in neighbours[x] if nb not in region}
-        region_bits = sum(1 << x for x in region)
-        looked_at = ring_bits | sum(1 << w for w in rim)
-        degree = {w: sum(1 for nb in neighbours[w] if nb in rim) for w in rim}
+        looked_at = ring_bits
+        for w in rim:
+            looked_at |= 1 << w
+        if looked_at & ~occupied_bits & reach_bits:
+            # an empty cell of W reaches the edge: the construction escapes in the next
+            # round (the commonest ending, settled before any bookkeeping)
+            return None, looked_at
+        region_bits = 0
+        for x in region:
+            region_bits |= 1 << x
+        degree = {w: len([nb for nb in neighbours[w] if nb in rim]) for w in rim}
         to_examine = set(rim)
         # Constructions from different cells often reach the same E and go on alike from
         # there: every E met is remembered with the answer. What was looked at from E on is
@@ -241,7 +424,7 @@ class LoopFinder:
                 if w not in rim:
                     continue
                 if not occupied[w]:
-                    if reaches_edge[w]:
+                    if reach_bits >> w & 1:
                         escaped = True  # this empty region, and with it the edge, joins E
                         break
                     moving.append(w)
@@ -336,27 +519,56 @@ class LoopFinder:
         (empty, or off the board) form a single run around it, since any route through
         ``cell`` can then go round it; otherwise they are worked out again and compared.
         """
-        self.all_loops()  # every answer known here, so the watchers index is complete
-        occupied = bytearray(self.occupied)
-        occupied[cell] = 1
+        self.all_loops()  # every answer known here, so the watchers scan is complete
+        occupied = self.occupied[:cell] + b"\x01" + self.occupied[cell + 1 :]
         successor = LoopFinder(self.grid.n, occupied)
-        successor._new_stone = cell
+        successor._new_stone = successor._tag = cell
+        occupied_bits, reach_bits = self._bits()
+        successor._occupied_bits = occupied_bits | 1 << cell
         ring = self._rings[cell]
-        open_ = [x < 0 or not self.occupied[x] for x in ring]
-        runs_edges = sum(1 for i in range(6) if open_[i] != open_[i - 1])
-        old_flags = self._empty_reaching_edge()
-        unsettled = set(self._watchers_of(cell))
-        if runs_edges <= 2:
-            flags = list(old_flags)
-            flags[cell] = False
-            successor._reaches_edge = flags
-        else:
-            flags = successor._empty_reaching_edge()
-            for x, (before, after) in enumerate(zip(old_flags, flags, strict=True)):
-                if before != after and x != cell:
-                    unsettled.update(self._watchers_of(x))
-        self._hand_over(successor, unsettled)
+        open_around = 0  # which of the six neighbours are empty or off the board
+        for bit, x in enumerate(ring):
+            if x < 0 or not occupied[x]:
+                open_around |= 1 << bit
+        changed = 1 << cell  # the cells whose answers' constructions must be redone
+        if SEVERAL_RUNS[open_around] and reach_bits & changed:
+            # the stone may cut its empty region apart: a piece that no longer reaches the
+            # edge is entirely made of neighbours' pieces, so flood from each of them
+            for piece in self._pieces_cut_off(occupied, ring):
+                for x in piece:
+                    changed |= 1 << x
+        successor._reach_bits = reach_bits & ~changed
+        self._hand_over(successor, self._watchers_of(changed))
         return successor
+
+    def _pieces_cut_off(self, occupied: bytes, ring: tuple[int, ...]) -> list[set[int]]:
+        """The empty regions next to a new stone that no longer reach the board's edge,
+        when the region the stone was placed in did (``occupied`` includes the stone)."""
+        on_edge, towards_edge = self.grid.on_edge, neighbours_towards_edge(self.grid.n)
+        known_open: set[int] = set()
+        pieces: list[set[int]] = []
+        for start in ring:
+            if start < 0 or occupied[start] or start in known_open:
+                continue
+            if any(start in piece for piece in pieces):
+                continue
+            seen = {start}
+            stack = [start]
+            open_to_edge = False
+            while stack:
+                x = stack.pop()
+                if on_edge[x] or x in known_open:
+                    open_to_edge = True
+                    break
+                for nb in towards_edge[x]:
+                    if not occupied[nb] and nb not in seen:
+                        seen.add(nb)
+                        stack.append(nb)
+            if open_to_edge:
+                known_open |= seen
+            else:
+                pieces.append(seen)
+        return pieces
 
     def without_stones(self, cells: list[int] | tuple[int, ...] | set[int]) -> LoopFinder:
         """The finder of this occupancy with the stones on ``cells`` taken away.
@@ -369,38 +581,90 @@ class LoopFinder:
         for cell in cells:
             occupied[cell] = 0
         successor = LoopFinder(self.grid.n, occupied)
-        unsettled: set[int] = set()
+        successor._tag = tuple(sorted(cells))
+        occupied_bits, reach_bits = self._bits()
+        changed = 0
         for cell in cells:
-            unsettled.update(self._watchers_of(cell))
-        old_flags, flags = self._empty_reaching_edge(), successor._empty_reaching_edge()
-        for x, (before, after) in enumerate(zip(old_flags, flags, strict=True)):
-            if before != after:
-                unsettled.update(self._watchers_of(x))
-        self._hand_over(successor, unsettled)
+            changed |= 1 << cell
+        successor._occupied_bits = occupied_bits & ~changed
+        successor._reach_bits = self._reach_without(occupied, cells, reach_bits)
+        # the empty cells whose region's reach of the edge changed
+        changed |= reach_bits ^ successor._reach_bits
+        self._hand_over(successor, self._watchers_of(changed))
         return successor
 
+    def _reach_without(
+        self, occupied: bytearray, cells: list[int] | tuple[int, ...] | set[int], reach_bits: int
+    ) -> int:
+        """The edge-reaching empty cells (bit mask) once the stones on ``cells`` are gone
+        (``occupied`` without them): only the regions holding a freed cell can change,
+        and they reach the edge if they hold an edge cell or meet a region that did."""
+        neighbours, on_edge = self.grid.neighbours, self.grid.on_edge
+        done: set[int] = set()
+        for start in cells:
+            if start in done:
+                continue
+            # the freed cells and formerly shut-in empty cells joined to ``start``
+            joined = {start}
+            stack = [start]
+            reaches = False
+            while stack:
+                x = stack.pop()
+                if on_edge[x]:
+                    reaches = True
+                for nb in neighbours[x]:
+                    if occupied[nb] or nb in joined:
+                        continue
+                    if reach_bits >> nb & 1:
+                        reaches = True
+                        continue
+                    joined.add(nb)
+                    stack.append(nb)
+            done |= joined
+            if reaches:
+                for x in joined:
+                    reach_bits |= 1 << x
+        return reach_bits
+
     def _hand_over(self, successor: LoopFinder, unsettled: set[int]) -> None:
-        """Give ``successor`` every answer of this finder except the ``unsettled`` ones."""
-        successor._around = dict(self._around)
-        successor._looked_at = dict(self._looked_at)
-        for start in unsettled:
-            del successor._around[start]
-            del successor._looked_at[start]
+        """Give ``successor`` every answer of this finder except the ``unsettled`` ones.
+
+        Nothing is copied here: most successors (the boards a move list tries out) ask
+        about a handful of cells and are dropped, so they read this finder's complete,
+        never-changing answers directly (see :meth:`around`).
+        """
+        successor._base = (self._around, self._looked_at)
         successor._unsettled = sorted(unsettled)
         successor._unsettled_set = unsettled
         successor._carried = (self._index_by_cell(), self._producers)
 
-    def _watchers_of(self, cell: int) -> list[int]:
-        """The cells whose construction looked at ``cell`` (every cell must be answered)."""
-        if self._watchers is None:
-            watchers: dict[int, list[int]] = {}
-            for start, looked_at in self._looked_at.items():
-                while looked_at:
-                    lowest = looked_at & -looked_at
-                    watchers.setdefault(lowest.bit_length() - 1, []).append(start)
-                    looked_at ^= lowest
-            self._watchers = watchers
-        return list(self._watchers.get(cell, ()))
+    def _watchers_of(self, cells: int) -> set[int]:
+        """The cells whose construction looked at any of ``cells`` (a bit mask); every
+        cell must be answered.
+
+        Nearly every construction stops in its first round, having looked at its six
+        neighbours only: those watchers are the neighbours of ``cells``. Only the few
+        that went further are scanned.
+        """
+        ring_masks = _ring_masks(self.grid.n)
+        looked_at = self._looked_at
+        wide = self._wide_looks
+        if wide is None:
+            wide = self._wide_looks = {
+                start: mask
+                for start, mask in looked_at.items()
+                if mask and mask != ring_masks[start]
+            }
+        found = {start for start, mask in wide.items() if mask & cells}
+        neighbours = self.grid.neighbours
+        rest = cells
+        while rest:
+            lowest = rest & -rest
+            rest ^= lowest
+            for nb in neighbours[lowest.bit_length() - 1]:
+                if looked_at[nb] == ring_masks[nb]:
+                    found.add(nb)
+        return found
 
     def loops_through_new_stone(self) -> list[Loop]:
         """For a finder made by :meth:`with_stone`: the loops through that new stone.
@@ -411,17 +675,39 @@ class LoopFinder:
         cell = self._new_stone
         if cell is None:
             raise ValueError("this finder was not made by with_stone()")
-        found = {self.around(start) for start in self._unsettled}
-        return sorted(loop for loop in found if loop is not None and cell in loop)
+        return sorted(self._new_loops_through(cell))
+
+    def _new_loops_through(self, cell: int) -> list[Loop]:
+        """The answers of the unsettled cells (the only ones that can be new loops) that
+        pass through ``cell``, without repeats. They are few, so scanning them beats
+        indexing them by cell."""
+        answers = self._new_through
+        if answers is None:
+            around = self.around
+            found = {around(start) for start in self._unsettled}
+            answers = self._new_through = [loop for loop in found if loop is not None]
+        return [loop for loop in answers if cell in loop]
 
     # ---- the loops of the position ---------------------------------------------------------
     def all_loops(self) -> list[Loop]:
         """Every loop on the board (the loops around all cells), without repeats, in a
         stable order (by their canonical spelling)."""
         if self._all is None:
+            base = self._base
+            if base is not None:
+                # settled answers come from the board before in one go
+                for start in self._unsettled:
+                    self.around(start)
+                around, looked_at = dict(base[0]), dict(base[1])
+                around.update(self._around)
+                looked_at.update(self._looked_at)
+                self._around, self._looked_at = around, looked_at
+                self._base = None
+            else:
+                for cell in range(self.grid.cell_count):
+                    self.around(cell)
             producers: dict[Loop, list[int]] = {}
-            for cell in range(self.grid.cell_count):
-                loop = self.around(cell)
+            for cell, loop in self._around.items():
                 if loop is not None:
                     producers.setdefault(loop, []).append(cell)
             self._producers = producers
@@ -452,15 +738,17 @@ class LoopFinder:
         if known is None and self._carried is not None:
             through_before, producers_before = self._carried
             unsettled = self._unsettled_set
-            found = {
-                loop
-                for loop in through_before.get(cell, ())
-                if any(start not in unsettled for start in producers_before[loop])
-            }
-            for start in self._unsettled:
-                loop = self.around(start)
-                if loop is not None and cell in loop:
+            survives = self._survives
+            found = set()
+            for loop in through_before.get(cell, ()):
+                kept = survives.get(loop)
+                if kept is None:
+                    kept = survives[loop] = any(
+                        start not in unsettled for start in producers_before[loop]
+                    )
+                if kept:
                     found.add(loop)
+            found.update(self._new_loops_through(cell))
             known = sorted(found)
             self._through_one[cell] = known
         return known or []
@@ -469,7 +757,13 @@ class LoopFinder:
         """The loops around ``cell``'s neighbours that pass through it: the loops a stone
         just placed on ``cell`` closes (RULINGS §6)."""
         found: list[Loop] = []
-        for nb in self.grid.neighbours[cell]:
+        neighbours = self.grid.neighbours[cell]
+        if cell == self._new_stone and self._base is not None:
+            # answers carried over from the board before cannot pass through the cell,
+            # which was empty there: only the neighbours worked out again can close a loop
+            unsettled = self._unsettled_set
+            neighbours = tuple(nb for nb in neighbours if nb in unsettled)
+        for nb in neighbours:
             loop = self.around(nb)
             if loop is not None and cell in loop and loop not in found:
                 found.append(loop)

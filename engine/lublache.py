@@ -20,11 +20,11 @@ flips are applied together; a loop split evenly is controlled by both players.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from engine.board import EMPTY, BoardGame, BoardState, Outcome, other
 from engine.errors import IllegalMove
-from engine.loops import Loop, LoopFinder, may_lie_on_a_loop
+from engine.loops import Loop, LoopFinder, may_close_a_cycle, stone_groups
 
 
 @dataclass(frozen=True)
@@ -53,9 +53,9 @@ class LoopView:
         }
 
 
-@dataclass(frozen=True)
-class _Turn:
-    """The board after one legal placement, with what happened on the way."""
+class _Turn(NamedTuple):
+    """The board after one legal placement, with what happened on the way (a named tuple:
+    a move list makes one per empty cell, so it must be cheap to build)."""
 
     cells: bytes
     closed: tuple[Loop, ...]
@@ -63,18 +63,19 @@ class _Turn:
     removed: tuple[int, ...]
 
 
-def _count(colours: bytes | bytearray, loop: Loop, colour: int) -> int:
-    return sum(1 for cell in loop if colours[cell] == colour)
-
-
+# These run for every stone of every loop a candidate placement meets, so they use plain
+# loops and list methods where a generator would cost more.
 def _controls(colours: bytes | bytearray, loop: Loop, colour: int) -> bool:
-    return 2 * _count(colours, loop, colour) >= len(loop)
+    return 2 * [colours[cell] for cell in loop].count(colour) >= len(loop)
 
 
 def _single_coloured(colours: bytes | bytearray, loop: Loop) -> int:
     """The colour code of every stone of ``loop``, or EMPTY when it holds both colours."""
     first = colours[loop[0]]
-    return first if all(colours[cell] == first for cell in loop) else EMPTY
+    for cell in loop:
+        if colours[cell] != first:
+            return EMPTY
+    return first
 
 
 def _on_owned_loop(finder: LoopFinder, colours: bytes | bytearray, cell: int, colour: int) -> bool:
@@ -84,6 +85,10 @@ def _on_owned_loop(finder: LoopFinder, colours: bytes | bytearray, cell: int, co
 
 def _on_single_coloured_loop(finder: LoopFinder, colours: bytes | bytearray, cell: int) -> bool:
     return any(_single_coloured(colours, loop) != EMPTY for loop in finder.loops_through(cell))
+
+
+_FORBIDDEN_KEYS = {1: "forbidden1", 2: "forbidden2"}  # cache keys, not built per call
+_STONE = {1: b"\x01", 2: b"\x02"}
 
 
 class LublacheState(BoardState):
@@ -99,7 +104,7 @@ class LublacheState(BoardState):
 
     def _forbidden_for(self, colour: int) -> frozenset[int]:
         """Empty cells next to a stone of a loop ``colour`` owns: closed to that colour."""
-        key = f"forbidden{colour}"
+        key = _FORBIDDEN_KEYS[colour]
         forbidden = self._cache.get(key)
         if forbidden is None:
             neighbours, cells = self.grid.neighbours, self.cells
@@ -111,6 +116,12 @@ class LublacheState(BoardState):
             forbidden = frozenset(found)
             self._cache[key] = forbidden
         return forbidden
+
+    def _stone_groups(self) -> list[int]:
+        groups = self._cache.get("groups")
+        if groups is None:
+            groups = self._cache["groups"] = stone_groups(self.size, self.cells)
+        return groups
 
     def _turn_at(self, cell: int) -> _Turn | str:
         """The fate of the mover's stone on the empty ``cell``, worked out once."""
@@ -126,22 +137,39 @@ class LublacheState(BoardState):
         turns = self._cache.get("turns")
         if turns is None:
             turns = {}
-            if self.mover is not None:
-                for cell, code in enumerate(self.cells):
-                    if code == EMPTY:
-                        turns[cell] = self._turn_at(cell)
+            mover = self.mover
+            if mover is not None:
+                known: dict[int, _Turn | str] = self._cache.setdefault("turn_at", {})
+                forbidden, groups = self._forbidden_for(mover), self._stone_groups()
+                cells, size = self.cells, self.size
+                for cell, code in enumerate(cells):
+                    if code != EMPTY:
+                        continue
+                    turn = known.get(cell)
+                    if turn is None:
+                        # the quick cases of _evaluate() first, without a call per cell
+                        if cell in forbidden or may_close_a_cycle(size, groups, cell):
+                            turn = self._evaluate(cell)
+                        else:
+                            turn = _Turn(
+                                cells[:cell] + _STONE[mover] + cells[cell + 1 :], (), (), ()
+                            )
+                        known[cell] = turn
+                    turns[cell] = turn
             self._cache["turns"] = turns
         return turns
 
     def _has_a_placement(self) -> bool:
         """Whether the player to move has any legal placement, looking no further than the
-        first one found: cells where no loop can form are tried first, as they need no
-        loop work and are legal unless next to an owned loop."""
+        first one found: cells where no loop can form (no two of their neighbours that
+        could be joined round through stones) are tried first, as they need no loop work
+        and are legal unless next to an owned loop."""
         mover = self.mover if self.mover is not None else 1
         forbidden = self._forbidden_for(mover)
         empty = [cell for cell, code in enumerate(self.cells) if code == EMPTY]
+        groups = self._stone_groups()
         for cell in empty:
-            if cell not in forbidden and not may_lie_on_a_loop(self.size, self.cells, cell):
+            if cell not in forbidden and not may_close_a_cycle(self.size, groups, cell):
                 return True
         return any(isinstance(self._turn_at(cell), _Turn) for cell in empty)
 
@@ -149,18 +177,24 @@ class LublacheState(BoardState):
         """Play the mover's stone on the empty ``cell``: the resulting turn, or the reason
         (for players) why the rules forbid it."""
         mover = self.mover if self.mover is not None else 1
-        enemy = other(mover)
-        name = self.grid.names[cell]
         if cell in self._forbidden_for(mover):
-            return f"{name} touches your own loop"
-        neighbours = self.grid.neighbours
+            return f"{self.grid.names[cell]} touches your own loop"
+        if not may_close_a_cycle(self.size, self._stone_groups(), cell):
+            # no loop can pass through the new stone: it closes nothing and ends on nothing
+            cells = self.cells
+            return _Turn(cells[:cell] + _STONE[mover] + cells[cell + 1 :], (), (), ())
+        enemy = other(mover)
+        grid = self.grid
+        name, neighbours = grid.names[cell], grid.neighbours
 
         colours = bytearray(self.cells)
         colours[cell] = mover
-        if not may_lie_on_a_loop(self.size, self.cells, cell):
-            # no loop can pass through the new stone: it closes nothing and ends on nothing
-            return _Turn(cells=bytes(colours), closed=(), flipped=(), removed=())
         placed = self._finder().with_stone(cell)
+        through_new_stone = placed.loops_through_new_stone()
+        if not through_new_stone:
+            # the loops it closes are among these: nothing closed, flipped, removed or
+            # left to test, as on the quick path above
+            return _Turn(bytes(colours), (), (), ())
         closed = placed.closed_by(cell)
 
         # Flips: decided on the board as it is just after placing, then applied together.
@@ -196,7 +230,7 @@ class LublacheState(BoardState):
 
         # The end-of-turn test: no loop through the new stone that the enemy controls and
         # could still own, i.e. that holds none of the mover's protected stones.
-        for loop in final.loops_through(cell) if removals else placed.loops_through_new_stone():
+        for loop in final.loops_through(cell) if removals else through_new_stone:
             if _controls(colours, loop, enemy) and not any(
                 colours[stone] == mover and _on_owned_loop(final, colours, stone, mover)
                 for stone in loop

@@ -116,7 +116,7 @@ class AlphaBetaSearcher:
         depth = 2
         while depth <= self.settings.max_depth and len(ranked) > 1:
             try:
-                depth_values = self._root(ranked, mover, depth, best_move)
+                depth_values = self._root(ranked, mover, depth)
             except _OutOfBudget as spent:
                 partial = spent.args[0] if spent.args else None
                 if partial is not None and partial[0] != best_move:
@@ -130,9 +130,7 @@ class AlphaBetaSearcher:
         return SearchResult(best_move, self._nodes, elapsed, best_value + 0.5, depth=depth - 1)
 
     # ---- the tree ---------------------------------------------------------------------
-    def _root(
-        self, ranked: list[tuple[str, Any]], mover: str, depth: int, previous_best: str
-    ) -> dict[str, float]:
+    def _root(self, ranked: list[tuple[str, Any]], mover: str, depth: int) -> dict[str, float]:
         """One alpha-beta pass over the root moves; exact values only for the best one."""
         alpha, beta = -1.0, 1.0
         values: dict[str, float] = {}

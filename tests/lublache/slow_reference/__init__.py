@@ -1,0 +1,1 @@
+"""The frozen pre-optimisation Lublache engine, kept as a differential oracle."""

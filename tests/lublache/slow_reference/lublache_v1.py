@@ -1,0 +1,322 @@
+"""FROZEN pre-optimisation copy of engine/lublache.py, kept only as a differential oracle.
+
+The speed-up tests play the same moves through this engine and the live one and demand
+identical answers. Do not optimise or fix anything here: it must stay as it was.
+
+Original docstring follows.
+
+Lublache: close loops, flip what you control, and win by running out of moves (RULINGS §6).
+
+Which loops a position has comes from the construction in :mod:`engine.loops`. A turn:
+
+1. place on an empty cell that touches no stone of a loop you own;
+2. in every loop the new stone closes that you control (at least half the stones are
+   yours), flip the enemy stones, except those lying on a loop the opponent owns;
+3. remove your own stones next to a closed loop you now own, except those lying on any
+   single-colour loop;
+4. the move is illegal if the new stone now lies on a loop the opponent controls and could
+   still own (none of your stones on it lies on a loop you own).
+
+The player to move with no legal placement wins. The pie rule comes from the shared mould.
+
+Table choices where the ruling leaves room (see docs/rules/lublache.md): control and
+protection for the flips are judged on the board just after the stone is placed, and all
+flips are applied together; a loop split evenly is controlled by both players.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from engine.board import EMPTY, BoardGame, BoardState, Outcome, other
+from engine.errors import IllegalMove
+from tests.lublache.slow_reference.loops_v1 import Loop, LoopFinder, may_lie_on_a_loop
+
+
+@dataclass(frozen=True)
+class LoopView:
+    """One loop on the board, described for pictures, bots and help texts.
+
+    ``cells`` are cell names in walking order round the loop; ``owner`` is the colour of
+    every stone when the loop is single-coloured; ``controllers`` lists the colours holding
+    at least half of its stones (both of them when an even loop is split evenly).
+    """
+
+    cells: tuple[str, ...]
+    owner: str | None
+    controllers: tuple[str, ...]
+
+    @property
+    def controller(self) -> str | None:
+        """The colour holding more than half of the stones; None when split evenly."""
+        return self.controllers[0] if len(self.controllers) == 1 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cells": list(self.cells),
+            "owner": self.owner,
+            "controllers": list(self.controllers),
+        }
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """The board after one legal placement, with what happened on the way."""
+
+    cells: bytes
+    closed: tuple[Loop, ...]
+    flipped: tuple[int, ...]
+    removed: tuple[int, ...]
+
+
+def _count(colours: bytes | bytearray, loop: Loop, colour: int) -> int:
+    return sum(1 for cell in loop if colours[cell] == colour)
+
+
+def _controls(colours: bytes | bytearray, loop: Loop, colour: int) -> bool:
+    return 2 * _count(colours, loop, colour) >= len(loop)
+
+
+def _single_coloured(colours: bytes | bytearray, loop: Loop) -> int:
+    """The colour code of every stone of ``loop``, or EMPTY when it holds both colours."""
+    first = colours[loop[0]]
+    return first if all(colours[cell] == first for cell in loop) else EMPTY
+
+
+def _on_owned_loop(finder: LoopFinder, colours: bytes | bytearray, cell: int, colour: int) -> bool:
+    """Whether ``cell`` lies on a loop made only of ``colour`` stones."""
+    return any(_single_coloured(colours, loop) == colour for loop in finder.loops_through(cell))
+
+
+def _on_single_coloured_loop(finder: LoopFinder, colours: bytes | bytearray, cell: int) -> bool:
+    return any(_single_coloured(colours, loop) != EMPTY for loop in finder.loops_through(cell))
+
+
+class LublacheState(BoardState):
+    """One Lublache position."""
+
+    # ---- analysis, cached per state ------------------------------------------------------
+    def _finder(self) -> LoopFinder:
+        finder = self._cache.get("finder")
+        if finder is None:
+            finder = LoopFinder(self.size, self.cells)
+            self._cache["finder"] = finder
+        return finder
+
+    def _forbidden_for(self, colour: int) -> frozenset[int]:
+        """Empty cells next to a stone of a loop ``colour`` owns: closed to that colour."""
+        key = f"forbidden{colour}"
+        forbidden = self._cache.get(key)
+        if forbidden is None:
+            neighbours, cells = self.grid.neighbours, self.cells
+            found: set[int] = set()
+            for loop in self._finder().all_loops():
+                if _single_coloured(cells, loop) == colour:
+                    for stone in loop:
+                        found.update(nb for nb in neighbours[stone] if cells[nb] == EMPTY)
+            forbidden = frozenset(found)
+            self._cache[key] = forbidden
+        return forbidden
+
+    def _turn_at(self, cell: int) -> _Turn | str:
+        """The fate of the mover's stone on the empty ``cell``, worked out once."""
+        known: dict[int, _Turn | str] = self._cache.setdefault("turn_at", {})
+        turn = known.get(cell)
+        if turn is None:
+            turn = self._evaluate(cell)
+            known[cell] = turn
+        return turn
+
+    def _turns(self) -> dict[int, _Turn | str]:
+        """Every empty cell's fate for the player to move: the turn, or why it is illegal."""
+        turns = self._cache.get("turns")
+        if turns is None:
+            turns = {}
+            if self.mover is not None:
+                for cell, code in enumerate(self.cells):
+                    if code == EMPTY:
+                        turns[cell] = self._turn_at(cell)
+            self._cache["turns"] = turns
+        return turns
+
+    def _has_a_placement(self) -> bool:
+        """Whether the player to move has any legal placement, looking no further than the
+        first one found: cells where no loop can form are tried first, as they need no
+        loop work and are legal unless next to an owned loop."""
+        mover = self.mover if self.mover is not None else 1
+        forbidden = self._forbidden_for(mover)
+        empty = [cell for cell, code in enumerate(self.cells) if code == EMPTY]
+        for cell in empty:
+            if cell not in forbidden and not may_lie_on_a_loop(self.size, self.cells, cell):
+                return True
+        return any(isinstance(self._turn_at(cell), _Turn) for cell in empty)
+
+    def _evaluate(self, cell: int) -> _Turn | str:
+        """Play the mover's stone on the empty ``cell``: the resulting turn, or the reason
+        (for players) why the rules forbid it."""
+        mover = self.mover if self.mover is not None else 1
+        enemy = other(mover)
+        name = self.grid.names[cell]
+        if cell in self._forbidden_for(mover):
+            return f"{name} touches your own loop"
+        neighbours = self.grid.neighbours
+
+        colours = bytearray(self.cells)
+        colours[cell] = mover
+        if not may_lie_on_a_loop(self.size, self.cells, cell):
+            # no loop can pass through the new stone: it closes nothing and ends on nothing
+            return _Turn(cells=bytes(colours), closed=(), flipped=(), removed=())
+        placed = self._finder().with_stone(cell)
+        closed = placed.closed_by(cell)
+
+        # Flips: decided on the board as it is just after placing, then applied together.
+        flips: set[int] = set()
+        for loop in closed:
+            if _controls(colours, loop, mover):
+                flips.update(
+                    stone
+                    for stone in loop
+                    if colours[stone] == enemy and not _on_owned_loop(placed, colours, stone, enemy)
+                )
+        for stone in flips:
+            colours[stone] = mover
+
+        # Removals: own stones next to a closed loop the mover now owns, unless they lie on
+        # a single-coloured loop (the board's loops are unchanged: flips keep occupancy).
+        removals: set[int] = set()
+        for loop in closed:
+            if _single_coloured(colours, loop) == mover:
+                members = set(loop)
+                for stone in loop:
+                    for nb in neighbours[stone]:
+                        if (
+                            nb not in members
+                            and colours[nb] == mover
+                            and nb not in removals
+                            and not _on_single_coloured_loop(placed, colours, nb)
+                        ):
+                            removals.add(nb)
+        for stone in removals:
+            colours[stone] = EMPTY
+        final = placed if not removals else placed.without_stones(removals)
+
+        # The end-of-turn test: no loop through the new stone that the enemy controls and
+        # could still own, i.e. that holds none of the mover's protected stones.
+        for loop in final.loops_through(cell) if removals else placed.loops_through_new_stone():
+            if _controls(colours, loop, enemy) and not any(
+                colours[stone] == mover and _on_owned_loop(final, colours, stone, mover)
+                for stone in loop
+            ):
+                return f"{name} would end on a loop {self.game.colour_name(enemy)} controls"
+        return _Turn(
+            cells=bytes(colours),
+            closed=tuple(closed),
+            flipped=tuple(sorted(flips)),
+            removed=tuple(sorted(removals)),
+        )
+
+    # ---- rule hooks -------------------------------------------------------------------------
+    def _legal_moves(self) -> list[str]:
+        names = self.grid.names
+        return [names[cell] for cell, turn in self._turns().items() if isinstance(turn, _Turn)]
+
+    def _apply(self, text: str) -> BoardState:
+        cell = self._parse_cell(text)
+        name = self.grid.names[cell]
+        if self.cells[cell] != EMPTY:
+            raise IllegalMove(f"{name} is taken")
+        turn = self._turn_at(cell)
+        if isinstance(turn, str):
+            raise IllegalMove(turn)
+        successor = self._placed(
+            name,
+            turn.cells,
+            placed=(cell,),
+            flipped=turn.flipped,
+            removed=turn.removed,
+            loops=turn.closed,
+        )
+        # the new board's loops are mostly those of this one: carry them over
+        finder = self._finder().with_stone(cell)
+        if turn.removed:
+            finder = finder.without_stones(turn.removed)
+        successor._cache["finder"] = finder
+        return successor
+
+    def _outcome_now(self) -> Outcome | None:
+        if self.mover is None:
+            return None
+        if self._has_a_placement():
+            return None
+        colour = self.game.colour_name(self.mover)
+        return Outcome(colour, f"{colour} wins: it has no legal placement left")
+
+    # ---- what pictures, bots and help texts read ------------------------------------------
+    def loops(self) -> list[LoopView]:
+        """Every loop on the board, in a stable order, with its owner and controllers."""
+        cached = self._cache.get("loop_views")
+        if cached is not None:
+            return list(cached)
+        names, colours = self.grid.names, self.game.colors
+        views = []
+        for loop in self._finder().all_loops():
+            owner_code = _single_coloured(self.cells, loop)
+            views.append(
+                LoopView(
+                    cells=tuple(names[cell] for cell in loop),
+                    owner=None if owner_code == EMPTY else colours[owner_code - 1],
+                    controllers=tuple(
+                        colour
+                        for code, colour in enumerate(colours, start=1)
+                        if _controls(self.cells, loop, code)
+                    ),
+                )
+            )
+        self._cache["loop_views"] = tuple(views)
+        return views
+
+    def closed_loops(self, move: str) -> list[tuple[str, ...]]:
+        """The loops a legal placement would close (cell names in walking order)."""
+        cell = self._parse_cell(move)
+        if self.mover is None or self.cells[cell] != EMPTY:
+            return []
+        turn = self._turn_at(cell)
+        if not isinstance(turn, _Turn):
+            return []
+        names = self.grid.names
+        return [tuple(names[x] for x in loop) for loop in turn.closed]
+
+    @property
+    def score(self) -> dict[str, int]:
+        """Loops owned per colour."""
+        owned = dict.fromkeys(self.game.colors, 0)
+        for loop in self._finder().all_loops():
+            code = _single_coloured(self.cells, loop)
+            if code != EMPTY:
+                owned[self.game.colour_name(code)] += 1
+        return owned
+
+    def score_text(self) -> str:
+        parts = []
+        for colour, count in self.score.items():
+            parts.append(f"{colour} owns {count} loop{'' if count == 1 else 's'}")
+        return " · ".join(parts)
+
+
+class LublacheV1(BoardGame):
+    """Rules object of the frozen Lublache engine (same name, so its JSON is comparable)."""
+
+    name = "lublache"
+    title = "Lublache"
+    colors = ("black", "white")
+    sizes = (5, 7, 9)
+    default_size = 7
+    summary = (
+        "Place stones to close loops: a closed loop where you hold at least half the stones "
+        "turns the enemy stones in it to your colour, and one that becomes all yours clears "
+        "your stones beside it. You may not play next to a loop you own, nor end your turn "
+        "on a loop your opponent controls and could still own. The player who has no legal "
+        "placement on their turn wins."
+    )
+    state_class = LublacheState
