@@ -10,8 +10,8 @@ import pytest
 from engine import get_game
 from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
 from engine.ai.heuristics import evaluator_for
-from tests.ai.test_search import _blue_threatens_three, random_positions
-from tests.ai.toy_game import ThreeInRow, lines_of
+from tests.ai.test_search import random_positions
+from tests.ai.toy_game import blue_threatens_three, red_wins_in_one
 
 QUICK = AlphaBetaSettings(max_depth=3, max_nodes=3000, time_limit=30.0)
 
@@ -39,19 +39,12 @@ def test_alphabeta_is_reproducible_and_keeps_to_its_node_budget(game_name: str) 
 
 
 def test_alphabeta_takes_a_win_in_one() -> None:
-    game = ThreeInRow()
-    state = game.new()
-    grid = state.grid
-    a, b, c = next(line for line in lines_of(state) if grid.centre not in line)
-    position = game.position(
-        stones={grid.names[a]: "red", grid.names[b]: "red", grid.names[grid.centre]: "blue"},
-        to_move="red",
-    )
-    assert AlphaBetaSearcher(QUICK).search(position, random.Random(0)).move == grid.names[c]
+    position, win = red_wins_in_one()
+    assert AlphaBetaSearcher(QUICK).search(position, random.Random(0)).move == win
 
 
 def test_alphabeta_blocks_the_threat_a_one_ply_scan_misses() -> None:
-    position, block = _blue_threatens_three()
+    position, block = blue_threatens_three()
     one_ply = AlphaBetaSettings(max_depth=1, max_nodes=10**6, time_limit=30.0)
     two_ply = AlphaBetaSettings(max_depth=2, max_nodes=10**6, time_limit=30.0)
     assert AlphaBetaSearcher(one_ply).search(position, random.Random(0)).move != block

@@ -20,7 +20,7 @@ from engine.ai.levels import (
 )
 from engine.ai.mcts import Searcher, SearchSettings, terminal_value, uniform_random_move
 from engine.board import BoardState
-from tests.ai.toy_game import ThreeInRow, lines_of
+from tests.ai.toy_game import ThreeInRow, blue_threatens_three, lines_of, red_wins_in_one
 
 SMALL = SearchSettings(max_iterations=25, time_limit=30.0)
 
@@ -81,47 +81,25 @@ def test_search_stops_at_its_time_limit(game_name: str) -> None:
 
 
 def test_search_takes_a_win_in_one() -> None:
-    game = ThreeInRow()
-    # red holds two cells of a line away from the centre; the third cell wins at once
-    state = game.new()
-    grid = state.grid
-    a, b, c = next(line for line in _toy_lines(state) if grid.centre not in line)
-    position = game.position(
-        stones={grid.names[a]: "red", grid.names[b]: "red", grid.names[grid.centre]: "blue"},
-        to_move="red",
-    )
+    position, win = red_wins_in_one()
     result = Searcher(SearchSettings(max_iterations=200, time_limit=30.0)).search(
         position, random.Random(3)
     )
-    assert result.move == grid.names[c]
+    assert result.move == win
 
 
 def test_search_blocks_the_opponents_win_in_one() -> None:
-    game = ThreeInRow()
-    state = game.new()
-    grid = state.grid
-    a, b, c = next(line for line in _toy_lines(state) if grid.centre not in line)
-    corner = next(
-        i for i in range(grid.cell_count) if i not in (a, b, c, grid.centre) and grid.on_edge[i]
-    )
-    position = game.position(
-        stones={grid.names[a]: "blue", grid.names[b]: "blue", grid.names[corner]: "red"},
-        to_move="red",
-    )
+    position, block = blue_threatens_three()
     result = Searcher(SearchSettings(max_iterations=400, time_limit=30.0, scan_depth=2)).search(
         position, random.Random(4)
     )
-    assert result.move == grid.names[c]
-
-
-def _toy_lines(state: BoardState) -> list[tuple[int, int, int]]:
-    return lines_of(state)
+    assert result.move == block
 
 
 def test_search_refuses_a_finished_game() -> None:
     game = ThreeInRow()
     names = game.new().grid.names
-    a, b, c = _toy_lines(game.new())[0]
+    a, b, c = lines_of(game.new())[0]
     finished = game.position(stones={names[a]: "red", names[b]: "red", names[c]: "red"})
     assert finished.outcome is not None
     with pytest.raises(ValueError, match="over"):
@@ -223,7 +201,7 @@ def test_stopping_once_decided_plays_the_same_move(game_name: str) -> None:
 def test_a_search_stops_once_its_answer_cannot_change() -> None:
     # Red must block blue's three in a row: the blocking move soon has more visits than
     # any other move could gain in the iterations left, and the search stops there.
-    position, block = _blue_threatens_three()
+    position, block = blue_threatens_three()
     settings = SearchSettings(max_iterations=2000, time_limit=60.0, scan_depth=2)
     result = Searcher(settings).search(position, random.Random(4))
     assert result.move == block
@@ -234,27 +212,11 @@ def test_a_search_stops_once_its_answer_cannot_change() -> None:
     assert whole.iterations == 2000 and whole.move == block
 
 
-def _blue_threatens_three() -> tuple[BoardState, str]:
-    """A toy position where red, to move, must take the cell that completes blue's line."""
-    game = ThreeInRow()
-    state = game.new()
-    grid = state.grid
-    a, b, c = next(line for line in _toy_lines(state) if grid.centre not in line)
-    corner = next(
-        i for i in range(grid.cell_count) if i not in (a, b, c, grid.centre) and grid.on_edge[i]
-    )
-    position = game.position(
-        stones={grid.names[a]: "blue", grid.names[b]: "blue", grid.names[corner]: "red"},
-        to_move="red",
-    )
-    return position, grid.names[c]
-
-
 def test_a_narrow_position_is_read_two_plies_deep() -> None:
     # Red must block blue's line. A short search that values red's moves one ply deep
     # misses the threat; when the position has no more moves than ``deep_scan_below``,
     # blue's replies are scanned as well, and the same short search blocks.
-    position, block = _blue_threatens_three()
+    position, block = blue_threatens_three()
     moves = len(position.legal_moves())
     shallow = SearchSettings(max_iterations=2 * moves, time_limit=30.0, scan_depth=1)
     assert Searcher(shallow).search(position, random.Random(4)).move != block

@@ -61,3 +61,37 @@ class ThreeInRow(BoardGame):
     uses_pie = False
     summary = "Three of your stones in a straight line win."
     state_class = ThreeState
+
+
+def _line_off_centre(state: BoardState) -> tuple[int, int, int]:
+    grid = state.grid
+    return next(line for line in lines_of(state) if grid.centre not in line)
+
+
+def red_wins_in_one() -> tuple[BoardState, str]:
+    """Red, to move, holds two cells of a line away from the centre: the third wins."""
+    game = ThreeInRow()
+    state = game.new()
+    grid = state.grid
+    a, b, c = _line_off_centre(state)
+    position = game.position(
+        stones={grid.names[a]: "red", grid.names[b]: "red", grid.names[grid.centre]: "blue"},
+        to_move="red",
+    )
+    return position, grid.names[c]
+
+
+def blue_threatens_three() -> tuple[BoardState, str]:
+    """Red, to move, must take the cell that would complete blue's line."""
+    game = ThreeInRow()
+    state = game.new()
+    grid = state.grid
+    a, b, c = _line_off_centre(state)
+    corner = next(
+        i for i in range(grid.cell_count) if i not in (a, b, c, grid.centre) and grid.on_edge[i]
+    )
+    position = game.position(
+        stones={grid.names[a]: "blue", grid.names[b]: "blue", grid.names[corner]: "red"},
+        to_move="red",
+    )
+    return position, grid.names[c]
