@@ -55,10 +55,6 @@ class SearchSettings:
     # Nodes shallower than this get every child evaluated once, on first expansion, and
     # seeded with that value (0: none, 1: the root's moves, 2: also the replies to them).
     scan_depth: int = 1
-    # When the side to move has at most this many moves, scan the replies too (depth 2)
-    # whatever ``scan_depth`` says: a narrow position is cheap to read twice as deep, and
-    # narrow positions are where games end (Lefe's last placements above all).
-    deep_scan_below: int = 0
     # At most this many moves of a node are scanned (Les offers over a thousand moves per
     # turn mid-game); the rest stay for progressive widening, in the game's move order.
     scan_limit: int = 250
@@ -134,7 +130,6 @@ class Searcher:
         self.evaluator = evaluator
         self.orderer = orderer
         self._chooser: str | None = None  # the colour the current search chooses for
-        self._scan_depth = settings.scan_depth  # this search's, see ``deep_scan_below``
 
     # ---- the public entry point ------------------------------------------------------
     def search(self, state: Any, rng: random.Random) -> SearchResult:
@@ -152,10 +147,7 @@ class Searcher:
 
         root = _Node(state, None, None)
         root.untried = orderer(state, moves, rng)
-        self._scan_depth = self.settings.scan_depth
-        if 0 < self._scan_depth < 2 and len(moves) <= self.settings.deep_scan_below:
-            self._scan_depth = 2
-        if self._scan_depth >= 1:
+        if self.settings.scan_depth >= 1:
             self._scan(root, evaluator, deadline)
             winning = self._immediate_win(root)
             if winning is not None:
@@ -229,7 +221,7 @@ class Searcher:
         while node.state.outcome is None:
             if node.untried is None:
                 node.untried = orderer(node.state, node.state.legal_moves(), rng)
-                if len(path) - 1 < self._scan_depth:
+                if len(path) - 1 < self.settings.scan_depth:
                     self._scan(node, evaluator, deadline)
                     if not node.children:  # out of time before the first look
                         break

@@ -212,20 +212,6 @@ def test_a_search_stops_once_its_answer_cannot_change() -> None:
     assert whole.iterations == 2000 and whole.move == block
 
 
-def test_a_narrow_position_is_read_two_plies_deep() -> None:
-    # Red must block blue's line. A short search that values red's moves one ply deep
-    # misses the threat; when the position has no more moves than ``deep_scan_below``,
-    # blue's replies are scanned as well, and the same short search blocks.
-    position, block = blue_threatens_three()
-    moves = len(position.legal_moves())
-    shallow = SearchSettings(max_iterations=2 * moves, time_limit=30.0, scan_depth=1)
-    assert Searcher(shallow).search(position, random.Random(4)).move != block
-    narrow = dataclasses.replace(shallow, deep_scan_below=moves)
-    assert Searcher(narrow).search(position, random.Random(4)).move == block
-    wide = dataclasses.replace(shallow, deep_scan_below=moves - 1)
-    assert Searcher(wide).search(position, random.Random(4)).move != block
-
-
 def test_lefe_normal_reads_narrow_positions_with_alphabeta() -> None:
     assert isinstance(level_settings("normal", game="lefe", moves=40), SearchSettings)
     assert isinstance(level_settings("normal", game="lefe", moves=16), AlphaBetaSettings)
