@@ -182,8 +182,9 @@ def run_board_game(
                     )
 
 
-def report(record: str, markdown: bool = False) -> None:
-    """Print the tables of a record file, one row per game type and line."""
+def report(record: str, markdown: bool = False, show_games: bool = False) -> None:
+    """Print the tables of a record file, one row per game type and line; with
+    ``show_games``, then every game not won, with the engine's end sentence."""
     lines: dict[tuple[str, str, str, str], list[GameResult]] = {}
     for key, entry in load_record(record).items():
         game, line, _, scale = key.split(":")
@@ -198,7 +199,13 @@ def report(record: str, markdown: bool = False) -> None:
         )
         print("|---|---|---|---|---|---|---|---|---|---|---|")
     current = None
-    for (game, first, second, scale), results in sorted(lines.items()):
+    order = {matchup: n for n, matchup in enumerate(board_matchups())}
+
+    def line_order(item: tuple[tuple[str, str, str, str], list[GameResult]]) -> tuple:
+        game, first, second, scale = item[0]  # games A-Z, then the lines as the run plays them
+        return (game, scale, order.get((first, second), len(order)), first, second)
+
+    for (game, first, second, scale), results in sorted(lines.items(), key=line_order):
         if markdown:
             print(markdown_row(game, first, second, scale, results))
             continue
@@ -207,6 +214,14 @@ def report(record: str, markdown: bool = False) -> None:
             print(f"\n{game} (scale {scale})")
             print(HEADER)
         print(summary_row(first, second, results, sum(r.wall for r in results)))
+    if show_games:
+        print()
+        for (game, first, second, scale), results in sorted(lines.items(), key=line_order):
+            lost = [r for r in sorted(results, key=lambda r: r.index) if r.outcome != "win"]
+            if lost:
+                games_text = "; ".join(f"{r.index} ({r.outcome}, {r.reason})" for r in lost)
+                at_scale = "" if float(scale) == 1.0 else f" (scale {scale})"
+                print(f"- {game.capitalize()} {first} v {second}{at_scale}: {games_text}")
 
 
 def markdown_row(game: str, first: str, second: str, scale: str, results: list[GameResult]) -> str:
@@ -281,7 +296,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--markdown", action="store_true", help="--report as a Markdown table")
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.report:
-        report(args.report, args.markdown)
+        report(args.report, args.markdown, args.show_games)
         return 0
     chosen = args.games_to_run or [*BOARD_GAMES, "leiff"]
     unknown = [name for name in chosen if name not in (*BOARD_GAMES, "leiff")]

@@ -323,7 +323,8 @@ class LesState(BoardState):
         if winner == 0:
             if black_holes == 0:
                 return Outcome(None, f"draw: nobody owns a hole; {why}")
-            return Outcome(None, f"draw: {black_holes} equal holes each; {why}")
+            holes_each = f"{black_holes} hole{'' if black_holes == 1 else 's'} each"
+            return Outcome(None, f"draw: {holes_each}, alike in size and border; {why}")
         name = colours[winner - 1]
         if criterion == "more holes":
             high, low = max(black_holes, white_holes), min(black_holes, white_holes)

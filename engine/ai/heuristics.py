@@ -10,8 +10,9 @@ bad heuristic can only make the AI weaker, never make it play an illegal move:
   so that progressive widening tries those first.
 
 Every evaluator reads only the state's public surface (the live ``score``, ``stones``,
-``grid.neighbours``, ``to_move``), never the rule internals; where it needs a rule (where
-a Lefe stone may go, when a Dalen tree is stagnant) it applies the rule as the rule page
+``grid.neighbours``, ``to_move``, Lublache's ``loops()``), never the rule internals; where
+it needs a rule (where a Lefe stone may go, when a Dalen tree is stagnant, which cells a
+Lublache loop closes to its owner) it applies the rule as the rule page
 states it, so a mistake there weakens the play but cannot make a move illegal.
 """
 
@@ -213,17 +214,115 @@ def captures_first(state: Any, moves: list[str], rng: random.Random) -> list[str
     return [m for m in moves if "x" in m] + [m for m in moves if "x" not in m]
 
 
+def les_claims(state: Any) -> tuple[dict[str, int], dict[str, int]]:
+    """Les: per colour, the regions it has staked out and the empty points in them.
+
+    An empty point whose stone neighbours are all one colour is that colour's *claimed*
+    point: the other side may not place there (a first placement must touch both
+    colours) until it gets a stone next to it, and the owner may not place there either.
+    Claimed points of one colour that touch each other form a *claim*, the raw material of
+    a hole: a hole whose every point touches a stone is exactly a claim cut off from the
+    other empty points. Returns (claims per colour, claimed points per colour); claims
+    include such holes.
+    """
+    owners = _cell_owners(state)
+    neighbours = state.grid.neighbours
+    colours = state.game.colors
+    claimed: list[str | None] = [None] * len(owners)
+    points = dict.fromkeys(colours, 0)
+    for cell, owner in enumerate(owners):
+        if owner is not None:
+            continue
+        seen = None
+        for nb in neighbours[cell]:
+            other = owners[nb]
+            if other is None or other == seen:
+                continue
+            if seen is not None:  # touches both colours: contested, nobody's claim
+                break
+            seen = other
+        else:
+            if seen is not None:
+                claimed[cell] = seen
+                points[seen] += 1
+    claims = dict.fromkeys(colours, 0)
+    visited = [False] * len(owners)
+    for start, colour in enumerate(claimed):
+        if colour is None or visited[start]:
+            continue
+        claims[colour] += 1
+        visited[start] = True
+        stack = [start]
+        while stack:
+            cell = stack.pop()
+            for nb in neighbours[cell]:
+                if not visited[nb] and claimed[nb] == colour:
+                    visited[nb] = True
+                    stack.append(nb)
+    return claims, points
+
+
+# A claim still open to the board is worth half a hole (it may be split, or joined to
+# another, before it closes); each claimed point a little, as hole sizes break ties.
+# Chosen on benchmark games (see docs/ai.md).
+_LES_OPEN_CLAIM_WEIGHT = 0.5
+_LES_POINT_WEIGHT = 0.02
+
+
 def les_evaluator(state: Any, colour: str) -> float:
-    """Les: the number of holes owned is the first thing the final count compares."""
+    """Les: holes owned (what the final count compares first), plus the claims that are
+    on their way to becoming holes, so the search has a sense of direction long before
+    the first hole closes."""
     score = state.score
-    return _logistic((score[colour] - score[_opponent(state, colour)]) / 1.0)
+    opponent = _opponent(state, colour)
+    claims, points = les_claims(state)
+    x = score[colour] - score[opponent]
+    x += _LES_OPEN_CLAIM_WEIGHT * (
+        (claims[colour] - score[colour]) - (claims[opponent] - score[opponent])
+    )
+    x += _LES_POINT_WEIGHT * (points[colour] - points[opponent])
+    return _logistic(x)
+
+
+def lublache_closed_cells(state: Any) -> dict[str, int]:
+    """Lublache: per colour, the empty cells it may no longer place on because they touch
+    a stone of a loop it owns (the placement rule on the rule page). Closed cells are
+    progress: the player who runs out of placements first wins."""
+    index = state.grid.index
+    neighbours = state.grid.neighbours
+    names = state.grid.names
+    stones = state.stones
+    closed: dict[str, set[int]] = {colour: set() for colour in state.game.colors}
+    for loop in state.loops():
+        if loop.owner is None:
+            continue
+        for name in loop.cells:
+            closed[loop.owner].update(neighbours[index(name)])
+    return {
+        colour: sum(1 for cell in cells if names[cell] not in stones)
+        for colour, cells in closed.items()
+    }
+
+
+# Each empty cell closed to a player by its own loops is worth 0.08 of a loop owned: a
+# loop of six typically closes a dozen cells, so a fresh loop counts about double, and a
+# loop that closes many cells more than one squeezed into a crowded corner. Chosen on
+# benchmark games (see docs/ai.md).
+_LUBLACHE_CLOSED_CELL_WEIGHT = 0.08
 
 
 def lublache_evaluator(state: Any, colour: str) -> float:
-    """Lublache: owning loops forbids your own placements next to them, and running out
-    of placements is how you win, so every loop owned is progress."""
+    """Lublache: loops owned, plus the empty cells they close to their owner. Owning
+    loops forbids your own placements next to them, and running out of placements is how
+    you win, so both count as progress."""
     score = state.score
-    return _logistic((score[colour] - score[_opponent(state, colour)]) / 1.0)
+    opponent = _opponent(state, colour)
+    closed = lublache_closed_cells(state)
+    return _logistic(
+        score[colour]
+        - score[opponent]
+        + _LUBLACHE_CLOSED_CELL_WEIGHT * (closed[colour] - closed[opponent])
+    )
 
 
 _EVALUATORS: dict[str, Evaluator] = {

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import pytest
 
 from bench import ai as bench_ai
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "benchmarks"
 
 
 def test_a_recorded_line_resumes_without_replaying_and_reports(tmp_path, capsys) -> None:
@@ -40,3 +43,14 @@ def test_a_recorded_line_resumes_without_replaying_and_reports(tmp_path, capsys)
 def test_unknown_lines_are_refused_with_the_list() -> None:
     with pytest.raises(ValueError, match="hard-normal"):
         bench_ai.parse_lines("normal-random,expert-random")
+
+
+def test_the_published_figures_are_those_of_the_committed_record(capsys) -> None:
+    # docs/benchmarks/ai.md quotes the record's table and its games not won verbatim:
+    # a rerun that changes the record without updating the page (or the reverse) fails
+    bench_ai.main(["--report", str(DOCS / "ai-record.jsonl"), "--markdown", "--show-games"])
+    printed = [line for line in capsys.readouterr().out.splitlines() if line.startswith(("|", "-"))]
+    page = (DOCS / "ai.md").read_text(encoding="utf-8").splitlines()
+    assert len(printed) > 10
+    missing = [line for line in printed if line not in page]
+    assert not missing, missing

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 
 import pytest
@@ -108,3 +109,91 @@ def test_dalen_counts_the_flip_a_stagnant_tree_threatens() -> None:
                 return
             state = state.play(rng.choice(state.legal_moves()))
     raise AssertionError("no threatened flip met in 20 random games")
+
+
+def test_les_claims_are_points_touching_one_colour_only() -> None:
+    game = get_game("les")
+    # far apart: each stone claims its six neighbours, one region each
+    apart = game.position(size=5, stones={"e5": "black", "e8": "white"}, to_move="black")
+    assert heuristics.les_claims(apart) == ({"black": 1, "white": 1}, {"black": 6, "white": 6})
+    # two steps apart: e6 touches both stones, so it is nobody's; the other five stay
+    # claimed and still touch each other round their stone
+    close = game.position(size=5, stones={"e5": "black", "e7": "white"}, to_move="black")
+    assert heuristics.les_claims(close) == ({"black": 1, "white": 1}, {"black": 5, "white": 5})
+    # a second black stone far from the first stakes a second region
+    two = game.position(
+        size=5, stones={"e5": "black", "a1": "black", "e8": "white"}, to_move="black"
+    )
+    claims, _ = heuristics.les_claims(two)
+    assert claims == {"black": 2, "white": 1}
+
+
+def test_les_every_hole_is_counted_among_the_claims() -> None:
+    # a hole is bordered by one colour only, so at least its points next to the border
+    # are claimed by that colour: claims can never be fewer than the holes owned
+    rng = random.Random(44)
+    game = get_game("les")
+    holes_seen = 0
+    for _ in range(6):
+        state = game.new(size=5)
+        while state.outcome is None:
+            claims, _ = heuristics.les_claims(state)
+            for colour, holes in state.score.items():
+                assert claims[colour] >= holes
+                holes_seen += holes
+            state = state.play(rng.choice(state.legal_moves()))
+    assert holes_seen > 0  # the check met real holes, not only 0 >= 0
+
+
+def test_les_values_a_claim_before_any_hole_exists() -> None:
+    # no holes on either side (the live score is 0-0), but black has staked two regions
+    # against white's one: the evaluator leans black, where the bare hole count is blind
+    game = get_game("les")
+    state = game.position(
+        size=5, stones={"e5": "black", "a1": "black", "e8": "white"}, to_move="white"
+    )
+    assert state.score == {"black": 0, "white": 0}
+    assert heuristics.les_evaluator(state, "black") > 0.55
+
+
+RING_ROUND_G7 = ("g8", "f7", "h7", "f6", "h6", "g6")
+
+
+def test_lublache_closed_cells_are_the_empty_cells_touching_an_owned_loop() -> None:
+    game = get_game("lublache")
+    ring = game.position(stones=dict.fromkeys(RING_ROUND_G7, "black"), to_move="black")
+    # the centre g7 and the twelve cells round the ring: all closed to black, none to white
+    assert heuristics.lublache_closed_cells(ring) == {"black": 13, "white": 0}
+    # the engine agrees: none of black's thirteen closed cells is a legal placement
+    index, names = ring.grid.index, ring.grid.names
+    closed = {names[nb] for cell in RING_ROUND_G7 for nb in ring.grid.neighbours[index(cell)]}
+    closed -= set(RING_ROUND_G7)
+    assert len(closed) == 13 and not closed & set(ring.legal_moves())
+    # a mixed ring is nobody's loop: it closes nothing
+    mixed = dict.fromkeys(RING_ROUND_G7, "black") | {"g8": "white"}
+    mixed_ring = game.position(stones=mixed, to_move="black")
+    assert heuristics.lublache_closed_cells(mixed_ring) == {"black": 0, "white": 0}
+
+
+def test_lublache_values_the_cells_a_loop_closes() -> None:
+    # one loop each, but black's stands alone in the middle and closes 13 cells while
+    # white's sits in a corner of the board, where it closes fewer: black is ahead
+    game = get_game("lublache")
+    stones = dict.fromkeys(RING_ROUND_G7, "black")
+    corner = game.position(size=7, stones={}, to_move="black")
+    # the ring round b2, a cell next to the corner a1, lies partly on the board's edge
+    b2 = corner.grid.index("b2")
+    assert b2 is not None
+    white_ring = [corner.grid.names[nb] for nb in corner.grid.neighbours[b2]]
+    assert len(white_ring) == 6
+    stones |= dict.fromkeys(white_ring, "white")
+    state = game.position(stones=stones, to_move="white")
+    assert state.score == {"black": 1, "white": 1}
+    # white's ring round b2 has only 8 empty cells round it on the board (b2 included)
+    assert heuristics.lublache_closed_cells(state) == {"black": 13, "white": 8}
+    assert heuristics.lublache_evaluator(state, "black") == pytest.approx(
+        1 / (1 + math.exp(-0.08 * (13 - 8)))
+    )
+    assert heuristics.lublache_evaluator(state, "white") == pytest.approx(
+        1 - heuristics.lublache_evaluator(state, "black")
+    )

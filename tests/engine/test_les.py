@@ -189,6 +189,19 @@ def test_a_position_where_nobody_owns_a_hole_is_a_draw() -> None:
     assert state.outcome.reason == "draw: nobody owns a hole; black has no legal placement"
 
 
+def test_holes_alike_in_number_size_and_border_draw() -> None:
+    # one single-point hole each, both ringed by six stones: nothing tells them apart
+    ring = "b2 b3 c2 c4 d3 d4"
+    black_ring = {NAMES[p] for p in hex_grid(5).neighbours[hex_grid(5).index("g3")]}
+    others = [n for n in NAMES if n not in set(ring.split()) | black_ring | {"c3", "g3"}]
+    state = _position(black=" ".join(black_ring), white=" ".join([*ring.split(), *others]))
+    assert state.score == {"black": 1, "white": 1}
+    assert state.outcome is not None and state.outcome.winner is None
+    assert state.outcome.reason == (
+        "draw: 1 hole each, alike in size and border; black has no legal placement"
+    )
+
+
 def test_hole_comparison_order() -> None:
     black, white = 1, 2
     assert compare_holes([(1, 6), (1, 6)], [(9, 12)]) == (black, "more holes")
