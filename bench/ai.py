@@ -205,7 +205,8 @@ def report(record: str, markdown: bool = False, show_games: bool = False) -> Non
         game, first, second, scale = item[0]  # games A-Z, then the lines as the run plays them
         return (game, scale, order.get((first, second), len(order)), first, second)
 
-    for (game, first, second, scale), results in sorted(lines.items(), key=line_order):
+    ordered = sorted(lines.items(), key=line_order)
+    for (game, first, second, scale), results in ordered:
         if markdown:
             print(markdown_row(game, first, second, scale, results))
             continue
@@ -216,7 +217,7 @@ def report(record: str, markdown: bool = False, show_games: bool = False) -> Non
         print(summary_row(first, second, results, sum(r.wall for r in results)))
     if show_games:
         print()
-        for (game, first, second, scale), results in sorted(lines.items(), key=line_order):
+        for (game, first, second, scale), results in ordered:
             lost = [r for r in sorted(results, key=lambda r: r.index) if r.outcome != "win"]
             if lost:
                 games_text = "; ".join(f"{r.index} ({r.outcome}, {r.reason})" for r in lost)

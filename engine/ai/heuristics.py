@@ -116,7 +116,9 @@ def lefe_evaluator(state: Any, colour: str) -> float:
 
 
 def _trees(owners: list[str | None], neighbours: Any) -> tuple[list[int], list[list[int]]]:
-    """Label every stone with its tree: (label per cell, -1 when empty; members per tree)."""
+    """Label every stone with its tree: (label per cell, -1 when empty; members per tree).
+
+    Any per-cell colouring works: Les claims are grouped with it too."""
     labels = [-1] * len(owners)
     members: list[list[int]] = []
     for start, owner in enumerate(owners):
@@ -246,19 +248,9 @@ def les_claims(state: Any) -> tuple[dict[str, int], dict[str, int]]:
                 claimed[cell] = seen
                 points[seen] += 1
     claims = dict.fromkeys(colours, 0)
-    visited = [False] * len(owners)
-    for start, colour in enumerate(claimed):
-        if colour is None or visited[start]:
-            continue
-        claims[colour] += 1
-        visited[start] = True
-        stack = [start]
-        while stack:
-            cell = stack.pop()
-            for nb in neighbours[cell]:
-                if not visited[nb] and claimed[nb] == colour:
-                    visited[nb] = True
-                    stack.append(nb)
+    _, regions = _trees(claimed, neighbours)  # the same flood fill that groups stones
+    for region in regions:
+        claims[claimed[region[0]]] += 1
     return claims, points
 
 

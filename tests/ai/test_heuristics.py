@@ -10,6 +10,7 @@ import pytest
 
 from engine import BOARD_GAMES, get_game
 from engine.ai import heuristics
+from engine.hexgrid import hex_grid
 from tests.ai.test_search import random_positions
 
 
@@ -180,11 +181,9 @@ def test_lublache_values_the_cells_a_loop_closes() -> None:
     # white's sits in a corner of the board, where it closes fewer: black is ahead
     game = get_game("lublache")
     stones = dict.fromkeys(RING_ROUND_G7, "black")
-    corner = game.position(size=7, stones={}, to_move="black")
+    grid = hex_grid(7)
     # the ring round b2, a cell next to the corner a1, lies partly on the board's edge
-    b2 = corner.grid.index("b2")
-    assert b2 is not None
-    white_ring = [corner.grid.names[nb] for nb in corner.grid.neighbours[b2]]
+    white_ring = [grid.names[nb] for nb in grid.neighbours[grid.index("b2")]]
     assert len(white_ring) == 6
     stones |= dict.fromkeys(white_ring, "white")
     state = game.position(stones=stones, to_move="white")
