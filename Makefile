@@ -27,6 +27,7 @@ run: $(VENV)/.installed
 
 lint: dev
 	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
 
 test: dev lint
 	$(PY) -m pytest

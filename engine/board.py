@@ -441,7 +441,9 @@ class BoardState:
             else {"stones": dict(self.start["stones"]), "to_move": self.start["to_move"]},
             "moves": list(self.moves),
             "state": {
-                "stones": {names[i]: self.game.colour_name(c) for i, c in enumerate(self.cells) if c},
+                "stones": {
+                    names[i]: self.game.colour_name(c) for i, c in enumerate(self.cells) if c
+                },
                 "to_move": None if self.mover is None else self.game.colour_name(self.mover),
                 "ply": self.ply,
                 "swapped": self.swapped,

@@ -54,9 +54,7 @@ async def bot_reply(sim: Any, handle: Any, channel: Any, after: SimMessage) -> S
 
 async def test_a_member_plays_a_whole_game_against_the_bot(sim, world, bot):
     me = sim.bot_user
-    started = await sim.slash(
-        world.alice, "play", game="dalen", opponent=me, size=5, level="easy"
-    )
+    started = await sim.slash(world.alice, "play", game="dalen", opponent=me, size=5, level="easy")
     assert not started.ephemeral, started.text
     board = started.last_message
     match_id = match_id_of(board)
@@ -93,9 +91,9 @@ async def test_a_member_plays_a_whole_game_against_the_bot(sim, world, bot):
         if after_bot.outcome is None:
             assert pinged(board) == {world.alice.id}
         # only the newest board message keeps its buttons
-        assert not any(
-            b for b in sim.state.messages[mine.id].buttons if not b.disabled
-        ), "an old board kept live buttons"
+        assert not any(b for b in sim.state.messages[mine.id].buttons if not b.disabled), (
+            "an old board kept live buttons"
+        )
     final = await stored_match(bot, match_id)
     assert final.status == "finished", "the game did not end"
     assert bot_moves > 0
@@ -188,9 +186,7 @@ async def click_action(sim: Any, user: Any, action: str) -> Any:
     raise AssertionError(f"no control for {action!r} in {user.name}'s hand")
 
 
-async def test_a_leiff_table_with_a_bot_seat_plays_a_round_with_one_person(
-    sim, world, make_bot
-):
+async def test_a_leiff_table_with_a_bot_seat_plays_a_round_with_one_person(sim, world, make_bot):
     handle = await sim.start_bot(lambda: make_bot(ai_move=ai_in_thread))
     opened = await sim.slash(world.alice, "play", game="leiff")
     lobby = opened.last_message
