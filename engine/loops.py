@@ -141,6 +141,22 @@ def _edge_mask(n: int) -> int:
 
 
 @cache
+def _neighbour_masks(n: int) -> tuple[int, ...]:
+    """Per cell, its neighbours (those on the board) as a bit mask."""
+    return tuple(sum(1 << x for x in nbs) for nbs in hex_grid(n).neighbours)
+
+
+def _cells_of(bits: int) -> set[int]:
+    """The cell indices of a bit mask."""
+    cells = set()
+    while bits:
+        lowest = bits & -bits
+        bits ^= lowest
+        cells.add(lowest.bit_length() - 1)
+    return cells
+
+
+@cache
 def neighbours_towards_edge(n: int) -> tuple[tuple[int, ...], ...]:
     """Per cell, its neighbours ordered so that the one nearest the board's edge comes
     last (a stack then explores it first)."""
@@ -361,50 +377,58 @@ class LoopFinder:
     def _grow(self, cell: int) -> tuple[Loop | None, int]:
         """The loop around ``cell`` and the cells looked at on the way (a bit mask)."""
         grid, occupied = self.grid, self.occupied
-        neighbours, on_edge = grid.neighbours, grid.on_edge
-        if on_edge[cell]:
+        if grid.on_edge[cell]:
             return None, 0
         occupied_bits, reach_bits = self._bits()
+        n = grid.n
 
         # First round, E = {cell}: W is the ring of six, where every cell has exactly two
         # neighbours in W, so only its empty cells move (answered with bit masks: about
         # half of all constructions end here).
         rings = self._rings
-        ring = rings[cell]
-        ring_bits = _ring_masks(grid.n)[cell]
+        ring_bits = _ring_masks(n)[cell]
         empty_ring = ring_bits & ~occupied_bits
         if not empty_ring:
-            return six_ring_loops(grid.n)[cell], ring_bits
-        if empty_ring & (reach_bits | _edge_mask(grid.n)):
+            return six_ring_loops(n)[cell], ring_bits
+        if empty_ring & (reach_bits | _edge_mask(n)):
             return None, ring_bits
-        region = {cell}
-        for w in ring:
+        # E is kept twice: as flags per cell (for the walks) and as a bit mask (the memo's
+        # key); W only as a bit mask, so a W cell's number of neighbours in W is one AND
+        # and a bit count instead of bookkeeping
+        inside = bytearray(grid.cell_count)
+        inside[cell] = 1
+        region_bits = 1 << cell
+        members = [cell]
+        for w in rings[cell]:
             if occupied[w]:
                 continue
-            region.add(w)
+            inside[w] = 1
+            region_bits |= 1 << w
+            members.append(w)
             outside = 0
             for bit, nb in enumerate(rings[w]):
-                if nb not in region:
+                if not inside[nb]:
                     outside |= 1 << bit
             if SEVERAL_RUNS[outside]:
-                self._add_enclosed(w, region)
+                for x in self._add_enclosed(w, inside):
+                    region_bits |= 1 << x
+                    members.append(x)
 
-        # Later rounds. W and each W cell's number of neighbours in W are kept up to date
-        # as cells join E, and a round only re-examines the W cells whose count changed or
-        # that are new to W: the others were stones with exactly two and still are.
-        rim = {nb for x in region for nb in neighbours[x] if nb not in region}
-        looked_at = ring_bits
-        for w in rim:
-            looked_at |= 1 << w
+        # Later rounds. A round only re-examines the W cells whose count of W neighbours
+        # changed or that are new to W: the others were stones with exactly two and still
+        # are.
+        neighbour_masks = _neighbour_masks(n)
+        rim_bits = 0
+        for x in members:
+            rim_bits |= neighbour_masks[x]
+        rim_bits &= ~region_bits
+        looked_at = ring_bits | rim_bits
         if looked_at & ~occupied_bits & reach_bits:
             # an empty cell of W reaches the edge: the construction escapes in the next
             # round (the commonest ending, settled before any bookkeeping)
             return None, looked_at
-        region_bits = 0
-        for x in region:
-            region_bits |= 1 << x
-        degree = {w: len([nb for nb in neighbours[w] if nb in rim]) for w in rim}
-        to_examine = set(rim)
+        edge_bits = _edge_mask(n)
+        to_examine = rim_bits
         # Constructions from different cells often reach the same E and go on alike from
         # there: every E met is remembered with the answer. What was looked at from E on is
         # everything looked at outside E (a cell of an earlier W not in E is still in W).
@@ -418,66 +442,57 @@ class LoopFinder:
                 looked_at |= known[1]
                 break
             path.append(region_bits)
-            moving = []
-            escaped = False
-            for w in to_examine:
-                if w not in rim:
-                    continue
-                if not occupied[w]:
-                    if reach_bits >> w & 1:
-                        escaped = True  # this empty region, and with it the edge, joins E
-                        break
-                    moving.append(w)
-                elif degree[w] != 2:
-                    moving.append(w)
-            if escaped:
-                break
+            candidates = to_examine & rim_bits
+            moving = candidates & ~occupied_bits
+            if moving & reach_bits:
+                break  # this empty region, and with it the edge, joins E: no loop
+            stones = candidates & occupied_bits
+            while stones:
+                lowest = stones & -stones
+                stones ^= lowest
+                if (neighbour_masks[lowest.bit_length() - 1] & rim_bits).bit_count() != 2:
+                    moving |= lowest
             if not moving:
-                result = cycle_order(grid, rim)
+                result = cycle_order(grid, _cells_of(rim_bits))
                 break
-            if any(on_edge[w] for w in moving):
+            if moving & edge_bits:
                 break
-            to_examine = set()
-            for w in moving:
-                if w in region:
+            to_examine = 0
+            while moving:
+                lowest = moving & -moving
+                moving ^= lowest
+                w = lowest.bit_length() - 1
+                if inside[w]:
                     continue  # already enclosed by an earlier cell of this round
-                region.add(w)
-                region_bits |= 1 << w
-                rim.discard(w)
-                del degree[w]
+                inside[w] = 1
+                region_bits |= lowest
+                rim_bits &= ~lowest
                 outside_bits = 0
                 for bit, nb in enumerate(rings[w]):
-                    if nb in region:
+                    if inside[nb]:
                         continue
                     outside_bits |= 1 << bit
-                    if nb in rim:
-                        degree[nb] -= 1  # it loses w as a W neighbour
-                        to_examine.add(nb)
+                    nb_bit = 1 << nb
+                    if rim_bits & nb_bit:
+                        to_examine |= nb_bit  # it loses w as a W neighbour
                     else:
-                        rim.add(nb)
-                        looked_at |= 1 << nb
-                        count = 0
-                        for far in neighbours[nb]:
-                            if far in rim:
-                                degree[far] += 1
-                                to_examine.add(far)
-                                count += 1
-                        degree[nb] = count
-                        to_examine.add(nb)
+                        # new to W: its W neighbours gain one
+                        rim_bits |= nb_bit
+                        looked_at |= nb_bit
+                        to_examine |= nb_bit | neighbour_masks[nb]
                 if SEVERAL_RUNS[outside_bits]:
                     # the pieces cut off are bounded by E alone: no W cell outside them
                     # neighbours them, so dropping them leaves the other counts right
-                    for x in self._add_enclosed(w, region):
-                        region_bits |= 1 << x
-                        if x in rim:
-                            rim.discard(x)
-                            del degree[x]
+                    for x in self._add_enclosed(w, inside):
+                        x_bit = 1 << x
+                        region_bits |= x_bit
+                        rim_bits &= ~x_bit
         for seen_region in path:
             memo[seen_region] = (result, looked_at & ~seen_region)
         return result, looked_at
 
-    def _add_enclosed(self, cell: int, region: set[int]) -> set[int]:
-        """Add to ``region`` the pieces of the outside that ``cell`` has just cut off, and
+    def _add_enclosed(self, cell: int, inside: bytearray) -> list[int]:
+        """Mark ``inside`` the pieces of the outside that ``cell`` has just cut off, and
         return them.
 
         Each piece is flooded from a neighbour of ``cell``, heading for the board's edge
@@ -486,9 +501,9 @@ class LoopFinder:
         """
         on_edge, towards_edge = self.grid.on_edge, neighbours_towards_edge(self.grid.n)
         known_open: set[int] = set()  # cells shown to connect to the edge
-        enclosed: set[int] = set()
+        enclosed: list[int] = []
         for start in self._rings[cell]:
-            if start in region or start in known_open:
+            if inside[start] or start in known_open:
                 continue
             seen = {start}
             stack = [start]
@@ -499,14 +514,15 @@ class LoopFinder:
                     open_to_edge = True
                     break
                 for nb in towards_edge[x]:
-                    if nb not in region and nb not in seen:
+                    if not inside[nb] and nb not in seen:
                         seen.add(nb)
                         stack.append(nb)
             if open_to_edge:
                 known_open |= seen
             else:
-                region |= seen
-                enclosed |= seen
+                for x in seen:
+                    inside[x] = 1
+                enclosed.extend(seen)
         return enclosed
 
     # ---- the same board with one more stone ---------------------------------------------
