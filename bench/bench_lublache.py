@@ -1,15 +1,15 @@
-"""Lublache speed: the AI's step on the 7-board, ``legal_moves()`` on crowded 9-boards and
-whole random 7-board games.
+"""Lublache speed: the AI's step on the 7-board, cold ``legal_moves()`` by board size and fill,
+and whole random games.
 
 The AI step is what a search does at every node: ``play(move)`` of a move that came from
 ``legal_moves()`` on a mid-game position, then ``legal_moves()`` of the resulting one.
 
-Targets (issue 3): median ``legal_moves()`` on a crowded n=9 position at most 50 ms, and a
-whole random n=7 game at most 2 s. Positions come from seeded random games and are rebuilt
-with ``position()`` before timing, so that no cached analysis is reused. Two samples of
-"crowded": the latest position of each game with at least 70 % of the cells filled, and
-every position of a few games with at least 60 % filled (which includes the slow tail:
-boards with large enclosed empty areas, where the loop construction runs longest).
+Targets: a whole random n=7 game at most 2 s (issue 3), and a *cold* ``legal_moves()`` at
+most 50 ms median at n=9 on the positions at 50 %, 75 % and 90 % of random games (issue
+21). Cold means a position the process has not seen, as after a restart or in a fresh AI
+worker: each position is rebuilt with ``position()`` from its stones and the answers the
+loop finder shares between positions are forgotten first, so nothing computed for another
+position helps. The same figures at n=5 and n=7 show the growth with size and fill.
 """
 
 from __future__ import annotations
@@ -18,8 +18,11 @@ import random
 import statistics
 import time
 
-from engine import get_game
+from engine import get_game, loops
 from engine.board import BoardState
+
+COLD_GAMES = {5: 10, 7: 10, 9: 16}  # seeded random games per board size
+FRACTIONS = (0.5, 0.75, 0.9)  # where in each game (by ply, among positions still playing)
 
 
 def random_game(size: int, seed: int) -> list[BoardState]:
@@ -43,19 +46,11 @@ def time_legal_moves(positions: list[BoardState]) -> list[float]:
     game = get_game("lublache")
     timings = []
     for position in positions:
+        loops._shared_answers.clear()  # cold: nothing remembered from other positions
         started = time.perf_counter()
         game.position(position.size, position.stones, position.to_move).legal_moves()
         timings.append(time.perf_counter() - started)
     return timings
-
-
-def describe(timings: list[float]) -> str:
-    ordered = sorted(timings)
-    p90 = ordered[int(0.9 * (len(ordered) - 1))]
-    return (
-        f"median {statistics.median(ordered) * 1000:.1f} ms, p90 {p90 * 1000:.1f} ms, "
-        f"max {ordered[-1] * 1000:.1f} ms"
-    )
 
 
 def time_games(size: int, seeds: range) -> tuple[list[float], list[int]]:
@@ -101,19 +96,22 @@ def main() -> None:
         f"median {statistics.median(steps) * 1000:.2f} ms (play {statistics.median(plays) * 1000:.2f} ms, "
         f"legal_moves {statistics.median(lists) * 1000:.2f} ms), mean {statistics.mean(steps) * 1000:.2f} ms"
     )
-    games = [random_game(9, seed) for seed in range(8)]
-    playing = [[s for s in states if s.outcome is None] for states in games]
-    latest = [[s for s in states if filled(s) >= 0.7][-1] for states in playing]
     print(
-        f"legal_moves(), latest n=9 position >= 70 % filled of {len(latest)} games, "
-        f"each timed twice: {describe(time_legal_moves(latest) + time_legal_moves(latest))} "
-        "(target: median <= 50 ms)"
+        "\ncold legal_moves() at 50 / 75 / 90 % of seeded random games, each position timed"
+        " 3 times (target at n=9: median <= 50 ms)"
     )
-    every = [s for states in playing[:3] for s in states if filled(s) >= 0.6]
-    print(
-        f"legal_moves(), all {len(every)} n=9 positions >= 60 % filled of 3 games: "
-        f"{describe(time_legal_moves(every))}"
-    )
+    print(f"{'n':>3}{'games':>7}{'at':>6}{'filled':>8}{'median ms':>11}{'p90 ms':>9}{'max ms':>9}")
+    for size, count in COLD_GAMES.items():
+        games = [[s for s in random_game(size, seed) if s.outcome is None] for seed in range(count)]
+        for fraction in FRACTIONS:
+            positions = [states[int(fraction * (len(states) - 1))] for states in games]
+            timings = sorted(t for _ in range(3) for t in time_legal_moves(positions))
+            fill = statistics.median(filled(s) for s in positions) * 100
+            print(
+                f"{size:>3}{count:>7}{fraction * 100:>5.0f}%{fill:>7.0f}%"
+                f"{statistics.median(timings) * 1000:>11.1f}"
+                f"{timings[int(0.9 * (len(timings) - 1))] * 1000:>9.1f}{timings[-1] * 1000:>9.1f}"
+            )
     for size, count in ((7, 10), (9, 3)):
         seconds, plies = time_games(size, range(100, 100 + count))
         target = " (target: <= 2 s)" if size == 7 else ""

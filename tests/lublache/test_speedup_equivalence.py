@@ -14,9 +14,11 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import IllegalMove
+from engine import IllegalMove, loops
 from engine.board import BoardState
+from engine.hexgrid import hex_grid
 from engine.lublache import Lublache
+from tests.lublache.slow_reference.loops_v1 import LoopFinder as LoopFinderV1
 from tests.lublache.slow_reference.lublache_v1 import LublacheV1
 
 
@@ -178,3 +180,71 @@ def test_hypothesis_move_sequences_match(size: int, choices: list[int]) -> None:
         move = moves[choice % len(moves)]
         fast, slow = fast.play(move), slow.play(move)
     assert_same_refusals(fast, slow, "end of sequence")
+
+
+# ---- the 9-board, cold: what a restarted bot or a fresh AI worker computes ---------------
+
+
+class _NineLublache(Lublache):
+    sizes = (9,)
+
+
+class _NineLublacheV1(LublacheV1):
+    sizes = (9,)
+
+
+def _forget_shared_answers() -> None:
+    """Drop the answers the live loop finder shares between positions, so that the next
+    position is worked out from nothing (as after a restart)."""
+    loops._shared_answers.clear()
+
+
+def _nine_board_positions(seed: int, fractions: tuple[float, ...]) -> list[BoardState]:
+    """The positions at the given fractions of one seeded random 9-board game."""
+    rng = random.Random(seed)
+    state = _NineLublache().new(9)
+    states = [state]
+    while state.outcome is None:
+        state = state.play(rng.choice(state.legal_moves()))
+        states.append(state)
+    playing = [s for s in states if s.outcome is None]
+    return [playing[int(fraction * (len(playing) - 1))] for fraction in fractions]
+
+
+def test_cold_nine_board_positions_at_half_three_quarters_and_nine_tenths_match() -> None:
+    """The positions the speed target is measured on (50, 75 and 90 % of random 9-board
+    games), rebuilt from their stones with nothing remembered: the same moves and
+    successors as the frozen engine."""
+    fast_game, slow_game = _NineLublache(), _NineLublacheV1()
+    for seed in range(2):
+        for state in _nine_board_positions(9000 + seed, (0.5, 0.75, 0.9)):
+            _forget_shared_answers()
+            fast = fast_game.position(9, state.stones, state.to_move)
+            slow = slow_game.position(9, state.stones, state.to_move)
+            where = f"9-board seed {seed}, {len(state.stones)} stones"
+            assert_same_position(fast, slow, where)
+            for move in slow.legal_moves()[::7]:
+                assert fast.play(move).to_json() == slow.play(move).to_json(), (where, move)
+
+
+def test_loop_around_every_cell_of_crowded_random_boards_matches() -> None:
+    """The construction itself, cell by cell, on random occupancies 55-95 % full (large
+    enclosed empty areas and tangled walls included), from scratch and after one more
+    stone: the same loop, or none, around every cell."""
+    rng = random.Random(21)
+    for _ in range(12):
+        size = rng.choice((7, 9))
+        count = len(hex_grid(size).names)
+        occupied = bytearray(rng.random() < rng.uniform(0.55, 0.95) for _ in range(count))
+        fast, slow = loops.LoopFinder(size, occupied), LoopFinderV1(size, occupied)
+        assert [fast.around(c) for c in range(count)] == [slow.around(c) for c in range(count)]
+        empty = [c for c in range(count) if not occupied[c]]
+        for cell in rng.sample(empty, min(6, len(empty))):
+            occupied[cell] = 1
+            fast_after = fast.with_stone(cell)
+            slow_after = LoopFinderV1(size, occupied)
+            occupied[cell] = 0
+            assert fast_after.all_loops() == slow_after.all_loops(), (size, cell)
+            assert fast_after.loops_through_new_stone() == sorted(
+                loop for loop in slow_after.all_loops() if cell in loop
+            )
