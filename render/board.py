@@ -139,21 +139,24 @@ def _stone_sprite(geo: BoardGeometry, theme: Theme, code: int) -> sprites.Sprite
     )
 
 
-def _draw_stones(image: Image.Image, geo: BoardGeometry, theme: Theme, cells: bytes) -> None:
+Mark = tuple[sprites.Sprite, tuple[float, float]]  # a sprite and the centre it is pasted at
+
+
+def _stone_marks(geo: BoardGeometry, theme: Theme, cells: bytes) -> list[Mark]:
     first, second = _stone_sprite(geo, theme, 1), _stone_sprite(geo, theme, 2)
     centres = geo.centres
-    for index, code in enumerate(cells):
-        if code != EMPTY:
-            (first if code == 1 else second).paste_on(image, centres[index])
+    return [
+        (first if code == 1 else second, centres[index])
+        for index, code in enumerate(cells)
+        if code != EMPTY
+    ]
 
 
 def _marker_width(geo: BoardGeometry) -> float:
     return max(2.0, geo.radius * 0.13)
 
 
-def _draw_last_turn(
-    image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardState
-) -> None:
+def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardState) -> list[Mark]:
     """Placed stones ringed; captured cells crossed; removed cells boxed; flipped stones
     carry a diamond in the colour they had before (shape tells the kinds apart)."""
     last = state.last_turn
@@ -163,25 +166,33 @@ def _draw_last_turn(
     ring = sprites.ring(r + 0.5, r + 0.5 + width, theme.placed)
     cross = sprites.broken_cross(geo.radius * 0.72, geo.radius * 0.38, width, theme.captured)
     box = sprites.hollow_polygon(4, geo.radius * 0.62, width, 45.0, theme.removed)
+    marks: list[Mark] = []
     for name in last.placed:
         index = grid.index(name)
         if index is not None:
-            ring.paste_on(image, geo.centres[index])
+            marks.append((ring, geo.centres[index]))
     for name in last.captured:
         index = grid.index(name)
         if index is not None:
-            cross.paste_on(image, geo.centres[index])
+            marks.append((cross, geo.centres[index]))
     for name in last.removed:
         index = grid.index(name)
         if index is not None:
-            box.paste_on(image, geo.centres[index])
+            marks.append((box, geo.centres[index]))
     for name in last.flipped:
         index = grid.index(name)
         if index is None or state.cells[index] == EMPTY:
             continue
         before = theme.stone(3 - state.cells[index]).fill
         diamond = sprites.hollow_polygon(4, r * 0.58, max(1.5, width * 0.8), 0.0, before)
-        diamond.paste_on(image, geo.centres[index])
+        marks.append((diamond, geo.centres[index]))
+    return marks
+
+
+def board_marks(geo: BoardGeometry, theme: Theme, state: BoardState) -> list[Mark]:
+    """The stones and the last turn's markers, in the order they are pasted (a replay
+    repaints a part of the board by pasting the ones that touch it again)."""
+    return _stone_marks(geo, theme, state.cells) + _last_turn_marks(geo, theme, state)
 
 
 def owned_loops(state: BoardState) -> list[tuple[str, tuple[str, ...]]]:
@@ -426,7 +437,7 @@ def render_board(
     image = board_background(state.size, width, points, chosen.name, bool(show_labels)).copy()
     if not points:
         _draw_loops(image, geo, chosen, state)
-    _draw_stones(image, geo, chosen, state.cells)
-    _draw_last_turn(image, geo, chosen, state)
+    for sprite, centre in board_marks(geo, chosen, state):
+        sprite.paste_on(image, centre)
     _draw_header(image, state, names, chosen, width)
     return image

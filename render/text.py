@@ -5,6 +5,12 @@ The pictures never depend on system fonts: they use DejaVu Sans Condensed shippe
 missing. A character the font has no glyph for is drawn as the font's "missing glyph" box;
 it never raises. Names are cleaned of control and formatting characters (newlines, bidi
 overrides) first, so no name can break the layout.
+
+Laying text out is most of the cost of a board picture, and the same pieces (names,
+colours, "side 9") come back in every picture of a match, so measuring, fitting and the
+glyph bitmaps of drawn text are remembered (per font object, so per thread). Replaying a
+remembered bitmap is the very call Pillow makes after laying the text out, so the pixels
+are the same as drawing afresh.
 """
 
 from __future__ import annotations
@@ -12,10 +18,12 @@ from __future__ import annotations
 import io
 import threading
 import unicodedata
-from functools import cache
+from collections import OrderedDict
+from functools import cache, lru_cache
 from pathlib import Path
+from typing import Any
 
-from PIL import ImageDraw, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).resolve().parent.parent / "data" / "fonts"
 _FONT_FILES = {"regular": "DejaVuSansCondensed.ttf", "bold": "DejaVuSansCondensed-Bold.ttf"}
@@ -61,12 +69,21 @@ def clean_text(text: object) -> str:
 
 
 def text_width(text: str, used_font: Font) -> float:
-    return used_font.getlength(text) if text else 0.0
+    return _width(text, used_font) if text else 0.0
+
+
+@lru_cache(maxsize=8192)
+def _width(text: str, used_font: Font) -> float:
+    return used_font.getlength(text)
 
 
 def fit_text(text: object, used_font: Font, max_width: float) -> str:
     """``text`` cleaned, cut and ended with an ellipsis if it is wider than ``max_width``."""
-    line = clean_text(text)
+    return _fitted(clean_text(text), used_font, max_width)
+
+
+@lru_cache(maxsize=2048)
+def _fitted(line: str, used_font: Font, max_width: float) -> str:
     if text_width(line, used_font) <= max_width:
         return line
     if text_width(ELLIPSIS, used_font) > max_width:
@@ -85,7 +102,12 @@ def fit_text(text: object, used_font: Font, max_width: float) -> str:
 def wrap_text(text: object, used_font: Font, max_width: float, max_lines: int) -> list[str]:
     """Greedy word wrap into at most ``max_lines`` lines; the last one ends with an ellipsis
     if text is left over. Words longer than a line are cut."""
-    words = clean_text(text).split(" ")
+    return list(_wrapped(clean_text(text), used_font, max_width, max_lines))
+
+
+@lru_cache(maxsize=1024)
+def _wrapped(text: str, used_font: Font, max_width: float, max_lines: int) -> tuple[str, ...]:
+    words = text.split(" ")
     lines: list[str] = []
     current = ""
     index = 0
@@ -109,7 +131,7 @@ def wrap_text(text: object, used_font: Font, max_width: float, max_lines: int) -
         # text is left over: run it into the last line, which fit_text then cuts with "…"
         leftover = " ".join(word for word in (current, *words[index:]) if word)
         lines[-1] = fit_text(f"{lines[-1]} {leftover}", used_font, max_width)
-    return [line for line in lines if line]
+    return tuple(line for line in lines if line)
 
 
 def draw_text(
@@ -123,5 +145,55 @@ def draw_text(
     """Draw ``text`` and return its bounding box (so layouts and tests can check it)."""
     if not text:
         return (int(xy[0]), int(xy[1]), int(xy[0]), int(xy[1]))
+    key = (xy, text, used_font, fill, anchor, draw.mode)
+    with _laid_out_lock:
+        laid_out = _laid_out.get(key)
+        if laid_out is not None:
+            _laid_out.move_to_end(key)
+    if laid_out is None:
+        laid_out = _lay_out(xy, text, used_font, fill, anchor, draw.mode)
+        with _laid_out_lock:
+            _laid_out[key] = laid_out
+            if len(_laid_out) > _LAID_OUT_LIMIT:
+                _laid_out.popitem(last=False)
+    bitmaps, box = laid_out
+    for position, mask, ink in bitmaps:
+        draw.draw.draw_bitmap(position, mask, ink)
+    return box
+
+
+class _BitmapRecorder:
+    """Stands in for an ImageDraw's core drawing object and keeps what text() draws
+    (everything else, such as working out the ink, goes to the real one)."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.calls: list[tuple[tuple[int, int], Any, int]] = []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+    def draw_bitmap(self, position: tuple[int, int], mask: Any, ink: int) -> None:
+        self.calls.append((position, mask, ink))
+
+
+_LAID_OUT_LIMIT = 4096  # a glyph bitmap is a few KB at most
+_laid_out_lock = threading.Lock()
+_laid_out: OrderedDict[tuple[Any, ...], tuple[list[tuple[Any, Any, int]], Any]] = OrderedDict()
+
+
+def _lay_out(
+    xy: tuple[float, float],
+    text: str,
+    used_font: Font,
+    fill: tuple[int, int, int],
+    anchor: str,
+    mode: str,
+) -> tuple[list[tuple[Any, Any, int]], tuple[int, int, int, int]]:
+    """What ``draw.text`` would paint (glyph bitmaps, where, in which ink) and the box."""
+    draw = ImageDraw.Draw(Image.new(mode, (1, 1)))
+    recorder = _BitmapRecorder(draw.draw)
+    draw.draw = recorder  # type: ignore[assignment]
     draw.text(xy, text, font=used_font, fill=fill, anchor=anchor)
-    return tuple(int(v) for v in draw.textbbox(xy, text, font=used_font, anchor=anchor))  # type: ignore[return-value]
+    box = tuple(int(v) for v in draw.textbbox(xy, text, font=used_font, anchor=anchor))
+    return recorder.calls, box  # type: ignore[return-value]
