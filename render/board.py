@@ -21,7 +21,7 @@ from engine.board import EMPTY, BoardState
 from engine.hexgrid import hex_grid
 from render import sprites
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
-from render.text import Font, draw_text, fit_text, font, wrap_text
+from render.text import Font, draw_text, fit_text, font, text_width, wrap_text
 from render.themes import RGB, Theme, get_theme
 
 SUPERSAMPLE_BACKGROUND = 3
@@ -279,11 +279,15 @@ def _phase(state: BoardState) -> str:
     return str(state.extra.get("phase", "play"))
 
 
-def status_line(state: BoardState, names: Sequence[str]) -> str:
-    """The header's last line: the last move, then whose turn it is or the result."""
+def status_line(state: BoardState, names: Sequence[str], *, replay: bool = False) -> str:
+    """The header's last line: the last move, then whose turn it is or the result. In a
+    replay frame only the result, once there is one (the ring on the board shows the last
+    move)."""
     who = _display_names(names)
     parts: list[str] = []
-    if state.last_turn.move:
+    if replay and state.outcome is None:
+        return ""
+    if state.last_turn.move and not replay:
         parts.append(f"Last: {state.last_turn.move}.")
     phase = _phase(state)
     if state.outcome is not None:
@@ -317,7 +321,7 @@ def _score_text(state: BoardState) -> str:
 
 
 def header_layout(
-    state: BoardState, names: Sequence[str], theme: Theme, width: int
+    state: BoardState, names: Sequence[str], theme: Theme, width: int, *, replay: bool = False
 ) -> HeaderLayout:
     """Where every piece of header text and every colour icon goes, already fitted."""
     s = scale_of(width)
@@ -328,7 +332,9 @@ def header_layout(
     info_font = font(round(14 * s))
     status_font = font(round(14 * s), "bold" if state.outcome is not None else "regular")
     colours_known = _phase(state) not in ("setup", "choose")
-    turn_seat = state.seat_to_move if state.outcome is None else None
+    # a replay marks nobody: the highlight moving between the rows would be most of what
+    # changes from one frame to the next
+    turn_seat = state.seat_to_move if state.outcome is None and not replay else None
 
     texts: list[HeaderText] = []
     rows: list[tuple[float, float, float, float]] = []
@@ -363,16 +369,21 @@ def header_layout(
 
     info_top = 5 * s + 2 * (row_height + 2 * s) + 2 * s
     info_baseline = info_top + 15 * s
-    info_left = f"{state.game.title} · side {state.size} · move {state.move_number}"
+    info_left = f"{state.game.title} · side {state.size}"
+    # a replay frame keeps the header still until the end: the board shows each move
+    still = replay and state.outcome is None
+    if not replay:
+        info_left += f" · move {state.move_number}"
     info_left = fit_text(info_left, info_font, width * 0.55)
     texts.append(HeaderText((pad, info_baseline), info_left, info_font, theme.header_muted))
-    room = width - 2 * pad - info_font.getlength(info_left) - 12 * s
-    score = fit_text(_score_text(state), info_font, room)
+    room = width - 2 * pad - text_width(info_left, info_font) - 12 * s
+    score = "" if still else fit_text(_score_text(state), info_font, room)
     texts.append(
         HeaderText((width - pad, info_baseline), score, info_font, theme.header_text, "rs")
     )
 
-    lines = wrap_text(status_line(state, who), status_font, width - 2 * pad, max_lines=2)
+    status = status_line(state, who, replay=replay)
+    lines = wrap_text(status, status_font, width - 2 * pad, max_lines=2)
     for number, line in enumerate(lines):
         baseline = info_baseline + (20 + 18 * number) * s
         texts.append(HeaderText((pad, baseline), line, status_font, theme.header_text))
@@ -386,9 +397,15 @@ def header_layout(
 
 
 def _draw_header(
-    image: Image.Image, state: BoardState, names: Sequence[str], theme: Theme, width: int
+    image: Image.Image,
+    state: BoardState,
+    names: Sequence[str],
+    theme: Theme,
+    width: int,
+    *,
+    replay: bool = False,
 ) -> None:
-    layout = header_layout(state, names, theme, width)
+    layout = header_layout(state, names, theme, width, replay=replay)
     draw = ImageDraw.Draw(image)
     s = scale_of(width)
     if layout.turn_row is not None:
@@ -424,12 +441,17 @@ def render_board(
     theme: str = "classic",
     width: int = 480,
     show_labels: bool = True,
+    replay: bool = False,
 ) -> Image.Image:
     """The picture of a board state: header, board, stones and the last turn's marks.
 
     ``names`` are the display names of seat 0 (who started the match) and seat 1; the
     header shows which colour each one plays after a swap, whose turn it is, the move
     number, the live score and, once the game is over, the result with its reason.
+    ``replay`` draws a frame of a replay GIF: the header shows the names, colours, game
+    and size, and stays still until the last frame, which adds the final score and the
+    result (no move number, player to move or last move: the ring on the board shows each
+    move), so that a frame differs from the one before only around the cells that changed.
     """
     chosen = get_theme(theme)
     points = is_point_game(state)
@@ -439,5 +461,5 @@ def render_board(
         _draw_loops(image, geo, chosen, state)
     for sprite, centre in board_marks(geo, chosen, state):
         sprite.paste_on(image, centre)
-    _draw_header(image, state, names, chosen, width)
+    _draw_header(image, state, names, chosen, width, replay=replay)
     return image

@@ -1,63 +1,266 @@
 """A whole board game as an animated GIF: one frame per position, the last one held longer.
 
+Frames are drawn incrementally. The previous frame is kept, and only what changed is
+painted again: the header strip, and the cells whose stone or marker came, went or changed
+(each repainted from the empty board, with every stone and marker that touches it pasted
+again in the order a full picture pastes them, so the pixels are those of a full redraw).
+When a Lublache loop appears or disappears (the shading under the stones changes), the
+frame is drawn whole.
+
 All frames share one palette, taken from the final position (it holds the most stones and
 markers), so colours never flicker between frames and no frame needs its own quantising
-pass. Every frame after the first keeps only the pixels that changed since the one before
-(the rest transparent, which LZW compresses to almost nothing) and Pillow crops it to the
-changed rectangle, which keeps even a long game far below Discord's 8 MB limit.
+pass. Each frame after the first stores only the rectangle that changed, with the pixels
+that did not change inside it left transparent (which LZW compresses to almost nothing).
+The file is written here (GIF89a is a short format) and the LZW coding is Pillow's.
 """
 
 from __future__ import annotations
 
-import io
-import itertools
+import math
+import struct
 from collections.abc import Iterable, Sequence
 
 from PIL import Image, ImageChops
 
 from engine.board import BoardState
-from render.board import render_board
-from render.geometry import MIN_WIDTH
+from render.board import (
+    HeaderLayout,
+    Mark,
+    _draw_header,
+    _draw_loops,
+    board_background,
+    board_marks,
+    header_layout,
+    is_point_game,
+    owned_loops,
+    render_board,
+)
+from render.geometry import MIN_WIDTH, board_geometry
+from render.themes import get_theme
 
 FRAME_MS = 800
 LAST_FRAME_MS = 4000
 MAX_GIF_BYTES = 8 * 1024 * 1024
 TRANSPARENT = 255  # palette index of 'unchanged' pixels; the frames use the 255 others
 
-
-def _indices(frame: Image.Image) -> Image.Image:
-    """A palette image's raw colour indices as a greyscale image (for exact comparisons)."""
-    return Image.frombytes("L", frame.size, frame.tobytes())
+Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom exclusive)
 
 
-def _encode(frames: list[Image.Image]) -> bytes:
-    # index TRANSPARENT stays free in the palette: it marks "unchanged since the last frame"
-    palette = frames[-1].quantize(colors=TRANSPARENT, method=Image.Quantize.FASTOCTREE)
-    indexed = [frame.quantize(palette=palette, dither=Image.Dither.NONE) for frame in frames]
-    deltas = [indexed[0]]
-    for before, after in itertools.pairwise(indexed):
-        unchanged = ImageChops.difference(_indices(after), _indices(before)).point(
-            [255, *([0] * 255)], "1"
+def _mark_box(mark: Mark) -> Box:
+    """The pixels a sprite pasted at its centre can touch."""
+    sprite, (x, y) = mark
+    left, top = math.floor(x) - sprite.half, math.floor(y) - sprite.half
+    side = 2 * sprite.half + 1
+    return (left, top, left + side, top + side)
+
+
+def _overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _union(boxes: Iterable[Box]) -> Box:
+    lefts, tops, rights, bottoms = zip(*boxes, strict=True)
+    return (min(lefts), min(tops), max(rights), max(bottoms))
+
+
+def _merged(boxes: Iterable[Box]) -> list[Box]:
+    """Overlapping boxes joined into their union (a stone and its marker share a cell):
+    fewer, larger boxes to paint again."""
+    merged: list[Box] = []
+    for box in sorted(boxes):
+        while True:
+            joined = next((other for other in merged if _overlap(other, box)), None)
+            if joined is None:
+                break
+            merged.remove(joined)
+            box = _union((joined, box))
+        merged.append(box)
+    return merged
+
+
+class _Painter:
+    """The current frame of a replay, and how to move it on to the next position."""
+
+    def __init__(self, first: BoardState, names: tuple[str, str], theme: str, width: int) -> None:
+        self.names, self.width = names, width
+        self.theme = get_theme(theme)
+        points = is_point_game(first)
+        self.points = points
+        self.geo = board_geometry(first.size, width, points)
+        self.size = (width, self.geo.height)
+        self.background = board_background(first.size, width, points, self.theme.name, True)
+        self.header: Box = (0, 0, width, self.geo.header_height)
+        self.loops: tuple[tuple[str, tuple[str, ...]], ...] = ()
+        self.base = self.background
+        self._new_base(first)
+        self.frame = render_board(
+            first, names=names, theme=self.theme.name, width=width, replay=True
         )
+        self._header_key = self._header_key_of(first)
+        self.layout = header_layout(first, names, self.theme, width, replay=True)
+        self.boxed = self._boxed(first)
+        self.keys = {(id(sprite), box) for (sprite, _), box in self.boxed}
+
+    @staticmethod
+    def _header_key_of(state: BoardState) -> tuple[object, ...]:
+        # A replay's header changes only with the result, a swap or the end of a set-up
+        # phase (see render_board): laying it out again only then saves most of its cost.
+        return (state.outcome, state.swapped, state.extra.get("phase"))
+
+    def _header_layout(self, state: BoardState) -> HeaderLayout:
+        key = self._header_key_of(state)
+        if key == self._header_key:
+            return self.layout
+        self._header_key = key
+        return header_layout(state, self.names, self.theme, self.width, replay=True)
+
+    def _boxed(self, state: BoardState) -> list[tuple[Mark, Box]]:
+        """The stones and markers of ``state`` in pasting order, each with its box."""
+        return [(mark, _mark_box(mark)) for mark in board_marks(self.geo, self.theme, state)]
+
+    def _new_base(self, state: BoardState) -> list[Box]:
+        """Make the board under the stones (with the loops' shading) current; the boxes
+        where it changed.
+
+        Outside the loops that came or went, the same loops are drawn in the same order
+        (they are sorted), so only the areas of those loops can differ.
+        """
+        loops = () if self.points else tuple(owned_loops(state))
+        if loops == self.loops:
+            return []
+        changed = set(loops) ^ set(self.loops)
+        self.loops = loops
+        self.base = self.background
+        if loops:
+            self.base = self.background.copy()
+            _draw_loops(self.base, self.geo, self.theme, state)
+        return [self._loop_box(cells) for _, cells in changed]
+
+    def _loop_box(self, cells: tuple[str, ...]) -> Box:
+        """The pixels a loop's shading and outline can touch (its band is far narrower
+        than a cell's radius)."""
+        centres = [self.geo.centre(name) for name in cells]
+        reach = self.geo.radius + 4
+        return (
+            math.floor(min(x for x, _ in centres) - reach),
+            math.floor(min(y for _, y in centres) - reach),
+            math.ceil(max(x for x, _ in centres) + reach) + 1,
+            math.ceil(max(y for _, y in centres) + reach) + 1,
+        )
+
+    def advance(self, state: BoardState) -> list[Box]:
+        """Make the frame show ``state``; the boxes that were painted again."""
+        boxed = self._boxed(state)
+        keys = {(id(sprite), box) for (sprite, _), box in boxed}
+        layout = self._header_layout(state)
+        before, layout_before = self.keys, self.layout
+        self.boxed, self.keys, self.layout = boxed, keys, layout
+        dirty = {box for _, box in before ^ keys}
+        dirty.update(self._new_base(state))
+        painted = [self._clip(box) for box in _merged(dirty)]
+        for box in painted:
+            self._repaint(box, boxed, None)
+        header = self.header
+        if layout != layout_before or any(_overlap(box, header) for box in painted):
+            # the header goes on top of everything, so it is painted last
+            self._repaint(header, boxed, state)
+            painted.append(header)
+        return painted
+
+    def _clip(self, box: Box) -> Box:
+        width, height = self.size
+        return (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
+
+    def _repaint(
+        self, box: Box, boxed: list[tuple[Mark, Box]], header_of: BoardState | None
+    ) -> None:
+        """Paint ``box`` afresh: the board, the marks touching it, and the header if asked."""
+        left, top, right, bottom = box
+        piece = self.base.crop(box)
+        for (sprite, (x, y)), (mark_left, mark_top, mark_right, mark_bottom) in boxed:
+            if mark_left < right and left < mark_right and mark_top < bottom and top < mark_bottom:
+                # shifting by whole pixels moves the sprite exactly (its corner is floored)
+                sprite.paste_on(piece, (x - left, y - top))
+        if header_of is not None:
+            # the header strip starts at the top left corner: its coordinates are the same
+            _draw_header(piece, header_of, self.names, self.theme, self.width, replay=True)
+        self.frame.paste(piece, (left, top))
+
+
+def _indices(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """The palette indices of an RGB image's pixels, as a greyscale image."""
+    mapped = image.quantize(palette=palette, dither=Image.Dither.NONE)
+    return Image.frombytes("L", mapped.size, mapped.tobytes())
+
+
+def _lzw(indices: Image.Image) -> bytes:
+    """An image's indices as GIF image data (LZW, in sub-blocks, terminated)."""
+    frame = Image.frombytes("P", indices.size, indices.tobytes())
+    return bytes([8]) + frame.tobytes("gif", "P") + b"\x00"
+
+
+def _frame_block(box: Box, indices: Image.Image, duration_ms: int) -> bytes:
+    """One frame: the graphic control extension, the image descriptor and the data."""
+    control = struct.pack(
+        "<BBBBHBB",
+        0x21,
+        0xF9,
+        4,
+        # disposal 1: the frame stays under the next one, which paints only what changed
+        (1 << 2) | 1,
+        round(duration_ms / 10),
+        TRANSPARENT,
+        0,
+    )
+    left, top, right, bottom = box
+    descriptor = struct.pack("<BHHHHB", 0x2C, left, top, right - left, bottom - top, 0)
+    return control + descriptor + _lzw(indices)
+
+
+def _gif(positions: list[BoardState], names: tuple[str, str], theme: str, width: int) -> bytes:
+    painter = _Painter(positions[0], names, theme, width)
+    last = render_board(positions[-1], names=names, theme=theme, width=width, replay=True)
+    # index TRANSPARENT stays free in the palette: it marks "unchanged since the last frame"
+    palette = last.quantize(colors=TRANSPARENT, method=Image.Quantize.FASTOCTREE)
+    colours = (palette.getpalette() or [])[: 3 * 256]
+    colours += [0] * (3 * 256 - len(colours))
+    image_width, image_height = painter.size
+    blocks = [
+        b"GIF89a",
+        # global colour table of 256 entries, 8 bits of colour resolution
+        struct.pack("<HHBBB", image_width, image_height, 0xF7, 0, 0),
+        bytes(colours),
+        # loop forever (the NETSCAPE2.0 application extension)
+        b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00",
+    ]
+    shown = _indices(painter.frame, palette)  # what the viewer shows after each frame
+    durations = [FRAME_MS] * (len(positions) - 1) + [LAST_FRAME_MS]
+    blocks.append(_frame_block((0, 0, image_width, image_height), shown, durations[0]))
+    current = shown.copy()
+    for state, duration in zip(positions[1:], durations[1:], strict=True):
+        painted = painter.advance(state)
+        for box in painted:
+            current.paste(_indices(painter.frame.crop(box), palette), box)
+        area = _union(painted)
+        changed = ImageChops.difference(current.crop(area), shown.crop(area)).getbbox()
+        if changed is None:
+            # nothing to show (a pass): one transparent pixel keeps the frame and its duration
+            blocks.append(_frame_block((0, 0, 1, 1), Image.new("L", (1, 1), TRANSPARENT), duration))
+            continue
+        box = (
+            area[0] + changed[0],
+            area[1] + changed[1],
+            area[0] + changed[2],
+            area[1] + changed[3],
+        )
+        after, before = current.crop(box), shown.crop(box)
+        unchanged = ImageChops.difference(after, before).point([255, *([0] * 255)], "1")
         delta = after.copy()
         delta.paste(TRANSPARENT, mask=unchanged)
-        deltas.append(delta)
-    durations = [FRAME_MS] * (len(deltas) - 1) + [LAST_FRAME_MS]
-    buffer = io.BytesIO()
-    deltas[0].save(
-        buffer,
-        format="GIF",
-        save_all=True,
-        append_images=deltas[1:],
-        duration=durations,
-        loop=0,
-        # each frame stays on screen under the next, which only paints what changed (its
-        # other pixels are transparent); Pillow also crops every frame to its changed box
-        disposal=1,
-        transparency=TRANSPARENT,
-        optimize=False,
-    )
-    return buffer.getvalue()
+        blocks.append(_frame_block(box, delta, duration))
+        shown.paste(after, box)
+    blocks.append(b"\x3b")
+    return b"".join(blocks)
 
 
 def replay_gif(
@@ -78,10 +281,7 @@ def replay_gif(
     pair = (str(names[0]) if len(names) > 0 else "", str(names[1]) if len(names) > 1 else "")
     current = width
     while True:
-        frames = [
-            render_board(state, names=pair, theme=theme, width=current) for state in positions
-        ]
-        data = _encode(frames)
+        data = _gif(positions, pair, theme, current)
         if len(data) < MAX_GIF_BYTES or current <= MIN_WIDTH:
             break
         current = max(MIN_WIDTH, int(current * 0.75))

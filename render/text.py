@@ -193,7 +193,7 @@ def _lay_out(
     """What ``draw.text`` would paint (glyph bitmaps, where, in which ink) and the box."""
     draw = ImageDraw.Draw(Image.new(mode, (1, 1)))
     recorder = _BitmapRecorder(draw.draw)
-    draw.draw = recorder  # type: ignore[assignment]
+    draw.draw = recorder
     draw.text(xy, text, font=used_font, fill=fill, anchor=anchor)
     box = tuple(int(v) for v in draw.textbbox(xy, text, font=used_font, anchor=anchor))
     return recorder.calls, box  # type: ignore[return-value]
