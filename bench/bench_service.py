@@ -4,11 +4,21 @@ Prints: the latency of one accepted board move through ``MatchService.play`` (ea
 committed transaction with ``synchronous=FULL`` and ``NORMAL``), of one Leiff action, the
 time ``start()`` takes to load many running matches after a restart, and the time of a
 leaderboard query over many rated players.
+
+Then the service's throughput: moves committed per second by one process, with 1, 10 and
+100 matches played at once as fast as they go (Dalen 9, moves recorded beforehand so that
+only the service works), with both durability settings, and the process's CPU time beside
+the wall time: a CPU share near one core with the same figure for FULL and NORMAL means the
+event loop's CPU, not the disk, is the limit. A profile of the 100-match run names where
+that CPU goes.
 """
 
 from __future__ import annotations
 
 import asyncio
+import cProfile
+import io
+import pstats
 import random
 import statistics
 import tempfile
@@ -143,6 +153,62 @@ async def _leaderboard_time(folder: Path) -> float:
     return statistics.median(runs)
 
 
+def _recorded_game(seed: int, size: int = 9) -> list[str]:
+    rng = random.Random(seed)
+    state = get_game("dalen").new(size=size)
+    moves = []
+    while state.outcome is None and len(moves) < 150:
+        move = rng.choice(sorted(m for m in state.legal_moves() if m != "swap"))
+        state = state.play(move)
+        moves.append(move)
+    return moves
+
+
+async def _throughput(
+    folder: Path, matches: int, seconds: float, synchronous: str, profile: bool = False
+) -> tuple[float, float, str]:
+    """(moves committed per second, CPU seconds per wall second, profile summary)."""
+    repo = await open_repository(
+        folder / f"throughput-{matches}-{synchronous}.sqlite3", synchronous=synchronous
+    )
+    service = MatchService(repo, clock=_Clock())
+    await service.update_settings(
+        GUILD, 1, True, challenge_cooldown_seconds=0, max_matches_per_user=500
+    )
+    games = []
+    for number in range(matches):
+        offer = await service.challenge(GUILD, CHANNEL, 10_000 + number, "dalen", 20_000 + number)
+        started = await service.accept_challenge(offer.challenge_id, 20_000 + number)
+        games.append((started.match_id, (10_000 + number, 20_000 + number), _recorded_game(number)))
+    committed = 0
+    deadline = time.perf_counter() + seconds
+
+    async def play(match_id: int, users: tuple[int, int], moves: list[str]) -> None:
+        nonlocal committed
+        for ply, move in enumerate(moves):
+            if time.perf_counter() > deadline:
+                return
+            # seats alternate: Dalen has no swaps in these recorded games
+            await service.play(match_id, users[ply % 2], move)
+            committed += 1
+
+    profiler = cProfile.Profile() if profile else None
+    wall, cpu = time.perf_counter(), time.process_time()
+    if profiler:
+        profiler.enable()
+    await asyncio.gather(*(play(*game) for game in games))
+    if profiler:
+        profiler.disable()
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    await repo.close()
+    summary = ""
+    if profiler:
+        text = io.StringIO()
+        pstats.Stats(profiler, stream=text).sort_stats("tottime").print_stats(12)
+        summary = text.getvalue()
+    return committed / wall, cpu / wall, summary
+
+
 def _ms(values: list[float]) -> str:
     ordered = sorted(values)
     p90 = ordered[int(len(ordered) * 0.9) - 1]
@@ -162,6 +228,17 @@ async def _main() -> None:
         print(f"open + start() with {RUNNING_MATCHES} running matches: {restart * 1000:.0f} ms")
         board = await _leaderboard_time(folder)
         print(f"leaderboard(limit=10) over {RATED_PLAYERS} rated players: {board * 1000:.2f} ms")
+        print("\nthroughput, moves committed per second by one process (Dalen 9, 5 s each):")
+        for synchronous in ("FULL", "NORMAL"):
+            for matches in (1, 10, 100):
+                rate, cpu, _ = await _throughput(folder, matches, 5.0, synchronous)
+                print(
+                    f"  {matches:>3} matches at once, synchronous={synchronous:<6}: "
+                    f"{rate:6.0f} moves/s, process CPU {cpu:.2f} s per s"
+                )
+        _, _, summary = await _throughput(folder, 100, 5.0, "NORMAL", profile=True)
+        print("\nwhere the time of the 100-match run goes (own time, top 12):")
+        print("\n".join(line for line in summary.splitlines() if line.strip())[-2400:])
 
 
 def main() -> None:

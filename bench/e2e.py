@@ -1,44 +1,112 @@
 """End-to-end load benchmark: the real bot under many concurrent games (``make bench-e2e``).
 
-Runs the real ``LeafBot`` (real discord.py client, real SQLite file, real pictures) against
-the local Discord simulator in one process, sets up 200 board-game matches and 20 Leiff
-tables of three players, then plays them all at a steady move rate for a fixed time: board
-moves as ``/move`` commands, Leiff actions as clicks on each player's DM buttons. It reports
-the time from dispatching each interaction to the bot's reply carrying the new picture
-(median, p99, max), the largest event-loop lag, memory, and moves per second.
+The bot runs as ``make run`` runs it, in a process of its own (:mod:`bench.e2e_bot`) with
+its picture and AI worker processes, against the local Discord simulator, which runs here
+together with the simulated players. So the bot's figures are its own: its event-loop lag
+is measured inside it, and its memory is that of its whole process tree.
 
-The simulator, the clients' "users" and the bot share one event loop and the same two cores,
-so the figures include the simulator's own work: they are an upper bound of the bot's cost.
+The world (see :func:`record_games`, :func:`build_board_matches`, :func:`open_leiff_tables`):
+200 board matches, 50 each of Lefe 7, Dalen 9, Lublache 9 and Les 9, spread over 10
+channels, each already at the middle of a seeded random game (the game is recorded first,
+in worker processes, and the match is stored at its middle position before the bot starts,
+as after a restart), and 20 Leiff tables of three players opened through Discord and
+played a few actions in. Then the players play at a steady rate (:func:`drive`): board
+moves as ``/move`` commands taken from the recorded games, Leiff actions as clicks on the
+acting player's DM buttons or menus. Every match plays two moves and every table six
+actions before timing starts (the bot's first move in a match after a start works the
+position out from storage; that is measured by the restart tests, not here).
 
-    python -m bench.e2e [seconds] [board moves per second] [Leiff actions per second]
+Reported per stage: the time from dispatching each interaction to the bot's answer
+carrying the new picture (median, p99, max), the bot's event-loop lag (p50, p99, max, and
+the longest garbage-collector pause), the memory of the bot's process tree (resident,
+summed, and proportional, which counts shared pages once) and the moves per second
+completed. ``--sweep`` raises the rate stage by stage and names the highest one that still
+meets both targets (reply p99 ≤ 100 ms, loop-lag p99 ≤ 50 ms).
+
+    python -m bench.e2e [--seconds S] [--board-rate R] [--leiff-rate L] [--sweep]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
-import gc
-import logging
+import json
 import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+ROOT = Path(__file__).resolve().parent.parent
+BOARD_GAMES = (("lefe", 7), ("dalen", 9), ("lublache", 9), ("les", 9))
 BOARD_MATCHES = 200
 LEIFF_TABLES = 20
 LEIFF_PLAYERS = 3
-BOARD_GAMES = (("lefe", 7), ("dalen", 9), ("lublache", 9))
-CHANNELS = 10  # the games are spread over this many channels of one server
+LEIFF_WARM_UP_ACTIONS = 6  # per table, through Discord, before timing
+BOARD_WARM_UP_MOVES = 2  # per match, through Discord, before timing (see warm_up())
+ADVANCE = 0.5  # share of each recorded game already played when the bot starts
+CHANNELS = 10
 DEFAULT_SECONDS = 30.0
-DEFAULT_BOARD_RATE = 20.0  # moves per second over all board matches
-DEFAULT_LEIFF_RATE = 5.0  # actions per second over all Leiff tables
-START_TIME = 1_800_000_000.0
-RENDER_WORKERS = int(os.environ.get("RENDER_WORKERS", "2"))
+DEFAULT_BOARD_RATE = 64.0  # board moves per second over all matches
+DEFAULT_LEIFF_RATE = 16.0  # Leiff actions per second over all tables (80 in all)
+SWEEP_RATES = (40.0, 60.0, 80.0, 100.0, 120.0, 140.0, 160.0)  # moves/s in all, 4:1
+SWEEP_SECONDS = 20.0
+REPLY_P99_TARGET = 0.100
+LAG_P99_TARGET = 0.050
+
+
+# ---- the recorded games ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecordedGame:
+    """A seeded random game: its moves, who made each, and the position at its middle."""
+
+    game: str
+    size: int
+    moves: tuple[str, ...]
+    movers: tuple[int, ...]  # the seat that made each move
+    advance: int  # moves already played when the bot starts
+    middle: str  # the position after ``advance`` moves, as engine JSON
+
+
+def record_game(game_name: str, size: int, seed: int) -> RecordedGame:
+    """Play one random game to its end (no swaps: a swap is not a ``/move`` cell)."""
+    from engine import get_game
+
+    rng = random.Random(seed)
+    state = get_game(game_name).new(size=size)
+    states, moves, movers = [state], [], []
+    while state.outcome is None:
+        legal = sorted(m for m in state.legal_moves() if m != "swap")
+        if not legal:
+            break
+        move = rng.choice(legal)
+        movers.append(state.seat_to_move)
+        state = state.play(move)
+        moves.append(move)
+        states.append(state)
+    advance = int(len(moves) * ADVANCE)
+    return RecordedGame(
+        game_name, size, tuple(moves), tuple(movers), advance, states[advance].to_json()
+    )
+
+
+def record_games(count: int, seed: int = 1) -> list[RecordedGame]:
+    """``count`` games, the four board games in turn, recorded on every core."""
+    specs = [(*BOARD_GAMES[n % len(BOARD_GAMES)], seed * 100_000 + n) for n in range(count)]
+    with ProcessPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        return list(pool.map(record_game, *zip(*specs, strict=True), chunksize=4))
+
+
+# ---- the world ---------------------------------------------------------------------------
 
 
 @dataclass
@@ -46,13 +114,10 @@ class Figures:
     replies: list[float] = field(default_factory=list)  # seconds, dispatch → picture reply
     leiff_replies: list[float] = field(default_factory=list)
     refused: int = 0
+    refusals: list[str] = field(default_factory=list)
+    deferred: int = 0
     board_moves: int = 0
     leiff_actions: int = 0
-    finished_games: int = 0
-    max_lag: float = 0.0
-    refusals: list[str] = field(default_factory=list)
-
-    deferred: int = 0
 
     def deferred_reply(self, result: Any) -> bool:
         """A slow command: the bot deferred privately and posted the board in the channel."""
@@ -67,24 +132,12 @@ class Figures:
             self.refusals.append(text)
 
 
-def _gc_timer(pauses: list[float]) -> Any:
-    """A gc callback recording how long each collection stopped the world."""
-    started = [0.0]
-
-    def callback(phase: str, info: dict[str, Any]) -> None:
-        if phase == "start":
-            started[0] = time.perf_counter()
-        else:
-            pauses.append(time.perf_counter() - started[0])
-
-    return callback
-
-
-def rss_mb(field_name: str = "VmRSS") -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith(field_name + ":"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+async def answered(interaction: Any, timeout: float = 30.0) -> Any:
+    """The interaction once the bot has answered it completely: after a deferral (the
+    bot acknowledges a slow command and posts the picture later) wait for that reply."""
+    if interaction.deferred:
+        await interaction.wait_for_reply(timeout)
+    return interaction
 
 
 def reply_seconds(interaction: Any) -> float | None:
@@ -95,102 +148,89 @@ def reply_seconds(interaction: Any) -> float | None:
     return interaction.time_to_last_reply
 
 
-def percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    index = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))
-    return ordered[index]
-
-
-async def watch_loop_lag(figures: Figures, stop: asyncio.Event, period: float = 0.01) -> None:
-    while not stop.is_set():
-        started = time.perf_counter()
-        await asyncio.sleep(period)
-        figures.max_lag = max(figures.max_lag, time.perf_counter() - started - period)
-
-
 class BoardMatch:
-    """One board match as its two players see it, with a local copy of the position."""
+    """One stored board match, played on by its two players from a recorded game."""
 
-    def __init__(
-        self,
-        sim: Any,
-        channel: Any,
-        players: tuple[Any, Any],
-        game: str,
-        size: int,
-        rng: random.Random,
-        bot: Any,
-    ) -> None:
-        self.sim = sim
-        self.bot = bot
-        self.match_id = 0
-        self.channel = channel
-        self.players = players
-        self.game = game
-        self.size = size
-        self.rng = rng
-        self.state: Any = None
+    def __init__(self, sim: Any, channel: Any, players: tuple[Any, Any], record: RecordedGame):
+        self.sim, self.channel, self.players, self.record = sim, channel, players, record
+        self.played = record.advance
 
-    async def start(self) -> None:
-        from engine import get_game
-
-        challenger, opponent = self.players
-        offer = await self.sim.slash(
-            challenger,
-            "play",
-            channel=self.channel,
-            game=self.game,
-            opponent=opponent,
-            size=self.size,
-        )
-        accepted = await self.sim.click(opponent, offer.last_message, "Accept")
-        assert not accepted.ephemeral, accepted.text
-        self.match_id = int(accepted.last_message.content.split("match #", 1)[1].split()[0])
-        self.state = get_game(self.game).new(size=self.size)
-
-    async def reload(self) -> None:
-        """The position as stored after a move. Re-reading it is cheaper than playing the
-        move again here (a Lublache move costs the engine ~20 ms), so the benchmark's own
-        bookkeeping stays small next to the bot's work."""
-        from engine import get_game
-
-        record = await self.bot.service.repo.get_match(self.match_id)
-        self.state = get_game(self.game).from_json(record.state)
+    @property
+    def over(self) -> bool:
+        return self.played >= len(self.record.moves)
 
     async def move(self, figures: Figures) -> None:
-        if self.state.outcome is not None:
-            self.players = (self.players[1], self.players[0])
-            await self.start()
-            figures.finished_games += 1
+        if self.over:
             return
-        moves = sorted(m for m in self.state.legal_moves() if m != "swap")
-        move = self.rng.choice(moves)
-        mover = self.players[self.state.seat_to_move]
-        result = await self.sim.slash(mover, "move", channel=self.channel, cell=move)
+        move = self.record.moves[self.played]
+        mover = self.players[self.record.movers[self.played]]
+        result = await answered(
+            await self.sim.slash(mover, "move", channel=self.channel, cell=move)
+        )
         if result.ephemeral and not figures.deferred_reply(result):
             figures.refuse(result.text)
             return
-        await self.reload()
+        self.played += 1
         figures.board_moves += 1
         seconds = reply_seconds(result)
         if seconds is not None:
             figures.replies.append(seconds)
 
 
-class LeiffDriver:
-    """One Leiff table: the engine copy tells whose click comes next and which one."""
+async def build_board_matches(
+    database: Path,
+    guild: Any,
+    channels: list[Any],
+    pairs: list[tuple[Any, Any]],
+    records: list[RecordedGame],
+) -> list[tuple[int, RecordedGame]]:
+    """Store one match per recorded game through the match service (challenge, accept),
+    then at the middle of its game, before the bot starts: the bot finds them as after a
+    restart. Returns (match id, record) pairs."""
+    from bot.service import MatchService
+    from bot.service.board_logic import seats_with_colours
+    from bot.storage import open_repository
+    from bot.storage.records import ActionRecord
+    from engine import get_game
 
-    def __init__(self, sim: Any, channel: Any, players: list[Any], bot: Any) -> None:
-        self.sim = sim
-        self.channel = channel
-        self.players = players
-        self.bot = bot
+    repo = await open_repository(database)
+    service = MatchService(repo)
+    stored = []
+    try:
+        for number, (record, (first, second)) in enumerate(zip(records, pairs, strict=True)):
+            channel = channels[number % len(channels)]
+            offer = await service.challenge(
+                guild.id, channel.id, first.id, record.game, second.id, size=record.size
+            )
+            assert offer.challenge_id is not None
+            started = await service.accept_challenge(offer.challenge_id, second.id)
+            assert started.match_id is not None
+            match = await repo.get_match(started.match_id)
+            state = get_game(record.game).from_json(record.middle)
+            now = time.time()
+            middle = match.evolve(
+                state=record.middle,
+                seats=seats_with_colours(match, state),
+                version=match.version + 1,
+                updated_at=now,
+            )
+            note = ActionRecord(match.id, middle.version, None, None, "bench: to mid-game", now)
+            await repo.commit_match(middle, match.version, [note])
+            stored.append((match.id, record))
+    finally:
+        await repo.close()
+    return stored
+
+
+class LeiffTable:
+    """One Leiff table: the stored state tells whose click comes next and which one."""
+
+    def __init__(self, sim: Any, channel: Any, players: list[Any], repo: Any) -> None:
+        self.sim, self.channel, self.players, self.repo = sim, channel, players, repo
         self.match_id = 0
         self.state: Any = None
 
-    async def start(self) -> None:
-        from engine import get_game
-
+    async def open(self) -> None:
         host, *guests = self.players
         lobby = (
             await self.sim.slash(host, "play", channel=self.channel, game="leiff")
@@ -199,8 +239,6 @@ class LeiffDriver:
             await self.sim.click(guest, lobby, "Join")
         await self.sim.click(host, lobby, "Start")
         self.match_id = int(lobby.content.split("table #", 1)[1].split()[0])
-        record = await self.bot.service.repo.get_match(self.match_id)
-        self.state = get_game("leiff").from_json(record.state)
 
     def choose(self) -> tuple[int, str]:
         waiting = self.state.waiting_for()
@@ -215,12 +253,32 @@ class LeiffDriver:
             return owner, "decline"
         return owner, self.state.default_action(owner)
 
+    async def _controls(self, user: Any, version: int, timeout: float = 5.0) -> Any:
+        """The user's DM whose buttons were drawn for ``version`` (the bot updates it right
+        after its reply; a player clicks what they see)."""
+        drawn_for = f"lb|f|{self.match_id}|{version}|"
+        deadline = time.monotonic() + timeout
+        while True:
+            for message in reversed(self.sim.dms(user)):
+                ids = [b.custom_id or "" for b in message.buttons] + [
+                    s.custom_id for s in message.selects
+                ]
+                if any(i.startswith(drawn_for) for i in ids):
+                    return message
+            if time.monotonic() > deadline:
+                return next(m for m in reversed(self.sim.dms(user)) if m.buttons or m.selects)
+            await asyncio.sleep(0.005)
+
     async def act(self, figures: Figures) -> None:
+        from engine import get_game
+
+        record = await self.repo.get_match(self.match_id)
+        self.state = get_game("leiff").from_json(record.state)
         if self.state.outcome is not None:
             return
         seat, action = self.choose()
         user = self.players[seat]
-        message = next(m for m in reversed(self.sim.dms(user)) if m.buttons or m.selects)
+        message = await self._controls(user, record.version)
         target = next(
             (
                 b.custom_id
@@ -234,36 +292,153 @@ class LeiffDriver:
             result = await self.sim.select(user, message, select.custom_id, action)
         else:
             result = await self.sim.click(user, message, target)
+        result = await answered(result)
         if result.ephemeral and not figures.deferred_reply(result):
             figures.refuse(result.text)
             return
-        self.state = self.state.play(seat, action)
         figures.leiff_actions += 1
         seconds = reply_seconds(result)
         if seconds is not None:
             figures.leiff_replies.append(seconds)
 
 
-async def paced(
-    worker: Any, rate: float, seconds: float, figures: Figures, stop: asyncio.Event
-) -> None:
-    """Call ``worker.step`` for randomly chosen idle workers at ``rate`` per second."""
+async def open_leiff_tables(
+    sim: Any, channels: list[Any], seats: list[list[Any]], database: Path
+) -> tuple[list[LeiffTable], Any]:
+    """Open, fill and start the tables through Discord and play a few actions on each.
+    Returns the tables and the read-only repository they look their state up in."""
+    from bot.storage import open_repository
+
+    repo = await open_repository(database)
+    tables = [
+        LeiffTable(sim, channels[number % len(channels)], players, repo)
+        for number, players in enumerate(seats)
+    ]
+    for table in tables:
+        await table.open()
+    warm_up = Figures()
+    for _ in range(LEIFF_WARM_UP_ACTIONS):
+        await asyncio.gather(*(table.act(warm_up) for table in tables))
+    return tables, repo
+
+
+async def warm_up(matches: list[BoardMatch], moves: int = BOARD_WARM_UP_MOVES) -> None:
+    """Play a couple of moves in every match before timing. The bot has just started, so
+    its first move in a match works the position out from its stored form (a Lublache
+    9-board costs tens of milliseconds then, a few after); timing those would measure a
+    restart, not a running bot."""
+    figures = Figures()
+    for _ in range(moves):
+        for start in range(0, len(matches), 20):
+            await asyncio.gather(*(m.move(figures) for m in matches[start : start + 20]))
+
+
+# ---- the bot's process -------------------------------------------------------------------
+
+
+class BotProcess:
+    """The bot in its own process (``bench.e2e_bot``), pointed at the simulator."""
+
+    def __init__(self, sim: Any, guild: Any, database: Path, folder: Path) -> None:
+        self.sim, self.guild, self.database = sim, guild, database
+        self.stats_path = folder / "bot-stats.json"
+        self.process: asyncio.subprocess.Process | None = None
+
+    async def start(self, timeout: float = 60.0) -> None:
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": self.sim.token,
+            "DATABASE_PATH": str(self.database),
+            "DEV_GUILD_ID": str(self.guild.id),
+            "LOG_LEVEL": "WARNING",
+            "PYTHONPATH": str(ROOT),
+            "E2E_STATS": str(self.stats_path),
+        }
+        self.process = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bench.e2e_bot",
+            self.sim.base_url,
+            self.sim.gateway.url,
+            cwd=ROOT,
+            env=env,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        deadline = time.monotonic() + timeout
+        while not (self.sim.gateway.live_sessions and self.sim.commands(self.guild)):
+            if self.process.returncode is not None:
+                assert self.process.stderr is not None
+                raise RuntimeError((await self.process.stderr.read()).decode())
+            if time.monotonic() > deadline:
+                raise RuntimeError("the bot did not connect in time")
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(1.0)  # its picture workers warm up after connecting
+
+    async def stop(self) -> dict[str, list[tuple[float, float]]]:
+        """SIGTERM, as a service manager stops it; its loop and GC samples."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(self.process.wait(), 30)
+        except TimeoutError:
+            self.process.kill()
+            await self.process.wait()
+        return json.loads(self.stats_path.read_text()) if self.stats_path.exists() else {}
+
+    def memory_mb(self) -> tuple[float, float, int]:
+        """(resident summed, proportional summed, processes) over the bot's process tree."""
+        assert self.process is not None
+        return tree_memory_mb(self.process.pid)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            text = (task / "children").read_text().split()
+            found.extend(int(child) for child in text)
+    return found
+
+
+def tree_memory_mb(root: int) -> tuple[float, float, int]:
+    """Resident and proportional set sizes summed over ``root`` and its descendants."""
+    rss = pss = 0.0
+    count = 0
+    stack = [root]
+    while stack:
+        pid = stack.pop()
+        with contextlib.suppress(OSError):
+            for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+                if line.startswith("Rss:"):
+                    rss += int(line.split()[1]) / 1024
+                elif line.startswith("Pss:"):
+                    pss += int(line.split()[1]) / 1024
+            count += 1
+        stack.extend(_children(pid))
+    return rss, pss, count
+
+
+# ---- driving the load --------------------------------------------------------------------
+
+
+async def paced(workers: list[Any], rate: float, seconds: float, figures: Figures) -> None:
+    """Call a randomly chosen idle worker at ``rate`` per second for ``seconds``."""
     busy: set[int] = set()
     tasks: set[asyncio.Task[None]] = set()
     interval = 1.0 / rate
     next_at = time.perf_counter()
     deadline = next_at + seconds
-    pool = list(range(len(worker)))
     rng = random.Random(5)
     while time.perf_counter() < deadline:
-        idle = [i for i in pool if i not in busy]
+        idle = [i for i in range(len(workers)) if i not in busy]
         if idle:
             index = rng.choice(idle)
             busy.add(index)
 
             async def run(i: int = index) -> None:
                 try:
-                    await worker[i](figures)
+                    await workers[i](figures)
                 finally:
                     busy.discard(i)
 
@@ -276,131 +451,201 @@ async def paced(
         await asyncio.gather(*tasks)
 
 
-async def run(seconds: float, board_rate: float, leiff_rate: float) -> Figures:
-    from bot.app import LeafBot
-    from bot.settings import Settings
-    from tests.discord_sim.harness import DiscordSimulator
+@dataclass
+class Stage:
+    board_rate: float
+    leiff_rate: float
+    seconds: float
+    figures: Figures
+    started: float  # wall-clock time
+    ended: float
+    memory: tuple[float, float, int]  # the largest (rss, pss, processes) seen
 
-    logging.basicConfig(level=logging.WARNING)
+    def lags(self, samples: dict[str, list[tuple[float, float]]]) -> list[float]:
+        return [lag for at, lag in samples.get("lags", []) if self.started <= at <= self.ended]
+
+    def pauses(self, samples: dict[str, list[tuple[float, float]]]) -> list[float]:
+        return [p for at, p in samples.get("pauses", []) if self.started <= at <= self.ended]
+
+
+async def drive(
+    bot: BotProcess,
+    matches: list[BoardMatch],
+    tables: list[LeiffTable],
+    board_rate: float,
+    leiff_rate: float,
+    seconds: float,
+) -> Stage:
+    """Play at the given rates for ``seconds``, sampling the bot's memory every second."""
     figures = Figures()
-    rng = random.Random(1)
-    clock_now = [START_TIME]
-    seeds = iter(range(10_000, 1_000_000))
-    with tempfile.TemporaryDirectory() as folder:
-        async with DiscordSimulator(interaction_timeout=30.0) as sim:
-            guild = sim.add_guild("Bench", channels=tuple(f"games-{i}" for i in range(CHANNELS)))
-            channels = guild.text_channels
-            admin = sim.add_member(guild, "admin", manage_guild=True)
-            settings = Settings(
-                token="bench", database_path=Path(folder) / "bench.sqlite3", dev_guild_id=guild.id
-            )
+    peak = (0.0, 0.0, 0)
+    done = asyncio.Event()
 
-            def make() -> LeafBot:
-                return LeafBot(
-                    settings,
-                    service_options={
-                        "clock": lambda: clock_now[0],
-                        "seed_source": lambda: next(seeds),
-                    },
-                    tick_seconds=None,
-                )
+    async def sample_memory() -> None:
+        nonlocal peak
+        while not done.is_set():
+            now = bot.memory_mb()
+            peak = max(peak, now)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(done.wait(), 1.0)
 
-            handle = await sim.start_bot(make)
-            await sim.slash(admin, "settings", key="challenge_cooldown_seconds", value="0")
-
-            setup_started = time.perf_counter()
-            matches = []
-            for number in range(BOARD_MATCHES):
-                pair = (sim.add_member(guild, f"p{number}a"), sim.add_member(guild, f"p{number}b"))
-                game, size = BOARD_GAMES[number % len(BOARD_GAMES)]
-                channel = channels[number % len(channels)]
-                matches.append(
-                    BoardMatch(sim, channel, pair, game, size, random.Random(number), handle.client)
-                )
-            tables = [
-                LeiffDriver(
-                    sim,
-                    channels[t % len(channels)],
-                    [sim.add_member(guild, f"t{t}s{s}") for s in range(LEIFF_PLAYERS)],
-                    handle.client,
-                )
-                for t in range(LEIFF_TABLES)
-            ]
-            for start in range(0, len(matches), 20):
-                await asyncio.gather(*(m.start() for m in matches[start : start + 20]))
-            for table in tables:
-                await table.start()
-            setup_seconds = time.perf_counter() - setup_started
-            rss_before = rss_mb()
-            gc.collect()
-            gc.freeze()  # the set-up (users, guild, simulator records) lives for the whole run
-            pauses: list[float] = []
-            gc.callbacks.append(_gc_timer(pauses))
-
-            stop = asyncio.Event()
-            watcher = asyncio.create_task(watch_loop_lag(figures, stop))
-            started = time.perf_counter()
-            await asyncio.gather(
-                paced([m.move for m in matches], board_rate, seconds, figures, stop),
-                paced([t.act for t in tables], leiff_rate, seconds, figures, stop),
-            )
-            elapsed = time.perf_counter() - started
-            stop.set()
-            with contextlib.suppress(asyncio.CancelledError):
-                await watcher
-            gc.callbacks.clear()
-            late = sum(1 for i in sim.interactions if i.late_response)
-            errors = len(sim.bot_errors)
-            rss_after = rss_mb()
-            await handle.stop()
-    del rng
-    print(
-        f"setup: {BOARD_MATCHES} board matches and {LEIFF_TABLES} Leiff tables in {setup_seconds:.1f} s"
-    )
-    print(
-        f"ran {elapsed:.1f} s at {board_rate:g} board moves/s and {leiff_rate:g} Leiff actions/s requested"
-    )
-    report("board /move → board picture", figures.replies)
-    report("Leiff DM click → hand picture", figures.leiff_replies)
-    both = figures.replies + figures.leiff_replies
-    print(
-        f"moves per second: {(figures.board_moves + figures.leiff_actions) / elapsed:.1f} "
-        f"({figures.board_moves} board moves, {figures.leiff_actions} Leiff actions, "
-        f"{figures.finished_games} games finished and restarted, {figures.refused} refused, "
-        f"{figures.deferred} deferred after 1.5 s)"
-    )
-    for text in figures.refusals:
-        print(f"  refused: {text}")
-    print(
-        f"largest event-loop lag: {figures.max_lag * 1000:.1f} ms "
-        f"(longest garbage-collector pause: {max(pauses, default=0) * 1000:.1f} ms)"
-    )
-    print(
-        f"slowest reply: {max(both) * 1000:.0f} ms; answered after 3 s: {late}; bot errors: {errors}"
-    )
-    print(
-        f"memory (RSS): {rss_before:.0f} MB after set-up, {rss_after:.0f} MB at the end, "
-        f"peak {rss_mb('VmHWM'):.0f} MB"
-    )
-    return figures
+    sampler = asyncio.create_task(sample_memory())
+    started = time.time()
+    playing = [m.move for m in matches if not m.over]
+    loads = [paced(playing, board_rate, seconds, figures)]
+    if leiff_rate > 0:
+        loads.append(paced([t.act for t in tables], leiff_rate, seconds, figures))
+    await asyncio.gather(*loads)
+    ended = time.time()
+    done.set()
+    await sampler
+    return Stage(board_rate, leiff_rate, ended - started, figures, started, ended, peak)
 
 
-def report(label: str, values: list[float]) -> None:
+# ---- report ------------------------------------------------------------------------------
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(share * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def describe(values: list[float]) -> str:
     if not values:
-        print(f"{label}: no samples")
-        return
-    print(
-        f"{label}: n={len(values)}, median {statistics.median(values) * 1000:.1f} ms, "
+        return "no samples"
+    return (
+        f"n={len(values)}, median {statistics.median(values) * 1000:.1f} ms, "
         f"p99 {percentile(values, 0.99) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms"
     )
 
 
+def meets_targets(stage: Stage, samples: dict[str, list[tuple[float, float]]]) -> bool:
+    replies = stage.figures.replies + stage.figures.leiff_replies
+    lags = stage.lags(samples)
+    return (
+        bool(replies)
+        and bool(lags)
+        and percentile(replies, 0.99) <= REPLY_P99_TARGET
+        and percentile(lags, 0.99) <= LAG_P99_TARGET
+        and stage.figures.refused == 0
+    )
+
+
+def report(stage: Stage, samples: dict[str, list[tuple[float, float]]]) -> None:
+    figures = stage.figures
+    offered = stage.board_rate + stage.leiff_rate
+    done = (figures.board_moves + figures.leiff_actions) / stage.seconds
+    print(
+        f"\n-- {offered:g} moves/s offered ({stage.board_rate:g} board + "
+        f"{stage.leiff_rate:g} Leiff) for {stage.seconds:.0f} s: {done:.1f} moves/s done "
+        f"({figures.board_moves} board, {figures.leiff_actions} Leiff, {figures.refused} "
+        f"refused, {figures.deferred} deferred after 1.5 s)"
+    )
+    for text in figures.refusals:
+        print(f"   refused: {text}")
+    print(f"   board /move → board picture:    {describe(figures.replies)}")
+    print(f"   Leiff DM click → hand picture:  {describe(figures.leiff_replies)}")
+    print(f"   all replies:                    {describe(figures.replies + figures.leiff_replies)}")
+    lags, pauses = stage.lags(samples), stage.pauses(samples)
+    if lags:
+        print(
+            f"   bot event-loop lag (10 ms sleep overshoot): p50 "
+            f"{statistics.median(lags) * 1000:.1f} ms, p99 {percentile(lags, 0.99) * 1000:.1f}"
+            f" ms, max {max(lags) * 1000:.1f} ms; longest GC pause "
+            f"{max(pauses, default=0.0) * 1000:.1f} ms ({len(pauses)} collections)"
+        )
+    rss, pss, count = stage.memory
+    print(
+        f"   bot process tree ({count} processes): {rss:.0f} MB resident summed, "
+        f"{pss:.0f} MB proportional (peak of 1 s samples)"
+    )
+    verdict = "meets" if meets_targets(stage, samples) else "misses"
+    print(f"   {verdict} the targets (reply p99 <= 100 ms, loop-lag p99 <= 50 ms)")
+
+
+# ---- the whole run -----------------------------------------------------------------------
+
+
+async def run(
+    stages: list[tuple[float, float, float]],
+    board_matches: int = BOARD_MATCHES,
+    leiff_tables: int = LEIFF_TABLES,
+) -> list[Stage]:
+    """Build the world, start the bot, play each (board rate, Leiff rate, seconds) stage."""
+    from tests.discord_sim.harness import DiscordSimulator
+
+    recording_started = time.perf_counter()
+    records = record_games(board_matches)
+    print(
+        f"recorded {len(records)} random games in {time.perf_counter() - recording_started:.1f}"
+        f" s; matches start at their middle (median ply {statistics.median(r.advance for r in records):.0f})",
+        flush=True,
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        database = Path(folder) / "bench.sqlite3"
+        async with DiscordSimulator(interaction_timeout=30.0) as sim:
+            guild = sim.add_guild("Bench", channels=tuple(f"games-{i}" for i in range(CHANNELS)))
+            channels = list(guild.text_channels)
+            pairs = [
+                (sim.add_member(guild, f"p{n}a"), sim.add_member(guild, f"p{n}b"))
+                for n in range(board_matches)
+            ]
+            seats = [
+                [sim.add_member(guild, f"t{t}s{s}") for s in range(LEIFF_PLAYERS)]
+                for t in range(leiff_tables)
+            ]
+            setup_started = time.perf_counter()
+            stored = await build_board_matches(database, guild, channels, pairs, records)
+            matches = [
+                BoardMatch(sim, channels[n % len(channels)], pairs[n], record)
+                for n, (_, record) in enumerate(stored)
+            ]
+            bot = BotProcess(sim, guild, database, Path(folder))
+            await bot.start()
+            print("the bot is connected; opening the Leiff tables", flush=True)
+            tables, repo = await open_leiff_tables(sim, channels, seats, database)
+            await warm_up(matches)
+            rss, pss, count = bot.memory_mb()
+            print(
+                f"set-up: {len(matches)} board matches at mid-game and {len(tables)} Leiff "
+                f"tables in {time.perf_counter() - setup_started:.1f} s; bot process tree "
+                f"({count} processes) {rss:.0f} MB resident summed, {pss:.0f} MB proportional"
+            )
+            done = []
+            try:
+                for board_rate, leiff_rate, seconds in stages:
+                    done.append(await drive(bot, matches, tables, board_rate, leiff_rate, seconds))
+            finally:
+                await repo.close()
+                samples = await bot.stop()
+            late = sum(1 for i in sim.interactions if i.late_response)
+    for stage in done:
+        report(stage, samples)
+    print(f"\ninteractions answered after Discord's 3 s: {late}")
+    if len(done) > 1:
+        passing = [s.board_rate + s.leiff_rate for s in done if meets_targets(s, samples)]
+        print(
+            "highest rate meeting both targets: "
+            + (f"{max(passing):g} moves/s offered" if passing else "none of the stages")
+        )
+    return done
+
+
 def main(argv: list[str] | None = None) -> None:
-    args = list(sys.argv[1:] if argv is None else argv)
-    seconds = float(args[0]) if len(args) > 0 else DEFAULT_SECONDS
-    board_rate = float(args[1]) if len(args) > 1 else DEFAULT_BOARD_RATE
-    leiff_rate = float(args[2]) if len(args) > 2 else DEFAULT_LEIFF_RATE
-    asyncio.run(run(seconds, board_rate, leiff_rate))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=DEFAULT_SECONDS)
+    parser.add_argument("--board-rate", type=float, default=DEFAULT_BOARD_RATE)
+    parser.add_argument("--leiff-rate", type=float, default=DEFAULT_LEIFF_RATE)
+    parser.add_argument("--sweep", action="store_true", help="raise the rate stage by stage")
+    parser.add_argument("--matches", type=int, default=BOARD_MATCHES, help="board matches")
+    parser.add_argument("--tables", type=int, default=LEIFF_TABLES, help="Leiff tables")
+    args = parser.parse_args(argv)
+    if args.sweep:
+        stages = [(rate * 0.8, rate * 0.2, SWEEP_SECONDS) for rate in SWEEP_RATES]
+    else:
+        stages = [(args.board_rate, args.leiff_rate, args.seconds)]
+    asyncio.run(run(stages, args.matches, args.tables))
 
 
 if __name__ == "__main__":

@@ -1,0 +1,81 @@
+"""The bot's side of ``make bench-e2e``: the real bot, started as ``make run`` starts it, in a
+process of its own, pointed at the local Discord simulator, and watching its event loop.
+
+    python -m bench.e2e_bot <simulator API base URL> <gateway URL>
+
+Configured like the bot (``DISCORD_TOKEN``, ``DATABASE_PATH``, ``DEV_GUILD_ID``,
+``RENDER_WORKERS``, ``AI_WORKERS``), plus ``E2E_STATS``: a file where, on SIGTERM, it writes
+every event-loop lag sample (the overshoot of a 10 ms sleep, with its wall-clock time) and
+every garbage-collector pause, as JSON. The load generator decides which window counts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import json
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+SAMPLE_SECONDS = 0.01
+
+
+class LoopWatch:
+    """Samples the event loop's lag and the garbage collector's pauses."""
+
+    def __init__(self) -> None:
+        self.lags: list[tuple[float, float]] = []  # (wall-clock time, lag seconds)
+        self.pauses: list[tuple[float, float]] = []  # (wall-clock time, pause seconds)
+        self._gc_started = 0.0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        gc.callbacks.append(self._on_gc)
+        self._task = asyncio.get_running_loop().create_task(self._sample(), name="loop-watch")
+
+    async def _sample(self) -> None:
+        while True:
+            started = time.perf_counter()
+            await asyncio.sleep(SAMPLE_SECONDS)
+            self.lags.append((time.time(), time.perf_counter() - started - SAMPLE_SECONDS))
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.pauses.append((time.time(), time.perf_counter() - self._gc_started))
+
+    def write(self, path: Path) -> None:
+        path.write_text(json.dumps({"lags": self.lags, "pauses": self.pauses}))
+
+
+def main(argv: list[str]) -> int:
+    import discord.gateway
+    import discord.http
+    import yarl
+
+    discord.http.Route.BASE = argv[0] + "/api/v10"
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(argv[1])
+
+    from bot import app
+    from bot.settings import Settings
+
+    watch = LoopWatch()
+    setup_hook = app.LeafBot.setup_hook
+
+    async def watched_setup_hook(bot: app.LeafBot) -> None:
+        await setup_hook(bot)
+        watch.start()
+
+    app.LeafBot.setup_hook = watched_setup_hook  # type: ignore[method-assign]
+    try:
+        return app.run(Settings.load(dotenv=None))
+    finally:
+        watch.write(Path(os.environ["E2E_STATS"]))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
