@@ -253,20 +253,27 @@ class LeiffTable:
             return owner, "decline"
         return owner, self.state.default_action(owner)
 
-    async def _controls(self, user: Any, version: int, timeout: float = 5.0) -> Any:
-        """The user's DM whose buttons were drawn for ``version`` (the bot updates it right
-        after its reply; a player clicks what they see)."""
+    async def _control(self, user: Any, version: int, action: str) -> tuple[Any, Any] | None:
+        """The user's DM message and the button (or menu) for ``action`` there, preferably
+        drawn for ``version``: the bot updates the DMs right after its reply, and a player
+        clicks what they see. None if no DM offers the action within a few seconds."""
         drawn_for = f"lb|f|{self.match_id}|{version}|"
-        deadline = time.monotonic() + timeout
+        deadline = time.monotonic() + 5.0
         while True:
+            found = None
             for message in reversed(self.sim.dms(user)):
-                ids = [b.custom_id or "" for b in message.buttons] + [
-                    s.custom_id for s in message.selects
-                ]
-                if any(i.startswith(drawn_for) for i in ids):
-                    return message
+                for button in message.buttons:
+                    if (button.custom_id or "").rsplit("|", 1)[-1] == action:
+                        found = found or (message, button)
+                        if button.custom_id.startswith(drawn_for):
+                            return message, button
+                for menu in message.selects:
+                    if action in menu.values:
+                        found = found or (message, menu)
+                        if menu.custom_id.startswith(drawn_for):
+                            return message, menu
             if time.monotonic() > deadline:
-                return next(m for m in reversed(self.sim.dms(user)) if m.buttons or m.selects)
+                return found
             await asyncio.sleep(0.005)
 
     async def act(self, figures: Figures) -> None:
@@ -278,20 +285,15 @@ class LeiffTable:
             return
         seat, action = self.choose()
         user = self.players[seat]
-        message = await self._controls(user, record.version)
-        target = next(
-            (
-                b.custom_id
-                for b in message.buttons
-                if b.custom_id and b.custom_id.rsplit("|", 1)[-1] == action
-            ),
-            None,
-        )
-        if target is None:
-            select = next(s for s in message.selects if action in s.values)
-            result = await self.sim.select(user, message, select.custom_id, action)
+        control = await self._control(user, record.version, action)
+        if control is None:
+            figures.refuse(f"no DM of seat {seat} offers {action!r}")
+            return
+        message, component = control
+        if hasattr(component, "values"):
+            result = await self.sim.select(user, message, component.custom_id, action)
         else:
-            result = await self.sim.click(user, message, target)
+            result = await self.sim.click(user, message, component.custom_id)
         result = await answered(result)
         if result.ephemeral and not figures.deferred_reply(result):
             figures.refuse(result.text)
@@ -401,6 +403,24 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def _cpu_seconds(pid: int) -> float:
+    with contextlib.suppress(OSError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return 0.0
+
+
+def tree_cpu_seconds(root: int) -> dict[int, float]:
+    """CPU seconds (user + system) used so far by ``root`` and each of its descendants."""
+    found: dict[int, float] = {}
+    stack = [root]
+    while stack:
+        pid = stack.pop()
+        found[pid] = _cpu_seconds(pid)
+        stack.extend(_children(pid))
+    return found
+
+
 def tree_memory_mb(root: int) -> tuple[float, float, int]:
     """Resident and proportional set sizes summed over ``root`` and its descendants."""
     rss = pss = 0.0
@@ -460,6 +480,7 @@ class Stage:
     started: float  # wall-clock time
     ended: float
     memory: tuple[float, float, int]  # the largest (rss, pss, processes) seen
+    cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds per second, by process
 
     def lags(self, samples: dict[str, list[tuple[float, float]]]) -> list[float]:
         return [lag for at, lag in samples.get("lags", []) if self.started <= at <= self.ended]
@@ -490,6 +511,8 @@ async def drive(
                 await asyncio.wait_for(done.wait(), 1.0)
 
     sampler = asyncio.create_task(sample_memory())
+    assert bot.process is not None
+    cpu_before, own_before = tree_cpu_seconds(bot.process.pid), time.process_time()
     started = time.time()
     playing = [m.move for m in matches if not m.over]
     loads = [paced(playing, board_rate, seconds, figures)]
@@ -497,9 +520,15 @@ async def drive(
         loads.append(paced([t.act for t in tables], leiff_rate, seconds, figures))
     await asyncio.gather(*loads)
     ended = time.time()
+    cpu_after, own_after = tree_cpu_seconds(bot.process.pid), time.process_time()
     done.set()
     await sampler
-    return Stage(board_rate, leiff_rate, ended - started, figures, started, ended, peak)
+    elapsed = ended - started
+    cpu = {"simulator and players": (own_after - own_before) / elapsed}
+    for number, pid in enumerate(sorted(cpu_after)):
+        name = "bot" if pid == bot.process.pid else f"worker {number}"
+        cpu[name] = (cpu_after[pid] - cpu_before.get(pid, 0.0)) / elapsed
+    return Stage(board_rate, leiff_rate, elapsed, figures, started, ended, peak, cpu)
 
 
 # ---- report ------------------------------------------------------------------------------
@@ -555,6 +584,8 @@ def report(stage: Stage, samples: dict[str, list[tuple[float, float]]]) -> None:
             f" ms, max {max(lags) * 1000:.1f} ms; longest GC pause "
             f"{max(pauses, default=0.0) * 1000:.1f} ms ({len(pauses)} collections)"
         )
+    shares = ", ".join(f"{name} {share:.2f}" for name, share in stage.cpu.items())
+    print(f"   CPU seconds per second: {shares}")
     rss, pss, count = stage.memory
     print(
         f"   bot process tree ({count} processes): {rss:.0f} MB resident summed, "

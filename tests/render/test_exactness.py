@@ -9,12 +9,17 @@ their PNG files once decoded.
 
 from __future__ import annotations
 
+import io
 import json
+import random
 from pathlib import Path
 
 from PIL import Image, ImageDraw
 
+from engine import BOARD_GAMES, get_game
+from render import list_themes, png_bytes, render_board
 from render.text import draw_text, font
+from tests.render.helpers import decode, random_position
 from tests.render.picture_cases import digests
 
 GOLDEN = Path(__file__).with_name("golden_pictures.json")
@@ -45,3 +50,28 @@ def test_remembered_text_paints_what_pillow_paints_on_any_background() -> None:
                     painted = Image.new("RGB", (160, 40), background)
                     draw_text(ImageDraw.Draw(painted), xy, text, used, (200, 10, 90), anchor)
                     assert painted.tobytes() == expected.tobytes(), (text, anchor)
+
+
+def _previous_png(image: Image.Image) -> bytes:
+    """The encoder before issue 21, frozen: Pillow's quantiser and PNG writer at level 6."""
+    indexed = image.convert("RGB").quantize(
+        colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE
+    )
+    buffer = io.BytesIO()
+    indexed.save(buffer, format="PNG", compress_level=6, optimize=False)
+    return buffer.getvalue()
+
+
+def test_png_files_decode_to_the_pixels_of_the_previous_encoder() -> None:
+    """Random boards of every game, size and theme: the new file (libdeflate, written
+    here) decodes to exactly the pixels of the file the previous encoder wrote."""
+    rng = random.Random(21)
+    for number in range(24):
+        game_name = BOARD_GAMES[number % len(BOARD_GAMES)]
+        size = rng.choice(get_game(game_name).sizes)
+        state = random_position(game_name, size, rng)
+        theme = rng.choice(list_themes())
+        image = render_board(state, names=("Ann", "Bob"), theme=theme, width=rng.choice((360, 480)))
+        new, old = png_bytes(image), _previous_png(image)
+        assert decode(new).tobytes() == decode(old).tobytes(), (game_name, size, theme)
+        assert png_bytes(image) == new  # deterministic
