@@ -7,11 +7,14 @@ Configured like the bot (``DISCORD_TOKEN``, ``DATABASE_PATH``, ``DEV_GUILD_ID``,
 ``RENDER_WORKERS``, ``AI_WORKERS``), plus ``E2E_STATS``: a file where, on SIGTERM, it writes
 every event-loop lag sample (the overshoot of a 10 ms sleep, with its wall-clock time) and
 every garbage-collector pause, as JSON. The load generator decides which window counts.
+With ``E2E_PROFILE`` set to a file name, the bot's main thread runs under cProfile and its
+statistics are written there (to see where the bot's own time goes).
 """
 
 from __future__ import annotations
 
 import asyncio
+import cProfile
 import gc
 import json
 import os
@@ -71,9 +74,16 @@ def main(argv: list[str]) -> int:
         watch.start()
 
     app.LeafBot.setup_hook = watched_setup_hook  # type: ignore[method-assign]
+    profile_path = os.environ.get("E2E_PROFILE")
+    profiler = cProfile.Profile() if profile_path else None
     try:
+        if profiler is not None:
+            profiler.enable()
         return app.run(Settings.load(dotenv=None))
     finally:
+        if profiler is not None and profile_path:
+            profiler.disable()
+            profiler.dump_stats(profile_path)
         watch.write(Path(os.environ["E2E_STATS"]))
 
 
