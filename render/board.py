@@ -213,8 +213,16 @@ def _stripes(width: int, height: int, period: int) -> Image.Image:
     return mask
 
 
-def _draw_loops(image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardState) -> None:
-    """Shade and outline each owned loop, under the stones so every stone stays visible.
+def _draw_loops(
+    image: Image.Image,
+    geo: BoardGeometry,
+    theme: Theme,
+    state: BoardState,
+    loops: Sequence[tuple[str, tuple[str, ...]]] | None = None,
+) -> None:
+    """Shade and outline each owned loop (or only ``loops``, some of them in the same
+    order: a replay repaints a part of the board), under the stones so every stone stays
+    visible.
 
     The first colour's loops are filled with a flat blue tint, the second colour's with
     orange stripes: hue, lightness and texture all differ, so the owner reads at a glance
@@ -226,7 +234,7 @@ def _draw_loops(image: Image.Image, geo: BoardGeometry, theme: Theme, state: Boa
     band = max(3, round(geo.radius * 0.42))
     stripes = _stripes(geo.width, geo.height, max(6, round(geo.radius * 0.5)))
     draw = ImageDraw.Draw(image)
-    for owner, cells in owned_loops(state):
+    for owner, cells in owned_loops(state) if loops is None else loops:
         path = [geo.centres[i] for i in (grid.index(c) for c in cells) if i is not None]
         if len(path) < 3:
             continue

@@ -123,18 +123,26 @@ class _Painter:
         where it changed.
 
         Outside the loops that came or went, the same loops are drawn in the same order
-        (they are sorted), so only the areas of those loops can differ.
+        (they are sorted), so only the areas of those loops can differ; inside them, only
+        the loops that reach there count. So those areas are drawn again with just those
+        loops, in order, and copied into the board.
         """
         loops = () if self.points else tuple(owned_loops(state))
         if loops == self.loops:
             return []
-        changed = set(loops) ^ set(self.loops)
+        boxes = [self._loop_box(cells) for _, cells in set(loops) ^ set(self.loops)]
         self.loops = loops
-        self.base = self.background
-        if loops:
+        touching = [
+            loop for loop in loops if any(_overlap(self._loop_box(loop[1]), b) for b in boxes)
+        ]
+        fresh = self.background.copy()
+        _draw_loops(fresh, self.geo, self.theme, state, touching)
+        if self.base is self.background:
             self.base = self.background.copy()
-            _draw_loops(self.base, self.geo, self.theme, state)
-        return [self._loop_box(cells) for _, cells in changed]
+        for changed in boxes:
+            area = self._clip(changed)
+            self.base.paste(fresh.crop(area), area)
+        return boxes
 
     def _loop_box(self, cells: tuple[str, ...]) -> Box:
         """The pixels a loop's shading and outline can touch (its band is far narrower
