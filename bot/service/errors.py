@@ -78,5 +78,12 @@ class ChannelNotAllowed(ServiceError):
     default_message = "games cannot be hosted in this channel on this server"
 
 
+class InvalidRequest(ServiceError):
+    """A call with a malformed argument (an id outside Discord's range, a time that is not
+    a number); the Discord layer never makes one."""
+
+    default_message = "that request is not valid"
+
+
 class LobbyError(ServiceError):
     default_message = "that cannot be done in this lobby"

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from bot.service.arguments import check_public_calls
 from bot.service.board_matches import BoardMatchCalls
 from bot.service.clocks import ClockCalls
 from bot.service.core import LEIFF
@@ -38,6 +39,7 @@ class StartupState:
     challenges: tuple[ChallengeInfo, ...]
 
 
+@check_public_calls  # malformed arguments raise the service's own errors
 class MatchService(
     BotCalls,  # with the challenge calls it builds on
     BoardMatchCalls,
