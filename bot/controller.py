@@ -15,14 +15,15 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.errors import GENERIC_FAILURE, UserFacingError, player_message
-from bot.names import in_text
+from bot.errors import GENERIC_FAILURE, UNDELIVERED, UserFacingError, player_message
+from bot.names import excerpt, in_text
 from bot.presenter import Outgoing, game_title, only_for, sentence
 from bot.responder import Responder
 from bot.service import IllegalAction, StaleVersion
@@ -48,6 +49,10 @@ BOARD_SERVICE_ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
 OUT_OF_TURN = frozenset({"match", "catch", "penalty", "next"})
 AUTOCOMPLETE_LIMIT = 25
 GAMES_LISTED = 20  # matches shown by /games (a private message holds 2000 characters)
+MAX_REPLY = 2000  # Discord's limit for a message's text
+# What a typed move can be made of (cells, Lefe captures "e5xg6", Les pairs "e5+b2", words
+# such as "pass"); anything else is refused before it reaches the game.
+MOVE_TEXT = re.compile(r"[a-z0-9+ ]{1,20}")
 
 Handler = Callable[[Responder], Awaitable[None]]
 
@@ -110,12 +115,25 @@ class Controller:
                     "unexpected error handling interaction %s", interaction.id, exc_info=error
                 )
                 text = GENERIC_FAILURE
-            try:
-                await responder.private(sentence(text))
-            except discord.HTTPException:
-                log.warning("could not deliver the error reply to interaction %s", interaction.id)
+            await self._refuse(responder, sentence(text))
         finally:
             await responder.finish()
+
+    @staticmethod
+    async def _refuse(responder: Responder, text: str) -> None:
+        """Answer privately; if that answer cannot be delivered, a short generic one, and if
+        even that fails the placeholder says so (it never reads as a success)."""
+        for attempt in (text[:MAX_REPLY], UNDELIVERED):
+            try:
+                await responder.private(attempt)
+                return
+            except discord.HTTPException as error:
+                log.warning(
+                    "could not deliver a reply to interaction %s: %s",
+                    responder.interaction.id,
+                    error,
+                )
+        responder.failed = True
 
     # ---- components ----------------------------------------------------------------
     async def on_component(
@@ -332,6 +350,13 @@ class Controller:
             move = " ".join(text.split()).lower()
             if not move:
                 raise UserFacingError("Type a cell, for example `f6`.")
+            if not MOVE_TEXT.fullmatch(move):
+                # Quote only a short, safe excerpt: the reply must stay readable (and within
+                # Discord's limit) whatever was typed.
+                raise UserFacingError(
+                    f"“{excerpt(text)}” is not a move. Type a cell such as `f6`; "
+                    "the list above the box shows your legal moves."
+                )
             try:
                 update = await self.service.play(match.id, responder.user_id, move, version=None)
             except IllegalAction:

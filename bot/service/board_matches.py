@@ -29,6 +29,9 @@ from bot.service.results import Update
 from bot.storage import MatchRecord, SeatRecord
 from engine import IllegalMove
 
+# Longer than any move of the board games ("i17xi16", "e10+b12"): refused without echo.
+MAX_MOVE_TEXT = 20
+
 
 class BoardMatchCalls(ServiceCore):
     """Calls on running board-game matches (part of :class:`MatchService`)."""
@@ -44,6 +47,8 @@ class BoardMatchCalls(ServiceCore):
 
     async def _play_board(self, record: MatchRecord, user_id: int, move: str) -> Update:
         """A board move by ``user_id`` (a person or the bot), under the match lock."""
+        if len(move) > MAX_MOVE_TEXT:  # refused unread: errors never quote long user text
+            raise IllegalAction(f"that is not a {_title(record.game)} move")
         self._check_running(record)
         seat = self._seat(record, user_id)
         state = self._state(record)

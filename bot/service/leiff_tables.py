@@ -37,6 +37,9 @@ from bot.service.results import Update
 from bot.storage import MatchRecord, SeatRecord
 from engine import IllegalMove, get_game
 
+# The longest action is the Klatschtante's rule: "rule " and up to 100 characters.
+MAX_ACTION_TEXT = 120
+
 
 class LeiffTableCalls(ServiceCore):
     """Leiff lobby and game calls (part of :class:`MatchService`)."""
@@ -260,6 +263,8 @@ class LeiffTableCalls(ServiceCore):
         return await self.play(match_id, user_id, action, version)
 
     async def _leiff_act(self, record: MatchRecord, user_id: int, action: str) -> Update:
+        if len(action) > MAX_ACTION_TEXT:  # refused unread: errors never quote long user text
+            raise IllegalAction("that is not a Leiff action")
         self._check_running(record)
         seat = self._seat(record, user_id)
         if seat.removed:

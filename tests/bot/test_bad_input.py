@@ -120,3 +120,32 @@ async def test_games_only_in_the_allowed_channels(sim, world, bot):
     await assert_refused(await sim.slash(world.alice, "play", game="leiff"), "cannot be hosted")
     opened = await sim.slash(world.alice, "play", game="leiff", channel=world.other_channel)
     assert not opened.ephemeral and "Join" in [b.label for b in opened.last_message.buttons]
+
+
+async def test_a_long_move_is_refused_with_a_short_safe_excerpt(sim, world, bot):
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    version = (await stored_match(bot, match_id)).version
+    typed = "c3 " + "x" * 2990
+    refused = await sim.slash(world.alice, "move", cell=typed)
+    await assert_refused(refused, "is not a move")
+    assert len(refused.text) < 200 and "…" in refused.text, refused.text
+    assert "done" not in refused.text.lower()
+    hostile = await sim.slash(world.alice, "move", cell="**<@%d>** `@everyone`" % world.bob.id)
+    await assert_refused(hostile, "is not a move")
+    assert f"<@{world.bob.id}>" not in hostile.text and "**" not in hostile.text.replace("\\*", "")
+    assert (await stored_match(bot, match_id)).version == version
+    sim.assert_no_bot_errors()
+
+
+async def test_an_undeliverable_refusal_never_reads_as_a_success(sim, world, bot):
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    route = "POST /interactions/{interaction_id}/{token}/callback"
+    sim.fail_requests(route, status=400, code=50035, message="Invalid Form Body")
+    refused = await sim.slash(world.bob, "move", cell="c3")  # not Bob's turn
+    assert refused.ephemeral and "could not show my answer" in refused.text, refused.text
+    # Neither the refusal nor the generic answer could be sent: the placeholder says so.
+    sim.fail_requests(route, status=400, code=50035, message="Invalid Form Body", count=2)
+    refused = await sim.slash(world.bob, "move", cell="c3")
+    assert refused.ephemeral and "could not show my answer" in refused.text, refused.text
+    assert "done" not in refused.text.lower()
+    assert (await stored_state(bot, match_id)).moves == ()

@@ -188,3 +188,10 @@ async def test_message_ids_are_recorded_and_current_redraws(service: MatchServic
     assert refreshed.pictures[0].state.stones == {"e5": "dark"}
     with pytest.raises(NotFound):
         await service.set_message(match_id + 50, "board", 1)
+
+
+async def test_a_long_move_is_refused_without_being_quoted(service):
+    started = await start_board_match(service, "lefe", size=5)
+    with pytest.raises(IllegalAction) as refused:
+        await service.play(started.match_id, ALICE, "c3" + "z" * 500)
+    assert "z" not in str(refused.value) and len(str(refused.value)) < 60
