@@ -130,7 +130,7 @@ async def test_a_long_move_is_refused_with_a_short_safe_excerpt(sim, world, bot)
     await assert_refused(refused, "is not a move")
     assert len(refused.text) < 200 and "…" in refused.text, refused.text
     assert "done" not in refused.text.lower()
-    hostile = await sim.slash(world.alice, "move", cell="**<@%d>** `@everyone`" % world.bob.id)
+    hostile = await sim.slash(world.alice, "move", cell=f"**<@{world.bob.id}>** `@everyone`")
     await assert_refused(hostile, "is not a move")
     assert f"<@{world.bob.id}>" not in hostile.text and "**" not in hostile.text.replace("\\*", "")
     assert (await stored_match(bot, match_id)).version == version
