@@ -26,7 +26,7 @@ from bot.errors import GENERIC_FAILURE, UNDELIVERED, UserFacingError, player_mes
 from bot.names import excerpt, in_text
 from bot.presenter import Outgoing, game_title, only_for, sentence
 from bot.responder import Responder
-from bot.service import IllegalAction, StaleVersion
+from bot.service import IllegalAction, StaleVersion, TooLate
 from bot.ui.components import Choice, build_view
 from bot.ui.custom_ids import (
     ADD_BOT,
@@ -116,8 +116,18 @@ class Controller:
                 )
                 text = GENERIC_FAILURE
             await self._refuse(responder, sentence(text))
+            if isinstance(error, TooLate) and error.update is not None:
+                # The clock's timeout was applied instead: the channel hears of it as from
+                # a tick (the refusal above has already answered the interaction).
+                await self._publish_quietly(error.update)
         finally:
             await responder.finish()
+
+    async def _publish_quietly(self, update: Any) -> None:
+        try:
+            await self.presenter.publish(update)
+        except Exception:
+            log.exception("could not publish a %s update", update.kind)
 
     @staticmethod
     async def _refuse(responder: Responder, text: str) -> None:

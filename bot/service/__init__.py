@@ -24,6 +24,7 @@ from bot.service.errors import (
     SelfChallenge,
     ServiceError,
     StaleVersion,
+    TooLate,
     TooManyMatches,
 )
 from bot.service.guild_settings import GuildSettings
@@ -73,6 +74,7 @@ __all__ = [
     "ServiceError",
     "StaleVersion",
     "StartupState",
+    "TooLate",
     "TooManyMatches",
     "Update",
     "VsBotStats",

@@ -28,6 +28,7 @@ from bot.service.errors import (
     NotFound,
     NotInMatch,
     StaleVersion,
+    TooLate,
     TooManyMatches,
 )
 from bot.service.guild_settings import GuildSettings
@@ -130,13 +131,37 @@ class ServiceCore:
             yield
 
     @asynccontextmanager
-    async def _match(self, match_id: int, version: int | None) -> AsyncIterator[MatchRecord]:
-        """Hold the match's lock and yield its stored record after the version check."""
+    async def _match(
+        self, match_id: int, version: int | None, *, judge_deadline: bool = True
+    ) -> AsyncIterator[MatchRecord]:
+        """Hold the match's lock and yield its stored record after the deadline and version
+        checks. ``judge_deadline=False`` is for bot turns only: a bot is never late (it
+        acts before its clock could run out, and the tick plays its turns first)."""
         async with self._lock(match_id):
             record = await self._load(match_id)
+            if judge_deadline:
+                await self._judge_deadline(record)
             if version is not None and version != record.version:
                 raise StaleVersion()
             yield record
+
+    async def _judge_deadline(self, record: MatchRecord) -> None:
+        """Like a challenge's expiry, a match's deadline is judged when an action arrives,
+        not only when the clock ticks: after it, the timeout the tick would apply is applied
+        and committed now, and the late action is refused (:class:`TooLate`)."""
+        now = self.clock()
+        if (
+            record.status not in ACTIVE_STATUSES
+            or record.deadline_at is None
+            or record.deadline_at > now
+        ):
+            return
+        update = await self._timeout(record, now)
+        raise TooLate(_late_reason(record, update), update)
+
+    async def _timeout(self, record: MatchRecord, now: float) -> Update | None:
+        """Apply a passed deadline (the clock's part of the service, :mod:`clocks`)."""
+        raise NotImplementedError
 
     async def _load(self, match_id: int) -> MatchRecord:
         record = await self.repo.get_match(match_id)
@@ -542,6 +567,26 @@ def _replace_seat(record: MatchRecord, seat_number: int, **changes: Any) -> Matc
 
 def _with(update: Update, **changes: Any) -> Update:
     return replace(update, **changes)
+
+
+def _late_reason(record: MatchRecord, update: Update | None) -> str:
+    """Why an action that arrived after the deadline was refused, in words for anyone."""
+    kind = update.kind if update is not None else ""
+    if kind == "lobby_expired":
+        return "too late: this table closed because nobody started the game in time"
+    if kind == "match_aborted":
+        return "too late: the first move was not made in time, so the match was cancelled"
+    if record.game == LEIFF:
+        if kind == "match_over":
+            return (
+                "too late: the time for that step ran out first; the clock played the "
+                "default, and that ended the game"
+            )
+        return (
+            "too late: the time for that step ran out first, so the clock played the "
+            "default; look at the latest message"
+        )
+    return "too late: the time for that move ran out first, so the match is over"
 
 
 def _out_of_turn(action: str) -> bool:

@@ -149,3 +149,21 @@ async def test_an_undeliverable_refusal_never_reads_as_a_success(sim, world, bot
     assert refused.ephemeral and "could not show my answer" in refused.text, refused.text
     assert "done" not in refused.text.lower()
     assert (await stored_state(bot, match_id)).moves == ()
+
+
+async def test_a_move_after_the_deadline_is_refused_and_the_channel_sees_the_loss(
+    sim, world, bot, clock
+):
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    await sim.slash(world.alice, "move", cell="c3")
+    clock.advance(86400)  # Bob's day is over; no clock tick has run yet (a restart, say)
+    late = await sim.slash(world.bob, "move", cell="d3")
+    await assert_refused(late, "too late", "ran out")
+    match = await stored_match(bot, match_id)
+    assert match.status == "finished" and match.result["winners"] == [world.alice.id]
+    assert (await stored_state(bot, match_id)).moves == ("c3",)
+    result = world.channel.messages[-1]
+    assert "ran out of time" in result.content and "Ratings" in result.content
+    assert not any(not b.disabled for b in result.buttons if b.label != "Rematch")
+    assert await bot.client.tick_once() == 0
+    sim.assert_no_bot_errors()

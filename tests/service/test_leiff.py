@@ -16,6 +16,7 @@ from bot.service import (
     NotInMatch,
     NotYourTurn,
     StaleVersion,
+    TooLate,
     Update,
 )
 from bot.service.leiff_logic import fill_names
@@ -319,3 +320,33 @@ async def test_engine_reasons_name_players_by_mention(service: MatchService) -> 
     with pytest.raises(NotYourTurn) as refused:
         await service.play(started.match_id, BOB, "take")
     assert "{p" not in str(refused.value) and "<@11>" in str(refused.value)
+
+
+async def test_a_leiff_action_after_the_deadline_is_refused_and_the_default_played(
+    service: MatchService, clock: ManualClock
+) -> None:
+    started = await _table(service, 2)
+    clock.advance(300)
+    with pytest.raises(TooLate, match="clock played the default") as late:
+        await service.leiff_action(started.match_id, ALICE, "take")
+    assert late.value.update.kind == "timeout"
+    state = await _engine_state(service, started.match_id)
+    assert state.log[-1] == (0, "draw")  # the default, as the tick would have played it
+    assert (await service.get_match(started.match_id)).seats[0].timeouts == 1
+    assert await service.tick() == []
+    # An out-of-turn action by someone else is judged the same way: the deadline came first.
+    clock.advance(120)
+    with pytest.raises(TooLate):
+        await service.leiff_action(started.match_id, BOB, "match 1")
+    assert (await _engine_state(service, started.match_id)).log[-1] == (0, "discard")
+
+
+async def test_joining_a_table_after_its_expiry_closes_it(
+    service: MatchService, clock: ManualClock
+) -> None:
+    opened = await service.open_lobby(GUILD, CHANNEL, ALICE)
+    clock.advance(901)
+    with pytest.raises(TooLate, match="nobody started") as late:
+        await service.join_lobby(opened.match_id, BOB)
+    assert late.value.update.kind == "lobby_expired"
+    assert (await service.get_match(opened.match_id)).status == "aborted"
