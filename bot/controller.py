@@ -26,7 +26,7 @@ from bot.errors import GENERIC_FAILURE, UNDELIVERED, UserFacingError, player_mes
 from bot.names import excerpt, in_text
 from bot.presenter import Outgoing, game_title, only_for, sentence
 from bot.responder import Responder
-from bot.service import IllegalAction, StaleVersion, TooLate
+from bot.service import IllegalAction, Message, StaleVersion, TooLate
 from bot.ui.components import Choice, build_view
 from bot.ui.custom_ids import (
     ADD_BOT,
@@ -314,29 +314,10 @@ class Controller:
 
         await self.handle(interaction, run)
 
+    # ---- "my match here" -------------------------------------------------------------
     async def match_here(self, guild_id: int, channel_id: int, user_id: int) -> Any:
-        """The user's running match (or lobby) in this channel, or None.
-
-        The presenter remembers the last match each player saw change per channel; that one
-        is checked with a single lookup before asking the service to search the channel.
-        """
-        remembered = self.presenter.recent_match(guild_id, channel_id, user_id)
-        if remembered is not None:
-            try:
-                match = await self.service.get_match(remembered)
-            except Exception:
-                match = None
-            if (
-                match is not None
-                and match.status in ("running", "lobby")
-                and user_id in match.user_ids
-                and (match.thread_id or match.channel_id) == channel_id
-            ):
-                return match
-        match = await self.service.match_in_channel(guild_id, channel_id, user_id)
-        if match is not None:
-            self.presenter.remember_match(match)
-        return match
+        """The user's most recently active match (or lobby) in this channel, or None."""
+        return await self.service.match_in_channel(guild_id, channel_id, user_id)
 
     async def _my_match(self, interaction: discord.Interaction, user_id: int) -> Any:
         if interaction.guild_id is None:
@@ -348,15 +329,110 @@ class Controller:
             )
         return match
 
-    async def move(self, interaction: discord.Interaction, text: str) -> None:
-        async def run(responder: Responder) -> None:
-            match = await self._my_match(interaction, responder.user_id)
-            if match.game == "leiff":
+    async def _board_matches_here(self, interaction: discord.Interaction, user_id: int) -> Any:
+        """The user's running board matches in this channel, whatever else they play here
+        (a Leiff table never hides them), most recently active first."""
+        if interaction.guild_id is None:
+            return []
+        return await self.service.board_matches_in_channel(
+            interaction.guild_id, interaction.channel_id, user_id
+        )
+
+    async def match_label(self, match: Any, user_id: int, *, in_message: bool = False) -> str:
+        """A match as its player recognises it: "Lefe vs Bob (#12)" (opponent by name)."""
+        others = [seat.user_id for seat in match.seats if seat.user_id != user_id]
+        opponent = await self.presenter.names.name(others[0]) if others else "nobody"
+        if in_message:
+            opponent = in_text(opponent)
+        return f"{game_title(match.game)} vs {opponent} (#{match.id})"
+
+    async def _my_board_match(
+        self,
+        interaction: discord.Interaction,
+        user_id: int,
+        match_id: int | None,
+        *,
+        for_a_move: bool,
+    ) -> tuple[Any, str | None]:
+        """The board match ``/move`` or ``/resign`` acts on, and a line saying which one it
+        was when the player has several here and did not name it (else None).
+
+        The ``match`` option names it; without it, the only board match here, or (for a
+        move) the only one where it is the player's turn. Anything else is refused with the
+        list to choose from: resigning the wrong match must never happen by accident.
+        """
+        if interaction.guild_id is None:
+            raise UserFacingError("Use this in the channel where your match is played.")
+        matches = await self._board_matches_here(interaction, user_id)
+        if match_id is not None:
+            chosen = next((m for m in matches if m.id == match_id), None)
+            if chosen is None:
                 raise UserFacingError(
-                    "Leiff is played with the buttons of your hand (in your DMs)."
+                    f"Match #{match_id} is not one of your running board matches in this "
+                    "channel." + await self._yours_here(matches, user_id)
                 )
-            if match.status != "running":
-                raise UserFacingError("That match is not running.")
+            return chosen, None
+        if not matches:
+            raise UserFacingError(await self._no_board_match(interaction, user_id, for_a_move))
+        if len(matches) == 1:
+            return matches[0], None
+        due = [m for m in matches if user_id in m.to_act]
+        if for_a_move and len(due) == 1:
+            label = await self.match_label(due[0], user_id, in_message=True)
+            name = in_text(await self.presenter.names.name(user_id))
+            return due[0], (
+                f"Played in {label}: **{name}** has {len(matches)} board matches in this channel."
+            )
+        raise UserFacingError(
+            f"You have {len(matches)} board matches in this channel. Choose one with the "
+            "`match` option." + await self._yours_here(matches, user_id)
+        )
+
+    async def _yours_here(self, matches: list[Any], user_id: int) -> str:
+        if not matches:
+            return ""
+        labels = [await self.match_label(m, user_id, in_message=True) for m in matches]
+        return " Yours here: " + ", ".join(labels) + "."
+
+    async def _no_board_match(
+        self, interaction: discord.Interaction, user_id: int, for_a_move: bool
+    ) -> str:
+        assert interaction.guild_id is not None
+        other = await self.match_here(interaction.guild_id, interaction.channel_id, user_id)
+        if other is not None and other.game == "leiff":
+            if for_a_move:
+                return (
+                    "You have no board match in this channel. Leiff is played with the "
+                    "buttons of your hand (in your DMs, or under **Show my hand**)."
+                )
+            return (
+                "You have no board match in this channel. Leiff has no resignation: if you "
+                "stop playing, the clock plays for you, and after a few timeouts in a row you "
+                "leave the table."
+            )
+        return "You have no running match in this channel. Start one with `/play`."
+
+    async def match_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The caller's board matches in this channel, as "Lefe vs Bob (#12)"."""
+        user_id = interaction.user.id
+        typed = "".join(str(current).split()).casefold().lstrip("#")
+        choices = []
+        for match in await self._board_matches_here(interaction, user_id):
+            label = await self.match_label(match, user_id)
+            if typed and typed not in "".join(label.split()).casefold():
+                continue
+            choices.append(app_commands.Choice(name=label[:100], value=match.id))
+        return choices[:AUTOCOMPLETE_LIMIT]
+
+    async def move(
+        self, interaction: discord.Interaction, text: str, match_id: int | None = None
+    ) -> None:
+        async def run(responder: Responder) -> None:
+            match, note = await self._my_board_match(
+                interaction, responder.user_id, match_id, for_a_move=True
+            )
             move = " ".join(text.split()).lower()
             if not move:
                 raise UserFacingError("Type a cell, for example `f6`.")
@@ -379,7 +455,7 @@ class Controller:
                     f"{move} can capture more than one tree: which one?", view=view
                 )
                 return
-            await self.presenter.publish(update, responder)
+            await self.presenter.publish(_with_note(update, note), responder)
 
         await self.handle(interaction, run)
 
@@ -419,14 +495,19 @@ class Controller:
     async def move_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The caller's legal moves in this channel's match that start with what they typed."""
-        if interaction.guild_id is None:
+        """The caller's legal moves in their board match here that start with what they
+        typed (the match named by the ``match`` option, else the only one, else the only
+        one where it is their turn)."""
+        user_id = interaction.user.id
+        matches = await self._board_matches_here(interaction, user_id)
+        chosen = getattr(interaction.namespace, "match", None)
+        if isinstance(chosen, int) and not isinstance(chosen, bool):
+            matches = [m for m in matches if m.id == chosen]
+        elif len(matches) > 1:
+            matches = [m for m in matches if user_id in m.to_act]
+        if len(matches) != 1:
             return []
-        match = await self.match_here(
-            interaction.guild_id, interaction.channel_id, interaction.user.id
-        )
-        if match is None or match.game == "leiff" or match.status != "running":
-            return []
+        match = matches[0]
         _, legal = await self._legal_moves(match, interaction.user.id)
         typed = "".join(current.split()).lower()
         found = sorted((m for m in legal if m.startswith(typed)), key=_move_order)
@@ -444,15 +525,13 @@ class Controller:
 
         await self.handle(interaction, run)
 
-    async def resign(self, interaction: discord.Interaction) -> None:
+    async def resign(self, interaction: discord.Interaction, match_id: int | None = None) -> None:
         async def run(responder: Responder) -> None:
-            match = await self._my_match(interaction, responder.user_id)
-            if match.game == "leiff":
-                raise UserFacingError(
-                    "Leiff has no resignation; leave the table by letting your time run out."
-                )
+            match, note = await self._my_board_match(
+                interaction, responder.user_id, match_id, for_a_move=False
+            )
             update = await self.service.resign(match.id, responder.user_id, version=None)
-            await self.presenter.publish(update, responder)
+            await self.presenter.publish(_with_note(update, note), responder)
 
         await self.handle(interaction, run)
 
@@ -610,6 +689,13 @@ class Controller:
             await responder.private(f"**Server settings**\n{body}")
 
         await self.handle(interaction, run)
+
+
+def _with_note(update: Any, note: str | None) -> Any:
+    """The update with one more line for the channel message (first, after the header)."""
+    if note is None:
+        return update
+    return dataclasses.replace(update, messages=(Message(note), *update.messages))
 
 
 def _setting_value(key: str, value: str) -> Any:

@@ -158,8 +158,6 @@ class Presenter:
         # after a restart an expiry is announced in a new message instead)
         self._challenge_messages: dict[int, int] = {}
 
-        # (guild, channel, user) -> the match that user last saw updated there
-        self._recent: dict[tuple[int, int, int], int] = {}
         # Bot turns run in one background task per match; a request that arrives while it
         # runs marks the match so the task asks the service once more before it ends.
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
@@ -210,15 +208,6 @@ class Presenter:
         """Wait until no bot turn is being played or posted (tests and shutdown use it)."""
         while self._bot_tasks:
             await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
-
-    def remember_match(self, match: Any) -> None:
-        """Note, for each player, the match they last saw change in its channel."""
-        place = match.thread_id or match.channel_id
-        for user_id in match.user_ids:
-            self._recent[(match.guild_id, place, user_id)] = match.id
-
-    def recent_match(self, guild_id: int, channel_id: int, user_id: int) -> int | None:
-        return self._recent.get((guild_id, channel_id, user_id))
 
     @property
     def service(self) -> Any:
@@ -470,8 +459,6 @@ class Presenter:
         The answer the clicking user waits for goes first: their own hand when they clicked
         in it, else the channel message. Everything else is drawn side by side.
         """
-        if update.match is not None and update.match.status in ("running", "lobby"):
-            self.remember_match(update.match)
         users = self.private_users(update)
         if responder is not None and responder.origin_is_private and responder.user_id in users:
             names = await self.seat_names(update.match)

@@ -92,11 +92,20 @@ async def play_command(
     )
 
 
+MATCH_OPTION = "Which of your board matches here (needed only when you play several here)"
+
+
 @app_commands.command(name="move", description="Play your move in this channel's match.")
-@app_commands.describe(cell="The cell (Les: two cells like e5+b2); the list shows your legal moves")
+@app_commands.describe(
+    cell="The cell (Les: two cells like e5+b2); the list shows your legal moves", match=MATCH_OPTION
+)
 @app_commands.guild_only()
-async def move_command(interaction: discord.Interaction, cell: str) -> None:
-    await _bot(interaction).controller.move(interaction, cell)
+async def move_command(
+    interaction: discord.Interaction,
+    cell: str,
+    match: app_commands.Range[int, 1] | None = None,
+) -> None:
+    await _bot(interaction).controller.move(interaction, cell, match)
 
 
 @move_command.autocomplete("cell")
@@ -106,16 +115,33 @@ async def move_autocomplete(
     return await _bot(interaction).controller.move_autocomplete(interaction, current)
 
 
+@move_command.autocomplete("match")
+async def move_match_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    return await _bot(interaction).controller.match_autocomplete(interaction, current)
+
+
 @app_commands.command(name="board", description="Show your match in this channel again.")
 @app_commands.guild_only()
 async def board_command(interaction: discord.Interaction) -> None:
     await _bot(interaction).controller.board(interaction)
 
 
-@app_commands.command(name="resign", description="Resign your match in this channel.")
+@app_commands.command(name="resign", description="Resign your board match in this channel.")
+@app_commands.describe(match=MATCH_OPTION)
 @app_commands.guild_only()
-async def resign_command(interaction: discord.Interaction) -> None:
-    await _bot(interaction).controller.resign(interaction)
+async def resign_command(
+    interaction: discord.Interaction, match: app_commands.Range[int, 1] | None = None
+) -> None:
+    await _bot(interaction).controller.resign(interaction, match)
+
+
+@resign_command.autocomplete("match")
+async def resign_match_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    return await _bot(interaction).controller.match_autocomplete(interaction, current)
 
 
 @app_commands.command(name="games", description="The matches running on this server.")

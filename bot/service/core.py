@@ -282,13 +282,26 @@ class ServiceCore:
     async def _check_match_limit(
         self, settings: GuildSettings, user_id: int, guild_id: int, who: str
     ) -> None:
-        active = await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, guild_id)
-        if len(active) >= settings.max_matches_per_user:
-            have = "have" if who == "you" else "has"
+        """``TooManyMatches`` when the user already plays the server's maximum. Only matches
+        the user can still act in count: a Leiff table they left or were removed from
+        (which may run on for hours without them) does not."""
+        active = [
+            record
+            for record in await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, guild_id)
+            if not _seat_removed(record, user_id)
+        ]
+        limit = settings.max_matches_per_user
+        if len(active) < limit:
+            return
+        if who != "you":
             raise TooManyMatches(
-                f"{who} already {have} {len(active)} games running "
-                f"(the limit here is {settings.max_matches_per_user})"
+                f"{who} already has {_games(len(active))} running (the limit here is {limit})"
             )
+        # Say where they are, so the player can finish or resign one of them.
+        listed = ", ".join(_where(record, user_id) for record in active[:limit])
+        raise TooManyMatches(
+            f"you already have {_games(len(active))} running (the limit here is {limit}): {listed}"
+        )
 
     @staticmethod
     def _board_options(
@@ -567,6 +580,26 @@ def _replace_seat(record: MatchRecord, seat_number: int, **changes: Any) -> Matc
 
 def _with(update: Update, **changes: Any) -> Update:
     return replace(update, **changes)
+
+
+def _seat_removed(record: MatchRecord, user_id: int) -> bool:
+    seat = record.seat_of(user_id)
+    return seat is not None and seat.removed
+
+
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
+
+
+def _where(record: MatchRecord, user_id: int) -> str:
+    """A match as a player finds it: "Lefe vs <@2> (#12) in <#5>"."""
+    place = f"<#{record.thread_id or record.channel_id}>"
+    if record.game == LEIFF:
+        what = "a Leiff lobby" if record.status == "lobby" else "a Leiff table"
+        return f"{what} (#{record.id}) in {place}"
+    opponents = [s.user_id for s in record.seats if s.user_id != user_id]
+    against = f" vs {mention(opponents[0])}" if opponents else ""
+    return f"{_title(record.game)}{against} (#{record.id}) in {place}"
 
 
 def _late_reason(record: MatchRecord, update: Update | None) -> str:

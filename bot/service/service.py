@@ -84,6 +84,22 @@ class MatchService(
                 return self._info(record, self._state(record))
         return None
 
+    async def board_matches_in_channel(
+        self, guild_id: int, channel_id: int, user_id: int, thread_id: int | None = None
+    ) -> list[MatchInfo]:
+        """The caller's running board matches played in this channel or thread, most
+        recently active first. Leiff tables there never hide them: this is how ``/move``
+        and ``/resign`` find "my match here"."""
+        place = thread_id if thread_id is not None else channel_id
+        records = await self.repo.matches_in_channel(guild_id, place, ("running",), user_id)
+        return [
+            self._info(record, self._state(record))
+            for record in records
+            if record.game != LEIFF
+            and (record.thread_id or record.channel_id) == place
+            and record.seat_of(user_id) is not None
+        ]
+
     async def user_matches(self, user_id: int, guild_id: int | None = None) -> list[MatchInfo]:
         records = await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, guild_id)
         return [self._info(r, self._state(r)) for r in records]
