@@ -225,7 +225,7 @@ class Controller:
                 raise
         await self.presenter.publish(update, responder)
 
-    async def _hand_outgoing(self, match_id: int, user_id: int) -> Outgoing:
+    async def _hand_outgoing(self, match_id: int, user_id: int) -> tuple[Any, Outgoing]:
         update = await self.service.current(match_id, for_user=user_id)
         match = update.match
         if match is None or match.game != "leiff":
@@ -235,16 +235,25 @@ class Controller:
         if match.status == "lobby":
             raise UserFacingError("The game has not started yet.")
         names = await self.presenter.seat_names(match)
-        return await self.presenter.hand_message(update, user_id, names)
+        return match, await self.presenter.hand_message(update, user_id, names)
 
     async def _show_hand(self, responder: Responder, match_id: int) -> None:
-        outgoing = await self._hand_outgoing(match_id, responder.user_id)
+        match, outgoing = await self._hand_outgoing(match_id, responder.user_id)
+        # A player whose DMs refused us may have opened them since: try once more, and if
+        # the hand gets through, it lives in their DMs again from now on.
+        if self.presenter.dm_refused(responder.user_id) and await self.presenter.try_dm(
+            match, responder.user_id, outgoing
+        ):
+            await responder.private(
+                "Your DMs are open again: your hand is there now, and it stays up to date there."
+            )
+            return
         await responder.private(**outgoing.send_kwargs())
 
     async def _refresh_hand(self, responder: Responder, match_id: int) -> None:
         """A stale click in a hand message: bring that message up to date."""
         try:
-            outgoing = await self._hand_outgoing(match_id, responder.user_id)
+            _, outgoing = await self._hand_outgoing(match_id, responder.user_id)
         except Exception:
             return
         await responder.update_origin(**outgoing.edit_kwargs())

@@ -51,6 +51,19 @@ LOBBY_KINDS = {
 }
 CHALLENGE_END_KINDS = {"challenge_declined", "challenge_cancelled", "challenge_expired"}
 MAX_LEIFF_PLAYERS = 6
+# After Discord refused a user's DMs, they are tried again at the next table, whenever the
+# player presses "Show my hand", and otherwise at most this often (the player may have
+# opened them meanwhile; each try that fails costs one request).
+DM_RETRY_SECONDS = 600.0
+
+
+@dataclass
+class DmRefusal:
+    """Discord refused a user's DMs: when we last tried, and the tables where we tried (each
+    got its closed-DMs notice once). Forgotten as soon as a DM gets through."""
+
+    at: float
+    tables: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -152,8 +165,9 @@ class Presenter:
         self.client = client
         self.names = NameBook(client)
         self._dm_channels: dict[int, int] = {}
-        self._dm_closed: set[int] = set()  # users whose DMs refused us (this process)
-        self._dm_notice_sent: set[tuple[int, int]] = set()  # (match id, user id)
+        # Users whose DMs refused us, until a DM gets through again (this process only: a
+        # restart simply tries once more).
+        self._dm_refused: dict[int, DmRefusal] = {}
         # challenge id -> its message, to update it when it expires (this process only;
         # after a restart an expiry is announced in a new message instead)
         self._challenge_messages: dict[int, int] = {}
@@ -563,22 +577,55 @@ class Presenter:
             if responder.in_dm and responder.origin is not None:
                 await self.service.set_message(match.id, f"hand:{user_id}", responder.origin.id)
             return
-        if user_id in self._dm_closed:
+        if not self._worth_a_dm(user_id, match.id):
             if mine and responder is not None:
                 await responder.private(**outgoing.send_kwargs())
-            else:
-                await self._dm_closed_notice(update, user_id)
             return
+        if user_id in self._dm_refused:
+            # Trying again after a refusal: send the whole hand, as the player may never
+            # have had one in their DMs.
+            outgoing = await self.current_hand(match.id, user_id)
+        if await self.try_dm(match, user_id, outgoing):
+            return
+        if mine and responder is not None:
+            await responder.private(**outgoing.send_kwargs())
+        await self._dm_closed_notice(update, user_id)
+
+    def _worth_a_dm(self, user_id: int, match_id: int) -> bool:
+        refusal = self._dm_refused.get(user_id)
+        return (
+            refusal is None
+            or match_id not in refusal.tables
+            or self._now() - refusal.at >= DM_RETRY_SECONDS
+        )
+
+    def _now(self) -> float:
+        return float(self.service.clock())  # the service's clock: tests move it
+
+    async def try_dm(self, match: Any, user_id: int, outgoing: Outgoing) -> bool:
+        """Send (or edit) the player's DM hand message; False when Discord refuses their
+        DMs (50007), which is remembered until a DM gets through again."""
         try:
             await self._deliver_dm(match, user_id, outgoing)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
-            self._dm_closed.add(user_id)
+            refusal = self._dm_refused.setdefault(user_id, DmRefusal(at=self._now()))
+            refusal.at = self._now()
             log.info("DMs closed for user %s; offering the in-channel hand button", user_id)
-            if mine and responder is not None:
-                await responder.private(**outgoing.send_kwargs())
-            await self._dm_closed_notice(update, user_id)
+            return False
+        if self._dm_refused.pop(user_id, None) is not None:
+            log.info("DMs open again for user %s", user_id)
+        return True
+
+    def dm_refused(self, user_id: int) -> bool:
+        """Whether Discord refused this user's DMs the last time they were tried."""
+        return user_id in self._dm_refused
+
+    async def current_hand(self, match_id: int, user_id: int) -> Outgoing:
+        """The player's whole private message as the match is now."""
+        update = await self.service.current(match_id, for_user=user_id)
+        return await self.hand_message(update, user_id, await self.seat_names(update.match))
 
     async def _deliver_dm(self, match: Any, user_id: int, outgoing: Outgoing) -> None:
         channel_id = self._dm_channels.get(user_id)
@@ -599,10 +646,13 @@ class Presenter:
         await self.service.set_message(match.id, key, posted.id)
 
     async def _dm_closed_notice(self, update: Any, user_id: int) -> None:
+        """Once per table while the DMs stay closed: say so in the channel, naming no card,
+        with the "Show my hand" button."""
         match = update.match
-        if (match.id, user_id) in self._dm_notice_sent:
+        refusal = self._dm_refused.get(user_id)
+        if refusal is None or match.id in refusal.tables:
             return
-        self._dm_notice_sent.add((match.id, user_id))
+        refusal.tables.add(match.id)
         channel = self.channel_of(update)
         if channel is None:
             return
@@ -616,9 +666,6 @@ class Presenter:
             version=match.version,
         )
         await channel.send(**notice.send_kwargs())
-
-    def dms_closed(self, user_id: int) -> bool:
-        return user_id in self._dm_closed
 
 
 def _is_bot(match: Any, user_id: int) -> bool:

@@ -24,7 +24,7 @@ from bot.service.core import (
     _title,
     _with,
 )
-from bot.service.errors import IllegalAction, NotInMatch, NotYourTurn
+from bot.service.errors import IllegalAction, NotInMatch, NotYourTurn, StaleVersion
 from bot.service.results import Update
 from bot.storage import MatchRecord, SeatRecord
 from engine import IllegalMove
@@ -39,10 +39,17 @@ class BoardMatchCalls(ServiceCore):
     async def play(
         self, match_id: int, user_id: int, move: str, version: int | None = None
     ) -> Update:
-        """Play a move (board games) or an action (Leiff) for the caller's seat."""
-        async with self._match(match_id, version) as record:
+        """Play a move (board games) or an action (Leiff) for the caller's seat.
+
+        ``version`` is the match version the move was chosen at; for Leiff it may also be
+        the caller's hand version (what their private buttons carry): then the action is
+        judged against the newest state as long as nothing changed for that player.
+        """
+        async with self._match(match_id, None) as record:
             if record.game == LEIFF:
-                return await self._leiff_act(record, user_id, move)
+                return await self._leiff_act(record, user_id, move, version)
+            if version is not None and version != record.version:
+                raise StaleVersion()
             return await self._play_board(record, user_id, move)
 
     async def _play_board(self, record: MatchRecord, user_id: int, move: str) -> Update:

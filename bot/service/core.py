@@ -456,7 +456,9 @@ class ServiceCore:
                     if seat.removed or record.status != "running"
                     else tuple(view["legal_actions"])
                 )
-                buttons.append(Buttons(seat.user_id, actions, record.version))
+                # A private message carries its player's hand version, not the match's.
+                version = leiff_logic.hand_version(view, seat.seat)
+                buttons.append(Buttons(seat.user_id, actions, version))
         if record.result is not None:
             events.append(Event("result", dict(record.result)))
         waiting_changed = before is None or leiff_logic.deadline_key(

@@ -31,6 +31,7 @@ from bot.service.errors import (
     LobbyError,
     NotInMatch,
     NotYourTurn,
+    StaleVersion,
 )
 from bot.service.guild_settings import LEIFF_TARGETS, GuildSettings
 from bot.service.results import Update
@@ -39,6 +40,9 @@ from engine import IllegalMove, get_game
 
 # The longest action is the Klatschtante's rule: "rule " and up to 100 characters.
 MAX_ACTION_TEXT = 120
+HAND_MOVED_ON = (
+    "your cards or your choices changed after that message was drawn; use the newest one"
+)
 
 
 class LeiffTableCalls(ServiceCore):
@@ -262,7 +266,12 @@ class LeiffTableCalls(ServiceCore):
         """A Leiff action for the caller's seat (same as :meth:`play`)."""
         return await self.play(match_id, user_id, action, version)
 
-    async def _leiff_act(self, record: MatchRecord, user_id: int, action: str) -> Update:
+    async def _leiff_act(
+        self, record: MatchRecord, user_id: int, action: str, version: int | None = None
+    ) -> Update:
+        """``version``: the match version, or the player's hand version, the action was
+        chosen at (None: judge it as it comes). A click is refused as stale only when
+        something changed for that player; other players' moves do not make it stale."""
         if len(action) > MAX_ACTION_TEXT:  # refused unread: errors never quote long user text
             raise IllegalAction("that is not a Leiff action")
         self._check_running(record)
@@ -270,6 +279,12 @@ class LeiffTableCalls(ServiceCore):
         if seat.removed:
             raise NotInMatch("you left this match or were removed for timing out")
         state = self._state(record)
+        if (
+            version is not None
+            and version != record.version
+            and version != leiff_logic.hand_version(state.view(seat.seat), seat.seat)
+        ):
+            raise StaleVersion(HAND_MOVED_ON)
         if seat.seat not in state.actors():
             raise NotYourTurn("you cannot act right now")
         try:

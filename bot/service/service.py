@@ -15,9 +15,10 @@ start-up, lookups and settings calls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.service import leiff_logic
 from bot.service.arguments import check_public_calls
 from bot.service.board_matches import BoardMatchCalls
 from bot.service.clocks import ClockCalls
@@ -25,7 +26,7 @@ from bot.service.core import LEIFF
 from bot.service.errors import Forbidden
 from bot.service.guild_settings import GuildSettings
 from bot.service.leiff_tables import LeiffTableCalls
-from bot.service.results import ChallengeInfo, MatchInfo, Update
+from bot.service.results import ChallengeInfo, MatchInfo, Message, Update
 from bot.service.standings import StandingCalls
 from bot.service.vs_bot import BotCalls
 from bot.storage import ACTIVE_STATUSES, ActionRecord
@@ -133,7 +134,17 @@ class MatchService(
         if state is None:  # a lobby, open or closed
             return self._lobby_update("refresh", record, [])
         if record.game == LEIFF:
-            return self._leiff_update("refresh", record, None, [], [], only_user=for_user)
+            update = self._leiff_update("refresh", record, None, [], [], only_user=for_user)
+            if for_user is None:
+                return update
+            # What the player learnt in the last step ("You look at your slots 1 and 2: …"),
+            # so a hand shown on request (DMs closed) tells what a DM would have told.
+            news = tuple(
+                Message(text, to=user)
+                for user, text in leiff_logic.private_texts(state, record)
+                if user == for_user
+            )
+            return replace(update, messages=news + update.messages)
         return self._board_update("refresh", record, state, [])
 
     # ===================================================================== settings

@@ -52,6 +52,9 @@ async def test_three_player_game_with_dms_fallback_and_no_leaks(sim, world, bot)
     assert "[" not in notice.content and pinged(notice) == set()
     shown = await sim.click(world.carol, notice, "Show my hand")
     assert shown.ephemeral and shown.last_message.attachments[0].filename == "hand.png"
+    # What the deal showed her, as the DM players were told it.
+    assert "You look at your slots 1 and 2" in shown.last_message.content
+    assert "You look at your slots 1 and 2" in sim.dms(world.alice)[-1].content
     await table.audit()
 
     done: set[str] = set()

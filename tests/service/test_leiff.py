@@ -350,3 +350,53 @@ async def test_joining_a_table_after_its_expiry_closes_it(
         await service.join_lobby(opened.match_id, BOB)
     assert late.value.update.kind == "lobby_expired"
     assert (await service.get_match(opened.match_id)).status == "aborted"
+
+
+def _hand_version(update: Update, user: int) -> int:
+    return next(b.version for b in update.buttons if b.for_user == user)
+
+
+async def test_a_click_stays_good_while_nothing_changed_for_its_player(
+    service: MatchService,
+) -> None:
+    """At a team deal everyone owes two looks at once: one player's look leaves the others'
+    buttons as they were, so each player's first click on their own message is accepted."""
+    started = await _table(service, 4, teams=True)
+    versions = {user: _hand_version(started, user) for user in PLAYERS[:4]}
+    assert len(set(versions.values())) == 4 and min(versions.values()) > started.version
+    for user in PLAYERS[:4]:
+        looked = await service.leiff_action(started.match_id, user, "look 1", versions[user])
+        assert looked.kind == "action"
+        # Only the player who acted gets new buttons; the others' stay valid as they are.
+        assert [b.for_user for b in looked.buttons] == [user]
+        versions[user] = _hand_version(looked, user)
+    for user in reversed(PLAYERS[:4]):
+        await service.leiff_action(started.match_id, user, "look 2", versions[user])
+    state = await _engine_state(service, started.match_id)
+    assert state.waiting_for()["step"] == "turn"
+
+
+async def test_a_click_is_stale_when_something_changed_for_its_player(
+    service: MatchService,
+) -> None:
+    started = await _table(service, 2)
+    mine = _hand_version(started, ALICE)
+    drew = await service.leiff_action(started.match_id, ALICE, "draw", mine)
+    assert _hand_version(drew, ALICE) != mine
+    with pytest.raises(StaleVersion, match="your cards or your choices changed"):
+        await service.leiff_action(started.match_id, ALICE, "discard", mine)
+    discarded = await service.leiff_action(
+        started.match_id, ALICE, "discard", _hand_version(drew, ALICE)
+    )
+    assert discarded.kind == "action"
+
+
+async def test_a_hand_shown_on_request_tells_what_the_last_step_taught(
+    service: MatchService,
+) -> None:
+    started = await _table(service, 3)
+    dealt = [m.text for m in started.messages if m.to == CAROL]
+    assert dealt and dealt[0].startswith("You look at your slots 1 and 2")
+    shown = await service.current(started.match_id, for_user=CAROL)
+    assert [m.text for m in shown.messages if m.to == CAROL] == dealt
+    assert not [m for m in shown.messages if m.to not in (None, CAROL)]
