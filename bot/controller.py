@@ -24,7 +24,7 @@ from discord import app_commands
 
 from bot.errors import GENERIC_FAILURE, UNDELIVERED, UserFacingError, player_message
 from bot.names import excerpt, in_text
-from bot.presenter import Outgoing, game_title, only_for, sentence
+from bot.presenter import Outgoing, full_sentence, game_title, only_for
 from bot.responder import Responder
 from bot.service import IllegalAction, Message, StaleVersion, TooLate
 from bot.ui.components import Choice, build_view
@@ -115,7 +115,7 @@ class Controller:
                     "unexpected error handling interaction %s", interaction.id, exc_info=error
                 )
                 text = GENERIC_FAILURE
-            await self._refuse(responder, sentence(text))
+            await self._refuse(responder, full_sentence(text))
             if isinstance(error, TooLate) and error.update is not None:
                 # The clock's timeout was applied instead: the channel hears of it as from
                 # a tick (the refusal above has already answered the interaction).
@@ -454,10 +454,15 @@ class Controller:
                 )
             try:
                 update = await self.service.play(match.id, responder.user_id, move, version=None)
-            except IllegalAction:
+            except IllegalAction as error:
                 # A bare Lefe cell that must capture one of several trees: offer the choice.
                 captures = await self._capture_options(match, responder.user_id, move)
                 if not captures:
+                    reason = str(error)
+                    if reason.startswith(move + " ") and not move[:1].isdigit():
+                        # The rules quote what was typed first: keep it as typed, in quotes
+                        # (not capitalised like the start of a sentence).
+                        raise UserFacingError(f"“{move}”{reason[len(move) :]}") from None
                     raise
                 view = build_view(BOARD, match.id, match.version, captures, select_threshold=1)
                 await responder.private(
@@ -624,8 +629,8 @@ class Controller:
             for row in rows:
                 name = in_text(await self.presenter.names.name(row.user_id))
                 lines.append(
-                    f"{row.rank}. {name}: {row.ordinal:.1f} ({row.wins}W {row.losses}L {row.draws}D, "
-                    f"{row.games} games)"
+                    f"{row.rank}. {name}: {row.ordinal:.1f} ({_games(row.games)}: "
+                    f"{row.wins}W {row.losses}L {row.draws}D)"
                 )
             if not rows:
                 lines.append("Nobody has finished a rated game yet.")
@@ -649,17 +654,15 @@ class Controller:
             against_bot: list[str] = []
             for row in rows:
                 if row.games:
-                    streak = f", streak {row.streak:+d}" if row.streak else ""
                     lines.append(
-                        f"{game_title(row.game)}: rating {row.ordinal:.1f}, {row.games} games, "
-                        f"{row.wins}W {row.losses}L {row.draws}D{streak} "
-                        f"(best streak {row.best_streak})"
+                        f"{game_title(row.game)}: rating {row.ordinal:.1f}, {_games(row.games)}: "
+                        f"{row.wins}W {row.losses}L {row.draws}D{_streak(row)}."
                     )
                 # Games against the bot never touch the rating: they are listed apart.
                 for record in row.vs_bot:
                     against_bot.append(
-                        f"{game_title(record.game)} ({record.level}): {record.games} games, "
-                        f"{record.wins}W {record.losses}L {record.draws}D"
+                        f"{game_title(record.game)} ({record.level}): {_games(record.games)}: "
+                        f"{record.wins}W {record.losses}L {record.draws}D."
                     )
             if not any(row.games for row in rows):
                 lines.append("No finished rated games yet.")
@@ -698,6 +701,23 @@ class Controller:
             await responder.private(f"**Server settings**\n{body}")
 
         await self.handle(interaction, run)
+
+
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
+
+
+def _streak(row: Any) -> str:
+    """The current run and the best run of wins, in words ("" when there is nothing to say)."""
+    parts = []
+    if row.streak > 0:
+        parts.append("won the last game" if row.streak == 1 else f"won the last {row.streak}")
+    elif row.streak < 0:
+        lost = -row.streak
+        parts.append("lost the last game" if lost == 1 else f"lost the last {lost}")
+    if row.best_streak > 1:
+        parts.append(f"best run {row.best_streak} wins in a row")
+    return "; " + ", ".join(parts) if parts else ""
 
 
 def _with_note(update: Any, note: str | None) -> Any:
@@ -755,7 +775,8 @@ async def rules_card(game: str, painter: Any) -> tuple[str, bytes, str]:
     if game == "leiff":
         state = rules.new(players=3, seed=11, options={})
         view = state.view(0)
-        image = await painter.hand_png(view, 0, ["You", "Left", "Right"])
+        # Example players: the picture's title reads "Ann's hand".
+        image = await painter.hand_png(view, 0, ["Ann", "Ben", "Cleo"])
         return f"**Leiff**\n{summary}", image, "leiff-example.png"
     size = min(rules.sizes)
     state = rules.new(size=size)

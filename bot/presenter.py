@@ -30,6 +30,7 @@ import discord
 
 from bot.labels import leiff_choices, service_choices
 from bot.names import NameBook, in_text
+from bot.service import board_logic
 from bot.ui.components import Choice, build_view
 from bot.ui.custom_ids import ADD_BOT, BOARD, CHALLENGE, LEIFF, REMOVE_BOT, SHOW_HAND
 from engine import get_game
@@ -124,9 +125,20 @@ def sentence(text: str) -> str:
     """Service texts start in lower case so they can be embedded; a message line starts upper."""
     text = text.strip()
     first_word = text.split(" ", 1)[0]
-    if not text or any(ch.isdigit() for ch in first_word):
-        return text  # a cell name ("c3 is taken") keeps its canonical lower case
+    if not text or any(ch.isdigit() or ch == "_" for ch in first_word):
+        # a cell name ("c3 is taken") or a setting ("leiff_target must be …") keeps its case
+        return text
     return text[:1].upper() + text[1:]
+
+
+def full_sentence(text: str) -> str:
+    """A refusal as a complete sentence: upper case first (see :func:`sentence`), and a full
+    stop at the end unless it ends in one already (or in "?", "!", "…", a quote or a code
+    span)."""
+    text = sentence(text)
+    if text and text[-1] not in ".?!…”`)":
+        text += "."
+    return text
 
 
 def only_for(update: Any, user_id: int) -> Any:
@@ -308,7 +320,7 @@ class Presenter:
                 if refresh or not any(mention in line for line in lines):
                     seat = next((s for s in match.seats if s.user_id == user_id), None)
                     colour = f" ({seat.colour})" if seat is not None and seat.colour else ""
-                    lines.append(f"{mention}{colour} to move.")
+                    lines.append(f"{mention} to move{colour}.")
             if match.deadline_at:
                 lines.append(f"Time for this move runs out <t:{int(match.deadline_at)}:R>.")
             if refresh and match.draw_offer_by:
@@ -339,17 +351,12 @@ class Presenter:
         return actions
 
     async def _result_line(self, match: Any) -> str:
+        """The result, said as the match's last message said it (names instead of pings)."""
         result = match.result or {}
-        reason = sentence(result.get("reason") or "")
-        if result.get("draw") or not result.get("winners"):
-            line = "**Draw.**"
-        else:
-            winners = [f"**{in_text(await self.names.name(u))}**" for u in result["winners"]]
-            line = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}!"
-        if reason:
-            line += f" {reason}"
-        if match.score_text:
-            line += f" ({match.score_text})"
+        names = {u: f"**{in_text(await self.names.name(u))}**" for u in result.get("winners", [])}
+        line = board_logic.result_text(match.seats, result, lambda u: names.get(u, "?"))
+        if match.score_text and match.game != "leiff":
+            line += f" Score: {match.score_text}."
         return line
 
     async def _rating_lines(self, update: Any) -> list[str]:
@@ -362,7 +369,16 @@ class Presenter:
             parts.append(
                 f"{name} {change.before_ordinal:.1f} → {change.after_ordinal:.1f} ({delta:+.1f})"
             )
-        return ["Ratings: " + ", ".join(parts)]
+        lines = ["Ratings: " + ", ".join(parts) + "."]
+        result = update.match.result if update.match is not None else None
+        rose = all(c.after_ordinal > c.before_ordinal for c in update.rating_changes)
+        if result and result.get("draw") and rose:
+            # Otherwise a draw that raises both ratings looks like a mistake.
+            lines.append(
+                "A draw raised both ratings: a rating is a cautious estimate (skill minus "
+                "three times its uncertainty), and every game played makes it more certain."
+            )
+        return lines
 
     async def _leiff_public(self, update: Any) -> Outgoing:
         match = update.match
@@ -389,8 +405,15 @@ class Presenter:
                 image = await self.painter.table_png(picture.view, names)
             if match.status == "running":
                 pings = tuple(u for u in update.mentions if u in match.to_act)
-                for user_id in pings:
-                    lines.append(f"{await self.mention_or_name(user_id, pings)}, your move.")
+                if _table_step(update) == "next":
+                    lines.append(
+                        "The round is over. When everyone has seen the hands, anyone may deal "
+                        "the next round with **Deal the next round** under their hand."
+                    )
+                elif pings:
+                    # One line, however many players a step waits for (a team deal: four).
+                    who = [await self.mention_or_name(u, pings) for u in pings]
+                    lines.append(_listing(who) + ", your move.")
                 for user_id in match.to_act:
                     if _is_bot(match, user_id) and match.bot_to_act:
                         lines.append(await self._thinking_line(match, user_id))
@@ -445,7 +468,7 @@ class Presenter:
             image = await self.painter.hand_png(picture.view, seat, names)
         lines = [f"**Leiff** · table #{match.id} · your hand"]
         lines.extend(sentence(t) for t in update.texts_for(user_id))
-        if match.status == "running" and user_id in match.to_act:
+        if match.status == "running" and user_id in match.to_act and _table_step(update) != "next":
             lines.append("**Your move.**")
         buttons = next((b for b in update.buttons if b.for_user == user_id), None)
         choices = leiff_choices(buttons.actions, names) if buttons is not None else []
@@ -666,6 +689,21 @@ class Presenter:
             version=match.version,
         )
         await channel.send(**notice.send_kwargs())
+
+
+def _table_step(update: Any) -> str | None:
+    """The step a Leiff table waits for, read from a view the update carries (if any)."""
+    for picture in update.pictures:
+        if picture.view is not None:
+            return (picture.view.get("waiting_for") or {}).get("step")
+    return None
+
+
+def _listing(items: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _is_bot(match: Any, user_id: int) -> bool:

@@ -256,12 +256,40 @@ def draw_card(
 # ---- shared pieces --------------------------------------------------------------------------
 
 
+def score_details(view: Mapping[str, Any], seat: int) -> list[str]:
+    """A seat's scores as its table row shows them: "total 37", "round +12"; in a team game
+    the team's ("team 1: total 15, round +15"), which is what the totals are there."""
+    totals = view.get("totals") or []
+    round_scores = view.get("round_scores")
+    teams = view.get("teams")
+    if teams:
+        team = next((number for number, members in enumerate(teams) if seat in members), 0)
+        scores = []
+        if seat < len(totals):
+            scores.append(f"total {totals[seat]}")
+        if round_scores:
+            team_round = sum(int(round_scores[s]) for s in teams[team] if s < len(round_scores))
+            scores.append(f"round {team_round:+d}")
+        return [f"team {team + 1}" + (": " + ", ".join(scores) if scores else "")]
+    details = []
+    if seat < len(totals):
+        details.append(f"total {totals[seat]}")
+    if round_scores and seat < len(round_scores):
+        score = round_scores[seat]
+        details.append(f"round {score:+d}" if isinstance(score, int) else f"round {score}")
+    return details
+
+
 def _status(view: Mapping[str, Any], names: Sequence[str], viewer: int | None) -> str:
     """What the table is waiting for, in words, from the view's ``waiting_for``."""
     outcome = view.get("outcome")
     if outcome:
         winners = [_seat_name(names, s) for s in outcome.get("winner", [])]
-        return f"Game over: {' and '.join(winners) or 'nobody'} won. {outcome.get('reason', '')}".strip()
+        reason = str(outcome.get("reason") or "")
+        why = f" {reason[:1].upper()}{reason[1:]}." if reason else ""
+        if len(winners) == 1:
+            return f"Game over: {winners[0]} wins.{why}"
+        return f"Game over: {' and '.join(winners) or 'nobody'} win.{why}"
     waiting = view.get("waiting_for") or {}
     step = waiting.get("step")
     turn = waiting.get("turn")
@@ -542,12 +570,8 @@ def render_table(
     waiting = view.get("waiting_for") or {}
     turn = waiting.get("turn")
     immune = set(view.get("immune") or [])
-    totals = view.get("totals") or []
-    round_scores = view.get("round_scores")
     link = view.get("link")
     enchantments = view.get("enchantments") or []
-    teams = view.get("teams")
-    team_of = {seat: number for number, team in enumerate(teams or []) for seat in team}
     pad = 10 * s
     name_font = font(round(15 * s), "bold")
     small = font(round(12 * s))
@@ -578,17 +602,7 @@ def render_table(
             chosen.card("table_text"),
             "ls",
         )
-        details = [f"{size} card{'s' if size != 1 else ''}"]
-        if seat < len(totals):
-            details.append(f"total {totals[seat]}")
-        if round_scores and seat < len(round_scores):
-            details.append(
-                f"round {round_scores[seat]:+d}"
-                if isinstance(round_scores[seat], int)
-                else f"round {round_scores[seat]}"
-            )
-        if teams:
-            details.append(f"team {team_of.get(seat, 0) + 1}")
+        details = [f"{size} card{'s' if size != 1 else ''}", *score_details(view, seat)]
         # a second line for what the special cards and the drinking rules did to this seat
         effects = []
         if seat in immune:
@@ -748,7 +762,11 @@ def render_hand(
     info = [f"draw pile {view.get('draw_count', 0)}", f"discard {view.get('discard_count', 0)}"]
     totals = view.get("totals") or []
     if seat < len(totals):
-        info.append(f"your total {totals[seat]}")
+        info.append(
+            f"your team's total {totals[seat]}"
+            if view.get("teams")
+            else f"your total {totals[seat]}"
+        )
     if seat in set(view.get("immune") or []):
         info.append("Kellner: you are immune")
     if view.get("rule"):

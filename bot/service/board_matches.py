@@ -170,7 +170,7 @@ class BoardMatchCalls(ServiceCore):
         moved: bool = False,
     ) -> Update:
         step.record = _finished(step.record, result, now)
-        step.closing.append(board_logic.result_text(result))
+        step.closing.append(board_logic.result_text(step.record.seats, result))
         changes = await self._commit(original, step, state, board_logic.placings(step.record))
         update = self._board_update(
             "match_over", step.record, state, step.lines + step.closing, moved=moved

@@ -461,9 +461,11 @@ class ServiceCore:
                 buttons.append(Buttons(seat.user_id, actions, version))
         if record.result is not None:
             events.append(Event("result", dict(record.result)))
-        waiting_changed = before is None or leiff_logic.deadline_key(
-            before
-        ) != leiff_logic.deadline_key(final)
+        # Ping whoever the table now waits for, once; dealing the next round pings nobody
+        # (anyone may deal it, and nobody is late for it).
+        waiting_changed = (
+            before is None or leiff_logic.deadline_key(before) != leiff_logic.deadline_key(final)
+        ) and final.waiting_for()["step"] != "next"
         return Update(
             kind=kind,
             match_id=record.id,
@@ -518,7 +520,13 @@ class ServiceCore:
     def _challenge_text(challenge: ChallengeRecord) -> str:
         what = f"{_title(challenge.game)} on a {challenge.size}-board"
         if challenge.options:
-            what += " (" + ", ".join(f"{k} {v}" for k, v in sorted(challenge.options.items())) + ")"
+            # An option switched on reads as its name ("variant"), any other as name and value.
+            chosen = [
+                key if value is True else f"{key} {value}"
+                for key, value in sorted(challenge.options.items())
+                if value is not False
+            ]
+            what += f" ({', '.join(chosen)})" if chosen else ""
         if challenge.target_id is None:
             return f"{mention(challenge.challenger_id)} is looking for an opponent: {what}."
         return f"{mention(challenge.challenger_id)} challenges {mention(challenge.target_id)} to {what}."
@@ -632,6 +640,15 @@ def _out_of_turn(action: str) -> bool:
         return False
 
 
+def _parses(action: str) -> bool:
+    """Whether a Leiff action is well formed (the engine's parse error says what is wrong)."""
+    try:
+        parse_action(action)
+    except IllegalMove:
+        return False
+    return True
+
+
 def _game_name(game: str) -> str:
     try:
         return get_game(game).name
@@ -644,7 +661,7 @@ def _title(game: str) -> str:
 
 
 def _leiff_summary(options: dict[str, Any]) -> str:
-    parts = [f"to {options.get('target', 50)}"]
+    parts = [f"to {options.get('target', 50)} points"]
     for key, label in (
         ("teams", "teams"),
         ("specials", "special cards"),

@@ -167,3 +167,15 @@ async def test_a_move_after_the_deadline_is_refused_and_the_channel_sees_the_los
     assert not any(not b.disabled for b in result.buttons if b.label != "Rematch")
     assert await bot.client.tick_once() == 0
     sim.assert_no_bot_errors()
+
+
+async def test_refusals_are_whole_sentences_that_keep_what_was_typed(sim, world, bot):
+    setting = await sim.slash(world.admin, "settings", key="leiff_turn_seconds", value="3")
+    assert setting.text == "leiff_turn_seconds must be between 15 and 86400, not 3."
+    await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    typed = await sim.slash(world.alice, "move", cell="hello")
+    assert typed.text == "“hello” is not a Lefe move; write a cell such as e5, or e5xg6."
+    turn = await sim.slash(world.bob, "move", cell="c3")
+    assert turn.text == f"It is <@{world.alice.id}>'s turn."
+    self_challenge = await sim.slash(world.alice, "play", game="dalen", opponent=world.alice)
+    assert self_challenge.text == "You cannot challenge yourself."

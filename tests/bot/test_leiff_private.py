@@ -49,6 +49,13 @@ async def test_several_players_owing_a_choice_each_have_their_first_click_accept
     sim.close_dms(world.carol)
     players = [world.alice, world.bob, world.carol, world.admin]
     match_id = await open_team_table(sim, world, players)
+    # Everyone owes a choice: one line names them all, each pinged once.
+    started = next(m for m in world.channel.messages if "The game starts" in (m.content or ""))
+    (line,) = [text for text in started.content.split("\n") if "your move" in text]
+    assert (
+        line
+        == ", ".join(f"<@{p.id}>" for p in players[:3]) + f" and <@{world.admin.id}>, your move."
+    )
     notice = next(m for m in world.channel.messages if "DMs are closed" in (m.content or ""))
     carols = (await sim.click(world.carol, notice, "Show my hand")).last_message
     assert carols.ephemeral

@@ -263,7 +263,13 @@ async def test_a_team_game_rates_partners_together(service: MatchService) -> Non
     winners = set(update.match.result["winners"])
     assert winners in ({PLAYERS[s] for s in team} for team in teams)
     channel = update.texts_for(None)
-    assert channel[-1].endswith(f"wins: {state.outcome.reason}.")
+    # The result is said once, by the engine's game-over line, with the winning team.
+    names = " and ".join(f"<@{u}>" for u in update.match.result["winners"])
+    assert channel[-1] == (
+        f"Game over: a total reached 50. {names} win with the lowest total, "
+        f"{min(state.view(None)['team_totals'])}."
+    )
+    assert sum("total reached" in text for text in channel) == 1
 
 
 async def test_current_redraws_a_lobby_and_every_hand(service: MatchService) -> None:
@@ -400,3 +406,46 @@ async def test_a_hand_shown_on_request_tells_what_the_last_step_taught(
     shown = await service.current(started.match_id, for_user=CAROL)
     assert [m.text for m in shown.messages if m.to == CAROL] == dealt
     assert not [m for m in shown.messages if m.to not in (None, CAROL)]
+
+
+async def test_a_refused_choice_says_in_words_what_the_player_may_do(
+    service: MatchService,
+) -> None:
+    started = await _table(service, 4, teams=True)
+    with pytest.raises(IllegalAction) as refused:
+        await service.leiff_action(started.match_id, BOB, "peek 2.1")
+    assert str(refused.value) == "you cannot do that now: choose one of your cards to look at"
+    for user in PLAYERS[:4]:
+        for slot in (1, 2):
+            await service.leiff_action(started.match_id, user, f"look {slot}")
+    state = await _engine_state(service, started.match_id)
+    turn = PLAYERS[state.waiting_for()["turn"]]
+    with pytest.raises(IllegalAction) as refused:
+        await service.leiff_action(started.match_id, turn, "swap 2")
+    text = str(refused.value)
+    assert text.startswith("you cannot do that now: draw a card, take the discard or call Leiff")
+    assert "you may" not in text and not any(ch.isdigit() for ch in text)
+    # A malformed action still gets the engine's own explanation.
+    with pytest.raises(IllegalAction, match="at most 100 characters"):
+        await service.leiff_action(started.match_id, turn, "rule " + "x" * 101)
+
+
+async def test_lobby_lines_leave_the_options_and_the_count_to_the_table_message(
+    service: MatchService,
+) -> None:
+    opened = await service.open_lobby(GUILD, CHANNEL, ALICE)
+    assert [m.text for m in opened.messages] == ["<@11> opens a Leiff table. Join in!"]
+    joined = await service.join_lobby(opened.match_id, BOB)
+    assert [m.text for m in joined.messages] == ["<@12> joins the table."]
+    started = await service.start_lobby(opened.match_id, ALICE)
+    assert started.messages[0].text == "The game starts with 2 players (to 50 points)."
+
+
+async def test_the_end_of_a_round_pings_nobody(service: MatchService) -> None:
+    started = await _table(service, 2)
+    ended = await service.leiff_action(started.match_id, ALICE, "leiff")
+    state = await _engine_state(service, started.match_id)
+    assert state.waiting_for()["step"] == "next"
+    assert ended.mentions == ()
+    dealt = await service.leiff_action(started.match_id, BOB, "next")
+    assert dealt.mentions  # the new round's first player is pinged again
