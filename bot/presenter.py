@@ -473,7 +473,7 @@ class Presenter:
         buttons = next((b for b in update.buttons if b.for_user == user_id), None)
         choices = leiff_choices(buttons.actions, names) if buttons is not None else []
         if buttons is not None and not buttons.actions and match.status == "running":
-            lines.append("Nothing to do right now; this message updates as the game goes on.")
+            lines.append("Nothing to do right now: the channel pings you when it is your move.")
         version = buttons.version if buttons is not None else match.version
         return Outgoing("\n".join(lines), image, "hand.png", choices, LEIFF, match.id, version)
 
@@ -682,7 +682,8 @@ class Presenter:
         name = in_text(await self.names.name(user_id))
         notice = Outgoing(
             f"I cannot send **{name}** direct messages (their DMs are closed). "
-            f"**{name}**, use **Show my hand** to see your cards and actions here, privately.",
+            f"**{name}**, use **Show my hand** to see your cards and actions here, privately; "
+            "once you open your DMs, pressing it moves your hand back there.",
             choices=service_choices([SHOW_HAND]),
             scope=LEIFF,
             target=match.id,

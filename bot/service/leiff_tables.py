@@ -186,8 +186,7 @@ class LeiffTableCalls(ServiceCore):
             )
             self._log(step, user_id, seat_number, SERVICE_MARK + "add_bot", now)
             step.lines.append(
-                f"{mention(user_id)} seats {mention(bot_id)} ({level_name}) at the table "
-                f"({len(step.record.seats)} players)."
+                f"{mention(user_id)} seats {mention(bot_id)} ({level_name}) at the table."
             )
             await self._commit(record, step, None)
             return self._lobby_update("lobby_joined", step.record, step.lines)
