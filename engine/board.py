@@ -321,12 +321,12 @@ class BoardState:
     def play(self, move: str) -> BoardState:
         """Return the state after ``move``; raise IllegalMove (changing nothing) if it is not legal."""
         if not isinstance(move, str):
-            raise IllegalMove("a move is written as text, such as 'e5'")
+            raise IllegalMove("not_text")
         text = move.strip().lower()
         if not text:
-            raise IllegalMove("no move given")
+            raise IllegalMove("no_move")
         if self.outcome is not None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove("game_over")
         if text == SWAP:
             return self._play_swap()
         new = self._apply(text)
@@ -335,14 +335,14 @@ class BoardState:
     def play_as(self, seat: int, move: str) -> BoardState:
         """Like :meth:`play`, but first checks that it is ``seat``'s turn."""
         if self.outcome is not None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove("game_over")
         if seat != self.seat_to_move:
-            raise IllegalMove(self._not_your_turn())
+            raise self._not_your_turn()
         return self.play(move)
 
-    def _not_your_turn(self) -> str:
+    def _not_your_turn(self) -> IllegalMove:
         """What ``play_as`` tells a seat that tries to move out of turn."""
-        return f"it is {self.to_move}'s turn"
+        return IllegalMove("not_your_turn", colour=self.to_move)
 
     @property
     def move_number(self) -> int:
@@ -355,9 +355,9 @@ class BoardState:
 
     def _play_swap(self) -> BoardState:
         if not self.game.uses_pie:
-            raise IllegalMove(f"{self.game.title} has no swap")
+            raise IllegalMove("no_swap", game=self.game.title)
         if not self._swap_allowed():
-            raise IllegalMove("swap is only possible as the second move")
+            raise IllegalMove("swap_second_move_only")
         # Seat B takes the first colour; the stone stays; it is the second colour's turn,
         # which now belongs to seat A.
         return self._next(
@@ -371,7 +371,7 @@ class BoardState:
     def _parse_cell(self, text: str) -> int:
         index = self.grid.index(text)
         if index is None:
-            raise IllegalMove(f"{text} is not a cell of this board")
+            raise IllegalMove("not_a_cell", text=text)
         return index
 
     def _placed(

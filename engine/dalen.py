@@ -80,17 +80,15 @@ class DalenState(BoardState):
         seen = self._seen()
         if text == PASS:
             if self._placements(colour):
-                raise IllegalMove("you may only pass when you have no legal placement")
+                raise IllegalMove("dalen_pass_only_when_stuck")
             extra = {"passes": int(self.extra.get("passes", 0)) + 1, "seen": seen}
             return self._placed(PASS, self.cells, extra=extra)
         cell = self._parse_cell(text)
         names = self.grid.names
         if self.cells[cell] != EMPTY:
-            raise IllegalMove(f"{names[cell]} is taken")
+            raise IllegalMove("cell_taken", cell=names[cell])
         if not self._legal_for(self.cells, self._forest(), self.grid.neighbours, cell, colour):
-            raise IllegalMove(
-                f"{names[cell]} is next to two of your leaves; a new stone may touch at most one"
-            )
+            raise IllegalMove("dalen_two_leaves", cell=names[cell])
         placed_cells = bytearray(self.cells)
         placed_cells[cell] = colour
         placed = bytes(placed_cells)

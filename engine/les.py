@@ -114,11 +114,11 @@ class LesState(BoardState):
             return 1  # seat B picks a side
         return super().seat_to_move
 
-    def _not_your_turn(self) -> str:
+    def _not_your_turn(self) -> IllegalMove:
         if self.phase == "setup":
-            return "the first player is still setting up the stones"
+            return IllegalMove("les_setting_up")
         if self.phase == "choose":
-            return "the second player is choosing a side"
+            return IllegalMove("les_choosing_side")
         return super()._not_your_turn()
 
     # ---- analysis, cached per state -----------------------------------------------------
@@ -207,10 +207,10 @@ class LesState(BoardState):
         match = _TURN.fullmatch(text)
         if match is None:
             example = "e5" if phase == "setup" else "e5+b2"
-            raise IllegalMove(f"{text} is not a Les move; write it like {example}")
+            raise IllegalMove("les_bad_notation", text=text, example=example)
         if phase == "setup":
             if match[2] is not None:
-                raise IllegalMove("during the set-up each move places one stone, such as e5")
+                raise IllegalMove("les_setup_one_stone")
             return self._setup_stone(self._parse_cell(match[1].replace(" ", "")))
         first = self._parse_cell(match[1].replace(" ", ""))
         second = None if match[2] is None else self._parse_cell(match[2].replace(" ", ""))
@@ -218,7 +218,7 @@ class LesState(BoardState):
 
     def _choose_side(self, text: str) -> BoardState:
         if text not in SIDES:
-            raise IllegalMove("seat B now chooses a side: play black or white")
+            raise IllegalMove("les_choose_side")
         return self._next(
             swapped=text == "black",  # seat B playing black means seat A plays white
             mover=BLACK,
@@ -232,22 +232,15 @@ class LesState(BoardState):
         names = self.grid.names
         step = int(self.extra["step"])
         if self.cells[point] != EMPTY:
-            raise IllegalMove(f"{names[point]} is taken")
+            raise IllegalMove("cell_taken", cell=names[point])
         if point not in self._setup_targets():
             if step == 2:
                 black = names[self.cells.index(BLACK)]
-                raise IllegalMove(
-                    f"the first white stone must go next to the black stone at {black}"
-                )
+                raise IllegalMove("les_first_white", cell=black)
             if step == 3:
-                raise IllegalMove(
-                    f"{names[point]} has no empty point two steps away for the second white stone"
-                )
+                raise IllegalMove("les_no_room_for_second_white", cell=names[point])
             anchor = self.extra["anchor"]
-            raise IllegalMove(
-                f"the second white stone must go exactly two steps from the black stone at "
-                f"{anchor}, not next to it"
-            )
+            raise IllegalMove("les_second_white", cell=anchor)
         cells = bytearray(self.cells)
         cells[point] = self.mover or BLACK
         if step < 4:
@@ -270,27 +263,21 @@ class LesState(BoardState):
             # the player wrote the isolated point first; the pair can only mean one turn
             first, second = second, first
         if self.cells[first] != EMPTY:
-            raise IllegalMove(f"{names[first]} is taken")
+            raise IllegalMove("cell_taken", cell=names[first])
         if first not in firsts:
-            raise IllegalMove(f"{names[first]} is not next to both a black and a white stone")
+            raise IllegalMove("les_not_between_colours", cell=names[first])
         seconds = isolated - neighbour_sets(self.size)[first]
         if second is None:
             if seconds:
                 example = names[min(seconds)]
-                raise IllegalMove(
-                    f"after {names[first]} you must also place on a point with no stone next "
-                    f"to it, such as {names[first]}+{example}"
-                )
+                raise IllegalMove("les_second_stone_due", cell=names[first], example=example)
         else:
             if not seconds:
-                raise IllegalMove(
-                    f"after {names[first]} no point is left without a stone next to it: "
-                    f"play just {names[first]}"
-                )
+                raise IllegalMove("les_no_second_stone", cell=names[first])
             if self.cells[second] != EMPTY:
-                raise IllegalMove(f"{names[second]} is taken")
+                raise IllegalMove("cell_taken", cell=names[second])
             if second not in seconds:
-                raise IllegalMove(f"{names[second]} must be a point with no stone next to it")
+                raise IllegalMove("les_second_not_isolated", cell=names[second])
         cells = bytearray(self.cells)
         cells[first] = self.mover or BLACK
         placed = (first,)

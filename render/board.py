@@ -19,13 +19,13 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engine.board import EMPTY, BoardState
 from engine.hexgrid import hex_grid
+from i18n import DEFAULT_LANGUAGE, N_, colour_name, translate, translate_plural
 from render import sprites
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
 from render.text import Font, draw_text, fit_text, font, wrap_text
 from render.themes import RGB, Theme, get_theme
 
 SUPERSAMPLE_BACKGROUND = 3
-SEAT_FALLBACK_NAMES = ("Seat A", "Seat B")
 
 
 def is_point_game(state: BoardState) -> bool:
@@ -259,21 +259,24 @@ class HeaderLayout:
     icon_radius: float
 
 
-def _display_names(names: Sequence[str]) -> tuple[str, str]:
+def _display_names(names: Sequence[str], language: str = DEFAULT_LANGUAGE) -> tuple[str, str]:
     given = [str(n) if n is not None else "" for n in (*names, "", "")[:2]]
-    return (given[0].strip() or SEAT_FALLBACK_NAMES[0], given[1].strip() or SEAT_FALLBACK_NAMES[1])
+    return (
+        given[0].strip() or translate(language, "picture.board.seat_a"),
+        given[1].strip() or translate(language, "picture.board.seat_b"),
+    )
 
 
 def _phase(state: BoardState) -> str:
     return str(state.extra.get("phase", "play"))
 
 
-def status_line(state: BoardState, names: Sequence[str]) -> str:
+def status_line(state: BoardState, names: Sequence[str], language: str = DEFAULT_LANGUAGE) -> str:
     """The header's last line: the last move, then whose turn it is or the result."""
-    who = _display_names(names)
+    who = _display_names(names, language)
     parts: list[str] = []
     if state.last_turn.move:
-        parts.append(f"Last: {state.last_turn.move}.")
+        parts.append(translate(language, "picture.board.last_move", move=state.last_turn.move))
     phase = _phase(state)
     if state.outcome is not None:
         winner = state.outcome.winner
@@ -281,37 +284,115 @@ def status_line(state: BoardState, names: Sequence[str]) -> str:
         if winner is None:
             # engines often start the reason with "draw" already; do not say it twice
             said = reason.lower().startswith("draw")
-            parts.append(reason[:1].upper() + reason[1:] if said else f"Draw — {reason}")
+            parts.append(
+                reason[:1].upper() + reason[1:]
+                if said
+                else translate(language, "picture.board.draw", reason=reason)
+            )
         else:
-            parts.append(f"{who[state.seat_of(winner)]} ({winner}) wins — {reason}")
+            parts.append(
+                translate(
+                    language,
+                    "picture.board.wins",
+                    name=who[state.seat_of(winner)],
+                    colour=winner,
+                    reason=reason,
+                )
+            )
     elif phase == "setup":
-        step = int(state.extra.get("step", 1))
-        parts.append(f"Set-up: {who[0]} places stone {step} of 4 ({state.to_move}).")
+        parts.append(
+            translate(
+                language,
+                "picture.board.les_setup",
+                name=who[0],
+                step=int(state.extra.get("step", 1)),
+                colour=state.to_move,
+            )
+        )
     elif phase == "choose":
-        parts.append(f"{who[1]} chooses to play black or white.")
+        parts.append(translate(language, "picture.board.les_choose", name=who[1]))
     else:
         seat = state.seat_to_move
         mover = who[seat] if seat is not None else "?"
-        text = f"{mover} ({state.to_move}) to move"
         pie = state.game.uses_pie and state.start is None and state.ply == 1 and not state.swapped
-        parts.append(text + (", or swap." if pie else "."))
+        msgid = N_("picture.board.to_move_or_swap") if pie else N_("picture.board.to_move")
+        parts.append(translate(language, msgid, name=mover, colour=state.to_move))
     return " ".join(parts)
 
 
-def _score_text(state: BoardState) -> str:
+def _lefe_score(state: Any, language: str) -> list[str]:
+    counts = state.leaf_counts()
+    parts = []
+    for colour, points in state.score.items():
+        if counts[colour]:
+            leaves = ", ".join(str(c) for c in counts[colour])
+            parts.append(
+                translate(
+                    language, "picture.score.lefe", colour=colour, points=points, leaves=leaves
+                )
+            )
+        else:
+            parts.append(
+                translate(language, "picture.score.lefe_no_trees", colour=colour, points=points)
+            )
+    return parts
+
+
+def _les_score(state: Any, language: str) -> list[str]:
+    return [
+        translate_plural(
+            language, "picture.score.les", "picture.score.les.plural", count, colour=colour
+        )
+        for colour, count in state.score.items()
+    ]
+
+
+def _lublache_score(state: Any, language: str) -> list[str]:
+    return [
+        translate_plural(
+            language,
+            "picture.score.lublache",
+            "picture.score.lublache.plural",
+            count,
+            colour=colour,
+        )
+        for colour, count in state.score.items()
+    ]
+
+
+def _plain_score(state: Any, language: str) -> list[str]:
+    return [
+        translate(language, "picture.score.plain", colour=colour, value=value)
+        for colour, value in state.score.items()
+    ]
+
+
+# How each game's live score reads in the header (the engine's score_text, in words of the
+# reader's language); a game not listed shows its score per colour as a plain number.
+_SCORE_LINES = {"lefe": _lefe_score, "les": _les_score, "lublache": _lublache_score}
+
+
+def score_line(state: BoardState, language: str = DEFAULT_LANGUAGE) -> str:
+    """The live score in the header, e.g. "dark 3 (2, 1) · light 2 (no trees)"."""
     try:
-        return state.score_text()
+        state.score  # noqa: B018 (a game without a live score raises NotImplementedError)
     except NotImplementedError:
         return ""
+    return " · ".join(_SCORE_LINES.get(state.game.name, _plain_score)(state, language))
 
 
 def header_layout(
-    state: BoardState, names: Sequence[str], theme: Theme, width: int
+    state: BoardState,
+    names: Sequence[str],
+    theme: Theme,
+    width: int,
+    language: str = DEFAULT_LANGUAGE,
 ) -> HeaderLayout:
-    """Where every piece of header text and every colour icon goes, already fitted."""
+    """Where every piece of header text and every colour icon goes, already fitted, in the
+    reader's ``language``."""
     s = scale_of(width)
     pad = 8 * s
-    who = _display_names(names)
+    who = _display_names(names, language)
     name_font = font(round(17 * s), "bold")
     small_font = font(round(13 * s))
     info_font = font(round(14 * s))
@@ -331,7 +412,11 @@ def header_layout(
         colour = state.seat_colour(seat) if colours_known else None
         code = state.game.colors.index(colour) + 1 if colour else None
         icons.append(((pad + 30 * s, top + row_height / 2), code))
-        right = colour if colour else "colour not chosen yet"
+        right = (
+            colour_name(language, colour)
+            if colour
+            else translate(language, "picture.board.colour_not_chosen")
+        )
         right_text = fit_text(right, small_font, width * 0.4)
         right_width = small_font.getlength(right_text)
         texts.append(
@@ -352,16 +437,22 @@ def header_layout(
 
     info_top = 5 * s + 2 * (row_height + 2 * s) + 2 * s
     info_baseline = info_top + 15 * s
-    info_left = f"{state.game.title} · side {state.size} · move {state.move_number}"
+    info_left = translate(
+        language,
+        "picture.board.info",
+        game=state.game.title,
+        size=state.size,
+        number=state.move_number,
+    )
     info_left = fit_text(info_left, info_font, width * 0.55)
     texts.append(HeaderText((pad, info_baseline), info_left, info_font, theme.header_muted))
     room = width - 2 * pad - info_font.getlength(info_left) - 12 * s
-    score = fit_text(_score_text(state), info_font, room)
+    score = fit_text(score_line(state, language), info_font, room)
     texts.append(
         HeaderText((width - pad, info_baseline), score, info_font, theme.header_text, "rs")
     )
 
-    lines = wrap_text(status_line(state, who), status_font, width - 2 * pad, max_lines=2)
+    lines = wrap_text(status_line(state, who, language), status_font, width - 2 * pad, max_lines=2)
     for number, line in enumerate(lines):
         baseline = info_baseline + (20 + 18 * number) * s
         texts.append(HeaderText((pad, baseline), line, status_font, theme.header_text))
@@ -375,9 +466,14 @@ def header_layout(
 
 
 def _draw_header(
-    image: Image.Image, state: BoardState, names: Sequence[str], theme: Theme, width: int
+    image: Image.Image,
+    state: BoardState,
+    names: Sequence[str],
+    theme: Theme,
+    width: int,
+    language: str,
 ) -> None:
-    layout = header_layout(state, names, theme, width)
+    layout = header_layout(state, names, theme, width, language)
     draw = ImageDraw.Draw(image)
     s = scale_of(width)
     if layout.turn_row is not None:
@@ -413,12 +509,14 @@ def render_board(
     theme: str = "classic",
     width: int = 480,
     show_labels: bool = True,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Image.Image:
     """The picture of a board state: header, board, stones and the last turn's marks.
 
     ``names`` are the display names of seat 0 (who started the match) and seat 1; the
     header shows which colour each one plays after a swap, whose turn it is, the move
-    number, the live score and, once the game is over, the result with its reason.
+    number, the live score and, once the game is over, the result with its reason, in the
+    reader's ``language`` ("en", "de"; see :mod:`i18n`).
     """
     chosen = get_theme(theme)
     points = is_point_game(state)
@@ -428,5 +526,5 @@ def render_board(
         _draw_loops(image, geo, chosen, state)
     _draw_stones(image, geo, chosen, state.cells)
     _draw_last_turn(image, geo, chosen, state)
-    _draw_header(image, state, names, chosen, width)
+    _draw_header(image, state, names, chosen, width, language)
     return image

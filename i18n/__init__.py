@@ -1,0 +1,126 @@
+"""Words for players, in English and German, from gettext message catalogues (Babel).
+
+The engine and the service say *what* happened as codes with parameters; the edges (the
+Discord layer, the pictures) turn them into a sentence in the reader's language here:
+
+- :func:`translate` — ``translate("de", "picture.board.to_move", name="Ann", colour="dark")``;
+- :func:`translate_plural` — the form for ``count`` by the language's plural rules;
+- :func:`illegal_move` — an engine :class:`~engine.IllegalMove` in the reader's language;
+- :func:`colour_name` — an engine colour ("dark") in the reader's language;
+- :func:`language_for` — a Discord locale (``interaction.locale``,
+  ``guild.preferred_locale``) mapped to a supported language, English otherwise;
+- :func:`N_` — marks a message id written as data (a table of ids) for extraction.
+
+Message ids are stable codes, not English sentences (``docs/i18n.md`` says why and how to
+add a message or a language). The catalogues are ``i18n/locales/<language>/LC_MESSAGES/
+leafbot.po``, read and compiled once per process on first use. This package imports no
+Discord and no Pillow, so both ``render`` and ``bot`` may use it; the engine never does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from i18n.catalogues import DEFAULT_LANGUAGE, LANGUAGES, translations
+
+__all__ = [
+    "DEFAULT_LANGUAGE",
+    "LANGUAGES",
+    "N_",
+    "colour_name",
+    "illegal_move",
+    "language_for",
+    "translate",
+    "translate_plural",
+]
+
+
+def N_(msgid: str) -> str:
+    """Return ``msgid`` unchanged: marks an id kept in a table so extraction finds it."""
+    return msgid
+
+
+def language_for(locale: object) -> str:
+    """The supported language for a Discord locale: ``"de"`` for ``de``, ``"en"`` for
+    ``en-US``/``en-GB`` and for anything unsupported or missing.
+
+    Accepts a ``discord.Locale`` (its ``value`` is read), a string such as ``"de"``,
+    ``"de-AT"`` or ``"de_DE"``, or ``None``.
+    """
+    value = getattr(locale, "value", locale)
+    if not isinstance(value, str):
+        return DEFAULT_LANGUAGE
+    primary = value.strip().replace("_", "-").split("-")[0].lower()
+    return primary if primary in LANGUAGES else DEFAULT_LANGUAGE
+
+
+def _supported(language: str) -> str:
+    return language if language in LANGUAGES else language_for(language)
+
+
+# The engine's colour names as message ids (a test checks every game's colours are here).
+COLOUR_IDS: dict[str, str] = {
+    "dark": N_("colour.dark"),
+    "light": N_("colour.light"),
+    "black": N_("colour.black"),
+    "white": N_("colour.white"),
+}
+_LIST_OR = N_("list.or")
+
+
+def colour_name(language: str, colour: str) -> str:
+    """An engine colour name ("dark") as the word for it in ``language``."""
+    msgid = COLOUR_IDS.get(colour)
+    return translations(_supported(language)).gettext(msgid) if msgid else colour
+
+
+def _value(language: str, name: str, value: Any) -> str:
+    """A parameter as it appears in a sentence: colour names and lists are words too."""
+    if name == "colour" and isinstance(value, str):
+        return colour_name(language, value)
+    if isinstance(value, list | tuple):
+        items = [_value(language, name, item) for item in value]
+        if not items:
+            return ""
+        joined = items[0]
+        for item in items[1:]:
+            joined = translations(language).gettext(_LIST_OR).format(left=joined, right=item)
+        return joined
+    return str(value)
+
+
+def _fill(language: str, text: str, params: Mapping[str, Any]) -> str:
+    values = {name: _value(language, name, value) for name, value in params.items()}
+    return text.format_map(values)
+
+
+def translate(language: str, msgid: str, /, **params: Any) -> str:
+    """The message ``msgid`` in ``language`` (English if unsupported), ``{name}``s filled in.
+
+    A parameter named ``colour`` holds an engine colour name (``"dark"``) and is translated
+    too; a list or tuple is written "a or b" in the language.
+    """
+    chosen = _supported(language)
+    return _fill(chosen, translations(chosen).gettext(msgid), params)
+
+
+def translate_plural(
+    language: str, msgid: str, msgid_plural: str, count: int, /, **params: Any
+) -> str:
+    """The form of a plural message for ``count`` (also available as ``{count}``)."""
+    chosen = _supported(language)
+    text = translations(chosen).ngettext(msgid, msgid_plural, count)
+    return _fill(chosen, text, {"count": count, **params})
+
+
+def illegal_move(language: str, error: Any) -> str:
+    """An engine ``IllegalMove`` (its ``code`` and ``params``) as a sentence in ``language``.
+
+    Plural codes (the engine's English has two forms) are chosen by their ``count``.
+    """
+    msgid = f"illegal.{error.code}"
+    params = dict(error.params)
+    if "count" in params:
+        return translate_plural(language, msgid, f"{msgid}.plural", params.pop("count"), **params)
+    return translate(language, msgid, **params)
