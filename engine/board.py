@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 
 from engine.errors import IllegalMove
 from engine.hexgrid import HexGrid, hex_grid
+from engine.reasons import reason as reason_text
 
 EMPTY, FIRST, SECOND = 0, 1, 2
 SWAP = "swap"
@@ -34,13 +35,33 @@ def other(colour_code: int) -> int:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: ``winner`` is a colour name, or None for a draw."""
+    """How a finished game ended: ``winner`` is a colour name, or None for a draw.
+
+    ``reason`` is an English sentence; ``code`` and ``params`` say the same for the edges to
+    put in the reader's language (``engine.reasons``). Outcomes stored before codes existed
+    have only the sentence.
+    """
 
     winner: str | None
     reason: str
+    code: str | None = field(default=None, compare=False)
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def because(cls, winner: str | None, code: str, **params: Any) -> Outcome:
+        """The outcome with reason ``code`` (English from ``engine.reasons.REASONS``)."""
+        return cls(winner, reason_text(code, params), code, params)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(data["winner"], data["reason"], data.get("code"), dict(data.get("params") or {}))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason}
+        data: dict[str, Any] = {"winner": self.winner, "reason": self.reason}
+        if self.code is not None:
+            data["code"] = self.code
+            data["params"] = dict(self.params)
+        return data
 
 
 @dataclass(frozen=True)
@@ -480,7 +501,7 @@ class BoardState:
             start=data.get("start"),
             moves=tuple(data.get("moves", ())),
             last_turn=LastTurn.from_dict(body.get("last_turn") or {}),
-            outcome=None if outcome is None else Outcome(outcome["winner"], outcome["reason"]),
+            outcome=None if outcome is None else Outcome.from_dict(outcome),
             extra=json.loads(json.dumps(body.get("extra") or {})),
         )
 

@@ -165,14 +165,14 @@ class DalenState(BoardState):
         for loser in self._seen():
             if counts[loser] == 0:
                 winner = colours[1] if loser == colours[0] else colours[0]
-                return Outcome(winner, f"{winner} wins: {loser} has no stones left")
+                return Outcome.because(winner, "dalen_wiped_out", colour=winner, loser_colour=loser)
         if int(self.extra.get("passes", 0)) >= 2:
             dark, light = counts[colours[0]], counts[colours[1]]
             if dark == light:
-                return Outcome(None, f"draw: both players passed with {dark} stones each")
+                return Outcome.because(None, "dalen_draw_passed", count=dark)
             winner = colours[0] if dark > light else colours[1]
             high, low = max(dark, light), min(dark, light)
-            return Outcome(winner, f"{winner} wins {high}–{low}: both players passed")
+            return Outcome.because(winner, "dalen_win_passed", colour=winner, high=high, low=low)
         return None
 
     @property

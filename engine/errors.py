@@ -101,9 +101,8 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
 }
 
 
-def english(code: str, params: Mapping[str, Any]) -> str:
-    """The English sentence of ``code`` with ``params`` filled in."""
-    template = ENGLISH[code]
+def fill(template: str | tuple[str, str], params: Mapping[str, Any]) -> str:
+    """An English template (or a (one, many) pair) with ``params`` filled in."""
     if isinstance(template, tuple):
         template = template[0] if params.get("count") == 1 else template[1]
     values = {
@@ -111,6 +110,11 @@ def english(code: str, params: Mapping[str, Any]) -> str:
         for name, value in params.items()
     }
     return template.format(**values)
+
+
+def english(code: str, params: Mapping[str, Any]) -> str:
+    """The English sentence of ``code`` with ``params`` filled in."""
+    return fill(ENGLISH[code], params)
 
 
 class IllegalMove(ValueError):

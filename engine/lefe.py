@@ -234,15 +234,19 @@ class LefeState(BoardState):
         names = self.game.colors
         points = self.score
         dark_points, light_points = points[names[0]], points[names[1]]
-        if dark_stuck and light_stuck:
-            why = "neither player has a legal placement"
-        else:
-            why = f"{names[0] if dark_stuck else names[1]} has no legal placement"
-        if dark_points == light_points:
-            return Outcome(None, f"draw {dark_points}–{light_points}: {why}")
-        winner = names[0] if dark_points > light_points else names[1]
+        both = dark_stuck and light_stuck
+        stuck = names[0] if dark_stuck else names[1]
         high, low = max(dark_points, light_points), min(dark_points, light_points)
-        return Outcome(winner, f"{winner} wins {high}–{low}: {why}")
+        if dark_points == light_points:
+            if both:
+                return Outcome.because(None, "lefe_draw_both_stuck", high=high, low=low)
+            return Outcome.because(None, "lefe_draw_stuck", high=high, low=low, stuck_colour=stuck)
+        winner = names[0] if dark_points > light_points else names[1]
+        if both:
+            return Outcome.because(winner, "lefe_win_both_stuck", colour=winner, high=high, low=low)
+        return Outcome.because(
+            winner, "lefe_win_stuck", colour=winner, high=high, low=low, stuck_colour=stuck
+        )
 
     @property
     def score(self) -> dict[str, int]:

@@ -306,18 +306,18 @@ class LesState(BoardState):
         owned = self._owned_holes()
         winner, criterion = compare_holes(owned[BLACK], owned[WHITE])
         black_holes, white_holes = len(owned[BLACK]), len(owned[WHITE])
-        why = f"{stuck} has no legal placement"
         if winner == 0:
             if black_holes == 0:
-                return Outcome(None, f"draw: nobody owns a hole; {why}")
-            holes_each = f"{black_holes} hole{'' if black_holes == 1 else 's'} each"
-            return Outcome(None, f"draw: {holes_each}, alike in size and border; {why}")
+                return Outcome.because(None, "les_draw_no_holes", stuck_colour=stuck)
+            return Outcome.because(None, "les_draw_alike", count=black_holes, stuck_colour=stuck)
         name = colours[winner - 1]
         if criterion == "more holes":
             high, low = max(black_holes, white_holes), min(black_holes, white_holes)
-            return Outcome(name, f"{name} wins {high}–{low} on holes: {why}")
-        each = f"{black_holes} hole{'s' if black_holes != 1 else ''} each"
-        return Outcome(name, f"{name} wins on {criterion} ({each}): {why}")
+            return Outcome.because(
+                name, "les_win_more_holes", colour=name, high=high, low=low, stuck_colour=stuck
+            )
+        code = "les_win_bigger_holes" if criterion == "bigger holes" else "les_win_more_stones"
+        return Outcome.because(name, code, colour=name, count=black_holes, stuck_colour=stuck)
 
     @property
     def score(self) -> dict[str, int]:

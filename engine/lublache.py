@@ -280,7 +280,7 @@ class LublacheState(BoardState):
         if self._has_a_placement():
             return None
         colour = self.game.colour_name(self.mover)
-        return Outcome(colour, f"{colour} wins: it has no legal placement left")
+        return Outcome.because(colour, "lublache_stuck_wins", colour=colour)
 
     # ---- what pictures, bots and help texts read ------------------------------------------
     def loops(self) -> list[LoopView]:

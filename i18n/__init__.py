@@ -6,6 +6,7 @@ Discord layer, the pictures) turn them into a sentence in the reader's language 
 - :func:`translate` — ``translate("de", "picture.board.to_move", name="Ann", colour="dark")``;
 - :func:`translate_plural` — the form for ``count`` by the language's plural rules;
 - :func:`illegal_move` — an engine :class:`~engine.IllegalMove` in the reader's language;
+- :func:`outcome_reason` — why a game ended (an engine outcome) in the reader's language;
 - :func:`colour_name` — an engine colour ("dark") in the reader's language;
 - :func:`language_for` — a Discord locale (``interaction.locale``,
   ``guild.preferred_locale``) mapped to a supported language, English otherwise;
@@ -31,6 +32,7 @@ __all__ = [
     "colour_name",
     "illegal_move",
     "language_for",
+    "outcome_reason",
     "translate",
     "translate_plural",
 ]
@@ -77,7 +79,7 @@ def colour_name(language: str, colour: str) -> str:
 
 def _value(language: str, name: str, value: Any) -> str:
     """A parameter as it appears in a sentence: colour names and lists are words too."""
-    if name == "colour" and isinstance(value, str):
+    if (name == "colour" or name.endswith("_colour")) and isinstance(value, str):
         return colour_name(language, value)
     if isinstance(value, list | tuple):
         items = [_value(language, name, item) for item in value]
@@ -98,8 +100,8 @@ def _fill(language: str, text: str, params: Mapping[str, Any]) -> str:
 def translate(language: str, msgid: str, /, **params: Any) -> str:
     """The message ``msgid`` in ``language`` (English if unsupported), ``{name}``s filled in.
 
-    A parameter named ``colour`` holds an engine colour name (``"dark"``) and is translated
-    too; a list or tuple is written "a or b" in the language.
+    A parameter named ``colour`` or ``..._colour`` holds an engine colour name (``"dark"``)
+    and is translated too; a list or tuple is written "a or b" in the language.
     """
     chosen = _supported(language)
     return _fill(chosen, translations(chosen).gettext(msgid), params)
@@ -114,13 +116,24 @@ def translate_plural(
     return _fill(chosen, text, {"count": count, **params})
 
 
-def illegal_move(language: str, error: Any) -> str:
-    """An engine ``IllegalMove`` (its ``code`` and ``params``) as a sentence in ``language``.
+def _engine_message(language: str, msgid: str, params: Mapping[str, Any]) -> str:
+    """An engine code's message; plural codes (two English forms) go by their ``count``."""
+    values = dict(params)
+    if "count" in values:
+        return translate_plural(language, msgid, f"{msgid}.plural", values.pop("count"), **values)
+    return translate(language, msgid, **values)
 
-    Plural codes (the engine's English has two forms) are chosen by their ``count``.
-    """
-    msgid = f"illegal.{error.code}"
-    params = dict(error.params)
-    if "count" in params:
-        return translate_plural(language, msgid, f"{msgid}.plural", params.pop("count"), **params)
-    return translate(language, msgid, **params)
+
+def illegal_move(language: str, error: Any) -> str:
+    """An engine ``IllegalMove`` (its ``code`` and ``params``) as a sentence in ``language``."""
+    return _engine_message(language, f"illegal.{error.code}", error.params)
+
+
+def outcome_reason(language: str, outcome: Any) -> str:
+    """Why a game ended, in ``language``: from an engine outcome object or its dict (as in a
+    Leiff view). An outcome without a code (stored before codes existed) keeps its English."""
+    data = outcome.to_dict() if hasattr(outcome, "to_dict") else dict(outcome)
+    code = data.get("code")
+    if not code:
+        return str(data.get("reason", ""))
+    return _engine_message(language, f"outcome.{code}", data.get("params") or {})

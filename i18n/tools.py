@@ -16,6 +16,7 @@ import string
 import sys
 from collections.abc import Iterable
 from pathlib import Path
+from textwrap import TextWrapper
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
@@ -106,6 +107,10 @@ def _without_dates(data: bytes) -> bytes:
     return b"\n".join(line for line in lines if b"-Date:" not in line)
 
 
+def _shown(path: Path) -> str:
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
 def _write_if_changed(path: Path, catalogue: Catalog) -> bool:
     data = _serialise(catalogue)
     if path.is_file() and _without_dates(path.read_bytes()) == _without_dates(data):
@@ -122,23 +127,35 @@ def write_template() -> Catalog:
         _engine_english(english)
     _annotate(template, english)
     if _write_if_changed(template_path(), template):
-        print(f"wrote {template_path().relative_to(ROOT)}")
+        print(f"wrote {_shown(template_path())}")
     return template
 
 
+_COMMENT_WRAP = TextWrapper(width=76, break_long_words=False)  # as Babel writes comments
+
+
 def _words(comments: Iterable[str]) -> list[str]:
-    """Comments as words: a .po file wraps long comments over several lines."""
-    return " ".join(comments).split()
+    """Comments as words, the same before and after a round trip through a .po file (which
+    wraps long comments over several lines and keeps each distinct line once)."""
+    lines = [line for comment in comments for line in _COMMENT_WRAP.wrap(comment)]
+    return " ".join(dict.fromkeys(lines)).split()
+
+
+def engine_tables() -> dict[str, dict[str, str | tuple[str, str]]]:
+    """The engine's English tables by message-id prefix (see ``i18n/babel.cfg``)."""
+    from engine.errors import ENGLISH
+    from engine.reasons import REASONS
+
+    return {"illegal.": ENGLISH, "outcome.": REASONS}
 
 
 def _engine_english(catalogue: Catalog) -> None:
-    """The engine's table is the English of its ``illegal.<code>`` messages: copy it in."""
-    from engine.errors import ENGLISH
-
-    for code, english in ENGLISH.items():
-        message = catalogue.get(f"illegal.{code}")
-        if message is not None:
-            message.string = english
+    """The engine's tables are the English of their codes' messages: copy them in."""
+    for prefix, table in engine_tables().items():
+        for code, english in table.items():
+            message = catalogue.get(f"{prefix}{code}")
+            if message is not None:
+                message.string = english
 
 
 def update() -> None:
@@ -159,9 +176,9 @@ def update() -> None:
         message.auto_comments = []  # the English needs no comment of itself
     _annotate(template, english)
     if _write_if_changed(template_path(), template):
-        print(f"wrote {template_path().relative_to(ROOT)}")
+        print(f"wrote {_shown(template_path())}")
     if _write_if_changed(po_path(DEFAULT_LANGUAGE), english):
-        print(f"wrote {po_path(DEFAULT_LANGUAGE).relative_to(ROOT)}")
+        print(f"wrote {_shown(po_path(DEFAULT_LANGUAGE))}")
     for language in LANGUAGES:
         if language == DEFAULT_LANGUAGE:
             continue
@@ -177,7 +194,7 @@ def update() -> None:
             if before and before != _words(message.auto_comments) and any(texts(message)):
                 message.flags.add("fuzzy")
         if _write_if_changed(po_path(language), catalogue):
-            print(f"wrote {po_path(language).relative_to(ROOT)}")
+            print(f"wrote {_shown(po_path(language))}")
 
 
 def _ids(messages: Iterable[Message]) -> dict[str, MessageId]:

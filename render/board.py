@@ -19,7 +19,14 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engine.board import EMPTY, BoardState
 from engine.hexgrid import hex_grid
-from i18n import DEFAULT_LANGUAGE, N_, colour_name, translate, translate_plural
+from i18n import (
+    DEFAULT_LANGUAGE,
+    N_,
+    colour_name,
+    outcome_reason,
+    translate,
+    translate_plural,
+)
 from render import sprites
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
 from render.text import Font, draw_text, fit_text, font, wrap_text
@@ -280,10 +287,10 @@ def status_line(state: BoardState, names: Sequence[str], language: str = DEFAULT
     phase = _phase(state)
     if state.outcome is not None:
         winner = state.outcome.winner
-        reason = state.outcome.reason.strip()
+        reason = outcome_reason(language, state.outcome).strip()
         if winner is None:
-            # engines often start the reason with "draw" already; do not say it twice
-            said = reason.lower().startswith("draw")
+            # a draw's reason says "draw" already (every coded one does); do not say it twice
+            said = state.outcome.code is not None or reason.lower().startswith("draw")
             parts.append(
                 reason[:1].upper() + reason[1:]
                 if said

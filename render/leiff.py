@@ -20,7 +20,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.leiff.cards import display_name
-from i18n import DEFAULT_LANGUAGE, N_, translate, translate_plural
+from i18n import DEFAULT_LANGUAGE, N_, outcome_reason, translate, translate_plural
 from render import sprites
 from render.geometry import check_width, scale_of
 from render.text import Font, draw_text, fit_text, font, wrap_text
@@ -28,6 +28,16 @@ from render.themes import RGB, Theme, get_theme
 
 SLOT_MACHINE = "slot"
 SPECIALS = ("philosopher", "waiter", "gossip", "belle", "magician")
+# What each special card does, in a few words under its German name (the name itself is the
+# same in every language, as printed on the real cards).
+SUBTITLE_IDS = {
+    "philosopher": N_("card.subtitle.philosopher"),
+    "waiter": N_("card.subtitle.waiter"),
+    "gossip": N_("card.subtitle.gossip"),
+    "belle": N_("card.subtitle.belle"),
+    "magician": N_("card.subtitle.magician"),
+}
+SUBTITLE_MIN_WIDTH = 70  # narrower cards (table rows, piles) show the name only
 CARD_RATIO = 1.4  # height / width
 HEADER_HEIGHT = 84  # at the reference width of 480 pixels
 PILES_HEIGHT = 10 + 62 * CARD_RATIO + 30  # the draw and discard piles with their counts
@@ -177,6 +187,12 @@ def _name_lines(name: str, room: float, size: int) -> tuple[Font, list[str]]:
     return used, wrap_text(" ".join(pieces), used, room, max_lines=3)
 
 
+def special_subtitle(label: str, language: str = DEFAULT_LANGUAGE) -> str | None:
+    """What a special card does, in a few words in ``language`` (None for other cards)."""
+    msgid = SUBTITLE_IDS.get(label)
+    return translate(language, msgid) if msgid else None
+
+
 def draw_card(
     image: Image.Image,
     box: tuple[float, float, float, float],
@@ -225,20 +241,40 @@ def draw_card(
             outline=edge,
             width=max(1, round(w * 0.04)),
         )
-        # a star marks every special card even when the name is too small to read
-        star = font(max(8, round(w * 0.3)), "bold")
+        # a star marks every special card even when the name is too small to read; a card
+        # wide enough for it also says what it does, under the name
+        subtitled = w >= SUBTITLE_MIN_WIDTH
+        star = font(max(8, round(w * (0.24 if subtitled else 0.3))), "bold")
         draw.text(
-            (x0 + w / 2, y0 + h * 0.3), "★", font=star, fill=theme.card("high_text"), anchor="mm"
+            (x0 + w / 2, y0 + h * (0.2 if subtitled else 0.3)),
+            "★",
+            font=star,
+            fill=theme.card("high_text"),
+            anchor="mm",
         )
         name_font, lines = _name_lines(display_name(label), w * 0.88, round(w * 0.15))
+        first, step = (0.4, 0.12) if subtitled else (0.56, 0.13)
         for number, line in enumerate(lines):
             draw.text(
-                (x0 + w / 2, y0 + h * (0.56 + 0.13 * number)),
+                (x0 + w / 2, y0 + h * (first + step * number)),
                 line,
                 font=name_font,
                 fill=theme.card("face_text"),
                 anchor="mm",
             )
+        if subtitled:
+            subtitle_font = font(max(8, round(w * 0.11)))
+            subtitle = special_subtitle(label, language) or ""
+            top = first + step * len(lines) + 0.02
+            room = 3 if len(lines) < 3 else 2
+            for number, line in enumerate(wrap_text(subtitle, subtitle_font, w * 0.86, room)):
+                draw.text(
+                    (x0 + w / 2, y0 + h * (top + 0.085 * number)),
+                    line,
+                    font=subtitle_font,
+                    fill=theme.card("face_text"),
+                    anchor="mm",
+                )
         corner = font(max(7, round(w * 0.16)), "bold")
         draw.text(
             (x0 + w * 0.08, y0 + h * 0.04),
@@ -272,7 +308,7 @@ def _status(
     outcome = view.get("outcome")
     if outcome:
         winners = [_seat_name(names, s, language) for s in outcome.get("winner", [])]
-        reason = outcome.get("reason", "")
+        reason = outcome_reason(language, outcome)
         if not winners:
             return translate(language, "picture.leiff.game_over_nobody", reason=reason).strip()
         return translate_plural(
@@ -835,10 +871,11 @@ def render_hand(
         draw_card(image, layout.held, None if held is None else str(held), chosen, language)
         from_draw = holding.get("source") == "draw"
         msgid = N_("picture.leiff.just_drawn") if from_draw else N_("picture.leiff.just_taken")
+        # kept to its column: a longer caption would run into the discard pile's
         draw_text(
             draw,
             ((x0 + x1) / 2, y1 + 20 * s),
-            translate(language, msgid),
+            fit_text(translate(language, msgid), caption, (x1 - x0) + 2 * 10 * s),
             caption,
             chosen.card("table_text"),
             "ms",

@@ -12,6 +12,7 @@ from i18n import (
     colour_name,
     illegal_move,
     language_for,
+    outcome_reason,
     translate,
     translate_plural,
 )
@@ -92,3 +93,27 @@ def test_english_through_the_catalogue_equals_the_engine_s_own_sentence() -> Non
         assert illegal_move("en", error) == str(error)
         german = illegal_move("de", error)
         assert german != str(error) and "{" not in german.replace("{p", ""), error.code
+
+
+def test_why_a_game_ended_reads_in_german() -> None:
+    from engine.board import Outcome
+
+    outcome = Outcome.because(
+        "dark", "lefe_win_stuck", colour="dark", high=5, low=3, stuck_colour="light"
+    )
+    assert outcome_reason("en", outcome) == outcome.reason
+    assert outcome_reason("de", outcome) == (
+        "Dunkel gewinnt 5–3: Hell kann nicht mehr regelgerecht setzen"
+    )
+    # a Leiff view carries the outcome as a dict
+    view_outcome = {
+        "winner": [0],
+        "reason": "x",
+        "code": "leiff_target_reached",
+        "params": {"target": 50, "best": 23},
+    }
+    assert outcome_reason("de", view_outcome) == (
+        "jemand hat 50 Punkte erreicht; der niedrigste Stand, 23, gewinnt"
+    )
+    # stored before codes existed: the English sentence is all there is
+    assert outcome_reason("de", {"winner": None, "reason": "drawn long ago"}) == "drawn long ago"

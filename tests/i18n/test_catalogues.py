@@ -10,13 +10,14 @@ import pytest
 
 from engine import BOARD_GAMES, get_game
 from engine.errors import ENGLISH
+from engine.reasons import REASONS
 from i18n import COLOUR_IDS, LANGUAGES, translate_plural
 from i18n.catalogues import po_path
-from i18n.tools import extract, placeholders, problems, read_catalogue, texts
+from i18n.tools import engine_tables, extract, placeholders, problems, read_catalogue, texts
 
 ROOT = Path(__file__).resolve().parents[2]
 # the namespaces message ids live in (docs/i18n.md)
-MESSAGE_ID = re.compile(r"(card|colour|command|illegal|list|picture)\.[a-z0-9_.]+")
+MESSAGE_ID = re.compile(r"(card|colour|command|illegal|list|outcome|picture)\.[a-z0-9_.]+")
 # entries whose German rightly reads the same as the English (formats, names, numbers)
 SAME_IN_GERMAN = {
     "picture.leiff.team",
@@ -104,16 +105,20 @@ def test_plural_forms_follow_each_language_s_rule(count: int, english: str, germ
 
 def test_the_english_of_engine_codes_is_the_engine_s_own() -> None:
     english = _entries("en")
-    for code, text in ENGLISH.items():
-        forms = list(text) if isinstance(text, tuple) else [text]
-        assert english[f"illegal.{code}"] == forms, code
+    tables = engine_tables()
+    assert tables["illegal."] is ENGLISH and tables["outcome."] is REASONS
+    for prefix, table in tables.items():
+        for code, text in table.items():
+            forms = list(text) if isinstance(text, tuple) else [text]
+            assert english[f"{prefix}{code}"] == forms, code
 
 
-def test_every_code_the_engine_can_raise_has_an_entry_in_both_languages() -> None:
+@pytest.mark.parametrize("prefix", ["illegal.", "outcome."])
+def test_every_code_the_engine_can_use_has_an_entry_in_both_languages(prefix: str) -> None:
     for language in LANGUAGES:
         entries = _entries(language)
-        for code, text in ENGLISH.items():
-            forms = entries.get(f"illegal.{code}")
+        for code, text in engine_tables()[prefix].items():
+            forms = entries.get(f"{prefix}{code}")
             assert forms and all(forms), (language, code)
             assert len(forms) == (2 if isinstance(text, tuple) else 1), (language, code)
 

@@ -2,7 +2,7 @@
 
 The speed-up tests play the same moves through this engine and the live one and demand
 identical answers. Do not optimise or fix anything here: it must stay as it was. (Only its
-refusals were rewritten as ``IllegalMove`` codes when the engine's errors became codes; their
+refusals and its outcome were rewritten as codes when the engine's texts became codes; their
 English text is unchanged.)
 
 Original docstring follows.
@@ -254,7 +254,7 @@ class LublacheState(BoardState):
         if self._has_a_placement():
             return None
         colour = self.game.colour_name(self.mover)
-        return Outcome(colour, f"{colour} wins: it has no legal placement left")
+        return Outcome.because(colour, "lublache_stuck_wins", colour=colour)
 
     # ---- what pictures, bots and help texts read ------------------------------------------
     def loops(self) -> list[LoopView]:
