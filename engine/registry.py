@@ -95,5 +95,7 @@ def board_game_names() -> tuple[str, ...]:
     return tuple(spec.name for spec in specs() if spec.is_board_game)
 
 
-for _game in (Lefe(), Dalen(), Lublache(), Les(), Leiff()):
+# the built-in games, in the order players see them listed
+BUILT_IN: tuple[Game, ...] = (Lefe(), Dalen(), Lublache(), Les(), Leiff())
+for _game in BUILT_IN:
     register(_game)
