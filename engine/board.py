@@ -149,6 +149,8 @@ class BoardGame:
     uses_pie: ClassVar[bool] = True
     # option name -> default value; options are validated by validate_options()
     option_defaults: ClassVar[dict[str, Any]] = {}
+    # option name -> its allowed values, for the options that list them
+    option_choices: ClassVar[dict[str, tuple[bool | int, ...]]] = {}
     state_class: ClassVar[type[BoardState]]
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
@@ -165,6 +167,7 @@ class BoardGame:
         cls.summary = spec.summary.english
         cls.uses_pie = spec.uses_pie
         cls.option_defaults = spec.option_defaults
+        cls.option_choices = {o.name: o.choices for o in spec.options if o.choices}
 
     # ---- making states -------------------------------------------------------------
     def validate_size(self, size: int | None) -> int:
@@ -184,6 +187,10 @@ class BoardGame:
             expected = type(self.option_defaults[key])
             if not isinstance(value, expected):
                 raise ValueError(f"option {key!r} must be a {expected.__name__}")
+            allowed = self.option_choices.get(key)
+            if allowed and value not in allowed:
+                listed = ", ".join(str(choice) for choice in allowed)
+                raise ValueError(f"option {key!r} must be one of {listed}, not {value!r}")
             merged[key] = value
         return merged
 
