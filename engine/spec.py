@@ -7,7 +7,12 @@ drawn. Each game module defines its spec beside its rules class; :mod:`engine.re
 holds them all. The renderer, the AI (and, next, the match service and the bot) ask the
 spec instead of comparing a game's name.
 
-Everything here is data or a pure function: no rules, no Pillow, no Discord.
+The protocols :class:`BoardView` (what a board picture reads of a position) and
+:class:`Position` (what the AI's evaluators read) live here too: a spec names the
+evaluator of its positions, and a position names its game's spec, so the two are described
+together, and the mould of :mod:`engine.board` fulfils them.
+
+Everything here is data, a protocol or a pure function: no rules, no Pillow, no Discord.
 """
 
 from __future__ import annotations
@@ -16,13 +21,12 @@ import random
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from engine.ai.settings import LevelTuning
+from engine.hexgrid import HexGrid
 from engine.phrases import Phrase, Text
-
-if TYPE_CHECKING:
-    from engine.board import BoardState
+from engine.reports import LastTurn, LoopView
 
 
 class GameKind(StrEnum):
@@ -74,10 +78,90 @@ class Notation:
     describe: Callable[[str], Phrase] = plain_move
 
 
-# (state, colour) -> the estimated chance in [0, 1] that ``colour`` wins
-Evaluator = Callable[["BoardState", str], float]
-# (state, moves, rng) -> the same moves, the most promising first
-MoveOrderer = Callable[["BoardState", list[str], random.Random], list[str]]
+@dataclass(frozen=True)
+class Setup:
+    """How one match starts: seats, board side (board games), options and the seed of any
+    shuffle (Leiff). Each game checks it the way its own ``new`` does."""
+
+    players: int = 2
+    size: int | None = None
+    options: Mapping[str, bool | int] = field(default_factory=dict)
+    seed: int | str = 0
+
+
+class BoardRules(Protocol):
+    """What a board position tells of its game."""
+
+    @property
+    def spec(self) -> GameSpec: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def colors(self) -> tuple[str, str]: ...
+    @property
+    def uses_pie(self) -> bool: ...
+
+
+class BoardOutcome(Protocol):
+    @property
+    def winner(self) -> str | None: ...  # a colour, or None for a draw
+    @property
+    def reason(self) -> str: ...
+
+
+class BoardView(Protocol):
+    """One board position as a picture reads it (:func:`render.render_board`). Nothing of
+    a board game is hidden, so a board state is its own view."""
+
+    @property
+    def game(self) -> BoardRules: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def grid(self) -> HexGrid: ...
+    @property
+    def cells(self) -> bytes: ...  # per cell index: 0 empty, 1 first colour, 2 second
+    @property
+    def last_turn(self) -> LastTurn: ...
+    @property
+    def outcome(self) -> BoardOutcome | None: ...
+    @property
+    def to_move(self) -> str | None: ...
+    @property
+    def seat_to_move(self) -> int | None: ...
+    @property
+    def colours_assigned(self) -> bool: ...
+    @property
+    def move_number(self) -> int: ...
+    @property
+    def ply(self) -> int: ...
+    @property
+    def swapped(self) -> bool: ...
+    @property
+    def start(self) -> Mapping[str, object] | None: ...
+    def seat_colour(self, seat: int) -> str: ...
+    def seat_of(self, colour: str) -> int: ...
+    def score_text(self) -> str: ...
+    def opening_prompt(self) -> Phrase | None: ...
+    def loops(self) -> list[LoopView]: ...
+
+
+class Position(BoardView, Protocol):
+    """A board position as the AI's evaluators read it: the view, the live score and the
+    stones by cell name."""
+
+    @property
+    def score(self) -> dict[str, int]: ...
+    @property
+    def stones(self) -> dict[str, str]: ...
+    @property
+    def options(self) -> Mapping[str, object]: ...
+
+
+# (position, colour) -> the estimated chance in [0, 1] that ``colour`` wins
+Evaluator = Callable[[Position, str], float]
+# (position, moves, rng) -> the same moves, the most promising first
+MoveOrderer = Callable[[Position, list[str], random.Random], list[str]]
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,7 @@
 """Board pictures of every board game: hexagon cells (Lefe, Dalen, Lublache) or the points
 and lines of a triangular grid (Les), as the game's spec says (``spec.drawing``).
 
-:func:`render_board` is a pure function of a board view (:class:`engine.protocols.BoardView`):
+:func:`render_board` is a pure function of a board view (:class:`engine.spec.BoardView`):
 it reads only the public position (cells, seats, last turn, outcome, score, the opening
 step, and the loops when the spec asks for them) and never imports rules code or compares a
 game's name. The static part of a picture — background, cells or lines, cell labels and
@@ -21,8 +21,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engine.board import EMPTY
 from engine.hexgrid import hex_grid
 from engine.phrases import Phrase
-from engine.protocols import BoardView
-from engine.spec import BoardShape
+from engine.spec import BoardShape, BoardView
 from render import sprites
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
 from render.text import Font, draw_text, fit_text, font, wrap_text

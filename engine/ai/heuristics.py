@@ -25,9 +25,8 @@ import math
 import random
 from collections.abc import Sequence
 
-from engine.board import BoardState
 from engine.hexgrid import HexGrid
-from engine.spec import Evaluator, MoveOrderer
+from engine.spec import Evaluator, MoveOrderer, Position
 
 
 def _logistic(x: float) -> float:
@@ -36,7 +35,7 @@ def _logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def _opponent(state: BoardState, colour: str) -> str:
+def _opponent(state: Position, colour: str) -> str:
     first, second = state.game.colors
     return second if colour == first else first
 
@@ -44,14 +43,14 @@ def _opponent(state: BoardState, colour: str) -> str:
 def score_evaluator(scale: float) -> Evaluator:
     """Logistic of the live score difference: a lead of ``scale`` points is worth ~73 %."""
 
-    def evaluate(state: BoardState, colour: str) -> float:
+    def evaluate(state: Position, colour: str) -> float:
         score = state.score
         return _logistic((score[colour] - score[_opponent(state, colour)]) / scale)
 
     return evaluate
 
 
-def neutral_evaluator(state: BoardState, colour: str) -> float:
+def neutral_evaluator(state: Position, colour: str) -> float:
     """No opinion: every unfinished position is a coin flip (pure rollout search)."""
     return 0.5
 
@@ -66,7 +65,7 @@ def _touching_pairs(grid: HexGrid) -> tuple[tuple[tuple[int, int], ...], ...]:
     )
 
 
-def _cell_owners(state: BoardState) -> list[str | None]:
+def _cell_owners(state: Position) -> list[str | None]:
     """The colour on every cell of the board (None when empty), from the public ``stones``."""
     owners: list[str | None] = [None] * state.grid.cell_count
     index = state.grid.index
@@ -77,7 +76,7 @@ def _cell_owners(state: BoardState) -> list[str | None]:
     return owners
 
 
-def lefe_mobility(state: BoardState) -> dict[str, int]:
+def lefe_mobility(state: Position) -> dict[str, int]:
     """Lefe: how many empty cells each colour may place on (the rule is public: a stone's
     friendly neighbours must not touch each other). The game ends when either count is 0.
     """
@@ -101,7 +100,7 @@ _LEFE_CERTAIN_SCALE = 0.6
 _LEFE_SCALE_PER_PLACEMENT = 0.08
 
 
-def lefe_evaluator(state: BoardState, colour: str) -> float:
+def lefe_evaluator(state: Position, colour: str) -> float:
     """Lefe: the points the position would score now, trusted more the nearer the end.
 
     Either player running out of placements ends the game on the current points, so a
@@ -142,7 +141,7 @@ def _trees(
     return labels, members
 
 
-def dalen_threats(state: BoardState) -> dict[str, int]:
+def dalen_threats(state: Position) -> dict[str, int]:
     """Dalen: per colour, the enemy stones its stagnant trees would flip on its next turn.
 
     A tree is stagnant when none of the empty cells next to it is a legal placement for
@@ -154,7 +153,7 @@ def dalen_threats(state: BoardState) -> dict[str, int]:
     """
     colours = state.game.colors
     threats = dict.fromkeys(colours, 0)
-    if getattr(state, "variant", False):
+    if state.options.get("variant", False):
         return threats
     owners = _cell_owners(state)
     neighbours = state.grid.neighbours
@@ -194,7 +193,7 @@ def dalen_threats(state: BoardState) -> dict[str, int]:
 _DALEN_OPPONENT_THREAT_WEIGHT = 0.5
 
 
-def dalen_evaluator(state: BoardState, colour: str) -> float:
+def dalen_evaluator(state: Position, colour: str) -> float:
     """Dalen: stones on the board decide the game (and none left loses at once), counting
     the flips already threatened by stagnant trees as good as made."""
     score = state.score
@@ -209,20 +208,20 @@ def dalen_evaluator(state: BoardState, colour: str) -> float:
     return _logistic(x / 4.0)
 
 
-def shuffled(state: BoardState, moves: list[str], rng: random.Random) -> list[str]:
+def shuffled(state: Position, moves: list[str], rng: random.Random) -> list[str]:
     """No preference: a seeded shuffle, so widening explores without a fixed bias."""
     moves = list(moves)
     rng.shuffle(moves)
     return moves
 
 
-def captures_first(state: BoardState, moves: list[str], rng: random.Random) -> list[str]:
+def captures_first(state: Position, moves: list[str], rng: random.Random) -> list[str]:
     """Lefe: a capture removes a whole enemy tree, usually the biggest swing available."""
     moves = shuffled(state, moves, rng)
     return [m for m in moves if "x" in m] + [m for m in moves if "x" not in m]
 
 
-def les_claims(state: BoardState) -> tuple[dict[str, int], dict[str, int]]:
+def les_claims(state: Position) -> tuple[dict[str, int], dict[str, int]]:
     """Les: per colour, the regions it has staked out and the empty points in them.
 
     An empty point whose stone neighbours are all one colour is that colour's *claimed*
@@ -269,7 +268,7 @@ _LES_OPEN_CLAIM_WEIGHT = 0.5
 _LES_POINT_WEIGHT = 0.02
 
 
-def les_evaluator(state: BoardState, colour: str) -> float:
+def les_evaluator(state: Position, colour: str) -> float:
     """Les: holes owned (what the final count compares first), plus the claims that are
     on their way to becoming holes, so the search has a sense of direction long before
     the first hole closes."""
@@ -284,7 +283,7 @@ def les_evaluator(state: BoardState, colour: str) -> float:
     return _logistic(x)
 
 
-def lublache_closed_cells(state: BoardState) -> dict[str, int]:
+def lublache_closed_cells(state: Position) -> dict[str, int]:
     """Lublache: per colour, the empty cells it may no longer place on because they touch
     a stone of a loop it owns (the placement rule on the rule page). Closed cells are
     progress: the player who runs out of placements first wins."""
@@ -313,7 +312,7 @@ def lublache_closed_cells(state: BoardState) -> dict[str, int]:
 _LUBLACHE_CLOSED_CELL_WEIGHT = 0.08
 
 
-def lublache_evaluator(state: BoardState, colour: str) -> float:
+def lublache_evaluator(state: Position, colour: str) -> float:
     """Lublache: loops owned, plus the empty cells they close to their owner. Owning
     loops forbids your own placements next to them, and running out of placements is how
     you win, so both count as progress."""
@@ -327,11 +326,11 @@ def lublache_evaluator(state: BoardState, colour: str) -> float:
     )
 
 
-def evaluator_for(state: BoardState) -> Evaluator:
+def evaluator_for(state: Position) -> Evaluator:
     """The evaluator the spec of ``state``'s game names (the neutral one if none)."""
     return state.game.spec.ai.evaluator or neutral_evaluator
 
 
-def orderer_for(state: BoardState) -> MoveOrderer:
+def orderer_for(state: Position) -> MoveOrderer:
     """The move ordering the spec of ``state``'s game names (a seeded shuffle if none)."""
     return state.game.spec.ai.orderer or shuffled

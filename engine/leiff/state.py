@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.errors import IllegalMove
 from engine.leiff.actions import parse_action
@@ -20,10 +20,7 @@ from engine.leiff.rules import deal, legal_actions
 from engine.leiff.table import Outcome, Table
 from engine.leiff.views import LeiffView, WaitingFor, default_action, view, waiting_for
 from engine.phrases import Text
-from engine.spec import GameKind, GameSpec, Notation, OptionSpec
-
-if TYPE_CHECKING:
-    from engine.protocols import Setup
+from engine.spec import GameKind, GameSpec, Notation, OptionSpec, Setup
 
 _DEFAULTS = LeiffOptions()
 _OPTION_LABELS = {
