@@ -168,3 +168,44 @@ def test_type_only_and_function_level_imports_count() -> None:
     for statement in _imports(ast.parse(source)):
         found |= _resolve("bot.x", statement, known)
     assert found == {"engine.board", "render.board"}
+
+
+# docs/engine.md's picture of engine/, top to bottom: a module uses only its own layer and
+# the layers below (a module not listed is not checked: place it when it is added)
+ENGINE_LAYERS = (
+    ("engine", "engine.ai.levels", "engine.ai.leiff_bot"),
+    ("engine.registry",),
+    ("engine.protocols",),
+    ("engine.lefe", "engine.dalen", "engine.lublache", "engine.les", "engine.leiff"),
+    ("engine.ai.mcts", "engine.ai.alphabeta"),
+    ("engine.board",),
+    ("engine.ai.heuristics",),
+    ("engine.spec",),
+    (
+        "engine.ai",
+        "engine.ai.settings",
+        "engine.phrases",
+        "engine.reports",
+        "engine.hexgrid",
+        "engine.trees",
+        "engine.loops",
+        "engine.errors",
+    ),
+)
+
+
+def _layer_of(module: str) -> int | None:
+    for depth, layer in enumerate(ENGINE_LAYERS):
+        if module in layer or (module.startswith("engine.leiff.") and "engine.leiff" in layer):
+            return depth
+    return None
+
+
+def test_the_engine_layers_point_down() -> None:
+    for module, targets in GRAPH.items():
+        depth = _layer_of(module)
+        if depth is None:
+            continue
+        for target in targets:
+            below = _layer_of(target)
+            assert below is None or below >= depth, f"{module} imports {target}, a layer up"
