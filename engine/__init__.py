@@ -16,7 +16,10 @@ from engine.registry import (
     get_board_game,
     get_game,
     get_spec,
+    origins,
     register,
+    register_all,
+    register_from,
     registered,
     specs,
 )
@@ -36,7 +39,10 @@ __all__ = [
     "get_board_game",
     "get_game",
     "get_spec",
+    "origins",
     "register",
+    "register_all",
+    "register_from",
     "registered",
     "specs",
 ]

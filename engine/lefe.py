@@ -10,6 +10,7 @@ trees, plus one for the player whose trees have the most leaves.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
 
 from engine.ai.heuristics import captures_first, lefe_evaluator
@@ -18,7 +19,7 @@ from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, Outcome
 from engine.errors import IllegalMove
 from engine.hexgrid import hex_grid
 from engine.phrases import Phrase, Text
-from engine.spec import BoardAI, GameSpec, Notation, plain_move
+from engine.spec import BoardAI, Completion, GameSpec, Notation, plain_move
 from engine.trees import Forest, build_forest
 
 # "e5", "e5xg6", with optional spaces around the parts
@@ -279,6 +280,11 @@ _CAPTURE = Text("lefe.move.capture", "{cell}, capturing the tree at {tree}")
 _CAPTURE_MOVE = re.compile(r"([a-z]+\d+)x([a-z]+\d+)")
 
 
+def captures_of(cell: str, legal_moves: Sequence[str]) -> list[str]:
+    """The legal captures that place at ``cell`` (the moves a bare cell may have meant)."""
+    return sorted(move for move in legal_moves if move.startswith(f"{cell}x"))
+
+
 def describe_move(move: str) -> Phrase:
     """``e5xg6`` reads "e5, capturing the tree at g6"; other moves read as written."""
     capture = _CAPTURE_MOVE.fullmatch(move)
@@ -306,7 +312,18 @@ SPEC = GameSpec(
     default_size=6,
     uses_pie=True,
     draws_possible=True,
-    notation=Notation(examples=("e5", "e5xg6"), special_moves=(SWAP_MOVE,), describe=describe_move),
+    notation=Notation(
+        examples=("e5", "e5xg6"),
+        special_moves=(SWAP_MOVE,),
+        describe=describe_move,
+        completion=Completion(
+            captures_of,
+            question=Text(
+                "lefe.capture.question", "{move} can capture more than one tree: which one?"
+            ),
+            placeholder=Text("lefe.capture.placeholder", "Capture which tree?"),
+        ),
+    ),
     ai=BoardAI(
         evaluator=lefe_evaluator,
         orderer=captures_first,

@@ -8,7 +8,8 @@ in the tests, say — needs nothing but its own module and a call to :func:`regi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import importlib
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
 from engine.board import BoardGame
@@ -54,6 +55,36 @@ def registered(game: Game) -> Iterator[Game]:
         yield game
     finally:
         unregister(game.spec.name)
+
+
+def origin(game: Game) -> str:
+    """Where a game's rules class is found (``"module:Class"``), for :func:`register_from`."""
+    kind = type(game)
+    return f"{kind.__module__}:{kind.__qualname__}"
+
+
+def origins() -> tuple[str, ...]:
+    """Every registered game's origin, in order: what another process (an AI or picture
+    worker, started fresh) needs to register the same games."""
+    return tuple(origin(game) for game in _games.values())
+
+
+def register_from(path: str) -> Game:
+    """Import ``"module:Class"``, make its rules object and register it, unless a game of
+    that class is registered already (then that one is returned)."""
+    module_name, _, class_name = path.partition(":")
+    kind = getattr(importlib.import_module(module_name), class_name)
+    for game in _games.values():
+        if type(game) is kind:
+            return game
+    made: Game = kind()
+    return register(made)
+
+
+def register_all(paths: Iterable[str]) -> None:
+    """Register the games of another process's :func:`origins` (a worker's initializer)."""
+    for path in paths:
+        register_from(path)
 
 
 def _key(name: str) -> str:

@@ -18,7 +18,7 @@ Everything here is data, a protocol or a pure function: no rules, no Pillow, no 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Protocol
@@ -69,6 +69,17 @@ def plain_move(move: str) -> Phrase:
 
 
 @dataclass(frozen=True)
+class Completion:
+    """How a move written short is completed when the rules need more: a Lefe cell whose
+    placement must capture one of several trees. ``complete(text, legal_moves)`` gives the
+    legal moves the player may have meant; the player is asked to pick one."""
+
+    complete: Callable[[str, Sequence[str]], list[str]]
+    question: Text  # "{move} can capture more than one tree: which one?"
+    placeholder: Text  # "Capture which tree?"
+
+
+@dataclass(frozen=True)
 class Notation:
     """How moves are written and read out."""
 
@@ -76,6 +87,7 @@ class Notation:
     special_moves: tuple[SpecialMove, ...] = ()
     # a canonical move as a menu reads it ("e5, capturing the tree at g6")
     describe: Callable[[str], Phrase] = plain_move
+    completion: Completion | None = None
 
 
 @dataclass(frozen=True)

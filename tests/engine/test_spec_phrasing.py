@@ -97,3 +97,25 @@ def test_opening_hints_are_the_services_hints(name: str) -> None:
         for state in positions:
             hint = state.opening_hint()
             assert (None if hint is None else hint.english()) == board_logic.opening_hint(state)
+
+
+def test_a_bare_lefe_cell_completes_to_the_captures_it_may_mean() -> None:
+    completion = get_spec("lefe").notation.completion
+    assert completion is not None
+    assert completion.question.english.format(move="e5") == (
+        "e5 can capture more than one tree: which one?"
+    )
+    assert completion.placeholder.english == "Capture which tree?"
+    offered = 0
+    for positions in _games("lefe", 8, whole=True):
+        for state in positions:
+            legal = state.legal_moves()
+            for cell in state.grid.names:
+                choices = state.capture_choices(cell)
+                completed = completion.complete(cell, legal)
+                if choices and "x" in choices[0]:
+                    assert completed == sorted(choices)
+                    offered += len(choices) > 1
+                else:
+                    assert completed == []
+    assert offered > 0

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import multiprocessing
 import random
 from collections.abc import Iterator
 
@@ -20,6 +21,7 @@ import engine
 from engine import IllegalMove, get_game, registered
 from engine.ai.levels import LEVEL_NAMES, choose_move, choose_move_from_json, level_settings
 from engine.board import BoardState
+from engine.registry import unregister
 from render import png_bytes, render_board, replay_gif
 from render.board import is_point_game
 from render.geometry import board_geometry
@@ -180,3 +182,21 @@ def test_the_ai_takes_a_winning_row(level: str) -> None:
     assert position.play(names[row[2]]).outcome.winner == "red"  # a win is there
     move = choose_move(position, level, seed=3)
     assert position.play(move).outcome.winner == "red"
+
+
+def test_a_fresh_worker_process_plays_it_once_given_the_registrys_origins() -> None:
+    # what the AI and picture worker pools do: a spawned process knows only the built-in
+    # games until it registers the parent's origins
+    state = _played(seed=2, moves=3)
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(1, initializer=engine.register_all, initargs=(engine.origins(),)) as pool:
+        move = pool.apply(choose_move_from_json, (state.to_json(), "rows", "easy", 1))
+    assert move in state.legal_moves()
+
+
+def test_register_from_finds_the_game_by_its_origin() -> None:
+    assert engine.origins()[-1] == "tests.sixth_game.rows:Rows"
+    assert engine.register_from("tests.sixth_game.rows:Rows") is get_game("rows")
+    unregister("rows")
+    again = engine.register_from("tests.sixth_game.rows:Rows")
+    assert get_game("rows") is again  # the fixture unregisters it at the end
