@@ -26,6 +26,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "swap_second_move_only": "swap is only possible as the second move",
     "not_a_cell": "{text} is not a cell of this board",
     "cell_taken": "{cell} is taken",
+    "seat_not_a_number": "a seat is a whole number",
     # ---- Dalen ------------------------------------------------------------------------------
     "dalen_pass_only_when_stuck": "you may only pass when you have no legal placement",
     "dalen_two_leaves": "{cell} is next to two of your leaves; a new stone may touch at most one",
@@ -67,7 +68,6 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "lublache_own_loop": "{cell} touches your own loop",
     "lublache_enemy_loop": "{cell} would end on a loop {colour} controls",
     # ---- Leiff ------------------------------------------------------------------------------
-    "leiff_seat_not_a_number": "a seat is a whole number",
     "leiff_not_text": "an action is a short text such as 'draw' or 'swap 2'",
     "leiff_unknown_action": "{text} is not a Leiff action",
     "leiff_rule_missing": "write the new rule after the word 'rule'",

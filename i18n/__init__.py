@@ -7,6 +7,7 @@ Discord layer, the pictures) turn them into a sentence in the reader's language 
 - :func:`translate_plural` — the form for ``count`` by the language's plural rules;
 - :func:`illegal_move` — an engine :class:`~engine.IllegalMove` in the reader's language;
 - :func:`outcome_reason` — why a game ended (an engine outcome) in the reader's language;
+- :func:`phrase` — an engine ``Phrase`` (a ``Text`` code and its parameters) in words;
 - :func:`colour_name` — an engine colour ("dark") in the reader's language;
 - :func:`language_for` — a Discord locale (``interaction.locale``,
   ``guild.preferred_locale``) mapped to a supported language, English otherwise;
@@ -33,6 +34,7 @@ __all__ = [
     "illegal_move",
     "language_for",
     "outcome_reason",
+    "phrase",
     "translate",
     "translate_plural",
 ]
@@ -137,3 +139,14 @@ def outcome_reason(language: str, outcome: Any) -> str:
     if not code:
         return str(data.get("reason", ""))
     return _engine_message(language, f"outcome.{code}", data.get("params") or {})
+
+
+def phrase(language: str, said: Any, /, **edge: Any) -> str:
+    """An engine ``Phrase`` in ``language``: its text's code is the message id (a text with
+    a plural English is a plural message), its parameters and the edge's (``player=``)
+    filled in."""
+    params = {**said.params, **edge}
+    if said.text.plural is not None:
+        msgid = said.code
+        return translate_plural(language, msgid, f"{msgid}.plural", params.pop("count"), **params)
+    return translate(language, said.code, **params)

@@ -11,19 +11,21 @@ says what is out of date or untranslated and exits 1 if anything is (the tests r
 
 from __future__ import annotations
 
+import copy
 import io
 import string
 import sys
 from collections.abc import Iterable
 from pathlib import Path
-from textwrap import TextWrapper
 
 from babel.messages.catalog import Catalog, Message
 from babel.messages.extract import extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po, write_po
+from babel.util import TextWrapper
 
 from i18n.catalogues import DEFAULT_LANGUAGE, DOMAIN, LANGUAGES, po_path, template_path
+from i18n.extract import table_in_source, texts_in_source
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPPING = Path(__file__).resolve().parent / "babel.cfg"
@@ -46,12 +48,15 @@ def _key(message: Message) -> str:
 def extract() -> Catalog:
     """A fresh template: every message id the code names, with where it is named."""
     with MAPPING.open(encoding="utf-8") as mapping:
-        method_map, options_map = parse_mapping_cfg(mapping, filename=str(MAPPING))
+        method_map, options_map = parse_mapping_cfg(  # type: ignore[no-untyped-call]
+            mapping, filename=str(MAPPING)
+        )
     template = Catalog(domain=DOMAIN, project="Leafbot", fuzzy=False)
-    for filename, _line, message, comments, context in extract_from_dir(
+    for filename, line, message, comments, context in extract_from_dir(
         ROOT, method_map, options_map, keywords=KEYWORDS
     ):
-        template.add(message, None, [(filename, None)], auto_comments=comments, context=context)
+        # the catalogues name the file only (write_po without line numbers): no churn
+        template.add(message, None, [(filename, line)], auto_comments=comments, context=context)
     return template
 
 
@@ -131,7 +136,7 @@ def write_template() -> Catalog:
     return template
 
 
-_COMMENT_WRAP = TextWrapper(width=76, break_long_words=False)  # as Babel writes comments
+_COMMENT_WRAP = TextWrapper(width=76, break_long_words=False)  # Babel's, as write_po wraps
 
 
 def _words(comments: Iterable[str]) -> list[str]:
@@ -141,16 +146,26 @@ def _words(comments: Iterable[str]) -> list[str]:
     return " ".join(dict.fromkeys(lines)).split()
 
 
-def engine_tables() -> dict[str, dict[str, str | tuple[str, str]]]:
-    """The engine's English tables by message-id prefix (see ``i18n/babel.cfg``)."""
-    from engine.errors import ENGLISH
-    from engine.reasons import REASONS
+ENGINE_DIR = ROOT / "engine"
 
-    return {"illegal.": ENGLISH, "outcome.": REASONS}
+
+def engine_tables() -> dict[str, dict[str, str | tuple[str, str]]]:
+    """The engine's English by message-id prefix (see ``i18n/babel.cfg``): its refusals,
+    its reasons for an end, and (prefix "") every ``Text`` written in its modules."""
+    refusals = (ENGINE_DIR / "errors.py").read_text(encoding="utf-8")
+    reasons = (ENGINE_DIR / "reasons.py").read_text(encoding="utf-8")
+    texts: dict[str, str | tuple[str, str]] = {}
+    for path in sorted(ENGINE_DIR.rglob("*.py")):
+        texts.update(texts_in_source(path.read_text(encoding="utf-8")))
+    return {
+        "illegal.": table_in_source(refusals, "ENGLISH"),
+        "outcome.": table_in_source(reasons, "REASONS"),
+        "": texts,
+    }
 
 
 def _engine_english(catalogue: Catalog) -> None:
-    """The engine's tables are the English of their codes' messages: copy them in."""
+    """The engine's English is the English of its codes' messages: copy it in."""
     for prefix, table in engine_tables().items():
         for code, english in table.items():
             message = catalogue.get(f"{prefix}{code}")
@@ -169,7 +184,9 @@ def update() -> None:
         locale=DEFAULT_LANGUAGE, domain=DOMAIN, project="Leafbot", fuzzy=False
     )
     template = extract()
-    english.update(template, no_fuzzy_matching=True, update_creation_date=False)
+    # Catalog.update adopts the template's new message objects: give it a copy, so that
+    # the English filled in below stays out of the template and the other languages
+    english.update(copy.deepcopy(template), no_fuzzy_matching=True, update_creation_date=False)
     english.obsolete.clear()
     _engine_english(english)
     for message in english:
@@ -198,7 +215,14 @@ def update() -> None:
 
 
 def _ids(messages: Iterable[Message]) -> dict[str, MessageId]:
-    return {_key(message): message.id for message in messages if message.id}
+    found: dict[str, MessageId] = {}
+    for message in messages:
+        if isinstance(message.id, str):
+            if message.id:
+                found[message.id] = message.id
+        elif message.id:
+            found[message.id[0]] = (message.id[0], message.id[1])
+    return found
 
 
 def problems() -> list[str]:

@@ -1,32 +1,28 @@
-"""Board pictures of Lefe, Dalen, Lublache (hexagon cells) and Les (points and lines).
+"""Board pictures of every board game: hexagon cells (Lefe, Dalen, Lublache) or the points
+and lines of a triangular grid (Les), as the game's spec says (``spec.drawing``).
 
-:func:`render_board` is a pure function of a board state: it reads only the engine's public
-state (cells, seats, last turn, outcome, score, and for Lublache its loops) and never
-imports rules code. The static part of a picture — background, cells or lines, cell labels
-and column letters — depends only on (game kind, size, width, theme, labels) and is drawn
-once and cached; each call copies it and pastes the stones, markers and header on top.
+:func:`render_board` is a pure function of a board view (:class:`engine.spec.BoardView`):
+it reads only the public position (cells, seats, last turn, outcome, score, the opening
+step, and the loops when the spec asks for them) and never imports rules code or compares a
+game's name. The static part of a picture — background, cells or lines, cell labels and
+column letters — depends only on (board shape, size, width, theme, labels) and is drawn once
+and cached; each call copies it and pastes the stones, markers and header on top.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from engine.board import EMPTY, BoardState
+from engine.board import EMPTY
 from engine.hexgrid import hex_grid
-from i18n import (
-    DEFAULT_LANGUAGE,
-    N_,
-    colour_name,
-    outcome_reason,
-    translate,
-    translate_plural,
-)
+from engine.phrases import Phrase
+from engine.spec import BoardShape, BoardView
+from i18n import DEFAULT_LANGUAGE, N_, colour_name, outcome_reason, phrase, translate
 from render import sprites
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
 from render.text import Font, draw_text, fit_text, font, wrap_text
@@ -35,9 +31,9 @@ from render.themes import RGB, Theme, get_theme
 SUPERSAMPLE_BACKGROUND = 3
 
 
-def is_point_game(state: BoardState) -> bool:
-    """Les is drawn as points and lines; the other three games as hexagon cells."""
-    return state.game.name == "les"
+def is_point_game(state: BoardView) -> bool:
+    """Whether the game's board is drawn as points and lines (Les) rather than cells."""
+    return state.game.spec.drawing.board is BoardShape.POINTS
 
 
 # ---- the static background ------------------------------------------------------------
@@ -103,7 +99,11 @@ def board_background(
 
 
 def _draw_point_board(
-    draw: ImageDraw.ImageDraw, geo: BoardGeometry, theme: Theme, k: int, scaled: Any
+    draw: ImageDraw.ImageDraw,
+    geo: BoardGeometry,
+    theme: Theme,
+    k: int,
+    scaled: Callable[[Sequence[tuple[float, float]]], list[tuple[float, float]]],
 ) -> None:
     """Les: a hexagonal plate, the lines of the triangular grid and a dot on every point."""
     grid = hex_grid(geo.size)
@@ -158,9 +158,7 @@ def _marker_width(geo: BoardGeometry) -> float:
     return max(2.0, geo.radius * 0.13)
 
 
-def _draw_last_turn(
-    image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardState
-) -> None:
+def _draw_last_turn(image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardView) -> None:
     """Placed stones ringed; captured cells crossed; removed cells boxed; flipped stones
     carry a diamond in the colour they had before (shape tells the kinds apart)."""
     last = state.last_turn
@@ -191,12 +189,9 @@ def _draw_last_turn(
         diamond.paste_on(image, geo.centres[index])
 
 
-def owned_loops(state: BoardState) -> list[tuple[str, tuple[str, ...]]]:
+def owned_loops(state: BoardView) -> list[tuple[str, tuple[str, ...]]]:
     """Lublache: (owner colour, cells in walking order) of every single-coloured loop."""
-    loops_of = getattr(state, "loops", None)
-    if loops_of is None:
-        return []
-    return [(loop.owner, tuple(loop.cells)) for loop in loops_of() if loop.owner]
+    return [(loop.owner, tuple(loop.cells)) for loop in state.loops() if loop.owner]
 
 
 @lru_cache(maxsize=8)
@@ -209,7 +204,7 @@ def _stripes(width: int, height: int, period: int) -> Image.Image:
     return mask
 
 
-def _draw_loops(image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardState) -> None:
+def _draw_loops(image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardView) -> None:
     """Shade and outline each owned loop, under the stones so every stone stays visible.
 
     The first colour's loops are filled with a flat blue tint, the second colour's with
@@ -274,17 +269,20 @@ def _display_names(names: Sequence[str], language: str = DEFAULT_LANGUAGE) -> tu
     )
 
 
-def _phase(state: BoardState) -> str:
-    return str(state.extra.get("phase", "play"))
+def _words(said: Phrase, who: tuple[str, str], language: str) -> str:
+    """A phrase of the engine in the reader's language, the seat it is about named."""
+    if said.seat is None:
+        return phrase(language, said)
+    return phrase(language, said, player=who[said.seat])
 
 
-def status_line(state: BoardState, names: Sequence[str], language: str = DEFAULT_LANGUAGE) -> str:
+def status_line(state: BoardView, names: Sequence[str], language: str = DEFAULT_LANGUAGE) -> str:
     """The header's last line: the last move, then whose turn it is or the result."""
     who = _display_names(names, language)
     parts: list[str] = []
     if state.last_turn.move:
         parts.append(translate(language, "picture.board.last_move", move=state.last_turn.move))
-    phase = _phase(state)
+    prompt = state.opening_prompt()
     if state.outcome is not None:
         winner = state.outcome.winner
         reason = outcome_reason(language, state.outcome).strip()
@@ -306,18 +304,8 @@ def status_line(state: BoardState, names: Sequence[str], language: str = DEFAULT
                     reason=reason,
                 )
             )
-    elif phase == "setup":
-        parts.append(
-            translate(
-                language,
-                "picture.board.les_setup",
-                name=who[0],
-                step=int(state.extra.get("step", 1)),
-                colour=state.to_move,
-            )
-        )
-    elif phase == "choose":
-        parts.append(translate(language, "picture.board.les_choose", name=who[1]))
+    elif prompt is not None:
+        parts.append(_words(prompt, who, language))
     else:
         seat = state.seat_to_move
         mover = who[seat] if seat is not None else "?"
@@ -327,69 +315,17 @@ def status_line(state: BoardState, names: Sequence[str], language: str = DEFAULT
     return " ".join(parts)
 
 
-def _lefe_score(state: Any, language: str) -> list[str]:
-    counts = state.leaf_counts()
-    parts = []
-    for colour, points in state.score.items():
-        if counts[colour]:
-            leaves = ", ".join(str(c) for c in counts[colour])
-            parts.append(
-                translate(
-                    language, "picture.score.lefe", colour=colour, points=points, leaves=leaves
-                )
-            )
-        else:
-            parts.append(
-                translate(language, "picture.score.lefe_no_trees", colour=colour, points=points)
-            )
-    return parts
-
-
-def _les_score(state: Any, language: str) -> list[str]:
-    return [
-        translate_plural(
-            language, "picture.score.les", "picture.score.les.plural", count, colour=colour
-        )
-        for colour, count in state.score.items()
-    ]
-
-
-def _lublache_score(state: Any, language: str) -> list[str]:
-    return [
-        translate_plural(
-            language,
-            "picture.score.lublache",
-            "picture.score.lublache.plural",
-            count,
-            colour=colour,
-        )
-        for colour, count in state.score.items()
-    ]
-
-
-def _plain_score(state: Any, language: str) -> list[str]:
-    return [
-        translate(language, "picture.score.plain", colour=colour, value=value)
-        for colour, value in state.score.items()
-    ]
-
-
-# How each game's live score reads in the header (the engine's score_text, in words of the
-# reader's language); a game not listed shows its score per colour as a plain number.
-_SCORE_LINES = {"lefe": _lefe_score, "les": _les_score, "lublache": _lublache_score}
-
-
-def score_line(state: BoardState, language: str = DEFAULT_LANGUAGE) -> str:
+def score_line(state: BoardView, language: str = DEFAULT_LANGUAGE) -> str:
     """The live score in the header, e.g. "dark 3 (2, 1) · light 2 (no trees)"."""
     try:
-        state.score  # noqa: B018 (a game without a live score raises NotImplementedError)
-    except NotImplementedError:
+        phrases = state.score_phrases()
+    except NotImplementedError:  # a game without a live score
         return ""
-    return " · ".join(_SCORE_LINES.get(state.game.name, _plain_score)(state, language))
+    return " · ".join(phrase(language, said) for said in phrases)
 
 
 def header_layout(
-    state: BoardState,
+    state: BoardView,
     names: Sequence[str],
     theme: Theme,
     width: int,
@@ -404,7 +340,7 @@ def header_layout(
     small_font = font(round(13 * s))
     info_font = font(round(14 * s))
     status_font = font(round(14 * s), "bold" if state.outcome is not None else "regular")
-    colours_known = _phase(state) not in ("setup", "choose")
+    colours_known = state.colours_assigned
     turn_seat = state.seat_to_move if state.outcome is None else None
 
     texts: list[HeaderText] = []
@@ -474,7 +410,7 @@ def header_layout(
 
 def _draw_header(
     image: Image.Image,
-    state: BoardState,
+    state: BoardView,
     names: Sequence[str],
     theme: Theme,
     width: int,
@@ -510,7 +446,7 @@ def _draw_header(
 
 
 def render_board(
-    state: BoardState,
+    state: BoardView,
     *,
     names: tuple[str, str] = ("", ""),
     theme: str = "classic",
@@ -529,7 +465,7 @@ def render_board(
     points = is_point_game(state)
     geo = board_geometry(state.size, width, points)
     image = board_background(state.size, width, points, chosen.name, bool(show_labels)).copy()
-    if not points:
+    if state.game.spec.drawing.owned_loops:
         _draw_loops(image, geo, chosen, state)
     _draw_stones(image, geo, chosen, state.cells)
     _draw_last_turn(image, geo, chosen, state)

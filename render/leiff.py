@@ -12,14 +12,15 @@ machine with three reels and a lever.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from engine.leiff.cards import display_name
+from engine.leiff.scoring import Drinks
+from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE, N_, outcome_reason, translate, translate_plural
 from render import sprites
 from render.geometry import check_width, scale_of
@@ -299,7 +300,7 @@ def draw_card(
 
 
 def _status(
-    view: Mapping[str, Any],
+    view: LeiffView,
     names: Sequence[str],
     viewer: int | None,
     language: str = DEFAULT_LANGUAGE,
@@ -402,7 +403,7 @@ def _header(
     return height
 
 
-def _round_line(view: Mapping[str, Any], language: str = DEFAULT_LANGUAGE) -> str:
+def _round_line(view: LeiffView, language: str = DEFAULT_LANGUAGE) -> str:
     options = view.get("options") or {}
     parts = [
         translate(language, "picture.leiff.round", number=view.get("round", 1)),
@@ -422,7 +423,7 @@ def _round_line(view: Mapping[str, Any], language: str = DEFAULT_LANGUAGE) -> st
 
 def _piles(
     image: Image.Image,
-    view: Mapping[str, Any],
+    view: LeiffView,
     theme: Theme,
     width: int,
     top: float,
@@ -493,7 +494,7 @@ def _piles(
     right_x = width * 0.64
     text_width = width - right_x - 10 * s
     if holding:
-        seat = int(holding.get("seat", 0))
+        seat = int(holding.get("seat") or 0)
         held = holding.get("card")
         hx = right_x
         small_w = 44 * s
@@ -530,7 +531,7 @@ def _piles(
     return y + card_h + 30 * s
 
 
-def _rule_lines(view: Mapping[str, Any], width: int) -> list[str]:
+def _rule_lines(view: LeiffView, width: int) -> list[str]:
     rule = view.get("rule")
     if not rule:
         return []
@@ -538,14 +539,14 @@ def _rule_lines(view: Mapping[str, Any], width: int) -> list[str]:
     return wrap_text(rule, font(round(14 * s)), width - 40 * s, max_lines=3)
 
 
-def _rule_box_height(view: Mapping[str, Any], width: int) -> float:
+def _rule_box_height(view: LeiffView, width: int) -> float:
     lines = _rule_lines(view, width)
     return (26 + 18 * len(lines) + 8) * scale_of(width) if lines else 0.0
 
 
 def _rule_box(
     image: Image.Image,
-    view: Mapping[str, Any],
+    view: LeiffView,
     theme: Theme,
     width: int,
     top: float,
@@ -587,7 +588,7 @@ def _rule_box(
     return top + height + 8 * s
 
 
-def _drinks_text(entry: Mapping[str, Any] | None, language: str = DEFAULT_LANGUAGE) -> str:
+def _drinks_text(entry: Drinks | None, language: str = DEFAULT_LANGUAGE) -> str:
     if not entry:
         return ""
     parts = []
@@ -620,12 +621,12 @@ def _drinks_text(entry: Mapping[str, Any] | None, language: str = DEFAULT_LANGUA
 # ---- the table ----------------------------------------------------------------------------
 
 
-def _seat_rows(view: Mapping[str, Any]) -> int:
+def _seat_rows(view: LeiffView) -> int:
     return int(view.get("players") or len(view.get("hands") or []))
 
 
 def render_table(
-    view: dict,
+    view: LeiffView,
     *,
     names: list[str],
     theme: str = "classic",
@@ -642,7 +643,7 @@ def render_table(
     chosen = get_theme(theme)
     s = scale_of(width)
     players = _seat_rows(view)
-    hands: list[list[Any]] = list(view.get("hands") or [[] for _ in range(players)])
+    hands: list[list[str | None]] = list(view.get("hands") or [[] for _ in range(players)])
     max_cards = max((len(h) for h in hands), default=4)
     drinks = view.get("drinks") if (view.get("options") or {}).get("drinking") else None
     specials = bool((view.get("options") or {}).get("specials"))
@@ -777,7 +778,7 @@ class HandLayout:
     strip_top: float
 
 
-def hand_layout(view: Mapping[str, Any], seat: int, width: int) -> HandLayout:
+def hand_layout(view: LeiffView, seat: int, width: int) -> HandLayout:
     s = scale_of(width)
     hands = view.get("hands") or []
     slots = len(hands[seat]) if 0 <= seat < len(hands) else 0
@@ -812,7 +813,7 @@ def hand_layout(view: Mapping[str, Any], seat: int, width: int) -> HandLayout:
 
 
 def render_hand(
-    view: dict,
+    view: LeiffView,
     seat: int,
     *,
     names: list[str],
@@ -832,7 +833,7 @@ def render_hand(
     s = scale_of(width)
     layout = hand_layout(view, seat, width)
     hands = view.get("hands") or []
-    hand: list[Any] = list(hands[seat]) if 0 <= seat < len(hands) else []
+    hand: list[str | None] = list(hands[seat]) if 0 <= seat < len(hands) else []
     image = Image.new("RGB", (width, layout.height), chosen.card("table"))
     who = _seat_name(names, seat, language)
     _header(

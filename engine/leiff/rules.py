@@ -420,6 +420,7 @@ def _why_not_owner(t: Table, seat: int, action: Action) -> IllegalMove:
         return IllegalMove("leiff_exchange")
     if step == "spy":
         return IllegalMove("leiff_spy")
+    assert t.turn is not None  # every step left here is a turn player's
     if seat != t.turn:
         return IllegalMove("leiff_not_your_turn", player=player(t.turn))
     if step == "turn":

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import ast
+import dataclasses
+import importlib
 import re
 from pathlib import Path
 
 import pytest
 
-from engine import BOARD_GAMES, get_game
+from engine import BOARD_GAMES, get_game, get_spec
 from engine.errors import ENGLISH
+from engine.phrases import Text
 from engine.reasons import REASONS
 from i18n import COLOUR_IDS, LANGUAGES, translate_plural
 from i18n.catalogues import po_path
@@ -22,8 +25,10 @@ MESSAGE_ID = re.compile(r"(card|colour|command|illegal|list|outcome|picture)\.[a
 SAME_IN_GERMAN = {
     "picture.leiff.team",
     "picture.leiff.teams",
-    "picture.score.lefe",
-    "picture.score.plain",
+    "lefe.score",
+    "score.plain",
+    "move.plain",
+    *(f"game.{name}.title" for name in (*BOARD_GAMES, "leiff")),  # the games' own names
 }
 
 
@@ -106,14 +111,14 @@ def test_plural_forms_follow_each_language_s_rule(count: int, english: str, germ
 def test_the_english_of_engine_codes_is_the_engine_s_own() -> None:
     english = _entries("en")
     tables = engine_tables()
-    assert tables["illegal."] is ENGLISH and tables["outcome."] is REASONS
+    assert tables["illegal."] == ENGLISH and tables["outcome."] == REASONS
     for prefix, table in tables.items():
         for code, text in table.items():
             forms = list(text) if isinstance(text, tuple) else [text]
             assert english[f"{prefix}{code}"] == forms, code
 
 
-@pytest.mark.parametrize("prefix", ["illegal.", "outcome."])
+@pytest.mark.parametrize("prefix", ["illegal.", "outcome.", ""])
 def test_every_code_the_engine_can_use_has_an_entry_in_both_languages(prefix: str) -> None:
     for language in LANGUAGES:
         entries = _entries(language)
@@ -152,3 +157,54 @@ def test_no_message_id_in_the_code_escapes_extraction() -> None:
         (where, key) for where, key in literals if key not in extracted and key not in plurals
     )
     assert not missing, missing
+
+
+def _texts_of(value: object, seen: set[int]) -> list[Text]:
+    """Every Text reachable from a spec (its fields, options, notation, special moves)."""
+    if id(value) in seen:
+        return []
+    seen.add(id(value))
+    if isinstance(value, Text):
+        return [value]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return [
+            t for f in dataclasses.fields(value) for t in _texts_of(getattr(value, f.name), seen)
+        ]
+    if isinstance(value, list | tuple | set | frozenset):
+        return [t for item in value for t in _texts_of(item, seen)]
+    if isinstance(value, dict):
+        return [t for item in value.values() for t in _texts_of(item, seen)]
+    return []
+
+
+def _engine_texts() -> list[Text]:
+    """The engine's Texts, found at run time: every spec's, and every module's constants."""
+    found: list[Text] = []
+    seen: set[int] = set()
+    for name in (*BOARD_GAMES, "leiff"):
+        found += _texts_of(get_spec(name), seen)
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        module = importlib.import_module(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        for value in vars(module).values():
+            found += _texts_of(value, seen)
+    return found
+
+
+def test_every_text_of_the_engine_is_in_the_catalogues_with_its_english() -> None:
+    texts = _engine_texts()
+    assert len(texts) >= 30
+    english, german = _entries("en"), _entries("de")
+    for text in texts:
+        wanted = [text.english] if text.plural is None else [text.english, text.plural]
+        assert english.get(text.code) == wanted, text.code
+        assert german.get(text.code) and all(german[text.code]), text.code
+
+
+def test_every_text_in_the_engine_writes_its_code_out() -> None:
+    """Extraction reads codes from the source: ``Text(f"...")`` would escape it."""
+    for path in sorted((ROOT / "engine").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "Text":
+                assert node.args and isinstance(node.args[0], ast.Constant), (
+                    f"{path.relative_to(ROOT)}:{node.lineno}"
+                )

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-import engine.errors
 from i18n import tools
 from i18n.catalogues import LOCALE_DIR, po_path, template_path
 
@@ -42,7 +41,9 @@ def test_a_changed_english_text_marks_the_german_fuzzy(
     scratch: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     assert not _german("illegal.cell_taken").fuzzy
-    monkeypatch.setitem(engine.errors.ENGLISH, "cell_taken", "{cell} already holds a stone")
+    tables = tools.engine_tables()
+    tables["illegal."]["cell_taken"] = "{cell} already holds a stone"
+    monkeypatch.setattr(tools, "engine_tables", lambda: tables)
     tools.update()
     message = _german("illegal.cell_taken")
     assert message.fuzzy
