@@ -83,7 +83,7 @@ def test_an_engine_refusal_reads_in_german() -> None:
     choices = IllegalMove("lefe_capture_due", cell="c3", choices=("c3xd4", "c3xe5"))
     assert illegal_move("de", choices).endswith("spiele c3xd4 oder c3xe5")
     slot = IllegalMove("leiff_no_own_slot", slot=6, count=1)
-    assert illegal_move("de", slot) == "du hast keine Handkarte Nummer 6 (du hast 1 Karte)"
+    assert illegal_move("de", slot) == "du hast keine Handkarte Nummer 6 (nur 1 Karte)"
 
 
 def test_english_through_the_catalogue_equals_the_engine_s_own_sentence() -> None:
