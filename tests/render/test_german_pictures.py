@@ -8,6 +8,7 @@ languages and every changed pixel lies in a box of text.
 
 from __future__ import annotations
 
+import io
 import random
 
 import pytest
@@ -15,7 +16,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engine import BOARD_GAMES, get_game
 from engine.board import BoardState
-from render import render_board, render_hand, render_table
+from render import render_board, render_hand, render_table, replay_gif
 from render.board import header_layout, score_line, status_line
 from render.geometry import board_geometry
 from render.leiff import (
@@ -198,3 +199,26 @@ def test_a_special_card_differs_between_languages_only_in_its_subtitle() -> None
     draw_card(narrow_en, (0, 0, 40, 56), "belle", theme, "en")
     draw_card(narrow_de, (0, 0, 40, 56), "belle", theme, "de")
     assert ImageChops.difference(narrow_en, narrow_de).getbbox() is None  # no room: name only
+
+
+def test_a_replay_speaks_the_reader_s_language() -> None:
+    state = get_game("lefe").new(size=5)
+    for move in ("c3", "swap", "d4"):
+        state = state.play(move)
+    states = list(state.history())
+    english = replay_gif(states, names=NAMES)
+    assert replay_gif(states, names=NAMES, language="en") == english
+    german = replay_gif(states, names=NAMES, language="de")
+    assert german != english
+    first = Image.open(io.BytesIO(german))
+    first.seek(len(states) - 1)
+    last_german = first.convert("RGB")
+    in_german = render_board(state, names=NAMES, width=400, language="de")
+    in_english = render_board(state, names=NAMES, width=400)
+    # the last frame is the German picture of the last position (up to the GIF's palette)
+
+    def distance(one: Image.Image, other: Image.Image) -> int:
+        return sum(ImageChops.difference(one, other).convert("L").histogram()[24:])
+
+    assert last_german.size == in_german.size
+    assert distance(last_german, in_german) < distance(last_german, in_english) / 4
