@@ -8,7 +8,7 @@ announced figures: the Magier's double and the Dorfschönheit's link are applied
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.leiff.events import PUBLIC, card, event, player
 from engine.leiff.table import Outcome, Table
@@ -47,11 +47,19 @@ def hand_drinks(values: list[int]) -> tuple[int, int, int]:
     return 0, shots, -rest
 
 
-def ledger(t: Table) -> list[dict[str, int]] | None:
+class Drinks(TypedDict):
+    """One seat's line of the drink ledger."""
+
+    sips: int
+    shots: int
+    hand_out: int
+
+
+def ledger(t: Table) -> list[Drinks] | None:
     """This round's announced ledger per seat, or None without drinking rules."""
     if not t.options.drinking:
         return None
-    rows = []
+    rows: list[Drinks] = []
     for seat, (sips, shots, hand_out) in enumerate(t.drinks):
         factor = 2 if seat in t.doubled and seat not in t.immune else 1
         rows.append({"sips": sips * factor, "shots": shots * factor, "hand_out": hand_out})
@@ -99,7 +107,7 @@ def _team_score_lines(t: Table, scores: list[int]) -> str:
     return "\n".join(lines)
 
 
-def _drinks_text(seat: int, row: dict[str, int]) -> str:
+def _drinks_text(seat: int, row: Drinks) -> str:
     """One seat's part of the round's drinks, counted in words with their plurals."""
     shots, sips, hand_out = row["shots"], row["sips"], row["hand_out"]
     who = player(seat)
@@ -180,9 +188,8 @@ def finish_round(t: Table, events: list[dict[str, Any]]) -> None:
     if max(unit_scores) >= t.options.target:
         best = min(unit_scores)
         winners = sorted(s for s in range(n) if unit_scores[unit_of(t, s)] == best)
-        t.outcome = Outcome(
-            winner=winners,
-            reason=f"a total reached {t.options.target}, and {best} is the lowest total",
+        t.outcome = Outcome.because(
+            winners, "leiff_target_reached", target=t.options.target, best=best
         )
         t.step = "over"
         names = " and ".join(player(s) for s in winners)
