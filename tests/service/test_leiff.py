@@ -449,3 +449,25 @@ async def test_the_end_of_a_round_pings_nobody(service: MatchService) -> None:
     assert ended.mentions == ()
     dealt = await service.leiff_action(started.match_id, BOB, "next")
     assert dealt.mentions  # the new round's first player is pinged again
+
+
+@pytest.mark.parametrize("options", [{}, {"specials": True, "drinking": True}, {"teams": True}])
+def test_a_hand_version_changes_only_with_a_hand_update(options: dict[str, object]) -> None:
+    """Whenever a player's hand version changes, the update carries their new hand and
+    buttons (``hand_changed``): a message left unedited always holds a valid version."""
+    from bot.service.leiff_logic import hand_changed, hand_version
+
+    for seed in range(6):
+        rng = random.Random(seed)
+        players = 4 if options.get("teams") else 3
+        state = get_game("leiff").new(players=players, seed=seed, options=options)
+        for _ in range(150):
+            if state.outcome is not None:
+                break
+            seat, action = random_action(state, rng)
+            after = state.play(seat, action)
+            for viewer in range(players):
+                before_version = hand_version(state.view(viewer), viewer)
+                if hand_version(after.view(viewer), viewer) != before_version:
+                    assert hand_changed(state, after, viewer), (seed, action, viewer)
+            state = after
