@@ -10,12 +10,16 @@ trees, plus one for the player whose trees have the most leaves.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
-from engine.board import EMPTY, BoardGame, BoardState, Outcome
+from engine.ai.heuristics import captures_first, lefe_evaluator
+from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
+from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, Outcome
 from engine.errors import IllegalMove
 from engine.hexgrid import hex_grid
+from engine.phrases import Phrase, Text
+from engine.spec import BoardAI, Completion, GameSpec, Notation, plain_move
 from engine.trees import Forest, build_forest
 
 # "e5", "e5xg6", with optional spaces around the parts
@@ -81,14 +85,14 @@ class LefeState(BoardState):
             self._cache["touching"] = touching
         return touching
 
-    def _placement_problem(self, cell: int, colour: int) -> str | None:
+    def _placement_problem(self, cell: int, colour: int) -> IllegalMove | None:
         """Why ``colour`` may not place at ``cell``, or None if it may."""
         cells = self.cells
         if cells[cell] != EMPTY:
-            return f"{self.grid.names[cell]} is taken"
+            return IllegalMove("cell_taken", cell=self.grid.names[cell])
         for a, b in touching_neighbour_pairs(self.size)[cell]:
             if cells[a] == colour and cells[b] == colour:
-                return f"{self.grid.names[cell]} touches two of your stones that touch each other"
+                return IllegalMove("lefe_touching_pair", cell=self.grid.names[cell])
         return None
 
     def _can_place(self, colour: int) -> bool:
@@ -108,7 +112,7 @@ class LefeState(BoardState):
         the few stones next to it (see :func:`engine.trees.leaves_after_placing`, inlined
         here because this loop is the hot path of every game).
         """
-        table = self._cache.get("moves_by_cell")
+        table: dict[int, list[str]] | None = self._cache.get("moves_by_cell")
         if table is not None:
             return table
         colour = self.mover
@@ -189,37 +193,33 @@ class LefeState(BoardState):
     def _apply(self, text: str) -> BoardState:
         match = _MOVE.fullmatch(text)
         if match is None:
-            raise IllegalMove(f"{text} is not a Lefe move; write a cell such as e5, or e5xg6")
+            raise IllegalMove("lefe_bad_notation", text=text)
         cell = self._parse_cell(match[1] + match[2])
         colour = self.mover
         assert colour is not None
         names = self.grid.names
         problem = self._placement_problem(cell, colour)
         if problem is not None:
-            raise IllegalMove(problem)
+            raise problem
         choices = self._moves_by_cell()[cell]
         capture_due = "x" in choices[0]
         forest = self._forest()
         captured: list[int] = []
         if match[3] is None:
             if capture_due:
-                raise IllegalMove(
-                    f"{names[cell]} adds leaves to your tree, so it must capture a smaller "
-                    f"enemy tree next to it: play {' or '.join(choices)}"
-                )
+                raise IllegalMove("lefe_capture_due", cell=names[cell], choices=tuple(choices))
         else:
             target = self._parse_cell(match[3] + match[4])
             if not capture_due:
-                raise IllegalMove(
-                    f"{names[cell]} captures nothing (no smaller enemy tree can be taken): "
-                    f"play just {names[cell]}"
-                )
+                raise IllegalMove("lefe_nothing_to_capture", cell=names[cell])
             tree = forest.labels[target]
             wanted = f"{names[cell]}x{names[forest.members[tree][0]]}" if tree >= 0 else None
             if wanted not in choices:
                 raise IllegalMove(
-                    f"{names[target]} is not in a tree that {names[cell]} can capture: "
-                    f"play {' or '.join(choices)}"
+                    "lefe_not_capturable",
+                    target=names[target],
+                    cell=names[cell],
+                    choices=tuple(choices),
                 )
             captured = forest.members[tree]
         new_cells = bytearray(self.cells)
@@ -238,15 +238,19 @@ class LefeState(BoardState):
         names = self.game.colors
         points = self.score
         dark_points, light_points = points[names[0]], points[names[1]]
-        if dark_stuck and light_stuck:
-            why = "neither player has a legal placement"
-        else:
-            why = f"{names[0] if dark_stuck else names[1]} has no legal placement"
-        if dark_points == light_points:
-            return Outcome(None, f"draw {dark_points}–{light_points}: {why}")
-        winner = names[0] if dark_points > light_points else names[1]
+        both = dark_stuck and light_stuck
+        stuck = names[0] if dark_stuck else names[1]
         high, low = max(dark_points, light_points), min(dark_points, light_points)
-        return Outcome(winner, f"{winner} wins {high}–{low}: {why}")
+        if dark_points == light_points:
+            if both:
+                return Outcome.because(None, "lefe_draw_both_stuck", high=high, low=low)
+            return Outcome.because(None, "lefe_draw_stuck", high=high, low=low, stuck_colour=stuck)
+        winner = names[0] if dark_points > light_points else names[1]
+        if both:
+            return Outcome.because(winner, "lefe_win_both_stuck", colour=winner, high=high, low=low)
+        return Outcome.because(
+            winner, "lefe_win_stuck", colour=winner, high=high, low=low, stuck_colour=stuck
+        )
 
     @property
     def score(self) -> dict[str, int]:
@@ -263,27 +267,42 @@ class LefeState(BoardState):
             for code, name in enumerate(self.game.colors, start=1)
         }
 
-    def score_text(self) -> str:
+    def score_phrases(self) -> list[Phrase]:
         counts = self.leaf_counts()
-        parts = []
+        phrases = []
         for colour, points in self.score.items():
-            leaves = ", ".join(str(c) for c in counts[colour]) or "no trees"
-            parts.append(f"{colour} {points} ({leaves})")
-        return " · ".join(parts)
+            if counts[colour]:
+                leaves = ", ".join(str(c) for c in counts[colour])
+                phrases.append(_SCORE(colour=colour, points=points, leaves=leaves))
+            else:
+                phrases.append(_SCORE_NO_TREES(colour=colour, points=points))
+        return phrases
 
 
-class Lefe(BoardGame):
-    """Rules object of Lefe."""
+_SCORE = Text("lefe.score", "{colour} {points} ({leaves})")
+_SCORE_NO_TREES = Text("lefe.score.no_trees", "{colour} {points} (no trees)")
+_CAPTURE = Text("lefe.move.capture", "{cell}, capturing the tree at {tree}")
+_CAPTURE_MOVE = re.compile(r"([a-z]+\d+)x([a-z]+\d+)")
 
-    name = "lefe"
-    title = "Lefe"
-    colors = ("dark", "light")
-    sizes = (5, 6, 7)
-    default_size = 6
-    uses_pie = True
-    option_defaults: dict[str, Any] = {}
-    state_class = LefeState
-    summary = (
+
+def captures_of(cell: str, legal_moves: Sequence[str]) -> list[str]:
+    """The legal captures that place at ``cell`` (the moves a bare cell may have meant)."""
+    return sorted(move for move in legal_moves if move.startswith(f"{cell}x"))
+
+
+def describe_move(move: str) -> Phrase:
+    """``e5xg6`` reads "e5, capturing the tree at g6"; other moves read as written."""
+    capture = _CAPTURE_MOVE.fullmatch(move)
+    if capture is None:
+        return plain_move(move)
+    return _CAPTURE(cell=capture[1], tree=capture[2])
+
+
+SPEC = GameSpec(
+    name="lefe",
+    title=Text("game.lefe.title", "Lefe"),
+    summary=Text(
+        "game.lefe.summary",
         "Dark and light take turns placing one stone on an empty cell; a new stone may not "
         "touch two of your own stones that touch each other. Same-coloured connected stones "
         "form a tree, and a stone with at most one friendly neighbour is a leaf. When your "
@@ -291,5 +310,53 @@ class Lefe(BoardGame):
         "must remove one enemy tree touching it that has fewer leaves than your tree now has. "
         "As soon as either player cannot place, the game is scored: one point for every "
         "different leaf count among your trees, plus one point for having the leafiest trees "
-        "(compared biggest first). The second player may swap colours after the first stone."
-    )
+        "(compared biggest first). The second player may swap colours after the first stone.",
+    ),
+    colours=("dark", "light"),
+    sizes=(5, 6, 7),
+    default_size=6,
+    uses_pie=True,
+    draws_possible=True,
+    notation=Notation(
+        examples=("e5", "e5xg6"),
+        special_moves=(SWAP_MOVE,),
+        describe=describe_move,
+        completion=Completion(
+            captures_of,
+            question=Text(
+                "lefe.capture.question", "{move} can capture more than one tree: which one?"
+            ),
+            placeholder=Text("lefe.capture.placeholder", "Capture which tree?"),
+        ),
+    ),
+    ai=BoardAI(
+        evaluator=lefe_evaluator,
+        orderer=captures_first,
+        # Lefe's games are decided in their last placements, where a one-ply look cannot
+        # see that the leader's forced placements will merge its own trees: with at most 16
+        # moves left to choose from, normal reads ahead with alpha-beta as deep as 4,000
+        # positions allow (up to eight plies, well under a second), and hard, which must
+        # never read less than normal, as deep as 12,000 allow.
+        levels={
+            "normal": LevelTuning(
+                narrow_below=16,
+                narrow=AlphaBetaSettings(
+                    max_depth=8, max_nodes=4_000, time_limit=1.5, draw_value=DRAW_VALUE
+                ),
+            ),
+            "hard": LevelTuning(
+                narrow_below=16,
+                narrow=AlphaBetaSettings(
+                    max_depth=10, max_nodes=12_000, time_limit=4.5, draw_value=DRAW_VALUE
+                ),
+            ),
+        },
+    ),
+)
+
+
+class Lefe(BoardGame):
+    """Rules object of Lefe."""
+
+    spec = SPEC
+    state_class = LefeState

@@ -19,38 +19,15 @@ flips are applied together; a loop split evenly is controlled by both players.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from engine.board import EMPTY, BoardGame, BoardState, Outcome, other
+from engine.ai.heuristics import lublache_evaluator
+from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
+from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, LoopView, Outcome, other
 from engine.errors import IllegalMove
 from engine.loops import Loop, LoopFinder, may_close_a_cycle, stone_groups
-
-
-@dataclass(frozen=True)
-class LoopView:
-    """One loop on the board, described for pictures, bots and help texts.
-
-    ``cells`` are cell names in walking order round the loop; ``owner`` is the colour of
-    every stone when the loop is single-coloured; ``controllers`` lists the colours holding
-    at least half of its stones (both of them when an even loop is split evenly).
-    """
-
-    cells: tuple[str, ...]
-    owner: str | None
-    controllers: tuple[str, ...]
-
-    @property
-    def controller(self) -> str | None:
-        """The colour holding more than half of the stones; None when split evenly."""
-        return self.controllers[0] if len(self.controllers) == 1 else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "cells": list(self.cells),
-            "owner": self.owner,
-            "controllers": list(self.controllers),
-        }
+from engine.phrases import Phrase, Text
+from engine.spec import BoardAI, Drawing, GameSpec, Notation
 
 
 class _Turn(NamedTuple):
@@ -89,6 +66,7 @@ def _on_single_coloured_loop(finder: LoopFinder, colours: bytes | bytearray, cel
 
 _FORBIDDEN_KEYS = {1: "forbidden1", 2: "forbidden2"}  # cache keys, not built per call
 _STONE = {1: b"\x01", 2: b"\x02"}
+_SCORE = Text("lublache.score", "{colour} owns {count} loop", plural="{colour} owns {count} loops")
 
 
 class LublacheState(BoardState):
@@ -123,23 +101,23 @@ class LublacheState(BoardState):
             groups = self._cache["groups"] = stone_groups(self.size, self.cells)
         return groups
 
-    def _turn_at(self, cell: int) -> _Turn | str:
+    def _turn_at(self, cell: int) -> _Turn | IllegalMove:
         """The fate of the mover's stone on the empty ``cell``, worked out once."""
-        known: dict[int, _Turn | str] = self._cache.setdefault("turn_at", {})
+        known: dict[int, _Turn | IllegalMove] = self._cache.setdefault("turn_at", {})
         turn = known.get(cell)
         if turn is None:
             turn = self._evaluate(cell)
             known[cell] = turn
         return turn
 
-    def _turns(self) -> dict[int, _Turn | str]:
+    def _turns(self) -> dict[int, _Turn | IllegalMove]:
         """Every empty cell's fate for the player to move: the turn, or why it is illegal."""
         turns = self._cache.get("turns")
         if turns is None:
             turns = {}
             mover = self.mover
             if mover is not None:
-                known: dict[int, _Turn | str] = self._cache.setdefault("turn_at", {})
+                known: dict[int, _Turn | IllegalMove] = self._cache.setdefault("turn_at", {})
                 forbidden, groups = self._forbidden_for(mover), self._stone_groups()
                 cells, size = self.cells, self.size
                 for cell, code in enumerate(cells):
@@ -173,12 +151,12 @@ class LublacheState(BoardState):
                 return True
         return any(isinstance(self._turn_at(cell), _Turn) for cell in empty)
 
-    def _evaluate(self, cell: int) -> _Turn | str:
+    def _evaluate(self, cell: int) -> _Turn | IllegalMove:
         """Play the mover's stone on the empty ``cell``: the resulting turn, or the reason
         (for players) why the rules forbid it."""
         mover = self.mover if self.mover is not None else 1
         if cell in self._forbidden_for(mover):
-            return f"{self.grid.names[cell]} touches your own loop"
+            return IllegalMove("lublache_own_loop", cell=self.grid.names[cell])
         if not may_close_a_cycle(self.size, self._stone_groups(), cell):
             # no loop can pass through the new stone: it closes nothing and ends on nothing
             cells = self.cells
@@ -235,7 +213,9 @@ class LublacheState(BoardState):
                 colours[stone] == mover and _on_owned_loop(final, colours, stone, mover)
                 for stone in loop
             ):
-                return f"{name} would end on a loop {self.game.colour_name(enemy)} controls"
+                return IllegalMove(
+                    "lublache_enemy_loop", cell=name, colour=self.game.colour_name(enemy)
+                )
         return _Turn(
             cells=bytes(colours),
             closed=tuple(closed),
@@ -252,10 +232,11 @@ class LublacheState(BoardState):
         cell = self._parse_cell(text)
         name = self.grid.names[cell]
         if self.cells[cell] != EMPTY:
-            raise IllegalMove(f"{name} is taken")
+            raise IllegalMove("cell_taken", cell=name)
         turn = self._turn_at(cell)
-        if isinstance(turn, str):
-            raise IllegalMove(turn)
+        if isinstance(turn, IllegalMove):
+            # the refusal is cached with the turns: raise a fresh copy, not the shared one
+            raise IllegalMove(turn.code, **turn.params)
         successor = self._placed(
             name,
             turn.cells,
@@ -277,7 +258,7 @@ class LublacheState(BoardState):
         if self._has_a_placement():
             return None
         colour = self.game.colour_name(self.mover)
-        return Outcome(colour, f"{colour} wins: it has no legal placement left")
+        return Outcome.because(colour, "lublache_stuck_wins", colour=colour)
 
     # ---- what pictures, bots and help texts read ------------------------------------------
     def loops(self) -> list[LoopView]:
@@ -324,26 +305,50 @@ class LublacheState(BoardState):
                 owned[self.game.colour_name(code)] += 1
         return owned
 
-    def score_text(self) -> str:
-        parts = []
-        for colour, count in self.score.items():
-            parts.append(f"{colour} owns {count} loop{'' if count == 1 else 's'}")
-        return " · ".join(parts)
+    def score_phrases(self) -> list[Phrase]:
+        return [_SCORE(colour=colour, count=count) for colour, count in self.score.items()]
+
+
+SPEC = GameSpec(
+    name="lublache",
+    title=Text("game.lublache.title", "Lublache"),
+    summary=Text(
+        "game.lublache.summary",
+        "Place stones to close loops: a closed loop where you hold at least half the stones "
+        "turns the enemy stones in it to your colour, and one that becomes all yours clears "
+        "your stones beside it. You may not play next to a loop you own, nor end your turn "
+        "on a loop your opponent controls and could still own. The player who has no legal "
+        "placement on their turn wins.",
+    ),
+    colours=("black", "white"),
+    sizes=(5, 7, 9),
+    default_size=7,
+    uses_pie=True,
+    notation=Notation(examples=("e5",), special_moves=(SWAP_MOVE,)),
+    ai=BoardAI(
+        evaluator=lublache_evaluator,
+        # The slowest engine (a legal-move list costs milliseconds): normal stops at 300
+        # iterations, about half a second, and hard reads the ten best root moves three
+        # plies deep.
+        levels={
+            "normal": LevelTuning(changes={"max_iterations": 300}),
+            "hard": LevelTuning(
+                settings=AlphaBetaSettings(
+                    max_depth=3,
+                    max_nodes=3_000,
+                    time_limit=4.5,
+                    root_width=10,
+                    draw_value=DRAW_VALUE,
+                )
+            ),
+        },
+    ),
+    drawing=Drawing(owned_loops=True),
+)
 
 
 class Lublache(BoardGame):
     """Rules object of Lublache."""
 
-    name = "lublache"
-    title = "Lublache"
-    colors = ("black", "white")
-    sizes = (5, 7, 9)
-    default_size = 7
-    summary = (
-        "Place stones to close loops: a closed loop where you hold at least half the stones "
-        "turns the enemy stones in it to your colour, and one that becomes all yours clears "
-        "your stones beside it. You may not play next to a loop you own, nor end your turn "
-        "on a loop your opponent controls and could still own. The player who has no legal "
-        "placement on their turn wins."
-    )
+    spec = SPEC
     state_class = LublacheState

@@ -1,36 +1,39 @@
-"""Board pictures of Lefe, Dalen, Lublache (hexagon cells) and Les (points and lines).
+"""Board pictures of every board game: hexagon cells (Lefe, Dalen, Lublache) or the points
+and lines of a triangular grid (Les), as the game's spec says (``spec.drawing``).
 
-:func:`render_board` is a pure function of a board state: it reads only the engine's public
-state (cells, seats, last turn, outcome, score, and for Lublache its loops) and never
-imports rules code. The static part of a picture — background, cells or lines, cell labels
-and column letters — depends only on (game kind, size, width, theme, labels) and is drawn
-once and cached; each call copies it and pastes the stones, markers and header on top.
+:func:`render_board` is a pure function of a board view (:class:`engine.spec.BoardView`):
+it reads only the public position (cells, seats, last turn, outcome, score, the opening
+step, and the loops when the spec asks for them) and never imports rules code or compares a
+game's name. The static part of a picture — background, cells or lines, cell labels and
+column letters — depends only on (board shape, size, width, theme, labels) and is drawn once
+and cached; each call copies it and pastes the stones, markers and header on top.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from engine.board import EMPTY, BoardState
+from engine.board import EMPTY
 from engine.hexgrid import hex_grid
+from engine.phrases import Phrase
+from engine.spec import BoardShape, BoardView
+from i18n import DEFAULT_LANGUAGE, N_, colour_name, outcome_reason, phrase, translate
 from render import sprites
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
 from render.text import Font, draw_text, fit_text, font, text_width, wrap_text
 from render.themes import RGB, Theme, get_theme
 
 SUPERSAMPLE_BACKGROUND = 3
-SEAT_FALLBACK_NAMES = ("Seat A", "Seat B")
 
 
-def is_point_game(state: BoardState) -> bool:
-    """Les is drawn as points and lines; the other three games as hexagon cells."""
-    return state.game.name == "les"
+def is_point_game(state: BoardView) -> bool:
+    """Whether the game's board is drawn as points and lines (Les) rather than cells."""
+    return state.game.spec.drawing.board is BoardShape.POINTS
 
 
 # ---- the static background ------------------------------------------------------------
@@ -96,7 +99,11 @@ def board_background(
 
 
 def _draw_point_board(
-    draw: ImageDraw.ImageDraw, geo: BoardGeometry, theme: Theme, k: int, scaled: Any
+    draw: ImageDraw.ImageDraw,
+    geo: BoardGeometry,
+    theme: Theme,
+    k: int,
+    scaled: Callable[[Sequence[tuple[float, float]]], list[tuple[float, float]]],
 ) -> None:
     """Les: a hexagonal plate, the lines of the triangular grid and a dot on every point."""
     grid = hex_grid(geo.size)
@@ -156,7 +163,7 @@ def _marker_width(geo: BoardGeometry) -> float:
     return max(2.0, geo.radius * 0.13)
 
 
-def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardState) -> list[Mark]:
+def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list[Mark]:
     """Placed stones ringed; captured cells crossed; removed cells boxed; flipped stones
     carry a diamond in the colour they had before (shape tells the kinds apart)."""
     last = state.last_turn
@@ -189,18 +196,15 @@ def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardState) -> lis
     return marks
 
 
-def board_marks(geo: BoardGeometry, theme: Theme, state: BoardState) -> list[Mark]:
+def board_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list[Mark]:
     """The stones and the last turn's markers, in the order they are pasted (a replay
     repaints a part of the board by pasting the ones that touch it again)."""
     return _stone_marks(geo, theme, state.cells) + _last_turn_marks(geo, theme, state)
 
 
-def owned_loops(state: BoardState) -> list[tuple[str, tuple[str, ...]]]:
+def owned_loops(state: BoardView) -> list[tuple[str, tuple[str, ...]]]:
     """Lublache: (owner colour, cells in walking order) of every single-coloured loop."""
-    loops_of = getattr(state, "loops", None)
-    if loops_of is None:
-        return []
-    return [(loop.owner, tuple(loop.cells)) for loop in loops_of() if loop.owner]
+    return [(loop.owner, tuple(loop.cells)) for loop in state.loops() if loop.owner]
 
 
 @lru_cache(maxsize=8)
@@ -217,7 +221,7 @@ def _draw_loops(
     image: Image.Image,
     geo: BoardGeometry,
     theme: Theme,
-    state: BoardState,
+    state: BoardView,
     loops: Sequence[tuple[str, tuple[str, ...]]] | None = None,
 ) -> None:
     """Shade and outline each owned loop (or only ``loops``, some of them in the same
@@ -278,68 +282,98 @@ class HeaderLayout:
     icon_radius: float
 
 
-def _display_names(names: Sequence[str]) -> tuple[str, str]:
+def _display_names(names: Sequence[str], language: str = DEFAULT_LANGUAGE) -> tuple[str, str]:
     given = [str(n) if n is not None else "" for n in (*names, "", "")[:2]]
-    return (given[0].strip() or SEAT_FALLBACK_NAMES[0], given[1].strip() or SEAT_FALLBACK_NAMES[1])
+    return (
+        given[0].strip() or translate(language, "picture.board.seat_a"),
+        given[1].strip() or translate(language, "picture.board.seat_b"),
+    )
 
 
-def _phase(state: BoardState) -> str:
-    return str(state.extra.get("phase", "play"))
+def _words(said: Phrase, who: tuple[str, str], language: str) -> str:
+    """A phrase of the engine in the reader's language, the seat it is about named."""
+    if said.seat is None:
+        return phrase(language, said)
+    return phrase(language, said, player=who[said.seat])
 
 
-def status_line(state: BoardState, names: Sequence[str], *, replay: bool = False) -> str:
+def status_line(
+    state: BoardView,
+    names: Sequence[str],
+    language: str = DEFAULT_LANGUAGE,
+    *,
+    replay: bool = False,
+) -> str:
     """The header's last line: the last move, then whose turn it is or the result. In a
     replay frame only the result, once there is one (the ring on the board shows the last
     move)."""
-    who = _display_names(names)
+    who = _display_names(names, language)
     parts: list[str] = []
     if replay and state.outcome is None:
         return ""
     if state.last_turn.move and not replay:
-        parts.append(f"Last: {state.last_turn.move}.")
-    phase = _phase(state)
+        parts.append(translate(language, "picture.board.last_move", move=state.last_turn.move))
+    prompt = state.opening_prompt()
     if state.outcome is not None:
         winner = state.outcome.winner
-        reason = state.outcome.reason.strip()
+        reason = outcome_reason(language, state.outcome).strip()
         if winner is None:
-            # engines often start the reason with "draw" already; do not say it twice
-            said = reason.lower().startswith("draw")
-            parts.append(reason[:1].upper() + reason[1:] if said else f"Draw — {reason}")
+            # a draw's reason says "draw" already (every coded one does); do not say it twice
+            said = state.outcome.code is not None or reason.lower().startswith("draw")
+            parts.append(
+                reason[:1].upper() + reason[1:]
+                if said
+                else translate(language, "picture.board.draw", reason=reason)
+            )
         else:
-            parts.append(f"{who[state.seat_of(winner)]} ({winner}) wins — {reason}")
-    elif phase == "setup":
-        step = int(state.extra.get("step", 1))
-        parts.append(f"Set-up: {who[0]} places stone {step} of 4 ({state.to_move}).")
-    elif phase == "choose":
-        parts.append(f"{who[1]} chooses to play black or white.")
+            parts.append(
+                translate(
+                    language,
+                    "picture.board.wins",
+                    name=who[state.seat_of(winner)],
+                    colour=winner,
+                    reason=reason,
+                )
+            )
+    elif prompt is not None:
+        parts.append(_words(prompt, who, language))
     else:
         seat = state.seat_to_move
         mover = who[seat] if seat is not None else "?"
-        text = f"{mover} ({state.to_move}) to move"
         pie = state.game.uses_pie and state.start is None and state.ply == 1 and not state.swapped
-        parts.append(text + (", or swap." if pie else "."))
+        msgid = N_("picture.board.to_move_or_swap") if pie else N_("picture.board.to_move")
+        parts.append(translate(language, msgid, name=mover, colour=state.to_move))
     return " ".join(parts)
 
 
-def _score_text(state: BoardState) -> str:
+def score_line(state: BoardView, language: str = DEFAULT_LANGUAGE) -> str:
+    """The live score in the header, e.g. "dark 3 (2, 1) · light 2 (no trees)"."""
     try:
-        return state.score_text()
-    except NotImplementedError:
+        phrases = state.score_phrases()
+    except NotImplementedError:  # a game without a live score
         return ""
+    return " · ".join(phrase(language, said) for said in phrases)
 
 
 def header_layout(
-    state: BoardState, names: Sequence[str], theme: Theme, width: int, *, replay: bool = False
+    state: BoardView,
+    names: Sequence[str],
+    theme: Theme,
+    width: int,
+    language: str = DEFAULT_LANGUAGE,
+    *,
+    replay: bool = False,
 ) -> HeaderLayout:
-    """Where every piece of header text and every colour icon goes, already fitted."""
+    """Where every piece of header text and every colour icon goes, already fitted, in the
+    reader's ``language``."""
     s = scale_of(width)
     pad = 8 * s
-    who = _display_names(names)
+    who = _display_names(names, language)
     name_font = font(round(17 * s), "bold")
     small_font = font(round(13 * s))
     info_font = font(round(14 * s))
     status_font = font(round(14 * s), "bold" if state.outcome is not None else "regular")
-    colours_known = _phase(state) not in ("setup", "choose")
+    colours_known = state.colours_assigned
     # a replay marks nobody: the highlight moving between the rows would be most of what
     # changes from one frame to the next
     turn_seat = state.seat_to_move if state.outcome is None and not replay else None
@@ -356,7 +390,11 @@ def header_layout(
         colour = state.seat_colour(seat) if colours_known else None
         code = state.game.colors.index(colour) + 1 if colour else None
         icons.append(((pad + 30 * s, top + row_height / 2), code))
-        right = colour if colour else "colour not chosen yet"
+        right = (
+            colour_name(language, colour)
+            if colour
+            else translate(language, "picture.board.colour_not_chosen")
+        )
         right_text = fit_text(right, small_font, width * 0.4)
         right_width = small_font.getlength(right_text)
         texts.append(
@@ -377,20 +415,29 @@ def header_layout(
 
     info_top = 5 * s + 2 * (row_height + 2 * s) + 2 * s
     info_baseline = info_top + 15 * s
-    info_left = f"{state.game.title} · side {state.size}"
     # a replay frame keeps the header still until the end: the board shows each move
     still = replay and state.outcome is None
-    if not replay:
-        info_left += f" · move {state.move_number}"
+    if replay:
+        info_left = translate(
+            language, "picture.board.info_replay", game=state.game.title, size=state.size
+        )
+    else:
+        info_left = translate(
+            language,
+            "picture.board.info",
+            game=state.game.title,
+            size=state.size,
+            number=state.move_number,
+        )
     info_left = fit_text(info_left, info_font, width * 0.55)
     texts.append(HeaderText((pad, info_baseline), info_left, info_font, theme.header_muted))
     room = width - 2 * pad - text_width(info_left, info_font) - 12 * s
-    score = "" if still else fit_text(_score_text(state), info_font, room)
+    score = "" if still else fit_text(score_line(state, language), info_font, room)
     texts.append(
         HeaderText((width - pad, info_baseline), score, info_font, theme.header_text, "rs")
     )
 
-    status = status_line(state, who, replay=replay)
+    status = status_line(state, who, language, replay=replay)
     lines = wrap_text(status, status_font, width - 2 * pad, max_lines=2)
     for number, line in enumerate(lines):
         baseline = info_baseline + (20 + 18 * number) * s
@@ -406,14 +453,15 @@ def header_layout(
 
 def _draw_header(
     image: Image.Image,
-    state: BoardState,
+    state: BoardView,
     names: Sequence[str],
     theme: Theme,
     width: int,
+    language: str,
     *,
     replay: bool = False,
 ) -> None:
-    layout = header_layout(state, names, theme, width, replay=replay)
+    layout = header_layout(state, names, theme, width, language, replay=replay)
     draw = ImageDraw.Draw(image)
     s = scale_of(width)
     if layout.turn_row is not None:
@@ -443,19 +491,21 @@ def _draw_header(
 
 
 def render_board(
-    state: BoardState,
+    state: BoardView,
     *,
     names: tuple[str, str] = ("", ""),
     theme: str = "classic",
     width: int = 480,
     show_labels: bool = True,
+    language: str = DEFAULT_LANGUAGE,
     replay: bool = False,
 ) -> Image.Image:
     """The picture of a board state: header, board, stones and the last turn's marks.
 
     ``names`` are the display names of seat 0 (who started the match) and seat 1; the
     header shows which colour each one plays after a swap, whose turn it is, the move
-    number, the live score and, once the game is over, the result with its reason.
+    number, the live score and, once the game is over, the result with its reason, in the
+    reader's ``language`` ("en", "de"; see :mod:`i18n`).
     ``replay`` draws a frame of a replay GIF: the header shows the names, colours, game
     and size, and stays still until the last frame, which adds the final score and the
     result (no move number, player to move or last move: the ring on the board shows each
@@ -465,9 +515,9 @@ def render_board(
     points = is_point_game(state)
     geo = board_geometry(state.size, width, points)
     image = board_background(state.size, width, points, chosen.name, bool(show_labels)).copy()
-    if not points:
+    if state.game.spec.drawing.owned_loops:
         _draw_loops(image, geo, chosen, state)
     for sprite, centre in board_marks(geo, chosen, state):
         sprite.paste_on(image, centre)
-    _draw_header(image, state, names, chosen, width, replay=replay)
+    _draw_header(image, state, names, chosen, width, language, replay=replay)
     return image

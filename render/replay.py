@@ -22,7 +22,8 @@ from collections.abc import Iterable, Sequence
 
 from PIL import Image, ImageChops
 
-from engine.board import BoardState
+from engine.spec import BoardView
+from i18n import DEFAULT_LANGUAGE
 from render.board import (
     HeaderLayout,
     Mark,
@@ -81,11 +82,12 @@ def _merged(boxes: Iterable[Box]) -> list[Box]:
 class _Painter:
     """The current frame of a replay, and how to move it on to the next position."""
 
-    def __init__(self, first: BoardState, names: tuple[str, str], theme: str, width: int) -> None:
-        self.names, self.width = names, width
+    def __init__(
+        self, first: BoardView, names: tuple[str, str], theme: str, width: int, language: str
+    ) -> None:
+        self.names, self.width, self.language = names, width, language
         self.theme = get_theme(theme)
         points = is_point_game(first)
-        self.points = points
         self.geo = board_geometry(first.size, width, points)
         self.size = (width, self.geo.height)
         self.background = board_background(first.size, width, points, self.theme.name, True)
@@ -94,31 +96,37 @@ class _Painter:
         self.base = self.background
         self._new_base(first)
         self.frame = render_board(
-            first, names=names, theme=self.theme.name, width=width, replay=True
+            first,
+            names=names,
+            theme=self.theme.name,
+            width=width,
+            language=language,
+            replay=True,
         )
         self._header_key = self._header_key_of(first)
-        self.layout = header_layout(first, names, self.theme, width, replay=True)
+        self.layout = header_layout(first, names, self.theme, width, language, replay=True)
         self.boxed = self._boxed(first)
         self.keys = {(id(sprite), box) for (sprite, _), box in self.boxed}
 
     @staticmethod
-    def _header_key_of(state: BoardState) -> tuple[object, ...]:
-        # A replay's header changes only with the result, a swap or the end of a set-up
-        # phase (see render_board): laying it out again only then saves most of its cost.
-        return (state.outcome, state.swapped, state.extra.get("phase"))
+    def _header_key_of(state: BoardView) -> tuple[object, ...]:
+        # A replay's header changes only with the result, a swap or the end of an opening
+        # that assigns the colours (see render_board): laying it out again only then saves
+        # most of its cost.
+        return (state.outcome, state.swapped, state.colours_assigned)
 
-    def _header_layout(self, state: BoardState) -> HeaderLayout:
+    def _header_layout(self, state: BoardView) -> HeaderLayout:
         key = self._header_key_of(state)
         if key == self._header_key:
             return self.layout
         self._header_key = key
-        return header_layout(state, self.names, self.theme, self.width, replay=True)
+        return header_layout(state, self.names, self.theme, self.width, self.language, replay=True)
 
-    def _boxed(self, state: BoardState) -> list[tuple[Mark, Box]]:
+    def _boxed(self, state: BoardView) -> list[tuple[Mark, Box]]:
         """The stones and markers of ``state`` in pasting order, each with its box."""
         return [(mark, _mark_box(mark)) for mark in board_marks(self.geo, self.theme, state)]
 
-    def _new_base(self, state: BoardState) -> list[Box]:
+    def _new_base(self, state: BoardView) -> list[Box]:
         """Make the board under the stones (with the loops' shading) current; the boxes
         where it changed.
 
@@ -127,7 +135,7 @@ class _Painter:
         the loops that reach there count. So those areas are drawn again with just those
         loops, in order, and copied into the board.
         """
-        loops = () if self.points else tuple(owned_loops(state))
+        loops = tuple(owned_loops(state)) if state.game.spec.drawing.owned_loops else ()
         if loops == self.loops:
             return []
         boxes = [self._loop_box(cells) for _, cells in set(loops) ^ set(self.loops)]
@@ -156,7 +164,7 @@ class _Painter:
             math.ceil(max(y for _, y in centres) + reach) + 1,
         )
 
-    def advance(self, state: BoardState) -> list[Box]:
+    def advance(self, state: BoardView) -> list[Box]:
         """Make the frame show ``state``; the boxes that were painted again."""
         boxed = self._boxed(state)
         keys = {(id(sprite), box) for (sprite, _), box in boxed}
@@ -180,7 +188,7 @@ class _Painter:
         return (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
 
     def _repaint(
-        self, box: Box, boxed: list[tuple[Mark, Box]], header_of: BoardState | None
+        self, box: Box, boxed: list[tuple[Mark, Box]], header_of: BoardView | None
     ) -> None:
         """Paint ``box`` afresh: the board, the marks touching it, and the header if asked."""
         left, top, right, bottom = box
@@ -191,7 +199,9 @@ class _Painter:
                 sprite.paste_on(piece, (x - left, y - top))
         if header_of is not None:
             # the header strip starts at the top left corner: its coordinates are the same
-            _draw_header(piece, header_of, self.names, self.theme, self.width, replay=True)
+            _draw_header(
+                piece, header_of, self.names, self.theme, self.width, self.language, replay=True
+            )
         self.frame.paste(piece, (left, top))
 
 
@@ -225,9 +235,13 @@ def _frame_block(box: Box, indices: Image.Image, duration_ms: int) -> bytes:
     return control + descriptor + _lzw(indices)
 
 
-def _gif(positions: list[BoardState], names: tuple[str, str], theme: str, width: int) -> bytes:
-    painter = _Painter(positions[0], names, theme, width)
-    last = render_board(positions[-1], names=names, theme=theme, width=width, replay=True)
+def _gif(
+    positions: list[BoardView], names: tuple[str, str], theme: str, width: int, language: str
+) -> bytes:
+    painter = _Painter(positions[0], names, theme, width, language)
+    last = render_board(
+        positions[-1], names=names, theme=theme, width=width, language=language, replay=True
+    )
     # index TRANSPARENT stays free in the palette: it marks "unchanged since the last frame"
     palette = last.quantize(colors=TRANSPARENT, method=Image.Quantize.FASTOCTREE)
     colours = (palette.getpalette() or [])[: 3 * 256]
@@ -272,13 +286,15 @@ def _gif(positions: list[BoardState], names: tuple[str, str], theme: str, width:
 
 
 def replay_gif(
-    states: Iterable[BoardState],
+    states: Iterable[BoardView],
     *,
     names: Sequence[str] = ("", ""),
     theme: str = "classic",
     width: int = 400,
+    language: str = DEFAULT_LANGUAGE,
 ) -> bytes:
-    """An animated GIF of ``states`` (e.g. ``state.history()``), one frame per state.
+    """An animated GIF of ``states`` (e.g. ``state.history()``), one frame per state, its
+    headers in the reader's ``language``.
 
     The result is always under 8 MB: if a very long game would exceed that, the frames are
     drawn narrower until it fits.
@@ -289,7 +305,7 @@ def replay_gif(
     pair = (str(names[0]) if len(names) > 0 else "", str(names[1]) if len(names) > 1 else "")
     current = width
     while True:
-        data = _gif(positions, pair, theme, current)
+        data = _gif(positions, pair, theme, current, language)
         if len(data) < MAX_GIF_BYTES or current <= MIN_WIDTH:
             break
         current = max(MIN_WIDTH, int(current * 0.75))

@@ -12,6 +12,8 @@ from typing import Any
 from engine.board import EMPTY, BoardGame, BoardState, Outcome
 from engine.errors import IllegalMove
 from engine.hexgrid import AXIAL_DIRECTIONS
+from engine.phrases import Text
+from engine.spec import GameSpec
 
 
 def lines_of(state: BoardState) -> list[tuple[int, int, int]]:
@@ -34,7 +36,7 @@ class ThreeState(BoardState):
     def _apply(self, text: str) -> BoardState:
         index = self._parse_cell(text)
         if self.cells[index] != EMPTY:
-            raise IllegalMove(f"{text} is taken")
+            raise IllegalMove("cell_taken", cell=text)
         cells = bytearray(self.cells)
         cells[index] = self.mover or 1
         return self._placed(self.grid.names[index], bytes(cells), placed=(index,))
@@ -53,13 +55,14 @@ class ThreeState(BoardState):
 
 
 class ThreeInRow(BoardGame):
-    name = "three"
-    title = "Three in a row"
-    colors = ("red", "blue")
-    sizes = (3,)
-    default_size = 3
-    uses_pie = False
-    summary = "Three of your stones in a straight line win."
+    spec = GameSpec(
+        name="three",
+        title=Text("game.three.title", "Three in a row"),
+        summary=Text("game.three.summary", "Three of your stones in a straight line win."),
+        colours=("red", "blue"),
+        sizes=(3,),
+        default_size=3,
+    )
     state_class = ThreeState
 
 

@@ -6,8 +6,8 @@ every theme, the bot's width and the replay's, and Leiff tables and hands for tw
 seats. :func:`digests` gives, per picture, a SHA-256 of the RGB pixels as drawn and of the
 RGB pixels of its PNG file decoded again.
 
-``golden_pictures.json`` holds these digests as the renderer and encoder of 2026-11-25
-(before the speed work of issue 21) produced them. It was written by running this module
+``golden_pictures.json`` holds these digests as the renderer and encoder of ``main`` on
+2026-11-25, before the speed work of issue 21 was merged into it, produced them. It was written by running this module
 (``python -m tests.render.picture_cases > tests/render/golden_pictures.json``) on that
 version; a picture that changes on purpose is re-recorded the same way, and the commit
 says so.
