@@ -56,7 +56,7 @@ CHANNELS = 10
 DEFAULT_SECONDS = 30.0
 DEFAULT_BOARD_RATE = 64.0  # board moves per second over all matches
 DEFAULT_LEIFF_RATE = 16.0  # Leiff actions per second over all tables (80 in all)
-SWEEP_RATES = (40.0, 60.0, 80.0, 100.0, 120.0, 140.0, 160.0)  # moves/s in all, 4:1
+SWEEP_RATES = (40.0, 60.0, 70.0, 80.0, 90.0, 100.0, 120.0)  # moves/s in all, 4:1
 SWEEP_SECONDS = 20.0
 REPLY_P99_TARGET = 0.100
 LAG_P99_TARGET = 0.050
@@ -253,27 +253,20 @@ class LeiffTable:
             return owner, "decline"
         return owner, self.state.default_action(owner)
 
-    async def _control(self, user: Any, version: int, action: str) -> tuple[Any, Any] | None:
-        """The user's DM message and the button (or menu) for ``action`` there, preferably
-        drawn for ``version``: the bot updates the DMs right after its reply, and a player
-        clicks what they see. None if no DM offers the action within a few seconds."""
-        drawn_for = f"lb|f|{self.match_id}|{version}|"
+    async def _control(self, user: Any, action: str) -> tuple[Any, Any] | None:
+        """The newest DM message of ``user`` offering ``action`` and its button (or menu),
+        as a player clicks what they see; None if none does within a few seconds."""
         deadline = time.monotonic() + 5.0
         while True:
-            found = None
             for message in reversed(self.sim.dms(user)):
                 for button in message.buttons:
                     if (button.custom_id or "").rsplit("|", 1)[-1] == action:
-                        found = found or (message, button)
-                        if button.custom_id.startswith(drawn_for):
-                            return message, button
+                        return message, button
                 for menu in message.selects:
                     if action in menu.values:
-                        found = found or (message, menu)
-                        if menu.custom_id.startswith(drawn_for):
-                            return message, menu
+                        return message, menu
             if time.monotonic() > deadline:
-                return found
+                return None
             await asyncio.sleep(0.005)
 
     async def act(self, figures: Figures) -> None:
@@ -285,7 +278,7 @@ class LeiffTable:
             return
         seat, action = self.choose()
         user = self.players[seat]
-        control = await self._control(user, record.version, action)
+        control = await self._control(user, action)
         if control is None:
             figures.refuse(f"no DM of seat {seat} offers {action!r}")
             return
