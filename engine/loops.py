@@ -20,8 +20,10 @@ What keeps this fast (a Lublache turn asks about the loops of every candidate bo
 - Enclosure is checked locally: adding one cell to ``E`` can only cut the rest of the board
   apart when the cell's outside neighbours, taken round it, form more than one run; only
   then is a flood fill needed.
-- ``W`` and the counts of neighbours in ``W`` are updated as cells join ``E``; every ``E``
-  met is remembered with its answer, as constructions from nearby cells often meet.
+- ``W`` is kept as a bit mask, updated as cells join ``E``: a cell's number of neighbours
+  in ``W`` is one AND and a bit count, and a round re-examines only the cells next to what
+  moved. Every ``E`` met is remembered with its answer, as constructions from nearby
+  cells often meet.
 - :meth:`LoopFinder.with_stone` gives the loops of the board with one more stone by
   carrying over every answer whose construction never looked at the changed cells. It
   copies nothing: the new finder reads the old one's answers until it needs them all.
