@@ -40,6 +40,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 DM_CLOSED = 50007
+# A DM refusal is remembered this long (seconds) before a DM is tried again.
+DM_RETRY_SECONDS = 3600.0
+# match_messages kind of the "DMs closed" notice for one user (kept so it is posted once).
+DM_NOTICE = "dm_notice:"
 LOBBY_KINDS = {
     "lobby",
     "lobby_opened",
@@ -151,12 +155,12 @@ class Presenter:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self.names = NameBook(client)
+        # user id -> their DM channel id (Discord never changes it: safe to keep per process)
         self._dm_channels: dict[int, int] = {}
-        self._dm_closed: set[int] = set()  # users whose DMs refused us (this process)
+        # DM refusals and challenge message ids live in the database (any process may send
+        # the next hand or see a challenge expire); this set only saves repeated notices
+        # within one process before the notice's message id is stored.
         self._dm_notice_sent: set[tuple[int, int]] = set()  # (match id, user id)
-        # challenge id -> its message, to update it when it expires (this process only;
-        # after a restart an expiry is announced in a new message instead)
-        self._challenge_messages: dict[int, int] = {}
 
         # (guild, channel, user) -> the match that user last saw updated there
         self._recent: dict[tuple[int, int, int], int] = {}
@@ -525,7 +529,7 @@ class Presenter:
             # the clicked message has been used: its buttons go grey
             await responder.update_origin(view=_disabled(origin))
         if update.kind in CHALLENGE_END_KINDS and origin is None and update.challenge is not None:
-            known = self._challenge_messages.pop(update.challenge.id, None)
+            known = update.challenge.message_id
             if known is not None:
                 try:
                     message = channel.get_partial_message(known)  # type: ignore[attr-defined]
@@ -533,8 +537,6 @@ class Presenter:
                     return None
                 except discord.HTTPException:
                     pass
-        if update.challenge_id is not None and update.match is not None:
-            self._challenge_messages.pop(update.challenge_id, None)  # taken: no expiry to show
         previous = update.match.messages.get(kind) if update.match is not None else None
         if responder is not None:
             posted = await responder.public(channel, **public.send_kwargs())
@@ -545,7 +547,7 @@ class Presenter:
         if update.match is not None and posted is not None:
             chores.append(self.service.set_message(update.match.id, kind, posted.id))
         if update.match is None and update.challenge is not None and posted is not None:
-            self._challenge_messages[update.challenge.id] = posted.id
+            chores.append(self.service.set_challenge_message(update.challenge.id, posted.id))
         if (
             previous
             and (origin is None or previous != origin.id)
@@ -576,7 +578,8 @@ class Presenter:
             if responder.in_dm and responder.origin is not None:
                 await self.service.set_message(match.id, f"hand:{user_id}", responder.origin.id)
             return
-        if user_id in self._dm_closed:
+        failed_at = (await self.service.dm_failures([user_id])).get(user_id)
+        if failed_at is not None and self.service.clock() - failed_at < DM_RETRY_SECONDS:
             if mine and responder is not None:
                 await responder.private(**outgoing.send_kwargs())
             else:
@@ -584,10 +587,12 @@ class Presenter:
             return
         try:
             await self._deliver_dm(match, user_id, outgoing)
+            if failed_at is not None:  # an old refusal: the DMs are open again
+                await self.service.note_dm_delivered(user_id)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
-            self._dm_closed.add(user_id)
+            await self.service.note_dm_failure(user_id, error.code)
             log.info("DMs closed for user %s; offering the in-channel hand button", user_id)
             if mine and responder is not None:
                 await responder.private(**outgoing.send_kwargs())
@@ -613,7 +618,8 @@ class Presenter:
 
     async def _dm_closed_notice(self, update: Any, user_id: int) -> None:
         match = update.match
-        if (match.id, user_id) in self._dm_notice_sent:
+        key = f"{DM_NOTICE}{user_id}"
+        if (match.id, user_id) in self._dm_notice_sent or key in match.messages:
             return
         self._dm_notice_sent.add((match.id, user_id))
         channel = self.channel_of(update)
@@ -628,10 +634,15 @@ class Presenter:
             target=match.id,
             version=match.version,
         )
-        await channel.send(**notice.send_kwargs())
+        posted = await channel.send(**notice.send_kwargs())
+        # Stored with the match: no process posts the notice twice for this table.
+        await self.service.set_message(match.id, key, posted.id)
 
-    def dms_closed(self, user_id: int) -> bool:
-        return user_id in self._dm_closed
+    async def dms_closed(self, user_id: int) -> bool:
+        """Whether the user's DMs refused the bot lately (in any process). After
+        ``DM_RETRY_SECONDS`` a DM is tried again: people open their DMs."""
+        failed = (await self.service.dm_failures([user_id])).get(user_id)
+        return failed is not None and self.service.clock() - failed < DM_RETRY_SECONDS
 
 
 def _is_bot(match: Any, user_id: int) -> bool:

@@ -15,6 +15,7 @@ start-up, lookups and settings calls.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -103,6 +104,26 @@ class MatchService(
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
         await self._load(match_id)
         await self.repo.set_thread(match_id, thread_id)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int | None) -> None:
+        """Records the channel message that shows a challenge, so whichever process sees it
+        expire can edit that message (``ChallengeInfo.message_id``)."""
+        await self.repo.set_challenge_message(challenge_id, message_id)
+
+    # ===================================================================== direct messages
+    # What every process must know about DMs lives in the database: a refusal noted by the
+    # process that hit it holds for the process that sends the next hand.
+    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, float]:
+        """Of these users, those whose DMs refused the bot, with when (Unix seconds)."""
+        return await self.repo.dm_failures(user_ids)
+
+    async def note_dm_failure(self, user_id: int, code: int | None = None) -> None:
+        """Remember that a DM to the user was refused (Discord's ``code``, e.g. 50007)."""
+        await self.repo.record_dm_failure(user_id, self.clock(), code)
+
+    async def note_dm_delivered(self, user_id: int) -> None:
+        """A DM reached the user: forget an earlier refusal."""
+        await self.repo.clear_dm_failure(user_id)
 
     async def current(self, match_id: int, for_user: int | None = None) -> Update:
         """Pictures and buttons of the match as it is now (to redraw after a restart).

@@ -110,6 +110,7 @@ class ChallengeRecord:
     options: dict[str, Any] = field(default_factory=dict)
     match_id: int | None = None
     rematch_of: int | None = None
+    message_id: int | None = None  # the channel message that shows it (to edit on expiry)
 
     def evolve(self, **changes: Any) -> ChallengeRecord:
         return replace(self, **changes)

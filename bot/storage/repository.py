@@ -33,9 +33,13 @@ class ChallengeTaken(StorageError):
     """The challenge was no longer open when we tried to change it."""
 
 
+class SchemaTooNew(StorageError):
+    """The database was migrated by a newer release than this one: refuse to touch it."""
+
+
 class Repository(abc.ABC):
     """Matches, challenges, ratings and settings. Implementations must be safe to share
-    between coroutines of one event loop."""
+    between coroutines of one event loop, and between processes sharing one database."""
 
     # ---- life cycle --------------------------------------------------------------------
     @abc.abstractmethod
@@ -105,6 +109,26 @@ class Repository(abc.ABC):
         """Active matches whose deadline has passed or whose warning is due and not sent."""
 
     @abc.abstractmethod
+    async def claim_due_matches(
+        self, now: float, owner: str, lease_now: float, lease_until: float, limit: int = 100
+    ) -> list[MatchRecord]:
+        """Claim (for ``owner``, until ``lease_until``) and return the due matches (as
+        :meth:`due_matches`) that no other process holds a live claim on, earliest deadline
+        first. A claim whose lease ran out (its process died) can be taken over; a live claim,
+        even the caller's own, is skipped (release it when the work is done)."""
+
+    @abc.abstractmethod
+    async def claim_match(
+        self, match_id: int, owner: str, lease_now: float, lease_until: float
+    ) -> bool:
+        """Claim one match's background work (its bot turns) for ``owner`` until
+        ``lease_until``; False when another owner holds a live claim. Renews an own claim."""
+
+    @abc.abstractmethod
+    async def release_match(self, match_id: int, owner: str) -> None:
+        """Give up ``owner``'s claim on the match (nothing if it holds none)."""
+
+    @abc.abstractmethod
     async def running_matches_with_bots(self) -> list[MatchRecord]:
         """Running matches with at least one bot seat, oldest first."""
 
@@ -141,6 +165,10 @@ class Repository(abc.ABC):
         """Mark the open challenge accepted and create its match in one transaction;
         :class:`ChallengeTaken` (and nothing stored) if it was no longer open."""
 
+    @abc.abstractmethod
+    async def set_challenge_message(self, challenge_id: int, message_id: int | None) -> None:
+        """Record the channel message that shows the challenge (to edit it on expiry)."""
+
     # ---- ratings --------------------------------------------------------------------
     @abc.abstractmethod
     async def get_ratings(
@@ -172,3 +200,16 @@ class Repository(abc.ABC):
     async def put_settings(
         self, guild_id: int, data: dict[str, Any], updated_at: float, updated_by: int | None
     ) -> None: ...
+
+    # ---- direct messages -------------------------------------------------------------
+    @abc.abstractmethod
+    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, float]:
+        """Of these users, those whose DMs refused the bot, with when it last happened."""
+
+    @abc.abstractmethod
+    async def record_dm_failure(self, user_id: int, at: float, code: int | None = None) -> None:
+        """Remember (for every process) that a DM to the user failed, with Discord's code."""
+
+    @abc.abstractmethod
+    async def clear_dm_failure(self, user_id: int) -> None:
+        """A DM reached the user again: forget the failure."""
