@@ -50,6 +50,7 @@ from bot.storage import (
     ActionRecord,
     ChallengeRecord,
     MatchRecord,
+    RatingConflict,
     RatingRecord,
     Repository,
     SeatRecord,
@@ -78,6 +79,8 @@ AIMove = Callable[[str, str, str], Awaitable[str]]
 # holds without renewal: longer than the slowest bot move (5 s search plus the AI pool's
 # grace), short enough that work left by a killed process is taken over soon after.
 CLAIM_SECONDS = 30.0
+# Times a match's result is rated again when another result of its players landed first.
+RATING_ATTEMPTS = 5
 
 
 def process_identity() -> str:
@@ -211,7 +214,26 @@ class ServiceCore:
         state: Any,
         placings: Sequence[Placing] = (),
     ) -> list[RatingChange]:
-        """Store the step in one transaction (with ratings when it ended a rated match)."""
+        """Store the step in one transaction (with ratings when it ended a rated match).
+
+        Ratings are read, computed and stored with a check that nobody stored another
+        result of these players meanwhile (any process); if somebody did, they are read
+        and computed again.
+        """
+        for _ in range(RATING_ATTEMPTS - 1):
+            try:
+                return await self._commit_once(original, step, state, placings)
+            except RatingConflict:
+                continue
+        return await self._commit_once(original, step, state, placings)
+
+    async def _commit_once(
+        self,
+        original: MatchRecord,
+        step: _Step,
+        state: Any,
+        placings: Sequence[Placing],
+    ) -> list[RatingChange]:
         ratings: list[RatingRecord] = []
         changes: list[RatingChange] = []
         record = step.record

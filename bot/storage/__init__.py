@@ -21,6 +21,7 @@ from bot.storage.records import (
 )
 from bot.storage.repository import (
     ChallengeTaken,
+    RatingConflict,
     Repository,
     SchemaTooNew,
     StorageError,
@@ -77,6 +78,7 @@ __all__ = [
     "ChallengeRecord",
     "ChallengeTaken",
     "MatchRecord",
+    "RatingConflict",
     "RatingRecord",
     "Repository",
     "SchemaTooNew",

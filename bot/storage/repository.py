@@ -29,6 +29,11 @@ class VersionConflict(StorageError):
     """The match was not at the expected version (someone else moved it on), or is gone."""
 
 
+class RatingConflict(StorageError):
+    """A rating changed since it was read (another match of the player ended meanwhile):
+    nothing was stored; read the ratings again and recompute."""
+
+
 class ChallengeTaken(StorageError):
     """The challenge was no longer open when we tried to change it."""
 
@@ -70,7 +75,10 @@ class Repository(abc.ABC):
         append ``actions`` to the log, store ``ratings`` and add ``bot_results`` to the
         vs-bot totals, all in one transaction.
 
-        Raises :class:`VersionConflict` (storing nothing) when the stored version differs.
+        Raises :class:`VersionConflict` (storing nothing) when the stored version differs,
+        and :class:`RatingConflict` (storing nothing) when a rating is no longer the one it
+        was computed from: each new rating counts one more game than the stored one (or is
+        the first), so a rating read before another match's result landed is refused.
         """
 
     @abc.abstractmethod

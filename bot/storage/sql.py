@@ -33,6 +33,7 @@ from bot.storage.records import (
 )
 from bot.storage.repository import (
     ChallengeTaken,
+    RatingConflict,
     Repository,
     SchemaTooNew,
     VersionConflict,
@@ -271,6 +272,8 @@ class SqlRepository(Repository):
 
     @staticmethod
     async def _put_rating(tx: Transaction, rating: RatingRecord) -> None:
+        """Store a rating computed from the stored one with one game less (compare and
+        set on ``games``: two results of one player never overwrite each other)."""
         columns = ", ".join(mapping.RATING_COLUMNS)
         marks = ",".join("?" * len(mapping.RATING_COLUMNS))
         key = ", ".join(mapping.RATING_KEY)
@@ -279,11 +282,16 @@ class SqlRepository(Repository):
             for column in mapping.RATING_COLUMNS
             if column not in mapping.RATING_KEY
         )
-        await tx.execute(
+        changed = await tx.execute(
             f"INSERT INTO ratings({columns}) VALUES ({marks}) "
-            f"ON CONFLICT({key}) DO UPDATE SET {updates}",
+            f"ON CONFLICT({key}) DO UPDATE SET {updates} "
+            "WHERE ratings.games = excluded.games - 1",
             mapping.rating_values(rating),
         )
+        if changed != 1:
+            raise RatingConflict(
+                f"the rating of {rating.user_id} in {rating.game} changed meanwhile"
+            )
 
     async def mark_warned(self, match_id: int, version: int) -> bool:
         async with self._transaction() as tx:

@@ -18,7 +18,15 @@ from bot.service import MatchService
 from bot.storage import open_repository
 from engine import get_game
 from tests.postgres import fresh_database
-from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD, ManualClock, start_board_match
+from tests.service.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    ManualClock,
+    start_board_match,
+)
 
 BOT = 999_000_222
 Opener = Callable[..., Awaitable[MatchService]]
@@ -129,3 +137,16 @@ async def test_work_claimed_by_a_dead_process_passes_on_when_its_lease_runs_out(
     assert await one.tick() == []
     assert [a.action for a in await two.action_log(started.match_id)] == ["e5", "!timeout"]
     assert BOB in over.match.user_ids
+
+
+async def test_two_results_of_one_player_in_two_processes_both_count(
+    open_process: Opener, clock: ManualClock
+) -> None:
+    one, two = await open_process("one"), await open_process("two")
+    await one.update_settings(GUILD, ALICE, True, challenge_cooldown_seconds=0)
+    first = await start_board_match(one, first=ALICE, second=BOB)
+    second = await start_board_match(two, first=ALICE, second=CAROL)
+    await asyncio.gather(one.resign(first.match_id, BOB), two.resign(second.match_id, CAROL))
+    alice = (await one.repo.get_ratings(GUILD, "lefe", [ALICE]))[ALICE]
+    assert (alice.games, alice.wins) == (2, 2)
+    assert (await one.stats(GUILD, BOB))[0].losses == 1

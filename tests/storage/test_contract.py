@@ -17,6 +17,7 @@ from bot.storage import (
     ChallengeRecord,
     ChallengeTaken,
     MatchRecord,
+    RatingConflict,
     RatingRecord,
     Repository,
     SchemaTooNew,
@@ -303,6 +304,25 @@ async def test_leaderboard_orders_by_ordinal_then_games_then_user(repo: Reposito
     board = await repo.leaderboard(GUILD, "lefe", 10)
     assert [r.user_id for r in board] == [5, 1, 2, 3]
     assert [r.game for r in await repo.player_ratings(GUILD, 1)] == ["lefe"]
+
+
+async def test_a_rating_computed_from_an_outdated_one_is_refused_with_the_whole_commit(
+    repo: Repository,
+) -> None:
+    match = await repo.create_match(draft())
+    first = RatingRecord(GUILD, "lefe", ALICE, 27.0, 8.0, 2.0, games=1, wins=1)
+    await repo.commit_match(match.evolve(version=1), 0, [], [first])
+    # Another match of Alice's ended meanwhile: this result was computed from no rating.
+    stale = RatingRecord(GUILD, "lefe", ALICE, 26.0, 8.0, 3.0, games=1, losses=1)
+    action = ActionRecord(match.id, 2, ALICE, 0, "e5", 3.0)
+    with pytest.raises(RatingConflict):
+        await repo.commit_match(match.evolve(version=2), 1, [action], [stale])
+    assert (await repo.get_match(match.id)).version == 1
+    assert await repo.actions(match.id) == []
+    assert await repo.get_ratings(GUILD, "lefe", [ALICE]) == {ALICE: first}
+    fresh = first.evolve(mu=26.5, games=2, losses=1, updated_at=3.0)
+    await repo.commit_match(match.evolve(version=2), 1, [action], [fresh])
+    assert await repo.get_ratings(GUILD, "lefe", [ALICE]) == {ALICE: fresh}
 
 
 async def test_vs_bot_results_add_up(repo: Repository) -> None:
