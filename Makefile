@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint bench bench-ai bench-e2e clean install dev
+.PHONY: run test lint typecheck bench bench-ai bench-e2e clean install dev
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
@@ -29,7 +29,10 @@ lint: dev
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 
-test: dev lint
+typecheck: dev
+	$(PY) -m mypy
+
+test: dev lint typecheck
 	$(PY) -m pytest
 
 bench: dev
@@ -42,4 +45,4 @@ bench-e2e: dev
 	$(PY) -m bench.e2e
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache build *.egg-info
+	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build *.egg-info

@@ -10,6 +10,12 @@ form that rebuilds the state exactly and can replay every position of the match.
 
 Stones are stored as ``bytes`` with one entry per cell index (see :mod:`engine.hexgrid`):
 0 empty, 1 the first colour, 2 the second colour.
+
+A board game's metadata (name, title, colours, sizes, options, pie rule) comes from its
+:class:`engine.spec.GameSpec`: a subclass sets ``spec`` and the class attributes that
+``ENGINE_API`` names (``game.name``, ``game.colors``, ...) are filled in from it. States
+also follow the protocol every game shares (:class:`engine.protocols.State`):
+``legal_actions(seat)``, ``play(seat, move)``, ``view(seat)``.
 """
 
 from __future__ import annotations
@@ -17,10 +23,29 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self, overload
 
 from engine.errors import IllegalMove
 from engine.hexgrid import HexGrid, hex_grid
+from engine.phrases import Phrase, Text
+from engine.reports import LastTurn, LoopView, Outcome
+from engine.spec import GameSpec, Setup, SpecialMove
+
+__all__ = [
+    "EMPTY",
+    "FIRST",
+    "PASS",
+    "PASS_MOVE",
+    "SECOND",
+    "SWAP",
+    "SWAP_MOVE",
+    "BoardGame",
+    "BoardState",
+    "LastTurn",
+    "LoopView",
+    "Outcome",
+    "other",
+]
 
 EMPTY, FIRST, SECOND = 0, 1, 2
 SWAP = "swap"
@@ -28,60 +53,33 @@ PASS = "pass"
 SEATS = (0, 1)  # seat 0 started the match (seat A), seat 1 accepted it (seat B)
 
 
+# The special moves the mould itself knows; a game's spec lists those it uses.
+SWAP_MOVE = SpecialMove(
+    SWAP,
+    button=Text("move.swap.button", "Swap colours"),
+    announce=Text("move.swap.announce", "{player} swaps: they now play {colour}."),
+)
+PASS_MOVE = SpecialMove(
+    PASS,
+    button=Text("move.pass.button", "Pass"),
+    announce=Text("move.pass.announce", "{player} passes."),
+)
+
+_SWAP_HINT = Text("move.swap.hint", "You may play swap to take the first colour.")
+
+
 def other(colour_code: int) -> int:
     return 3 - colour_code
 
 
-@dataclass(frozen=True)
-class Outcome:
-    """How a finished game ended: ``winner`` is a colour name, or None for a draw."""
-
-    winner: str | None
-    reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason}
-
-
-@dataclass(frozen=True)
-class LastTurn:
-    """What the last move did, in cell names, so pictures can mark it without rules code."""
-
-    colour: str | None = None
-    move: str | None = None
-    placed: tuple[str, ...] = ()
-    captured: tuple[str, ...] = ()
-    flipped: tuple[str, ...] = ()
-    removed: tuple[str, ...] = ()
-    loops: tuple[tuple[str, ...], ...] = ()  # Lublache: loops closed by this move
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "colour": self.colour,
-            "move": self.move,
-            "placed": list(self.placed),
-            "captured": list(self.captured),
-            "flipped": list(self.flipped),
-            "removed": list(self.removed),
-            "loops": [list(loop) for loop in self.loops],
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> LastTurn:
-        return cls(
-            colour=data.get("colour"),
-            move=data.get("move"),
-            placed=tuple(data.get("placed", ())),
-            captured=tuple(data.get("captured", ())),
-            flipped=tuple(data.get("flipped", ())),
-            removed=tuple(data.get("removed", ())),
-            loops=tuple(tuple(loop) for loop in data.get("loops", ())),
-        )
-
-
 class BoardGame:
-    """Rules object of one board game. Subclasses set the class attributes and ``state_class``."""
+    """Rules object of one board game. Subclasses set ``spec`` and ``state_class``.
 
+    The class attributes below are the spec's rules metadata, filled in when the subclass
+    is defined (a subclass may still override one, e.g. to allow more sizes in a test).
+    """
+
+    spec: ClassVar[GameSpec]
     name: ClassVar[str]
     title: ClassVar[str]
     colors: ClassVar[tuple[str, str]]
@@ -91,7 +89,25 @@ class BoardGame:
     uses_pie: ClassVar[bool] = True
     # option name -> default value; options are validated by validate_options()
     option_defaults: ClassVar[dict[str, Any]] = {}
+    # option name -> its allowed values, for the options that list them
+    option_choices: ClassVar[dict[str, tuple[bool | int, ...]]] = {}
     state_class: ClassVar[type[BoardState]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        spec = cls.__dict__.get("spec")
+        if spec is None:
+            return
+        first, second = spec.colours
+        cls.name = spec.name
+        cls.title = spec.title.english
+        cls.colors = (first, second)
+        cls.sizes = spec.sizes
+        cls.default_size = spec.default_size
+        cls.summary = spec.summary.english
+        cls.uses_pie = spec.uses_pie
+        cls.option_defaults = spec.option_defaults
+        cls.option_choices = {o.name: o.choices for o in spec.options if o.choices}
 
     # ---- making states -------------------------------------------------------------
     def validate_size(self, size: int | None) -> int:
@@ -111,8 +127,18 @@ class BoardGame:
             expected = type(self.option_defaults[key])
             if not isinstance(value, expected):
                 raise ValueError(f"option {key!r} must be a {expected.__name__}")
+            allowed = self.option_choices.get(key)
+            if allowed and value not in allowed:
+                listed = ", ".join(str(choice) for choice in allowed)
+                raise ValueError(f"option {key!r} must be one of {listed}, not {value!r}")
             merged[key] = value
         return merged
+
+    def start(self, setup: Setup) -> BoardState:
+        """A fresh match from a setup, as every game makes one (:class:`engine.protocols.Game`)."""
+        if setup.players != 2:
+            raise ValueError(f"{self.title} is played by two players, not {setup.players}")
+        return self.new(setup.size, **setup.options)
 
     def new(self, size: int | None = None, **options: Any) -> BoardState:
         """A fresh match on an empty board, opening rules included."""
@@ -136,16 +162,16 @@ class BoardGame:
         opts = self.validate_options(options)
         grid = hex_grid(size)
         cells = bytearray(grid.cell_count)
-        canonical: dict[str, str] = {}
+        canonical: dict[int, str] = {}
         for name, colour in (stones or {}).items():
             index = grid.index(name)
             if index is None:
                 raise ValueError(f"{name!r} is not a cell of the {size}-board")
             cells[index] = self.colour_code(colour)
-            canonical[grid.names[index]] = colour
+            canonical[index] = colour
         mover = self.colour_code(to_move if to_move is not None else self.colors[0])
         start = {
-            "stones": {k: canonical[k] for k in sorted(canonical, key=grid.index)},
+            "stones": {grid.names[i]: canonical[i] for i in sorted(canonical)},
             "to_move": self.colors[mover - 1],
         }
         return self.state_class._initial(self, size, opts, bytes(cells), mover, start)
@@ -230,7 +256,7 @@ class BoardState:
 
     def _next(self, **changes: Any) -> BoardState:
         """A copy with some fields changed and an empty cache."""
-        fields = {
+        fields: dict[str, Any] = {
             "game": self.game,
             "size": self.size,
             "options": self.options,
@@ -318,8 +344,20 @@ class BoardState:
             return False
         return True
 
-    def play(self, move: str) -> BoardState:
-        """Return the state after ``move``; raise IllegalMove (changing nothing) if it is not legal."""
+    @overload
+    def play(self, move: str) -> BoardState: ...
+    @overload
+    def play(self, move: int, action: str) -> BoardState: ...
+    def play(self, move: str | int, action: str | None = None) -> BoardState:
+        """Return the state after ``move``; raise IllegalMove (changing nothing) if it is not legal.
+
+        ``play(seat, move)``, as every game's state plays, first checks that it is that
+        seat's turn (:meth:`play_as`).
+        """
+        if action is not None:
+            if isinstance(move, bool) or not isinstance(move, int):
+                raise IllegalMove("a seat is a whole number")
+            return self.play_as(move, action)
         if not isinstance(move, str):
             raise IllegalMove("a move is written as text, such as 'e5'")
         text = move.strip().lower()
@@ -343,6 +381,47 @@ class BoardState:
     def _not_your_turn(self) -> str:
         """What ``play_as`` tells a seat that tries to move out of turn."""
         return f"it is {self.to_move}'s turn"
+
+    # ---- the protocol every game's state shares (engine.protocols.State) ---------------
+    def actors(self) -> list[int]:
+        """The seats that may act now: the seat to move, or none once the game is over."""
+        seat = self.seat_to_move
+        return [] if seat is None else [seat]
+
+    def legal_actions(self, seat: int) -> list[str]:
+        """The moves ``seat`` may make now (none while it is the other seat's turn)."""
+        return self.legal_moves() if seat == self.seat_to_move else []
+
+    def view(self, seat: int | None) -> Self:
+        """What ``seat`` (None: a spectator) may know: everything, as nothing is hidden."""
+        return self
+
+    def winning_seats(self) -> list[int]:
+        """The seat that won; [] while the game runs and for a draw."""
+        if self.outcome is None or self.outcome.winner is None:
+            return []
+        return [self.seat_of(self.outcome.winner)]
+
+    # ---- what pictures and messages read besides the stones --------------------------
+    @property
+    def colours_assigned(self) -> bool:
+        """Whether each seat knows its colour yet (not during the Les set-up)."""
+        return True
+
+    def opening_prompt(self) -> Phrase | None:
+        """What the opening step being played asks for, for a picture's header; None once
+        the ordinary turns run (or when the game has no opening steps)."""
+        return None
+
+    def opening_hint(self) -> Phrase | None:
+        """A short hint for the player to move about the opening step, or None."""
+        if self.outcome is None and self._swap_allowed():
+            return _SWAP_HINT()
+        return None
+
+    def loops(self) -> list[LoopView]:
+        """Every loop on the board, for games that have loops (Lublache); none otherwise."""
+        return []
 
     @property
     def move_number(self) -> int:

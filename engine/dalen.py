@@ -9,10 +9,12 @@ place passes, and two passes in a row end the game in favour of the larger army.
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.board import EMPTY, PASS, BoardGame, BoardState, Outcome, other
+from engine.ai.heuristics import dalen_evaluator
+from engine.ai.settings import DRAW_VALUE, LevelTuning, SearchSettings
+from engine.board import EMPTY, PASS, PASS_MOVE, SWAP_MOVE, BoardGame, BoardState, Outcome, other
 from engine.errors import IllegalMove
+from engine.phrases import Text
+from engine.spec import BoardAI, GameSpec, Notation, OptionSpec
 from engine.trees import Forest, build_forest, leaves_after_placing
 
 
@@ -187,18 +189,11 @@ class DalenState(BoardState):
         }
 
 
-class Dalen(BoardGame):
-    """Rules object of Dalen."""
-
-    name = "dalen"
-    title = "Dalen"
-    colors = ("dark", "light")
-    sizes = (5, 6, 7, 8, 9)
-    default_size = 7
-    uses_pie = True
-    option_defaults: dict[str, Any] = {"variant": False}
-    state_class = DalenState
-    summary = (
+SPEC = GameSpec(
+    name="dalen",
+    title=Text("game.dalen.title", "Dalen"),
+    summary=Text(
+        "game.dalen.summary",
         "Dark and light take turns placing one stone on an empty cell that touches at most "
         "one leaf of their own (a leaf is a stone with exactly one friendly neighbour). "
         "Connected stones of one colour form a tree. After your placement, each of your trees "
@@ -206,5 +201,43 @@ class Dalen(BoardGame):
         "with no more leaves than it turns to your colour. Lose all your stones and you lose; "
         "if neither player can place, the bigger army wins. In the variant a tree is stagnant "
         "when it can no longer gain leaves. The second player may swap colours after the "
-        "first stone."
-    )
+        "first stone.",
+    ),
+    colours=("dark", "light"),
+    sizes=(5, 6, 7, 8, 9),
+    default_size=7,
+    options=(
+        OptionSpec(
+            "variant",
+            default=False,
+            label=Text("game.dalen.option.variant", "capture when a tree cannot gain leaves"),
+        ),
+    ),
+    uses_pie=True,
+    draws_possible=True,
+    notation=Notation(examples=("e5", "pass"), special_moves=(SWAP_MOVE, PASS_MOVE)),
+    ai=BoardAI(
+        evaluator=dalen_evaluator,
+        # The evaluator counts threatened flips, which swing wildly from ply to ply: for
+        # hard, averaging over the replies (Monte Carlo, exploring little) beat three-ply
+        # minimax.
+        levels={
+            "hard": LevelTuning(
+                settings=SearchSettings(
+                    max_iterations=1000,
+                    time_limit=4.5,
+                    scan_depth=2,
+                    exploration=0.2,
+                    draw_value=DRAW_VALUE,
+                )
+            ),
+        },
+    ),
+)
+
+
+class Dalen(BoardGame):
+    """Rules object of Dalen."""
+
+    spec = SPEC
+    state_class = DalenState

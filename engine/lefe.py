@@ -10,12 +10,16 @@ trees, plus one for the player whose trees have the most leaves.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
-from engine.board import EMPTY, BoardGame, BoardState, Outcome
+from engine.ai.heuristics import captures_first, lefe_evaluator
+from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
+from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, Outcome
 from engine.errors import IllegalMove
 from engine.hexgrid import hex_grid
+from engine.phrases import Phrase, Text
+from engine.spec import BoardAI, Completion, GameSpec, Notation, plain_move
 from engine.trees import Forest, build_forest
 
 # "e5", "e5xg6", with optional spaces around the parts
@@ -108,7 +112,7 @@ class LefeState(BoardState):
         the few stones next to it (see :func:`engine.trees.leaves_after_placing`, inlined
         here because this loop is the hot path of every game).
         """
-        table = self._cache.get("moves_by_cell")
+        table: dict[int, list[str]] | None = self._cache.get("moves_by_cell")
         if table is not None:
             return table
         colour = self.mover
@@ -272,18 +276,28 @@ class LefeState(BoardState):
         return " · ".join(parts)
 
 
-class Lefe(BoardGame):
-    """Rules object of Lefe."""
+_CAPTURE = Text("lefe.move.capture", "{cell}, capturing the tree at {tree}")
+_CAPTURE_MOVE = re.compile(r"([a-z]+\d+)x([a-z]+\d+)")
 
-    name = "lefe"
-    title = "Lefe"
-    colors = ("dark", "light")
-    sizes = (5, 6, 7)
-    default_size = 6
-    uses_pie = True
-    option_defaults: dict[str, Any] = {}
-    state_class = LefeState
-    summary = (
+
+def captures_of(cell: str, legal_moves: Sequence[str]) -> list[str]:
+    """The legal captures that place at ``cell`` (the moves a bare cell may have meant)."""
+    return sorted(move for move in legal_moves if move.startswith(f"{cell}x"))
+
+
+def describe_move(move: str) -> Phrase:
+    """``e5xg6`` reads "e5, capturing the tree at g6"; other moves read as written."""
+    capture = _CAPTURE_MOVE.fullmatch(move)
+    if capture is None:
+        return plain_move(move)
+    return _CAPTURE(cell=capture[1], tree=capture[2])
+
+
+SPEC = GameSpec(
+    name="lefe",
+    title=Text("game.lefe.title", "Lefe"),
+    summary=Text(
+        "game.lefe.summary",
         "Dark and light take turns placing one stone on an empty cell; a new stone may not "
         "touch two of your own stones that touch each other. Same-coloured connected stones "
         "form a tree, and a stone with at most one friendly neighbour is a leaf. When your "
@@ -291,5 +305,53 @@ class Lefe(BoardGame):
         "must remove one enemy tree touching it that has fewer leaves than your tree now has. "
         "As soon as either player cannot place, the game is scored: one point for every "
         "different leaf count among your trees, plus one point for having the leafiest trees "
-        "(compared biggest first). The second player may swap colours after the first stone."
-    )
+        "(compared biggest first). The second player may swap colours after the first stone.",
+    ),
+    colours=("dark", "light"),
+    sizes=(5, 6, 7),
+    default_size=6,
+    uses_pie=True,
+    draws_possible=True,
+    notation=Notation(
+        examples=("e5", "e5xg6"),
+        special_moves=(SWAP_MOVE,),
+        describe=describe_move,
+        completion=Completion(
+            captures_of,
+            question=Text(
+                "lefe.capture.question", "{move} can capture more than one tree: which one?"
+            ),
+            placeholder=Text("lefe.capture.placeholder", "Capture which tree?"),
+        ),
+    ),
+    ai=BoardAI(
+        evaluator=lefe_evaluator,
+        orderer=captures_first,
+        # Lefe's games are decided in their last placements, where a one-ply look cannot
+        # see that the leader's forced placements will merge its own trees: with at most 16
+        # moves left to choose from, normal reads ahead with alpha-beta as deep as 4,000
+        # positions allow (up to eight plies, well under a second), and hard, which must
+        # never read less than normal, as deep as 12,000 allow.
+        levels={
+            "normal": LevelTuning(
+                narrow_below=16,
+                narrow=AlphaBetaSettings(
+                    max_depth=8, max_nodes=4_000, time_limit=1.5, draw_value=DRAW_VALUE
+                ),
+            ),
+            "hard": LevelTuning(
+                narrow_below=16,
+                narrow=AlphaBetaSettings(
+                    max_depth=10, max_nodes=12_000, time_limit=4.5, draw_value=DRAW_VALUE
+                ),
+            ),
+        },
+    ),
+)
+
+
+class Lefe(BoardGame):
+    """Rules object of Lefe."""
+
+    spec = SPEC
+    state_class = LefeState

@@ -17,12 +17,25 @@ import re
 from functools import cache
 from typing import Any
 
+from engine.ai.heuristics import les_evaluator
+from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
 from engine.board import EMPTY, FIRST, SECOND, BoardGame, BoardState, LastTurn, Outcome
 from engine.errors import IllegalMove
 from engine.hexgrid import hex_grid
+from engine.phrases import Phrase, Text
+from engine.spec import BoardAI, BoardShape, Drawing, GameSpec, Notation, SpecialMove, plain_move
 
 BLACK, WHITE = FIRST, SECOND
 SIDES = ("black", "white")
+
+SETUP_STONES = 4
+_SETUP_HEADER = Text(
+    "les.setup.header", "Set-up: {player} places stone {step} of {stones} ({colour})."
+)
+_SETUP_HINT = Text("les.setup.hint", "Les set-up: stone {step} of {stones}.")
+_CHOOSE_HEADER = Text("les.choose.header", "{player} chooses to play black or white.")
+_CHOOSE_HINT = Text("les.choose.hint", "Choose your side: black or white (black moves first).")
+_PAIR = Text("les.move.pair", "{first} then {second}")
 
 # a turn: one or two cells, separated by "+", ",", "&" or spaces
 _TURN = re.compile(r"([a-z]+\s*\d+)(?:(?:\s*[+,&]\s*|\s+)([a-z]+\s*\d+))?")
@@ -113,6 +126,25 @@ class LesState(BoardState):
         if self.phase == "choose":
             return 1  # seat B picks a side
         return super().seat_to_move
+
+    @property
+    def colours_assigned(self) -> bool:
+        return self.phase == "play"
+
+    def opening_prompt(self) -> Phrase | None:
+        if self.phase == "setup":
+            step = int(self.extra.get("step", 1))
+            return _SETUP_HEADER(0, step=step, stones=SETUP_STONES, colour=str(self.to_move))
+        if self.phase == "choose":
+            return _CHOOSE_HEADER(1)
+        return None
+
+    def opening_hint(self) -> Phrase | None:
+        if self.phase == "setup":
+            return _SETUP_HINT(0, step=int(self.extra.get("step", 1)), stones=SETUP_STONES)
+        if self.phase == "choose":
+            return _CHOOSE_HINT(1)
+        return None
 
     def _not_your_turn(self) -> str:
         if self.phase == "setup":
@@ -293,7 +325,7 @@ class LesState(BoardState):
                 raise IllegalMove(f"{names[second]} must be a point with no stone next to it")
         cells = bytearray(self.cells)
         cells[first] = self.mover or BLACK
-        placed = (first,)
+        placed: tuple[int, ...] = (first,)
         move = names[first]
         if second is not None:
             cells[second] = self.mover or BLACK
@@ -345,18 +377,25 @@ class LesState(BoardState):
         )
 
 
-class Les(BoardGame):
-    """Rules object of Les."""
+def describe_move(move: str) -> Phrase:
+    """``e5+b2`` reads "e5 then b2"; other moves read as written."""
+    first, plus, second = move.partition("+")
+    return _PAIR(first=first, second=second) if plus else plain_move(move)
 
-    name = "les"
-    title = "Les"
-    colors = ("black", "white")
-    sizes = (5, 6, 7, 8, 9)
-    default_size = 9
-    uses_pie = False
-    option_defaults: dict[str, Any] = {}
-    state_class = LesState
-    summary = (
+
+def _side(colour: str) -> SpecialMove:
+    return SpecialMove(
+        colour,
+        button=Text(f"les.move.{colour}.button", f"Play {colour}"),
+        announce=Text("les.move.side.announce", "{player} chooses {move}."),
+    )
+
+
+SPEC = GameSpec(
+    name="les",
+    title=Text("game.les.title", "Les"),
+    summary=Text(
+        "game.les.summary",
         "Black and white place stones on the points of a triangular grid. To start, the first "
         "player sets up a black stone next to a white one and another black stone two steps "
         "from another white one, and the second player picks a colour; black then moves first. "
@@ -364,5 +403,40 @@ class Les(BoardGame):
         "empty point has no stone next to it, a second stone on such a point. When the player "
         "to move has no point touching both colours, the game ends. A hole is a group of "
         "connected empty points; you own it when only your stones border it. Most holes wins; "
-        "ties go to the bigger holes, then to the holes with more stones around them."
-    )
+        "ties go to the bigger holes, then to the holes with more stones around them.",
+    ),
+    colours=SIDES,
+    sizes=(5, 6, 7, 8, 9),
+    default_size=9,
+    uses_pie=False,
+    draws_possible=True,
+    notation=Notation(
+        examples=("e5+b2", "e5"),
+        special_moves=tuple(_side(colour) for colour in SIDES),
+        describe=describe_move,
+    ),
+    ai=BoardAI(
+        evaluator=les_evaluator,
+        # Les offers up to a thousand two-stone moves early on: hard reads only the 24 best
+        # of its first look three plies deep.
+        levels={
+            "hard": LevelTuning(
+                settings=AlphaBetaSettings(
+                    max_depth=3,
+                    max_nodes=5_000,
+                    time_limit=4.5,
+                    root_width=24,
+                    draw_value=DRAW_VALUE,
+                )
+            ),
+        },
+    ),
+    drawing=Drawing(board=BoardShape.POINTS),
+)
+
+
+class Les(BoardGame):
+    """Rules object of Les."""
+
+    spec = SPEC
+    state_class = LesState

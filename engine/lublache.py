@@ -19,38 +19,15 @@ flips are applied together; a loop split evenly is controlled by both players.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
-from engine.board import EMPTY, BoardGame, BoardState, Outcome, other
+from engine.ai.heuristics import lublache_evaluator
+from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
+from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, LoopView, Outcome, other
 from engine.errors import IllegalMove
 from engine.loops import Loop, LoopFinder, may_close_a_cycle, stone_groups
-
-
-@dataclass(frozen=True)
-class LoopView:
-    """One loop on the board, described for pictures, bots and help texts.
-
-    ``cells`` are cell names in walking order round the loop; ``owner`` is the colour of
-    every stone when the loop is single-coloured; ``controllers`` lists the colours holding
-    at least half of its stones (both of them when an even loop is split evenly).
-    """
-
-    cells: tuple[str, ...]
-    owner: str | None
-    controllers: tuple[str, ...]
-
-    @property
-    def controller(self) -> str | None:
-        """The colour holding more than half of the stones; None when split evenly."""
-        return self.controllers[0] if len(self.controllers) == 1 else None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "cells": list(self.cells),
-            "owner": self.owner,
-            "controllers": list(self.controllers),
-        }
+from engine.phrases import Text
+from engine.spec import BoardAI, Drawing, GameSpec, Notation
 
 
 class _Turn(NamedTuple):
@@ -331,19 +308,46 @@ class LublacheState(BoardState):
         return " · ".join(parts)
 
 
-class Lublache(BoardGame):
-    """Rules object of Lublache."""
-
-    name = "lublache"
-    title = "Lublache"
-    colors = ("black", "white")
-    sizes = (5, 7, 9)
-    default_size = 7
-    summary = (
+SPEC = GameSpec(
+    name="lublache",
+    title=Text("game.lublache.title", "Lublache"),
+    summary=Text(
+        "game.lublache.summary",
         "Place stones to close loops: a closed loop where you hold at least half the stones "
         "turns the enemy stones in it to your colour, and one that becomes all yours clears "
         "your stones beside it. You may not play next to a loop you own, nor end your turn "
         "on a loop your opponent controls and could still own. The player who has no legal "
-        "placement on their turn wins."
-    )
+        "placement on their turn wins.",
+    ),
+    colours=("black", "white"),
+    sizes=(5, 7, 9),
+    default_size=7,
+    uses_pie=True,
+    notation=Notation(examples=("e5",), special_moves=(SWAP_MOVE,)),
+    ai=BoardAI(
+        evaluator=lublache_evaluator,
+        # The slowest engine (a legal-move list costs milliseconds): normal stops at 300
+        # iterations, about half a second, and hard reads the ten best root moves three
+        # plies deep.
+        levels={
+            "normal": LevelTuning(changes={"max_iterations": 300}),
+            "hard": LevelTuning(
+                settings=AlphaBetaSettings(
+                    max_depth=3,
+                    max_nodes=3_000,
+                    time_limit=4.5,
+                    root_width=10,
+                    draw_value=DRAW_VALUE,
+                )
+            ),
+        },
+    ),
+    drawing=Drawing(owned_loops=True),
+)
+
+
+class Lublache(BoardGame):
+    """Rules object of Lublache."""
+
+    spec = SPEC
     state_class = LublacheState

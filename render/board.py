@@ -1,24 +1,27 @@
-"""Board pictures of Lefe, Dalen, Lublache (hexagon cells) and Les (points and lines).
+"""Board pictures of every board game: hexagon cells (Lefe, Dalen, Lublache) or the points
+and lines of a triangular grid (Les), as the game's spec says (``spec.drawing``).
 
-:func:`render_board` is a pure function of a board state: it reads only the engine's public
-state (cells, seats, last turn, outcome, score, and for Lublache its loops) and never
-imports rules code. The static part of a picture — background, cells or lines, cell labels
-and column letters — depends only on (game kind, size, width, theme, labels) and is drawn
-once and cached; each call copies it and pastes the stones, markers and header on top.
+:func:`render_board` is a pure function of a board view (:class:`engine.spec.BoardView`):
+it reads only the public position (cells, seats, last turn, outcome, score, the opening
+step, and the loops when the spec asks for them) and never imports rules code or compares a
+game's name. The static part of a picture — background, cells or lines, cell labels and
+column letters — depends only on (board shape, size, width, theme, labels) and is drawn once
+and cached; each call copies it and pastes the stones, markers and header on top.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
-from engine.board import EMPTY, BoardState
+from engine.board import EMPTY
 from engine.hexgrid import hex_grid
+from engine.phrases import Phrase
+from engine.spec import BoardShape, BoardView
 from render import sprites
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
 from render.text import Font, draw_text, fit_text, font, wrap_text
@@ -28,9 +31,9 @@ SUPERSAMPLE_BACKGROUND = 3
 SEAT_FALLBACK_NAMES = ("Seat A", "Seat B")
 
 
-def is_point_game(state: BoardState) -> bool:
-    """Les is drawn as points and lines; the other three games as hexagon cells."""
-    return state.game.name == "les"
+def is_point_game(state: BoardView) -> bool:
+    """Whether the game's board is drawn as points and lines (Les) rather than cells."""
+    return state.game.spec.drawing.board is BoardShape.POINTS
 
 
 # ---- the static background ------------------------------------------------------------
@@ -96,7 +99,11 @@ def board_background(
 
 
 def _draw_point_board(
-    draw: ImageDraw.ImageDraw, geo: BoardGeometry, theme: Theme, k: int, scaled: Any
+    draw: ImageDraw.ImageDraw,
+    geo: BoardGeometry,
+    theme: Theme,
+    k: int,
+    scaled: Callable[[Sequence[tuple[float, float]]], list[tuple[float, float]]],
 ) -> None:
     """Les: a hexagonal plate, the lines of the triangular grid and a dot on every point."""
     grid = hex_grid(geo.size)
@@ -151,9 +158,7 @@ def _marker_width(geo: BoardGeometry) -> float:
     return max(2.0, geo.radius * 0.13)
 
 
-def _draw_last_turn(
-    image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardState
-) -> None:
+def _draw_last_turn(image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardView) -> None:
     """Placed stones ringed; captured cells crossed; removed cells boxed; flipped stones
     carry a diamond in the colour they had before (shape tells the kinds apart)."""
     last = state.last_turn
@@ -184,12 +189,9 @@ def _draw_last_turn(
         diamond.paste_on(image, geo.centres[index])
 
 
-def owned_loops(state: BoardState) -> list[tuple[str, tuple[str, ...]]]:
+def owned_loops(state: BoardView) -> list[tuple[str, tuple[str, ...]]]:
     """Lublache: (owner colour, cells in walking order) of every single-coloured loop."""
-    loops_of = getattr(state, "loops", None)
-    if loops_of is None:
-        return []
-    return [(loop.owner, tuple(loop.cells)) for loop in loops_of() if loop.owner]
+    return [(loop.owner, tuple(loop.cells)) for loop in state.loops() if loop.owner]
 
 
 @lru_cache(maxsize=8)
@@ -202,7 +204,7 @@ def _stripes(width: int, height: int, period: int) -> Image.Image:
     return mask
 
 
-def _draw_loops(image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardState) -> None:
+def _draw_loops(image: Image.Image, geo: BoardGeometry, theme: Theme, state: BoardView) -> None:
     """Shade and outline each owned loop, under the stones so every stone stays visible.
 
     The first colour's loops are filled with a flat blue tint, the second colour's with
@@ -264,17 +266,18 @@ def _display_names(names: Sequence[str]) -> tuple[str, str]:
     return (given[0].strip() or SEAT_FALLBACK_NAMES[0], given[1].strip() or SEAT_FALLBACK_NAMES[1])
 
 
-def _phase(state: BoardState) -> str:
-    return str(state.extra.get("phase", "play"))
+def _words(phrase: Phrase, who: tuple[str, str]) -> str:
+    """A phrase of the engine in English, the seat it is about named."""
+    return phrase.english() if phrase.seat is None else phrase.english(player=who[phrase.seat])
 
 
-def status_line(state: BoardState, names: Sequence[str]) -> str:
+def status_line(state: BoardView, names: Sequence[str]) -> str:
     """The header's last line: the last move, then whose turn it is or the result."""
     who = _display_names(names)
     parts: list[str] = []
     if state.last_turn.move:
         parts.append(f"Last: {state.last_turn.move}.")
-    phase = _phase(state)
+    prompt = state.opening_prompt()
     if state.outcome is not None:
         winner = state.outcome.winner
         reason = state.outcome.reason.strip()
@@ -284,11 +287,8 @@ def status_line(state: BoardState, names: Sequence[str]) -> str:
             parts.append(reason[:1].upper() + reason[1:] if said else f"Draw — {reason}")
         else:
             parts.append(f"{who[state.seat_of(winner)]} ({winner}) wins — {reason}")
-    elif phase == "setup":
-        step = int(state.extra.get("step", 1))
-        parts.append(f"Set-up: {who[0]} places stone {step} of 4 ({state.to_move}).")
-    elif phase == "choose":
-        parts.append(f"{who[1]} chooses to play black or white.")
+    elif prompt is not None:
+        parts.append(_words(prompt, who))
     else:
         seat = state.seat_to_move
         mover = who[seat] if seat is not None else "?"
@@ -298,16 +298,14 @@ def status_line(state: BoardState, names: Sequence[str]) -> str:
     return " ".join(parts)
 
 
-def _score_text(state: BoardState) -> str:
+def _score_text(state: BoardView) -> str:
     try:
         return state.score_text()
     except NotImplementedError:
         return ""
 
 
-def header_layout(
-    state: BoardState, names: Sequence[str], theme: Theme, width: int
-) -> HeaderLayout:
+def header_layout(state: BoardView, names: Sequence[str], theme: Theme, width: int) -> HeaderLayout:
     """Where every piece of header text and every colour icon goes, already fitted."""
     s = scale_of(width)
     pad = 8 * s
@@ -316,7 +314,7 @@ def header_layout(
     small_font = font(round(13 * s))
     info_font = font(round(14 * s))
     status_font = font(round(14 * s), "bold" if state.outcome is not None else "regular")
-    colours_known = _phase(state) not in ("setup", "choose")
+    colours_known = state.colours_assigned
     turn_seat = state.seat_to_move if state.outcome is None else None
 
     texts: list[HeaderText] = []
@@ -375,7 +373,7 @@ def header_layout(
 
 
 def _draw_header(
-    image: Image.Image, state: BoardState, names: Sequence[str], theme: Theme, width: int
+    image: Image.Image, state: BoardView, names: Sequence[str], theme: Theme, width: int
 ) -> None:
     layout = header_layout(state, names, theme, width)
     draw = ImageDraw.Draw(image)
@@ -407,7 +405,7 @@ def _draw_header(
 
 
 def render_board(
-    state: BoardState,
+    state: BoardView,
     *,
     names: tuple[str, str] = ("", ""),
     theme: str = "classic",
@@ -424,7 +422,7 @@ def render_board(
     points = is_point_game(state)
     geo = board_geometry(state.size, width, points)
     image = board_background(state.size, width, points, chosen.name, bool(show_labels)).copy()
-    if not points:
+    if state.game.spec.drawing.owned_loops:
         _draw_loops(image, geo, chosen, state)
     _draw_stones(image, geo, chosen, state.cells)
     _draw_last_turn(image, geo, chosen, state)

@@ -12,14 +12,15 @@ machine with three reels and a lever.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
 from engine.leiff.cards import display_name
+from engine.leiff.scoring import Drinks
+from engine.leiff.views import LeiffView
 from render import sprites
 from render.geometry import check_width, scale_of
 from render.text import Font, draw_text, fit_text, font, wrap_text
@@ -256,7 +257,7 @@ def draw_card(
 # ---- shared pieces --------------------------------------------------------------------------
 
 
-def _status(view: Mapping[str, Any], names: Sequence[str], viewer: int | None) -> str:
+def _status(view: LeiffView, names: Sequence[str], viewer: int | None) -> str:
     """What the table is waiting for, in words, from the view's ``waiting_for``."""
     outcome = view.get("outcome")
     if outcome:
@@ -330,7 +331,7 @@ def _header(
     return height
 
 
-def _round_line(view: Mapping[str, Any]) -> str:
+def _round_line(view: LeiffView) -> str:
     options = view.get("options") or {}
     parts = [f"Round {view.get('round', 1)}", f"to {options.get('target', 50)} points"]
     if options.get("teams"):
@@ -344,7 +345,7 @@ def _round_line(view: Mapping[str, Any]) -> str:
 
 def _piles(
     image: Image.Image,
-    view: Mapping[str, Any],
+    view: LeiffView,
     theme: Theme,
     width: int,
     top: float,
@@ -412,7 +413,7 @@ def _piles(
     right_x = width * 0.64
     text_width = width - right_x - 10 * s
     if holding:
-        seat = int(holding.get("seat", 0))
+        seat = int(holding.get("seat") or 0)
         held = holding.get("card")
         hx = right_x
         small_w = 44 * s
@@ -437,7 +438,7 @@ def _piles(
     return y + card_h + 30 * s
 
 
-def _rule_lines(view: Mapping[str, Any], width: int) -> list[str]:
+def _rule_lines(view: LeiffView, width: int) -> list[str]:
     rule = view.get("rule")
     if not rule:
         return []
@@ -445,14 +446,12 @@ def _rule_lines(view: Mapping[str, Any], width: int) -> list[str]:
     return wrap_text(rule, font(round(14 * s)), width - 40 * s, max_lines=3)
 
 
-def _rule_box_height(view: Mapping[str, Any], width: int) -> float:
+def _rule_box_height(view: LeiffView, width: int) -> float:
     lines = _rule_lines(view, width)
     return (26 + 18 * len(lines) + 8) * scale_of(width) if lines else 0.0
 
 
-def _rule_box(
-    image: Image.Image, view: Mapping[str, Any], theme: Theme, width: int, top: float
-) -> float:
+def _rule_box(image: Image.Image, view: LeiffView, theme: Theme, width: int, top: float) -> float:
     """The Klatschtante's table rule in a box under the piles (nothing when none is set)."""
     lines = _rule_lines(view, width)
     if not lines:
@@ -489,7 +488,7 @@ def _rule_box(
     return top + height + 8 * s
 
 
-def _drinks_text(entry: Mapping[str, Any] | None) -> str:
+def _drinks_text(entry: Drinks | None) -> str:
     if not entry:
         return ""
     parts = []
@@ -505,12 +504,12 @@ def _drinks_text(entry: Mapping[str, Any] | None) -> str:
 # ---- the table ----------------------------------------------------------------------------
 
 
-def _seat_rows(view: Mapping[str, Any]) -> int:
+def _seat_rows(view: LeiffView) -> int:
     return int(view.get("players") or len(view.get("hands") or []))
 
 
 def render_table(
-    view: dict, *, names: list[str], theme: str = "classic", width: int = 480
+    view: LeiffView, *, names: list[str], theme: str = "classic", width: int = 480
 ) -> Image.Image:
     """The Leiff table for the channel, from the spectator view ``state.view(None)``.
 
@@ -522,7 +521,7 @@ def render_table(
     chosen = get_theme(theme)
     s = scale_of(width)
     players = _seat_rows(view)
-    hands: list[list[Any]] = list(view.get("hands") or [[] for _ in range(players)])
+    hands: list[list[str | None]] = list(view.get("hands") or [[] for _ in range(players)])
     max_cards = max((len(h) for h in hands), default=4)
     drinks = view.get("drinks") if (view.get("options") or {}).get("drinking") else None
     specials = bool((view.get("options") or {}).get("specials"))
@@ -646,7 +645,7 @@ class HandLayout:
     strip_top: float
 
 
-def hand_layout(view: Mapping[str, Any], seat: int, width: int) -> HandLayout:
+def hand_layout(view: LeiffView, seat: int, width: int) -> HandLayout:
     s = scale_of(width)
     hands = view.get("hands") or []
     slots = len(hands[seat]) if 0 <= seat < len(hands) else 0
@@ -681,7 +680,7 @@ def hand_layout(view: Mapping[str, Any], seat: int, width: int) -> HandLayout:
 
 
 def render_hand(
-    view: dict, seat: int, *, names: list[str], theme: str = "classic", width: int = 480
+    view: LeiffView, seat: int, *, names: list[str], theme: str = "classic", width: int = 480
 ) -> Image.Image:
     """One player's hand for their DM, from that seat's view ``state.view(seat)``.
 
@@ -694,7 +693,7 @@ def render_hand(
     s = scale_of(width)
     layout = hand_layout(view, seat, width)
     hands = view.get("hands") or []
-    hand: list[Any] = list(hands[seat]) if 0 <= seat < len(hands) else []
+    hand: list[str | None] = list(hands[seat]) if 0 <= seat < len(hands) else []
     image = Image.new("RGB", (width, layout.height), chosen.card("table"))
     who = _seat_name(names, seat)
     _header(image, chosen, width, f"{who}'s hand", _round_line(view), _status(view, names, seat))

@@ -33,27 +33,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from engine.ai import heuristics
 from engine.ai.mcts import SearchResult, terminal_value
-
-Evaluator = Callable[[Any, str], float]
-MoveOrderer = Callable[[Any, list[str], random.Random], list[str]]
-
-
-@dataclass(frozen=True)
-class AlphaBetaSettings:
-    """How deep and how long one alpha-beta search reads."""
-
-    max_depth: int = 3  # plies, counting the root move
-    max_nodes: int = 20_000  # positions played out, the deterministic budget
-    time_limit: float = 2.0  # seconds of wall clock, a ceiling
-    root_width: int = 0  # 0: every root move goes deeper; otherwise only this many
-    width: int = 0  # 0: inner nodes try every move; otherwise at most this many
-    draw_value: float = 0.5
+from engine.ai.settings import AlphaBetaSettings
+from engine.board import BoardState
+from engine.spec import Evaluator, MoveOrderer
 
 
 class _OutOfBudget(Exception):
@@ -75,7 +60,7 @@ class AlphaBetaSearcher:
         self.orderer = orderer
 
     # ---- the public entry point ------------------------------------------------------
-    def search(self, state: Any, rng: random.Random) -> SearchResult:
+    def search(self, state: BoardState, rng: random.Random) -> SearchResult:
         """Search ``state`` (whose game is not over) and return the move to play."""
         started = time.perf_counter()
         self._deadline = started + self.settings.time_limit
@@ -90,11 +75,12 @@ class AlphaBetaSearcher:
         if not moves:
             raise ValueError("the game is over: there is no move to choose")
         mover = state.to_move
+        assert mover is not None  # the game runs: it has moves
         if len(moves) == 1:
             return SearchResult(moves[0], 0, time.perf_counter() - started, 0.5)
 
         # Depth 1: every move played and valued once. A move that wins at once is played.
-        children: list[tuple[str, Any]] = []
+        children: list[tuple[str, BoardState]] = []
         values: dict[str, float] = {}
         for move in self._order(state, moves, rng):
             child = state.play(move)
@@ -130,7 +116,9 @@ class AlphaBetaSearcher:
         return SearchResult(best_move, self._nodes, elapsed, best_value + 0.5, depth=depth - 1)
 
     # ---- the tree ---------------------------------------------------------------------
-    def _root(self, ranked: list[tuple[str, Any]], mover: str, depth: int) -> dict[str, float]:
+    def _root(
+        self, ranked: list[tuple[str, BoardState]], mover: str, depth: int
+    ) -> dict[str, float]:
         """One alpha-beta pass over the root moves; exact values only for the best one."""
         alpha, beta = -1.0, 1.0
         values: dict[str, float] = {}
@@ -149,7 +137,7 @@ class AlphaBetaSearcher:
         return values
 
     def _child_value(
-        self, child: Any, mover: str, depth: int, alpha: float, beta: float, ply: int
+        self, child: BoardState, mover: str, depth: int, alpha: float, beta: float, ply: int
     ) -> float:
         """The value for ``mover`` of ``child``, the position after one of its moves."""
         if child.outcome is not None or depth == 0:
@@ -158,9 +146,10 @@ class AlphaBetaSearcher:
             return self._negamax(child, depth, alpha, beta, ply)
         return -self._negamax(child, depth, -beta, -alpha, ply)
 
-    def _negamax(self, state: Any, depth: int, alpha: float, beta: float, ply: int) -> float:
+    def _negamax(self, state: BoardState, depth: int, alpha: float, beta: float, ply: int) -> float:
         """The value of ``state`` for its side to move, searched ``depth`` plies deep."""
         mover = state.to_move
+        assert mover is not None  # only positions whose game runs are searched
         moves = self._ordered(state, ply)
         best = -1.0
         for move in moves:
@@ -180,7 +169,7 @@ class AlphaBetaSearcher:
                 break
         return best
 
-    def _ordered(self, state: Any, ply: int) -> list[str]:
+    def _ordered(self, state: BoardState, ply: int) -> list[str]:
         moves = self._order(state, state.legal_moves(), self._rng)
         history = self._history
         if history:
@@ -193,7 +182,7 @@ class AlphaBetaSearcher:
             moves = moves[: self.settings.width]
         return moves
 
-    def _leaf_value(self, state: Any, colour: str) -> float:
+    def _leaf_value(self, state: BoardState, colour: str) -> float:
         """The value for ``colour`` of a position where the reading stops."""
         if state.outcome is not None:
             return (
@@ -202,9 +191,11 @@ class AlphaBetaSearcher:
                 )
                 - 0.5
             )
-        if state.to_move == colour:
+        mover = state.to_move
+        assert mover is not None  # the game runs: finished ones returned above
+        if mover == colour:
             return self._evaluate(state, colour) - 0.5
-        return 0.5 - self._evaluate(state, state.to_move)
+        return 0.5 - self._evaluate(state, mover)
 
     def _spend(self) -> None:
         self._nodes += 1

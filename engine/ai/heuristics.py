@@ -9,7 +9,9 @@ bad heuristic can only make the AI weaker, never make it play an illegal move:
 * an *orderer* ``(state, moves, rng) -> moves``: the legal moves, most promising first,
   so that progressive widening tries those first.
 
-Every evaluator reads only the state's public surface (the live ``score``, ``stones``,
+Each game's spec names its evaluator and orderer (:class:`engine.spec.BoardAI`);
+:func:`evaluator_for` and :func:`orderer_for` read them from there. Every evaluator reads
+only the state's public surface (the live ``score``, ``stones``,
 ``grid.neighbours``, ``to_move``, Lublache's ``loops()``), never the rule internals; where
 it needs a rule (where a Lefe stone may go, when a Dalen tree is stagnant, which cells a
 Lublache loop closes to its owner) it applies the rule as the rule page
@@ -21,11 +23,10 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Sequence
 
-Evaluator = Callable[[Any, str], float]
-MoveOrderer = Callable[[Any, list[str], random.Random], list[str]]
+from engine.hexgrid import HexGrid
+from engine.spec import Evaluator, MoveOrderer, Position
 
 
 def _logistic(x: float) -> float:
@@ -34,7 +35,7 @@ def _logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
-def _opponent(state: Any, colour: str) -> str:
+def _opponent(state: Position, colour: str) -> str:
     first, second = state.game.colors
     return second if colour == first else first
 
@@ -42,20 +43,20 @@ def _opponent(state: Any, colour: str) -> str:
 def score_evaluator(scale: float) -> Evaluator:
     """Logistic of the live score difference: a lead of ``scale`` points is worth ~73 %."""
 
-    def evaluate(state: Any, colour: str) -> float:
+    def evaluate(state: Position, colour: str) -> float:
         score = state.score
         return _logistic((score[colour] - score[_opponent(state, colour)]) / scale)
 
     return evaluate
 
 
-def neutral_evaluator(state: Any, colour: str) -> float:
+def neutral_evaluator(state: Position, colour: str) -> float:
     """No opinion: every unfinished position is a coin flip (pure rollout search)."""
     return 0.5
 
 
 @functools.lru_cache(maxsize=16)
-def _touching_pairs(grid: Any) -> tuple[tuple[tuple[int, int], ...], ...]:
+def _touching_pairs(grid: HexGrid) -> tuple[tuple[tuple[int, int], ...], ...]:
     """Per cell of ``grid``, the pairs of its neighbours that are neighbours of each other."""
     neighbours = grid.neighbours
     return tuple(
@@ -64,16 +65,18 @@ def _touching_pairs(grid: Any) -> tuple[tuple[tuple[int, int], ...], ...]:
     )
 
 
-def _cell_owners(state: Any) -> list[str | None]:
+def _cell_owners(state: Position) -> list[str | None]:
     """The colour on every cell of the board (None when empty), from the public ``stones``."""
     owners: list[str | None] = [None] * state.grid.cell_count
     index = state.grid.index
     for name, colour in state.stones.items():
-        owners[index(name)] = colour
+        cell = index(name)
+        assert cell is not None  # a stone is always on a cell of its board
+        owners[cell] = colour
     return owners
 
 
-def lefe_mobility(state: Any) -> dict[str, int]:
+def lefe_mobility(state: Position) -> dict[str, int]:
     """Lefe: how many empty cells each colour may place on (the rule is public: a stone's
     friendly neighbours must not touch each other). The game ends when either count is 0.
     """
@@ -97,7 +100,7 @@ _LEFE_CERTAIN_SCALE = 0.6
 _LEFE_SCALE_PER_PLACEMENT = 0.08
 
 
-def lefe_evaluator(state: Any, colour: str) -> float:
+def lefe_evaluator(state: Position, colour: str) -> float:
     """Lefe: the points the position would score now, trusted more the nearer the end.
 
     Either player running out of placements ends the game on the current points, so a
@@ -115,7 +118,9 @@ def lefe_evaluator(state: Any, colour: str) -> float:
     return _logistic(lead / scale)
 
 
-def _trees(owners: list[str | None], neighbours: Any) -> tuple[list[int], list[list[int]]]:
+def _trees(
+    owners: Sequence[str | None], neighbours: tuple[tuple[int, ...], ...]
+) -> tuple[list[int], list[list[int]]]:
     """Label every stone with its tree: (label per cell, -1 when empty; members per tree).
 
     Any per-cell colouring works: Les claims are grouped with it too."""
@@ -136,7 +141,7 @@ def _trees(owners: list[str | None], neighbours: Any) -> tuple[list[int], list[l
     return labels, members
 
 
-def dalen_threats(state: Any) -> dict[str, int]:
+def dalen_threats(state: Position) -> dict[str, int]:
     """Dalen: per colour, the enemy stones its stagnant trees would flip on its next turn.
 
     A tree is stagnant when none of the empty cells next to it is a legal placement for
@@ -148,7 +153,7 @@ def dalen_threats(state: Any) -> dict[str, int]:
     """
     colours = state.game.colors
     threats = dict.fromkeys(colours, 0)
-    if getattr(state, "variant", False):
+    if state.options.get("variant", False):
         return threats
     owners = _cell_owners(state)
     neighbours = state.grid.neighbours
@@ -188,12 +193,12 @@ def dalen_threats(state: Any) -> dict[str, int]:
 _DALEN_OPPONENT_THREAT_WEIGHT = 0.5
 
 
-def dalen_evaluator(state: Any, colour: str) -> float:
+def dalen_evaluator(state: Position, colour: str) -> float:
     """Dalen: stones on the board decide the game (and none left loses at once), counting
     the flips already threatened by stagnant trees as good as made."""
     score = state.score
     opponent = _opponent(state, colour)
-    x = score[colour] - score[opponent]
+    x: float = score[colour] - score[opponent]
     threats = dalen_threats(state)
     mover = state.to_move
     for side, sign in ((colour, 1), (opponent, -1)):
@@ -203,20 +208,20 @@ def dalen_evaluator(state: Any, colour: str) -> float:
     return _logistic(x / 4.0)
 
 
-def shuffled(state: Any, moves: list[str], rng: random.Random) -> list[str]:
+def shuffled(state: Position, moves: list[str], rng: random.Random) -> list[str]:
     """No preference: a seeded shuffle, so widening explores without a fixed bias."""
     moves = list(moves)
     rng.shuffle(moves)
     return moves
 
 
-def captures_first(state: Any, moves: list[str], rng: random.Random) -> list[str]:
+def captures_first(state: Position, moves: list[str], rng: random.Random) -> list[str]:
     """Lefe: a capture removes a whole enemy tree, usually the biggest swing available."""
     moves = shuffled(state, moves, rng)
     return [m for m in moves if "x" in m] + [m for m in moves if "x" not in m]
 
 
-def les_claims(state: Any) -> tuple[dict[str, int], dict[str, int]]:
+def les_claims(state: Position) -> tuple[dict[str, int], dict[str, int]]:
     """Les: per colour, the regions it has staked out and the empty points in them.
 
     An empty point whose stone neighbours are all one colour is that colour's *claimed*
@@ -250,7 +255,9 @@ def les_claims(state: Any) -> tuple[dict[str, int], dict[str, int]]:
     claims = dict.fromkeys(colours, 0)
     _, regions = _trees(claimed, neighbours)  # the same flood fill that groups stones
     for region in regions:
-        claims[claimed[region[0]]] += 1
+        owner = claimed[region[0]]
+        assert owner is not None  # only claimed points are grouped
+        claims[owner] += 1
     return claims, points
 
 
@@ -261,14 +268,14 @@ _LES_OPEN_CLAIM_WEIGHT = 0.5
 _LES_POINT_WEIGHT = 0.02
 
 
-def les_evaluator(state: Any, colour: str) -> float:
+def les_evaluator(state: Position, colour: str) -> float:
     """Les: holes owned (what the final count compares first), plus the claims that are
     on their way to becoming holes, so the search has a sense of direction long before
     the first hole closes."""
     score = state.score
     opponent = _opponent(state, colour)
     claims, points = les_claims(state)
-    x = score[colour] - score[opponent]
+    x: float = score[colour] - score[opponent]
     x += _LES_OPEN_CLAIM_WEIGHT * (
         (claims[colour] - score[colour]) - (claims[opponent] - score[opponent])
     )
@@ -276,7 +283,7 @@ def les_evaluator(state: Any, colour: str) -> float:
     return _logistic(x)
 
 
-def lublache_closed_cells(state: Any) -> dict[str, int]:
+def lublache_closed_cells(state: Position) -> dict[str, int]:
     """Lublache: per colour, the empty cells it may no longer place on because they touch
     a stone of a loop it owns (the placement rule on the rule page). Closed cells are
     progress: the player who runs out of placements first wins."""
@@ -289,7 +296,9 @@ def lublache_closed_cells(state: Any) -> dict[str, int]:
         if loop.owner is None:
             continue
         for name in loop.cells:
-            closed[loop.owner].update(neighbours[index(name)])
+            cell = index(name)
+            assert cell is not None  # a loop runs through cells of its board
+            closed[loop.owner].update(neighbours[cell])
     return {
         colour: sum(1 for cell in cells if names[cell] not in stones)
         for colour, cells in closed.items()
@@ -303,7 +312,7 @@ def lublache_closed_cells(state: Any) -> dict[str, int]:
 _LUBLACHE_CLOSED_CELL_WEIGHT = 0.08
 
 
-def lublache_evaluator(state: Any, colour: str) -> float:
+def lublache_evaluator(state: Position, colour: str) -> float:
     """Lublache: loops owned, plus the empty cells they close to their owner. Owning
     loops forbids your own placements next to them, and running out of placements is how
     you win, so both count as progress."""
@@ -317,22 +326,11 @@ def lublache_evaluator(state: Any, colour: str) -> float:
     )
 
 
-_EVALUATORS: dict[str, Evaluator] = {
-    "lefe": lefe_evaluator,
-    "dalen": dalen_evaluator,
-    "les": les_evaluator,
-    "lublache": lublache_evaluator,
-}
-_ORDERERS: dict[str, MoveOrderer] = {
-    "lefe": captures_first,
-}
+def evaluator_for(state: Position) -> Evaluator:
+    """The evaluator the spec of ``state``'s game names (the neutral one if none)."""
+    return state.game.spec.ai.evaluator or neutral_evaluator
 
 
-def evaluator_for(state: Any) -> Evaluator:
-    """The evaluator for the game of ``state`` (the neutral one for unknown games)."""
-    return _EVALUATORS.get(state.game.name, neutral_evaluator)
-
-
-def orderer_for(state: Any) -> MoveOrderer:
-    """The move ordering for the game of ``state`` (a seeded shuffle by default)."""
-    return _ORDERERS.get(state.game.name, shuffled)
+def orderer_for(state: Position) -> MoveOrderer:
+    """The move ordering the spec of ``state``'s game names (a seeded shuffle if none)."""
+    return state.game.spec.ai.orderer or shuffled

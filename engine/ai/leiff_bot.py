@@ -39,12 +39,13 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from functools import cache
-from typing import Any
 
 from engine.leiff.actions import OUT_OF_TURN_KINDS, parse_action
 from engine.leiff.cards import load_default_deck
+from engine.leiff.state import LeiffState
+from engine.leiff.views import LeiffView
 
 # Calling Leiff: the bot must know at least this share of its own slots, hold an estimated
 # total of at most CALL_MAX_TOTAL, and be at least CALL_MARGIN below every other seat.
@@ -66,40 +67,40 @@ def _deck_stats(specials: bool) -> tuple[dict[str, int], float]:
     return values, average
 
 
-def _values(view: Mapping[str, Any]) -> tuple[dict[str, int], float]:
-    return _deck_stats(bool(view.get("options", {}).get("specials", False)))
+def _values(view: LeiffView) -> tuple[dict[str, int], float]:
+    options = view.get("options")
+    return _deck_stats(bool(options.get("specials", False)) if options else False)
 
 
-def _slot_estimates(view: Mapping[str, Any], seat: int) -> list[float]:
+def _slot_estimates(view: LeiffView, seat: int) -> list[float]:
     """Each slot of ``seat``'s hand: its known value, or the deck average when unknown."""
     values, average = _values(view)
     return [average if label is None else float(values[label]) for label in view["hands"][seat]]
 
 
-def estimated_total(view: Mapping[str, Any], seat: int) -> float:
+def estimated_total(view: LeiffView, seat: int) -> float:
     """What the viewer believes ``seat``'s hand is worth now."""
     return sum(_slot_estimates(view, seat))
 
 
-def _team_of(view: Mapping[str, Any], seat: int) -> list[int]:
+def _team_of(view: LeiffView, seat: int) -> list[int]:
     for team in view.get("teams") or ():
         if seat in team:
             return list(team)
     return [seat]
 
 
-def _label(view: Mapping[str, Any], seat: int, slot: int) -> str | None:
+def _label(view: LeiffView, seat: int, slot: int) -> str | None:
     """The label the viewer knows for ``seat``'s 1-based ``slot`` (None if unknown or absent)."""
     hand = view["hands"][seat]
     return hand[slot - 1] if 1 <= slot <= len(hand) else None
 
 
-def _sure_out_of_turn(view: Mapping[str, Any], legal: Sequence[str]) -> str | None:
+def _sure_out_of_turn(view: LeiffView, legal: Sequence[str], me: int) -> str | None:
     """A match or catch the viewer knows is right (the slot's label equals the top card)."""
     top = view.get("discard_top")
     if top is None:
         return None
-    me = view["viewer"]
     friends = set(_team_of(view, me))
     for action in legal:
         parsed = parse_action(action)
@@ -115,7 +116,7 @@ def _sure_out_of_turn(view: Mapping[str, Any], legal: Sequence[str]) -> str | No
     return None
 
 
-def _worst_slot(view: Mapping[str, Any], me: int) -> tuple[int, float, bool]:
+def _worst_slot(view: LeiffView, me: int) -> tuple[int, float, bool]:
     """(1-based slot, its estimated value, whether it is known) of the slot to replace first.
 
     The highest known card goes first; an unknown slot stands for the deck average.
@@ -128,7 +129,7 @@ def _worst_slot(view: Mapping[str, Any], me: int) -> tuple[int, float, bool]:
     return best_index + 1, estimates[best_index], hand[best_index] is not None
 
 
-def _should_call(view: Mapping[str, Any], me: int) -> bool:
+def _should_call(view: LeiffView, me: int) -> bool:
     hand = view["hands"][me]
     if not hand:
         return True
@@ -140,8 +141,9 @@ def _should_call(view: Mapping[str, Any], me: int) -> bool:
     if mine > CALL_MAX_TOTAL * len(my_side):
         return False
     others: list[float] = []
-    if view.get("teams"):
-        for team in view["teams"]:
+    teams = view.get("teams")
+    if teams:
+        for team in teams:
             if me not in team:
                 others.append(sum(estimated_total(view, seat) for seat in team))
     else:
@@ -149,7 +151,7 @@ def _should_call(view: Mapping[str, Any], me: int) -> bool:
     return all(mine + CALL_MARGIN * len(my_side) <= other for other in others)
 
 
-def _turn_start(view: Mapping[str, Any], legal: Sequence[str], me: int) -> str:
+def _turn_start(view: LeiffView, legal: Sequence[str], me: int) -> str:
     if "leiff" in legal and _should_call(view, me):
         return "leiff"
     top = view.get("discard_top")
@@ -161,8 +163,9 @@ def _turn_start(view: Mapping[str, Any], legal: Sequence[str], me: int) -> str:
     return "draw" if "draw" in legal else legal[0]
 
 
-def _hold(view: Mapping[str, Any], legal: Sequence[str], me: int) -> str:
+def _hold(view: LeiffView, legal: Sequence[str], me: int) -> str:
     holding = view["holding"]
+    assert holding is not None  # decide() asks only while a card is held
     values, average = _values(view)
     card = holding.get("card")
     held = average if card is None else float(values[card])
@@ -178,7 +181,7 @@ def _hold(view: Mapping[str, Any], legal: Sequence[str], me: int) -> str:
     return swap if swap in legal else next((a for a in legal if a.startswith("swap")), legal[0])
 
 
-def _effect(view: Mapping[str, Any], legal: Sequence[str], me: int) -> str:
+def _effect(view: LeiffView, legal: Sequence[str], me: int) -> str:
     """Use a discarded card's effect to learn or shed cards; decline what does not help."""
     hand = view["hands"][me]
     unknown_own = [i + 1 for i, label in enumerate(hand) if label is None]
@@ -216,12 +219,12 @@ def _effect(view: Mapping[str, Any], legal: Sequence[str], me: int) -> str:
             if best is not None:
                 return best[1]
     default = view.get("default_action")
-    if default in legal:
+    if default is not None and default in legal:
         return default
     return "decline" if "decline" in legal else legal[0]
 
 
-def decide(view: Mapping[str, Any], legal_actions: Sequence[str] | None = None) -> str | None:
+def decide(view: LeiffView, legal_actions: Sequence[str] | None = None) -> str | None:
     """The sensible bot's action for the viewing seat, or None when it should wait.
 
     ``view`` is ``state.view(seat)``; ``legal_actions`` defaults to the list inside it.
@@ -231,9 +234,11 @@ def decide(view: Mapping[str, Any], legal_actions: Sequence[str] | None = None) 
     if not legal:
         return None
     me = view["viewer"]
+    if me is None:  # a spectator's view: nothing to do
+        return None
     waiting = view["waiting_for"]
     if not view.get("round_over"):
-        sure = _sure_out_of_turn(view, legal)
+        sure = _sure_out_of_turn(view, legal, me)
         if sure is not None:
             return sure
     if me not in waiting.get("owners", ()):
@@ -252,7 +257,7 @@ def decide(view: Mapping[str, Any], legal_actions: Sequence[str] | None = None) 
     return default if default in own_step else own_step[0]
 
 
-def random_decide(view: Mapping[str, Any], rng: random.Random) -> str | None:
+def random_decide(view: LeiffView, rng: random.Random) -> str | None:
     """The baseline: a uniformly random action of the step this seat owes, else None."""
     me = view["viewer"]
     if me not in view["waiting_for"].get("owners", ()):
@@ -261,19 +266,19 @@ def random_decide(view: Mapping[str, Any], rng: random.Random) -> str | None:
     return rng.choice(own_step) if own_step else None
 
 
-def bot_action(state: Any, seat: int) -> str | None:
+def bot_action(state: LeiffState, seat: int) -> str | None:
     """The sensible bot's action for ``seat`` in ``state``; reads only ``state.view(seat)``."""
     return decide(state.view(seat))
 
 
 def run_table(
-    state: Any,
-    players: Sequence[Any],
+    state: LeiffState,
+    players: Sequence[str],
     *,
     rounds: int,
     rng: random.Random,
     max_actions: int = 100_000,
-) -> tuple[Any, list[list[int]]]:
+) -> tuple[LeiffState, list[list[int]]]:
     """Play ``rounds`` rounds (or until the game ends) and return (state, round scores).
 
     ``players[seat]`` is ``"bot"`` (the sensible bot) or ``"random"`` (the baseline). This is
@@ -295,8 +300,9 @@ def run_table(
             actions += 1
             acted = True
             after = state.view(None)
-            if after["round_over"] and not before_over:
-                scores.append(list(after["round_scores"]))
+            round_scores = after["round_scores"]
+            if after["round_over"] and not before_over and round_scores is not None:
+                scores.append(list(round_scores))
             break
         if not acted:
             raise RuntimeError(f"nobody at the table acts in step {state.waiting_for()['step']!r}")

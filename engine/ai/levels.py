@@ -15,8 +15,9 @@ hard     4.5 s       alpha-beta three plies deep: assumes you find your best rep
                      (Dalen: a Monte Carlo search that also scans every reply)
 =======  ==========  =============================================================
 
-Per-game settings live in ``GAME_ADJUSTMENTS`` and ``NARROW_ADJUSTMENTS``; why each was
-chosen is in docs/ai.md. Normal and hard count a drawn end as 0.4 of a win for themselves
+Each game's spec tunes the levels for its own shape (``spec.ai.levels``, a
+:class:`engine.ai.settings.LevelTuning` per level name); why each was chosen is in
+docs/ai.md. Normal and hard count a drawn end as 0.4 of a win for themselves
 (``DRAW_VALUE``), so they play on rather than settle; easy counts it as ½.
 
 ``scale`` (benchmark and tests only) multiplies both the budget and the time limit, so a
@@ -28,19 +29,17 @@ from __future__ import annotations
 import dataclasses
 import random
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
-from engine import BOARD_GAMES, get_game
-from engine.ai.alphabeta import AlphaBetaSearcher, AlphaBetaSettings
-from engine.ai.mcts import Searcher, SearchResult, SearchSettings
-
-AnySettings = SearchSettings | AlphaBetaSettings
+from engine.ai.alphabeta import AlphaBetaSearcher
+from engine.ai.mcts import Searcher, SearchResult
+from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, AnySettings, SearchSettings
+from engine.board import BoardState
+from engine.registry import board_game_names, game_names, get_board_game, get_spec
+from engine.spec import GameSpec
 
 HARD_TIME_CEILING = 5.0  # seconds: the issue's promise for the slowest level
-# normal and hard count a drawn end as 0.4 of a win for themselves: against most opponents
-# the bot is the stronger side, and playing on wins more than settling (Lefe above all).
-DRAW_VALUE = 0.4
 
 
 @dataclass(frozen=True)
@@ -75,47 +74,6 @@ LEVELS: dict[str, Level] = {
 }
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
 
-# Per-game settings, where a game's shape calls for them (each chosen on benchmark games,
-# see docs/ai.md):
-# - Les offers up to a thousand two-stone moves early on: hard reads only the 24 best of
-#   its first look three plies deep.
-# - Dalen's evaluator counts threatened flips, which swing wildly from ply to ply; there
-#   averaging over the replies (Monte Carlo, exploring little) beat three-ply minimax.
-# - Lublache has the slowest engine (a legal-move list costs milliseconds): normal stops
-#   at 300 iterations, about half a second, and hard reads the ten best root moves three
-#   plies deep.
-GAME_ADJUSTMENTS: dict[tuple[str, str], dict[str, Any] | AnySettings] = {
-    ("lublache", "normal"): {"max_iterations": 300},
-    ("les", "hard"): AlphaBetaSettings(
-        max_depth=3, max_nodes=5_000, time_limit=4.5, root_width=24, draw_value=DRAW_VALUE
-    ),
-    ("dalen", "hard"): SearchSettings(
-        max_iterations=1000,
-        time_limit=4.5,
-        scan_depth=2,
-        exploration=0.2,
-        draw_value=DRAW_VALUE,
-    ),
-    ("lublache", "hard"): AlphaBetaSettings(
-        max_depth=3, max_nodes=3_000, time_limit=4.5, root_width=10, draw_value=DRAW_VALUE
-    ),
-}
-# Narrow positions: when the side to move has at most ``below`` moves, the level reads
-# them with other settings. Lefe's games are decided in their last placements, where a
-# one-ply look cannot see that the leader's forced placements will merge its own trees:
-# there normal reads ahead with alpha-beta, as deep as 4,000 positions allow (up to eight
-# plies, well under a second), and hard, which must never read less than normal, as deep
-# as 12,000 allow.
-NARROW_ADJUSTMENTS: dict[tuple[str, str], tuple[int, AnySettings]] = {
-    ("lefe", "normal"): (
-        16,
-        AlphaBetaSettings(max_depth=8, max_nodes=4_000, time_limit=1.5, draw_value=DRAW_VALUE),
-    ),
-    ("lefe", "hard"): (
-        16,
-        AlphaBetaSettings(max_depth=10, max_nodes=12_000, time_limit=4.5, draw_value=DRAW_VALUE),
-    ),
-}
 DEFAULT_LEVEL = "normal"
 
 
@@ -127,25 +85,38 @@ def get_level(name: str) -> Level:
     return LEVELS[key]
 
 
+def _changed(settings: AnySettings, changes: Mapping[str, float]) -> AnySettings:
+    """``settings`` with some fields replaced (checked: replace() refuses unknown ones)."""
+    fields: dict[str, object] = dict(changes)
+    return dataclasses.replace(settings, **fields)  # type: ignore[arg-type]
+
+
+def _spec_of(game: str | GameSpec | None) -> GameSpec | None:
+    if game is None or isinstance(game, GameSpec):
+        return game
+    return get_spec(game) if game.strip().lower() in game_names() else None
+
+
 def level_settings(
     level: str | Level,
     *,
     scale: float = 1.0,
-    game: str | None = None,
+    game: str | GameSpec | None = None,
     moves: int | None = None,
 ) -> AnySettings:
     """The search settings of a level (for ``game``, in a position offering ``moves``
     moves when known), budget and time times ``scale``."""
     chosen = get_level(level) if isinstance(level, str) else level
     settings: AnySettings = chosen.settings
-    adjustment = GAME_ADJUSTMENTS.get((game or "", chosen.name))
-    if isinstance(adjustment, dict):
-        settings = dataclasses.replace(settings, **adjustment)
-    elif adjustment is not None:
-        settings = adjustment
-    narrow = NARROW_ADJUSTMENTS.get((game or "", chosen.name))
-    if narrow is not None and moves is not None and moves <= narrow[0]:
-        settings = narrow[1]
+    spec = _spec_of(game)
+    tuning = None if spec is None else spec.ai.levels.get(chosen.name)
+    if tuning is not None:
+        if tuning.settings is not None:
+            settings = tuning.settings
+        if tuning.changes:
+            settings = _changed(settings, tuning.changes)
+        if tuning.narrow is not None and moves is not None and moves <= tuning.narrow_below:
+            settings = tuning.narrow
     if scale == 1.0:
         return settings
     if scale <= 0:
@@ -169,7 +140,7 @@ def position_seed(state_json: str, level: str) -> int:
 
 
 def search_move(
-    state: Any,
+    state: BoardState,
     level: str | Level = DEFAULT_LEVEL,
     *,
     seed: int | None = None,
@@ -182,10 +153,11 @@ def search_move(
     ``time_limit`` overrides the level's time ceiling (never raising it above 5 s).
     """
     name = level if isinstance(level, str) else level.name
-    moves = None
-    if (state.game.name, name.strip().lower()) in NARROW_ADJUSTMENTS:
-        moves = len(state.legal_moves())
-    settings = level_settings(level, scale=scale, game=state.game.name, moves=moves)
+    spec = state.game.spec
+    tuning = spec.ai.levels.get(name.strip().lower())
+    # counting the moves costs a move list: only where the game reads narrow positions apart
+    moves = len(state.legal_moves()) if tuning is not None and tuning.narrow else None
+    settings = level_settings(level, scale=scale, game=spec, moves=moves)
     if time_limit is not None:
         settings = dataclasses.replace(settings, time_limit=time_limit)
     settings = dataclasses.replace(settings, time_limit=min(settings.time_limit, HARD_TIME_CEILING))
@@ -200,7 +172,7 @@ def search_move(
 
 
 def choose_move(
-    state: Any,
+    state: BoardState,
     level: str | Level = DEFAULT_LEVEL,
     *,
     seed: int | None = None,
@@ -214,11 +186,11 @@ def choose_move_from_json(
     state_json: str, game: str, level: str = DEFAULT_LEVEL, seed: int | None = None
 ) -> str:
     """The worker-process entry point: rebuild the state from JSON and choose a move."""
-    if game not in BOARD_GAMES:
+    if game not in board_game_names():
         raise ValueError(
-            f"{game!r} is not a board game; the board games are: {', '.join(BOARD_GAMES)}"
+            f"{game!r} is not a board game; the board games are: {', '.join(board_game_names())}"
         )
-    state = get_game(game).from_json(state_json)
+    state = get_board_game(game).from_json(state_json)
     if seed is None:
         seed = position_seed(state_json, level)
     return choose_move(state, level, seed=seed)

@@ -30,42 +30,14 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from engine.ai import heuristics
+from engine.ai.settings import SearchSettings
+from engine.board import BoardState
+from engine.spec import Evaluator, MoveOrderer
 
-# A leaf evaluator: (state, colour) -> estimated chance in [0, 1] that ``colour`` wins.
-Evaluator = Callable[[Any, str], float]
 # How often (in iterations) the search checks whether its answer can still change.
 _DECIDED_CHECK_EVERY = 16
-# A move orderer: (state, moves, rng) -> the same moves, most promising first.
-MoveOrderer = Callable[[Any, list[str], random.Random], list[str]]
-
-
-@dataclass(frozen=True)
-class SearchSettings:
-    """How hard and how long one search thinks."""
-
-    max_iterations: int = 1000
-    time_limit: float = 1.0  # seconds of wall clock, a ceiling checked between iterations
-    exploration: float = 0.7  # UCB1 constant; values are in [0, 1]
-    rollout_depth: int = 0  # random plies played out from a new leaf before evaluating
-    widening_base: float = 2.0  # a node may hold ceil(base * visits ** exponent) children
-    widening_exponent: float = 0.5
-    # Nodes shallower than this get every child evaluated once, on first expansion, and
-    # seeded with that value (0: none, 1: the root's moves, 2: also the replies to them).
-    scan_depth: int = 1
-    # At most this many moves of a node are scanned (Les offers over a thousand moves per
-    # turn mid-game); the rest stay for progressive widening, in the game's move order.
-    scan_limit: int = 250
-    prior_weight: float = 1.0  # visits' worth of trust given to a scanned prior value (> 0)
-    # What a finished draw is worth to the player the search chooses for (the opponent
-    # gets the rest). Below ½ ("contempt") it prefers playing on to a drawn end; a bot is
-    # mostly the stronger side, and Lefe in particular offers many ways to end level.
-    draw_value: float = 0.5
-    # Stop as soon as the most visited root move can no longer be overtaken within the
-    # iterations left: the same answer, sooner (off only to test exactly that).
-    stop_when_decided: bool = True
 
 
 @dataclass
@@ -93,7 +65,7 @@ class _Node:
         "visits",
     )
 
-    def __init__(self, state: Any, move: str | None, colour_moved: str | None) -> None:
+    def __init__(self, state: BoardState, move: str | None, colour_moved: str | None) -> None:
         self.state = state
         self.move = move
         self.colour_moved = colour_moved
@@ -104,10 +76,11 @@ class _Node:
 
 
 def terminal_value(
-    state: Any, colour: str, *, draw_value: float = 0.5, chooser: str | None = None
+    state: BoardState, colour: str, *, draw_value: float = 0.5, chooser: str | None = None
 ) -> float:
     """1 if ``colour`` won the finished game in ``state``, 0 if it lost; a draw is worth
     ``draw_value`` to ``chooser`` (the searching player) and the rest to the other side."""
+    assert state.outcome is not None
     winner = state.outcome.winner
     if winner is None:
         if chooser is None:
@@ -132,7 +105,7 @@ class Searcher:
         self._chooser: str | None = None  # the colour the current search chooses for
 
     # ---- the public entry point ------------------------------------------------------
-    def search(self, state: Any, rng: random.Random) -> SearchResult:
+    def search(self, state: BoardState, rng: random.Random) -> SearchResult:
         """Search ``state`` (whose game is not over) and return the move to play."""
         started = time.perf_counter()
         deadline = started + self.settings.time_limit
@@ -173,7 +146,7 @@ class Searcher:
         if best is None:  # not even one child was reached in time: trust the ordering
             move = root.untried[0] if root.untried else moves[0]
             return SearchResult(move, iterations, time.perf_counter() - started, 0.5)
-        visits = {child.move: int(child.visits) for child in root.children}
+        visits = {child.move: int(child.visits) for child in root.children if child.move}
         value = best.total / best.visits if best.visits else 0.5
         assert best.move is not None  # only the root has no move
         return SearchResult(best.move, iterations, time.perf_counter() - started, value, visits)
@@ -189,6 +162,7 @@ class Searcher:
         """
         assert node.untried is not None
         mover = node.state.to_move
+        assert mover is not None  # only positions whose game runs are scanned
         scored: list[tuple[float, int, _Node]] = []
         for order, move in enumerate(node.untried[: self.settings.scan_limit]):
             if time.perf_counter() >= deadline and scored:
@@ -245,9 +219,8 @@ class Searcher:
 
     def _width(self, node: _Node) -> int:
         settings = self.settings
-        return max(
-            1, math.ceil(settings.widening_base * (node.visits + 1) ** settings.widening_exponent)
-        )
+        growth: float = (node.visits + 1) ** settings.widening_exponent
+        return max(1, math.ceil(settings.widening_base * growth))
 
     def _select(self, node: _Node) -> _Node:
         log_parent = math.log(node.visits + 1)
@@ -274,10 +247,11 @@ class Searcher:
         # The heuristic is asked once, for the colour to move, and mirrored for the other:
         # values are zero-sum by construction, and one evaluation is half the work.
         pivot = state.to_move
+        assert pivot is not None  # the game runs: finished ones returned above
         pivot_value = evaluator(state, pivot)
         return lambda colour: pivot_value if colour == pivot else 1.0 - pivot_value
 
-    def _terminal(self, state: Any, colour: str) -> float:
+    def _terminal(self, state: BoardState, colour: str) -> float:
         return terminal_value(
             state, colour, draw_value=self.settings.draw_value, chooser=self._chooser
         )
@@ -318,7 +292,7 @@ class Searcher:
         return max(root.children, key=lambda child: (child.visits, child.total))
 
 
-def uniform_random_move(state: Any, rng: random.Random) -> str:
+def uniform_random_move(state: BoardState, rng: random.Random) -> str:
     """The baseline opponent: any legal move, each equally likely."""
     moves: Sequence[str] = state.legal_moves()
     if not moves:

@@ -3,13 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, TypedDict
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 TARGETS = (50, 100)
 TEAM_PLAYER_COUNTS = (4, 6)
+
+
+class OptionsDict(TypedDict):
+    """:meth:`LeiffOptions.to_dict`: the options as views and JSON carry them."""
+
+    players: int
+    target: int
+    specials: bool
+    drinking: bool
+    water: bool
+    teams: bool
 
 
 @dataclass(frozen=True)
@@ -76,5 +87,12 @@ class LeiffOptions:
             for t in range(self.team_count)
         ]
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+    def to_dict(self) -> OptionsDict:
+        return {
+            "players": self.players,
+            "target": self.target,
+            "specials": self.specials,
+            "drinking": self.drinking,
+            "water": self.water,
+            "teams": self.teams,
+        }

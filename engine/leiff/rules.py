@@ -418,6 +418,7 @@ def _why_not_owner(t: Table, seat: int, action: Action) -> str:
         return "the round is over and the Magier's exchange is being chosen"
     if step == "spy":
         return "the Magier's victim is still looking at two cards"
+    assert t.turn is not None  # every step left here is a turn player's
     if seat != t.turn:
         return f"it is {player(t.turn)}'s turn; out of turn you may only match or catch"
     if step == "turn":

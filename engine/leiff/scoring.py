@@ -8,7 +8,7 @@ announced figures: the Magier's double and the Dorfschönheit's link are applied
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.leiff.events import PUBLIC, card, event, player
 from engine.leiff.table import Outcome, Table
@@ -47,11 +47,19 @@ def hand_drinks(values: list[int]) -> tuple[int, int, int]:
     return 0, shots, -rest
 
 
-def ledger(t: Table) -> list[dict[str, int]] | None:
+class Drinks(TypedDict):
+    """One seat's line of the drink ledger."""
+
+    sips: int
+    shots: int
+    hand_out: int
+
+
+def ledger(t: Table) -> list[Drinks] | None:
     """This round's announced ledger per seat, or None without drinking rules."""
     if not t.options.drinking:
         return None
-    rows = []
+    rows: list[Drinks] = []
     for seat, (sips, shots, hand_out) in enumerate(t.drinks):
         factor = 2 if seat in t.doubled and seat not in t.immune else 1
         rows.append({"sips": sips * factor, "shots": shots * factor, "hand_out": hand_out})

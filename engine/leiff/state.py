@@ -14,11 +14,46 @@ from typing import Any
 from engine.errors import IllegalMove
 from engine.leiff.actions import parse_action
 from engine.leiff.cards import Deck, load_default_deck
-from engine.leiff.options import LeiffOptions
+from engine.leiff.options import MAX_PLAYERS, MIN_PLAYERS, TARGETS, LeiffOptions
 from engine.leiff.rules import apply as apply_action
 from engine.leiff.rules import deal, legal_actions
 from engine.leiff.table import Outcome, Table
-from engine.leiff.views import default_action, view, waiting_for
+from engine.leiff.views import LeiffView, WaitingFor, default_action, view, waiting_for
+from engine.phrases import Text
+from engine.spec import GameKind, GameSpec, Notation, OptionSpec, Setup
+
+_DEFAULTS = LeiffOptions()
+_OPTION_LABELS = {
+    "target": Text("game.leiff.option.target", "the total that ends the game"),
+    "specials": Text("game.leiff.option.specials", "the five special cards"),
+    "drinking": Text("game.leiff.option.drinking", "drinking-rule ledger"),
+    "water": Text("game.leiff.option.water", "water rules instead of drinking"),
+    "teams": Text("game.leiff.option.teams", "play in teams of two (4 or 6 players)"),
+}
+
+SPEC = GameSpec(
+    name="leiff",
+    title=Text("game.leiff.title", "Leiff"),
+    summary=Text(
+        "game.leiff.summary",
+        "A card game for 2 to 6 players (or teams of two): keep your four face-down cards as "
+        "low as you can, remember what you saw, match and catch cards out of turn, and call "
+        "Leiff when you think you are lowest.",
+    ),
+    kind=GameKind.CARDS,
+    players=(MIN_PLAYERS, MAX_PLAYERS),
+    # LeiffOptions validates them; the players come apart, as the seats taken
+    options=tuple(
+        OptionSpec(
+            name,
+            default=getattr(_DEFAULTS, name),
+            label=label,
+            choices=TARGETS if name == "target" else (),
+        )
+        for name, label in _OPTION_LABELS.items()
+    ),
+    notation=Notation(examples=("draw", "swap 3", "catch 2.4", "leiff")),
+)
 
 
 class LeiffState:
@@ -68,15 +103,21 @@ class LeiffState:
         table.events = events
         return LeiffState(table)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> LeiffView:
         """What ``seat`` may know now; ``None`` is the spectator (the channel)."""
         return view(self._table, seat)
+
+    def winning_seats(self) -> list[int]:
+        """The winning seats (ties share the win); [] while the game runs."""
+        outcome = self._table.outcome
+        return [] if outcome is None else list(outcome.winner)
 
     # ---- more for the service and the bot -----------------------------------------------------
     @property
     def events(self) -> list[dict[str, Any]]:
         """The events produced by the action that made this state (the deal's, for a new match)."""
-        return json.loads(json.dumps(self._table.events))
+        events: list[dict[str, Any]] = json.loads(json.dumps(self._table.events))
+        return events
 
     @property
     def version(self) -> int:
@@ -94,7 +135,7 @@ class LeiffState:
     def round_over(self) -> bool:
         return self._table.step in ("next", "over")
 
-    def waiting_for(self) -> dict[str, Any]:
+    def waiting_for(self) -> WaitingFor:
         return waiting_for(self._table)
 
     def default_action(self, seat: int) -> str | None:
@@ -132,19 +173,20 @@ class LeiffState:
 class Leiff:
     """The rules object: makes Leiff matches (2–6 players, options validated)."""
 
-    name = "leiff"
-    min_players = 2
-    max_players = 6
-    summary = (
-        "A card game for 2 to 6 players (or teams of two): keep your four face-down cards as "
-        "low as you can, remember what you saw, match and catch cards out of turn, and call "
-        "Leiff when you think you are lowest."
-    )
+    spec = SPEC
+    name = SPEC.name
+    title = SPEC.title.english
+    min_players, max_players = SPEC.players
+    summary = SPEC.summary.english
 
     def validate_options(
         self, options: Mapping[str, Any] | None, players: int | None = None
     ) -> LeiffOptions:
         return LeiffOptions.from_mapping(options, players)
+
+    def start(self, setup: Setup) -> LeiffState:
+        """A new match from a setup, as every game makes one (:class:`engine.protocols.Game`)."""
+        return self.new(setup.players, setup.seed, setup.options)
 
     def new(
         self,

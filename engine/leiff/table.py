@@ -35,7 +35,7 @@ class Outcome:
 class Table:
     options: LeiffOptions
     deck: Deck
-    seed: int
+    seed: int | str
     deck_order: list[str] | None = None
     log: list[list[Any]] = field(default_factory=list)
     round: int = 0

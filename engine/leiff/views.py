@@ -8,12 +8,81 @@ is over and every hand has been revealed.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TypedDict
 
 from engine.leiff.events import visible_to
+from engine.leiff.options import OptionsDict
 from engine.leiff.rules import legal_actions, out_of_turn_actions
-from engine.leiff.scoring import ledger, seat_totals, unit_totals
+from engine.leiff.scoring import Drinks, ledger, seat_totals, unit_totals
 from engine.leiff.table import PLAY_STEPS, Table
+
+
+class WaitingFor(TypedDict):
+    """What the engine waits for: the step, whose it is, and who may act out of turn."""
+
+    step: str
+    turn: int | None
+    owners: list[int]
+    card: str | None  # the card whose effect choice is owed
+    out_of_turn: list[int]
+    round: int
+    version: int
+
+
+class Holding(TypedDict):
+    seat: int | None
+    source: str | None  # "draw" or "discard"
+    card: str | None  # None when this viewer may not see the held card
+
+
+class Link(TypedDict):
+    seat: int
+    to: int
+
+
+class Enchantment(TypedDict):
+    by: int
+    target: int
+
+
+class OutcomeDict(TypedDict):
+    winner: list[int]
+    reason: str
+
+
+class LeiffView(TypedDict):
+    """What one seat (or the channel) may know: a JSON-able dict (ENGINE_API's view)."""
+
+    game: str
+    viewer: int | None
+    players: int
+    options: OptionsDict
+    round: int
+    version: int
+    first: int
+    hands: list[list[str | None]]  # per seat, per slot: the card label, or None if unknown
+    hand_sizes: list[int]
+    draw_count: int
+    discard_count: int
+    discard_top: str | None
+    holding: Holding | None
+    waiting_for: WaitingFor
+    legal_actions: list[str]
+    default_action: str | None
+    immune: list[int]
+    rule: str | None
+    link: Link | None
+    enchantments: list[Enchantment]
+    teams: list[list[int]] | None
+    totals: list[int]
+    team_totals: list[int] | None
+    round_scores: list[int] | None
+    history: list[list[int]]
+    caller: int | None
+    drinks: list[Drinks] | None
+    round_over: bool
+    outcome: OutcomeDict | None
+    events: list[dict[str, object]]
 
 
 def owners(t: Table) -> list[int]:
@@ -36,7 +105,7 @@ def owners(t: Table) -> list[int]:
     return []
 
 
-def waiting_for(t: Table) -> dict[str, Any]:
+def waiting_for(t: Table) -> WaitingFor:
     return {
         "step": t.step,
         "turn": t.turn if t.step in PLAY_STEPS else None,
@@ -87,7 +156,7 @@ def default_action(t: Table, seat: int) -> str | None:
     return None
 
 
-def view(t: Table, viewer: int | None) -> dict[str, Any]:
+def view(t: Table, viewer: int | None) -> LeiffView:
     """Everything ``viewer`` (a seat, or None for the channel) may know right now."""
     if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < t.players):
         raise ValueError(f"there is no seat {viewer!r}")
@@ -96,7 +165,7 @@ def view(t: Table, viewer: int | None) -> dict[str, Any]:
     revealed = t.step in ("next", "over")
     hands = [[t.label(c) if revealed or c in seen else None for c in hand] for hand in t.hands]
     top = t.top()
-    holding = None
+    holding: Holding | None = None
     if t.holding is not None:
         show = t.hold_source == "discard" or viewer == t.turn
         holding = {
@@ -133,6 +202,8 @@ def view(t: Table, viewer: int | None) -> dict[str, Any]:
         "caller": t.caller,
         "drinks": ledger(t),
         "round_over": revealed,
-        "outcome": None if t.outcome is None else t.outcome.to_dict(),
+        "outcome": None
+        if t.outcome is None
+        else {"winner": list(t.outcome.winner), "reason": t.outcome.reason},
         "events": copy.deepcopy([e for e in t.events if visible_to(e, viewer)]),
     }

@@ -12,6 +12,8 @@ from typing import Any
 from engine.board import EMPTY, BoardGame, BoardState, Outcome
 from engine.errors import IllegalMove
 from engine.hexgrid import AXIAL_DIRECTIONS
+from engine.phrases import Text
+from engine.spec import GameSpec
 
 
 def lines_of(state: BoardState) -> list[tuple[int, int, int]]:
@@ -53,13 +55,14 @@ class ThreeState(BoardState):
 
 
 class ThreeInRow(BoardGame):
-    name = "three"
-    title = "Three in a row"
-    colors = ("red", "blue")
-    sizes = (3,)
-    default_size = 3
-    uses_pie = False
-    summary = "Three of your stones in a straight line win."
+    spec = GameSpec(
+        name="three",
+        title=Text("game.three.title", "Three in a row"),
+        summary=Text("game.three.summary", "Three of your stones in a straight line win."),
+        colours=("red", "blue"),
+        sizes=(3,),
+        default_size=3,
+    )
     state_class = ThreeState
 
 

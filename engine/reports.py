@@ -1,0 +1,83 @@
+"""What a board position reports besides its stones: how the game ended, what the last move
+did, and the loops on the board (Lublache). Plain frozen records, read by pictures, messages
+and the AI; the mould of :mod:`engine.board` fills them in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: ``winner`` is a colour name, or None for a draw."""
+
+    winner: str | None
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"winner": self.winner, "reason": self.reason}
+
+
+@dataclass(frozen=True)
+class LastTurn:
+    """What the last move did, in cell names, so pictures can mark it without rules code."""
+
+    colour: str | None = None
+    move: str | None = None
+    placed: tuple[str, ...] = ()
+    captured: tuple[str, ...] = ()
+    flipped: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
+    loops: tuple[tuple[str, ...], ...] = ()  # Lublache: loops closed by this move
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "colour": self.colour,
+            "move": self.move,
+            "placed": list(self.placed),
+            "captured": list(self.captured),
+            "flipped": list(self.flipped),
+            "removed": list(self.removed),
+            "loops": [list(loop) for loop in self.loops],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> LastTurn:
+        return cls(
+            colour=data.get("colour"),
+            move=data.get("move"),
+            placed=tuple(data.get("placed", ())),
+            captured=tuple(data.get("captured", ())),
+            flipped=tuple(data.get("flipped", ())),
+            removed=tuple(data.get("removed", ())),
+            loops=tuple(tuple(loop) for loop in data.get("loops", ())),
+        )
+
+
+@dataclass(frozen=True)
+class LoopView:
+    """One loop on the board (Lublache), described for pictures, bots and help texts.
+
+    ``cells`` are cell names in walking order round the loop; ``owner`` is the colour of
+    every stone when the loop is single-coloured; ``controllers`` lists the colours holding
+    at least half of its stones (both of them when an even loop is split evenly).
+    """
+
+    cells: tuple[str, ...]
+    owner: str | None
+    controllers: tuple[str, ...]
+
+    @property
+    def controller(self) -> str | None:
+        """The colour holding more than half of the stones; None when split evenly."""
+        return self.controllers[0] if len(self.controllers) == 1 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "cells": list(self.cells),
+            "owner": self.owner,
+            "controllers": list(self.controllers),
+        }

@@ -1,0 +1,1 @@
+"""A toy sixth board game, defined here and nowhere else, that the whole house must play."""
