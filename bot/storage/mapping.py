@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from bot.storage.records import (
     ActionRecord,
@@ -22,7 +22,12 @@ from bot.storage.records import (
     VsBotRecord,
 )
 
-Row = Mapping[str, Any]
+
+
+class Row(Protocol):
+    """A result row: columns by name, or by position (``sqlite3.Row``, ``asyncpg.Record``)."""
+
+    def __getitem__(self, key: Any, /) -> Any: ...
 
 
 def dumps(value: Any) -> str:

@@ -14,6 +14,7 @@ own transaction, and refuses a database whose schema is newer than the code.
 from __future__ import annotations
 
 import abc
+import json
 import re
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -449,7 +450,8 @@ class SqlRepository(Repository):
             "WHERE guild_id = ? AND challenger_id = ? AND rematch_of IS NULL",
             (guild_id, user_id),
         )
-        return rows[0][0]
+        latest = rows[0][0]
+        return None if latest is None else float(latest)
 
     async def close_challenge(self, challenge_id: int, status: str) -> ChallengeRecord:
         async with self._transaction() as tx:
@@ -526,7 +528,7 @@ class SqlRepository(Repository):
     # ---- settings ------------------------------------------------------------------------
     async def get_settings(self, guild_id: int) -> dict[str, Any] | None:
         rows = await self._fetch("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return mapping.json.loads(rows[0][0]) if rows else None
+        return json.loads(rows[0][0]) if rows else None
 
     async def put_settings(
         self, guild_id: int, data: dict[str, Any], updated_at: float, updated_by: int | None
