@@ -23,7 +23,6 @@ from bot.storage.records import (
 )
 
 
-
 class Row(Protocol):
     """A result row: columns by name, or by position (``sqlite3.Row``, ``asyncpg.Record``)."""
 
