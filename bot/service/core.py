@@ -265,7 +265,12 @@ class ServiceCore:
             bot_results = bots.vs_bot_results(record, record.updated_at)
         try:
             await self.repo.commit_match(
-                record, original.version, step.actions, ratings, bot_results
+                record,
+                original.version,
+                step.actions,
+                ratings,
+                bot_results,
+                previous_seats=original.seats,
             )
         except VersionConflict:
             self._states.pop(original.id, None)

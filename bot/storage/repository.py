@@ -16,6 +16,7 @@ from bot.storage.records import (
     ChallengeRecord,
     MatchRecord,
     RatingRecord,
+    SeatRecord,
     VsBotRecord,
     VsBotResult,
 )
@@ -70,6 +71,7 @@ class Repository(abc.ABC):
         actions: Sequence[ActionRecord],
         ratings: Sequence[RatingRecord] = (),
         bot_results: Sequence[VsBotResult] = (),
+        previous_seats: Sequence[SeatRecord] | None = None,
     ) -> None:
         """Replace the stored match (row and seats) if it is still at ``expected_version``,
         append ``actions`` to the log, store ``ratings`` and add ``bot_results`` to the
@@ -79,6 +81,8 @@ class Repository(abc.ABC):
         and :class:`RatingConflict` (storing nothing) when a rating is no longer the one it
         was computed from: each new rating counts one more game than the stored one (or is
         the first), so a rating read before another match's result landed is refused.
+        ``previous_seats``: the seats as read at ``expected_version``; when they equal the
+        match's, the seat rows are left as they are (most moves change no seat).
         """
 
     @abc.abstractmethod

@@ -225,6 +225,7 @@ class SqlRepository(Repository):
         actions: Sequence[ActionRecord],
         ratings: Sequence[RatingRecord] = (),
         bot_results: Sequence[VsBotResult] = (),
+        previous_seats: Sequence[SeatRecord] | None = None,
     ) -> None:
         assignments = ", ".join(f"{column} = ?" for column in mapping.MATCH_COLUMNS)
         async with self._transaction() as tx:
@@ -238,7 +239,8 @@ class SqlRepository(Repository):
                 raise VersionConflict(
                     f"match {match.id} is no longer at version {expected_version}"
                 )
-            await self._write_seats(tx, match.id, match.seats)
+            if previous_seats is None or tuple(previous_seats) != tuple(match.seats):
+                await self._write_seats(tx, match.id, match.seats)
             if actions:
                 columns = ", ".join(mapping.ACTION_COLUMNS)
                 await tx.executemany(

@@ -134,6 +134,17 @@ async def test_a_commit_stores_row_seats_actions_and_ratings_together(repo: Repo
     assert await repo.get_ratings(GUILD, "lefe", [ALICE, BOB]) == {ALICE: rating}
 
 
+async def test_seats_are_rewritten_only_when_they_changed(repo: Repository) -> None:
+    match = await repo.create_match(draft())
+    await repo.commit_match(match.evolve(version=1), 0, [], previous_seats=match.seats)
+    assert (await repo.get_match(match.id)).seats == match.seats
+    timed_out = (match.seats[0].evolve(timeouts=1), match.seats[1])
+    await repo.commit_match(
+        match.evolve(version=2, seats=timed_out), 1, [], previous_seats=match.seats
+    )
+    assert (await repo.get_match(match.id)).seats == timed_out
+
+
 async def test_a_commit_at_a_stale_version_stores_nothing(repo: Repository) -> None:
     match = await repo.create_match(draft())
     action = ActionRecord(match.id, 1, ALICE, 0, "e5", 2.0)
