@@ -9,7 +9,8 @@ match on the 9-board; the two players of each match type ``/move`` as fast as th
 answers (closed loop: one move in flight per match), for a fixed time. Reported per
 configuration: accepted moves per second, the time from dispatching ``/move`` to the bot's
 answer with the new board (median, p99), and per move the REST requests the bot made and,
-on PostgreSQL, the transactions committed and rows written (from ``pg_stat_database``).
+on PostgreSQL, the transactions committed and rows written (from ``pg_stat_database``),
+and the CPU time per move of the bot processes and of this one (simulator and players).
 
 The simulator and the players share the machine with the bot processes, so on a small
 machine the figures show where the cores go rather than the bot's ceiling.
@@ -56,6 +57,8 @@ class Figures:
     requests: int = 0
     commits: int | None = None
     rows_written: int | None = None
+    bot_cpu: float = 0.0  # seconds of CPU the bot processes used in the load window
+    driver_cpu: float = 0.0  # seconds of CPU of this process (simulator and players)
 
     def row(self) -> str:
         ordered = sorted(self.latencies) or [0.0]
@@ -66,14 +69,22 @@ class Figures:
         return (
             f"| {self.backend} | {self.processes} | {self.moves / self.seconds:.1f} | "
             f"{statistics.median(ordered) * 1000:.0f} | {p99 * 1000:.0f} | "
+            f"{self.bot_cpu / per_move * 1000:.1f} | {self.driver_cpu / per_move * 1000:.1f} | "
             f"{self.requests / per_move:.1f} | {commits} | {rows} | {self.refused} |"
         )
 
 
 HEADER = (
-    "| database | processes | moves/s | median ms | p99 ms | REST requests/move "
-    "| commits/move | rows written/move | refused |\n|---|---|---|---|---|---|---|---|---|"
+    "| database | processes | moves/s | median ms | p99 ms | bot CPU ms/move "
+    "| simulator CPU ms/move | REST requests/move | commits/move | rows written/move "
+    "| refused |\n|---|---|---|---|---|---|---|---|---|---|---|"
 )
+
+
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time of a process so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 # ---- the bot processes -------------------------------------------------------------------
@@ -292,6 +303,8 @@ async def run_config(backend: str, processes: int, seconds: float, matches: int)
         try:
             before = await pg_counters(url) if backend == "postgresql" else None
             requests_before = len(sim.requests)
+            bot_before = sum(cpu_seconds(c.pid) for c in children)
+            driver_before = time.process_time()
             started = time.monotonic()
             until = started + seconds
             await asyncio.gather(
@@ -300,6 +313,8 @@ async def run_config(backend: str, processes: int, seconds: float, matches: int)
             figures.seconds = time.monotonic() - started
             await asyncio.sleep(1.0)  # the last answers' follow-up edits land
             figures.requests = len(sim.requests) - requests_before
+            figures.bot_cpu = sum(cpu_seconds(c.pid) for c in children) - bot_before
+            figures.driver_cpu = time.process_time() - driver_before
         finally:
             await stop_children(children)
         if before is not None:

@@ -29,7 +29,7 @@ class ClockCalls(ServiceCore):
         """Send due warnings, apply timeouts and expire challenges and lobbies."""
         now = self.clock() if now is None else now
         updates: list[Update] = []
-        for challenge in await self.repo.open_challenges():
+        for challenge in await self.repo.open_challenges(expired_by=now):
             if challenge.expires_at <= now:
                 try:
                     closed = await self.repo.close_challenge(challenge.id, "expired")

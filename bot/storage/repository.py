@@ -162,7 +162,11 @@ class Repository(abc.ABC):
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
 
     @abc.abstractmethod
-    async def open_challenges(self, guild_id: int | None = None) -> list[ChallengeRecord]: ...
+    async def open_challenges(
+        self, guild_id: int | None = None, expired_by: float | None = None
+    ) -> list[ChallengeRecord]:
+        """Open challenges (of one server), oldest first; with ``expired_by``, only those
+        whose expiry time is at or before it (what the clock must close)."""
 
     @abc.abstractmethod
     async def last_challenge_at(self, guild_id: int, user_id: int) -> float | None:

@@ -436,14 +436,17 @@ class SqlRepository(Repository):
         rows = await self._fetch("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
         return mapping.challenge_from_row(rows[0]) if rows else None
 
-    async def open_challenges(self, guild_id: int | None = None) -> list[ChallengeRecord]:
-        if guild_id is None:
-            rows = await self._fetch("SELECT * FROM challenges WHERE status = 'open' ORDER BY id")
-        else:
-            rows = await self._fetch(
-                "SELECT * FROM challenges WHERE status = 'open' AND guild_id = ? ORDER BY id",
-                (guild_id,),
-            )
+    async def open_challenges(
+        self, guild_id: int | None = None, expired_by: float | None = None
+    ) -> list[ChallengeRecord]:
+        where, params = "status = 'open'", list[Any]()
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            params.append(guild_id)
+        if expired_by is not None:
+            where += " AND expires_at <= ?"
+            params.append(float(expired_by))
+        rows = await self._fetch(f"SELECT * FROM challenges WHERE {where} ORDER BY id", params)
         return [mapping.challenge_from_row(row) for row in rows]
 
     async def last_challenge_at(self, guild_id: int, user_id: int) -> float | None:

@@ -295,6 +295,15 @@ async def test_a_challenge_comes_back_equal_and_is_taken_once(repo: Repository) 
     assert await repo.open_challenges() == []
 
 
+async def test_open_challenges_by_server_and_by_expiry(repo: Repository) -> None:
+    early = await repo.create_challenge(challenge(now=10.0))
+    late = await repo.create_challenge(challenge(now=500.0, guild_id=GUILD + 1))
+    assert await repo.open_challenges() == [early, late]
+    assert await repo.open_challenges(GUILD + 1) == [late]
+    assert await repo.open_challenges(expired_by=910.0) == [early]
+    assert await repo.open_challenges(GUILD + 1, expired_by=910.0) == []
+
+
 async def test_closing_a_challenge_returns_it_closed(repo: Repository) -> None:
     stored = await repo.create_challenge(challenge(target_id=None))
     closed = await repo.close_challenge(stored.id, "expired")
