@@ -439,7 +439,8 @@ class SqlRepository(Repository):
     async def open_challenges(
         self, guild_id: int | None = None, expired_by: float | None = None
     ) -> list[ChallengeRecord]:
-        where, params = "status = 'open'", list[Any]()
+        where = "status = 'open'"
+        params: list[Any] = []
         if guild_id is not None:
             where += " AND guild_id = ?"
             params.append(guild_id)
