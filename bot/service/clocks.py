@@ -39,17 +39,21 @@ class ClockCalls(ServiceCore):
                 updates.append(self._challenge_update("challenge_expired", closed, [text]))
         # Bot turns first: after a restart (or a crash between a move and the bot's
         # answer) nothing stays stuck, and a bot acts before its clock could run out.
-        for record in await self.repo.running_matches_with_bots():
+        lease_now = self.lease_clock()
+        leftovers = await self.repo.claim_bot_matches(
+            self.owner, lease_now, lease_now + self.claim_seconds
+        )
+        for record in leftovers:
             running = self._bot_locks.get(record.id)
             if running is not None and running.locked():
-                continue  # advance_bots is already playing this match's bots
-            if not self._bot_due(record, self._state(record)):
-                continue
+                continue  # advance_bots is playing this match's bots here (and releases it)
             try:
-                updates.extend(await self.advance_bots(record.id))
+                if self._bot_due(record, self._state(record)):
+                    updates.extend(await self.advance_bots(record.id))
             except ServiceError:
                 log.exception("could not advance the bots of match %s", record.id)
-        lease_now = self.lease_clock()
+            finally:
+                await self._release(record.id)
         claimed = await self.repo.claim_due_matches(
             now, self.owner, lease_now, lease_now + self.claim_seconds
         )

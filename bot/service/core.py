@@ -236,6 +236,9 @@ class ServiceCore:
     ) -> list[RatingChange]:
         ratings: list[RatingRecord] = []
         changes: list[RatingChange] = []
+        # Whether a bot is to act now is stored with the match: the clock of any process
+        # finds leftover bot turns by it.
+        step.record = step.record.evolve(bot_due=self._bot_due(step.record, state))
         record = step.record
         if placings and record.rated and not record.vs_bot and len(placings) >= 2:
             users = [u for p in placings for u in p.user_ids]

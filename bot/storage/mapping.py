@@ -59,6 +59,7 @@ MATCH_COLUMNS: tuple[str, ...] = (
     "draw_offer_seat",
     "result",
     "rematch_of",
+    "bot_due",
 )
 
 
@@ -85,6 +86,7 @@ def match_values(match: MatchRecord) -> tuple[Any, ...]:
         match.draw_offer_seat,
         None if match.result is None else dumps(match.result),
         match.rematch_of,
+        bool(match.bot_due),
     )
 
 
@@ -113,6 +115,7 @@ def match_from_row(
         draw_offer_seat=row["draw_offer_seat"],
         result=_loads(row["result"]),
         rematch_of=row["rematch_of"],
+        bot_due=bool(row["bot_due"]),
         seats=tuple(seats),
         messages=dict(messages or {}),
     )

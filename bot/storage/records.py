@@ -59,6 +59,9 @@ class MatchRecord:
     rematch_of: int | None = None
     seats: tuple[SeatRecord, ...] = ()
     messages: dict[str, int] = field(default_factory=dict)
+    # A bot seat is to act in the stored position (the service sets it on every commit),
+    # so the clock finds leftover bot turns without loading every match with a bot.
+    bot_due: bool = False
 
     def evolve(self, **changes: Any) -> MatchRecord:
         return replace(self, **changes)

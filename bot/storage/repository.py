@@ -130,6 +130,13 @@ class Repository(abc.ABC):
         even the caller's own, is skipped (release it when the work is done)."""
 
     @abc.abstractmethod
+    async def claim_bot_matches(
+        self, owner: str, lease_now: float, lease_until: float, limit: int = 100
+    ) -> list[MatchRecord]:
+        """Claim and return running matches marked ``bot_due`` that no other process holds
+        a live claim on, least recently updated first (leftover bot turns)."""
+
+    @abc.abstractmethod
     async def claim_match(
         self, match_id: int, owner: str, lease_now: float, lease_until: float
     ) -> bool:

@@ -377,6 +377,21 @@ class SqlRepository(Repository):
             found = await self._with_children(rows, tx)
         return sorted(found, key=lambda m: (m.deadline_at is None, m.deadline_at or 0.0, m.id))
 
+    async def claim_bot_matches(
+        self, owner: str, lease_now: float, lease_until: float, limit: int = 100
+    ) -> list[MatchRecord]:
+        async with self._transaction() as tx:
+            rows = await tx.fetch(
+                "UPDATE matches SET claimed_by = ?, claimed_until = ? WHERE id IN ("
+                "SELECT id FROM matches WHERE status = 'running' AND bot_due = ? "
+                "AND (claimed_until IS NULL OR claimed_until <= ?) "
+                f"ORDER BY updated_at, id LIMIT ?{self.skip_locked}) "
+                f"RETURNING {_MATCH_SELECT}",
+                (owner, float(lease_until), True, float(lease_now), limit),
+            )
+            found = await self._with_children(rows, tx)
+        return sorted(found, key=lambda m: (m.updated_at, m.id))
+
     async def claim_match(
         self, match_id: int, owner: str, lease_now: float, lease_until: float
     ) -> bool:

@@ -267,6 +267,19 @@ async def test_simultaneous_claims_from_two_processes_split_the_work(
     assert len(set(claimed)) == len(claimed)
 
 
+async def test_matches_with_a_bot_to_act_are_claimed_once(repo: Repository) -> None:
+    due = await repo.create_match(draft(bot_due=True, updated_at=3.0))
+    await repo.create_match(draft(bot_due=False))
+    await repo.create_match(draft(bot_due=True, status="finished"))
+    stored = await repo.get_match(due.id)
+    assert stored is not None and stored.bot_due
+    assert [m.id for m in await repo.claim_bot_matches("a", 10.0, 40.0)] == [due.id]
+    assert await repo.claim_bot_matches("b", 20.0, 50.0) == []
+    await repo.commit_match(due.evolve(version=1, bot_due=False), 0, [])
+    await repo.release_match(due.id, "a")
+    assert await repo.claim_bot_matches("b", 21.0, 50.0) == []
+
+
 async def test_one_match_claim_goes_to_one_owner(repo: Repository) -> None:
     match = await repo.create_match(draft())
     assert await repo.claim_match(match.id, "a", 10.0, 40.0)
