@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint typecheck bench bench-ai bench-e2e bench-scale clean install dev
+.PHONY: run test lint typecheck bench bench-ai bench-e2e bench-scale clean install dev i18n-extract i18n-update i18n-check
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
@@ -34,6 +34,18 @@ typecheck: dev
 
 test: dev lint typecheck
 	$(PY) -m pytest
+
+# Message catalogues (docs/i18n.md): extract the ids the code names into
+# i18n/locales/leafbot.pot; update merges them into every language's .po; check lists
+# what is missing, stale, empty or fuzzy (the tests run the same check).
+i18n-extract: dev
+	$(PY) -m i18n extract
+
+i18n-update: dev
+	$(PY) -m i18n update
+
+i18n-check: dev
+	$(PY) -m i18n check
 
 bench: dev
 	$(PY) -m bench

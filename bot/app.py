@@ -112,8 +112,11 @@ class LeafBot(discord.AutoShardedClient):
 
         self.add_dynamic_items(ActionButton, ActionSelect)
         from bot.commands import register_commands
+        from bot.commands.translator import CatalogueTranslator
 
         register_commands(self.tree)
+        # German clients see German command names, options and choices (from the catalogues)
+        await self.tree.set_translator(CatalogueTranslator())
         if self._sync_commands:
             await self.sync_commands()
         if self._tick_seconds:

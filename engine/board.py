@@ -66,6 +66,7 @@ PASS_MOVE = SpecialMove(
 )
 
 _SWAP_HINT = Text("move.swap.hint", "You may play swap to take the first colour.")
+_SCORE = Text("score.plain", "{colour} {value}")
 
 
 def other(colour_code: int) -> int:
@@ -356,15 +357,15 @@ class BoardState:
         """
         if action is not None:
             if isinstance(move, bool) or not isinstance(move, int):
-                raise IllegalMove("a seat is a whole number")
+                raise IllegalMove("seat_not_a_number")
             return self.play_as(move, action)
         if not isinstance(move, str):
-            raise IllegalMove("a move is written as text, such as 'e5'")
+            raise IllegalMove("not_text")
         text = move.strip().lower()
         if not text:
-            raise IllegalMove("no move given")
+            raise IllegalMove("no_move")
         if self.outcome is not None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove("game_over")
         if text == SWAP:
             return self._play_swap()
         new = self._apply(text)
@@ -373,14 +374,14 @@ class BoardState:
     def play_as(self, seat: int, move: str) -> BoardState:
         """Like :meth:`play`, but first checks that it is ``seat``'s turn."""
         if self.outcome is not None:
-            raise IllegalMove("the game is over")
+            raise IllegalMove("game_over")
         if seat != self.seat_to_move:
-            raise IllegalMove(self._not_your_turn())
+            raise self._not_your_turn()
         return self.play(move)
 
-    def _not_your_turn(self) -> str:
+    def _not_your_turn(self) -> IllegalMove:
         """What ``play_as`` tells a seat that tries to move out of turn."""
-        return f"it is {self.to_move}'s turn"
+        return IllegalMove("not_your_turn", colour=self.to_move)
 
     # ---- the protocol every game's state shares (engine.protocols.State) ---------------
     def actors(self) -> list[int]:
@@ -434,9 +435,9 @@ class BoardState:
 
     def _play_swap(self) -> BoardState:
         if not self.game.uses_pie:
-            raise IllegalMove(f"{self.game.title} has no swap")
+            raise IllegalMove("no_swap", game=self.game.title)
         if not self._swap_allowed():
-            raise IllegalMove("swap is only possible as the second move")
+            raise IllegalMove("swap_second_move_only")
         # Seat B takes the first colour; the stone stays; it is the second colour's turn,
         # which now belongs to seat A.
         return self._next(
@@ -450,7 +451,7 @@ class BoardState:
     def _parse_cell(self, text: str) -> int:
         index = self.grid.index(text)
         if index is None:
-            raise IllegalMove(f"{text} is not a cell of this board")
+            raise IllegalMove("not_a_cell", text=text)
         return index
 
     def _placed(
@@ -503,9 +504,13 @@ class BoardState:
         """Live score per colour (Lefe points, Dalen stone counts, Les holes, ...)."""
         raise NotImplementedError
 
+    def score_phrases(self) -> list[Phrase]:
+        """The live score, one phrase per colour (a game words its own score)."""
+        return [_SCORE(colour=colour, value=value) for colour, value in self.score.items()]
+
     def score_text(self) -> str:
         """One short line describing the live score, for headers and messages."""
-        return " · ".join(f"{colour} {value}" for colour, value in self.score.items())
+        return " · ".join(phrase.english() for phrase in self.score_phrases())
 
     # ---- serialisation ---------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -559,7 +564,7 @@ class BoardState:
             start=data.get("start"),
             moves=tuple(data.get("moves", ())),
             last_turn=LastTurn.from_dict(body.get("last_turn") or {}),
-            outcome=None if outcome is None else Outcome(outcome["winner"], outcome["reason"]),
+            outcome=None if outcome is None else Outcome.from_dict(outcome),
             extra=json.loads(json.dumps(body.get("extra") or {})),
         )
 

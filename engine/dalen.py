@@ -82,17 +82,15 @@ class DalenState(BoardState):
         seen = self._seen()
         if text == PASS:
             if self._placements(colour):
-                raise IllegalMove("you may only pass when you have no legal placement")
+                raise IllegalMove("dalen_pass_only_when_stuck")
             extra = {"passes": int(self.extra.get("passes", 0)) + 1, "seen": seen}
             return self._placed(PASS, self.cells, extra=extra)
         cell = self._parse_cell(text)
         names = self.grid.names
         if self.cells[cell] != EMPTY:
-            raise IllegalMove(f"{names[cell]} is taken")
+            raise IllegalMove("cell_taken", cell=names[cell])
         if not self._legal_for(self.cells, self._forest(), self.grid.neighbours, cell, colour):
-            raise IllegalMove(
-                f"{names[cell]} is next to two of your leaves; a new stone may touch at most one"
-            )
+            raise IllegalMove("dalen_two_leaves", cell=names[cell])
         placed_cells = bytearray(self.cells)
         placed_cells[cell] = colour
         placed = bytes(placed_cells)
@@ -169,14 +167,14 @@ class DalenState(BoardState):
         for loser in self._seen():
             if counts[loser] == 0:
                 winner = colours[1] if loser == colours[0] else colours[0]
-                return Outcome(winner, f"{winner} wins: {loser} has no stones left")
+                return Outcome.because(winner, "dalen_wiped_out", colour=winner, loser_colour=loser)
         if int(self.extra.get("passes", 0)) >= 2:
             dark, light = counts[colours[0]], counts[colours[1]]
             if dark == light:
-                return Outcome(None, f"draw: both players passed with {dark} stones each")
+                return Outcome.because(None, "dalen_draw_passed", count=dark)
             winner = colours[0] if dark > light else colours[1]
             high, low = max(dark, light), min(dark, light)
-            return Outcome(winner, f"{winner} wins {high}–{low}: both players passed")
+            return Outcome.because(winner, "dalen_win_passed", colour=winner, high=high, low=low)
         return None
 
     @property

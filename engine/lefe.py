@@ -85,14 +85,14 @@ class LefeState(BoardState):
             self._cache["touching"] = touching
         return touching
 
-    def _placement_problem(self, cell: int, colour: int) -> str | None:
+    def _placement_problem(self, cell: int, colour: int) -> IllegalMove | None:
         """Why ``colour`` may not place at ``cell``, or None if it may."""
         cells = self.cells
         if cells[cell] != EMPTY:
-            return f"{self.grid.names[cell]} is taken"
+            return IllegalMove("cell_taken", cell=self.grid.names[cell])
         for a, b in touching_neighbour_pairs(self.size)[cell]:
             if cells[a] == colour and cells[b] == colour:
-                return f"{self.grid.names[cell]} touches two of your stones that touch each other"
+                return IllegalMove("lefe_touching_pair", cell=self.grid.names[cell])
         return None
 
     def _can_place(self, colour: int) -> bool:
@@ -193,37 +193,33 @@ class LefeState(BoardState):
     def _apply(self, text: str) -> BoardState:
         match = _MOVE.fullmatch(text)
         if match is None:
-            raise IllegalMove(f"{text} is not a Lefe move; write a cell such as e5, or e5xg6")
+            raise IllegalMove("lefe_bad_notation", text=text)
         cell = self._parse_cell(match[1] + match[2])
         colour = self.mover
         assert colour is not None
         names = self.grid.names
         problem = self._placement_problem(cell, colour)
         if problem is not None:
-            raise IllegalMove(problem)
+            raise problem
         choices = self._moves_by_cell()[cell]
         capture_due = "x" in choices[0]
         forest = self._forest()
         captured: list[int] = []
         if match[3] is None:
             if capture_due:
-                raise IllegalMove(
-                    f"{names[cell]} adds leaves to your tree, so it must capture a smaller "
-                    f"enemy tree next to it: play {' or '.join(choices)}"
-                )
+                raise IllegalMove("lefe_capture_due", cell=names[cell], choices=tuple(choices))
         else:
             target = self._parse_cell(match[3] + match[4])
             if not capture_due:
-                raise IllegalMove(
-                    f"{names[cell]} captures nothing (no smaller enemy tree can be taken): "
-                    f"play just {names[cell]}"
-                )
+                raise IllegalMove("lefe_nothing_to_capture", cell=names[cell])
             tree = forest.labels[target]
             wanted = f"{names[cell]}x{names[forest.members[tree][0]]}" if tree >= 0 else None
             if wanted not in choices:
                 raise IllegalMove(
-                    f"{names[target]} is not in a tree that {names[cell]} can capture: "
-                    f"play {' or '.join(choices)}"
+                    "lefe_not_capturable",
+                    target=names[target],
+                    cell=names[cell],
+                    choices=tuple(choices),
                 )
             captured = forest.members[tree]
         new_cells = bytearray(self.cells)
@@ -242,15 +238,19 @@ class LefeState(BoardState):
         names = self.game.colors
         points = self.score
         dark_points, light_points = points[names[0]], points[names[1]]
-        if dark_stuck and light_stuck:
-            why = "neither player has a legal placement"
-        else:
-            why = f"{names[0] if dark_stuck else names[1]} has no legal placement"
-        if dark_points == light_points:
-            return Outcome(None, f"draw {dark_points}–{light_points}: {why}")
-        winner = names[0] if dark_points > light_points else names[1]
+        both = dark_stuck and light_stuck
+        stuck = names[0] if dark_stuck else names[1]
         high, low = max(dark_points, light_points), min(dark_points, light_points)
-        return Outcome(winner, f"{winner} wins {high}–{low}: {why}")
+        if dark_points == light_points:
+            if both:
+                return Outcome.because(None, "lefe_draw_both_stuck", high=high, low=low)
+            return Outcome.because(None, "lefe_draw_stuck", high=high, low=low, stuck_colour=stuck)
+        winner = names[0] if dark_points > light_points else names[1]
+        if both:
+            return Outcome.because(winner, "lefe_win_both_stuck", colour=winner, high=high, low=low)
+        return Outcome.because(
+            winner, "lefe_win_stuck", colour=winner, high=high, low=low, stuck_colour=stuck
+        )
 
     @property
     def score(self) -> dict[str, int]:
@@ -267,15 +267,20 @@ class LefeState(BoardState):
             for code, name in enumerate(self.game.colors, start=1)
         }
 
-    def score_text(self) -> str:
+    def score_phrases(self) -> list[Phrase]:
         counts = self.leaf_counts()
-        parts = []
+        phrases = []
         for colour, points in self.score.items():
-            leaves = ", ".join(str(c) for c in counts[colour]) or "no trees"
-            parts.append(f"{colour} {points} ({leaves})")
-        return " · ".join(parts)
+            if counts[colour]:
+                leaves = ", ".join(str(c) for c in counts[colour])
+                phrases.append(_SCORE(colour=colour, points=points, leaves=leaves))
+            else:
+                phrases.append(_SCORE_NO_TREES(colour=colour, points=points))
+        return phrases
 
 
+_SCORE = Text("lefe.score", "{colour} {points} ({leaves})")
+_SCORE_NO_TREES = Text("lefe.score.no_trees", "{colour} {points} (no trees)")
 _CAPTURE = Text("lefe.move.capture", "{cell}, capturing the tree at {tree}")
 _CAPTURE_MOVE = re.compile(r"([a-z]+\d+)x([a-z]+\d+)")
 

@@ -36,6 +36,7 @@ _SETUP_HINT = Text("les.setup.hint", "Les set-up: stone {step} of {stones}.")
 _CHOOSE_HEADER = Text("les.choose.header", "{player} chooses to play black or white.")
 _CHOOSE_HINT = Text("les.choose.hint", "Choose your side: black or white (black moves first).")
 _PAIR = Text("les.move.pair", "{first} then {second}")
+_SCORE = Text("les.score", "{colour} {count} hole", plural="{colour} {count} holes")
 
 # a turn: one or two cells, separated by "+", ",", "&" or spaces
 _TURN = re.compile(r"([a-z]+\s*\d+)(?:(?:\s*[+,&]\s*|\s+)([a-z]+\s*\d+))?")
@@ -146,11 +147,11 @@ class LesState(BoardState):
             return _CHOOSE_HINT(1)
         return None
 
-    def _not_your_turn(self) -> str:
+    def _not_your_turn(self) -> IllegalMove:
         if self.phase == "setup":
-            return "the first player is still setting up the stones"
+            return IllegalMove("les_setting_up")
         if self.phase == "choose":
-            return "the second player is choosing a side"
+            return IllegalMove("les_choosing_side")
         return super()._not_your_turn()
 
     # ---- analysis, cached per state -----------------------------------------------------
@@ -239,10 +240,10 @@ class LesState(BoardState):
         match = _TURN.fullmatch(text)
         if match is None:
             example = "e5" if phase == "setup" else "e5+b2"
-            raise IllegalMove(f"{text} is not a Les move; write it like {example}")
+            raise IllegalMove("les_bad_notation", text=text, example=example)
         if phase == "setup":
             if match[2] is not None:
-                raise IllegalMove("during the set-up each move places one stone, such as e5")
+                raise IllegalMove("les_setup_one_stone")
             return self._setup_stone(self._parse_cell(match[1].replace(" ", "")))
         first = self._parse_cell(match[1].replace(" ", ""))
         second = None if match[2] is None else self._parse_cell(match[2].replace(" ", ""))
@@ -250,7 +251,7 @@ class LesState(BoardState):
 
     def _choose_side(self, text: str) -> BoardState:
         if text not in SIDES:
-            raise IllegalMove("seat B now chooses a side: play black or white")
+            raise IllegalMove("les_choose_side")
         return self._next(
             swapped=text == "black",  # seat B playing black means seat A plays white
             mover=BLACK,
@@ -264,22 +265,15 @@ class LesState(BoardState):
         names = self.grid.names
         step = int(self.extra["step"])
         if self.cells[point] != EMPTY:
-            raise IllegalMove(f"{names[point]} is taken")
+            raise IllegalMove("cell_taken", cell=names[point])
         if point not in self._setup_targets():
             if step == 2:
                 black = names[self.cells.index(BLACK)]
-                raise IllegalMove(
-                    f"the first white stone must go next to the black stone at {black}"
-                )
+                raise IllegalMove("les_first_white", cell=black)
             if step == 3:
-                raise IllegalMove(
-                    f"{names[point]} has no empty point two steps away for the second white stone"
-                )
+                raise IllegalMove("les_no_room_for_second_white", cell=names[point])
             anchor = self.extra["anchor"]
-            raise IllegalMove(
-                f"the second white stone must go exactly two steps from the black stone at "
-                f"{anchor}, not next to it"
-            )
+            raise IllegalMove("les_second_white", cell=anchor)
         cells = bytearray(self.cells)
         cells[point] = self.mover or BLACK
         if step < 4:
@@ -302,27 +296,21 @@ class LesState(BoardState):
             # the player wrote the isolated point first; the pair can only mean one turn
             first, second = second, first
         if self.cells[first] != EMPTY:
-            raise IllegalMove(f"{names[first]} is taken")
+            raise IllegalMove("cell_taken", cell=names[first])
         if first not in firsts:
-            raise IllegalMove(f"{names[first]} is not next to both a black and a white stone")
+            raise IllegalMove("les_not_between_colours", cell=names[first])
         seconds = isolated - neighbour_sets(self.size)[first]
         if second is None:
             if seconds:
                 example = names[min(seconds)]
-                raise IllegalMove(
-                    f"after {names[first]} you must also place on a point with no stone next "
-                    f"to it, such as {names[first]}+{example}"
-                )
+                raise IllegalMove("les_second_stone_due", cell=names[first], example=example)
         else:
             if not seconds:
-                raise IllegalMove(
-                    f"after {names[first]} no point is left without a stone next to it: "
-                    f"play just {names[first]}"
-                )
+                raise IllegalMove("les_no_second_stone", cell=names[first])
             if self.cells[second] != EMPTY:
-                raise IllegalMove(f"{names[second]} is taken")
+                raise IllegalMove("cell_taken", cell=names[second])
             if second not in seconds:
-                raise IllegalMove(f"{names[second]} must be a point with no stone next to it")
+                raise IllegalMove("les_second_not_isolated", cell=names[second])
         cells = bytearray(self.cells)
         cells[first] = self.mover or BLACK
         placed: tuple[int, ...] = (first,)
@@ -351,18 +339,18 @@ class LesState(BoardState):
         owned = self._owned_holes()
         winner, criterion = compare_holes(owned[BLACK], owned[WHITE])
         black_holes, white_holes = len(owned[BLACK]), len(owned[WHITE])
-        why = f"{stuck} has no legal placement"
         if winner == 0:
             if black_holes == 0:
-                return Outcome(None, f"draw: nobody owns a hole; {why}")
-            holes_each = f"{black_holes} hole{'' if black_holes == 1 else 's'} each"
-            return Outcome(None, f"draw: {holes_each}, alike in size and border; {why}")
+                return Outcome.because(None, "les_draw_no_holes", stuck_colour=stuck)
+            return Outcome.because(None, "les_draw_alike", count=black_holes, stuck_colour=stuck)
         name = colours[winner - 1]
         if criterion == "more holes":
             high, low = max(black_holes, white_holes), min(black_holes, white_holes)
-            return Outcome(name, f"{name} wins {high}–{low} on holes: {why}")
-        each = f"{black_holes} hole{'s' if black_holes != 1 else ''} each"
-        return Outcome(name, f"{name} wins on {criterion} ({each}): {why}")
+            return Outcome.because(
+                name, "les_win_more_holes", colour=name, high=high, low=low, stuck_colour=stuck
+            )
+        code = "les_win_bigger_holes" if criterion == "bigger holes" else "les_win_more_stones"
+        return Outcome.because(name, code, colour=name, count=black_holes, stuck_colour=stuck)
 
     @property
     def score(self) -> dict[str, int]:
@@ -370,11 +358,8 @@ class LesState(BoardState):
         owned = self._owned_holes()
         return {self.game.colors[0]: len(owned[BLACK]), self.game.colors[1]: len(owned[WHITE])}
 
-    def score_text(self) -> str:
-        return " · ".join(
-            f"{colour} {count} hole{'s' if count != 1 else ''}"
-            for colour, count in self.score.items()
-        )
+    def score_phrases(self) -> list[Phrase]:
+        return [_SCORE(colour=colour, count=count) for colour, count in self.score.items()]
 
 
 def describe_move(move: str) -> Phrase:
@@ -383,10 +368,17 @@ def describe_move(move: str) -> Phrase:
     return _PAIR(first=first, second=second) if plus else plain_move(move)
 
 
+# each message code written out, so that extraction for the catalogues finds it
+_SIDE_BUTTONS = {
+    "black": Text("les.move.black.button", "Play black"),
+    "white": Text("les.move.white.button", "Play white"),
+}
+
+
 def _side(colour: str) -> SpecialMove:
     return SpecialMove(
         colour,
-        button=Text(f"les.move.{colour}.button", f"Play {colour}"),
+        button=_SIDE_BUTTONS[colour],
         announce=Text("les.move.side.announce", "{player} chooses {move}."),
     )
 

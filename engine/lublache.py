@@ -26,7 +26,7 @@ from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
 from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, LoopView, Outcome, other
 from engine.errors import IllegalMove
 from engine.loops import Loop, LoopFinder, may_close_a_cycle, stone_groups
-from engine.phrases import Text
+from engine.phrases import Phrase, Text
 from engine.spec import BoardAI, Drawing, GameSpec, Notation
 
 
@@ -66,6 +66,7 @@ def _on_single_coloured_loop(finder: LoopFinder, colours: bytes | bytearray, cel
 
 _FORBIDDEN_KEYS = {1: "forbidden1", 2: "forbidden2"}  # cache keys, not built per call
 _STONE = {1: b"\x01", 2: b"\x02"}
+_SCORE = Text("lublache.score", "{colour} owns {count} loop", plural="{colour} owns {count} loops")
 
 
 class LublacheState(BoardState):
@@ -100,23 +101,23 @@ class LublacheState(BoardState):
             groups = self._cache["groups"] = stone_groups(self.size, self.cells)
         return groups
 
-    def _turn_at(self, cell: int) -> _Turn | str:
+    def _turn_at(self, cell: int) -> _Turn | IllegalMove:
         """The fate of the mover's stone on the empty ``cell``, worked out once."""
-        known: dict[int, _Turn | str] = self._cache.setdefault("turn_at", {})
+        known: dict[int, _Turn | IllegalMove] = self._cache.setdefault("turn_at", {})
         turn = known.get(cell)
         if turn is None:
             turn = self._evaluate(cell)
             known[cell] = turn
         return turn
 
-    def _turns(self) -> dict[int, _Turn | str]:
+    def _turns(self) -> dict[int, _Turn | IllegalMove]:
         """Every empty cell's fate for the player to move: the turn, or why it is illegal."""
         turns = self._cache.get("turns")
         if turns is None:
             turns = {}
             mover = self.mover
             if mover is not None:
-                known: dict[int, _Turn | str] = self._cache.setdefault("turn_at", {})
+                known: dict[int, _Turn | IllegalMove] = self._cache.setdefault("turn_at", {})
                 forbidden, groups = self._forbidden_for(mover), self._stone_groups()
                 cells, size = self.cells, self.size
                 for cell, code in enumerate(cells):
@@ -150,12 +151,12 @@ class LublacheState(BoardState):
                 return True
         return any(isinstance(self._turn_at(cell), _Turn) for cell in empty)
 
-    def _evaluate(self, cell: int) -> _Turn | str:
+    def _evaluate(self, cell: int) -> _Turn | IllegalMove:
         """Play the mover's stone on the empty ``cell``: the resulting turn, or the reason
         (for players) why the rules forbid it."""
         mover = self.mover if self.mover is not None else 1
         if cell in self._forbidden_for(mover):
-            return f"{self.grid.names[cell]} touches your own loop"
+            return IllegalMove("lublache_own_loop", cell=self.grid.names[cell])
         if not may_close_a_cycle(self.size, self._stone_groups(), cell):
             # no loop can pass through the new stone: it closes nothing and ends on nothing
             cells = self.cells
@@ -212,7 +213,9 @@ class LublacheState(BoardState):
                 colours[stone] == mover and _on_owned_loop(final, colours, stone, mover)
                 for stone in loop
             ):
-                return f"{name} would end on a loop {self.game.colour_name(enemy)} controls"
+                return IllegalMove(
+                    "lublache_enemy_loop", cell=name, colour=self.game.colour_name(enemy)
+                )
         return _Turn(
             cells=bytes(colours),
             closed=tuple(closed),
@@ -229,10 +232,11 @@ class LublacheState(BoardState):
         cell = self._parse_cell(text)
         name = self.grid.names[cell]
         if self.cells[cell] != EMPTY:
-            raise IllegalMove(f"{name} is taken")
+            raise IllegalMove("cell_taken", cell=name)
         turn = self._turn_at(cell)
-        if isinstance(turn, str):
-            raise IllegalMove(turn)
+        if isinstance(turn, IllegalMove):
+            # the refusal is cached with the turns: raise a fresh copy, not the shared one
+            raise IllegalMove(turn.code, **turn.params)
         successor = self._placed(
             name,
             turn.cells,
@@ -254,7 +258,7 @@ class LublacheState(BoardState):
         if self._has_a_placement():
             return None
         colour = self.game.colour_name(self.mover)
-        return Outcome(colour, f"{colour} wins: it has no legal placement left")
+        return Outcome.because(colour, "lublache_stuck_wins", colour=colour)
 
     # ---- what pictures, bots and help texts read ------------------------------------------
     def loops(self) -> list[LoopView]:
@@ -301,11 +305,8 @@ class LublacheState(BoardState):
                 owned[self.game.colour_name(code)] += 1
         return owned
 
-    def score_text(self) -> str:
-        parts = []
-        for colour, count in self.score.items():
-            parts.append(f"{colour} owns {count} loop{'' if count == 1 else 's'}")
-        return " · ".join(parts)
+    def score_phrases(self) -> list[Phrase]:
+        return [_SCORE(colour=colour, count=count) for colour, count in self.score.items()]
 
 
 SPEC = GameSpec(

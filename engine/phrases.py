@@ -18,10 +18,15 @@ Param = str | int
 
 @dataclass(frozen=True)
 class Text:
-    """One message: a stable code and its English template (``str.format`` fields)."""
+    """One message: a stable code and its English template (``str.format`` fields).
+
+    A message with a number in it has a ``plural`` English template too, used unless the
+    ``count`` parameter is 1; a catalogue then gives every language its own plural forms.
+    """
 
     code: str
     english: str
+    plural: str | None = None
 
     def __call__(self, seat: int | None = None, **params: Param) -> Phrase:
         """This text with its parameters; ``seat`` names the seat the phrase is about."""
@@ -42,4 +47,7 @@ class Phrase:
 
     def english(self, **edge: Param) -> str:
         """The English words, with what the edge adds (``player=...``) filled in too."""
-        return self.text.english.format(**self.params, **edge)
+        template = self.text.english
+        if self.text.plural is not None and self.params.get("count") != 1:
+            template = self.text.plural
+        return template.format(**self.params, **edge)

@@ -6,19 +6,41 @@ and the AI; the mould of :mod:`engine.board` fills them in.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from engine.reasons import reason as reason_text
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended: ``winner`` is a colour name, or None for a draw."""
+    """How a finished game ended: ``winner`` is a colour name, or None for a draw.
+
+    ``reason`` is an English sentence; ``code`` and ``params`` say the same for the edges to
+    put in the reader's language (``engine.reasons``). Outcomes stored before codes existed
+    have only the sentence.
+    """
 
     winner: str | None
     reason: str
+    code: str | None = field(default=None, compare=False)
+    params: Mapping[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def because(cls, winner: str | None, code: str, **params: Any) -> Outcome:
+        """The outcome with reason ``code`` (English from ``engine.reasons.REASONS``)."""
+        return cls(winner, reason_text(code, params), code, params)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(data["winner"], data["reason"], data.get("code"), dict(data.get("params") or {}))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": self.winner, "reason": self.reason}
+        data: dict[str, Any] = {"winner": self.winner, "reason": self.reason}
+        if self.code is not None:
+            data["code"] = self.code
+            data["params"] = dict(self.params)
+        return data
 
 
 @dataclass(frozen=True)

@@ -22,13 +22,13 @@ from engine.board import EMPTY
 from engine.hexgrid import hex_grid
 from engine.phrases import Phrase
 from engine.spec import BoardShape, BoardView
+from i18n import DEFAULT_LANGUAGE, N_, colour_name, outcome_reason, phrase, translate
 from render import sprites
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
 from render.text import Font, draw_text, fit_text, font, wrap_text
 from render.themes import RGB, Theme, get_theme
 
 SUPERSAMPLE_BACKGROUND = 3
-SEAT_FALLBACK_NAMES = ("Seat A", "Seat B")
 
 
 def is_point_game(state: BoardView) -> bool:
@@ -261,55 +261,81 @@ class HeaderLayout:
     icon_radius: float
 
 
-def _display_names(names: Sequence[str]) -> tuple[str, str]:
+def _display_names(names: Sequence[str], language: str = DEFAULT_LANGUAGE) -> tuple[str, str]:
     given = [str(n) if n is not None else "" for n in (*names, "", "")[:2]]
-    return (given[0].strip() or SEAT_FALLBACK_NAMES[0], given[1].strip() or SEAT_FALLBACK_NAMES[1])
+    return (
+        given[0].strip() or translate(language, "picture.board.seat_a"),
+        given[1].strip() or translate(language, "picture.board.seat_b"),
+    )
 
 
-def _words(phrase: Phrase, who: tuple[str, str]) -> str:
-    """A phrase of the engine in English, the seat it is about named."""
-    return phrase.english() if phrase.seat is None else phrase.english(player=who[phrase.seat])
+def _words(said: Phrase, who: tuple[str, str], language: str) -> str:
+    """A phrase of the engine in the reader's language, the seat it is about named."""
+    if said.seat is None:
+        return phrase(language, said)
+    return phrase(language, said, player=who[said.seat])
 
 
-def status_line(state: BoardView, names: Sequence[str]) -> str:
+def status_line(state: BoardView, names: Sequence[str], language: str = DEFAULT_LANGUAGE) -> str:
     """The header's last line: the last move, then whose turn it is or the result."""
-    who = _display_names(names)
+    who = _display_names(names, language)
     parts: list[str] = []
     if state.last_turn.move:
-        parts.append(f"Last: {state.last_turn.move}.")
+        parts.append(translate(language, "picture.board.last_move", move=state.last_turn.move))
     prompt = state.opening_prompt()
     if state.outcome is not None:
         winner = state.outcome.winner
-        reason = state.outcome.reason.strip()
+        reason = outcome_reason(language, state.outcome).strip()
         if winner is None:
-            # engines often start the reason with "draw" already; do not say it twice
-            said = reason.lower().startswith("draw")
-            parts.append(reason[:1].upper() + reason[1:] if said else f"Draw — {reason}")
+            # a draw's reason says "draw" already (every coded one does); do not say it twice
+            said = state.outcome.code is not None or reason.lower().startswith("draw")
+            parts.append(
+                reason[:1].upper() + reason[1:]
+                if said
+                else translate(language, "picture.board.draw", reason=reason)
+            )
         else:
-            parts.append(f"{who[state.seat_of(winner)]} ({winner}) wins — {reason}")
+            parts.append(
+                translate(
+                    language,
+                    "picture.board.wins",
+                    name=who[state.seat_of(winner)],
+                    colour=winner,
+                    reason=reason,
+                )
+            )
     elif prompt is not None:
-        parts.append(_words(prompt, who))
+        parts.append(_words(prompt, who, language))
     else:
         seat = state.seat_to_move
         mover = who[seat] if seat is not None else "?"
-        text = f"{mover} ({state.to_move}) to move"
         pie = state.game.uses_pie and state.start is None and state.ply == 1 and not state.swapped
-        parts.append(text + (", or swap." if pie else "."))
+        msgid = N_("picture.board.to_move_or_swap") if pie else N_("picture.board.to_move")
+        parts.append(translate(language, msgid, name=mover, colour=state.to_move))
     return " ".join(parts)
 
 
-def _score_text(state: BoardView) -> str:
+def score_line(state: BoardView, language: str = DEFAULT_LANGUAGE) -> str:
+    """The live score in the header, e.g. "dark 3 (2, 1) · light 2 (no trees)"."""
     try:
-        return state.score_text()
-    except NotImplementedError:
+        phrases = state.score_phrases()
+    except NotImplementedError:  # a game without a live score
         return ""
+    return " · ".join(phrase(language, said) for said in phrases)
 
 
-def header_layout(state: BoardView, names: Sequence[str], theme: Theme, width: int) -> HeaderLayout:
-    """Where every piece of header text and every colour icon goes, already fitted."""
+def header_layout(
+    state: BoardView,
+    names: Sequence[str],
+    theme: Theme,
+    width: int,
+    language: str = DEFAULT_LANGUAGE,
+) -> HeaderLayout:
+    """Where every piece of header text and every colour icon goes, already fitted, in the
+    reader's ``language``."""
     s = scale_of(width)
     pad = 8 * s
-    who = _display_names(names)
+    who = _display_names(names, language)
     name_font = font(round(17 * s), "bold")
     small_font = font(round(13 * s))
     info_font = font(round(14 * s))
@@ -329,7 +355,11 @@ def header_layout(state: BoardView, names: Sequence[str], theme: Theme, width: i
         colour = state.seat_colour(seat) if colours_known else None
         code = state.game.colors.index(colour) + 1 if colour else None
         icons.append(((pad + 30 * s, top + row_height / 2), code))
-        right = colour if colour else "colour not chosen yet"
+        right = (
+            colour_name(language, colour)
+            if colour
+            else translate(language, "picture.board.colour_not_chosen")
+        )
         right_text = fit_text(right, small_font, width * 0.4)
         right_width = small_font.getlength(right_text)
         texts.append(
@@ -350,16 +380,22 @@ def header_layout(state: BoardView, names: Sequence[str], theme: Theme, width: i
 
     info_top = 5 * s + 2 * (row_height + 2 * s) + 2 * s
     info_baseline = info_top + 15 * s
-    info_left = f"{state.game.title} · side {state.size} · move {state.move_number}"
+    info_left = translate(
+        language,
+        "picture.board.info",
+        game=state.game.title,
+        size=state.size,
+        number=state.move_number,
+    )
     info_left = fit_text(info_left, info_font, width * 0.55)
     texts.append(HeaderText((pad, info_baseline), info_left, info_font, theme.header_muted))
     room = width - 2 * pad - info_font.getlength(info_left) - 12 * s
-    score = fit_text(_score_text(state), info_font, room)
+    score = fit_text(score_line(state, language), info_font, room)
     texts.append(
         HeaderText((width - pad, info_baseline), score, info_font, theme.header_text, "rs")
     )
 
-    lines = wrap_text(status_line(state, who), status_font, width - 2 * pad, max_lines=2)
+    lines = wrap_text(status_line(state, who, language), status_font, width - 2 * pad, max_lines=2)
     for number, line in enumerate(lines):
         baseline = info_baseline + (20 + 18 * number) * s
         texts.append(HeaderText((pad, baseline), line, status_font, theme.header_text))
@@ -373,9 +409,14 @@ def header_layout(state: BoardView, names: Sequence[str], theme: Theme, width: i
 
 
 def _draw_header(
-    image: Image.Image, state: BoardView, names: Sequence[str], theme: Theme, width: int
+    image: Image.Image,
+    state: BoardView,
+    names: Sequence[str],
+    theme: Theme,
+    width: int,
+    language: str,
 ) -> None:
-    layout = header_layout(state, names, theme, width)
+    layout = header_layout(state, names, theme, width, language)
     draw = ImageDraw.Draw(image)
     s = scale_of(width)
     if layout.turn_row is not None:
@@ -411,12 +452,14 @@ def render_board(
     theme: str = "classic",
     width: int = 480,
     show_labels: bool = True,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Image.Image:
     """The picture of a board state: header, board, stones and the last turn's marks.
 
     ``names`` are the display names of seat 0 (who started the match) and seat 1; the
     header shows which colour each one plays after a swap, whose turn it is, the move
-    number, the live score and, once the game is over, the result with its reason.
+    number, the live score and, once the game is over, the result with its reason, in the
+    reader's ``language`` ("en", "de"; see :mod:`i18n`).
     """
     chosen = get_theme(theme)
     points = is_point_game(state)
@@ -426,5 +469,5 @@ def render_board(
         _draw_loops(image, geo, chosen, state)
     _draw_stones(image, geo, chosen, state.cells)
     _draw_last_turn(image, geo, chosen, state)
-    _draw_header(image, state, names, chosen, width)
+    _draw_header(image, state, names, chosen, width, language)
     return image

@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 from engine.leiff.cards import display_name
 from engine.leiff.scoring import Drinks
 from engine.leiff.views import LeiffView
+from i18n import DEFAULT_LANGUAGE, N_, outcome_reason, translate, translate_plural
 from render import sprites
 from render.geometry import check_width, scale_of
 from render.text import Font, draw_text, fit_text, font, wrap_text
@@ -28,14 +29,24 @@ from render.themes import RGB, Theme, get_theme
 
 SLOT_MACHINE = "slot"
 SPECIALS = ("philosopher", "waiter", "gossip", "belle", "magician")
+# What each special card does, in a few words under its German name (the name itself is the
+# same in every language, as printed on the real cards).
+SUBTITLE_IDS = {
+    "philosopher": N_("card.subtitle.philosopher"),
+    "waiter": N_("card.subtitle.waiter"),
+    "gossip": N_("card.subtitle.gossip"),
+    "belle": N_("card.subtitle.belle"),
+    "magician": N_("card.subtitle.magician"),
+}
+SUBTITLE_MIN_WIDTH = 70  # narrower cards (table rows, piles) show the name only
 CARD_RATIO = 1.4  # height / width
 HEADER_HEIGHT = 84  # at the reference width of 480 pixels
 PILES_HEIGHT = 10 + 62 * CARD_RATIO + 30  # the draw and discard piles with their counts
 
 
-def _seat_name(names: Sequence[str], seat: int) -> str:
+def _seat_name(names: Sequence[str], seat: int, language: str = DEFAULT_LANGUAGE) -> str:
     given = str(names[seat]).strip() if 0 <= seat < len(names) and names[seat] is not None else ""
-    return given or f"Player {seat + 1}"
+    return given or translate(language, "picture.leiff.player", number=seat + 1)
 
 
 # ---- cards -------------------------------------------------------------------------------
@@ -177,10 +188,21 @@ def _name_lines(name: str, room: float, size: int) -> tuple[Font, list[str]]:
     return used, wrap_text(" ".join(pieces), used, room, max_lines=3)
 
 
+def special_subtitle(label: str, language: str = DEFAULT_LANGUAGE) -> str | None:
+    """What a special card does, in a few words in ``language`` (None for other cards)."""
+    msgid = SUBTITLE_IDS.get(label)
+    return translate(language, msgid) if msgid else None
+
+
 def draw_card(
-    image: Image.Image, box: tuple[float, float, float, float], label: str | None, theme: Theme
+    image: Image.Image,
+    box: tuple[float, float, float, float],
+    label: str | None,
+    theme: Theme,
+    language: str = DEFAULT_LANGUAGE,
 ) -> None:
-    """One card in ``box``: its face if ``label`` is known, else its back."""
+    """One card in ``box``: its face if ``label`` is known, else its back. Card names are
+    the game's German names in every language; ``language`` is for the words under them."""
     if label is None:
         _draw_back(image, box, theme)
         return
@@ -220,20 +242,40 @@ def draw_card(
             outline=edge,
             width=max(1, round(w * 0.04)),
         )
-        # a star marks every special card even when the name is too small to read
-        star = font(max(8, round(w * 0.3)), "bold")
+        # a star marks every special card even when the name is too small to read; a card
+        # wide enough for it also says what it does, under the name
+        subtitled = w >= SUBTITLE_MIN_WIDTH
+        star = font(max(8, round(w * (0.24 if subtitled else 0.3))), "bold")
         draw.text(
-            (x0 + w / 2, y0 + h * 0.3), "★", font=star, fill=theme.card("high_text"), anchor="mm"
+            (x0 + w / 2, y0 + h * (0.2 if subtitled else 0.3)),
+            "★",
+            font=star,
+            fill=theme.card("high_text"),
+            anchor="mm",
         )
         name_font, lines = _name_lines(display_name(label), w * 0.88, round(w * 0.15))
+        first, step = (0.4, 0.12) if subtitled else (0.56, 0.13)
         for number, line in enumerate(lines):
             draw.text(
-                (x0 + w / 2, y0 + h * (0.56 + 0.13 * number)),
+                (x0 + w / 2, y0 + h * (first + step * number)),
                 line,
                 font=name_font,
                 fill=theme.card("face_text"),
                 anchor="mm",
             )
+        if subtitled:
+            subtitle_font = font(max(8, round(w * 0.11)))
+            subtitle = special_subtitle(label, language) or ""
+            top = first + step * len(lines) + 0.02
+            room = 3 if len(lines) < 3 else 2
+            for number, line in enumerate(wrap_text(subtitle, subtitle_font, w * 0.86, room)):
+                draw.text(
+                    (x0 + w / 2, y0 + h * (top + 0.085 * number)),
+                    line,
+                    font=subtitle_font,
+                    fill=theme.card("face_text"),
+                    anchor="mm",
+                )
         corner = font(max(7, round(w * 0.16)), "bold")
         draw.text(
             (x0 + w * 0.08, y0 + h * 0.04),
@@ -257,38 +299,68 @@ def draw_card(
 # ---- shared pieces --------------------------------------------------------------------------
 
 
-def _status(view: LeiffView, names: Sequence[str], viewer: int | None) -> str:
+def _status(
+    view: LeiffView,
+    names: Sequence[str],
+    viewer: int | None,
+    language: str = DEFAULT_LANGUAGE,
+) -> str:
     """What the table is waiting for, in words, from the view's ``waiting_for``."""
     outcome = view.get("outcome")
     if outcome:
-        winners = [_seat_name(names, s) for s in outcome.get("winner", [])]
-        return f"Game over: {' and '.join(winners) or 'nobody'} won. {outcome.get('reason', '')}".strip()
+        winners = [_seat_name(names, s, language) for s in outcome.get("winner", [])]
+        reason = outcome_reason(language, outcome)
+        if not winners:
+            return translate(language, "picture.leiff.game_over_nobody", reason=reason).strip()
+        return translate_plural(
+            language,
+            "picture.leiff.game_over",
+            "picture.leiff.game_over.plural",
+            len(winners),
+            winners=_and_list(language, winners),
+            reason=reason,
+        ).strip()
     waiting = view.get("waiting_for") or {}
     step = waiting.get("step")
     turn = waiting.get("turn")
-
-    def who(seat: int | None) -> str:
-        if seat is None:
-            return "?"
-        return "You" if seat == viewer else _seat_name(names, seat)
+    # what the seat to act must do: said to "you" on their own picture, else by name
+    mine = turn is not None and turn == viewer
+    name = "?" if turn is None else _seat_name(names, turn, language)
 
     if view.get("round_over") or step == "next":
-        return "Round over: every hand is shown. Next round when someone is ready."
+        return translate(language, "picture.leiff.round_over")
     if step == "look":
-        return "Everyone looks at their first cards."
+        return translate(language, "picture.leiff.look")
     if step == "turn":
-        return f"{who(turn)}: draw, take the discard or call Leiff."
+        if mine:
+            return translate(language, "picture.leiff.turn_you")
+        return translate(language, "picture.leiff.turn", name=name)
     if step == "hold":
-        return f"{who(turn)}: swap the held card into a slot or discard it."
+        if mine:
+            return translate(language, "picture.leiff.hold_you")
+        return translate(language, "picture.leiff.hold", name=name)
     if step == "effect":
         card = waiting.get("card")
-        shown = display_name(card) if card else "a card"
-        return f"{who(turn)}: use or decline the effect of {shown}."
+        if not card:
+            if mine:
+                return translate(language, "picture.leiff.effect_you_unknown")
+            return translate(language, "picture.leiff.effect_unknown", name=name)
+        if mine:
+            return translate(language, "picture.leiff.effect_you", card=display_name(card))
+        return translate(language, "picture.leiff.effect", name=name, card=display_name(card))
     if step == "spy":
-        return "The enchanted player looks at the Magier's cards."
+        return translate(language, "picture.leiff.spy")
     if step == "exchange":
-        return "Magier exchange: best card for worst card."
+        return translate(language, "picture.leiff.exchange")
     return ""
+
+
+def _and_list(language: str, items: Sequence[str]) -> str:
+    """Names joined "a and b and c" in the language."""
+    joined = items[0]
+    for item in items[1:]:
+        joined = translate(language, "list.and", left=joined, right=item)
+    return joined
 
 
 def _header(
@@ -331,15 +403,21 @@ def _header(
     return height
 
 
-def _round_line(view: LeiffView) -> str:
+def _round_line(view: LeiffView, language: str = DEFAULT_LANGUAGE) -> str:
     options = view.get("options") or {}
-    parts = [f"Round {view.get('round', 1)}", f"to {options.get('target', 50)} points"]
+    parts = [
+        translate(language, "picture.leiff.round", number=view.get("round", 1)),
+        translate(language, "picture.leiff.target", target=options.get("target", 50)),
+    ]
     if options.get("teams"):
-        parts.append("teams")
+        parts.append(translate(language, "picture.leiff.teams"))
     if options.get("specials"):
-        parts.append("special cards")
+        parts.append(translate(language, "picture.leiff.specials"))
     if options.get("drinking"):
-        parts.append("water rules" if options.get("water") else "drinking rules")
+        if options.get("water"):
+            parts.append(translate(language, "picture.leiff.water_rules"))
+        else:
+            parts.append(translate(language, "picture.leiff.drinking_rules"))
     return " · ".join(parts)
 
 
@@ -351,6 +429,7 @@ def _piles(
     top: float,
     names: Sequence[str],
     viewer: int | None,
+    language: str = DEFAULT_LANGUAGE,
 ) -> float:
     """Draw pile (a back and its count) and discard pile (its top card and count)."""
     s = scale_of(width)
@@ -383,7 +462,7 @@ def _piles(
     draw_text(
         draw,
         (columns[0], y + card_h + 20 * s),
-        f"draw {view.get('draw_count', 0)}",
+        translate(language, "picture.leiff.draw_count", count=view.get("draw_count", 0)),
         count_font,
         theme.card("table_text"),
         "ms",
@@ -391,7 +470,9 @@ def _piles(
     discard_x = columns[1] - card_w / 2
     top_card = view.get("discard_top")
     if top_card is not None:
-        draw_card(image, (discard_x, y, discard_x + card_w, y + card_h), str(top_card), theme)
+        draw_card(
+            image, (discard_x, y, discard_x + card_w, y + card_h), str(top_card), theme, language
+        )
     else:
         draw.rounded_rectangle(
             (discard_x, y, discard_x + card_w, y + card_h),
@@ -402,7 +483,7 @@ def _piles(
     draw_text(
         draw,
         (columns[1], y + card_h + 20 * s),
-        f"discard {view.get('discard_count', 0)}",
+        translate(language, "picture.leiff.discard_count", count=view.get("discard_count", 0)),
         count_font,
         theme.card("table_text"),
         "ms",
@@ -422,10 +503,22 @@ def _piles(
             (hx, y, hx + small_w, y + small_w * CARD_RATIO),
             None if held is None else str(held),
             theme,
+            language,
         )
-        source = "the draw pile" if holding.get("source") == "draw" else "the discard pile"
-        who = "You hold" if seat == viewer else f"{_seat_name(names, seat)} holds"
-        lines = wrap_text(f"{who} a card from {source}.", label_font, text_width, max_lines=4)
+        from_draw = holding.get("source") == "draw"
+        if seat == viewer:
+            msgid = (
+                N_("picture.leiff.you_hold_drawn")
+                if from_draw
+                else N_("picture.leiff.you_hold_taken")
+            )
+            text = translate(language, msgid)
+        else:
+            msgid = (
+                N_("picture.leiff.holds_drawn") if from_draw else N_("picture.leiff.holds_taken")
+            )
+            text = translate(language, msgid, name=_seat_name(names, seat, language))
+        lines = wrap_text(text, label_font, text_width, max_lines=4)
         for number, line in enumerate(lines):
             draw_text(
                 draw,
@@ -451,7 +544,14 @@ def _rule_box_height(view: LeiffView, width: int) -> float:
     return (26 + 18 * len(lines) + 8) * scale_of(width) if lines else 0.0
 
 
-def _rule_box(image: Image.Image, view: LeiffView, theme: Theme, width: int, top: float) -> float:
+def _rule_box(
+    image: Image.Image,
+    view: LeiffView,
+    theme: Theme,
+    width: int,
+    top: float,
+    language: str = DEFAULT_LANGUAGE,
+) -> float:
     """The Klatschtante's table rule in a box under the piles (nothing when none is set)."""
     lines = _rule_lines(view, width)
     if not lines:
@@ -471,7 +571,7 @@ def _rule_box(image: Image.Image, view: LeiffView, theme: Theme, width: int, top
     draw_text(
         draw,
         (2 * pad, top + 18 * s),
-        "Klatschtante's rule",
+        translate(language, "picture.leiff.rule_title"),
         title_font,
         theme.card("high_text"),
         "ls",
@@ -488,17 +588,34 @@ def _rule_box(image: Image.Image, view: LeiffView, theme: Theme, width: int, top
     return top + height + 8 * s
 
 
-def _drinks_text(entry: Drinks | None) -> str:
+def _drinks_text(entry: Drinks | None, language: str = DEFAULT_LANGUAGE) -> str:
     if not entry:
         return ""
     parts = []
     if entry.get("shots"):
-        parts.append(f"{entry['shots']} shot{'s' if entry['shots'] != 1 else ''}")
+        parts.append(
+            translate_plural(
+                language, "picture.leiff.shots", "picture.leiff.shots.plural", entry["shots"]
+            )
+        )
     if entry.get("sips"):
-        parts.append(f"{entry['sips']} sip{'s' if entry['sips'] != 1 else ''}")
+        parts.append(
+            translate_plural(
+                language, "picture.leiff.sips", "picture.leiff.sips.plural", entry["sips"]
+            )
+        )
     if entry.get("hand_out"):
-        parts.append(f"hands out {entry['hand_out']}")
-    return "drinks: " + (", ".join(parts) if parts else "nothing yet")
+        parts.append(
+            translate_plural(
+                language,
+                "picture.leiff.hands_out",
+                "picture.leiff.hands_out.plural",
+                entry["hand_out"],
+            )
+        )
+    if not parts:
+        return translate(language, "picture.leiff.drinks_nothing")
+    return translate(language, "picture.leiff.drinks", drinks=", ".join(parts))
 
 
 # ---- the table ----------------------------------------------------------------------------
@@ -509,13 +626,18 @@ def _seat_rows(view: LeiffView) -> int:
 
 
 def render_table(
-    view: LeiffView, *, names: list[str], theme: str = "classic", width: int = 480
+    view: LeiffView,
+    *,
+    names: list[str],
+    theme: str = "classic",
+    width: int = 480,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Image.Image:
     """The Leiff table for the channel, from the spectator view ``state.view(None)``.
 
     Shows the discard pile's top card, the draw pile's size, every seat with its cards (face
     down unless the view reveals them), whose turn it is, the Klatschtante rule and, when
-    drinking rules are on, the drink ledger.
+    drinking rules are on, the drink ledger; its words in the reader's ``language``.
     """
     check_width(width)
     chosen = get_theme(theme)
@@ -534,9 +656,16 @@ def render_table(
         + 8 * s
     )
     image = Image.new("RGB", (width, height), chosen.card("table"))
-    top = _header(image, chosen, width, "Leiff", _round_line(view), _status(view, names, None))
-    y = _piles(image, view, chosen, width, top, names, None)
-    y = _rule_box(image, view, chosen, width, y)
+    top = _header(
+        image,
+        chosen,
+        width,
+        "Leiff",
+        _round_line(view, language),
+        _status(view, names, None, language),
+    )
+    y = _piles(image, view, chosen, width, top, names, None, language)
+    y = _rule_box(image, view, chosen, width, y, language)
     draw = ImageDraw.Draw(image)
     waiting = view.get("waiting_for") or {}
     turn = waiting.get("turn")
@@ -572,32 +701,35 @@ def render_table(
         draw_text(
             draw,
             (name_x, row_top + 22 * s),
-            fit_text(_seat_name(names, seat), name_font, name_room),
+            fit_text(_seat_name(names, seat, language), name_font, name_room),
             name_font,
             chosen.card("table_text"),
             "ls",
         )
-        details = [f"{size} card{'s' if size != 1 else ''}"]
+        details = [
+            translate_plural(language, "picture.leiff.cards", "picture.leiff.cards.plural", size)
+        ]
         if seat < len(totals):
-            details.append(f"total {totals[seat]}")
+            details.append(translate(language, "picture.leiff.total", total=totals[seat]))
         if round_scores and seat < len(round_scores):
-            details.append(
-                f"round {round_scores[seat]:+d}"
-                if isinstance(round_scores[seat], int)
-                else f"round {round_scores[seat]}"
-            )
+            score = round_scores[seat]
+            shown = f"{score:+d}" if isinstance(score, int) else str(score)
+            details.append(translate(language, "picture.leiff.round_score", score=shown))
         if teams:
-            details.append(f"team {team_of.get(seat, 0) + 1}")
+            details.append(
+                translate(language, "picture.leiff.team", number=team_of.get(seat, 0) + 1)
+            )
         # a second line for what the special cards and the drinking rules did to this seat
         effects = []
         if seat in immune:
-            effects.append("Kellner: immune")
+            effects.append(translate(language, "picture.leiff.immune"))
         if link and link.get("seat") == seat:
-            effects.append(f"drinks with {_seat_name(names, int(link.get('to', 0)))}")
+            partner = _seat_name(names, int(link.get("to", 0)), language)
+            effects.append(translate(language, "picture.leiff.drinks_with", name=partner))
         if any(entry.get("target") == seat for entry in enchantments):
-            effects.append("enchanted")
+            effects.append(translate(language, "picture.leiff.enchanted"))
         if drinks and seat < len(drinks):
-            effects.append(_drinks_text(drinks[seat]))
+            effects.append(_drinks_text(drinks[seat], language))
         for number, line in enumerate((" · ".join(details), " · ".join(effects))):
             draw_text(
                 draw,
@@ -616,6 +748,7 @@ def render_table(
                 (cx, cy, cx + card_w, cy + card_h),
                 None if label is None else str(label),
                 chosen,
+                language,
             )
             draw_text(
                 draw,
@@ -680,13 +813,20 @@ def hand_layout(view: LeiffView, seat: int, width: int) -> HandLayout:
 
 
 def render_hand(
-    view: LeiffView, seat: int, *, names: list[str], theme: str = "classic", width: int = 480
+    view: LeiffView,
+    seat: int,
+    *,
+    names: list[str],
+    theme: str = "classic",
+    width: int = 480,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Image.Image:
     """One player's hand for their DM, from that seat's view ``state.view(seat)``.
 
     Every slot is numbered like the buttons (1, 2, …); a slot whose value this player knows
     is face up, the others are card backs. A card the player has just drawn is shown apart,
-    ringed, with the discard pile's top card beside it for comparison.
+    ringed, with the discard pile's top card beside it for comparison. Its words are in the
+    reader's ``language``.
     """
     check_width(width)
     chosen = get_theme(theme)
@@ -695,12 +835,19 @@ def render_hand(
     hands = view.get("hands") or []
     hand: list[str | None] = list(hands[seat]) if 0 <= seat < len(hands) else []
     image = Image.new("RGB", (width, layout.height), chosen.card("table"))
-    who = _seat_name(names, seat)
-    _header(image, chosen, width, f"{who}'s hand", _round_line(view), _status(view, names, seat))
+    who = _seat_name(names, seat, language)
+    _header(
+        image,
+        chosen,
+        width,
+        translate(language, "picture.leiff.hand_title", name=who),
+        _round_line(view, language),
+        _status(view, names, seat, language),
+    )
     draw = ImageDraw.Draw(image)
     slot_font = font(round(15 * s), "bold")
     for slot, (label, box) in enumerate(zip(hand, layout.slots, strict=True)):
-        draw_card(image, box, None if label is None else str(label), chosen)
+        draw_card(image, box, None if label is None else str(label), chosen, language)
         draw_text(
             draw,
             ((box[0] + box[2]) / 2, box[3] + 20 * s),
@@ -722,12 +869,14 @@ def render_hand(
             width=max(2, round(ring)),
         )
         held = holding.get("card")
-        draw_card(image, layout.held, None if held is None else str(held), chosen)
-        source = "drawn" if holding.get("source") == "draw" else "taken from the discard"
+        draw_card(image, layout.held, None if held is None else str(held), chosen, language)
+        from_draw = holding.get("source") == "draw"
+        msgid = N_("picture.leiff.just_drawn") if from_draw else N_("picture.leiff.just_taken")
+        # kept to its column: a longer caption would run into the discard pile's
         draw_text(
             draw,
             ((x0 + x1) / 2, y1 + 20 * s),
-            f"just {source}",
+            fit_text(translate(language, msgid), caption, (x1 - x0) + 2 * 10 * s),
             caption,
             chosen.card("table_text"),
             "ms",
@@ -735,23 +884,31 @@ def render_hand(
     top_card = view.get("discard_top")
     x0, y0, x1, y1 = layout.discard
     if top_card is not None:
-        draw_card(image, layout.discard, str(top_card), chosen)
+        draw_card(image, layout.discard, str(top_card), chosen, language)
     else:
         draw.rounded_rectangle(
             layout.discard, radius=round(6 * s), outline=chosen.card("table_muted"), width=1
         )
     draw_text(
-        draw, ((x0 + x1) / 2, y1 + 20 * s), "discard top", caption, chosen.card("table_text"), "ms"
+        draw,
+        ((x0 + x1) / 2, y1 + 20 * s),
+        translate(language, "picture.leiff.discard_top"),
+        caption,
+        chosen.card("table_text"),
+        "ms",
     )
 
-    info = [f"draw pile {view.get('draw_count', 0)}", f"discard {view.get('discard_count', 0)}"]
+    info = [
+        translate(language, "picture.leiff.draw_pile", count=view.get("draw_count", 0)),
+        translate(language, "picture.leiff.discard_pile", count=view.get("discard_count", 0)),
+    ]
     totals = view.get("totals") or []
     if seat < len(totals):
-        info.append(f"your total {totals[seat]}")
+        info.append(translate(language, "picture.leiff.your_total", total=totals[seat]))
     if seat in set(view.get("immune") or []):
-        info.append("Kellner: you are immune")
+        info.append(translate(language, "picture.leiff.you_are_immune"))
     if view.get("rule"):
-        info.append(f"rule: {view['rule']}")
+        info.append(translate(language, "picture.leiff.rule", rule=view["rule"]))
     info_font: Font = font(round(13 * s))
     line_y = layout.strip_top + 14 * s
     for entry in info:

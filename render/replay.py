@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from PIL import Image, ImageChops
 
 from engine.board import BoardState
+from i18n import DEFAULT_LANGUAGE
 from render.board import render_board
 from render.geometry import MIN_WIDTH
 
@@ -66,8 +67,10 @@ def replay_gif(
     names: Sequence[str] = ("", ""),
     theme: str = "classic",
     width: int = 400,
+    language: str = DEFAULT_LANGUAGE,
 ) -> bytes:
-    """An animated GIF of ``states`` (e.g. ``state.history()``), one frame per state.
+    """An animated GIF of ``states`` (e.g. ``state.history()``), one frame per state, its
+    headers in the reader's ``language``.
 
     The result is always under 8 MB: if a very long game would exceed that, the frames are
     drawn narrower until it fits.
@@ -79,7 +82,8 @@ def replay_gif(
     current = width
     while True:
         frames = [
-            render_board(state, names=pair, theme=theme, width=current) for state in positions
+            render_board(state, names=pair, theme=theme, width=current, language=language)
+            for state in positions
         ]
         data = _encode(frames)
         if len(data) < MAX_GIF_BYTES or current <= MIN_WIDTH:

@@ -2,6 +2,8 @@
 
 Kept deliberately few: ``/play``, ``/move``, ``/board``, ``/resign``, ``/games``,
 ``/replay``, ``/rules``, ``/leaderboard``, ``/stats`` and ``/settings`` (Manage Server).
+Their names, descriptions, option names and choices are message ids (``command_text``):
+English by default, German for German clients (:mod:`bot.commands.translator`).
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
+from bot.commands.translator import command_text
 from engine import GAME_NAMES, get_game
-from engine.ai.levels import LEVEL_NAMES, LEVELS
+from engine.ai.levels import LEVEL_NAMES
+from i18n import N_
 
 if TYPE_CHECKING:
     from bot.app import LeafBot
@@ -22,25 +26,32 @@ GAME_CHOICES = [
     for name in GAME_NAMES
 ]
 BOARD_GAME_CHOICES = [c for c in GAME_CHOICES if c.value != "leiff"]
+# the levels' ids, one per engine level (a test checks that every level has one)
+LEVEL_TEXT_IDS = {
+    "easy": N_("command.play.level.easy"),
+    "normal": N_("command.play.level.normal"),
+    "hard": N_("command.play.level.hard"),
+}
 LEVEL_CHOICES = [
-    app_commands.Choice(name=f"{name}: {LEVELS[name].description}"[:100], value=name)
-    for name in LEVEL_NAMES
+    app_commands.Choice(name=command_text(LEVEL_TEXT_IDS[name]), value=name) for name in LEVEL_NAMES
 ]
-SETTING_KEYS = (
-    "leiff_drinking",
-    "leiff_water",
-    "leiff_specials",
-    "leiff_target",
-    "leiff_teams_allowed",
-    "board_move_seconds",
-    "leiff_turn_seconds",
-    "leiff_choice_seconds",
-    "leiff_max_timeouts",
-    "challenge_expiry_seconds",
-    "challenge_cooldown_seconds",
-    "max_matches_per_user",
-    "allowed_channels",
-)
+# each setting key with the message id of its choice (English: the key itself)
+SETTING_TEXT_IDS = {
+    "leiff_drinking": N_("command.settings.key.leiff_drinking"),
+    "leiff_water": N_("command.settings.key.leiff_water"),
+    "leiff_specials": N_("command.settings.key.leiff_specials"),
+    "leiff_target": N_("command.settings.key.leiff_target"),
+    "leiff_teams_allowed": N_("command.settings.key.leiff_teams_allowed"),
+    "board_move_seconds": N_("command.settings.key.board_move_seconds"),
+    "leiff_turn_seconds": N_("command.settings.key.leiff_turn_seconds"),
+    "leiff_choice_seconds": N_("command.settings.key.leiff_choice_seconds"),
+    "leiff_max_timeouts": N_("command.settings.key.leiff_max_timeouts"),
+    "challenge_expiry_seconds": N_("command.settings.key.challenge_expiry_seconds"),
+    "challenge_cooldown_seconds": N_("command.settings.key.challenge_cooldown_seconds"),
+    "max_matches_per_user": N_("command.settings.key.max_matches_per_user"),
+    "allowed_channels": N_("command.settings.key.allowed_channels"),
+}
+SETTING_KEYS = tuple(SETTING_TEXT_IDS)
 
 
 def _bot(interaction: discord.Interaction) -> LeafBot:
@@ -48,24 +59,33 @@ def _bot(interaction: discord.Interaction) -> LeafBot:
 
 
 @app_commands.command(
-    name="play",
-    description="Challenge someone (or anyone, or me) to a game, or open a Leiff table.",
+    name=command_text("command.play.name"),
+    description=command_text("command.play.description"),
+)
+@app_commands.rename(
+    game=command_text("command.option.game"),
+    opponent=command_text("command.option.opponent"),
+    size=command_text("command.option.size"),
+    variant=command_text("command.option.variant"),
+    target=command_text("command.option.target"),
+    teams=command_text("command.option.teams"),
+    level=command_text("command.option.level"),
 )
 @app_commands.describe(
-    game="Which game",
-    opponent="Who you challenge (me, the bot, to play at once; leave out for an open challenge)",
-    size="Board side (board games; each game has its own sizes)",
-    variant="Dalen only: capture when a tree cannot gain leaves (instead of size)",
-    target="Leiff only: the total that ends the game",
-    teams="Leiff only: play in teams of two (4 or 6 players)",
-    level="Against me only: how strongly I play (default normal)",
+    game=command_text("command.play.game"),
+    opponent=command_text("command.play.opponent"),
+    size=command_text("command.play.size"),
+    variant=command_text("command.play.variant"),
+    target=command_text("command.play.target"),
+    teams=command_text("command.play.teams"),
+    level=command_text("command.play.level"),
 )
 @app_commands.choices(
     game=GAME_CHOICES,
     level=LEVEL_CHOICES,
     target=[
-        app_commands.Choice(name="50 (short)", value=50),
-        app_commands.Choice(name="100 (long)", value=100),
+        app_commands.Choice(name=command_text("command.play.target.short"), value=50),
+        app_commands.Choice(name=command_text("command.play.target.long"), value=100),
     ],
 )
 @app_commands.guild_only()
@@ -92,8 +112,11 @@ async def play_command(
     )
 
 
-@app_commands.command(name="move", description="Play your move in this channel's match.")
-@app_commands.describe(cell="The cell (Les: two cells like e5+b2); the list shows your legal moves")
+@app_commands.command(
+    name=command_text("command.move.name"), description=command_text("command.move.description")
+)
+@app_commands.rename(cell=command_text("command.option.cell"))
+@app_commands.describe(cell=command_text("command.move.cell"))
 @app_commands.guild_only()
 async def move_command(interaction: discord.Interaction, cell: str) -> None:
     await _bot(interaction).controller.move(interaction, cell)
@@ -106,28 +129,35 @@ async def move_autocomplete(
     return await _bot(interaction).controller.move_autocomplete(interaction, current)
 
 
-@app_commands.command(name="board", description="Show your match in this channel again.")
+@app_commands.command(
+    name=command_text("command.board.name"), description=command_text("command.board.description")
+)
 @app_commands.guild_only()
 async def board_command(interaction: discord.Interaction) -> None:
     await _bot(interaction).controller.board(interaction)
 
 
-@app_commands.command(name="resign", description="Resign your match in this channel.")
+@app_commands.command(
+    name=command_text("command.resign.name"), description=command_text("command.resign.description")
+)
 @app_commands.guild_only()
 async def resign_command(interaction: discord.Interaction) -> None:
     await _bot(interaction).controller.resign(interaction)
 
 
-@app_commands.command(name="games", description="The matches running on this server.")
+@app_commands.command(
+    name=command_text("command.games.name"), description=command_text("command.games.description")
+)
 @app_commands.guild_only()
 async def games_command(interaction: discord.Interaction) -> None:
     await _bot(interaction).controller.games(interaction)
 
 
 @app_commands.command(
-    name="replay", description="An animated replay of a finished board-game match."
+    name=command_text("command.replay.name"), description=command_text("command.replay.description")
 )
-@app_commands.describe(match="The match number (shown on its board message)")
+@app_commands.rename(match=command_text("command.option.match"))
+@app_commands.describe(match=command_text("command.replay.match"))
 @app_commands.guild_only()
 async def replay_command(
     interaction: discord.Interaction, match: app_commands.Range[int, 1]
@@ -135,13 +165,22 @@ async def replay_command(
     await _bot(interaction).controller.replay(interaction, match)
 
 
-@app_commands.command(name="rules", description="A short illustrated summary of a game's rules.")
+@app_commands.command(
+    name=command_text("command.rules.name"), description=command_text("command.rules.description")
+)
+@app_commands.rename(game=command_text("command.option.game"))
+@app_commands.describe(game=command_text("command.rules.game"))
 @app_commands.choices(game=GAME_CHOICES)
 async def rules_command(interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
     await _bot(interaction).controller.rules(interaction, game.value)
 
 
-@app_commands.command(name="leaderboard", description="This server's best players of a game.")
+@app_commands.command(
+    name=command_text("command.leaderboard.name"),
+    description=command_text("command.leaderboard.description"),
+)
+@app_commands.rename(game=command_text("command.option.game"))
+@app_commands.describe(game=command_text("command.leaderboard.game"))
 @app_commands.choices(game=GAME_CHOICES)
 @app_commands.guild_only()
 async def leaderboard_command(
@@ -150,7 +189,11 @@ async def leaderboard_command(
     await _bot(interaction).controller.leaderboard(interaction, game.value)
 
 
-@app_commands.command(name="stats", description="Ratings and results of a player (you by default).")
+@app_commands.command(
+    name=command_text("command.stats.name"), description=command_text("command.stats.description")
+)
+@app_commands.rename(member=command_text("command.option.member"))
+@app_commands.describe(member=command_text("command.stats.member"))
 @app_commands.guild_only()
 async def stats_command(
     interaction: discord.Interaction, member: discord.Member | None = None
@@ -158,11 +201,22 @@ async def stats_command(
     await _bot(interaction).controller.stats(interaction, member)
 
 
-@app_commands.command(name="settings", description="Show or change this server's game settings.")
-@app_commands.describe(
-    key="The setting to change (leave out to see them all)", value="The new value"
+@app_commands.command(
+    name=command_text("command.settings.name"),
+    description=command_text("command.settings.description"),
 )
-@app_commands.choices(key=[app_commands.Choice(name=k, value=k) for k in SETTING_KEYS])
+@app_commands.rename(
+    key=command_text("command.option.key"), value=command_text("command.option.value")
+)
+@app_commands.describe(
+    key=command_text("command.settings.key"), value=command_text("command.settings.value")
+)
+@app_commands.choices(
+    key=[
+        app_commands.Choice(name=command_text(text), value=key)
+        for key, text in SETTING_TEXT_IDS.items()
+    ]
+)
 @app_commands.default_permissions(manage_guild=True)
 @app_commands.guild_only()
 async def settings_command(

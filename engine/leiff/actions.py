@@ -88,16 +88,16 @@ def normalise_rule_text(text: str) -> str:
     """Collapse whitespace; refuse empty or over-long rules."""
     cleaned = " ".join(text.split())
     if not cleaned:
-        raise IllegalMove("write the new rule after the word 'rule'")
+        raise IllegalMove("leiff_rule_missing")
     if len(cleaned) > RULE_MAX_LENGTH:
-        raise IllegalMove(f"a table rule may be at most {RULE_MAX_LENGTH} characters long")
+        raise IllegalMove("leiff_rule_too_long", limit=RULE_MAX_LENGTH)
     return cleaned
 
 
 def parse_action(text: str) -> Action:
     """Parse action text (any capitalisation, extra spaces) into an :class:`Action`."""
     if not isinstance(text, str):
-        raise IllegalMove("an action is a short text such as 'draw' or 'swap 2'")
+        raise IllegalMove("leiff_not_text")
     stripped = text.strip()
     head = stripped[:5].lower()
     if head == "rule" or head.startswith("rule ") or head.startswith("rule\t"):
@@ -110,4 +110,4 @@ def parse_action(text: str) -> Action:
             if kind == "trade" and numbers[2:] < numbers[:2]:
                 numbers = numbers[2:] + numbers[:2]
             return Action(kind, numbers)
-    raise IllegalMove(f"{stripped[:40]!r} is not a Leiff action")
+    raise IllegalMove("leiff_unknown_action", text=repr(stripped[:40]))

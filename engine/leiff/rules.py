@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.errors import IllegalMove
 from engine.leiff.actions import Action
+from engine.leiff.cards import display_name
 from engine.leiff.events import PUBLIC, card, event, player
 from engine.leiff.scoring import finish_round, record_drink
 from engine.leiff.table import PLAY_STEPS, Table
@@ -390,77 +391,82 @@ def legal_actions(t: Table, seat: int) -> list[str]:
 
 
 # ---- applying -------------------------------------------------------------------------------
-def _slot(t: Table, seat: int, slot: int, whose: str = "your") -> int:
+def _slot(t: Table, seat: int, slot: int, owner: int | None = None) -> int:
+    """``slot`` if ``seat`` has it; ``owner`` (a seat) words the error for another's hand."""
     if not 1 <= slot <= len(t.hands[seat]):
         size = len(t.hands[seat])
-        raise IllegalMove(
-            f"{whose} hand has no slot {slot} (it has {size} card{'s' if size != 1 else ''})"
-        )
+        if owner is None:
+            raise IllegalMove("leiff_no_own_slot", slot=slot, count=size)
+        raise IllegalMove("leiff_no_slot", player=player(owner), slot=slot, count=size)
     return slot
 
 
 def _seat(t: Table, seat: int) -> int:
     if not 0 <= seat < t.players:
-        raise IllegalMove(f"there is no seat {seat} (seats are 0 to {t.players - 1})")
+        raise IllegalMove("leiff_no_seat", seat=seat, last=t.players - 1)
     return seat
 
 
-def _why_not_owner(t: Table, seat: int, action: Action) -> str:
+def _why_not_owner(t: Table, seat: int, action: Action) -> IllegalMove:
     """A reason, safe to show anyone, why this seat may not make this choice now."""
     step = t.step
     if step == "over":
-        return "the game is over"
+        return IllegalMove("game_over")
     if step == "next":
-        return "the round is over: deal the next one with 'next'"
+        return IllegalMove("leiff_round_over")
     if step == "look":
-        return "everyone is still choosing which two cards to look at"
+        return IllegalMove("leiff_looking")
     if step == "exchange":
-        return "the round is over and the Magier's exchange is being chosen"
+        return IllegalMove("leiff_exchange")
     if step == "spy":
-        return "the Magier's victim is still looking at two cards"
+        return IllegalMove("leiff_spy")
     assert t.turn is not None  # every step left here is a turn player's
     if seat != t.turn:
-        return f"it is {player(t.turn)}'s turn; out of turn you may only match or catch"
+        return IllegalMove("leiff_not_your_turn", player=player(t.turn))
     if step == "turn":
-        return "start your turn with 'draw', 'take' or 'leiff'"
+        return IllegalMove("leiff_start_turn")
     if step == "hold":
-        return "put the card you hold into a slot ('swap N') or discard it"
-    return "finish the card effect first (or 'decline' it)"
+        return IllegalMove("leiff_holding")
+    return IllegalMove("leiff_finish_effect")
 
 
 def apply(t: Table, seat: int, action: Action, events: Events) -> None:
     """Apply one parsed action by ``seat`` to the (private copy of the) table."""
     _seat(t, seat)
     if t.step == "over":
-        raise IllegalMove("the game is over")
+        raise IllegalMove("game_over")
     kind = action.kind
     if action.out_of_turn:
         if t.step not in PLAY_STEPS:
-            raise IllegalMove(
-                "matching, catching and penalties are only possible while a round is played"
-            )
+            raise IllegalMove("leiff_out_of_turn_in_play_only")
         _apply_out_of_turn(t, seat, action, events)
         settle(t, events)
         return
     text = str(action)
     allowed = owner_actions(t, seat)
     if text not in allowed and not (kind == "rule" and "rule " + SAMPLE_RULE in allowed):
-        raise IllegalMove(_illegal_reason(t, seat, action, allowed))
+        raise _illegal_reason(t, seat, action, allowed)
     handler = _HANDLERS[kind]
     handler(t, seat, action, events)
     settle(t, events)
 
 
-def _illegal_reason(t: Table, seat: int, action: Action, allowed: list[str]) -> str:
-    """Why an owner action was refused, naming only the seat's own choices (never a card)."""
+def _illegal_reason(t: Table, seat: int, action: Action, allowed: list[str]) -> IllegalMove:
+    """Why an owner action was refused, naming only the seat's own choices (never a hidden
+    card: the effect card named is the one just discarded, face up)."""
     if not allowed:
         return _why_not_owner(t, seat, action)
     listed = ", ".join(allowed[:8]) + (" …" if len(allowed) > 8 else "")
     verb = str(action).split()[0]
     if any(a.split()[0] == verb for a in allowed):
-        return f"'{action}' is not possible now; you may: {listed}"
+        return IllegalMove("leiff_not_possible_now", action=str(action), actions=listed)
     if t.step == "effect" and seat == t.turn:
-        return f"'{action}' does not answer the {t.effect} card; choose one of: {listed}"
+        return IllegalMove(
+            "leiff_not_an_answer",
+            action=str(action),
+            card=display_name(t.effect or ""),
+            actions=listed,
+        )
     return _why_not_owner(t, seat, action)
 
 
@@ -468,17 +474,17 @@ def _apply_out_of_turn(t: Table, seat: int, action: Action, events: Events) -> N
     top = t.top()
     if action.kind == "penalty":
         if not t.options.teams:
-            raise IllegalMove("the table-talk penalty exists only in team games")
+            raise IllegalMove("leiff_penalty_teams_only")
         target = _seat(t, action.numbers[0])
         if t.options.team_of(target) == t.options.team_of(seat):
-            raise IllegalMove("only the other team can give a table-talk penalty")
+            raise IllegalMove("leiff_penalty_other_team")
         events.append(
             event("penalty", PUBLIC, f"{player(seat)} gives {player(target)} a table-talk penalty.")
         )
         _add_cards(t, target, 1, "draws a penalty card", events)
         return
     if top is None:
-        raise IllegalMove("the discard pile is empty: there is nothing to match")
+        raise IllegalMove("leiff_nothing_to_match")
     top_label = t.label(top)
     if action.kind == "match":
         slot = _slot(t, seat, action.numbers[0])
@@ -519,8 +525,8 @@ def _apply_out_of_turn(t: Table, seat: int, action: Action, events: Events) -> N
     owner, slot = action.numbers
     _seat(t, owner)
     if owner == seat:
-        raise IllegalMove("you cannot catch your own card: use 'match' for that")
-    _slot(t, owner, slot, f"{player(owner)}'s")
+        raise IllegalMove("leiff_catch_own")
+    _slot(t, owner, slot, owner)
     card_id = t.hands[owner][slot - 1]
     label = t.label(card_id)
     if label == top_label:

@@ -158,9 +158,8 @@ def finish_round(t: Table, events: list[dict[str, Any]]) -> None:
     if max(unit_scores) >= t.options.target:
         best = min(unit_scores)
         winners = sorted(s for s in range(n) if unit_scores[unit_of(t, s)] == best)
-        t.outcome = Outcome(
-            winner=winners,
-            reason=f"a total reached {t.options.target}; the lowest total, {best}, wins",
+        t.outcome = Outcome.because(
+            winners, "leiff_target_reached", target=t.options.target, best=best
         )
         t.step = "over"
         names = " and ".join(player(s) for s in winners)

@@ -94,7 +94,7 @@ class LeiffState:
     def play(self, seat: int, action: str) -> LeiffState:
         """Apply ``action`` by ``seat``; raises :class:`IllegalMove` (nothing changes) if it may not."""
         if isinstance(seat, bool) or not isinstance(seat, int):
-            raise IllegalMove("a seat is a whole number")
+            raise IllegalMove("seat_not_a_number")
         parsed = parse_action(action)
         table = self._table.clone()
         events: list[dict[str, Any]] = []

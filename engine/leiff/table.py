@@ -16,19 +16,38 @@ from typing import Any
 
 from engine.leiff.cards import Deck
 from engine.leiff.options import LeiffOptions
+from engine.reasons import reason as reason_text
 
 PLAY_STEPS = frozenset({"turn", "hold", "effect", "spy"})
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a match: the winning seats (ties share the win) and why."""
+    """The end of a match: the winning seats (ties share the win) and why: an English
+    ``reason`` and the same as a ``code`` with ``params`` (``engine.reasons``)."""
 
     winner: list[int]
     reason: str
+    code: str | None = field(default=None, compare=False)
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def because(cls, winner: list[int], code: str, **params: Any) -> Outcome:
+        return cls(winner, reason_text(code, params), code, params)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Outcome:
+        """Stored outcomes from before codes existed have only ``winner`` and ``reason``."""
+        return cls(
+            list(data["winner"]), data["reason"], data.get("code"), dict(data.get("params") or {})
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"winner": list(self.winner), "reason": self.reason}
+        data: dict[str, Any] = {"winner": list(self.winner), "reason": self.reason}
+        if self.code is not None:
+            data["code"] = self.code
+            data["params"] = dict(self.params)
+        return data
 
 
 @dataclass
@@ -241,8 +260,6 @@ class Table:
             exhausted=data["exhausted"],
             round_scores=data["round_scores"],
             history=[list(h) for h in data["history"]],
-            outcome=None
-            if outcome is None
-            else Outcome(list(outcome["winner"]), outcome["reason"]),
+            outcome=None if outcome is None else Outcome.from_dict(outcome),
             events=data["events"],
         )

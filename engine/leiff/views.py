@@ -8,13 +8,13 @@ is over and every hand has been revealed.
 from __future__ import annotations
 
 import copy
-from typing import TypedDict
+from typing import Any, Required, TypedDict
 
 from engine.leiff.events import visible_to
 from engine.leiff.options import OptionsDict
 from engine.leiff.rules import legal_actions, out_of_turn_actions
 from engine.leiff.scoring import Drinks, ledger, seat_totals, unit_totals
-from engine.leiff.table import PLAY_STEPS, Table
+from engine.leiff.table import PLAY_STEPS, Outcome, Table
 
 
 class WaitingFor(TypedDict):
@@ -45,9 +45,19 @@ class Enchantment(TypedDict):
     target: int
 
 
-class OutcomeDict(TypedDict):
-    winner: list[int]
-    reason: str
+class OutcomeDict(TypedDict, total=False):
+    winner: Required[list[int]]
+    reason: Required[str]
+    code: str  # why, as a code with params (engine.reasons); absent in old stored games
+    params: dict[str, Any]
+
+
+def outcome_dict(outcome: Outcome) -> OutcomeDict:
+    data: OutcomeDict = {"winner": list(outcome.winner), "reason": outcome.reason}
+    if outcome.code is not None:
+        data["code"] = outcome.code
+        data["params"] = dict(outcome.params)
+    return data
 
 
 class LeiffView(TypedDict):
@@ -202,8 +212,6 @@ def view(t: Table, viewer: int | None) -> LeiffView:
         "caller": t.caller,
         "drinks": ledger(t),
         "round_over": revealed,
-        "outcome": None
-        if t.outcome is None
-        else {"winner": list(t.outcome.winner), "reason": t.outcome.reason},
+        "outcome": None if t.outcome is None else outcome_dict(t.outcome),
         "events": copy.deepcopy([e for e in t.events if visible_to(e, viewer)]),
     }

@@ -36,7 +36,7 @@ class ThreeState(BoardState):
     def _apply(self, text: str) -> BoardState:
         index = self._parse_cell(text)
         if self.cells[index] != EMPTY:
-            raise IllegalMove(f"{text} is taken")
+            raise IllegalMove("cell_taken", cell=text)
         cells = bytearray(self.cells)
         cells[index] = self.mover or 1
         return self._placed(self.grid.names[index], bytes(cells), placed=(index,))

@@ -17,6 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .command_schema import command_problem
 from .gateway import Gateway
 from .interactions import (
     APPLICATION_COMMAND,
@@ -388,6 +389,10 @@ class SimServer:
         if guild_id is not None:
             self.state.get_guild(int(guild_id))
         commands = await request.json()
+        for index, command in enumerate(commands):
+            problem = command_problem(index, command)
+            if problem is not None:
+                raise form_error(*problem)
         names = [c["name"] for c in commands]
         if len(names) != len(set(names)):
             raise form_error("name", "Application command names must be unique")

@@ -55,7 +55,7 @@ class RowsState(BoardState):
     def _apply(self, text: str) -> BoardState:
         index = self._parse_cell(text)
         if self.cells[index] != EMPTY:
-            raise IllegalMove(f"{self.grid.names[index]} is taken")
+            raise IllegalMove("cell_taken", cell=self.grid.names[index])
         cells = bytearray(self.cells)
         cells[index] = self.mover or 1
         return self._placed(self.grid.names[index], bytes(cells), placed=(index,))

@@ -1,7 +1,9 @@
 """FROZEN pre-optimisation copy of engine/lublache.py, kept only as a differential oracle.
 
 The speed-up tests play the same moves through this engine and the live one and demand
-identical answers. Do not optimise or fix anything here: it must stay as it was.
+identical answers. Do not optimise or fix anything here: it must stay as it was. (Only its
+refusals and its outcome were rewritten as codes when the engine's texts became codes; their
+English text is unchanged.)
 
 Original docstring follows.
 
@@ -119,16 +121,16 @@ class LublacheState(BoardState):
             self._cache[key] = forbidden
         return forbidden
 
-    def _turn_at(self, cell: int) -> _Turn | str:
+    def _turn_at(self, cell: int) -> _Turn | IllegalMove:
         """The fate of the mover's stone on the empty ``cell``, worked out once."""
-        known: dict[int, _Turn | str] = self._cache.setdefault("turn_at", {})
+        known: dict[int, _Turn | IllegalMove] = self._cache.setdefault("turn_at", {})
         turn = known.get(cell)
         if turn is None:
             turn = self._evaluate(cell)
             known[cell] = turn
         return turn
 
-    def _turns(self) -> dict[int, _Turn | str]:
+    def _turns(self) -> dict[int, _Turn | IllegalMove]:
         """Every empty cell's fate for the player to move: the turn, or why it is illegal."""
         turns = self._cache.get("turns")
         if turns is None:
@@ -152,14 +154,14 @@ class LublacheState(BoardState):
                 return True
         return any(isinstance(self._turn_at(cell), _Turn) for cell in empty)
 
-    def _evaluate(self, cell: int) -> _Turn | str:
+    def _evaluate(self, cell: int) -> _Turn | IllegalMove:
         """Play the mover's stone on the empty ``cell``: the resulting turn, or the reason
         (for players) why the rules forbid it."""
         mover = self.mover if self.mover is not None else 1
         enemy = other(mover)
         name = self.grid.names[cell]
         if cell in self._forbidden_for(mover):
-            return f"{name} touches your own loop"
+            return IllegalMove("lublache_own_loop", cell=name)
         neighbours = self.grid.neighbours
 
         colours = bytearray(self.cells)
@@ -208,7 +210,9 @@ class LublacheState(BoardState):
                 colours[stone] == mover and _on_owned_loop(final, colours, stone, mover)
                 for stone in loop
             ):
-                return f"{name} would end on a loop {self.game.colour_name(enemy)} controls"
+                return IllegalMove(
+                    "lublache_enemy_loop", cell=name, colour=self.game.colour_name(enemy)
+                )
         return _Turn(
             cells=bytes(colours),
             closed=tuple(closed),
@@ -225,10 +229,10 @@ class LublacheState(BoardState):
         cell = self._parse_cell(text)
         name = self.grid.names[cell]
         if self.cells[cell] != EMPTY:
-            raise IllegalMove(f"{name} is taken")
+            raise IllegalMove("cell_taken", cell=name)
         turn = self._turn_at(cell)
-        if isinstance(turn, str):
-            raise IllegalMove(turn)
+        if isinstance(turn, IllegalMove):
+            raise IllegalMove(turn.code, **turn.params)
         successor = self._placed(
             name,
             turn.cells,
@@ -250,7 +254,7 @@ class LublacheState(BoardState):
         if self._has_a_placement():
             return None
         colour = self.game.colour_name(self.mover)
-        return Outcome(colour, f"{colour} wins: it has no legal placement left")
+        return Outcome.because(colour, "lublache_stuck_wins", colour=colour)
 
     # ---- what pictures, bots and help texts read ------------------------------------------
     def loops(self) -> list[LoopView]:
