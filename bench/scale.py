@@ -325,6 +325,42 @@ async def run_config(backend: str, processes: int, seconds: float, matches: int)
     return figures
 
 
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+async def idle_memory(guilds: int) -> tuple[float, float]:
+    """Resident memory (MB) of one bot process connected to no server, and to ``guilds``
+    servers of two members and a channel each (what a shard's servers cost at rest)."""
+    from tests.discord_sim import DiscordSimulator
+
+    sizes = []
+    for count in (0, guilds):
+        async with database("postgresql") as url, DiscordSimulator() as sim:
+            from bot.storage import open_repository
+
+            await (await open_repository(url)).close()
+            for number in range(count):
+                guild = sim.add_guild(f"server {number}")
+                sim.add_member(guild, f"a{number}")
+                sim.add_member(guild, f"b{number}")
+            children = await start_children(sim, url, 1)
+            try:
+                deadline = time.monotonic() + 120
+                while sim.gateway.live_sessions[0].sequence < count + 1:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("the guilds were not all sent in time")
+                    await asyncio.sleep(0.1)
+                await asyncio.sleep(2.0)  # parsed and settled
+                sizes.append(rss_mb(children[0].pid))
+            finally:
+                await stop_children(children)
+    return sizes[0], sizes[1]
+
+
 async def run(configs: list[tuple[str, int]], seconds: float, matches: int) -> list[Figures]:
     results = []
     for backend, processes in configs:
@@ -341,7 +377,25 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--matches", type=int, default=24)
     parser.add_argument("--configs", default=DEFAULT_CONFIGS)
+    parser.add_argument(
+        "--idle-guilds",
+        type=int,
+        default=0,
+        help="instead: the resident memory of one bot process with this many servers",
+    )
     options = parser.parse_args(argv)
+    if options.idle_guilds:
+        from bench.__main__ import machine_line
+
+        empty, full = asyncio.run(idle_memory(options.idle_guilds))
+        per_guild = (full - empty) * 1024 / options.idle_guilds
+        print(f"machine: {machine_line()}")
+        print(f"command: python -m bench.scale --idle-guilds {options.idle_guilds}")
+        print(
+            f"resident memory: {empty:.0f} MB with no server, {full:.0f} MB with "
+            f"{options.idle_guilds} servers: {per_guild:.1f} KB per server"
+        )
+        return 0
     configs = [(c.split(":")[0], int(c.split(":")[1])) for c in options.configs.split(",")]
     from bench.__main__ import machine_line
 
