@@ -55,6 +55,7 @@ class Figures:
     refused: int = 0
     games_finished: int = 0
     requests: int = 0
+    limited: int = 0  # requests that count against Discord's global 50/s (not callbacks)
     commits: int | None = None
     rows_written: int | None = None
     bot_cpu: float = 0.0  # seconds of CPU the bot processes used in the load window
@@ -70,13 +71,15 @@ class Figures:
             f"| {self.backend} | {self.processes} | {self.moves / self.seconds:.1f} | "
             f"{statistics.median(ordered) * 1000:.0f} | {p99 * 1000:.0f} | "
             f"{self.bot_cpu / per_move * 1000:.1f} | {self.driver_cpu / per_move * 1000:.1f} | "
-            f"{self.requests / per_move:.1f} | {commits} | {rows} | {self.refused} |"
+            f"{self.requests / per_move:.1f} ({self.limited / per_move:.1f}) | {commits} | "
+            f"{rows} | {self.refused} |"
         )
 
 
 HEADER = (
     "| database | processes | moves/s | median ms | p99 ms | bot CPU ms/move "
-    "| simulator CPU ms/move | REST requests/move | commits/move | rows written/move "
+    "| simulator CPU ms/move | REST requests/move (counted in the global limit) "
+    "| commits/move | rows written/move "
     "| refused |\n|---|---|---|---|---|---|---|---|---|---|---|"
 )
 
@@ -312,7 +315,9 @@ async def run_config(backend: str, processes: int, seconds: float, matches: int)
             )
             figures.seconds = time.monotonic() - started
             await asyncio.sleep(1.0)  # the last answers' follow-up edits land
-            figures.requests = len(sim.requests) - requests_before
+            window = sim.requests[requests_before:]
+            figures.requests = len(window)
+            figures.limited = sum(1 for r in window if not r.route.startswith("/interactions/"))
             figures.bot_cpu = sum(cpu_seconds(c.pid) for c in children) - bot_before
             figures.driver_cpu = time.process_time() - driver_before
         finally:
@@ -323,6 +328,89 @@ async def run_config(backend: str, processes: int, seconds: float, matches: int)
             figures.commits = after[0] - before[0]
             figures.rows_written = after[1] - before[1]
     return figures
+
+
+async def leiff_requests(actions: int) -> None:
+    """REST requests per Leiff action: a table of three people and a bot on SQLite, each
+    action clicked in the acting player's DM (the engine's default action). The bot's own
+    actions in between are updates too, so the count is given per click and per version."""
+    import re
+
+    from bot.storage import open_repository
+    from engine import get_game
+    from tests.discord_sim import DiscordSimulator
+
+    async with database("sqlite") as url, DiscordSimulator(interaction_timeout=30) as sim:
+        repo = await open_repository(url)
+        guild = sim.add_guild("cards")
+        people = [sim.add_member(guild, name) for name in ("ann", "ben", "cat")]
+        children = await start_children(sim, url, 1)
+        try:
+            channel = guild.channels[0]
+            opened = await sim.slash(people[0], "play", game="leiff", channel=channel)
+            lobby = opened.last_message
+            table = int(re.search(r"table #(\d+)", lobby.content or "").group(1))  # type: ignore[union-attr]
+            for guest in people[1:]:
+                await sim.click(guest, lobby, "Join")
+            await sim.click(people[0], lobby, "Add bot seat")
+            await sim.click(people[0], lobby, "Start")
+            await asyncio.sleep(1.0)
+            before, done, started = len(sim.requests), 0, None
+            first_version = (await repo.get_match(table)).version  # type: ignore[union-attr]
+            while done < actions:
+                record = await repo.get_match(table)
+                assert record is not None and record.state is not None
+                if record.status != "running":
+                    break
+                state = get_game("leiff").from_json(record.state)
+                humans = [s for s in state.waiting_for()["owners"] if s < len(people)]
+                if not humans:
+                    await asyncio.sleep(0.05)
+                    continue
+                seat = humans[0]
+                action = state.default_action(seat)
+                hand = [m for m in sim.dms(people[seat]) if m.buttons or m.selects][-1]
+                custom = next(
+                    (
+                        b.custom_id
+                        for b in hand.buttons
+                        if (b.custom_id or "").endswith("|" + action)
+                    ),
+                    None,
+                )
+                select = next((m for m in hand.selects if action in m.values), None)
+                if custom is None and select is None:
+                    await asyncio.sleep(0.05)
+                    continue
+                started = started or time.monotonic()
+                if custom is not None:
+                    await sim.click(people[seat], hand, custom)
+                else:
+                    assert select is not None
+                    await sim.select(people[seat], hand, select.custom_id, action)
+                done += 1
+                await asyncio.sleep(0.3)  # the other players' hands and the table go out
+            window = sim.requests[before:]
+            after_version = (await repo.get_match(table)).version  # type: ignore[union-attr]
+        finally:
+            await stop_children(children)
+            await repo.close()
+    routes: dict[str, int] = {}
+    for request in window:
+        key = f"{request.method} {request.route}"
+        routes[key] = routes.get(key, 0) + 1
+    limited = sum(1 for r in window if not r.route.startswith("/interactions/"))
+    steps = after_version - first_version  # the people's actions and the bot's
+    print(
+        f"{done} Leiff actions clicked by DM; with the bot's the table moved on "
+        f"{steps} versions (each an update: table message, changed hands by DM)"
+    )
+    print(
+        f"per click: {len(window) / done:.1f} REST requests, {limited / done:.1f} counted "
+        f"in the global limit; per version: {len(window) / steps:.1f} and {limited / steps:.1f}"
+    )
+    for key, count in sorted(routes.items(), key=lambda item: -item[1]):
+        print(f"  {count / done:.2f} per click  {key}")
 
 
 def rss_mb(pid: int) -> float:
@@ -383,7 +471,20 @@ def main(argv: list[str]) -> int:
         default=0,
         help="instead: the resident memory of one bot process with this many servers",
     )
+    parser.add_argument(
+        "--leiff-actions",
+        type=int,
+        default=0,
+        help="instead: REST requests per Leiff action over this many DM clicks",
+    )
     options = parser.parse_args(argv)
+    if options.leiff_actions:
+        from bench.__main__ import machine_line
+
+        print(f"machine: {machine_line()}")
+        print(f"command: python -m bench.scale --leiff-actions {options.leiff_actions}")
+        asyncio.run(leiff_requests(options.leiff_actions))
+        return 0
     if options.idle_guilds:
         from bench.__main__ import machine_line
 
