@@ -356,6 +356,7 @@ async def leiff_requests(actions: int) -> None:
             await sim.click(people[0], lobby, "Start")
             await asyncio.sleep(1.0)
             before, done, started = len(sim.requests), 0, None
+            cpu_before = cpu_seconds(children[0].pid)
             first_version = (await repo.get_match(table)).version  # type: ignore[union-attr]
             while done < actions:
                 record = await repo.get_match(table)
@@ -391,6 +392,7 @@ async def leiff_requests(actions: int) -> None:
                 done += 1
                 await asyncio.sleep(0.3)  # the other players' hands and the table go out
             window = sim.requests[before:]
+            bot_cpu = cpu_seconds(children[0].pid) - cpu_before
             after_version = (await repo.get_match(table)).version  # type: ignore[union-attr]
         finally:
             await stop_children(children)
@@ -411,6 +413,9 @@ async def leiff_requests(actions: int) -> None:
     )
     for key, count in sorted(routes.items(), key=lambda item: -item[1]):
         print(f"  {count / done:.2f} per click  {key}")
+    print(
+        f"bot CPU: {bot_cpu / done * 1000:.0f} ms per click, {bot_cpu / steps * 1000:.0f} per version"
+    )
 
 
 def rss_mb(pid: int) -> float:
