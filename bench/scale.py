@@ -108,7 +108,9 @@ def child(argv: list[str]) -> int:
     settings = Settings(
         token=token,
         database_url=database_url,
-        render_workers=0,
+        # Pictures in threads by default (the CPU per move is then all in the process);
+        # RENDER_WORKERS=2 measures production's worker processes instead.
+        render_workers=int(os.environ.get("RENDER_WORKERS", "0")),
         shard_count=int(count),
         shard_ids=(int(shard),),
     )
@@ -413,8 +415,10 @@ async def leiff_requests(actions: int) -> None:
     )
     for key, count in sorted(routes.items(), key=lambda item: -item[1]):
         print(f"  {count / done:.2f} per click  {key}")
+    workers = os.environ.get("RENDER_WORKERS", "0")
     print(
-        f"bot CPU: {bot_cpu / done * 1000:.0f} ms per click, {bot_cpu / steps * 1000:.0f} per version"
+        f"bot CPU (the bot process itself, RENDER_WORKERS={workers}): "
+        f"{bot_cpu / done * 1000:.0f} ms per click, {bot_cpu / steps * 1000:.0f} per version"
     )
 
 
