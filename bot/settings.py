@@ -144,6 +144,10 @@ class Settings:
                 "DATABASE_PATH is deprecated: write DATABASE_URL=sqlite:///" + path + " instead"
             )
         shard_ids = (merged.get("SHARD_IDS") or "").strip()
+        # 0 is a real choice: pictures drawn in threads of the bot process, no workers.
+        render_workers = integer("RENDER_WORKERS", 2)
+        if render_workers is None or render_workers < 0:
+            raise SystemExit("RENDER_WORKERS must be 0 or more")
         return cls(
             token=(merged.get("DISCORD_TOKEN") or "").strip() or None,
             database_path=Path(path) if path else DEFAULT_DATABASE_PATH,
@@ -151,7 +155,7 @@ class Settings:
             database_pool_size=integer("DATABASE_POOL_SIZE", 10) or 10,
             dev_guild_id=integer("DEV_GUILD_ID", None),
             log_level=(merged.get("LOG_LEVEL") or "INFO").upper(),
-            render_workers=integer("RENDER_WORKERS", 2) or 2,
+            render_workers=render_workers,
             ai_workers=integer("AI_WORKERS", 1) or 1,
             shard_count=integer("SHARD_COUNT", None),
             shard_ids=parse_shard_ids(shard_ids) if shard_ids else None,

@@ -16,19 +16,21 @@ start-up, lookups and settings calls.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.service import leiff_logic
+from bot.service.arguments import check_public_calls
 from bot.service.board_matches import BoardMatchCalls
 from bot.service.clocks import ClockCalls
 from bot.service.core import LEIFF
 from bot.service.errors import Forbidden
 from bot.service.guild_settings import GuildSettings
 from bot.service.leiff_tables import LeiffTableCalls
-from bot.service.results import ChallengeInfo, MatchInfo, Update
+from bot.service.results import ChallengeInfo, MatchInfo, Message, Update
 from bot.service.standings import StandingCalls
 from bot.service.vs_bot import BotCalls
-from bot.storage import ACTIVE_STATUSES, ActionRecord
+from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure
 
 
 @dataclass(frozen=True)
@@ -39,6 +41,7 @@ class StartupState:
     challenges: tuple[ChallengeInfo, ...]
 
 
+@check_public_calls  # malformed arguments raise the service's own errors
 class MatchService(
     BotCalls,  # with the challenge calls it builds on
     BoardMatchCalls,
@@ -83,6 +86,22 @@ class MatchService(
                 return self._info(record, self._state(record))
         return None
 
+    async def board_matches_in_channel(
+        self, guild_id: int, channel_id: int, user_id: int, thread_id: int | None = None
+    ) -> list[MatchInfo]:
+        """The caller's running board matches played in this channel or thread, most
+        recently active first. Leiff tables there never hide them: this is how ``/move``
+        and ``/resign`` find "my match here"."""
+        place = thread_id if thread_id is not None else channel_id
+        records = await self.repo.matches_in_channel(guild_id, place, ("running",), user_id)
+        return [
+            self._info(record, self._state(record))
+            for record in records
+            if record.game != LEIFF
+            and (record.thread_id or record.channel_id) == place
+            and record.seat_of(user_id) is not None
+        ]
+
     async def user_matches(self, user_id: int, guild_id: int | None = None) -> list[MatchInfo]:
         records = await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, guild_id)
         return [self._info(r, self._state(r)) for r in records]
@@ -105,7 +124,7 @@ class MatchService(
         await self._load(match_id)
         await self.repo.set_thread(match_id, thread_id)
 
-    async def set_challenge_message(self, challenge_id: int, message_id: int | None) -> None:
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Records the channel message that shows a challenge, so whichever process sees it
         expire can edit that message (``ChallengeInfo.message_id``)."""
         await self.repo.set_challenge_message(challenge_id, message_id)
@@ -113,16 +132,22 @@ class MatchService(
     # ===================================================================== direct messages
     # What every process must know about DMs lives in the database: a refusal noted by the
     # process that hit it holds for the process that sends the next hand.
-    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, float]:
-        """Of these users, those whose DMs refused the bot, with when (Unix seconds)."""
+    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
+        """Of these users, those whose DMs refused the bot: when (Unix seconds, the service's
+        clock) and the tables told so since."""
         return await self.repo.dm_failures(user_ids)
 
     async def note_dm_failure(self, user_id: int, code: int | None = None) -> None:
         """Remember that a DM to the user was refused (Discord's ``code``, e.g. 50007)."""
         await self.repo.record_dm_failure(user_id, self.clock(), code)
 
+    async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
+        """Whether this table's channel is still to be told that the user's DMs are closed
+        (True once per table while the refusal lasts, across processes)."""
+        return await self.repo.claim_dm_notice(user_id, match_id)
+
     async def note_dm_delivered(self, user_id: int) -> None:
-        """A DM reached the user: forget an earlier refusal."""
+        """A DM reached the user: forget an earlier refusal and the tables told of it."""
         await self.repo.clear_dm_failure(user_id)
 
     async def current(self, match_id: int, for_user: int | None = None) -> Update:
@@ -136,7 +161,17 @@ class MatchService(
         if state is None:  # a lobby, open or closed
             return self._lobby_update("refresh", record, [])
         if record.game == LEIFF:
-            return self._leiff_update("refresh", record, None, [], [], only_user=for_user)
+            update = self._leiff_update("refresh", record, None, [], [], only_user=for_user)
+            if for_user is None:
+                return update
+            # What the player learnt in the last step ("You look at your slots 1 and 2: …"),
+            # so a hand shown on request (DMs closed) tells what a DM would have told.
+            news = tuple(
+                Message(text, to=user)
+                for user, text in leiff_logic.private_texts(state, record)
+                if user == for_user
+            )
+            return replace(update, messages=news + update.messages)
         return self._board_update("refresh", record, state, [])
 
     # ===================================================================== settings

@@ -172,3 +172,14 @@ class RatingRecord:
 
     def evolve(self, **changes: Any) -> RatingRecord:
         return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class DmFailure:
+    """Discord refused a user's DMs (``code``, e.g. 50007) at ``failed_at``; ``noticed`` are
+    the tables whose channel was told so while the refusal lasts (each is told once)."""
+
+    user_id: int
+    failed_at: float
+    code: int | None = None
+    noticed: frozenset[int] = frozenset()

@@ -14,6 +14,7 @@ from typing import Any
 from bot.storage.records import (
     ActionRecord,
     ChallengeRecord,
+    DmFailure,
     MatchRecord,
     RatingRecord,
     SeatRecord,
@@ -226,13 +227,19 @@ class Repository(abc.ABC):
 
     # ---- direct messages -------------------------------------------------------------
     @abc.abstractmethod
-    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, float]:
-        """Of these users, those whose DMs refused the bot, with when it last happened."""
+    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
+        """Of these users, those whose DMs refused the bot: when it last happened and the
+        tables told so since."""
 
     @abc.abstractmethod
     async def record_dm_failure(self, user_id: int, at: float, code: int | None = None) -> None:
         """Remember (for every process) that a DM to the user failed, with Discord's code."""
 
     @abc.abstractmethod
+    async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
+        """Whether the table's channel is still to be told that the user's DMs are closed:
+        True exactly once per table while the refusal lasts, in whichever process asks."""
+
+    @abc.abstractmethod
     async def clear_dm_failure(self, user_id: int) -> None:
-        """A DM reached the user again: forget the failure."""
+        """A DM reached the user again: forget the failure and the tables told of it."""

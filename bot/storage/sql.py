@@ -26,6 +26,7 @@ from bot.storage.mapping import Row
 from bot.storage.records import (
     ActionRecord,
     ChallengeRecord,
+    DmFailure,
     MatchRecord,
     RatingRecord,
     SeatRecord,
@@ -564,14 +565,31 @@ class SqlRepository(Repository):
             )
 
     # ---- direct messages -----------------------------------------------------------------
-    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, float]:
+    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
         sql, values = _in(user_ids)
         if not values:
             return {}
         rows = await self._fetch(
-            f"SELECT user_id, failed_at FROM dm_failures WHERE user_id IN ({sql})", values
+            f"SELECT user_id, failed_at, code FROM dm_failures WHERE user_id IN ({sql})", values
         )
-        return {row["user_id"]: row["failed_at"] for row in rows}
+        if not rows:  # the usual answer: one query
+            return {}
+        sql, values = _in(row["user_id"] for row in rows)
+        notices = await self._fetch(
+            f"SELECT user_id, match_id FROM dm_notices WHERE user_id IN ({sql})", values
+        )
+        noticed: dict[int, set[int]] = {}
+        for row in notices:
+            noticed.setdefault(row["user_id"], set()).add(row["match_id"])
+        return {
+            row["user_id"]: DmFailure(
+                user_id=row["user_id"],
+                failed_at=row["failed_at"],
+                code=row["code"],
+                noticed=frozenset(noticed.get(row["user_id"], ())),
+            )
+            for row in rows
+        }
 
     async def record_dm_failure(self, user_id: int, at: float, code: int | None = None) -> None:
         async with self._transaction() as tx:
@@ -582,9 +600,19 @@ class SqlRepository(Repository):
                 (user_id, float(at), code),
             )
 
+    async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
+        async with self._transaction() as tx:
+            changed = await tx.execute(
+                "INSERT INTO dm_notices(user_id, match_id) VALUES (?, ?) "
+                "ON CONFLICT(user_id, match_id) DO NOTHING",
+                (user_id, match_id),
+            )
+        return changed == 1
+
     async def clear_dm_failure(self, user_id: int) -> None:
         async with self._transaction() as tx:
             await tx.execute("DELETE FROM dm_failures WHERE user_id = ?", (user_id,))
+            await tx.execute("DELETE FROM dm_notices WHERE user_id = ?", (user_id,))
 
 
 def _now() -> float:

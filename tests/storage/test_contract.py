@@ -16,6 +16,7 @@ from bot.storage import (
     ActionRecord,
     ChallengeRecord,
     ChallengeTaken,
+    DmFailure,
     MatchRecord,
     RatingConflict,
     RatingRecord,
@@ -380,11 +381,21 @@ async def test_dm_failures_are_shared_and_forgotten_on_success(
     repo: Repository, repo_url: str
 ) -> None:
     await repo.record_dm_failure(ALICE, 5.0, 50007)
-    other = await open_repository(repo_url)
+    other = await open_repository(repo_url)  # another process
     try:
-        assert await other.dm_failures([ALICE, BOB]) == {ALICE: 5.0}
+        assert await other.dm_failures([ALICE, BOB]) == {ALICE: DmFailure(ALICE, 5.0, 50007)}
+        assert await other.claim_dm_notice(ALICE, 7)
+        assert not await repo.claim_dm_notice(ALICE, 7)  # each table is told once
+        assert await repo.claim_dm_notice(ALICE, 8)
+        [failure] = (await repo.dm_failures([ALICE])).values()
+        assert failure.noticed == {7, 8}
+        await repo.record_dm_failure(ALICE, 9.0, 50007)  # refused again: the tables stay told
+        assert (await repo.dm_failures([ALICE]))[ALICE] == DmFailure(
+            ALICE, 9.0, 50007, frozenset({7, 8})
+        )
         await other.clear_dm_failure(ALICE)
     finally:
         await other.close()
     assert await repo.dm_failures([ALICE]) == {}
     assert await repo.dm_failures([]) == {}
+    assert await repo.claim_dm_notice(ALICE, 7)  # a new refusal later: told again

@@ -21,4 +21,11 @@ CREATE TABLE dm_failures (
     code      INTEGER
 );
 
+-- The tables told, once each, that a user's DMs are closed (while the refusal lasts).
+CREATE TABLE dm_notices (
+    user_id  BIGINT NOT NULL,
+    match_id BIGINT NOT NULL,
+    PRIMARY KEY (user_id, match_id)
+);
+
 CREATE INDEX matches_by_warning ON matches(warn_at) WHERE warn_at IS NOT NULL;
