@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from bot.service import leiff_logic
 from bot.storage import Repository, open_repository
 from engine import get_game
 from tests.bot.helpers import match_id_of, pick_move
@@ -168,11 +169,10 @@ class Game:
                 return False
             seat = humans[0]
             user = players[seat]
-            answer, action = await click_in_hand(
-                self.sim, user, choices(state, seat), record.version
-            )
+            current = current_versions(record, state, seat)
+            answer, action = await click_in_hand(self.sim, user, choices(state, seat), current)
             if answer is None or action is None:
-                await self.refresh_hand(user, record.version)
+                await self.refresh_hand(user, current)
                 continue
             assert answer.response_type in ANSWERED, (answer.events, answer.text)
             assert not answer.ephemeral, answer.text
@@ -188,15 +188,15 @@ class Game:
             f"waiting for {waiting}; offered {offered}"
         )
 
-    async def refresh_hand(self, user: SimUser, version: int) -> None:
+    async def refresh_hand(self, user: SimUser, current: set[int]) -> None:
         """A hand drawn before the last change and never redrawn (its process was killed
         between the commit and the DM): any of its buttons answers "moved on" and redraws it."""
         message = hand_message(self.sim, user)
         buttons = [b for b in message.buttons if b.custom_id and not b.disabled]
         selects = [m for m in message.selects if not m.disabled and m.values]
         custom_id = (buttons[0] if buttons else selects[0]).custom_id or ""
-        if int(custom_id.split("|")[3]) >= version:
-            return
+        if int(custom_id.split("|")[3]) in current:
+            return  # up to date: the redraw is still on its way
         if buttons:
             answer = await self.sim.click(user, message, custom_id)
         else:
@@ -216,15 +216,22 @@ def hand_message(sim: DiscordSimulator, user: SimUser) -> SimMessage:
     return found[-1]
 
 
-def _control(message: SimMessage, action: str, version: int | None) -> tuple[str, str] | None:
-    """("button" | "select", custom id) of the control for ``action`` drawn at ``version``."""
+def current_versions(record: Any, state: Any, seat: int) -> set[int]:
+    """The versions a click in the seat's hand may carry and be judged now: the match's, or
+    the player's hand version (it changes only when something changed for that player)."""
+    return {record.version, leiff_logic.hand_version(state.view(seat), seat)}
+
+
+def _control(message: SimMessage, action: str, current: set[int]) -> tuple[str, str] | None:
+    """("button" | "select", custom id) of the control for ``action``, drawn for the
+    position as it is now (its version among ``current``)."""
     for button in message.buttons:
         parts = (button.custom_id or "").split("|", 4)
-        if len(parts) == 5 and parts[4] == action and int(parts[3]) >= (version or 0):
+        if len(parts) == 5 and parts[4] == action and int(parts[3]) in current:
             return "button", button.custom_id
     for select in message.selects:
         parts = (select.custom_id or "").split("|", 4)
-        if action in select.values and int(parts[3]) >= (version or 0):
+        if action in select.values and int(parts[3]) in current:
             return "select", select.custom_id
     return None
 
@@ -233,16 +240,16 @@ async def click_in_hand(
     sim: DiscordSimulator,
     user: SimUser,
     actions: list[str],
-    version: int | None = None,
+    current: set[int],
     **options: Any,
 ) -> tuple[Any, str] | tuple[None, None]:
     """Click the first of ``actions`` that the user's hand DM offers, once the hand is drawn
-    at ``version`` or later (a player's hand is redrawn after the click that changed it was
-    answered). (None, None) when it does not show up: the game moved on, look again."""
+    for the position as it is now (a player's hand is redrawn after the click that changed
+    it was answered). (None, None) when it does not show up: the game moved on, look again."""
     for _ in range(40):
         message = hand_message(sim, user)
         for action in actions:
-            found = _control(message, action, version)
+            found = _control(message, action, current)
             if found is None:
                 continue
             kind, custom_id = found
@@ -433,7 +440,7 @@ async def test_two_shard_processes_on_one_database_survive_kills(tmp_path: Path)
                         sim,
                         people[humans[0]],
                         choices(state, humans[0]),
-                        record.version,
+                        current_versions(record, state, humans[0]),
                         expect_response=False,
                         timeout=3,
                     )
