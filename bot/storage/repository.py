@@ -118,16 +118,12 @@ class Repository(abc.ABC):
         ``limit`` when given)."""
 
     @abc.abstractmethod
-    async def due_matches(self, now: float) -> list[MatchRecord]:
-        """Active matches whose deadline has passed or whose warning is due and not sent."""
-
-    @abc.abstractmethod
     async def claim_due_matches(
         self, now: float, owner: str, lease_now: float, lease_until: float, limit: int = 100
     ) -> list[MatchRecord]:
-        """Claim (for ``owner``, until ``lease_until``) and return the due matches (as
-        :meth:`due_matches`) that no other process holds a live claim on, earliest deadline
-        first. A claim whose lease ran out (its process died) can be taken over; a live claim,
+        """Claim (for ``owner``, until ``lease_until``) and return the due matches (active,
+        with a deadline passed or a warning due and not sent at ``now``) that no other
+        process holds a live claim on, earliest deadline first. A claim whose lease ran out (its process died) can be taken over; a live claim,
         even the caller's own, is skipped (release it when the work is done)."""
 
     @abc.abstractmethod
@@ -147,10 +143,6 @@ class Repository(abc.ABC):
     @abc.abstractmethod
     async def release_match(self, match_id: int, owner: str) -> None:
         """Give up ``owner``'s claim on the match (nothing if it holds none)."""
-
-    @abc.abstractmethod
-    async def running_matches_with_bots(self) -> list[MatchRecord]:
-        """Running matches with at least one bot seat, oldest first."""
 
     @abc.abstractmethod
     async def actions(self, match_id: int) -> list[ActionRecord]:

@@ -350,11 +350,6 @@ class SqlRepository(Repository):
             params.append(limit)
         return await self._load_matches(f"WHERE guild_id = ? AND status IN ({sql})" + tail, params)
 
-    async def due_matches(self, now: float) -> list[MatchRecord]:
-        return await self._load_matches(
-            f"WHERE {_DUE} ORDER BY deadline_at, id", (float(now), float(now), False)
-        )
-
     async def claim_due_matches(
         self, now: float, owner: str, lease_now: float, lease_until: float, limit: int = 100
     ) -> list[MatchRecord]:
@@ -411,13 +406,6 @@ class SqlRepository(Repository):
                 "WHERE id = ? AND claimed_by = ?",
                 (match_id, owner),
             )
-
-    async def running_matches_with_bots(self) -> list[MatchRecord]:
-        return await self._load_matches(
-            "WHERE status = 'running' AND id IN "
-            "(SELECT match_id FROM match_seats WHERE is_bot = ?) ORDER BY updated_at, id",
-            (True,),
-        )
 
     async def actions(self, match_id: int) -> list[ActionRecord]:
         rows = await self._fetch(

@@ -198,7 +198,6 @@ async def test_lookups_by_status_user_channel_and_guild(repo: Repository) -> Non
     assert [m.id for m in await repo.matches_in_channel(GUILD, CHANNEL, active, 77)] == []
     assert [m.id for m in await repo.matches_in_guild(GUILD, active, limit=1)] == [second.id]
     assert [m.id for m in await repo.matches_with_status(["finished"])] == [done.id]
-    assert [m.id for m in await repo.running_matches_with_bots()] == [first.id, second.id]
 
 
 async def test_messages_and_threads_are_kept(repo: Repository) -> None:
@@ -218,7 +217,7 @@ async def test_due_matches_are_the_passed_deadlines_and_unsent_warnings(repo: Re
     warn = await repo.create_match(draft(deadline_at=200.0, warn_at=95.0))
     warned = await repo.create_match(draft(deadline_at=200.0, warn_at=95.0, warned=True))
     await repo.create_match(draft(deadline_at=300.0, warn_at=250.0))
-    due = await repo.due_matches(150.0)
+    due = await repo.claim_due_matches(150.0, "a", 1000.0, 1030.0)
     assert [m.id for m in due] == [late.id, warn.id]
     assert warned.id not in [m.id for m in due]
 
