@@ -105,3 +105,38 @@ def test_database_urls_name_sqlite_files_or_postgresql() -> None:
     assert sqlite_path("postgres://leafbot@db.internal/leafbot") is None
     with pytest.raises(ValueError, match="unknown database URL scheme 'mysql'"):
         sqlite_path("mysql://x/y")
+
+
+async def test_a_file_of_the_previous_release_is_upgraded_and_its_bot_turns_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The file as the release before shards left it: migrations 1 and 2 only.
+    shipped = Path(__file__).parents[2] / "bot" / "storage" / "migrations" / "sqlite"
+    old = tmp_path / "old" / "sqlite"
+    old.mkdir(parents=True)
+    for name in ("0001_initial.sql", "0002_bots.sql"):
+        (old / name).write_text((shipped / name).read_text())
+    path = tmp_path / "leafbot.sqlite3"
+    with monkeypatch.context() as patched:
+        patched.setattr("bot.storage.sql.MIGRATIONS_ROOT", old.parent)
+        repo = await open_repository(path)
+        await repo.close()
+    with sqlite3.connect(path) as raw:
+        raw.execute(
+            "INSERT INTO matches(id, guild_id, channel_id, game, status, state, created_at, "
+            "updated_at) VALUES (1, 5, 6, 'lefe', 'running', '{}', 1.0, 1.0)"
+        )
+        raw.execute("INSERT INTO match_seats(match_id, seat, user_id) VALUES (1, 0, 11)")
+        raw.execute(
+            "INSERT INTO match_seats(match_id, seat, user_id, is_bot, bot_level) "
+            "VALUES (1, 1, 99, 1, 'easy')"
+        )
+    upgraded = await open_repository(f"sqlite:///{path}")
+    try:
+        assert await upgraded.applied_migrations() == [n for n, _, _ in migration_files()]
+        record = await upgraded.get_match(1)
+        assert record is not None and record.bot_due and record.seats[1].bot_level == "easy"
+        claimed = await upgraded.claim_bot_matches("a", 10.0, 40.0)
+        assert [m.id for m in claimed] == [1]
+    finally:
+        await upgraded.close()
