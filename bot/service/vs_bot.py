@@ -169,7 +169,8 @@ class BotCalls(ChallengeCalls):
             updates.append(update)
             # One line per bot action: no two processes ever log the same one.
             log.info("bot turn: match %s to version %s by %s", match_id, update.version, self.owner)
-            await self._claim(match_id)  # renew the lease before the next search
+            if not await self._claim(match_id):  # renew the lease before the next search
+                return  # it ran out and another process took the match over
 
     async def _bot_step(self, match_id: int) -> Update | None:
         record = await self._load(match_id)
