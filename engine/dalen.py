@@ -89,8 +89,15 @@ class DalenState(BoardState):
         names = self.grid.names
         if self.cells[cell] != EMPTY:
             raise IllegalMove("cell_taken", cell=names[cell])
-        if not self._legal_for(self.cells, self._forest(), self.grid.neighbours, cell, colour):
-            raise IllegalMove("dalen_two_leaves", cell=names[cell])
+        forest = self._forest()
+        if not self._legal_for(self.cells, forest, self.grid.neighbours, cell, colour):
+            # the leaves it touches, for a picture that marks why (not in the text)
+            leaves = tuple(
+                names[nb]
+                for nb in sorted(self.grid.neighbours[cell])
+                if self.cells[nb] == colour and forest.degree[nb] == 1
+            )
+            raise IllegalMove("dalen_two_leaves", cell=names[cell], stones=leaves)
         placed_cells = bytearray(self.cells)
         placed_cells[cell] = colour
         placed = bytes(placed_cells)

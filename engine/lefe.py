@@ -90,9 +90,17 @@ class LefeState(BoardState):
         cells = self.cells
         if cells[cell] != EMPTY:
             return IllegalMove("cell_taken", cell=self.grid.names[cell])
-        for a, b in touching_neighbour_pairs(self.size)[cell]:
-            if cells[a] == colour and cells[b] == colour:
-                return IllegalMove("lefe_touching_pair", cell=self.grid.names[cell])
+        names = self.grid.names
+        touching = {
+            stone
+            for a, b in touching_neighbour_pairs(self.size)[cell]
+            if cells[a] == colour and cells[b] == colour
+            for stone in (a, b)
+        }
+        if touching:
+            # the stones the refusal is about, for a picture that marks why (not in the text)
+            stones = tuple(names[stone] for stone in sorted(touching))
+            return IllegalMove("lefe_touching_pair", cell=names[cell], stones=stones)
         return None
 
     def _can_place(self, colour: int) -> bool:
