@@ -14,8 +14,9 @@ from engine.ai.settings import DRAW_VALUE, LevelTuning, SearchSettings
 from engine.board import EMPTY, PASS, PASS_MOVE, SWAP_MOVE, BoardGame, BoardState, Outcome, other
 from engine.errors import IllegalMove
 from engine.phrases import Text
+from engine.reports import TreeView
 from engine.spec import BoardAI, GameSpec, Notation, OptionSpec
-from engine.trees import Forest, build_forest, leaves_after_placing
+from engine.trees import Forest, build_forest, leaves_after_placing, tree_views
 
 
 class DalenState(BoardState):
@@ -68,6 +69,11 @@ class DalenState(BoardState):
             for cell in range(len(cells))
             if cells[cell] == EMPTY and self._legal_for(cells, forest, neighbours, cell, colour)
         ]
+
+    def trees(self) -> list[TreeView]:
+        """Every tree on the board with its leaves, for pictures and tutorials."""
+        names = self.grid.names
+        return tree_views(self._forest(), names, self.game.colors, lone_stone_is_leaf=False)
 
     # ---- rule hooks ------------------------------------------------------------------
     def _legal_moves(self) -> list[str]:

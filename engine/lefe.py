@@ -19,8 +19,9 @@ from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, Outcome
 from engine.errors import IllegalMove
 from engine.hexgrid import hex_grid
 from engine.phrases import Phrase, Text
+from engine.reports import TreeView
 from engine.spec import BoardAI, Completion, GameSpec, Notation, plain_move
-from engine.trees import Forest, build_forest
+from engine.trees import Forest, build_forest, tree_views
 
 # "e5", "e5xg6", with optional spaces around the parts
 _MOVE = re.compile(r"([a-z]+)\s*(\d+)(?:\s*x\s*([a-z]+)\s*(\d+))?")
@@ -183,6 +184,11 @@ class LefeState(BoardState):
             table[cell] = [f"{name}x{names[first]}" for first in firsts] if firsts else [name]
         self._cache["moves_by_cell"] = table
         return table
+
+    def trees(self) -> list[TreeView]:
+        """Every tree on the board with its leaves, for pictures and tutorials."""
+        names = self.grid.names
+        return tree_views(self._forest(), names, self.game.colors, lone_stone_is_leaf=True)
 
     # ---- rule hooks ----------------------------------------------------------------
     def _legal_moves(self) -> list[str]:

@@ -1,8 +1,9 @@
-"""Refusals name the stones they are about, as parameters (for a picture of why).
+"""What positions tell pictures: the stones a refusal is about, and the trees and leaves.
 
-The English sentence and the code stay what they were; the extra parameters only say which
-stones a picture should mark: the friendly neighbours that touch in Lefe, the friendly
-leaves in Dalen, the loop next to the cell (and its stones there) in Lublache.
+Refusals name their stones as parameters; the English sentence and the code stay what they
+were; the extra parameters only say which stones a picture should mark: the friendly
+neighbours that touch in Lefe, the friendly leaves in Dalen, the loop next to the cell (and
+its stones there) in Lublache. ``trees()`` names every tree's stones and leaves.
 """
 
 from __future__ import annotations
@@ -88,3 +89,21 @@ def test_a_refusal_with_cells_survives_pickling() -> None:
     error = _refusal("lefe", {"c3": "dark", "c4": "dark"}, "dark", "b3")
     copy = pickle.loads(pickle.dumps(error))
     assert (copy.code, copy.params, str(copy)) == (error.code, error.params, str(error))
+
+
+def test_trees_name_their_leaves_by_each_game_s_rule() -> None:
+    stones = {"c3": "dark", "c4": "dark", "d5": "dark", "g3": "light"}
+    lefe = get_game("lefe").position(5, stones, "dark").trees()
+    dalen = get_game("dalen").position(5, stones, "dark").trees()
+    # the bent line's ends are leaves in both games; the lone light stone only in Lefe
+    assert [(t.colour, t.cells, t.leaves) for t in lefe] == [
+        ("dark", ("c3", "c4", "d5"), ("c3", "d5")),
+        ("light", ("g3",), ("g3",)),
+    ]
+    assert [(t.colour, t.cells, t.leaves) for t in dalen] == [
+        ("dark", ("c3", "c4", "d5"), ("c3", "d5")),
+        ("light", ("g3",), ()),
+    ]
+    assert [len(t.leaves) for t in lefe if t.colour == "dark"] == get_game("lefe").position(
+        5, stones, "dark"
+    ).leaf_counts()["dark"]

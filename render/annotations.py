@@ -1,0 +1,435 @@
+"""Marks drawn on top of a board picture: move hints, the marks of a tutorial page, and why a
+move was refused.
+
+Everything here draws *over* a finished :func:`render.board.render_board` picture, so a
+board without annotations is exactly the picture it always was. The marks differ in shape
+as well as colour (the theme's ``annotations`` colours, from the Okabe–Ito family):
+
+- **may** — a small dot in a cell where a stone may go (lichess's move hints);
+- **may not** — a no-entry sign (a circle with a slash) on a cell where it may not;
+- **about** — a bold ring round a stone a rule is about (the stones that touch, the leaves,
+  the tree that will be captured);
+- **here** — a ring in the "placed" colour on the empty cell where the move shown goes
+  (the same ring marks the stone once it is placed);
+- **loop** — a band joining the stones of a loop, drawn between the stones;
+- **shade** — a tint over empty cells or points (Les holes).
+
+:func:`board_panel` cuts a board picture down to its board (no header), optionally to the
+part of the board around some cells, with a caption above; :func:`figure` sets panels side
+by side or one above the other (a before/after pair). Panels and figures know where every
+cell's centre ended up, so tests can sample the marks.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageChops, ImageDraw
+
+from engine.spec import BoardView
+from i18n import DEFAULT_LANGUAGE
+from render import sprites
+from render.board import is_point_game, render_board
+from render.geometry import MAX_WIDTH, MIN_WIDTH, SQRT3, BoardGeometry, board_geometry
+from render.text import draw_text, font, wrap_text
+from render.themes import RGB, Theme, get_theme
+
+# what a canonical move places first: its leading cell name ("e5xg6" -> "e5", "e5+b2" -> "e5")
+_LEADING_CELL = re.compile(r"[a-z]+\d+")
+
+
+@dataclass(frozen=True)
+class Annotations:
+    """The marks on one board picture, by cell name (see the module docstring)."""
+
+    may: tuple[str, ...] = ()
+    may_not: tuple[str, ...] = ()
+    about: tuple[str, ...] = ()
+    here: tuple[str, ...] = ()
+    loops: tuple[tuple[str, ...], ...] = ()  # cells of each loop in walking order
+    shade: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return any((self.may, self.may_not, self.about, self.here, self.loops, self.shade))
+
+    def cells(self) -> set[str]:
+        """Every cell some mark is on."""
+        found = {*self.may, *self.may_not, *self.about, *self.here, *self.shade}
+        for loop in self.loops:
+            found.update(loop)
+        return found
+
+
+# ---- what to mark ---------------------------------------------------------------------------
+
+
+def hint_cells(state: BoardView, legal_moves: Iterable[str]) -> tuple[str, ...]:
+    """The cells where the player to move may put a stone now (for Les, the first stone of a
+    turn), in notation order, from the game's canonical moves: a move's leading cell name is
+    where its stone goes; words (``swap``, ``pass``, ``black``) place nothing."""
+    grid = state.grid
+    found: set[int] = set()
+    for move in legal_moves:
+        match = _LEADING_CELL.match(move)
+        index = grid.index(match[0]) if match else None
+        if index is not None:
+            found.add(index)
+    return tuple(grid.names[index] for index in sorted(found))
+
+
+def refusal_annotations(code: str, params: dict[str, object]) -> Annotations | None:
+    """The marks that show why a move was refused, from the refusal's parameters: the cell
+    refused (``cell``) gets a no-entry sign, the stones it is about (``stones``) a ring, and
+    a loop (``loop``) its band. None when the refusal names no stones and no loop (a picture
+    would add nothing to the sentence)."""
+    del code  # the parameters say everything; the code is for the words
+    stones = _names(params.get("stones"))
+    loop = _names(params.get("loop"))
+    if not stones and not loop:
+        return None
+    cell = params.get("cell")
+    return Annotations(
+        may_not=(cell,) if isinstance(cell, str) else (),
+        about=stones,
+        loops=(loop,) if loop else (),
+    )
+
+
+def _names(value: object) -> tuple[str, ...]:
+    if isinstance(value, list | tuple):
+        return tuple(str(item) for item in value)
+    return ()
+
+
+# ---- drawing --------------------------------------------------------------------------------
+
+
+def _colour(theme: Theme, key: str, fallback: RGB) -> RGB:
+    return theme.annotations.get(key, fallback)
+
+
+def _index(state: BoardView, name: str) -> int | None:
+    return state.grid.index(name)
+
+
+def _stone_discs(state: BoardView, geo: BoardGeometry) -> Image.Image:
+    """A mask of every stone on the board (the marks drawn between stones leave them be)."""
+    mask = Image.new("L", (geo.width, geo.height), 0)
+    draw = ImageDraw.Draw(mask)
+    r = geo.stone_radius + 0.5
+    for index, code in enumerate(state.cells):
+        if code:
+            x, y = geo.centres[index]
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=255)
+    return mask
+
+
+def _draw_shade(
+    image: Image.Image, state: BoardView, geo: BoardGeometry, theme: Theme, cells: Sequence[str]
+) -> None:
+    mask = Image.new("L", image.size, 0)
+    draw = ImageDraw.Draw(mask)
+    for name in cells:
+        index = _index(state, name)
+        if index is None:
+            continue
+        if geo.points:
+            x, y = geo.centres[index]
+            r = geo.radius * 0.78
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=120)
+        else:
+            draw.polygon(geo.hexagon(index, 0.9), fill=120)
+    mask = ImageChops.subtract(mask, _stone_discs(state, geo))
+    image.paste(_colour(theme, "may", theme.placed), (0, 0), mask)
+
+
+def _draw_loop_bands(
+    image: Image.Image,
+    state: BoardView,
+    geo: BoardGeometry,
+    theme: Theme,
+    loops: Sequence[Sequence[str]],
+) -> None:
+    """A band through each loop's stones, visible between them (stones stay on top)."""
+    band = max(3, round(geo.radius * 0.36))
+    mask = Image.new("L", image.size, 0)
+    draw = ImageDraw.Draw(mask)
+    for loop in loops:
+        path = [geo.centres[i] for i in (_index(state, c) for c in loop) if i is not None]
+        if len(path) >= 3:
+            draw.line([*path, path[0]], fill=255, width=band, joint="curve")
+    mask = ImageChops.subtract(mask, _stone_discs(state, geo))
+    image.paste(_colour(theme, "about", theme.placed), (0, 0), mask)
+
+
+def _dot(geo: BoardGeometry, colour: RGB) -> sprites.Sprite:
+    return sprites.stone(max(2.5, geo.radius * 0.2), colour, colour, 0.0)
+
+
+def _draw_marks(
+    image: Image.Image, state: BoardView, geo: BoardGeometry, theme: Theme, marks: Annotations
+) -> None:
+    r = geo.stone_radius
+    width = max(2.0, geo.radius * 0.13)
+    halo_colour = _colour(theme, "halo", theme.background)
+    about = _colour(theme, "about", theme.placed)
+    dot = _dot(geo, _colour(theme, "may", theme.placed))
+    dot_halo = sprites.stone(max(2.5, geo.radius * 0.2) + 1.2, halo_colour, halo_colour, 0.0)
+    # the dot sits below the cell's name, so the name stays readable (players type it)
+    drop = geo.radius * (0.5 if not geo.points else 0.55)
+    for name in marks.may:
+        index = _index(state, name)
+        if index is not None and not state.cells[index]:
+            x, y = geo.centres[index]
+            dot_halo.paste_on(image, (x, y + drop))
+            dot.paste_on(image, (x, y + drop))
+    no_entry = _no_entry(geo.radius * 0.68, width * 1.15, _colour(theme, "may_not", theme.captured))
+    for name in marks.may_not:
+        index = _index(state, name)
+        if index is not None:
+            no_entry.paste_on(image, geo.centres[index])
+    ring_halo = sprites.ring(r + 0.5, r + 2.5 + 1.7 * width, halo_colour)
+    ring = sprites.ring(r + 1.5, r + 1.5 + 1.7 * width, about)
+    for name in marks.about:
+        index = _index(state, name)
+        if index is not None:
+            ring_halo.paste_on(image, geo.centres[index])
+            ring.paste_on(image, geo.centres[index])
+    here = sprites.ring(r * 0.78, r * 0.78 + width, theme.placed)
+    for name in marks.here:
+        index = _index(state, name)
+        if index is not None:
+            here.paste_on(image, geo.centres[index])
+
+
+@lru_cache(maxsize=32)
+def _no_entry(radius: float, width: float, colour: RGB) -> sprites.Sprite:
+    """A circle with a slash from top left to bottom right (antialiased like the sprites)."""
+    k = sprites.SUPERSAMPLE
+    half = math.ceil(radius + width) + 1
+    side = (2 * half + 1) * k
+    middle = (half + 0.5) * k
+    mask = Image.new("L", (side, side), 0)
+    draw = ImageDraw.Draw(mask)
+    outer, inner = radius * k, (radius - width) * k
+    draw.ellipse((middle - outer, middle - outer, middle + outer, middle + outer), fill=255)
+    draw.ellipse((middle - inner, middle - inner, middle + inner, middle + inner), fill=0)
+    reach = (radius - width / 2) * k * math.sqrt(0.5)
+    draw.line(
+        [(middle - reach, middle - reach), (middle + reach, middle + reach)],
+        fill=255,
+        width=max(1, round(width * k)),
+    )
+    small = 2 * half + 1
+    return sprites.Sprite(
+        colour=Image.new("RGB", (small, small), colour),
+        mask=mask.resize((small, small), Image.Resampling.BOX),
+        half=half,
+    )
+
+
+def draw_annotations(
+    image: Image.Image, state: BoardView, marks: Annotations, *, theme: str = "classic"
+) -> None:
+    """Draw ``marks`` onto ``image``, a picture of ``state`` from :func:`render_board` (any
+    width; the geometry is read from the picture's width)."""
+    if not marks:
+        return
+    chosen = get_theme(theme)
+    geo = board_geometry(state.size, image.width, is_point_game(state))
+    if marks.shade:
+        _draw_shade(image, state, geo, chosen, marks.shade)
+    if marks.loops:
+        _draw_loop_bands(image, state, geo, chosen, marks.loops)
+    _draw_marks(image, state, geo, chosen, marks)
+
+
+def render_annotated(
+    state: BoardView,
+    marks: Annotations,
+    *,
+    names: tuple[str, str] = ("", ""),
+    theme: str = "classic",
+    width: int = 480,
+    show_labels: bool = True,
+    language: str = DEFAULT_LANGUAGE,
+) -> Image.Image:
+    """:func:`render_board` with ``marks`` on top (the same picture when there are none)."""
+    image = render_board(
+        state, names=names, theme=theme, width=width, show_labels=show_labels, language=language
+    )
+    draw_annotations(image, state, marks, theme=theme)
+    return image
+
+
+def render_hints(
+    state: BoardView,
+    legal_moves: Iterable[str],
+    *,
+    names: tuple[str, str] = ("", ""),
+    theme: str = "classic",
+    width: int = 480,
+    show_labels: bool = True,
+    language: str = DEFAULT_LANGUAGE,
+) -> Image.Image:
+    """The board with a dot on every cell where the player to move may put a stone
+    (``legal_moves`` are the state's, passed in so that this stays a function of the view)."""
+    marks = Annotations(may=hint_cells(state, legal_moves))
+    return render_annotated(
+        state,
+        marks,
+        names=names,
+        theme=theme,
+        width=width,
+        show_labels=show_labels,
+        language=language,
+    )
+
+
+# ---- panels and figures ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A board picture cut to its board (or part of it), a caption band on top."""
+
+    image: Image.Image
+    geometry: BoardGeometry  # of the full picture the panel was cut from
+    offset: tuple[float, float]  # subtract from a full-picture pixel to get a panel pixel
+    caption_height: int
+
+    def centre(self, cell: str) -> tuple[float, float]:
+        x, y = self.geometry.centre(cell)
+        return (x - self.offset[0], y - self.offset[1])
+
+
+def _radius_for(width: int, size: int) -> float:
+    """The hexagon radius :func:`board_geometry` gives a board of ``size`` at ``width``."""
+    return board_geometry(size, width).radius
+
+
+def _width_for_radius(radius: float, size: int) -> int:
+    """The picture width whose board has hexagons of about ``radius`` pixels."""
+    m = size - 1
+    # board_geometry: radius = (width - 2·8·width/480) / (3m + 2)
+    wanted = radius * (3 * m + 2) / (1 - 16 / 480)
+    return max(MIN_WIDTH, min(MAX_WIDTH, round(wanted)))
+
+
+def _caption_band(text: str, width: int, theme: Theme, text_size: int) -> Image.Image:
+    """The caption above a panel: up to two lines, in the colours of a picture's header."""
+    used = font(text_size, "bold")
+    pad = round(text_size * 0.55)
+    lines = wrap_text(text, used, width - 2 * pad, max_lines=2) if text else []
+    line_height = round(text_size * 1.25)
+    height = 2 * pad + line_height * len(lines) if lines else 0
+    band = Image.new("RGB", (width, height), theme.header_background)
+    draw = ImageDraw.Draw(band)
+    for number, line in enumerate(lines):
+        baseline = pad + line_height * number + text_size
+        draw_text(draw, (pad, baseline), line, used, theme.header_text, "ls")
+    return band
+
+
+def board_panel(
+    state: BoardView,
+    marks: Annotations = Annotations(),
+    *,
+    caption: str = "",
+    focus: Sequence[str] = (),
+    width: int = 480,
+    theme: str = "classic",
+    language: str = DEFAULT_LANGUAGE,
+    show_labels: bool = True,
+    text_size: int = 15,
+) -> Panel:
+    """The board of ``state`` with ``marks``, without the picture's header, ``width`` pixels
+    wide, with ``caption`` above it. With ``focus`` cells, the board is drawn larger and cut
+    to those cells and a cell's width around them (a close-up that stays legible when two
+    panels share a phone's width); without, the whole board is shown. The caption is
+    ``text_size`` pixels high (15 reads well in a 480-pixel picture on a phone)."""
+    chosen = get_theme(theme)
+    points = is_point_game(state)
+    grid = state.grid
+    if focus:
+        indices = [i for i in (grid.index(c) for c in focus) if i is not None]
+        coords = [grid.coords[i] for i in indices]
+        xs = [1.5 * q for q, _ in coords]
+        ys = [SQRT3 * (r + q / 2) for q, r in coords]
+        # in hexagon radii: the focus cells' centres and about one cell round them
+        span_x = max(xs) - min(xs) + 2 * 1.75
+        span_y = max(ys) - min(ys) + 2 * 2.0
+        radius = min(width / span_x, 2.5 * _radius_for(480, state.size))
+        full_width = _width_for_radius(radius, state.size)
+    else:
+        full_width = width
+    image = render_board(
+        state, theme=theme, width=full_width, show_labels=show_labels, language=language
+    )
+    draw_annotations(image, state, marks, theme=theme)
+    geo = board_geometry(state.size, full_width, points)
+    if focus:
+        centres = [geo.centres[i] for i in indices]
+        middle_x = (min(x for x, _ in centres) + max(x for x, _ in centres)) / 2
+        middle_y = (min(y for _, y in centres) + max(y for _, y in centres)) / 2
+        height = round(span_y * geo.radius)
+        left = round(middle_x - width / 2)
+        top = round(middle_y - height / 2)
+        top = max(geo.header_height, top)
+        box = (left, top, left + width, top + height)
+    else:
+        box = (0, geo.header_height, full_width, geo.height)
+    board = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), chosen.background)
+    board.paste(image.crop(box), (0, 0))
+    band = _caption_band(caption, board.width, chosen, text_size)
+    panel = Image.new("RGB", (board.width, board.height + band.height), chosen.background)
+    panel.paste(band, (0, 0))
+    panel.paste(board, (0, band.height))
+    return Panel(panel, geo, (box[0], box[1] - band.height), band.height)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """Panels set together: the picture, and where each panel went."""
+
+    image: Image.Image
+    panels: tuple[Panel, ...]
+    origins: tuple[tuple[int, int], ...]
+
+    def centre(self, panel: int, cell: str) -> tuple[float, float]:
+        """Where ``cell`` of panel number ``panel`` is in the figure."""
+        x, y = self.panels[panel].centre(cell)
+        ox, oy = self.origins[panel]
+        return (x + ox, y + oy)
+
+
+def figure(panels: Sequence[Panel], *, side_by_side: bool, theme: str = "classic") -> Figure:
+    """Panels in a row (``side_by_side``) or a column, with a thin gap between them."""
+    chosen = get_theme(theme)
+    gap = 6
+    if side_by_side:
+        width = sum(p.image.width for p in panels) + gap * (len(panels) - 1)
+        height = max(p.image.height for p in panels)
+    else:
+        width = max(p.image.width for p in panels)
+        height = sum(p.image.height for p in panels) + gap * (len(panels) - 1)
+    image = Image.new("RGB", (width, height), chosen.header_background)
+    origins = []
+    x = y = 0
+    for panel in panels:
+        image.paste(panel.image, (x, y))
+        origins.append((x, y))
+        if side_by_side:
+            x += panel.image.width + gap
+        else:
+            y += panel.image.height + gap
+    return Figure(image, tuple(panels), tuple(origins))
+
+
+def panel_width(total: int, count: int) -> int:
+    """The width of each of ``count`` panels side by side in ``total`` pixels."""
+    return math.floor((total - 6 * (count - 1)) / count)
