@@ -166,40 +166,68 @@ def _draw_loop_bands(
     image.paste(_colour(theme, "about", theme.placed), (0, 0), mask)
 
 
-def _dot(geo: BoardGeometry, colour: RGB) -> sprites.Sprite:
-    return sprites.stone(max(2.5, geo.radius * 0.2), colour, colour, 0.0)
+@dataclass(frozen=True)
+class MarkSizes:
+    """Where and how big the marks are on one board geometry (tests sample them here)."""
+
+    dot_radius: float
+    dot_drop: float  # the dot sits this far below the cell's centre, under its name
+    line: float  # the width of rings and signs
+    sign_radius: float  # the no-entry sign's outer radius
+    about_inner: float  # the "about" ring, just outside the stone
+    about_outer: float
+    here_inner: float  # the "here" ring, inside the cell
+    here_outer: float
+
+    def dot_centre(self, centre: tuple[float, float]) -> tuple[float, float]:
+        return (centre[0], centre[1] + self.dot_drop)
+
+
+def mark_sizes(geo: BoardGeometry) -> MarkSizes:
+    r = geo.stone_radius
+    line = max(2.0, geo.radius * 0.13)
+    return MarkSizes(
+        dot_radius=max(2.5, geo.radius * 0.2),
+        # the dot sits below the cell's name, so the name stays readable (players type it)
+        dot_drop=geo.radius * (0.55 if geo.points else 0.5),
+        line=line,
+        sign_radius=geo.radius * 0.68,
+        about_inner=r + 1.5,
+        about_outer=r + 1.5 + 1.7 * line,
+        here_inner=r * 0.78,
+        here_outer=r * 0.78 + line,
+    )
 
 
 def _draw_marks(
     image: Image.Image, state: BoardView, geo: BoardGeometry, theme: Theme, marks: Annotations
 ) -> None:
-    r = geo.stone_radius
-    width = max(2.0, geo.radius * 0.13)
+    sizes = mark_sizes(geo)
     halo_colour = _colour(theme, "halo", theme.background)
-    about = _colour(theme, "about", theme.placed)
-    dot = _dot(geo, _colour(theme, "may", theme.placed))
-    dot_halo = sprites.stone(max(2.5, geo.radius * 0.2) + 1.2, halo_colour, halo_colour, 0.0)
-    # the dot sits below the cell's name, so the name stays readable (players type it)
-    drop = geo.radius * (0.5 if not geo.points else 0.55)
+    may = _colour(theme, "may", theme.placed)
+    dot = sprites.stone(sizes.dot_radius, may, may, 0.0)
+    dot_halo = sprites.stone(sizes.dot_radius + 1.2, halo_colour, halo_colour, 0.0)
     for name in marks.may:
         index = _index(state, name)
         if index is not None and not state.cells[index]:
-            x, y = geo.centres[index]
-            dot_halo.paste_on(image, (x, y + drop))
-            dot.paste_on(image, (x, y + drop))
-    no_entry = _no_entry(geo.radius * 0.68, width * 1.15, _colour(theme, "may_not", theme.captured))
+            where = sizes.dot_centre(geo.centres[index])
+            dot_halo.paste_on(image, where)
+            dot.paste_on(image, where)
+    no_entry = _no_entry(
+        sizes.sign_radius, sizes.line * 1.15, _colour(theme, "may_not", theme.captured)
+    )
     for name in marks.may_not:
         index = _index(state, name)
         if index is not None:
             no_entry.paste_on(image, geo.centres[index])
-    ring_halo = sprites.ring(r + 0.5, r + 2.5 + 1.7 * width, halo_colour)
-    ring = sprites.ring(r + 1.5, r + 1.5 + 1.7 * width, about)
+    ring_halo = sprites.ring(sizes.about_inner - 1.0, sizes.about_outer + 1.0, halo_colour)
+    ring = sprites.ring(sizes.about_inner, sizes.about_outer, _colour(theme, "about", theme.placed))
     for name in marks.about:
         index = _index(state, name)
         if index is not None:
             ring_halo.paste_on(image, geo.centres[index])
             ring.paste_on(image, geo.centres[index])
-    here = sprites.ring(r * 0.78, r * 0.78 + width, theme.placed)
+    here = sprites.ring(sizes.here_inner, sizes.here_outer, theme.placed)
     for name in marks.here:
         index = _index(state, name)
         if index is not None:
