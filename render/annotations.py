@@ -391,7 +391,8 @@ def board_panel(
         # in hexagon radii: the focus cells' centres and about one cell round them
         span_x = max(xs) - min(xs) + 2 * 1.75
         span_y = max(ys) - min(ys) + 2 * 2.0
-        radius = min(width / span_x, 2.5 * _radius_for(480, state.size))
+        # never more than half as big again as the whole board at 480 pixels
+        radius = min(width / span_x, 1.5 * _radius_for(480, state.size))
         full_width = _width_for_radius(radius, state.size)
     else:
         full_width = width
@@ -404,10 +405,10 @@ def board_panel(
         centres = [geo.centres[i] for i in indices]
         middle_x = (min(x for x, _ in centres) + max(x for x, _ in centres)) / 2
         middle_y = (min(y for _, y in centres) + max(y for _, y in centres)) / 2
-        height = round(span_y * geo.radius)
-        left = round(middle_x - width / 2)
-        top = round(middle_y - height / 2)
-        top = max(geo.header_height, top)
+        height = min(round(span_y * geo.radius), geo.height - geo.header_height)
+        # centred on the focus, but kept on the picture (below its header)
+        left = max(0, min(round(middle_x - width / 2), full_width - width))
+        top = max(geo.header_height, min(round(middle_y - height / 2), geo.height - height))
         box = (left, top, left + width, top + height)
     else:
         box = (0, geo.header_height, full_width, geo.height)

@@ -303,6 +303,20 @@ class Holes:
 
 
 @dataclass(frozen=True)
+class Empty:
+    """The empty cells are exactly ``cells`` (shaded): the last cells of a full board."""
+
+    cells: str
+
+    def problems(self, state: BoardState) -> list[str]:
+        empty = {name for name in state.grid.names if name not in state.stones}
+        return _differs("the empty cells", set(cells(self.cells)), empty)
+
+    def marks(self, state: BoardState) -> Annotations:
+        return Annotations(shade=cells(self.cells))
+
+
+@dataclass(frozen=True)
 class Scores:
     """The live score is ``score`` (the engine's own ``score``: Lefe points, Dalen stones,
     Les holes, Lublache loops owned)."""
@@ -330,6 +344,22 @@ class Ends:
         return _differs("the winner", self.winner, outcome.winner) + _differs(
             "why the game ended", self.code, outcome.code
         )
+
+    def marks(self, state: BoardState) -> Annotations:
+        return Annotations()
+
+
+@dataclass(frozen=True)
+class WithOptions:
+    """``claim`` holds of the same stones with other match ``options`` (a page that shows
+    what an option changes says what happens without it too)."""
+
+    options: Mapping[str, bool | int]
+    claim: Claim
+
+    def problems(self, state: BoardState) -> list[str]:
+        other = state.game.position(state.size, state.stones, state.to_move, **self.options)
+        return [f"with {dict(self.options)}: {problem}" for problem in self.claim.problems(other)]
 
     def marks(self, state: BoardState) -> Annotations:
         return Annotations()
