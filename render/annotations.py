@@ -33,7 +33,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engine.spec import BoardView
 from i18n import DEFAULT_LANGUAGE
 from render import sprites
-from render.board import is_point_game, render_board
+from render.board import is_point_game, owned_loops, render_board
 from render.geometry import MAX_WIDTH, MIN_WIDTH, SQRT3, BoardGeometry, board_geometry
 from render.text import draw_text, font, wrap_text
 from render.themes import RGB, Theme, get_theme
@@ -154,16 +154,24 @@ def _draw_loop_bands(
     theme: Theme,
     loops: Sequence[Sequence[str]],
 ) -> None:
-    """A band through each loop's stones, visible between them (stones stay on top)."""
-    band = max(3, round(geo.radius * 0.36))
-    mask = Image.new("L", image.size, 0)
-    draw = ImageDraw.Draw(mask)
+    """Each loop lightly tinted inside and outlined by a band through its stones, like an
+    owned loop of the board picture but in the "about" colour; the stones stay on top."""
+    band = max(3, round(geo.radius * 0.42))
+    tint = Image.new("L", image.size, 0)
+    outline = Image.new("L", image.size, 0)
+    halo = Image.new("L", image.size, 0)
     for loop in loops:
         path = [geo.centres[i] for i in (_index(state, c) for c in loop) if i is not None]
-        if len(path) >= 3:
-            draw.line([*path, path[0]], fill=255, width=band, joint="curve")
-    mask = ImageChops.subtract(mask, _stone_discs(state, geo))
-    image.paste(_colour(theme, "about", theme.placed), (0, 0), mask)
+        if len(path) < 3:
+            continue
+        ImageDraw.Draw(tint).polygon(path, fill=70)
+        ImageDraw.Draw(halo).line([*path, path[0]], fill=255, width=band + 4, joint="curve")
+        ImageDraw.Draw(outline).line([*path, path[0]], fill=255, width=band, joint="curve")
+    stones = _stone_discs(state, geo)
+    about = _colour(theme, "about", theme.placed)
+    image.paste(about, (0, 0), ImageChops.subtract(tint, stones))
+    image.paste(_colour(theme, "halo", theme.background), (0, 0), ImageChops.subtract(halo, stones))
+    image.paste(about, (0, 0), ImageChops.subtract(outline, stones))
 
 
 @dataclass(frozen=True)
@@ -271,8 +279,13 @@ def draw_annotations(
     geo = board_geometry(state.size, image.width, is_point_game(state))
     if marks.shade:
         _draw_shade(image, state, geo, chosen, marks.shade)
-    if marks.loops:
-        _draw_loop_bands(image, state, geo, chosen, marks.loops)
+    loops = marks.loops
+    if loops and state.game.spec.drawing.owned_loops:
+        # the board picture shades owned loops already: band only the others
+        owned = {frozenset(cells) for _, cells in owned_loops(state)}
+        loops = tuple(loop for loop in loops if frozenset(loop) not in owned)
+    if loops:
+        _draw_loop_bands(image, state, geo, chosen, loops)
     _draw_marks(image, state, geo, chosen, marks)
 
 

@@ -94,11 +94,12 @@ def test_a_refusal_marks_the_cell_and_the_stones_it_is_about() -> None:
     assert mark_problems(image, _whole(image, state), 0, state, marks) == []
 
 
-def test_a_lublache_refusal_draws_the_loop() -> None:
+def test_a_lublache_refusal_draws_the_loop_it_is_about() -> None:
     ring = ("c3", "c4", "d5", "e5", "e4", "d3")
-    state, error = _refusal("lublache", dict.fromkeys(ring, "black"), "black", "f4")
+    # white holds five of the ring: black's d3 would end on a loop white controls
+    state, error = _refusal("lublache", dict.fromkeys(ring[:5], "white"), "black", "d3")
     marks = refusal_annotations(error.code, error.params)
-    assert marks is not None and marks.loops == (ring,) and marks.about == ("e4", "e5")
+    assert marks is not None and set(marks.loops[0]) == set(ring) and marks.may_not == ("d3",)
     plain = render_board(state)
     image = render_annotated(state, marks)
     # the band shows between two loop stones (c3 and c4), not on the stones themselves
@@ -107,6 +108,22 @@ def test_a_lublache_refusal_draws_the_loop() -> None:
     between = (int((x1 + x2) / 2), int((y1 + y2) / 2))
     assert close(image.getpixel(between), get_theme("classic").annotations["about"], 24)
     assert image.getpixel(geo.pixel("d5")) == plain.getpixel(geo.pixel("d5"))
+
+
+def test_an_owned_loop_is_not_banded_twice() -> None:
+    """The board picture shades owned loops itself: a refusal about one adds its rings and
+    sign, but no second band."""
+    ring = ("c3", "c4", "d5", "e5", "e4", "d3")
+    state, error = _refusal("lublache", dict.fromkeys(ring, "black"), "black", "f4")
+    marks = refusal_annotations(error.code, error.params)
+    assert marks is not None and marks.loops == (ring,) and marks.about == ("e4", "e5")
+    plain = render_board(state)
+    image = render_annotated(state, marks)
+    geo = board_geometry(5, 480)
+    (x1, y1), (x2, y2) = geo.centre("c3"), geo.centre("c4")
+    between = (int((x1 + x2) / 2), int((y1 + y2) / 2))
+    assert image.getpixel(between) == plain.getpixel(between)
+    assert mark_problems(image, _whole(image, state), 0, state, marks) == []
 
 
 def test_a_refusal_that_names_no_stones_gets_no_picture() -> None:
