@@ -12,7 +12,9 @@ as well as colour (the theme's ``annotations`` colours, from the Okabe–Ito fam
 - **here** — a ring in the "placed" colour on the empty cell where the move shown goes
   (the same ring marks the stone once it is placed);
 - **loop** — a band joining the stones of a loop, drawn between the stones;
-- **shade** — a tint over empty cells or points (Les holes).
+- **shade** — a tint over empty cells or points (the points a Les stone may go to);
+- **owned** — empty cells or points tinted in their owner's colour (Les holes): the first
+  colour's flat blue, the second colour's orange stripes, as owned loops are drawn.
 
 :func:`board_panel` cuts a board picture down to its board (no header), optionally to the
 part of the board around some cells, with a caption above; :func:`figure` sets panels side
@@ -52,15 +54,20 @@ class Annotations:
     here: tuple[str, ...] = ()
     loops: tuple[tuple[str, ...], ...] = ()  # cells of each loop in walking order
     shade: tuple[str, ...] = ()
+    owned: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (owner colour, its cells)
 
     def __bool__(self) -> bool:
-        return any((self.may, self.may_not, self.about, self.here, self.loops, self.shade))
+        return any(
+            (self.may, self.may_not, self.about, self.here, self.loops, self.shade, self.owned)
+        )
 
     def cells(self) -> set[str]:
         """Every cell some mark is on."""
         found = {*self.may, *self.may_not, *self.about, *self.here, *self.shade}
         for loop in self.loops:
             found.update(loop)
+        for _, owned in self.owned:
+            found.update(owned)
         return found
 
 
@@ -128,10 +135,11 @@ def _stone_discs(state: BoardView, geo: BoardGeometry) -> Image.Image:
     return mask
 
 
-def _draw_shade(
-    image: Image.Image, state: BoardView, geo: BoardGeometry, theme: Theme, cells: Sequence[str]
-) -> None:
-    mask = Image.new("L", image.size, 0)
+def _tint_mask(
+    size: tuple[int, int], state: BoardView, geo: BoardGeometry, cells: Sequence[str], level: int
+) -> Image.Image:
+    """Coverage of the given empty cells (hexagons) or points (discs), stones left out."""
+    mask = Image.new("L", size, 0)
     draw = ImageDraw.Draw(mask)
     for name in cells:
         index = _index(state, name)
@@ -140,11 +148,44 @@ def _draw_shade(
         if geo.points:
             x, y = geo.centres[index]
             r = geo.radius * 0.78
-            draw.ellipse((x - r, y - r, x + r, y + r), fill=120)
+            draw.ellipse((x - r, y - r, x + r, y + r), fill=level)
         else:
-            draw.polygon(geo.hexagon(index, 0.9), fill=120)
-    mask = ImageChops.subtract(mask, _stone_discs(state, geo))
+            draw.polygon(geo.hexagon(index, 0.9), fill=level)
+    return ImageChops.subtract(mask, _stone_discs(state, geo))
+
+
+@lru_cache(maxsize=8)
+def _hatching(width: int, height: int, period: int) -> Image.Image:
+    """Diagonal stripes as a coverage mask (the texture of the second colour's tint)."""
+    mask = Image.new("L", (width, height), 0)
+    draw = ImageDraw.Draw(mask)
+    for offset in range(-height, width, period):
+        draw.line([(offset, height), (offset + height, 0)], fill=255, width=max(2, period * 2 // 5))
+    return mask
+
+
+def _draw_shade(
+    image: Image.Image, state: BoardView, geo: BoardGeometry, theme: Theme, cells: Sequence[str]
+) -> None:
+    mask = _tint_mask(image.size, state, geo, cells, 120)
     image.paste(_colour(theme, "may", theme.placed), (0, 0), mask)
+
+
+def _draw_owned(
+    image: Image.Image,
+    state: BoardView,
+    geo: BoardGeometry,
+    theme: Theme,
+    owned: Sequence[tuple[str, Sequence[str]]],
+) -> None:
+    first = state.game.colors[0]
+    for owner, cells in owned:
+        if owner == first:
+            image.paste(theme.loop_first, (0, 0), _tint_mask(image.size, state, geo, cells, 110))
+        else:
+            mask = _tint_mask(image.size, state, geo, cells, 200)
+            stripes = _hatching(image.width, image.height, max(6, round(geo.radius * 0.5)))
+            image.paste(theme.loop_second, (0, 0), ImageChops.multiply(mask, stripes))
 
 
 def _draw_loop_bands(
@@ -178,8 +219,9 @@ def _draw_loop_bands(
 class MarkSizes:
     """Where and how big the marks are on one board geometry (tests sample them here)."""
 
-    dot_radius: float
-    dot_drop: float  # the dot sits this far below the cell's centre, under its name
+    dot_radius: float  # cells: a dot below the cell's name; points: a ring round the name
+    dot_drop: float  # the dot sits this far below the cell's centre
+    may_ring: bool  # points (Les) get a ring round the point instead of a dot
     line: float  # the width of rings and signs
     sign_radius: float  # the no-entry sign's outer radius
     about_inner: float  # the "about" ring, just outside the stone
@@ -190,14 +232,22 @@ class MarkSizes:
     def dot_centre(self, centre: tuple[float, float]) -> tuple[float, float]:
         return (centre[0], centre[1] + self.dot_drop)
 
+    def may_sample(self, centre: tuple[float, float]) -> tuple[float, float]:
+        """A pixel that the "may" mark of a cell centred at ``centre`` covers."""
+        if self.may_ring:
+            return (centre[0], centre[1] + self.dot_radius - self.line / 2)
+        return self.dot_centre(centre)
+
 
 def mark_sizes(geo: BoardGeometry) -> MarkSizes:
     r = geo.stone_radius
     line = max(2.0, geo.radius * 0.13)
     return MarkSizes(
-        dot_radius=max(2.5, geo.radius * 0.2),
-        # the dot sits below the cell's name, so the name stays readable (players type it)
-        dot_drop=geo.radius * (0.55 if geo.points else 0.5),
+        # a dot sits below the cell's name, so the name stays readable (players type it);
+        # on Les's points a dot there would sit on a line, so a ring goes round the name
+        dot_radius=geo.radius * 0.62 if geo.points else max(2.5, geo.radius * 0.2),
+        dot_drop=0.0 if geo.points else geo.radius * 0.5,
+        may_ring=geo.points,
         line=line,
         sign_radius=geo.radius * 0.68,
         about_inner=r + 1.5,
@@ -213,8 +263,14 @@ def _draw_marks(
     sizes = mark_sizes(geo)
     halo_colour = _colour(theme, "halo", theme.background)
     may = _colour(theme, "may", theme.placed)
-    dot = sprites.stone(sizes.dot_radius, may, may, 0.0)
-    dot_halo = sprites.stone(sizes.dot_radius + 1.2, halo_colour, halo_colour, 0.0)
+    if sizes.may_ring:
+        dot = sprites.ring(sizes.dot_radius - sizes.line, sizes.dot_radius, may)
+        dot_halo = sprites.ring(
+            sizes.dot_radius - sizes.line - 1, sizes.dot_radius + 1, halo_colour
+        )
+    else:
+        dot = sprites.stone(sizes.dot_radius, may, may, 0.0)
+        dot_halo = sprites.stone(sizes.dot_radius + 1.2, halo_colour, halo_colour, 0.0)
     for name in marks.may:
         index = _index(state, name)
         if index is not None and not state.cells[index]:
@@ -279,6 +335,8 @@ def draw_annotations(
     geo = board_geometry(state.size, image.width, is_point_game(state))
     if marks.shade:
         _draw_shade(image, state, geo, chosen, marks.shade)
+    if marks.owned:
+        _draw_owned(image, state, geo, chosen, marks.owned)
     loops = marks.loops
     if loops and state.game.spec.drawing.owned_loops:
         # the board picture shades owned loops already: band only the others

@@ -31,7 +31,7 @@ from engine.registry import get_spec
 from i18n import DEFAULT_LANGUAGE, phrase, translate
 from render import png_bytes
 from render.annotations import refusal_annotations, render_annotated, render_hints
-from tutorial import dalen, lefe, lublache
+from tutorial import dalen, lefe, les, lublache
 from tutorial.pages import PRACTICE_LEVEL, Page
 
 __all__ = [
@@ -50,6 +50,7 @@ TUTORIALS: dict[str, tuple[Page, ...]] = {
     "lefe": lefe.PAGES,
     "dalen": dalen.PAGES,
     "lublache": lublache.PAGES,
+    "les": les.PAGES,
 }
 
 

@@ -17,6 +17,7 @@ A claim about a move (:class:`Plays`) turns the picture into a before/after pair
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -283,8 +284,8 @@ class Loops:
 
 @dataclass(frozen=True)
 class Holes:
-    """Les: the holes owned, each as ``(owner, its points)``; shaded. The engine's holes are
-    compared by owner and size."""
+    """Les: the holes owned, each as ``(owner, its points)``, tinted in the owner's colour.
+    The engine's holes are compared by owner and size."""
 
     holes: tuple[tuple[str, str], ...]
 
@@ -299,7 +300,26 @@ class Holes:
         return _differs("the holes owned (owner, size)", declared, engine)
 
     def marks(self, state: BoardState) -> Annotations:
-        return Annotations(shade=tuple(p for _, points in self.holes for p in cells(points)))
+        return Annotations(owned=tuple((owner, cells(points)) for owner, points in self.holes))
+
+
+@dataclass(frozen=True)
+class Seconds:
+    """Les: after the first stone on ``first``, the second stone must go on one of
+    ``points`` (the empty points with no stone next to them; shaded)."""
+
+    first: str
+    points: str
+
+    def problems(self, state: BoardState) -> list[str]:
+        prefix = f"{self.first}+"
+        engine = {m[len(prefix) :] for m in state.legal_moves() if m.startswith(prefix)}
+        return _differs(
+            f"the points for a second stone after {self.first}", set(cells(self.points)), engine
+        )
+
+    def marks(self, state: BoardState) -> Annotations:
+        return Annotations(shade=cells(self.points))
 
 
 @dataclass(frozen=True)
@@ -365,8 +385,14 @@ class WithOptions:
         return Annotations()
 
 
+_CELL_FIRST = re.compile(r"[a-z]+\d+\b")
+
+
 def sentence(text: str) -> str:
-    """A caption starts with a capital, even when it starts with a colour ("dark plays")."""
+    """A caption starts with a capital, even when it starts with a colour ("dark plays"),
+    unless it starts with a cell's name ("e5 and its neighbours")."""
+    if _CELL_FIRST.match(text):
+        return text
     return text[:1].upper() + text[1:]
 
 
@@ -384,6 +410,7 @@ def _merge(marks: Sequence[Annotations]) -> Annotations:
         here=joined("here"),
         loops=tuple(loop for mark in marks for loop in mark.loops),
         shade=joined("shade"),
+        owned=tuple(owned for mark in marks for owned in mark.owned),
     )
 
 

@@ -56,11 +56,11 @@ def mark_problems(
         centre = figure.centre(panel, name)
         if not _visible(figure, panel, centre, sizes.about_outer + 2):
             continue
-        dot = pixel(sizes.dot_centre(centre))
+        dot = pixel(sizes.may_sample(centre))
         if name in marks.may:
             if not close(dot, may, TOLERANCE):
                 found.append(f"no dot on {name}")
-        elif name not in stones and name not in marks.shade and close(dot, may, TOLERANCE):
+        elif name not in stones and name not in marks.cells() and close(dot, may, TOLERANCE):
             found.append(f"a dot on {name}, where no stone may go")
         if name in marks.may_not and not close(
             pixel(centre), colours.annotations["may_not"], TOLERANCE
