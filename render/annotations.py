@@ -419,7 +419,7 @@ def _width_for_radius(radius: float, size: int) -> int:
     return max(MIN_WIDTH, min(MAX_WIDTH, round(wanted)))
 
 
-def _caption_band(text: str, width: int, theme: Theme, text_size: int) -> Image.Image:
+def caption_band(text: str, width: int, theme: Theme, text_size: int = 15) -> Image.Image:
     """The caption above a panel: up to two lines, in the colours of a picture's header."""
     used = font(text_size, "bold")
     pad = round(text_size * 0.55)
@@ -485,7 +485,7 @@ def board_panel(
         box = (0, geo.header_height, full_width, geo.height)
     board = Image.new("RGB", (box[2] - box[0], box[3] - box[1]), chosen.background)
     board.paste(image.crop(box), (0, 0))
-    band = _caption_band(caption, board.width, chosen, text_size)
+    band = caption_band(caption, board.width, chosen, text_size)
     panel = Image.new("RGB", (board.width, board.height + band.height), chosen.background)
     panel.paste(band, (0, 0))
     panel.paste(board, (0, band.height))

@@ -31,7 +31,7 @@ from engine.registry import get_spec
 from i18n import DEFAULT_LANGUAGE, phrase, translate
 from render import png_bytes
 from render.annotations import refusal_annotations, render_annotated, render_hints
-from tutorial import dalen, lefe, les, lublache
+from tutorial import dalen, lefe, leiff, les, lublache
 from tutorial.pages import PRACTICE_LEVEL, Page
 
 __all__ = [
@@ -51,6 +51,7 @@ TUTORIALS: dict[str, tuple[Page, ...]] = {
     "dalen": dalen.PAGES,
     "lublache": lublache.PAGES,
     "les": les.PAGES,
+    "leiff": leiff.PAGES,
 }
 
 

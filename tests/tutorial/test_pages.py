@@ -10,7 +10,10 @@ import pytest
 
 import engine.lefe
 from i18n import LANGUAGES, translate
-from tests.render.helpers import decode
+from render.card_marks import slot_ring
+from render.leiff import hand_layout
+from render.themes import get_theme
+from tests.render.helpers import close, decode
 from tests.tutorial.pictures import mark_problems
 from tutorial import TUTORIALS, check_tutorial, tutorial_games, tutorial_page, tutorial_pages
 from tutorial.boards import (
@@ -27,14 +30,18 @@ from tutorial.boards import (
     Scores,
     Trees,
 )
+from tutorial.cards import After, CardExample, Hand, Sees, Shows, Values
+from tutorial.cards import Offers as CardOffers
 
 PAGES = [
     (game, number) for game in tutorial_games() for number in range(1, len(TUTORIALS[game]) + 1)
 ]
+BOARD_PAGES = [p for p in PAGES if isinstance(TUTORIALS[p[0]][p[1] - 1].example, BoardExample)]
+CARD_PAGES = [p for p in PAGES if isinstance(TUTORIALS[p[0]][p[1] - 1].example, CardExample)]
 CELL = re.compile(r"\b[a-i][1-9]\b")  # a cell name of the 5-board in a text
 
 
-def _example(game: str, number: int) -> BoardExample:
+def _example(game: str, number: int) -> BoardExample:  # a board game's page
     example = TUTORIALS[game][number - 1].example
     assert isinstance(example, BoardExample)
     return example
@@ -45,7 +52,12 @@ def test_every_page_agrees_with_the_engine(game: str, number: int) -> None:
     assert TUTORIALS[game][number - 1].example.problems() == []
 
 
-@pytest.mark.parametrize(("game", "number"), PAGES)
+def test_every_page_is_a_board_or_a_card_example() -> None:
+    assert len(BOARD_PAGES) + len(CARD_PAGES) == len(PAGES)
+    assert {game for game, _ in CARD_PAGES} == {"leiff"}
+
+
+@pytest.mark.parametrize(("game", "number"), BOARD_PAGES)
 def test_every_picture_shows_the_marks_that_were_checked(game: str, number: int) -> None:
     example = _example(game, number)
     page = tutorial_page(game, number)
@@ -65,12 +77,32 @@ def test_pictures_are_small_enough_for_the_docs() -> None:
         assert len(tutorial_page(game, number).picture()) < 60_000, (game, number)
 
 
+@pytest.mark.parametrize(("game", "number"), CARD_PAGES)
+def test_every_leiff_picture_rings_the_cards_it_is_about(game: str, number: int) -> None:
+    example = TUTORIALS[game][number - 1].example
+    assert isinstance(example, CardExample)
+    image = example.picture("en", "classic")
+    assert decode(tutorial_page(game, number).picture()).size == image.size
+    if not isinstance(example.picture_of, Hand):
+        return
+    state = example.state()
+    assert state is not None
+    seat = example.picture_of.seat
+    view = state.view(seat)
+    top = image.height - hand_layout(view, seat, 480).height  # the caption band above
+    about = get_theme("classic").annotations["about"]
+    for slot, box in enumerate(hand_layout(view, seat, 480).slots, start=1):
+        (x0, y0, _, y1), line = slot_ring(box, 480)
+        pixel = image.getpixel((int(x0 + line / 2), int(top + (y0 + y1) / 2)))
+        assert close(pixel, about, 24) == (slot in example.picture_of.rings), slot
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize(("game", "number"), PAGES)
 def test_a_page_names_only_cells_its_example_shows(game: str, number: int, language: str) -> None:
     """The words and the picture come from one example: a cell in the text is in it."""
     page = tutorial_page(game, number, language)
-    named = _example(game, number).named_cells()
+    named = TUTORIALS[game][number - 1].example.named_cells()
     mentioned = set(CELL.findall(page.title + " " + page.body))
     assert mentioned <= named, sorted(mentioned - named)
 
@@ -170,3 +202,25 @@ def test_the_picture_reader_notices_marks_that_are_not_there() -> None:
         f"a dot on {before.may[0]}, where no stone may go",
         "no no-entry sign on f4",
     ]
+
+
+def _broken_cards(key: str, *claims: object) -> CardExample:
+    page = next(page for page in TUTORIALS["leiff"] if page.key == key)
+    assert isinstance(page.example, CardExample)
+    return dataclasses.replace(page.example, claims=claims)  # type: ignore[arg-type]
+
+
+def test_a_leiff_page_broken_on_purpose_fails_its_check() -> None:
+    wrong = [
+        _broken_cards("call", Shows("round_scores", [-5, 17, 28])),  # 5 - 5 is 0
+        _broken_cards("deal", Sees(0, {0: ("3", "5", "12", None)})),  # slot 3 is unseen
+        _broken_cards("deal", Sees(1, {0: ("3", None, None, None)})),  # Ben sees none of Anna's
+        _broken_cards("turn", CardOffers(0, ("leiff",))),  # holding a card: no call any more
+        _broken_cards("slot", After(((0, "draw"), (0, "discard")), (CardOffers(0, ("take",)),))),
+        _broken_cards("match", After(((0, "match 1"),), (Shows("hand_sizes", [3, 4, 4]),))),
+        _broken_cards("teams", CardOffers(1, ("penalty 3",))),  # Dana is Ben's team-mate
+        _broken_cards("seven", After(((0, "take"), (0, "discard")), ())),  # a taken card stays
+        _broken_cards("cards", Values({"13": 12})),
+    ]
+    for example in wrong:
+        assert example.problems(), example.claims
