@@ -12,7 +12,7 @@ Which loops a position has comes from the construction in :mod:`engine.loops`. A
 
 The player to move with no legal placement wins. The pie rule comes from the shared mould.
 
-Table choices where the ruling leaves room (see docs/rules/lublache.md): control and
+Table choices where the ruling leaves room (see docs/lublache-loops.md): control and
 protection for the flips are judged on the board just after the stone is placed, and all
 flips are applied together; a loop split evenly is controlled by both players.
 """
