@@ -175,13 +175,22 @@ class LeafBot(discord.Client):
         log.info("bot closed")
 
 
+# Libraries that see stored state: a database driver's debug lines carry each statement
+# with its parameters, that is whole Leiff states (every hand, the draw pile, the seed). A
+# log may be pasted into a bug report, so these never log below WARNING, whatever LOG_LEVEL.
+STATE_LOGGERS = ("aiosqlite", "asyncpg")
+
+
 def configure_logging(level: str) -> None:
-    """Plain, readable logs on stderr; discord.py's own chatter one level quieter."""
-    logging.basicConfig(
-        level=getattr(logging, level.upper(), logging.INFO),
-        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
-    )
-    logging.getLogger("discord").setLevel(max(logging.INFO, logging.getLogger().level))
+    """Plain, readable logs on stderr; discord.py's own chatter one level quieter, and the
+    database drivers (which would print hidden cards) capped at WARNING."""
+    chosen = getattr(logging, level.upper(), logging.INFO)
+    # A stderr handler unless one is configured already; the level is set either way.
+    logging.basicConfig(format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")
+    logging.getLogger().setLevel(chosen)
+    logging.getLogger("discord").setLevel(max(logging.INFO, chosen))
+    for name in STATE_LOGGERS:
+        logging.getLogger(name).setLevel(max(logging.WARNING, chosen))
 
 
 async def _main(settings: Settings) -> int:

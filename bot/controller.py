@@ -15,17 +15,18 @@ from __future__ import annotations
 import dataclasses
 import logging
 import random
+import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
-from bot.errors import GENERIC_FAILURE, UserFacingError, player_message
-from bot.names import in_text
-from bot.presenter import Outgoing, game_title, only_for, sentence
+from bot.errors import GENERIC_FAILURE, UNDELIVERED, UserFacingError, player_message
+from bot.names import excerpt, in_text
+from bot.presenter import Outgoing, full_sentence, game_title, only_for
 from bot.responder import Responder
-from bot.service import IllegalAction, StaleVersion
+from bot.service import IllegalAction, Message, StaleVersion, TooLate
 from bot.ui.components import Choice, build_view
 from bot.ui.custom_ids import (
     ADD_BOT,
@@ -48,6 +49,10 @@ BOARD_SERVICE_ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
 OUT_OF_TURN = frozenset({"match", "catch", "penalty", "next"})
 AUTOCOMPLETE_LIMIT = 25
 GAMES_LISTED = 20  # matches shown by /games (a private message holds 2000 characters)
+MAX_REPLY = 2000  # Discord's limit for a message's text
+# What a typed move can be made of (cells, Lefe captures "e5xg6", Les pairs "e5+b2", words
+# such as "pass"); anything else is refused before it reaches the game.
+MOVE_TEXT = re.compile(r"[a-z0-9+ ]{1,20}")
 
 Handler = Callable[[Responder], Awaitable[None]]
 
@@ -110,12 +115,35 @@ class Controller:
                     "unexpected error handling interaction %s", interaction.id, exc_info=error
                 )
                 text = GENERIC_FAILURE
-            try:
-                await responder.private(sentence(text))
-            except discord.HTTPException:
-                log.warning("could not deliver the error reply to interaction %s", interaction.id)
+            await self._refuse(responder, full_sentence(text))
+            if isinstance(error, TooLate) and error.update is not None:
+                # The clock's timeout was applied instead: the channel hears of it as from
+                # a tick (the refusal above has already answered the interaction).
+                await self._publish_quietly(error.update)
         finally:
             await responder.finish()
+
+    async def _publish_quietly(self, update: Any) -> None:
+        try:
+            await self.presenter.publish(update)
+        except Exception:
+            log.exception("could not publish a %s update", update.kind)
+
+    @staticmethod
+    async def _refuse(responder: Responder, text: str) -> None:
+        """Answer privately; if that answer cannot be delivered, a short generic one, and if
+        even that fails the placeholder says so (it never reads as a success)."""
+        for attempt in (text[:MAX_REPLY], UNDELIVERED):
+            try:
+                await responder.private(attempt)
+                return
+            except discord.HTTPException as error:
+                log.warning(
+                    "could not deliver a reply to interaction %s: %s",
+                    responder.interaction.id,
+                    error,
+                )
+        responder.failed = True
 
     # ---- components ----------------------------------------------------------------
     async def on_component(
@@ -197,7 +225,7 @@ class Controller:
                 raise
         await self.presenter.publish(update, responder)
 
-    async def _hand_outgoing(self, match_id: int, user_id: int) -> Outgoing:
+    async def _hand_outgoing(self, match_id: int, user_id: int) -> tuple[Any, Outgoing]:
         update = await self.service.current(match_id, for_user=user_id)
         match = update.match
         if match is None or match.game != "leiff":
@@ -207,16 +235,25 @@ class Controller:
         if match.status == "lobby":
             raise UserFacingError("The game has not started yet.")
         names = await self.presenter.seat_names(match)
-        return await self.presenter.hand_message(update, user_id, names)
+        return match, await self.presenter.hand_message(update, user_id, names)
 
     async def _show_hand(self, responder: Responder, match_id: int) -> None:
-        outgoing = await self._hand_outgoing(match_id, responder.user_id)
+        match, outgoing = await self._hand_outgoing(match_id, responder.user_id)
+        # A player whose DMs refused us may have opened them since: try once more, and if
+        # the hand gets through, it lives in their DMs again from now on.
+        if self.presenter.dm_refused(responder.user_id) and await self.presenter.try_dm(
+            match, responder.user_id, outgoing
+        ):
+            await responder.private(
+                "Your DMs are open again: your hand is there now, and it stays up to date there."
+            )
+            return
         await responder.private(**outgoing.send_kwargs())
 
     async def _refresh_hand(self, responder: Responder, match_id: int) -> None:
         """A stale click in a hand message: bring that message up to date."""
         try:
-            outgoing = await self._hand_outgoing(match_id, responder.user_id)
+            _, outgoing = await self._hand_outgoing(match_id, responder.user_id)
         except Exception:
             return
         await responder.update_origin(**outgoing.edit_kwargs())
@@ -286,29 +323,10 @@ class Controller:
 
         await self.handle(interaction, run)
 
+    # ---- "my match here" -------------------------------------------------------------
     async def match_here(self, guild_id: int, channel_id: int, user_id: int) -> Any:
-        """The user's running match (or lobby) in this channel, or None.
-
-        The presenter remembers the last match each player saw change per channel; that one
-        is checked with a single lookup before asking the service to search the channel.
-        """
-        remembered = self.presenter.recent_match(guild_id, channel_id, user_id)
-        if remembered is not None:
-            try:
-                match = await self.service.get_match(remembered)
-            except Exception:
-                match = None
-            if (
-                match is not None
-                and match.status in ("running", "lobby")
-                and user_id in match.user_ids
-                and (match.thread_id or match.channel_id) == channel_id
-            ):
-                return match
-        match = await self.service.match_in_channel(guild_id, channel_id, user_id)
-        if match is not None:
-            self.presenter.remember_match(match)
-        return match
+        """The user's most recently active match (or lobby) in this channel, or None."""
+        return await self.service.match_in_channel(guild_id, channel_id, user_id)
 
     async def _my_match(self, interaction: discord.Interaction, user_id: int) -> Any:
         if interaction.guild_id is None:
@@ -320,31 +338,138 @@ class Controller:
             )
         return match
 
-    async def move(self, interaction: discord.Interaction, text: str) -> None:
-        async def run(responder: Responder) -> None:
-            match = await self._my_match(interaction, responder.user_id)
-            if match.game == "leiff":
+    async def _board_matches_here(self, interaction: discord.Interaction, user_id: int) -> Any:
+        """The user's running board matches in this channel, whatever else they play here
+        (a Leiff table never hides them), most recently active first."""
+        if interaction.guild_id is None:
+            return []
+        return await self.service.board_matches_in_channel(
+            interaction.guild_id, interaction.channel_id, user_id
+        )
+
+    async def match_label(self, match: Any, user_id: int, *, in_message: bool = False) -> str:
+        """A match as its player recognises it: "Lefe vs Bob (#12)" (opponent by name)."""
+        others = [seat.user_id for seat in match.seats if seat.user_id != user_id]
+        opponent = await self.presenter.names.name(others[0]) if others else "nobody"
+        if in_message:
+            opponent = in_text(opponent)
+        return f"{game_title(match.game)} vs {opponent} (#{match.id})"
+
+    async def _my_board_match(
+        self,
+        interaction: discord.Interaction,
+        user_id: int,
+        match_id: int | None,
+        *,
+        for_a_move: bool,
+    ) -> tuple[Any, str | None]:
+        """The board match ``/move`` or ``/resign`` acts on, and a line saying which one it
+        was when the player has several here and did not name it (else None).
+
+        The ``match`` option names it; without it, the only board match here, or (for a
+        move) the only one where it is the player's turn. Anything else is refused with the
+        list to choose from: resigning the wrong match must never happen by accident.
+        """
+        if interaction.guild_id is None:
+            raise UserFacingError("Use this in the channel where your match is played.")
+        matches = await self._board_matches_here(interaction, user_id)
+        if match_id is not None:
+            chosen = next((m for m in matches if m.id == match_id), None)
+            if chosen is None:
                 raise UserFacingError(
-                    "Leiff is played with the buttons of your hand (in your DMs)."
+                    f"Match #{match_id} is not one of your running board matches in this "
+                    "channel." + await self._yours_here(matches, user_id)
                 )
-            if match.status != "running":
-                raise UserFacingError("That match is not running.")
+            return chosen, None
+        if not matches:
+            raise UserFacingError(await self._no_board_match(interaction, user_id, for_a_move))
+        if len(matches) == 1:
+            return matches[0], None
+        due = [m for m in matches if user_id in m.to_act]
+        if for_a_move and len(due) == 1:
+            label = await self.match_label(due[0], user_id, in_message=True)
+            name = in_text(await self.presenter.names.name(user_id))
+            return due[0], (
+                f"Played in {label}: **{name}** has {len(matches)} board matches in this channel."
+            )
+        raise UserFacingError(
+            f"You have {len(matches)} board matches in this channel. Choose one with the "
+            "`match` option." + await self._yours_here(matches, user_id)
+        )
+
+    async def _yours_here(self, matches: list[Any], user_id: int) -> str:
+        if not matches:
+            return ""
+        labels = [await self.match_label(m, user_id, in_message=True) for m in matches]
+        return " Yours here: " + ", ".join(labels) + "."
+
+    async def _no_board_match(
+        self, interaction: discord.Interaction, user_id: int, for_a_move: bool
+    ) -> str:
+        assert interaction.guild_id is not None
+        other = await self.match_here(interaction.guild_id, interaction.channel_id, user_id)
+        if other is not None and other.game == "leiff":
+            if for_a_move:
+                return (
+                    "You have no board match in this channel. Leiff is played with the "
+                    "buttons of your hand (in your DMs, or under **Show my hand**)."
+                )
+            return (
+                "You have no board match in this channel. Leiff has no resignation: if you "
+                "stop playing, the clock plays for you, and after a few timeouts in a row you "
+                "leave the table."
+            )
+        return "You have no running match in this channel. Start one with `/play`."
+
+    async def match_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
+        """The caller's board matches in this channel, as "Lefe vs Bob (#12)"."""
+        user_id = interaction.user.id
+        typed = "".join(str(current).split()).casefold().lstrip("#")
+        choices = []
+        for match in await self._board_matches_here(interaction, user_id):
+            label = await self.match_label(match, user_id)
+            if typed and typed not in "".join(label.split()).casefold():
+                continue
+            choices.append(app_commands.Choice(name=label[:100], value=match.id))
+        return choices[:AUTOCOMPLETE_LIMIT]
+
+    async def move(
+        self, interaction: discord.Interaction, text: str, match_id: int | None = None
+    ) -> None:
+        async def run(responder: Responder) -> None:
+            match, note = await self._my_board_match(
+                interaction, responder.user_id, match_id, for_a_move=True
+            )
             move = " ".join(text.split()).lower()
             if not move:
                 raise UserFacingError("Type a cell, for example `f6`.")
+            if not MOVE_TEXT.fullmatch(move):
+                # Quote only a short, safe excerpt: the reply must stay readable (and within
+                # Discord's limit) whatever was typed.
+                raise UserFacingError(
+                    f"“{excerpt(text)}” is not a move. Type a cell such as `f6`; "
+                    "the list above the box shows your legal moves."
+                )
             try:
                 update = await self.service.play(match.id, responder.user_id, move, version=None)
-            except IllegalAction:
+            except IllegalAction as error:
                 # A bare Lefe cell that must capture one of several trees: offer the choice.
                 captures = await self._capture_options(match, responder.user_id, move)
                 if not captures:
+                    reason = str(error)
+                    if reason.startswith(move + " ") and not move[:1].isdigit():
+                        # The rules quote what was typed first: keep it as typed, in quotes
+                        # (not capitalised like the start of a sentence).
+                        raise UserFacingError(f"“{move}”{reason[len(move) :]}") from None
                     raise
                 view = build_view(BOARD, match.id, match.version, captures, select_threshold=1)
                 await responder.private(
                     f"{move} can capture more than one tree: which one?", view=view
                 )
                 return
-            await self.presenter.publish(update, responder)
+            await self.presenter.publish(_with_note(update, note), responder)
 
         await self.handle(interaction, run)
 
@@ -384,14 +509,19 @@ class Controller:
     async def move_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        """The caller's legal moves in this channel's match that start with what they typed."""
-        if interaction.guild_id is None:
+        """The caller's legal moves in their board match here that start with what they
+        typed (the match named by the ``match`` option, else the only one, else the only
+        one where it is their turn)."""
+        user_id = interaction.user.id
+        matches = await self._board_matches_here(interaction, user_id)
+        chosen = getattr(interaction.namespace, "match", None)
+        if isinstance(chosen, int) and not isinstance(chosen, bool):
+            matches = [m for m in matches if m.id == chosen]
+        elif len(matches) > 1:
+            matches = [m for m in matches if user_id in m.to_act]
+        if len(matches) != 1:
             return []
-        match = await self.match_here(
-            interaction.guild_id, interaction.channel_id, interaction.user.id
-        )
-        if match is None or match.game == "leiff" or match.status != "running":
-            return []
+        match = matches[0]
         _, legal = await self._legal_moves(match, interaction.user.id)
         typed = "".join(current.split()).lower()
         found = sorted((m for m in legal if m.startswith(typed)), key=_move_order)
@@ -409,15 +539,13 @@ class Controller:
 
         await self.handle(interaction, run)
 
-    async def resign(self, interaction: discord.Interaction) -> None:
+    async def resign(self, interaction: discord.Interaction, match_id: int | None = None) -> None:
         async def run(responder: Responder) -> None:
-            match = await self._my_match(interaction, responder.user_id)
-            if match.game == "leiff":
-                raise UserFacingError(
-                    "Leiff has no resignation; leave the table by letting your time run out."
-                )
+            match, note = await self._my_board_match(
+                interaction, responder.user_id, match_id, for_a_move=False
+            )
             update = await self.service.resign(match.id, responder.user_id, version=None)
-            await self.presenter.publish(update, responder)
+            await self.presenter.publish(_with_note(update, note), responder)
 
         await self.handle(interaction, run)
 
@@ -501,8 +629,8 @@ class Controller:
             for row in rows:
                 name = in_text(await self.presenter.names.name(row.user_id))
                 lines.append(
-                    f"{row.rank}. {name}: {row.ordinal:.1f} ({row.wins}W {row.losses}L {row.draws}D, "
-                    f"{row.games} games)"
+                    f"{row.rank}. {name}: {row.ordinal:.1f} ({_games(row.games)}: "
+                    f"{row.wins}W {row.losses}L {row.draws}D)"
                 )
             if not rows:
                 lines.append("Nobody has finished a rated game yet.")
@@ -526,17 +654,15 @@ class Controller:
             against_bot: list[str] = []
             for row in rows:
                 if row.games:
-                    streak = f", streak {row.streak:+d}" if row.streak else ""
                     lines.append(
-                        f"{game_title(row.game)}: rating {row.ordinal:.1f}, {row.games} games, "
-                        f"{row.wins}W {row.losses}L {row.draws}D{streak} "
-                        f"(best streak {row.best_streak})"
+                        f"{game_title(row.game)}: rating {row.ordinal:.1f}, {_games(row.games)}: "
+                        f"{row.wins}W {row.losses}L {row.draws}D{_streak(row)}."
                     )
                 # Games against the bot never touch the rating: they are listed apart.
                 for record in row.vs_bot:
                     against_bot.append(
-                        f"{game_title(record.game)} ({record.level}): {record.games} games, "
-                        f"{record.wins}W {record.losses}L {record.draws}D"
+                        f"{game_title(record.game)} ({record.level}): {_games(record.games)}: "
+                        f"{record.wins}W {record.losses}L {record.draws}D."
                     )
             if not any(row.games for row in rows):
                 lines.append("No finished rated games yet.")
@@ -575,6 +701,30 @@ class Controller:
             await responder.private(f"**Server settings**\n{body}")
 
         await self.handle(interaction, run)
+
+
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
+
+
+def _streak(row: Any) -> str:
+    """The current run and the best run of wins, in words ("" when there is nothing to say)."""
+    parts = []
+    if row.streak > 0:
+        parts.append("won the last game" if row.streak == 1 else f"won the last {row.streak}")
+    elif row.streak < 0:
+        lost = -row.streak
+        parts.append("lost the last game" if lost == 1 else f"lost the last {lost}")
+    if row.best_streak > 1:
+        parts.append(f"best run {row.best_streak} wins in a row")
+    return "; " + ", ".join(parts) if parts else ""
+
+
+def _with_note(update: Any, note: str | None) -> Any:
+    """The update with one more line for the channel message (first, after the header)."""
+    if note is None:
+        return update
+    return dataclasses.replace(update, messages=(Message(note), *update.messages))
 
 
 def _setting_value(key: str, value: str) -> Any:
@@ -625,7 +775,8 @@ async def rules_card(game: str, painter: Any) -> tuple[str, bytes, str]:
     if game == "leiff":
         state = rules.new(players=3, seed=11, options={})
         view = state.view(0)
-        image = await painter.hand_png(view, 0, ["You", "Left", "Right"])
+        # Example players: the picture's title reads "Ann's hand".
+        image = await painter.hand_png(view, 0, ["Ann", "Ben", "Cleo"])
         return f"**Leiff**\n{summary}", image, "leiff-example.png"
     size = min(rules.sizes)
     state = rules.new(size=size)

@@ -17,6 +17,8 @@ from engine import IllegalMove
 log = logging.getLogger(__name__)
 
 GENERIC_FAILURE = "Something went wrong on my side; nothing was changed. Please try again."
+# When the real answer could not be delivered (it never says the action succeeded or not).
+UNDELIVERED = "Sorry, I could not show my answer here. Please look at the channel and try again."
 
 
 class UserFacingError(Exception):

@@ -75,8 +75,9 @@ def service_choices(actions: Sequence[str]) -> list[Choice]:
 
 
 def _seat_slot(token: str, seat_names: Sequence[str]) -> str:
+    """ "2.4" -> "cat's slot 4" (the slot numbers under each player's cards)."""
     seat, _, slot = token.partition(".")
-    return f"{_seat(seat, seat_names)} #{slot}"
+    return f"{_seat(seat, seat_names)}'s slot {slot}"
 
 
 def _seat(token: str, seat_names: Sequence[str]) -> str:
@@ -109,7 +110,9 @@ def leiff_choice(action: str, seat_names: Sequence[str]) -> Choice:
     if verb == "swap" and rest:
         return Choice(action, f"Put it in slot {rest[0]}", STYLE.success, "swap", "Put it in slot…")
     if verb == "look" and rest:
-        return Choice(action, f"Look at slot {rest[0]}", STYLE.primary, "look", "Look at a slot…")
+        return Choice(
+            action, f"Look at your slot {rest[0]}", STYLE.primary, "look", "Look at a slot…"
+        )
     if verb == "peek" and rest:
         if "." in rest[0]:
             label = f"Look at {_seat_slot(rest[0], s)}"
@@ -138,7 +141,8 @@ def leiff_choice(action: str, seat_names: Sequence[str]) -> Choice:
     if verb == "rotate" and len(rest) == 2:
         return Choice(
             action,
-            f"Turn {_seat(rest[0], s)}'s hand by {rest[1]}",
+            f"Turn {_seat(rest[0], s)}'s hand {rest[1]} step{'' if rest[1] == '1' else 's'} "
+            "clockwise",
             STYLE.primary,
             "rotate",
             "Reorder a hand…",
@@ -162,12 +166,18 @@ def leiff_choice(action: str, seat_names: Sequence[str]) -> Choice:
             action, f"Enchant {_seat(rest[0], s)}", STYLE.primary, "enchant", "Enchant a player…"
         )
     if verb == "spy" and rest:
-        return Choice(action, f"Spy on slot {rest[0]}", STYLE.primary, "spy", "Spy on a slot…")
+        return Choice(
+            action, f"Look at the Magier's slot {rest[0]}", STYLE.primary, "spy", "Spy on a slot…"
+        )
     if verb == "give" and rest:
         return Choice(action, f"Give your slot {rest[0]}", STYLE.primary, "give", "Give a card…")
     if verb == "match" and rest:
         return Choice(
-            action, f"Match slot {rest[0]}", STYLE.secondary, "match", "Match one of your cards…"
+            action,
+            f"Match your slot {rest[0]}",
+            STYLE.secondary,
+            "match",
+            "Match one of your cards…",
         )
     if verb == "catch" and rest:
         return Choice(

@@ -15,6 +15,7 @@ import discord
 log = logging.getLogger(__name__)
 
 MAX_NAME = 32
+MAX_EXCERPT = 24  # characters of user text quoted back in a reply
 
 
 def clean_name(name: str) -> str:
@@ -26,6 +27,14 @@ def clean_name(name: str) -> str:
 def in_text(name: str) -> str:
     """A name made safe for a message: no markdown effects, no mention syntax."""
     return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
+def excerpt(text: str, limit: int = MAX_EXCERPT) -> str:
+    """A short, safe quote of what a user typed, for a reply that refers to it: one line, at
+    most ``limit`` characters (cut with "…"), no markdown effects, no mention syntax."""
+    flat = " ".join(str(text).split())
+    cut = flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+    return in_text(cut)
 
 
 class NameBook:

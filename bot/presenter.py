@@ -30,6 +30,7 @@ import discord
 
 from bot.labels import leiff_choices, service_choices
 from bot.names import NameBook, in_text
+from bot.service import board_logic
 from bot.ui.components import Choice, build_view
 from bot.ui.custom_ids import ADD_BOT, BOARD, CHALLENGE, LEIFF, REMOVE_BOT, SHOW_HAND
 from engine import get_game
@@ -51,6 +52,19 @@ LOBBY_KINDS = {
 }
 CHALLENGE_END_KINDS = {"challenge_declined", "challenge_cancelled", "challenge_expired"}
 MAX_LEIFF_PLAYERS = 6
+# After Discord refused a user's DMs, they are tried again at the next table, whenever the
+# player presses "Show my hand", and otherwise at most this often (the player may have
+# opened them meanwhile; each try that fails costs one request).
+DM_RETRY_SECONDS = 600.0
+
+
+@dataclass
+class DmRefusal:
+    """Discord refused a user's DMs: when we last tried, and the tables where we tried (each
+    got its closed-DMs notice once). Forgotten as soon as a DM gets through."""
+
+    at: float
+    tables: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -111,9 +125,20 @@ def sentence(text: str) -> str:
     """Service texts start in lower case so they can be embedded; a message line starts upper."""
     text = text.strip()
     first_word = text.split(" ", 1)[0]
-    if not text or any(ch.isdigit() for ch in first_word):
-        return text  # a cell name ("c3 is taken") keeps its canonical lower case
+    if not text or any(ch.isdigit() or ch == "_" for ch in first_word):
+        # a cell name ("c3 is taken") or a setting ("leiff_target must be …") keeps its case
+        return text
     return text[:1].upper() + text[1:]
+
+
+def full_sentence(text: str) -> str:
+    """A refusal as a complete sentence: upper case first (see :func:`sentence`), and a full
+    stop at the end unless it ends in one already (or in "?", "!", "…", a quote or a code
+    span)."""
+    text = sentence(text)
+    if text and text[-1] not in ".?!…”`)":
+        text += "."
+    return text
 
 
 def only_for(update: Any, user_id: int) -> Any:
@@ -152,14 +177,13 @@ class Presenter:
         self.client = client
         self.names = NameBook(client)
         self._dm_channels: dict[int, int] = {}
-        self._dm_closed: set[int] = set()  # users whose DMs refused us (this process)
-        self._dm_notice_sent: set[tuple[int, int]] = set()  # (match id, user id)
+        # Users whose DMs refused us, until a DM gets through again (this process only: a
+        # restart simply tries once more).
+        self._dm_refused: dict[int, DmRefusal] = {}
         # challenge id -> its message, to update it when it expires (this process only;
         # after a restart an expiry is announced in a new message instead)
         self._challenge_messages: dict[int, int] = {}
 
-        # (guild, channel, user) -> the match that user last saw updated there
-        self._recent: dict[tuple[int, int, int], int] = {}
         # Bot turns run in one background task per match; a request that arrives while it
         # runs marks the match so the task asks the service once more before it ends.
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
@@ -210,15 +234,6 @@ class Presenter:
         """Wait until no bot turn is being played or posted (tests and shutdown use it)."""
         while self._bot_tasks:
             await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
-
-    def remember_match(self, match: Any) -> None:
-        """Note, for each player, the match they last saw change in its channel."""
-        place = match.thread_id or match.channel_id
-        for user_id in match.user_ids:
-            self._recent[(match.guild_id, place, user_id)] = match.id
-
-    def recent_match(self, guild_id: int, channel_id: int, user_id: int) -> int | None:
-        return self._recent.get((guild_id, channel_id, user_id))
 
     @property
     def service(self) -> Any:
@@ -305,7 +320,7 @@ class Presenter:
                 if refresh or not any(mention in line for line in lines):
                     seat = next((s for s in match.seats if s.user_id == user_id), None)
                     colour = f" ({seat.colour})" if seat is not None and seat.colour else ""
-                    lines.append(f"{mention}{colour} to move.")
+                    lines.append(f"{mention} to move{colour}.")
             if match.deadline_at:
                 lines.append(f"Time for this move runs out <t:{int(match.deadline_at)}:R>.")
             if refresh and match.draw_offer_by:
@@ -336,17 +351,12 @@ class Presenter:
         return actions
 
     async def _result_line(self, match: Any) -> str:
+        """The result, said as the match's last message said it (names instead of pings)."""
         result = match.result or {}
-        reason = sentence(result.get("reason") or "")
-        if result.get("draw") or not result.get("winners"):
-            line = "**Draw.**"
-        else:
-            winners = [f"**{in_text(await self.names.name(u))}**" for u in result["winners"]]
-            line = f"{' and '.join(winners)} {'wins' if len(winners) == 1 else 'win'}!"
-        if reason:
-            line += f" {reason}"
-        if match.score_text:
-            line += f" ({match.score_text})"
+        names = {u: f"**{in_text(await self.names.name(u))}**" for u in result.get("winners", [])}
+        line = board_logic.result_text(match.seats, result, lambda u: names.get(u, "?"))
+        if match.score_text and match.game != "leiff":
+            line += f" Score: {match.score_text}."
         return line
 
     async def _rating_lines(self, update: Any) -> list[str]:
@@ -359,7 +369,16 @@ class Presenter:
             parts.append(
                 f"{name} {change.before_ordinal:.1f} → {change.after_ordinal:.1f} ({delta:+.1f})"
             )
-        return ["Ratings: " + ", ".join(parts)]
+        lines = ["Ratings: " + ", ".join(parts) + "."]
+        result = update.match.result if update.match is not None else None
+        rose = all(c.after_ordinal > c.before_ordinal for c in update.rating_changes)
+        if result and result.get("draw") and rose:
+            # Otherwise a draw that raises both ratings looks like a mistake.
+            lines.append(
+                "A draw raised both ratings: a rating is a cautious estimate (skill minus "
+                "three times its uncertainty), and every game played makes it more certain."
+            )
+        return lines
 
     async def _leiff_public(self, update: Any) -> Outgoing:
         match = update.match
@@ -386,8 +405,15 @@ class Presenter:
                 image = await self.painter.table_png(picture.view, names)
             if match.status == "running":
                 pings = tuple(u for u in update.mentions if u in match.to_act)
-                for user_id in pings:
-                    lines.append(f"{await self.mention_or_name(user_id, pings)}, your move.")
+                if _table_step(update) == "next":
+                    lines.append(
+                        "The round is over. When everyone has seen the hands, anyone may deal "
+                        "the next round with **Deal the next round** under their hand."
+                    )
+                elif pings:
+                    # One line, however many players a step waits for (a team deal: four).
+                    who = [await self.mention_or_name(u, pings) for u in pings]
+                    lines.append(_listing(who) + ", your move.")
                 for user_id in match.to_act:
                     if _is_bot(match, user_id) and match.bot_to_act:
                         lines.append(await self._thinking_line(match, user_id))
@@ -442,12 +468,12 @@ class Presenter:
             image = await self.painter.hand_png(picture.view, seat, names)
         lines = [f"**Leiff** · table #{match.id} · your hand"]
         lines.extend(sentence(t) for t in update.texts_for(user_id))
-        if match.status == "running" and user_id in match.to_act:
+        if match.status == "running" and user_id in match.to_act and _table_step(update) != "next":
             lines.append("**Your move.**")
         buttons = next((b for b in update.buttons if b.for_user == user_id), None)
         choices = leiff_choices(buttons.actions, names) if buttons is not None else []
         if buttons is not None and not buttons.actions and match.status == "running":
-            lines.append("Nothing to do right now; this message updates as the game goes on.")
+            lines.append("Nothing to do right now: the channel pings you when it is your move.")
         version = buttons.version if buttons is not None else match.version
         return Outgoing("\n".join(lines), image, "hand.png", choices, LEIFF, match.id, version)
 
@@ -470,8 +496,6 @@ class Presenter:
         The answer the clicking user waits for goes first: their own hand when they clicked
         in it, else the channel message. Everything else is drawn side by side.
         """
-        if update.match is not None and update.match.status in ("running", "lobby"):
-            self.remember_match(update.match)
         users = self.private_users(update)
         if responder is not None and responder.origin_is_private and responder.user_id in users:
             names = await self.seat_names(update.match)
@@ -576,22 +600,55 @@ class Presenter:
             if responder.in_dm and responder.origin is not None:
                 await self.service.set_message(match.id, f"hand:{user_id}", responder.origin.id)
             return
-        if user_id in self._dm_closed:
+        if not self._worth_a_dm(user_id, match.id):
             if mine and responder is not None:
                 await responder.private(**outgoing.send_kwargs())
-            else:
-                await self._dm_closed_notice(update, user_id)
             return
+        if user_id in self._dm_refused:
+            # Trying again after a refusal: send the whole hand, as the player may never
+            # have had one in their DMs.
+            outgoing = await self.current_hand(match.id, user_id)
+        if await self.try_dm(match, user_id, outgoing):
+            return
+        if mine and responder is not None:
+            await responder.private(**outgoing.send_kwargs())
+        await self._dm_closed_notice(update, user_id)
+
+    def _worth_a_dm(self, user_id: int, match_id: int) -> bool:
+        refusal = self._dm_refused.get(user_id)
+        return (
+            refusal is None
+            or match_id not in refusal.tables
+            or self._now() - refusal.at >= DM_RETRY_SECONDS
+        )
+
+    def _now(self) -> float:
+        return float(self.service.clock())  # the service's clock: tests move it
+
+    async def try_dm(self, match: Any, user_id: int, outgoing: Outgoing) -> bool:
+        """Send (or edit) the player's DM hand message; False when Discord refuses their
+        DMs (50007), which is remembered until a DM gets through again."""
         try:
             await self._deliver_dm(match, user_id, outgoing)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
-            self._dm_closed.add(user_id)
+            refusal = self._dm_refused.setdefault(user_id, DmRefusal(at=self._now()))
+            refusal.at = self._now()
             log.info("DMs closed for user %s; offering the in-channel hand button", user_id)
-            if mine and responder is not None:
-                await responder.private(**outgoing.send_kwargs())
-            await self._dm_closed_notice(update, user_id)
+            return False
+        if self._dm_refused.pop(user_id, None) is not None:
+            log.info("DMs open again for user %s", user_id)
+        return True
+
+    def dm_refused(self, user_id: int) -> bool:
+        """Whether Discord refused this user's DMs the last time they were tried."""
+        return user_id in self._dm_refused
+
+    async def current_hand(self, match_id: int, user_id: int) -> Outgoing:
+        """The player's whole private message as the match is now."""
+        update = await self.service.current(match_id, for_user=user_id)
+        return await self.hand_message(update, user_id, await self.seat_names(update.match))
 
     async def _deliver_dm(self, match: Any, user_id: int, outgoing: Outgoing) -> None:
         channel_id = self._dm_channels.get(user_id)
@@ -612,17 +669,21 @@ class Presenter:
         await self.service.set_message(match.id, key, posted.id)
 
     async def _dm_closed_notice(self, update: Any, user_id: int) -> None:
+        """Once per table while the DMs stay closed: say so in the channel, naming no card,
+        with the "Show my hand" button."""
         match = update.match
-        if (match.id, user_id) in self._dm_notice_sent:
+        refusal = self._dm_refused.get(user_id)
+        if refusal is None or match.id in refusal.tables:
             return
-        self._dm_notice_sent.add((match.id, user_id))
+        refusal.tables.add(match.id)
         channel = self.channel_of(update)
         if channel is None:
             return
         name = in_text(await self.names.name(user_id))
         notice = Outgoing(
             f"I cannot send **{name}** direct messages (their DMs are closed). "
-            f"**{name}**, use **Show my hand** to see your cards and actions here, privately.",
+            f"**{name}**, use **Show my hand** to see your cards and actions here, privately; "
+            "once you open your DMs, pressing it moves your hand back there.",
             choices=service_choices([SHOW_HAND]),
             scope=LEIFF,
             target=match.id,
@@ -630,8 +691,20 @@ class Presenter:
         )
         await channel.send(**notice.send_kwargs())
 
-    def dms_closed(self, user_id: int) -> bool:
-        return user_id in self._dm_closed
+
+def _table_step(update: Any) -> str | None:
+    """The step a Leiff table waits for, read from a view the update carries (if any)."""
+    for picture in update.pictures:
+        if picture.view is not None:
+            return (picture.view.get("waiting_for") or {}).get("step")
+    return None
+
+
+def _listing(items: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _is_bot(match: Any, user_id: int) -> bool:

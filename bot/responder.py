@@ -18,6 +18,8 @@ from typing import Any
 
 import discord
 
+from bot.errors import UNDELIVERED
+
 log = logging.getLogger(__name__)
 
 # Leave ample margin below Discord's 3 s, as the network and the event loop add their share.
@@ -41,6 +43,7 @@ class Responder:
         self._deferred_privately = False  # a command answered by an ephemeral "thinking"
         self._public_sent = False
         self.origin_updated = False  # the clicked message was already edited
+        self.failed = False  # no answer at all could be delivered (set by the error path)
         self._timer: asyncio.TimerHandle | None = asyncio.get_running_loop().call_later(
             ack_after, self._fire_timer
         )
@@ -87,9 +90,11 @@ class Responder:
         async with self._lock:
             await self._acknowledge_locked()
             if self._deferred_privately and not self._public_sent:
-                # a private "thinking" placeholder would spin forever otherwise
+                # A private "thinking" placeholder would spin forever otherwise. It says
+                # "Done." only when nothing failed: an undelivered refusal is no success.
+                text = UNDELIVERED if self.failed else "Done."
                 with contextlib.suppress(discord.HTTPException):
-                    await self.interaction.edit_original_response(content="Done.")
+                    await self.interaction.edit_original_response(content=text)
 
     # ---- answering -----------------------------------------------------------------
     async def public(
@@ -152,11 +157,12 @@ class Responder:
                 resource = callback.resource if callback is not None else None
                 return resource if isinstance(resource, discord.Message) else None
             if self._deferred_privately and not self._public_sent:
-                self._public_sent = True  # the placeholder now holds this answer
                 edit = dict(message)
                 if "file" in edit:  # an edit takes attachments, not a file
                     edit["attachments"] = [edit.pop("file")]
-                return await self.interaction.edit_original_response(content=content, **edit)
+                edited = await self.interaction.edit_original_response(content=content, **edit)
+                self._public_sent = True  # the placeholder now holds this answer
+                return edited
             return await self.interaction.followup.send(
                 content, ephemeral=True, wait=True, **message
             )

@@ -80,11 +80,15 @@ class Settings:
             except ValueError:
                 raise SystemExit(f"{key} must be a whole number, not {raw!r}") from None
 
+        # 0 is a real choice: pictures drawn in threads of the bot process, no workers.
+        render_workers = integer("RENDER_WORKERS", 2)
+        if render_workers is None or render_workers < 0:
+            raise SystemExit("RENDER_WORKERS must be 0 or more")
         return cls(
             token=(merged.get("DISCORD_TOKEN") or "").strip() or None,
             database_path=Path(merged.get("DATABASE_PATH") or "data/leafbot.sqlite3"),
             dev_guild_id=integer("DEV_GUILD_ID", None),
             log_level=(merged.get("LOG_LEVEL") or "INFO").upper(),
-            render_workers=integer("RENDER_WORKERS", 2) or 2,
+            render_workers=render_workers,
             ai_workers=integer("AI_WORKERS", 1) or 1,
         )

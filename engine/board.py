@@ -115,7 +115,8 @@ class BoardGame:
         if size is None:
             return self.default_size
         if not isinstance(size, int) or isinstance(size, bool) or size not in self.sizes:
-            allowed = ", ".join(str(s) for s in self.sizes)
+            sizes = [str(s) for s in self.sizes]
+            allowed = ", ".join(sizes[:-1]) + " or " + sizes[-1] if len(sizes) > 1 else sizes[0]
             raise ValueError(f"{self.title} is played on boards of side {allowed}, not {size}")
         return size
 

@@ -46,7 +46,7 @@ REASONS: dict[str, str | tuple[str, str]] = {
     # ---- Lublache ---------------------------------------------------------------------------
     "lublache_stuck_wins": "{colour} wins: it has no legal placement left",
     # ---- Leiff ------------------------------------------------------------------------------
-    "leiff_target_reached": "a total reached {target}; the lowest total, {best}, wins",
+    "leiff_target_reached": "a total reached {target}, and {best} is the lowest total",
 }
 
 

@@ -299,6 +299,39 @@ def draw_card(
 # ---- shared pieces --------------------------------------------------------------------------
 
 
+def score_details(view: LeiffView, seat: int, language: str = DEFAULT_LANGUAGE) -> list[str]:
+    """A seat's scores as its table row shows them: "total 37", "round +12"; in a team game
+    the team's, labelled so ("team 1: total 15, round +15"), since those are the totals
+    that count there."""
+    totals = view.get("totals") or []
+    round_scores = view.get("round_scores")
+    teams = view.get("teams")
+    if teams and seat < len(totals):
+        team = next((number for number, members in enumerate(teams) if seat in members), 0)
+        if not round_scores:
+            return [
+                translate(language, "picture.leiff.team_total", number=team + 1, total=totals[seat])
+            ]
+        team_round = sum(int(round_scores[s]) for s in teams[team] if s < len(round_scores))
+        return [
+            translate(
+                language,
+                "picture.leiff.team_scores",
+                number=team + 1,
+                total=totals[seat],
+                score=f"{team_round:+d}",
+            )
+        ]
+    details = []
+    if seat < len(totals):
+        details.append(translate(language, "picture.leiff.total", total=totals[seat]))
+    if round_scores and seat < len(round_scores):
+        score = round_scores[seat]
+        shown = f"{score:+d}" if isinstance(score, int) else str(score)
+        details.append(translate(language, "picture.leiff.round_score", score=shown))
+    return details
+
+
 def _status(
     view: LeiffView,
     names: Sequence[str],
@@ -310,6 +343,7 @@ def _status(
     if outcome:
         winners = [_seat_name(names, s, language) for s in outcome.get("winner", [])]
         reason = outcome_reason(language, outcome)
+        reason = reason[:1].upper() + reason[1:]  # it follows a full stop
         if not winners:
             return translate(language, "picture.leiff.game_over_nobody", reason=reason).strip()
         return translate_plural(
@@ -670,12 +704,8 @@ def render_table(
     waiting = view.get("waiting_for") or {}
     turn = waiting.get("turn")
     immune = set(view.get("immune") or [])
-    totals = view.get("totals") or []
-    round_scores = view.get("round_scores")
     link = view.get("link")
     enchantments = view.get("enchantments") or []
-    teams = view.get("teams")
-    team_of = {seat: number for number, team in enumerate(teams or []) for seat in team}
     pad = 10 * s
     name_font = font(round(15 * s), "bold")
     small = font(round(12 * s))
@@ -706,18 +736,15 @@ def render_table(
             chosen.card("table_text"),
             "ls",
         )
-        details = [
-            translate_plural(language, "picture.leiff.cards", "picture.leiff.cards.plural", size)
-        ]
-        if seat < len(totals):
-            details.append(translate(language, "picture.leiff.total", total=totals[seat]))
-        if round_scores and seat < len(round_scores):
-            score = round_scores[seat]
-            shown = f"{score:+d}" if isinstance(score, int) else str(score)
-            details.append(translate(language, "picture.leiff.round_score", score=shown))
-        if teams:
-            details.append(
-                translate(language, "picture.leiff.team", number=team_of.get(seat, 0) + 1)
+        details = score_details(view, seat, language)
+        if not view.get("teams"):
+            # (a team row needs its room for the team's scores; the slot numbers under
+            # the cards count them)
+            details.insert(
+                0,
+                translate_plural(
+                    language, "picture.leiff.cards", "picture.leiff.cards.plural", size
+                ),
             )
         # a second line for what the special cards and the drinking rules did to this seat
         effects = []
@@ -904,7 +931,10 @@ def render_hand(
     ]
     totals = view.get("totals") or []
     if seat < len(totals):
-        info.append(translate(language, "picture.leiff.your_total", total=totals[seat]))
+        if view.get("teams"):  # the total that counts is the team's
+            info.append(translate(language, "picture.leiff.your_team_total", total=totals[seat]))
+        else:
+            info.append(translate(language, "picture.leiff.your_total", total=totals[seat]))
     if seat in set(view.get("immune") or []):
         info.append(translate(language, "picture.leiff.you_are_immune"))
     if view.get("rule"):

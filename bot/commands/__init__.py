@@ -115,11 +115,19 @@ async def play_command(
 @app_commands.command(
     name=command_text("command.move.name"), description=command_text("command.move.description")
 )
-@app_commands.rename(cell=command_text("command.option.cell"))
-@app_commands.describe(cell=command_text("command.move.cell"))
+@app_commands.rename(
+    cell=command_text("command.option.cell"), match=command_text("command.option.match")
+)
+@app_commands.describe(
+    cell=command_text("command.move.cell"), match=command_text("command.move.match")
+)
 @app_commands.guild_only()
-async def move_command(interaction: discord.Interaction, cell: str) -> None:
-    await _bot(interaction).controller.move(interaction, cell)
+async def move_command(
+    interaction: discord.Interaction,
+    cell: str,
+    match: app_commands.Range[int, 1] | None = None,
+) -> None:
+    await _bot(interaction).controller.move(interaction, cell, match)
 
 
 @move_command.autocomplete("cell")
@@ -127,6 +135,13 @@ async def move_autocomplete(
     interaction: discord.Interaction, current: str
 ) -> list[app_commands.Choice[str]]:
     return await _bot(interaction).controller.move_autocomplete(interaction, current)
+
+
+@move_command.autocomplete("match")
+async def move_match_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    return await _bot(interaction).controller.match_autocomplete(interaction, current)
 
 
 @app_commands.command(
@@ -140,9 +155,20 @@ async def board_command(interaction: discord.Interaction) -> None:
 @app_commands.command(
     name=command_text("command.resign.name"), description=command_text("command.resign.description")
 )
+@app_commands.rename(match=command_text("command.option.match"))
+@app_commands.describe(match=command_text("command.resign.match"))
 @app_commands.guild_only()
-async def resign_command(interaction: discord.Interaction) -> None:
-    await _bot(interaction).controller.resign(interaction)
+async def resign_command(
+    interaction: discord.Interaction, match: app_commands.Range[int, 1] | None = None
+) -> None:
+    await _bot(interaction).controller.resign(interaction, match)
+
+
+@resign_command.autocomplete("match")
+async def resign_match_autocomplete(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[int]]:
+    return await _bot(interaction).controller.match_autocomplete(interaction, current)
 
 
 @app_commands.command(

@@ -14,6 +14,7 @@ from bot.service.errors import (
     Forbidden,
     IllegalAction,
     InvalidOptions,
+    InvalidRequest,
     InvalidSettings,
     LobbyError,
     MatchOver,
@@ -23,6 +24,7 @@ from bot.service.errors import (
     SelfChallenge,
     ServiceError,
     StaleVersion,
+    TooLate,
     TooManyMatches,
 )
 from bot.service.guild_settings import GuildSettings
@@ -53,6 +55,7 @@ __all__ = [
     "GuildSettings",
     "IllegalAction",
     "InvalidOptions",
+    "InvalidRequest",
     "InvalidSettings",
     "LeaderboardRow",
     "LobbyError",
@@ -71,6 +74,7 @@ __all__ = [
     "ServiceError",
     "StaleVersion",
     "StartupState",
+    "TooLate",
     "TooManyMatches",
     "Update",
     "VsBotStats",

@@ -6,6 +6,7 @@ locking and clocks.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from bot.service.ratings import Placing
@@ -72,9 +73,11 @@ def move_text(record: MatchRecord, seat: int, before: Any, after: Any) -> str:
 
 
 def turn_text(record: MatchRecord, state: Any) -> str:
-    """Whose turn it is (and the opening step), or nothing once the game is over."""
+    """Whose turn it is (and the opening step), or nothing once the game is over or while
+    the bot is to move (the Discord layer says the bot is thinking instead)."""
     user = user_to_move(record, state)
-    if user is None:
+    seat = record.seat_of(user) if user is not None else None
+    if user is None or (seat is not None and seat.is_bot):
         return ""
     line = f"{mention(user)} to move ({state.to_move})."
     hint = opening_hint(state)
@@ -90,11 +93,33 @@ def result_from_outcome(record: MatchRecord, state: Any) -> dict[str, Any]:
     return {"winners": [winner], "reason": outcome.reason, "draw": False}
 
 
-def result_text(result: dict[str, Any]) -> str:
-    if result.get("draw"):
-        return f"The game is drawn: {result['reason']}."
-    winners = ", ".join(mention(u) for u in result["winners"])
-    return f"{winners} wins: {result['reason']}."
+def result_text(
+    seats: Iterable[Any], result: dict[str, Any], name: Callable[[int | None], str] = mention
+) -> str:
+    """The result in one sentence that names the winner once: "<@1> (dark) wins 4–2: light
+    has no legal placement." (the engine's "dark wins 4–2: …" with the player put in),
+    "The game is drawn 4–4: …", "<@1> wins: <@2> resigned." ``seats`` are the match's
+    seats (anything with ``user_id`` and ``colour``); ``name`` writes a player."""
+    reason = str(result.get("reason") or "")
+    if result.get("draw") or not result.get("winners"):
+        if reason.startswith("draw ") or reason.startswith("draw:"):  # the engine's "draw 4–4: …"
+            return f"The game is drawn{reason[len('draw') :]}."
+        if reason.startswith("drawn "):  # "drawn by agreement"
+            return f"The game is {reason}."
+        return f"The game is drawn: {reason}." if reason else "The game is drawn."
+    winners = list(result["winners"])
+    names = " and ".join(name(u) for u in winners)
+    colour = next((s.colour for s in seats if s.user_id == winners[0]), None)
+    if len(winners) != 1:
+        colour = None
+    if colour and reason.startswith(f"{colour} wins"):
+        rest = reason[len(colour) + len(" wins") :]
+        if rest.startswith(": it "):  # Lublache's "white wins: it has no legal placement left"
+            rest = f": {colour} {rest[len(': it ') :]}"
+        return f"{names} ({colour}) wins{rest}."
+    if len(winners) == 1:
+        return f"{names} wins: {reason}." if reason else f"{names} wins."
+    return f"{names} win: {reason}." if reason else f"{names} win."
 
 
 def placings(record: MatchRecord) -> list[Placing]:

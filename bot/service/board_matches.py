@@ -24,10 +24,13 @@ from bot.service.core import (
     _title,
     _with,
 )
-from bot.service.errors import IllegalAction, NotInMatch, NotYourTurn
+from bot.service.errors import IllegalAction, NotInMatch, NotYourTurn, StaleVersion
 from bot.service.results import Update
 from bot.storage import MatchRecord, SeatRecord
 from engine import IllegalMove
+
+# Longer than any move of the board games ("i17xi16", "e10+b12"): refused without echo.
+MAX_MOVE_TEXT = 20
 
 
 class BoardMatchCalls(ServiceCore):
@@ -36,14 +39,23 @@ class BoardMatchCalls(ServiceCore):
     async def play(
         self, match_id: int, user_id: int, move: str, version: int | None = None
     ) -> Update:
-        """Play a move (board games) or an action (Leiff) for the caller's seat."""
-        async with self._match(match_id, version) as record:
+        """Play a move (board games) or an action (Leiff) for the caller's seat.
+
+        ``version`` is the match version the move was chosen at; for Leiff it may also be
+        the caller's hand version (what their private buttons carry): then the action is
+        judged against the newest state as long as nothing changed for that player.
+        """
+        async with self._match(match_id, None) as record:
             if record.game == LEIFF:
-                return await self._leiff_act(record, user_id, move)
+                return await self._leiff_act(record, user_id, move, version)
+            if version is not None and version != record.version:
+                raise StaleVersion()
             return await self._play_board(record, user_id, move)
 
     async def _play_board(self, record: MatchRecord, user_id: int, move: str) -> Update:
         """A board move by ``user_id`` (a person or the bot), under the match lock."""
+        if len(move) > MAX_MOVE_TEXT:  # refused unread: errors never quote long user text
+            raise IllegalAction(f"that is not a {_title(record.game)} move")
         self._check_running(record)
         seat = self._seat(record, user_id)
         state = self._state(record)
@@ -158,7 +170,7 @@ class BoardMatchCalls(ServiceCore):
         moved: bool = False,
     ) -> Update:
         step.record = _finished(step.record, result, now)
-        step.closing.append(board_logic.result_text(result))
+        step.closing.append(board_logic.result_text(step.record.seats, result))
         changes = await self._commit(original, step, state, board_logic.placings(step.record))
         update = self._board_update(
             "match_over", step.record, state, step.lines + step.closing, moved=moved

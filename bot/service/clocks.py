@@ -72,7 +72,8 @@ class ClockCalls(ServiceCore):
         left = max(0.0, (record.deadline_at or now) - now)
         users = bots.humans_only(record, info.to_act)
         who = ", ".join(mention(u) for u in users) or "Nobody"
-        text = f"{who}: {_duration(left)} left to act in match #{record.id}."
+        where = f"at table #{record.id}" if record.game == LEIFF else f"in match #{record.id}"
+        text = f"{who}: {_duration(left)} left to act {where}."
         return Update(
             kind="warning",
             match_id=record.id,

@@ -28,6 +28,7 @@ from bot.service.errors import (
     NotFound,
     NotInMatch,
     StaleVersion,
+    TooLate,
     TooManyMatches,
 )
 from bot.service.guild_settings import GuildSettings
@@ -130,13 +131,37 @@ class ServiceCore:
             yield
 
     @asynccontextmanager
-    async def _match(self, match_id: int, version: int | None) -> AsyncIterator[MatchRecord]:
-        """Hold the match's lock and yield its stored record after the version check."""
+    async def _match(
+        self, match_id: int, version: int | None, *, judge_deadline: bool = True
+    ) -> AsyncIterator[MatchRecord]:
+        """Hold the match's lock and yield its stored record after the deadline and version
+        checks. ``judge_deadline=False`` is for bot turns only: a bot is never late (it
+        acts before its clock could run out, and the tick plays its turns first)."""
         async with self._lock(match_id):
             record = await self._load(match_id)
+            if judge_deadline:
+                await self._judge_deadline(record)
             if version is not None and version != record.version:
                 raise StaleVersion()
             yield record
+
+    async def _judge_deadline(self, record: MatchRecord) -> None:
+        """Like a challenge's expiry, a match's deadline is judged when an action arrives,
+        not only when the clock ticks: after it, the timeout the tick would apply is applied
+        and committed now, and the late action is refused (:class:`TooLate`)."""
+        now = self.clock()
+        if (
+            record.status not in ACTIVE_STATUSES
+            or record.deadline_at is None
+            or record.deadline_at > now
+        ):
+            return
+        update = await self._timeout(record, now)
+        raise TooLate(_late_reason(record, update), update)
+
+    async def _timeout(self, record: MatchRecord, now: float) -> Update | None:
+        """Apply a passed deadline (the clock's part of the service, :mod:`clocks`)."""
+        raise NotImplementedError
 
     async def _load(self, match_id: int) -> MatchRecord:
         record = await self.repo.get_match(match_id)
@@ -257,13 +282,26 @@ class ServiceCore:
     async def _check_match_limit(
         self, settings: GuildSettings, user_id: int, guild_id: int, who: str
     ) -> None:
-        active = await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, guild_id)
-        if len(active) >= settings.max_matches_per_user:
-            have = "have" if who == "you" else "has"
+        """``TooManyMatches`` when the user already plays the server's maximum. Only matches
+        the user can still act in count: a Leiff table they left or were removed from
+        (which may run on for hours without them) does not."""
+        active = [
+            record
+            for record in await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, guild_id)
+            if not _seat_removed(record, user_id)
+        ]
+        limit = settings.max_matches_per_user
+        if len(active) < limit:
+            return
+        if who != "you":
             raise TooManyMatches(
-                f"{who} already {have} {len(active)} games running "
-                f"(the limit here is {settings.max_matches_per_user})"
+                f"{who} already has {_games(len(active))} running (the limit here is {limit})"
             )
+        # Say where they are, so the player can finish or resign one of them.
+        listed = ", ".join(_where(record, user_id) for record in active[:limit])
+        raise TooManyMatches(
+            f"you already have {_games(len(active))} running (the limit here is {limit}): {listed}"
+        )
 
     @staticmethod
     def _board_options(
@@ -418,12 +456,16 @@ class ServiceCore:
                     if seat.removed or record.status != "running"
                     else tuple(view["legal_actions"])
                 )
-                buttons.append(Buttons(seat.user_id, actions, record.version))
+                # A private message carries its player's hand version, not the match's.
+                version = leiff_logic.hand_version(view, seat.seat)
+                buttons.append(Buttons(seat.user_id, actions, version))
         if record.result is not None:
             events.append(Event("result", dict(record.result)))
-        waiting_changed = before is None or leiff_logic.deadline_key(
-            before
-        ) != leiff_logic.deadline_key(final)
+        # Ping whoever the table now waits for, once; dealing the next round pings nobody
+        # (anyone may deal it, and nobody is late for it).
+        waiting_changed = (
+            before is None or leiff_logic.deadline_key(before) != leiff_logic.deadline_key(final)
+        ) and final.waiting_for()["step"] != "next"
         return Update(
             kind=kind,
             match_id=record.id,
@@ -478,7 +520,13 @@ class ServiceCore:
     def _challenge_text(challenge: ChallengeRecord) -> str:
         what = f"{_title(challenge.game)} on a {challenge.size}-board"
         if challenge.options:
-            what += " (" + ", ".join(f"{k} {v}" for k, v in sorted(challenge.options.items())) + ")"
+            # An option switched on reads as its name ("variant"), any other as name and value.
+            chosen = [
+                key if value is True else f"{key} {value}"
+                for key, value in sorted(challenge.options.items())
+                if value is not False
+            ]
+            what += f" ({', '.join(chosen)})" if chosen else ""
         if challenge.target_id is None:
             return f"{mention(challenge.challenger_id)} is looking for an opponent: {what}."
         return f"{mention(challenge.challenger_id)} challenges {mention(challenge.target_id)} to {what}."
@@ -544,12 +592,61 @@ def _with(update: Update, **changes: Any) -> Update:
     return replace(update, **changes)
 
 
+def _seat_removed(record: MatchRecord, user_id: int) -> bool:
+    seat = record.seat_of(user_id)
+    return seat is not None and seat.removed
+
+
+def _games(count: int) -> str:
+    return "1 game" if count == 1 else f"{count} games"
+
+
+def _where(record: MatchRecord, user_id: int) -> str:
+    """A match as a player finds it: "Lefe vs <@2> (#12) in <#5>"."""
+    place = f"<#{record.thread_id or record.channel_id}>"
+    if record.game == LEIFF:
+        what = "a Leiff lobby" if record.status == "lobby" else "a Leiff table"
+        return f"{what} (#{record.id}) in {place}"
+    opponents = [s.user_id for s in record.seats if s.user_id != user_id]
+    against = f" vs {mention(opponents[0])}" if opponents else ""
+    return f"{_title(record.game)}{against} (#{record.id}) in {place}"
+
+
+def _late_reason(record: MatchRecord, update: Update | None) -> str:
+    """Why an action that arrived after the deadline was refused, in words for anyone."""
+    kind = update.kind if update is not None else ""
+    if kind == "lobby_expired":
+        return "too late: this table closed because nobody started the game in time"
+    if kind == "match_aborted":
+        return "too late: the first move was not made in time, so the match was cancelled"
+    if record.game == LEIFF:
+        if kind == "match_over":
+            return (
+                "too late: the time for that step ran out first; the clock played the "
+                "default, and that ended the game"
+            )
+        return (
+            "too late: the time for that step ran out first, so the clock played the "
+            "default; look at the latest message"
+        )
+    return "too late: the time for that move ran out first, so the match is over"
+
+
 def _out_of_turn(action: str) -> bool:
     """Whether a Leiff action is one anyone may make at any time (match, catch, penalty)."""
     try:
         return parse_action(action).out_of_turn
     except IllegalMove:
         return False
+
+
+def _parses(action: str) -> bool:
+    """Whether a Leiff action is well formed (the engine's parse error says what is wrong)."""
+    try:
+        parse_action(action)
+    except IllegalMove:
+        return False
+    return True
 
 
 def _game_name(game: str) -> str:
@@ -564,7 +661,7 @@ def _title(game: str) -> str:
 
 
 def _leiff_summary(options: dict[str, Any]) -> str:
-    parts = [f"to {options.get('target', 50)}"]
+    parts = [f"to {options.get('target', 50)} points"]
     for key, label in (
         ("teams", "teams"),
         ("specials", "special cards"),

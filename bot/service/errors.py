@@ -6,6 +6,8 @@ every :class:`ServiceError` to an ephemeral reply in one error handler.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class ServiceError(Exception):
     """Base class: the call was refused and nothing changed."""
@@ -31,6 +33,18 @@ class NotYourTurn(ServiceError):
 
 class StaleVersion(ServiceError):
     default_message = "that board has moved on; use the latest message"
+
+
+class TooLate(ServiceError):
+    """The match's deadline had passed when the call arrived. The call is refused, and the
+    timeout the clock tick would have applied is applied and committed instead: ``update``
+    describes it (post it like any tick update). The one refusal that changes something."""
+
+    default_message = "too late: the time ran out first"
+
+    def __init__(self, message: str | None = None, update: Any = None) -> None:
+        super().__init__(message)
+        self.update = update
 
 
 class MatchOver(ServiceError):
@@ -76,6 +90,13 @@ class InvalidOptions(ServiceError):
 
 class ChannelNotAllowed(ServiceError):
     default_message = "games cannot be hosted in this channel on this server"
+
+
+class InvalidRequest(ServiceError):
+    """A call with a malformed argument (an id outside Discord's range, a time that is not
+    a number); the Discord layer never makes one."""
+
+    default_message = "that request is not valid"
 
 
 class LobbyError(ServiceError):

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, fields, replace
 from typing import Any
 
+from bot.service.arguments import MAX_SNOWFLAKE
 from bot.service.errors import InvalidSettings
 
 
@@ -162,7 +163,7 @@ def validate_value(key: str, value: Any) -> Any:
         if not isinstance(value, list | tuple | set | frozenset):
             raise InvalidSettings("allowed_channels must be a list of channel ids")
         channels = sorted({_as_int(key, item) for item in value})
-        if any(channel <= 0 for channel in channels):
+        if any(not 0 < channel <= MAX_SNOWFLAKE for channel in channels):
             raise InvalidSettings("allowed_channels must hold channel ids")
         if len(channels) > 50:
             raise InvalidSettings("allowed_channels can hold at most 50 channels")

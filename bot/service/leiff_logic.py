@@ -7,6 +7,8 @@ channel gets public events and the spectator's view.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -24,6 +26,13 @@ TURN_STEPS = frozenset({"turn"})
 _NAME_TOKEN = re.compile(r"\{p(\d+)\}")
 # Fields of a view whose change means the player's hand picture must be redrawn.
 HAND_FIELDS = ("hands", "hand_sizes", "holding", "discard_top", "round_over", "legal_actions")
+# Actions judged against the table as it is when they arrive, whatever message they came
+# from (the Discord layer sends them without a version): matching, catching, penalties and
+# dealing the next round.
+UNVERSIONED = frozenset({"match", "catch", "penalty", "next"})
+# Hand versions live above every match version (a match never takes 500 million actions),
+# so a button carrying either kind is told apart; both fit the custom id's nine digits.
+HAND_VERSION_BASE = 500_000_000
 
 
 def fill_names(text: str, record: MatchRecord) -> str:
@@ -78,6 +87,71 @@ def private_texts(state: Any, record: MatchRecord) -> list[tuple[int, str]]:
 
 def public_events(state: Any) -> list[tuple[str, dict[str, Any]]]:
     return [(e["kind"], dict(e["data"])) for e in state.events if e["audience"] == "all"]
+
+
+def hand_version(view: dict[str, Any], seat: int) -> int:
+    """The version a player's private buttons carry: a digest of what their decisions rest
+    on, taken from their own view (``state.view(seat)``): the round, their hand as they know
+    it, the card they hold, the choices the engine offers them now, and the discard top
+    while taking it is one of them.
+
+    Other players' moves that leave all this alone keep it, so a click on a message that
+    is still right for its player is judged against the newest state instead of being
+    refused, and their message needs no edit. Everything it covers is among
+    :data:`HAND_FIELDS`, so whenever it changes the player is sent new buttons.
+    """
+    actions = [a for a in view["legal_actions"] if a.split(" ", 1)[0] not in UNVERSIONED]
+    holding = view.get("holding")
+    basis = {
+        "seat": seat,
+        "round": view["round"],
+        "hand": view["hands"][seat],
+        "holding": holding if holding and holding.get("seat") == seat else None,
+        "actions": actions,
+        "top": view["discard_top"] if "take" in actions else None,
+    }
+    text = json.dumps(basis, sort_keys=True, separators=(",", ":"))
+    digest = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+    return HAND_VERSION_BASE + digest % HAND_VERSION_BASE
+
+
+def what_you_may_do(state: Any, seat: int) -> str:
+    """In words, what the engine waits for from ``seat`` now (for a refusal: never a list
+    of internal actions or seat numbers)."""
+    waiting = state.waiting_for()
+    step = waiting["step"]
+    verbs = {action.split(" ", 1)[0] for action in state.legal_actions(seat)}
+    if step == "look":
+        return "choose one of your cards to look at"
+    if step == "turn":
+        options = [
+            words
+            for verb, words in (
+                ("draw", "draw a card"),
+                ("take", "take the discard"),
+                ("leiff", "call Leiff"),
+            )
+            if verb in verbs
+        ]
+        return ", ".join(options[:-1]) + " or " + options[-1] if len(options) > 1 else options[0]
+    if step == "hold":
+        if "discard" in verbs:
+            return "put the card you hold into one of your slots, or discard it"
+        return "put the card you hold into one of your slots"
+    if step == "effect":
+        return "use the card's effect or skip it" if "decline" in verbs else "use the card's effect"
+    if step == "spy":
+        return "choose one of the Magier's cards to look at"
+    if step == "exchange":
+        return "choose the card you give"
+    if step == "next":
+        return "deal the next round"
+    return "wait for your turn"
+
+
+def owner_refusal(state: Any, seat: int) -> str:
+    """Why a choice the engine waits for from ``seat`` was refused, and what to do instead."""
+    return f"you cannot do that now: {what_you_may_do(state, seat)}"
 
 
 def hand_changed(before: Any, after: Any, seat: int) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service import bots, leiff_logic
+from bot.service import board_logic, bots, leiff_logic
 from bot.service.board_logic import mention
 from bot.service.core import (
     LEIFF,
@@ -20,6 +20,7 @@ from bot.service.core import (
     _finished,
     _leiff_summary,
     _out_of_turn,
+    _parses,
     _replace_seat,
     _Step,
     _with,
@@ -31,11 +32,18 @@ from bot.service.errors import (
     LobbyError,
     NotInMatch,
     NotYourTurn,
+    StaleVersion,
 )
 from bot.service.guild_settings import LEIFF_TARGETS, GuildSettings
 from bot.service.results import Update
 from bot.storage import MatchRecord, SeatRecord
 from engine import IllegalMove, get_game
+
+# The longest action is the Klatschtante's rule: "rule " and up to 100 characters.
+MAX_ACTION_TEXT = 120
+HAND_MOVED_ON = (
+    "your cards or your choices changed after that message was drawn; use the newest one"
+)
 
 
 class LeiffTableCalls(ServiceCore):
@@ -97,7 +105,7 @@ class LeiffTableCalls(ServiceCore):
                 seats=(SeatRecord(seat=0, user_id=host_id),),
             )
         )
-        text = f"{mention(host_id)} opens a Leiff table ({_leiff_summary(chosen)}). Join in!"
+        text = f"{mention(host_id)} opens a Leiff table. Join in!"
         return self._lobby_update("lobby_opened", record, [text])
 
     async def join_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
@@ -120,9 +128,7 @@ class LeiffTableCalls(ServiceCore):
                 deadline_at=now + settings.challenge_expiry_seconds,
             )
             self._log(step, user_id, seat_number, SERVICE_MARK + "join", now)
-            step.lines.append(
-                f"{mention(user_id)} joins the table ({len(step.record.seats)} players)."
-            )
+            step.lines.append(f"{mention(user_id)} joins the table.")
             await self._commit(record, step, None)
             return self._lobby_update("lobby_joined", step.record, step.lines)
 
@@ -180,8 +186,7 @@ class LeiffTableCalls(ServiceCore):
             )
             self._log(step, user_id, seat_number, SERVICE_MARK + "add_bot", now)
             step.lines.append(
-                f"{mention(user_id)} seats {mention(bot_id)} ({level_name}) at the table "
-                f"({len(step.record.seats)} players)."
+                f"{mention(user_id)} seats {mention(bot_id)} ({level_name}) at the table."
             )
             await self._commit(record, step, None)
             return self._lobby_update("lobby_joined", step.record, step.lines)
@@ -259,20 +264,38 @@ class LeiffTableCalls(ServiceCore):
         """A Leiff action for the caller's seat (same as :meth:`play`)."""
         return await self.play(match_id, user_id, action, version)
 
-    async def _leiff_act(self, record: MatchRecord, user_id: int, action: str) -> Update:
+    async def _leiff_act(
+        self, record: MatchRecord, user_id: int, action: str, version: int | None = None
+    ) -> Update:
+        """``version``: the match version, or the player's hand version, the action was
+        chosen at (None: judge it as it comes). A click is refused as stale only when
+        something changed for that player; other players' moves do not make it stale."""
+        if len(action) > MAX_ACTION_TEXT:  # refused unread: errors never quote long user text
+            raise IllegalAction("that is not a Leiff action")
         self._check_running(record)
         seat = self._seat(record, user_id)
         if seat.removed:
             raise NotInMatch("you left this match or were removed for timing out")
         state = self._state(record)
+        if (
+            version is not None
+            and version != record.version
+            and version != leiff_logic.hand_version(state.view(seat.seat), seat.seat)
+        ):
+            raise StaleVersion(HAND_MOVED_ON)
         if seat.seat not in state.actors():
             raise NotYourTurn("you cannot act right now")
         try:
             new_state = state.play(seat.seat, action)
         except IllegalMove as error:
             reason = leiff_logic.fill_names(str(error), record)
-            if seat.seat not in leiff_logic.owners(state) and not _out_of_turn(action):
-                raise NotYourTurn(reason) from None
+            owes_a_choice = seat.seat in leiff_logic.owners(state)
+            if not _out_of_turn(action):
+                if not owes_a_choice:
+                    raise NotYourTurn(reason) from None
+                if _parses(action):
+                    # The engine would list its internal actions: say it in words instead.
+                    reason = leiff_logic.owner_refusal(state, seat.seat)
             raise IllegalAction(reason) from None
         now = self.clock()
         step = self._begin(record, now)
@@ -326,7 +349,10 @@ class LeiffTableCalls(ServiceCore):
             step.record = _finished(
                 step.record, {"winners": users, "reason": reason, "draw": False}, now
             )
-            step.closing.append(f"{', '.join(mention(u) for u in users)} wins: {reason}.")
+            if current.outcome is None:  # the engine's own "Game over" line says the rest
+                step.closing.append(
+                    board_logic.result_text(step.record.seats, step.record.result or {})
+                )
             removed_seats = [s.seat for s in step.record.seats if s.removed]
             placings = leiff_logic.placings(step.record, current, removed_seats, winners)
             changes = await self._commit(original, step, current, placings)

@@ -15,16 +15,18 @@ start-up, lookups and settings calls.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.service import leiff_logic
+from bot.service.arguments import check_public_calls
 from bot.service.board_matches import BoardMatchCalls
 from bot.service.clocks import ClockCalls
 from bot.service.core import LEIFF
 from bot.service.errors import Forbidden
 from bot.service.guild_settings import GuildSettings
 from bot.service.leiff_tables import LeiffTableCalls
-from bot.service.results import ChallengeInfo, MatchInfo, Update
+from bot.service.results import ChallengeInfo, MatchInfo, Message, Update
 from bot.service.standings import StandingCalls
 from bot.service.vs_bot import BotCalls
 from bot.storage import ACTIVE_STATUSES, ActionRecord
@@ -38,6 +40,7 @@ class StartupState:
     challenges: tuple[ChallengeInfo, ...]
 
 
+@check_public_calls  # malformed arguments raise the service's own errors
 class MatchService(
     BotCalls,  # with the challenge calls it builds on
     BoardMatchCalls,
@@ -82,6 +85,22 @@ class MatchService(
                 return self._info(record, self._state(record))
         return None
 
+    async def board_matches_in_channel(
+        self, guild_id: int, channel_id: int, user_id: int, thread_id: int | None = None
+    ) -> list[MatchInfo]:
+        """The caller's running board matches played in this channel or thread, most
+        recently active first. Leiff tables there never hide them: this is how ``/move``
+        and ``/resign`` find "my match here"."""
+        place = thread_id if thread_id is not None else channel_id
+        records = await self.repo.matches_in_channel(guild_id, place, ("running",), user_id)
+        return [
+            self._info(record, self._state(record))
+            for record in records
+            if record.game != LEIFF
+            and (record.thread_id or record.channel_id) == place
+            and record.seat_of(user_id) is not None
+        ]
+
     async def user_matches(self, user_id: int, guild_id: int | None = None) -> list[MatchInfo]:
         records = await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, guild_id)
         return [self._info(r, self._state(r)) for r in records]
@@ -115,7 +134,17 @@ class MatchService(
         if state is None:  # a lobby, open or closed
             return self._lobby_update("refresh", record, [])
         if record.game == LEIFF:
-            return self._leiff_update("refresh", record, None, [], [], only_user=for_user)
+            update = self._leiff_update("refresh", record, None, [], [], only_user=for_user)
+            if for_user is None:
+                return update
+            # What the player learnt in the last step ("You look at your slots 1 and 2: …"),
+            # so a hand shown on request (DMs closed) tells what a DM would have told.
+            news = tuple(
+                Message(text, to=user)
+                for user, text in leiff_logic.private_texts(state, record)
+                if user == for_user
+            )
+            return replace(update, messages=news + update.messages)
         return self._board_update("refresh", record, state, [])
 
     # ===================================================================== settings

@@ -162,11 +162,11 @@ class BotCalls(ChallengeCalls):
             if choice is None:
                 return None
             seat, action = choice
-            async with self._match(match_id, record.version) as current:
+            async with self._match(match_id, record.version, judge_deadline=False) as current:
                 return await self._leiff_act(current, seat.user_id, action)
         answering = bots.board_bot_answers_draw(record)
         if answering is not None and answering.user_id is not None:
-            async with self._match(match_id, record.version) as current:
+            async with self._match(match_id, record.version, judge_deadline=False) as current:
                 return await self._decline_draw(current, answering.user_id)
         seat = bots.board_bot_to_move(record, state)
         if seat is None or seat.user_id is None:
@@ -175,7 +175,7 @@ class BotCalls(ChallengeCalls):
         # The search runs outside the match lock: a human may resign meanwhile, and then
         # the version check below throws the stale move away.
         move = await self._choose_move(record.state or state.to_json(), record.game, level)
-        async with self._match(match_id, record.version) as current:
+        async with self._match(match_id, record.version, judge_deadline=False) as current:
             try:
                 return await self._play_board(current, seat.user_id, move)
             except IllegalAction:

@@ -95,6 +95,38 @@ def seat_totals(t: Table) -> list[int]:
     return [totals[unit_of(t, seat)] for seat in range(t.players)]
 
 
+def _team_score_lines(t: Table, scores: list[int]) -> str:
+    """One line per team: its round score (each player's share) and its total."""
+    totals = unit_totals(t)
+    lines = []
+    for team, seats in enumerate(t.options.teams_list() or []):
+        names = " and ".join(player(s) for s in seats)
+        shares = ", ".join(f"{player(s)} {scores[s]}" for s in seats)
+        round_score = sum(scores[s] for s in seats)
+        lines.append(f"Team {names}: {round_score} this round ({shares}), {totals[team]} in total.")
+    return "\n".join(lines)
+
+
+def _drinks_text(seat: int, row: Drinks) -> str:
+    """One seat's part of the round's drinks, counted in words with their plurals."""
+    shots, sips, hand_out = row["shots"], row["sips"], row["hand_out"]
+    who = player(seat)
+    shot_part = (
+        f"{shots} shot (or 4 sips)" if shots == 1 else f"{shots} shots (or {4 * shots} sips)"
+    )
+    sip_part = "1 sip" if sips == 1 else f"{sips} sips"
+    given = "1 sip" if hand_out == 1 else f"{hand_out} sips"
+    if shots and sips:
+        owed = f"{who} {shot_part} and {sip_part}"
+    elif shots:
+        owed = f"{who} {shot_part}"
+    elif sips:
+        owed = f"{who} {sip_part}"
+    else:
+        return f"{who} hands out {given}" if hand_out else f"{who} nothing"
+    return f"{owed}, and hands out {given}" if hand_out else owed
+
+
 def finish_round(t: Table, events: list[dict[str, Any]]) -> None:
     """Reveal every hand, score the round, settle drinks and decide whether the game is over."""
     n = t.players
@@ -133,23 +165,21 @@ def finish_round(t: Table, events: list[dict[str, Any]]) -> None:
     t.round_scores = scores
     t.history.append(scores)
     totals = seat_totals(t)
-    score_text = ", ".join(f"{player(s)} {scores[s]} (total {totals[s]})" for s in range(n))
-    events.append(
-        event("round", PUBLIC, f"Round {t.round} scores: {score_text}.{bonus_text}", scores=scores)
-    )
+    if t.options.teams:
+        text = f"Round {t.round} scores:\n" + _team_score_lines(t, scores)
+        if bonus_text:
+            text += "\n" + bonus_text.strip()
+    else:
+        score_text = ", ".join(f"{player(s)} {scores[s]} (total {totals[s]})" for s in range(n))
+        text = f"Round {t.round} scores: {score_text}.{bonus_text}"
+    events.append(event("round", PUBLIC, text, scores=scores))
 
     if t.options.drinking:
         for seat in range(n):
             sips, shots, hand_out = hand_drinks([t.value(c) for c in t.hands[seat]])
             record_drink(t, seat, sips=sips, shots=shots, hand_out=hand_out)
         rows = ledger(t) or []
-        parts = []
-        for seat, row in enumerate(rows):
-            parts.append(
-                f"{player(seat)} {row['shots']} shot(s) (or {4 * row['shots']} sips) and "
-                f"{row['sips']} sip(s)"
-                + (f", hands out {row['hand_out']}" if row["hand_out"] else "")
-            )
+        parts = [_drinks_text(seat, row) for seat, row in enumerate(rows)]
         events.append(
             event("drink", PUBLIC, "Drinks this round: " + "; ".join(parts) + ".", ledger=rows)
         )
@@ -163,13 +193,16 @@ def finish_round(t: Table, events: list[dict[str, Any]]) -> None:
         )
         t.step = "over"
         names = " and ".join(player(s) for s in winners)
-        events.append(
-            event(
-                "game_over",
-                PUBLIC,
-                f"Game over: {names} win(s) with {best} points.",
-                winner=winners,
+        if len(winners) == 1:
+            text = (
+                f"Game over: a total reached {t.options.target}. "
+                f"{names} wins with the lowest total, {best}."
             )
-        )
+        else:
+            text = (
+                f"Game over: a total reached {t.options.target}. "
+                f"{names} win with the lowest total, {best}."
+            )
+        events.append(event("game_over", PUBLIC, text, winner=winners))
     else:
         t.step = "next"

@@ -155,3 +155,6 @@ async def check_board_message(
         assert pinged(board) == {players[state.seat_to_move].id}
     else:
         assert pinged(board) == set()
+        # The result is said once: "<@u> (dark) wins 4–2: …", "The game is drawn 4–4: …".
+        text = board.content or ""
+        assert text.count(" wins") <= 1 and "drawn: draw" not in text, text

@@ -26,7 +26,7 @@ async def test_bad_inputs_are_answered_privately_and_change_nothing(sim, world, 
     )
     await assert_refused(
         await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=9),
-        "boards of side",
+        "boards of side 5, 6 or 7, not 9.",
         "size",
     )
     clock.advance(60)
@@ -120,3 +120,62 @@ async def test_games_only_in_the_allowed_channels(sim, world, bot):
     await assert_refused(await sim.slash(world.alice, "play", game="leiff"), "cannot be hosted")
     opened = await sim.slash(world.alice, "play", game="leiff", channel=world.other_channel)
     assert not opened.ephemeral and "Join" in [b.label for b in opened.last_message.buttons]
+
+
+async def test_a_long_move_is_refused_with_a_short_safe_excerpt(sim, world, bot):
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    version = (await stored_match(bot, match_id)).version
+    typed = "c3 " + "x" * 2990
+    refused = await sim.slash(world.alice, "move", cell=typed)
+    await assert_refused(refused, "is not a move")
+    assert len(refused.text) < 200 and "…" in refused.text, refused.text
+    assert "done" not in refused.text.lower()
+    hostile = await sim.slash(world.alice, "move", cell=f"**<@{world.bob.id}>** `@everyone`")
+    await assert_refused(hostile, "is not a move")
+    assert f"<@{world.bob.id}>" not in hostile.text and "**" not in hostile.text.replace("\\*", "")
+    assert (await stored_match(bot, match_id)).version == version
+    sim.assert_no_bot_errors()
+
+
+async def test_an_undeliverable_refusal_never_reads_as_a_success(sim, world, bot):
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    route = "POST /interactions/{interaction_id}/{token}/callback"
+    sim.fail_requests(route, status=400, code=50035, message="Invalid Form Body")
+    refused = await sim.slash(world.bob, "move", cell="c3")  # not Bob's turn
+    assert refused.ephemeral and "could not show my answer" in refused.text, refused.text
+    # Neither the refusal nor the generic answer could be sent: the placeholder says so.
+    sim.fail_requests(route, status=400, code=50035, message="Invalid Form Body", count=2)
+    refused = await sim.slash(world.bob, "move", cell="c3")
+    assert refused.ephemeral and "could not show my answer" in refused.text, refused.text
+    assert "done" not in refused.text.lower()
+    assert (await stored_state(bot, match_id)).moves == ()
+
+
+async def test_a_move_after_the_deadline_is_refused_and_the_channel_sees_the_loss(
+    sim, world, bot, clock
+):
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    await sim.slash(world.alice, "move", cell="c3")
+    clock.advance(86400)  # Bob's day is over; no clock tick has run yet (a restart, say)
+    late = await sim.slash(world.bob, "move", cell="d3")
+    await assert_refused(late, "too late", "ran out")
+    match = await stored_match(bot, match_id)
+    assert match.status == "finished" and match.result["winners"] == [world.alice.id]
+    assert (await stored_state(bot, match_id)).moves == ("c3",)
+    result = world.channel.messages[-1]
+    assert "ran out of time" in result.content and "Ratings" in result.content
+    assert not any(not b.disabled for b in result.buttons if b.label != "Rematch")
+    assert await bot.client.tick_once() == 0
+    sim.assert_no_bot_errors()
+
+
+async def test_refusals_are_whole_sentences_that_keep_what_was_typed(sim, world, bot):
+    setting = await sim.slash(world.admin, "settings", key="leiff_turn_seconds", value="3")
+    assert setting.text == "leiff_turn_seconds must be between 15 and 86400, not 3."
+    await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    typed = await sim.slash(world.alice, "move", cell="hello")
+    assert typed.text == "“hello” is not a Lefe move; write a cell such as e5, or e5xg6."
+    turn = await sim.slash(world.bob, "move", cell="c3")
+    assert turn.text == f"It is <@{world.alice.id}>'s turn."
+    self_challenge = await sim.slash(world.alice, "play", game="dalen", opponent=world.alice)
+    assert self_challenge.text == "You cannot challenge yourself."

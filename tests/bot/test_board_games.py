@@ -172,6 +172,10 @@ async def test_draw_offer_accepted_and_board_reposted_without_ping(sim, world, b
     match = await stored_match(bot, match_id)
     assert match.status == "finished" and match.result["draw"] is True
     assert "drawn" in accepted.last_message.content.lower()
+    result = accepted.last_message.content
+    assert "The game is drawn by agreement." in result and "drawn: drawn" not in result
+    # Both ratings rise after a draw: the message says why.
+    assert "A draw raised both ratings" in result
     del players
     sim.assert_no_bot_errors()
 

@@ -61,7 +61,7 @@ def test_labels_read_like_the_table():
         c.action: c.label
         for c in leiff_choices(["catch 2.4", "swap 3", "rule Sing!", "leiff"], seats)
     }
-    assert labels["catch 2.4"] == "Catch cat #4"
+    assert labels["catch 2.4"] == "Catch cat's slot 4"
     assert labels["swap 3"] == "Put it in slot 3"
     assert labels["~prompt:rule"] == "Write the table rule…"
     ordered = [c.action for c in service_choices(["resign", "swap", "offer_draw"])]

@@ -6,6 +6,9 @@ import io
 
 from PIL import Image
 
+import render
+from bot.pictures import HAND_WIDTH
+from engine import get_game
 from tests.bot.helpers import pinged, start_board_match
 
 
@@ -38,6 +41,11 @@ async def test_leaderboard_stats_replay_rules_and_games(sim, world, bot, clock):
     assert "1W 2L 0D" in stats.text and pinged(stats.last_message) == set()
     own = await sim.slash(world.carol, "stats")
     assert "0W 1L" in own.text
+    # Counted in words a player reads: "1 game", never "1 games" or "best streak 0".
+    assert "Dalen: rating" in own.text and "1 game: 0W 1L 0D; lost the last game." in own.text
+    assert "3 games: 1W 2L 0D; won the last game." in stats.text
+    assert "1 games" not in own.text + stats.text + board.text and "streak 0" not in own.text
+    assert lines[3].endswith("(1 game: 0W 1L 0D)")
 
     replay = await sim.slash(world.bob, "replay", match=first)
     assert replay.ephemeral
@@ -48,6 +56,15 @@ async def test_leaderboard_stats_replay_rules_and_games(sim, world, bot, clock):
         rules = await sim.slash(world.carol, "rules", game=game)
         assert rules.ephemeral and len(rules.text) > 80
         Image.open(io.BytesIO(rules.last_message.attachments[0].data)).verify()
+    # The Leiff example hand belongs to a named example player, not to "You" ("You's hand").
+    example = get_game("leiff").new(players=3, seed=11, options={})
+    placeholder = render.png_bytes(
+        render.render_hand(example.view(0), 0, names=["You", "Left", "Right"], width=HAND_WIDTH)
+    )
+    named = render.png_bytes(
+        render.render_hand(example.view(0), 0, names=["Ann", "Ben", "Cleo"], width=HAND_WIDTH)
+    )
+    assert rules.last_message.attachments[0].data == named != placeholder
 
     clock.advance(60)
     running, _ = await start_board_match(sim, world.carol, world.alice, "les", 5)

@@ -52,6 +52,9 @@ async def test_three_player_game_with_dms_fallback_and_no_leaks(sim, world, bot)
     assert "[" not in notice.content and pinged(notice) == set()
     shown = await sim.click(world.carol, notice, "Show my hand")
     assert shown.ephemeral and shown.last_message.attachments[0].filename == "hand.png"
+    # What the deal showed her, as the DM players were told it.
+    assert "You look at your slots 1 and 2" in shown.last_message.content
+    assert "You look at your slots 1 and 2" in sim.dms(world.alice)[-1].content
     await table.audit()
 
     done: set[str] = set()
@@ -122,6 +125,11 @@ async def test_three_player_game_with_dms_fallback_and_no_leaks(sim, world, bot)
     assert state.view(None)["round_over"] and state.view(None)["round_scores"] is not None
     channel_text = "\n".join(m.content or "" for m in world.channel.messages)
     assert re.search(r"sip|shot", channel_text, re.IGNORECASE), "no drinking announcement"
+    assert "(s)" not in channel_text, "plurals written as (s)"
+    # The end of the round pings nobody: anyone may deal the next round.
+    round_end = next(m for m in world.channel.messages if "Round 1 scores" in (m.content or ""))
+    assert pinged(round_end) == set() and "your move" not in round_end.content
+    assert "deal the next round" in round_end.content
     # Every picture and text of the game passed the audit.
     assert table.checked_pictures >= 20 and table.checked_texts >= 3
     sim.assert_no_bot_errors()

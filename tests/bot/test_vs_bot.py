@@ -104,7 +104,7 @@ async def test_a_member_plays_a_whole_game_against_the_bot(sim, world, bot):
     # The result went to the vs-bot record, not to the rating or the leaderboard.
     stats = await sim.slash(world.alice, "stats")
     text = stats.last_message.content
-    assert "Against the bot" in text and "Dalen (easy): 1 games" in text
+    assert "Against the bot" in text and "Dalen (easy): 1 game: 0W 1L 0D." in text
     assert "No finished rated games yet." in text
     leaderboard = await sim.slash(world.alice, "leaderboard", game="dalen")
     assert "Nobody has finished a rated game yet." in leaderboard.last_message.content

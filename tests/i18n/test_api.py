@@ -113,7 +113,7 @@ def test_why_a_game_ended_reads_in_german() -> None:
         "params": {"target": 50, "best": 23},
     }
     assert outcome_reason("de", view_outcome) == (
-        "jemand hat 50 Punkte erreicht; der niedrigste Stand, 23, gewinnt"
+        "jemand hat 50 Punkte erreicht, und 23 ist der niedrigste Stand"
     )
     # stored before codes existed: the English sentence is all there is
     assert outcome_reason("de", {"winner": None, "reason": "drawn long ago"}) == "drawn long ago"

@@ -23,7 +23,6 @@ ROOT = Path(__file__).resolve().parents[2]
 MESSAGE_ID = re.compile(r"(card|colour|command|illegal|list|outcome|picture|tutorial)\.[a-z0-9_.]+")
 # entries whose German rightly reads the same as the English (formats, names, numbers)
 SAME_IN_GERMAN = {
-    "picture.leiff.team",
     "picture.leiff.teams",
     "lefe.score",
     "score.plain",

@@ -6,7 +6,7 @@ import pytest
 
 from engine import IllegalMove
 from engine.leiff import Deck
-from tests.leiff.helpers import GAME, play, stacked
+from tests.leiff.helpers import GAME, play, stacked, texts
 
 LOW = ["1", "2", "-1", "slot"]  # 2
 MID = ["5", "6", "3", "4"]  # 18
@@ -106,3 +106,28 @@ def test_long_game_goes_on_past_fifty():
     state = stacked([LOW, HIGH], "9", target=100).play(0, "leiff")
     assert state.outcome is None and state.waiting_for()["step"] == "next"
     assert state.view(None)["totals"] == [-3, 50]
+
+
+def test_a_team_round_shows_each_teams_round_score_and_total_on_its_own_line():
+    from tests.leiff.helpers import look_everyone
+
+    state = look_everyone(stacked([LOW, MID, MID, HIGH], "9", teams=True))
+    state = state.play(state.waiting_for()["turn"], "leiff")
+    (line,) = [text for text in texts(state) if text.startswith("Round 1 scores")]
+    caller = state.view(None)["caller"]
+    scores = state.view(None)["round_scores"]
+    assert line.split("\n")[1:3] == [
+        f"Team {{p0}} and {{p2}}: {scores[0] + scores[2]} this round "
+        f"({{p0}} {scores[0]}, {{p2}} {scores[2]}), {scores[0] + scores[2]} in total.",
+        f"Team {{p1}} and {{p3}}: {scores[1] + scores[3]} this round "
+        f"({{p1}} {scores[1]}, {{p3}} {scores[3]}), {scores[1] + scores[3]} in total.",
+    ]
+    assert f"{{p{caller}}} called Leiff" in line
+
+
+def test_game_over_says_once_who_won_and_why():
+    state = stacked([LOW, HIGH], "9").play(0, "leiff")
+    assert state.outcome is not None
+    (line,) = [text for text in texts(state) if text.startswith("Game over")]
+    assert line == "Game over: a total reached 50. {p0} wins with the lowest total, -3."
+    assert state.outcome.reason == "a total reached 50, and -3 is the lowest total"

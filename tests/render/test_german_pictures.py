@@ -134,11 +134,9 @@ def test_a_german_leiff_status_speaks_to_you_and_about_others() -> None:
         "Bärbel nutzt den Effekt von Klatschtante oder verzichtet darauf."
     )
     assert _status(labels["over"], names, None, "de").startswith(
-        "Spielende: Bärbel und Jan haben gewonnen."
+        "Spielende: Bärbel und Jan gewinnen."
     )
-    assert _status(labels["nobody"], names, None, "de").startswith(
-        "Spielende: niemand hat gewonnen."
-    )
+    assert _status(labels["nobody"], names, None, "de").startswith("Spielende: niemand gewinnt.")
     line = _round_line(labels["hold"], "de")
     assert line == "Runde 1 · bis 50 Punkte · Teams · Special Karten · Trinkregeln"
     drinks = {"shots": 1, "sips": 3, "hand_out": 1}

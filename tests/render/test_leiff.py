@@ -135,3 +135,31 @@ def test_round_end_and_klatschtante_rule_and_long_hands_render() -> None:
     hand = render_hand(seat_view, 0, names=NAMES[:3])
     assert len(hand_layout(seat_view, 0, 480).slots) == 9
     assert hand.height > render_hand(state.view(0), 0, names=NAMES[:3]).height
+
+
+def test_a_team_tables_rows_say_that_their_totals_are_the_teams():
+    from render.leiff import _status, score_details
+    from tests.leiff.helpers import look_everyone, stacked
+
+    low, mid, high = ["1", "2", "-1", "slot"], ["5", "6", "3", "4"], ["13", "12", "12", "13"]
+    state = look_everyone(stacked([low, mid, mid, high], "9", teams=True))
+    state = state.play(state.waiting_for()["turn"], "leiff")
+    view = state.view(None)
+    scores = view["round_scores"]
+    assert score_details(view, 0) == [
+        f"team 1: total {view['totals'][0]}, round {scores[0] + scores[2]:+d}"
+    ]
+    assert score_details(view, 3) == [
+        f"team 2: total {view['totals'][3]}, round {scores[1] + scores[3]:+d}"
+    ]
+    alone = stacked([low, mid], "9", target=100).play(0, "leiff").view(None)
+    assert score_details(alone, 1) == [
+        f"total {alone['totals'][1]}",
+        f"round {alone['round_scores'][1]:+d}",
+    ]
+    # the game is over (a team reached 50): the status line says it once, in words
+    status = _status(view, ["Hal", "Ivy", "Jo", "Kai"], None)
+    assert status == (
+        f"Game over: Hal and Jo win. A total reached 50, and {view['totals'][0]} is the "
+        "lowest total."
+    )

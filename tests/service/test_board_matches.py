@@ -188,3 +188,38 @@ async def test_message_ids_are_recorded_and_current_redraws(service: MatchServic
     assert refreshed.pictures[0].state.stones == {"e5": "dark"}
     with pytest.raises(NotFound):
         await service.set_message(match_id + 50, "board", 1)
+
+
+async def test_a_long_move_is_refused_without_being_quoted(service):
+    started = await start_board_match(service, "lefe", size=5)
+    with pytest.raises(IllegalAction) as refused:
+        await service.play(started.match_id, ALICE, "c3" + "z" * 500)
+    assert "z" not in str(refused.value) and len(str(refused.value)) < 60
+
+
+def test_a_result_names_the_winner_once_with_their_colour():
+    from bot.service.board_logic import result_text
+    from bot.storage import SeatRecord
+
+    seats = (SeatRecord(seat=0, user_id=ALICE, colour="dark"), SeatRecord(1, BOB, colour="light"))
+    engine_win = {"winners": [BOB], "reason": "light wins 4–2: dark has no legal placement"}
+    assert result_text(seats, engine_win) == (
+        "<@12> (light) wins 4–2: dark has no legal placement."
+    )
+    lublache = {"winners": [ALICE], "reason": "dark wins: it has no legal placement left"}
+    assert result_text(seats, lublache) == ("<@11> (dark) wins: dark has no legal placement left.")
+    resigned = {"winners": [ALICE], "reason": "<@12> resigned"}
+    assert result_text(seats, resigned) == "<@11> wins: <@12> resigned."
+    drawn = {"winners": [], "reason": "draw 4–4: dark has no legal placement", "draw": True}
+    assert result_text(seats, drawn) == "The game is drawn 4–4: dark has no legal placement."
+    agreed = {"winners": [], "reason": "drawn by agreement", "draw": True}
+    assert result_text(seats, agreed) == "The game is drawn by agreement."
+    both = {"winners": [ALICE, BOB], "reason": "everyone else left the table"}
+    assert result_text(seats, both) == "<@11> and <@12> win: everyone else left the table."
+
+
+async def test_the_bot_to_move_is_not_announced_as_to_move(service):
+    service.bot_user_id = 99
+    started = await service.challenge_bot(GUILD, CHANNEL, ALICE, "lefe")
+    moved = await service.play(started.match_id, ALICE, "c3")
+    assert not any("<@99> to move" in m.text for m in moved.messages)

@@ -163,3 +163,38 @@ async def test_no_cooldown_when_it_is_off_even_if_the_clock_went_back(
     clock.advance(-5)
     again = await service.challenge(GUILD, CHANNEL, ALICE, "lefe", CAROL)
     assert again.challenge.status == "open"
+
+
+async def test_the_limit_counts_only_matches_the_player_can_still_act_in(
+    service: MatchService,
+) -> None:
+    """A Leiff table the player left runs on without them: it no longer fills their limit."""
+    await service.update_settings(
+        GUILD, ALICE, True, max_matches_per_user=1, challenge_cooldown_seconds=0
+    )
+    table = await service.open_lobby(GUILD, CHANNEL, CAROL)
+    for user in (ALICE, BOB):
+        await service.join_lobby(table.match_id, user)
+    await service.start_lobby(table.match_id, CAROL)
+    with pytest.raises(
+        TooManyMatches, match=rf"a Leiff table \(#{table.match_id}\) in <#{CHANNEL}>"
+    ):
+        await service.challenge(GUILD, CHANNEL, ALICE, "lefe", BOB)
+    left = await service.resign(table.match_id, ALICE)
+    assert left.match.status == "running"  # Bob and Carol play on
+    offer = await service.challenge(GUILD, CHANNEL, ALICE, "lefe", BOB)
+    assert offer.kind == "challenge"
+
+
+async def test_the_limit_says_where_the_running_matches_are(service: MatchService) -> None:
+    await service.update_settings(
+        GUILD, ALICE, True, max_matches_per_user=1, challenge_cooldown_seconds=0
+    )
+    first = await service.challenge(GUILD, CHANNEL, ALICE, "dalen", BOB)
+    started = await service.accept_challenge(first.challenge_id, BOB)
+    with pytest.raises(TooManyMatches) as refused:
+        await service.challenge(GUILD, CHANNEL, ALICE, "lefe", CAROL)
+    assert str(refused.value) == (
+        "you already have 1 game running (the limit here is 1): "
+        f"Dalen vs <@{BOB}> (#{started.match_id}) in <#{CHANNEL}>"
+    )

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.service import MatchService
+import pytest
+
+from bot.service import MatchService, TooLate
 from tests.service.helpers import ALICE, BOB, GUILD, ManualClock, open_service, start_board_match
 
 
@@ -77,3 +79,39 @@ async def test_a_deadline_that_passed_while_down_fires_after_restart(
     (over,) = await service.tick()
     assert over.kind == "match_over" and over.match.result["winners"] == [ALICE]
     await repo.close()
+
+
+async def test_a_move_after_the_deadline_is_refused_and_loses_on_time(
+    service: MatchService, clock: ManualClock
+) -> None:
+    """Before the tick has run (right after a restart, say) the deadline still counts."""
+    started = await start_board_match(service)
+    await service.play(started.match_id, ALICE, "e5")
+    clock.advance(86400)
+    with pytest.raises(TooLate, match="ran out first") as late:
+        await service.play(started.match_id, BOB, "c3")
+    timeout = late.value.update
+    assert timeout.kind == "match_over" and timeout.match.result["winners"] == [ALICE]
+    assert timeout.match.result["reason"] == "<@12> ran out of time"
+    assert {c.user_id for c in timeout.rating_changes} == {ALICE, BOB}
+    stored = await service.get_match(started.match_id)
+    assert stored.status == "finished" and stored.result == timeout.match.result
+    log = await service.action_log(started.match_id)
+    assert [(a.user_id, a.action) for a in log] == [(ALICE, "e5"), (None, "!timeout")]
+    assert await service.tick() == []  # committed: the clock has nothing left to do
+
+
+async def test_every_action_on_a_match_past_its_deadline_applies_the_timeout(
+    service: MatchService, clock: ManualClock
+) -> None:
+    for act in (
+        lambda match_id: service.resign(match_id, ALICE),
+        lambda match_id: service.offer_draw(match_id, BOB),
+        lambda match_id: service.play(match_id, ALICE, "e5", version=1),
+    ):
+        started = await start_board_match(service)
+        clock.advance(86400)
+        with pytest.raises(TooLate, match="cancelled") as late:
+            await act(started.match_id)
+        assert late.value.update.kind == "match_aborted"
+        assert (await service.get_match(started.match_id)).status == "aborted"

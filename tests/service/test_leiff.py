@@ -16,6 +16,7 @@ from bot.service import (
     NotInMatch,
     NotYourTurn,
     StaleVersion,
+    TooLate,
     Update,
 )
 from bot.service.leiff_logic import fill_names
@@ -262,7 +263,13 @@ async def test_a_team_game_rates_partners_together(service: MatchService) -> Non
     winners = set(update.match.result["winners"])
     assert winners in ({PLAYERS[s] for s in team} for team in teams)
     channel = update.texts_for(None)
-    assert channel[-1].endswith(f"wins: {state.outcome.reason}.")
+    # The result is said once, by the engine's game-over line, with the winning team.
+    names = " and ".join(f"<@{u}>" for u in update.match.result["winners"])
+    assert channel[-1] == (
+        f"Game over: a total reached 50. {names} win with the lowest total, "
+        f"{min(state.view(None)['team_totals'])}."
+    )
+    assert sum("total reached" in text for text in channel) == 1
 
 
 async def test_current_redraws_a_lobby_and_every_hand(service: MatchService) -> None:
@@ -319,3 +326,148 @@ async def test_engine_reasons_name_players_by_mention(service: MatchService) -> 
     with pytest.raises(NotYourTurn) as refused:
         await service.play(started.match_id, BOB, "take")
     assert "{p" not in str(refused.value) and "<@11>" in str(refused.value)
+
+
+async def test_a_leiff_action_after_the_deadline_is_refused_and_the_default_played(
+    service: MatchService, clock: ManualClock
+) -> None:
+    started = await _table(service, 2)
+    clock.advance(300)
+    with pytest.raises(TooLate, match="clock played the default") as late:
+        await service.leiff_action(started.match_id, ALICE, "take")
+    assert late.value.update.kind == "timeout"
+    state = await _engine_state(service, started.match_id)
+    assert state.log[-1] == (0, "draw")  # the default, as the tick would have played it
+    assert (await service.get_match(started.match_id)).seats[0].timeouts == 1
+    assert await service.tick() == []
+    # An out-of-turn action by someone else is judged the same way: the deadline came first.
+    clock.advance(120)
+    with pytest.raises(TooLate):
+        await service.leiff_action(started.match_id, BOB, "match 1")
+    assert (await _engine_state(service, started.match_id)).log[-1] == (0, "discard")
+
+
+async def test_joining_a_table_after_its_expiry_closes_it(
+    service: MatchService, clock: ManualClock
+) -> None:
+    opened = await service.open_lobby(GUILD, CHANNEL, ALICE)
+    clock.advance(901)
+    with pytest.raises(TooLate, match="nobody started") as late:
+        await service.join_lobby(opened.match_id, BOB)
+    assert late.value.update.kind == "lobby_expired"
+    assert (await service.get_match(opened.match_id)).status == "aborted"
+
+
+def _hand_version(update: Update, user: int) -> int:
+    return next(b.version for b in update.buttons if b.for_user == user)
+
+
+async def test_a_click_stays_good_while_nothing_changed_for_its_player(
+    service: MatchService,
+) -> None:
+    """At a team deal everyone owes two looks at once: one player's look leaves the others'
+    buttons as they were, so each player's first click on their own message is accepted."""
+    started = await _table(service, 4, teams=True)
+    versions = {user: _hand_version(started, user) for user in PLAYERS[:4]}
+    assert len(set(versions.values())) == 4 and min(versions.values()) > started.version
+    for user in PLAYERS[:4]:
+        looked = await service.leiff_action(started.match_id, user, "look 1", versions[user])
+        assert looked.kind == "action"
+        # Only the player who acted gets new buttons; the others' stay valid as they are.
+        assert [b.for_user for b in looked.buttons] == [user]
+        versions[user] = _hand_version(looked, user)
+    for user in reversed(PLAYERS[:4]):
+        await service.leiff_action(started.match_id, user, "look 2", versions[user])
+    state = await _engine_state(service, started.match_id)
+    assert state.waiting_for()["step"] == "turn"
+
+
+async def test_a_click_is_stale_when_something_changed_for_its_player(
+    service: MatchService,
+) -> None:
+    started = await _table(service, 2)
+    mine = _hand_version(started, ALICE)
+    drew = await service.leiff_action(started.match_id, ALICE, "draw", mine)
+    assert _hand_version(drew, ALICE) != mine
+    with pytest.raises(StaleVersion, match="your cards or your choices changed"):
+        await service.leiff_action(started.match_id, ALICE, "discard", mine)
+    discarded = await service.leiff_action(
+        started.match_id, ALICE, "discard", _hand_version(drew, ALICE)
+    )
+    assert discarded.kind == "action"
+
+
+async def test_a_hand_shown_on_request_tells_what_the_last_step_taught(
+    service: MatchService,
+) -> None:
+    started = await _table(service, 3)
+    dealt = [m.text for m in started.messages if m.to == CAROL]
+    assert dealt and dealt[0].startswith("You look at your slots 1 and 2")
+    shown = await service.current(started.match_id, for_user=CAROL)
+    assert [m.text for m in shown.messages if m.to == CAROL] == dealt
+    assert not [m for m in shown.messages if m.to not in (None, CAROL)]
+
+
+async def test_a_refused_choice_says_in_words_what_the_player_may_do(
+    service: MatchService,
+) -> None:
+    started = await _table(service, 4, teams=True)
+    with pytest.raises(IllegalAction) as refused:
+        await service.leiff_action(started.match_id, BOB, "peek 2.1")
+    assert str(refused.value) == "you cannot do that now: choose one of your cards to look at"
+    for user in PLAYERS[:4]:
+        for slot in (1, 2):
+            await service.leiff_action(started.match_id, user, f"look {slot}")
+    state = await _engine_state(service, started.match_id)
+    turn = PLAYERS[state.waiting_for()["turn"]]
+    with pytest.raises(IllegalAction) as refused:
+        await service.leiff_action(started.match_id, turn, "swap 2")
+    text = str(refused.value)
+    assert text.startswith("you cannot do that now: draw a card, take the discard or call Leiff")
+    assert "you may" not in text and not any(ch.isdigit() for ch in text)
+    # A malformed action still gets the engine's own explanation.
+    with pytest.raises(IllegalAction, match="at most 100 characters"):
+        await service.leiff_action(started.match_id, turn, "rule " + "x" * 101)
+
+
+async def test_lobby_lines_leave_the_options_and_the_count_to_the_table_message(
+    service: MatchService,
+) -> None:
+    opened = await service.open_lobby(GUILD, CHANNEL, ALICE)
+    assert [m.text for m in opened.messages] == ["<@11> opens a Leiff table. Join in!"]
+    joined = await service.join_lobby(opened.match_id, BOB)
+    assert [m.text for m in joined.messages] == ["<@12> joins the table."]
+    started = await service.start_lobby(opened.match_id, ALICE)
+    assert started.messages[0].text == "The game starts with 2 players (to 50 points)."
+
+
+async def test_the_end_of_a_round_pings_nobody(service: MatchService) -> None:
+    started = await _table(service, 2)
+    ended = await service.leiff_action(started.match_id, ALICE, "leiff")
+    state = await _engine_state(service, started.match_id)
+    assert state.waiting_for()["step"] == "next"
+    assert ended.mentions == ()
+    dealt = await service.leiff_action(started.match_id, BOB, "next")
+    assert dealt.mentions  # the new round's first player is pinged again
+
+
+@pytest.mark.parametrize("options", [{}, {"specials": True, "drinking": True}, {"teams": True}])
+def test_a_hand_version_changes_only_with_a_hand_update(options: dict[str, object]) -> None:
+    """Whenever a player's hand version changes, the update carries their new hand and
+    buttons (``hand_changed``): a message left unedited always holds a valid version."""
+    from bot.service.leiff_logic import hand_changed, hand_version
+
+    for seed in range(6):
+        rng = random.Random(seed)
+        players = 4 if options.get("teams") else 3
+        state = get_game("leiff").new(players=players, seed=seed, options=options)
+        for _ in range(150):
+            if state.outcome is not None:
+                break
+            seat, action = random_action(state, rng)
+            after = state.play(seat, action)
+            for viewer in range(players):
+                before_version = hand_version(state.view(viewer), viewer)
+                if hand_version(after.view(viewer), viewer) != before_version:
+                    assert hand_changed(state, after, viewer), (seed, action, viewer)
+            state = after

@@ -1,0 +1,130 @@
+"""The checks every public service call's arguments pass before the call runs.
+
+The Discord layer only ever passes well-formed values, but the service is the boundary that
+stores them: an id beyond the database's 64-bit integers, options that are not a mapping or
+a move that is not text must be refused with the service's own errors, never reach SQLite
+(``OverflowError``) or the engine (``AttributeError``). The checks go by parameter name, so
+every public call of :class:`bot.service.service.MatchService` is covered in one place,
+including calls added later.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
+
+from bot.service.errors import (
+    IllegalAction,
+    InvalidOptions,
+    InvalidRequest,
+    NotFound,
+    ServiceError,
+)
+
+# Discord ids (snowflakes) are positive and, for as long as Discord exists, below 2**63:
+# the largest value a signed 64-bit database column holds.
+MAX_SNOWFLAKE = 2**63 - 1
+# Times are Unix seconds; anything beyond this (some 285 million years) is not a time.
+MAX_SECONDS = 2**53
+# Leiff bot seats sit under small negative pseudo user ids (-1, -2, …).
+MIN_PSEUDO_USER = -64
+
+# parameter -> (what it names, the error for a bad value, whether None is allowed)
+_IDS: dict[str, tuple[str, type[ServiceError], bool]] = {
+    "match_id": ("there is no such match", NotFound, False),
+    "challenge_id": ("there is no such challenge", NotFound, False),
+    "guild_id": ("that is not a Discord server", InvalidRequest, False),
+    "channel_id": ("that is not a Discord channel", InvalidRequest, False),
+    "thread_id": ("that is not a Discord thread", InvalidRequest, True),
+    "message_id": ("that is not a Discord message", InvalidRequest, False),
+}
+_USERS: dict[str, bool] = {  # parameter -> whether None is allowed
+    "user_id": False,
+    "challenger_id": False,
+    "host_id": False,
+    "target_id": True,
+    "for_user": True,
+    "bot_user_id": True,
+}
+_WHOLE_NUMBERS: dict[str, type[ServiceError]] = {
+    "size": InvalidOptions,
+    "limit": InvalidOptions,
+    "seat": InvalidOptions,
+    "version": InvalidRequest,
+}
+_TEXTS: dict[str, tuple[str, type[ServiceError], bool]] = {
+    "move": ("a move is written as text, like f6", IllegalAction, False),
+    "action": ("an action is written as text", IllegalAction, False),
+    "game": ("there is no such game", InvalidOptions, True),
+    "level": ("there is no such level", InvalidOptions, True),
+    "kind": ("that is not a kind of message", InvalidRequest, False),
+}
+
+_Call = TypeVar("_Call", bound=Callable[..., Any])
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_snowflake(value: Any) -> bool:
+    return is_int(value) and 0 < value <= MAX_SNOWFLAKE
+
+
+def _check(name: str, value: Any) -> None:
+    if name in _IDS:
+        sentence, error, optional = _IDS[name]
+        if not (value is None and optional) and not is_snowflake(value):
+            raise error(sentence)
+    elif name in _USERS:
+        pseudo = is_int(value) and MIN_PSEUDO_USER <= value < 0
+        if not (value is None and _USERS[name]) and not (is_snowflake(value) or pseudo):
+            raise InvalidRequest("that is not a Discord user")
+    elif name in _WHOLE_NUMBERS:
+        if value is not None and not (is_int(value) and abs(value) <= MAX_SNOWFLAKE):
+            raise _WHOLE_NUMBERS[name](f"the {name} must be a whole number")
+    elif name in _TEXTS:
+        sentence, error, optional = _TEXTS[name]
+        if not (value is None and optional) and not isinstance(value, str):
+            raise error(sentence)
+    elif name == "options":
+        if value is not None and not isinstance(value, Mapping):
+            raise InvalidOptions("options are given as names with their values")
+    elif name == "now":
+        if value is not None and not (
+            isinstance(value, int | float)
+            and not isinstance(value, bool)
+            and math.isfinite(value)
+            and abs(value) < MAX_SECONDS
+        ):
+            raise InvalidRequest("the time must be a number of seconds")
+    elif name == "has_manage_guild" and not isinstance(value, bool):
+        raise InvalidRequest("the permission must be given as yes or no")
+
+
+def checked(call: _Call) -> _Call:
+    """``call`` with its arguments checked by name before it runs."""
+    signature = inspect.signature(call)
+
+    @functools.wraps(call)
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        # A call of the wrong shape (a missing argument) is a bug and raises TypeError.
+        bound = signature.bind(*args, **kwargs)
+        for name, value in bound.arguments.items():
+            if name != "self":
+                _check(name, value)
+        return await call(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def check_public_calls(cls: type) -> type:
+    """Wrap every public coroutine method of ``cls`` (inherited ones included) in
+    :func:`checked`."""
+    for name, member in inspect.getmembers(cls, inspect.iscoroutinefunction):
+        if not name.startswith("_"):
+            setattr(cls, name, checked(member))
+    return cls
