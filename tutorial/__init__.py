@@ -32,12 +32,15 @@ from i18n import DEFAULT_LANGUAGE, phrase, translate
 from render import png_bytes
 from render.annotations import refusal_annotations, render_annotated, render_hints
 from tutorial import dalen, lefe, leiff, les, lublache
+from tutorial.help import HelpText, help_text
 from tutorial.pages import PRACTICE_LEVEL, Page
 
 __all__ = [
     "PRACTICE_LEVEL",
+    "HelpText",
     "TutorialPage",
     "check_tutorial",
+    "help_text",
     "hint_picture",
     "illegal_move_picture",
     "tutorial_games",
