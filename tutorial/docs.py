@@ -42,8 +42,8 @@ def rules_page(game: str) -> str:
         "",
         phrase(LANGUAGE, spec.summary()),
         "",
-        "The same pages, in English or German, are in Discord: `/rules` shows them one at a "
-        "time, and the last one starts a practice game against the bot.",
+        "These pages are Leafbot's tutorial of the game, one rule a page (the bot also "
+        "speaks German); every picture is a real position, checked against the rules.",
         "",
     ]
     for page in pages:
