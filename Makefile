@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint typecheck bench bench-ai bench-e2e clean install dev i18n-extract i18n-update i18n-check
+.PHONY: run test lint typecheck bench bench-ai bench-e2e bench-scale clean install dev i18n-extract i18n-update i18n-check
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
@@ -55,6 +55,9 @@ bench-ai: dev
 
 bench-e2e: dev
 	$(PY) -m bench.e2e
+
+bench-scale: dev
+	$(PY) -m bench.scale $(ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .mypy_cache build *.egg-info

@@ -1,7 +1,10 @@
 """The Discord client: start-up, command sync, the clock loop and a clean shutdown.
 
-``LeafBot`` is a plain ``discord.Client`` with an application-command tree. Its
-``setup_hook`` opens the database (unless a service was handed in, as the tests do), starts
+``LeafBot`` is a ``discord.AutoShardedClient`` with an application-command tree: it runs the
+shards ``SHARD_IDS`` of ``SHARD_COUNT`` (one shard, 0 of 1, when unset), so several
+processes, on several machines, can share the gateway over one PostgreSQL database. Its
+``setup_hook`` opens the database named by ``DATABASE_URL`` (unless a service was handed
+in, as the tests do), starts
 the match service, registers the two dynamic component classes that serve every button and
 select menu ever sent, adds the slash commands and syncs them (to the development server
 when one is configured, else globally), configures the AI worker pool that plays the bot's
@@ -24,6 +27,7 @@ from discord import app_commands
 
 from bot.errors import report_error
 from bot.settings import Settings
+from bot.storage.repository import SchemaTooNew
 from bot.ui.components import ActionButton, ActionSelect
 
 log = logging.getLogger("bot")
@@ -47,8 +51,8 @@ class LeafTree(app_commands.CommandTree):
         await report_error(interaction, error)
 
 
-class LeafBot(discord.Client):
-    """The bot: a thin Discord layer over the match service."""
+class LeafBot(discord.AutoShardedClient):
+    """The bot: a thin Discord layer over the match service, running some of the shards."""
 
     def __init__(
         self,
@@ -64,6 +68,10 @@ class LeafBot(discord.Client):
         # The bot never reads cached messages (it edits by id), so it keeps none: less memory
         # and less for the garbage collector to walk.
         client_options.setdefault("max_messages", None)
+        # Without SHARD_COUNT: one shard (0 of 1), and no /gateway/bot request at start.
+        client_options.setdefault("shard_count", settings.shard_count or 1)
+        if settings.shard_ids is not None:
+            client_options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(intents=intents(), **client_options)
         self.settings = settings
         self.tree = LeafTree(self)
@@ -90,7 +98,9 @@ class LeafBot(discord.Client):
             from bot.service import MatchService
             from bot.storage import open_repository
 
-            self._repository = await open_repository(self.settings.database_path)
+            self._repository = await open_repository(
+                self.settings.database, pool_size=self.settings.database_pool_size
+            )
             self.service = MatchService(self._repository, **self._service_options)
         from bot import ai_pool
 
@@ -131,7 +141,15 @@ class LeafBot(discord.Client):
 
     async def on_ready(self) -> None:
         user = self.user
-        log.info("connected as %s (id %s) in %d servers", user, user and user.id, len(self.guilds))
+        shards = ",".join(str(i) for i in sorted(self.shards)) or "-"
+        log.info(
+            "connected as %s (id %s) in %d servers, shards %s of %s",
+            user,
+            user and user.id,
+            len(self.guilds),
+            shards,
+            self.shard_count,
+        )
 
     # ---- the clock -----------------------------------------------------------------
     async def _tick_loop(self) -> None:
@@ -212,6 +230,12 @@ async def _main(settings: Settings) -> int:
         if isinstance(error, discord.LoginFailure):
             log.error("Discord refused the token (check DISCORD_TOKEN)")
             return 1
+        if isinstance(error, SchemaTooNew):
+            log.error("cannot start: %s", error)
+            return 1
+        if isinstance(error, OSError | asyncio.TimeoutError) and _is_database_error(error):
+            log.error("could not reach the database: %s (check DATABASE_URL)", error)
+            return 1
         if isinstance(error, OSError | asyncio.TimeoutError):
             # no network, DNS failure, refused connection: one line says it all
             log.error("could not reach Discord: %s (check the network and try again)", error)
@@ -223,10 +247,23 @@ async def _main(settings: Settings) -> int:
     return 0
 
 
+def _is_database_error(error: BaseException) -> bool:
+    """Whether a connection error came from the database driver (not from Discord)."""
+    trace = error.__traceback__
+    while trace is not None:
+        module = trace.tb_frame.f_globals.get("__name__", "")
+        if module.startswith(("asyncpg", "bot.storage")):
+            return True
+        trace = trace.tb_next
+    return False
+
+
 def run(settings: Settings) -> int:
     """Start the bot and block until Ctrl-C / SIGTERM; returns the process exit code."""
     configure_logging(settings.log_level)
     log.info("starting with %r", settings)  # Settings.__repr__ hides the token
+    for note in settings.notes:
+        log.warning("%s", note)
     try:
         return asyncio.run(_main(settings))
     except KeyboardInterrupt:

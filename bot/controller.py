@@ -241,8 +241,8 @@ class Controller:
         match, outgoing = await self._hand_outgoing(match_id, responder.user_id)
         # A player whose DMs refused us may have opened them since: try once more, and if
         # the hand gets through, it lives in their DMs again from now on.
-        if self.presenter.dm_refused(responder.user_id) and await self.presenter.try_dm(
-            match, responder.user_id, outgoing
+        if await self.presenter.dm_refused(responder.user_id) and await self.presenter.try_dm(
+            match, responder.user_id, outgoing, refused_before=True
         ):
             await responder.private(
                 "Your DMs are open again: your hand is there now, and it stays up to date there."

@@ -59,15 +59,6 @@ DM_RETRY_SECONDS = 600.0
 
 
 @dataclass
-class DmRefusal:
-    """Discord refused a user's DMs: when we last tried, and the tables where we tried (each
-    got its closed-DMs notice once). Forgotten as soon as a DM gets through."""
-
-    at: float
-    tables: set[int] = field(default_factory=set)
-
-
-@dataclass
 class Outgoing:
     """One message to send or edit."""
 
@@ -176,13 +167,11 @@ class Presenter:
     def __init__(self, client: discord.Client) -> None:
         self.client = client
         self.names = NameBook(client)
+        # user id -> their DM channel id (Discord never changes it: safe to keep per process).
+        # Everything else another process may need is in the database: the users whose DMs
+        # refused us and the tables told so (``service.dm_failures``), the message showing
+        # a challenge (``ChallengeInfo.message_id``), every match message id.
         self._dm_channels: dict[int, int] = {}
-        # Users whose DMs refused us, until a DM gets through again (this process only: a
-        # restart simply tries once more).
-        self._dm_refused: dict[int, DmRefusal] = {}
-        # challenge id -> its message, to update it when it expires (this process only;
-        # after a restart an expiry is announced in a new message instead)
-        self._challenge_messages: dict[int, int] = {}
 
         # Bot turns run in one background task per match; a request that arrives while it
         # runs marks the match so the task asks the service once more before it ends.
@@ -549,7 +538,7 @@ class Presenter:
             # the clicked message has been used: its buttons go grey
             await responder.update_origin(view=_disabled(origin))
         if update.kind in CHALLENGE_END_KINDS and origin is None and update.challenge is not None:
-            known = self._challenge_messages.pop(update.challenge.id, None)
+            known = update.challenge.message_id
             if known is not None:
                 try:
                     message = channel.get_partial_message(known)  # type: ignore[attr-defined]
@@ -557,8 +546,6 @@ class Presenter:
                     return None
                 except discord.HTTPException:
                     pass
-        if update.challenge_id is not None and update.match is not None:
-            self._challenge_messages.pop(update.challenge_id, None)  # taken: no expiry to show
         previous = update.match.messages.get(kind) if update.match is not None else None
         if responder is not None:
             posted = await responder.public(channel, **public.send_kwargs())
@@ -569,7 +556,7 @@ class Presenter:
         if update.match is not None and posted is not None:
             chores.append(self.service.set_message(update.match.id, kind, posted.id))
         if update.match is None and update.challenge is not None and posted is not None:
-            self._challenge_messages[update.challenge.id] = posted.id
+            chores.append(self.service.set_challenge_message(update.challenge.id, posted.id))
         if (
             previous
             and (origin is None or previous != origin.id)
@@ -600,50 +587,57 @@ class Presenter:
             if responder.in_dm and responder.origin is not None:
                 await self.service.set_message(match.id, f"hand:{user_id}", responder.origin.id)
             return
-        if not self._worth_a_dm(user_id, match.id):
+        refusal = await self._refusal(user_id)
+        if not self._worth_a_dm(refusal, match.id):
             if mine and responder is not None:
                 await responder.private(**outgoing.send_kwargs())
             return
-        if user_id in self._dm_refused:
+        if refusal is not None:
             # Trying again after a refusal: send the whole hand, as the player may never
             # have had one in their DMs.
             outgoing = await self.current_hand(match.id, user_id)
-        if await self.try_dm(match, user_id, outgoing):
+        if await self.try_dm(match, user_id, outgoing, refused_before=refusal is not None):
             return
         if mine and responder is not None:
             await responder.private(**outgoing.send_kwargs())
         await self._dm_closed_notice(update, user_id)
 
-    def _worth_a_dm(self, user_id: int, match_id: int) -> bool:
-        refusal = self._dm_refused.get(user_id)
+    async def _refusal(self, user_id: int) -> Any:
+        """The user's DM refusal as every process knows it (a ``DmFailure``), or None."""
+        return (await self.service.dm_failures([user_id])).get(user_id)
+
+    def _worth_a_dm(self, refusal: Any, match_id: int) -> bool:
         return (
             refusal is None
-            or match_id not in refusal.tables
-            or self._now() - refusal.at >= DM_RETRY_SECONDS
+            or match_id not in refusal.noticed
+            or self._now() - refusal.failed_at >= DM_RETRY_SECONDS
         )
 
     def _now(self) -> float:
         return float(self.service.clock())  # the service's clock: tests move it
 
-    async def try_dm(self, match: Any, user_id: int, outgoing: Outgoing) -> bool:
+    async def try_dm(
+        self, match: Any, user_id: int, outgoing: Outgoing, *, refused_before: bool
+    ) -> bool:
         """Send (or edit) the player's DM hand message; False when Discord refuses their
-        DMs (50007), which is remembered until a DM gets through again."""
+        DMs (50007), which is remembered (in the database, for every process) until a DM
+        gets through again. ``refused_before``: the DMs were refused last time."""
         try:
             await self._deliver_dm(match, user_id, outgoing)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
-            refusal = self._dm_refused.setdefault(user_id, DmRefusal(at=self._now()))
-            refusal.at = self._now()
+            await self.service.note_dm_failure(user_id, error.code)
             log.info("DMs closed for user %s; offering the in-channel hand button", user_id)
             return False
-        if self._dm_refused.pop(user_id, None) is not None:
+        if refused_before:
+            await self.service.note_dm_delivered(user_id)
             log.info("DMs open again for user %s", user_id)
         return True
 
-    def dm_refused(self, user_id: int) -> bool:
+    async def dm_refused(self, user_id: int) -> bool:
         """Whether Discord refused this user's DMs the last time they were tried."""
-        return user_id in self._dm_refused
+        return await self._refusal(user_id) is not None
 
     async def current_hand(self, match_id: int, user_id: int) -> Outgoing:
         """The player's whole private message as the match is now."""
@@ -672,10 +666,8 @@ class Presenter:
         """Once per table while the DMs stay closed: say so in the channel, naming no card,
         with the "Show my hand" button."""
         match = update.match
-        refusal = self._dm_refused.get(user_id)
-        if refusal is None or match.id in refusal.tables:
-            return
-        refusal.tables.add(match.id)
+        if not await self.service.claim_dm_notice(user_id, match.id):
+            return  # this table was told already (by this process or another)
         channel = self.channel_of(update)
         if channel is None:
             return

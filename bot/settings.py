@@ -45,20 +45,74 @@ def load_dotenv(path: Path) -> dict[str, str]:
     return values
 
 
+DEFAULT_DATABASE_PATH = Path("data/leafbot.sqlite3")
+
+
+def parse_shard_ids(raw: str) -> tuple[int, ...]:
+    """``"0,1,4-7"`` -> ``(0, 1, 4, 5, 6, 7)``: shard numbers, single or as ranges."""
+    found: list[int] = []
+    for part in raw.replace(" ", "").split(","):
+        if not part:
+            continue
+        first, dash, last = part.partition("-")
+        if not first.isdigit() or (dash and not last.isdigit()):
+            raise SystemExit(f"SHARD_IDS takes numbers and ranges like 0,1,4-7, not {raw!r}")
+        found.extend(range(int(first), int(last or first) + 1))
+    if len(set(found)) != len(found):
+        raise SystemExit(f"SHARD_IDS lists a shard twice: {raw!r}")
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None = field(default=None, repr=False)
-    database_path: Path = Path("data/leafbot.sqlite3")
+    database_path: Path = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     render_workers: int = 2
     ai_workers: int = 1
+    # sqlite:///path or postgresql://...; None: the SQLite file at database_path.
+    database_url: str | None = field(default=None, repr=False)
+    database_pool_size: int = 10
+    # Sharding: the total number of shards, and which of them this process runs (None:
+    # all of them). Unset: one process, one shard.
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+    # What the settings said that deserves a word in the log at start-up.
+    notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
-    def __repr__(self) -> str:  # never show the token
+    def __post_init__(self) -> None:
+        if self.shard_count is not None and self.shard_count < 1:
+            raise SystemExit("SHARD_COUNT must be 1 or more")
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise SystemExit("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+            wrong = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+            if wrong or not self.shard_ids:
+                raise SystemExit(
+                    f"SHARD_IDS must be shards 0 to {self.shard_count - 1} (SHARD_COUNT is "
+                    f"{self.shard_count}), not {list(self.shard_ids)}"
+                )
+
+    @property
+    def database(self) -> str:
+        """Where the data lives: the URL, or the SQLite file's path."""
+        return self.database_url or str(self.database_path)
+
+    @property
+    def database_kind(self) -> str:
+        return "postgresql" if self.database.startswith(("postgresql:", "postgres:")) else "sqlite"
+
+    def __repr__(self) -> str:  # never show the token, nor a database password
         token = "set" if self.token else "missing"
+        if self.database_kind == "postgresql":
+            where = "postgresql (DATABASE_URL)"
+        else:
+            where = repr(self.database.removeprefix("sqlite:///"))
+        shards = "all" if self.shard_ids is None else ",".join(map(str, self.shard_ids))
         return (
-            f"Settings(token={token}, database_path={str(self.database_path)!r}, "
-            f"dev_guild_id={self.dev_guild_id}, log_level={self.log_level!r})"
+            f"Settings(token={token}, database={where}, dev_guild_id={self.dev_guild_id}, "
+            f"log_level={self.log_level!r}, shard_count={self.shard_count}, shards={shards})"
         )
 
     @classmethod
@@ -80,15 +134,30 @@ class Settings:
             except ValueError:
                 raise SystemExit(f"{key} must be a whole number, not {raw!r}") from None
 
+        url = (merged.get("DATABASE_URL") or "").strip() or None
+        path = (merged.get("DATABASE_PATH") or "").strip()
+        notes: list[str] = []
+        if path and url:
+            notes.append("DATABASE_PATH is ignored: DATABASE_URL is set and wins")
+        elif path:
+            notes.append(
+                "DATABASE_PATH is deprecated: write DATABASE_URL=sqlite:///" + path + " instead"
+            )
+        shard_ids = (merged.get("SHARD_IDS") or "").strip()
         # 0 is a real choice: pictures drawn in threads of the bot process, no workers.
         render_workers = integer("RENDER_WORKERS", 2)
         if render_workers is None or render_workers < 0:
             raise SystemExit("RENDER_WORKERS must be 0 or more")
         return cls(
             token=(merged.get("DISCORD_TOKEN") or "").strip() or None,
-            database_path=Path(merged.get("DATABASE_PATH") or "data/leafbot.sqlite3"),
+            database_path=Path(path) if path else DEFAULT_DATABASE_PATH,
+            database_url=url,
+            database_pool_size=integer("DATABASE_POOL_SIZE", 10) or 10,
             dev_guild_id=integer("DEV_GUILD_ID", None),
             log_level=(merged.get("LOG_LEVEL") or "INFO").upper(),
             render_workers=render_workers,
             ai_workers=integer("AI_WORKERS", 1) or 1,
+            shard_count=integer("SHARD_COUNT", None),
+            shard_ids=parse_shard_ids(shard_ids) if shard_ids else None,
+            notes=tuple(notes),
         )

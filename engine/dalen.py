@@ -14,8 +14,9 @@ from engine.ai.settings import DRAW_VALUE, LevelTuning, SearchSettings
 from engine.board import EMPTY, PASS, PASS_MOVE, SWAP_MOVE, BoardGame, BoardState, Outcome, other
 from engine.errors import IllegalMove
 from engine.phrases import Text
+from engine.reports import TreeView
 from engine.spec import BoardAI, GameSpec, Notation, OptionSpec
-from engine.trees import Forest, build_forest, leaves_after_placing
+from engine.trees import Forest, build_forest, leaves_after_placing, tree_views
 
 
 class DalenState(BoardState):
@@ -69,6 +70,11 @@ class DalenState(BoardState):
             if cells[cell] == EMPTY and self._legal_for(cells, forest, neighbours, cell, colour)
         ]
 
+    def trees(self) -> list[TreeView]:
+        """Every tree on the board with its leaves, for pictures and tutorials."""
+        names = self.grid.names
+        return tree_views(self._forest(), names, self.game.colors, lone_stone_is_leaf=False)
+
     # ---- rule hooks ------------------------------------------------------------------
     def _legal_moves(self) -> list[str]:
         assert self.mover is not None
@@ -89,8 +95,15 @@ class DalenState(BoardState):
         names = self.grid.names
         if self.cells[cell] != EMPTY:
             raise IllegalMove("cell_taken", cell=names[cell])
-        if not self._legal_for(self.cells, self._forest(), self.grid.neighbours, cell, colour):
-            raise IllegalMove("dalen_two_leaves", cell=names[cell])
+        forest = self._forest()
+        if not self._legal_for(self.cells, forest, self.grid.neighbours, cell, colour):
+            # the leaves it touches, for a picture that marks why (not in the text)
+            leaves = tuple(
+                names[nb]
+                for nb in sorted(self.grid.neighbours[cell])
+                if self.cells[nb] == colour and forest.degree[nb] == 1
+            )
+            raise IllegalMove("dalen_two_leaves", cell=names[cell], stones=leaves)
         placed_cells = bytearray(self.cells)
         placed_cells[cell] = colour
         placed = bytes(placed_cells)

@@ -19,8 +19,9 @@ from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, Outcome
 from engine.errors import IllegalMove
 from engine.hexgrid import hex_grid
 from engine.phrases import Phrase, Text
+from engine.reports import TreeView
 from engine.spec import BoardAI, Completion, GameSpec, Notation, plain_move
-from engine.trees import Forest, build_forest
+from engine.trees import Forest, build_forest, tree_views
 
 # "e5", "e5xg6", with optional spaces around the parts
 _MOVE = re.compile(r"([a-z]+)\s*(\d+)(?:\s*x\s*([a-z]+)\s*(\d+))?")
@@ -90,9 +91,17 @@ class LefeState(BoardState):
         cells = self.cells
         if cells[cell] != EMPTY:
             return IllegalMove("cell_taken", cell=self.grid.names[cell])
-        for a, b in touching_neighbour_pairs(self.size)[cell]:
-            if cells[a] == colour and cells[b] == colour:
-                return IllegalMove("lefe_touching_pair", cell=self.grid.names[cell])
+        names = self.grid.names
+        touching = {
+            stone
+            for a, b in touching_neighbour_pairs(self.size)[cell]
+            if cells[a] == colour and cells[b] == colour
+            for stone in (a, b)
+        }
+        if touching:
+            # the stones the refusal is about, for a picture that marks why (not in the text)
+            stones = tuple(names[stone] for stone in sorted(touching))
+            return IllegalMove("lefe_touching_pair", cell=names[cell], stones=stones)
         return None
 
     def _can_place(self, colour: int) -> bool:
@@ -175,6 +184,11 @@ class LefeState(BoardState):
             table[cell] = [f"{name}x{names[first]}" for first in firsts] if firsts else [name]
         self._cache["moves_by_cell"] = table
         return table
+
+    def trees(self) -> list[TreeView]:
+        """Every tree on the board with its leaves, for pictures and tutorials."""
+        names = self.grid.names
+        return tree_views(self._forest(), names, self.game.colors, lone_stone_is_leaf=True)
 
     # ---- rule hooks ----------------------------------------------------------------
     def _legal_moves(self) -> list[str]:

@@ -12,7 +12,7 @@ Which loops a position has comes from the construction in :mod:`engine.loops`. A
 
 The player to move with no legal placement wins. The pie rule comes from the shared mould.
 
-Table choices where the ruling leaves room (see docs/rules/lublache.md): control and
+Table choices where the ruling leaves room (see docs/lublache-loops.md): control and
 protection for the flips are judged on the board just after the stone is placed, and all
 flips are applied together; a loop split evenly is controlled by both players.
 """
@@ -214,7 +214,10 @@ class LublacheState(BoardState):
                 for stone in loop
             ):
                 return IllegalMove(
-                    "lublache_enemy_loop", cell=name, colour=self.game.colour_name(enemy)
+                    "lublache_enemy_loop",
+                    cell=name,
+                    colour=self.game.colour_name(enemy),
+                    loop=tuple(grid.names[stone] for stone in loop),  # for a picture of why
                 )
         return _Turn(
             cells=bytes(colours),
@@ -236,7 +239,10 @@ class LublacheState(BoardState):
         turn = self._turn_at(cell)
         if isinstance(turn, IllegalMove):
             # the refusal is cached with the turns: raise a fresh copy, not the shared one
-            raise IllegalMove(turn.code, **turn.params)
+            params = dict(turn.params)
+            if turn.code == "lublache_own_loop":
+                params.update(self._own_loop_next_to(cell))
+            raise IllegalMove(turn.code, **params)
         successor = self._placed(
             name,
             turn.cells,
@@ -251,6 +257,21 @@ class LublacheState(BoardState):
             finder = finder.without_stones(turn.removed)
         successor._cache["finder"] = finder
         return successor
+
+    def _own_loop_next_to(self, cell: int) -> dict[str, tuple[str, ...]]:
+        """What a picture of the "touches your own loop" refusal marks (worked out only when
+        a move is refused, not for every cell of a move list): ``loop``, the first loop of
+        the mover's that the cell touches, and ``stones``, every stone of the mover's loops
+        next to the cell."""
+        mover = self.game.colour_name(self.mover if self.mover is not None else 1)
+        names = self.grid.names
+        near = [names[nb] for nb in sorted(self.grid.neighbours[cell])]  # notation order
+        touched = [
+            view for view in self.loops() if view.owner == mover and set(near) & set(view.cells)
+        ]
+        on_loops = {name for view in touched for name in view.cells}
+        stones = tuple(name for name in near if name in on_loops)
+        return {"loop": touched[0].cells if touched else (), "stones": stones}
 
     def _outcome_now(self) -> Outcome | None:
         if self.mover is None:

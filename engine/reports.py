@@ -103,3 +103,16 @@ class LoopView:
             "owner": self.owner,
             "controllers": list(self.controllers),
         }
+
+
+@dataclass(frozen=True)
+class TreeView:
+    """One tree on the board (Lefe, Dalen), described for pictures and tutorials.
+
+    ``cells`` are its stones in notation order; ``leaves`` those of them that are leaves by
+    the game's own rule (Lefe counts a lone stone as a leaf, Dalen does not).
+    """
+
+    colour: str
+    cells: tuple[str, ...]
+    leaves: tuple[str, ...]

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.reports import TreeView
+
 
 @dataclass(frozen=True, eq=False)
 class Forest:
@@ -107,3 +109,24 @@ def leaves_after_placing(
     for tree in joined:
         total += forest.leaves[tree]
     return total, joined
+
+
+def tree_views(
+    forest: Forest, names: tuple[str, ...], colours: tuple[str, str], lone_stone_is_leaf: bool
+) -> list[TreeView]:
+    """Every tree of a forest in words: its colour, its stones and its leaves, by name."""
+    views = []
+    for tree, group in enumerate(forest.members):
+        leaves = [
+            cell
+            for cell in group
+            if forest.degree[cell] == 1 or (forest.degree[cell] == 0 and lone_stone_is_leaf)
+        ]
+        views.append(
+            TreeView(
+                colour=colours[forest.owner[tree] - 1],
+                cells=tuple(names[cell] for cell in group),
+                leaves=tuple(names[cell] for cell in leaves),
+            )
+        )
+    return views

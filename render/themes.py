@@ -9,7 +9,7 @@ markers so that they stay distinct under the common colour-vision deficiencies.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -59,6 +59,9 @@ class Theme:
     loop_second: RGB
     loop_halo: RGB
     cards: MappingProxyType[str, RGB]
+    # the marks of render.annotations (move hints, tutorials, why a move was refused):
+    # "may" (a cell where a stone may go), "may_not", "about" (a stone a rule is about)
+    annotations: MappingProxyType[str, RGB] = field(default_factory=lambda: MappingProxyType({}))
 
     def stone(self, code: int) -> StoneColours:
         """Colours of a stone by its cell code (1 first colour, 2 second colour)."""
@@ -103,6 +106,9 @@ class Theme:
             loop_second=_rgb(loops["second"]),
             loop_halo=_rgb(loops["halo"]),
             cards=MappingProxyType({key: _rgb(value) for key, value in data["cards"].items()}),
+            annotations=MappingProxyType(
+                {key: _rgb(value) for key, value in data.get("annotations", {}).items()}
+            ),
         )
 
 

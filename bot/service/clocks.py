@@ -1,7 +1,11 @@
 """The service's clock: warnings, timeouts, expiries, and bot turns left over.
 
-:meth:`ClockCalls.tick` is called every few seconds by the Discord layer. Deadlines live on
-the match rows, so a deadline that passed while the bot was down fires on the first tick.
+:meth:`ClockCalls.tick` is called every few seconds by the Discord layer of every process.
+Deadlines live on the match rows, so a deadline that passed while the bot was down fires on
+the first tick. Several processes may tick over one database: each due match is claimed
+(a lease in the database) by exactly one of them, which applies the timeout or sends the
+warning and then releases it; a claim left by a killed process runs out and is taken over.
+An expiring challenge is closed by whichever process's conditional update wins.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ class ClockCalls(ServiceCore):
         """Send due warnings, apply timeouts and expire challenges and lobbies."""
         now = self.clock() if now is None else now
         updates: list[Update] = []
-        for challenge in await self.repo.open_challenges():
+        for challenge in await self.repo.open_challenges(expired_by=now):
             if challenge.expires_at <= now:
                 try:
                     closed = await self.repo.close_challenge(challenge.id, "expired")
@@ -35,33 +39,60 @@ class ClockCalls(ServiceCore):
                 updates.append(self._challenge_update("challenge_expired", closed, [text]))
         # Bot turns first: after a restart (or a crash between a move and the bot's
         # answer) nothing stays stuck, and a bot acts before its clock could run out.
-        for record in await self.repo.running_matches_with_bots():
+        lease_now = self.lease_clock()
+        leftovers = await self.repo.claim_bot_matches(
+            self.owner, lease_now, lease_now + self.claim_seconds
+        )
+        for record in leftovers:
             running = self._bot_locks.get(record.id)
             if running is not None and running.locked():
-                continue  # advance_bots is already playing this match's bots
-            if not self._bot_due(record, self._state(record)):
-                continue
+                continue  # advance_bots is playing this match's bots here (and releases it)
             try:
-                updates.extend(await self.advance_bots(record.id))
+                if self._bot_due(record, self._state(record)):
+                    updates.extend(await self.advance_bots(record.id))
             except ServiceError:
                 log.exception("could not advance the bots of match %s", record.id)
-        for due in await self.repo.due_matches(now):
-            async with self._lock(due.id):
-                record = await self.repo.get_match(due.id)
-                if record is None or record.status not in ACTIVE_STATUSES:
-                    continue
-                try:
-                    if record.deadline_at is not None and record.deadline_at <= now:
-                        update = await self._timeout(record, now)
-                    elif record.warn_at is not None and record.warn_at <= now and not record.warned:
-                        update = await self._warn(record, now)
-                    else:
-                        continue
-                except StaleVersion:
-                    continue  # another process moved this match on meanwhile; next tick sees it
-                if update is not None:
-                    updates.append(update)
+            finally:
+                await self._release(record.id)
+        claimed = await self.repo.claim_due_matches(
+            now, self.owner, lease_now, lease_now + self.claim_seconds
+        )
+        for due in claimed:
+            try:
+                update = await self._clock_work(due.id, now)
+            finally:
+                await self._release(due.id)
+            if update is not None:
+                updates.append(update)
         return updates
+
+    async def _clock_work(self, match_id: int, now: float) -> Update | None:
+        """The timeout or warning of one claimed match, under its lock."""
+        async with self._lock(match_id):
+            record = await self.repo.get_match(match_id)
+            if record is None or record.status not in ACTIVE_STATUSES:
+                return None
+            try:
+                if record.deadline_at is not None and record.deadline_at <= now:
+                    update = await self._timeout(record, now)
+                    work = "timeout"
+                elif record.warn_at is not None and record.warn_at <= now and not record.warned:
+                    update = await self._warn(record, now)
+                    work = "warning"
+                else:
+                    return None
+            except StaleVersion:
+                return None  # a player moved this match on meanwhile; the next tick sees it
+        if update is not None:
+            # One line per piece of clock work done: no two processes ever log the same one.
+            log.info(
+                "clock work: %s of match %s at version %s by %s",
+                work,
+                match_id,
+                record.version,
+                self.owner,
+            )
+        return update
 
     async def _warn(self, record: MatchRecord, now: float) -> Update | None:
         if not await self.repo.mark_warned(record.id, record.version):

@@ -11,7 +11,9 @@ action-log rows) and ``_commit`` (one transaction, ratings included), and is des
 from __future__ import annotations
 
 import asyncio
+import os
 import secrets
+import socket
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -49,6 +51,7 @@ from bot.storage import (
     ActionRecord,
     ChallengeRecord,
     MatchRecord,
+    RatingConflict,
     RatingRecord,
     Repository,
     SeatRecord,
@@ -73,6 +76,17 @@ MAX_BOT_ACTIONS = 500
 
 # The AI's move for a board position: (state JSON, game, level) -> canonical move text.
 AIMove = Callable[[str, str, str], Awaitable[str]]
+# How long a process's claim on a match's background work (a timeout, a warning, bot turns)
+# holds without renewal: longer than the slowest bot move (5 s search plus the AI pool's
+# grace), short enough that work left by a killed process is taken over soon after.
+CLAIM_SECONDS = 30.0
+# Times a match's result is rated again when another result of its players landed first.
+RATING_ATTEMPTS = 5
+
+
+def process_identity() -> str:
+    """A name for this process's claims, unique across machines and restarts."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
 @dataclass
@@ -96,26 +110,46 @@ class ServiceCore:
         seed_source: Callable[[], int] | None = None,
         bot_user_id: int | None = None,
         ai_move: AIMove | None = None,
+        owner: str | None = None,
+        lease_clock: Callable[[], float] = time.time,
+        claim_seconds: float = CLAIM_SECONDS,
     ) -> None:
         self.repo = repo
         self.clock = clock
+        # Claims on background work are leases in real time shared by every process (the
+        # match clock above may be a test's manual clock); ``owner`` names this process.
+        self.owner = owner or process_identity()
+        self.lease_clock = lease_clock
+        self.claim_seconds = claim_seconds
         # The bot's own Discord user id: it sits in the bot's seat of board games against
         # it. Without it (given here or to start()), games against the bot are refused.
         self.bot_user_id = bot_user_id
         # Default: the shared worker-process pool of bot/ai_pool.py (imported on first use).
         self._ai_move = ai_move
-        # Per match: only one advance_bots runs at a time, so two bot moves never race.
+        # Per match: only one advance_bots runs at a time in this process (and the match's
+        # claim in the database makes it one across processes).
         self._bot_locks: dict[int, asyncio.Lock] = {}
         self._seed_source = seed_source or (lambda: secrets.randbits(62))
         self._locks: dict[int, asyncio.Lock] = {}
         # Per (guild, user): makes "check the cooldown and limits, then store" one step.
         # Lock order: a match lock may be taken before a user lock, never after.
         self._user_locks: dict[tuple[int, int], asyncio.Lock] = {}
-        # Parsed engine states by match id, valid for the version stored beside them.
+        # Parsed engine states by match id, valid for the version stored beside them: a
+        # state is only ever used for the version just read from the database, so another
+        # process moving the match on can never be answered from here.
         self._states: dict[int, tuple[int, Any]] = {}
 
     async def get_settings(self, guild_id: int) -> GuildSettings:
         return GuildSettings.from_stored(await self.repo.get_settings(guild_id))
+
+    # ---- claims on background work (shared by every process on the database) ----------
+    async def _claim(self, match_id: int) -> bool:
+        """Claim (or renew) this process's lease on the match's background work."""
+        now = self.lease_clock()
+        return await self.repo.claim_match(match_id, self.owner, now, now + self.claim_seconds)
+
+    async def _release(self, match_id: int) -> None:
+        await self.repo.release_match(match_id, self.owner)
 
     # ===================================================================== internals
     @asynccontextmanager
@@ -205,9 +239,31 @@ class ServiceCore:
         state: Any,
         placings: Sequence[Placing] = (),
     ) -> list[RatingChange]:
-        """Store the step in one transaction (with ratings when it ended a rated match)."""
+        """Store the step in one transaction (with ratings when it ended a rated match).
+
+        Ratings are read, computed and stored with a check that nobody stored another
+        result of these players meanwhile (any process); if somebody did, they are read
+        and computed again.
+        """
+        for _ in range(RATING_ATTEMPTS - 1):
+            try:
+                return await self._commit_once(original, step, state, placings)
+            except RatingConflict:
+                continue
+        return await self._commit_once(original, step, state, placings)
+
+    async def _commit_once(
+        self,
+        original: MatchRecord,
+        step: _Step,
+        state: Any,
+        placings: Sequence[Placing],
+    ) -> list[RatingChange]:
         ratings: list[RatingRecord] = []
         changes: list[RatingChange] = []
+        # Whether a bot is to act now is stored with the match: the clock of any process
+        # finds leftover bot turns by it.
+        step.record = step.record.evolve(bot_due=self._bot_due(step.record, state))
         record = step.record
         if placings and record.rated and not record.vs_bot and len(placings) >= 2:
             users = [u for p in placings for u in p.user_ids]
@@ -237,7 +293,12 @@ class ServiceCore:
             bot_results = bots.vs_bot_results(record, record.updated_at)
         try:
             await self.repo.commit_match(
-                record, original.version, step.actions, ratings, bot_results
+                record,
+                original.version,
+                step.actions,
+                ratings,
+                bot_results,
+                previous_seats=original.seats,
             )
         except VersionConflict:
             self._states.pop(original.id, None)
@@ -514,6 +575,7 @@ class ServiceCore:
             expires_at=challenge.expires_at,
             match_id=challenge.match_id,
             rematch_of=challenge.rematch_of,
+            message_id=challenge.message_id,
         )
 
     @staticmethod

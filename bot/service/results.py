@@ -120,6 +120,7 @@ class ChallengeInfo:
     expires_at: float
     match_id: int | None
     rematch_of: int | None
+    message_id: int | None = None  # the channel message showing it, once posted
 
 
 @dataclass(frozen=True)

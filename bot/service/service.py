@@ -15,6 +15,7 @@ start-up, lookups and settings calls.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -29,7 +30,7 @@ from bot.service.leiff_tables import LeiffTableCalls
 from bot.service.results import ChallengeInfo, MatchInfo, Message, Update
 from bot.service.standings import StandingCalls
 from bot.service.vs_bot import BotCalls
-from bot.storage import ACTIVE_STATUSES, ActionRecord
+from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure
 
 
 @dataclass(frozen=True)
@@ -122,6 +123,32 @@ class MatchService(
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
         await self._load(match_id)
         await self.repo.set_thread(match_id, thread_id)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        """Records the channel message that shows a challenge, so whichever process sees it
+        expire can edit that message (``ChallengeInfo.message_id``)."""
+        await self.repo.set_challenge_message(challenge_id, message_id)
+
+    # ===================================================================== direct messages
+    # What every process must know about DMs lives in the database: a refusal noted by the
+    # process that hit it holds for the process that sends the next hand.
+    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
+        """Of these users, those whose DMs refused the bot: when (Unix seconds, the service's
+        clock) and the tables told so since."""
+        return await self.repo.dm_failures(user_ids)
+
+    async def note_dm_failure(self, user_id: int, code: int | None = None) -> None:
+        """Remember that a DM to the user was refused (Discord's ``code``, e.g. 50007)."""
+        await self.repo.record_dm_failure(user_id, self.clock(), code)
+
+    async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
+        """Whether this table's channel is still to be told that the user's DMs are closed
+        (True once per table while the refusal lasts, across processes)."""
+        return await self.repo.claim_dm_notice(user_id, match_id)
+
+    async def note_dm_delivered(self, user_id: int) -> None:
+        """A DM reached the user: forget an earlier refusal and the tables told of it."""
+        await self.repo.clear_dm_failure(user_id)
 
     async def current(self, match_id: int, for_user: int | None = None) -> Update:
         """Pictures and buttons of the match as it is now (to redraw after a restart).

@@ -142,15 +142,35 @@ class BotCalls(ChallengeCalls):
         lock = self._bot_locks.setdefault(match_id, asyncio.Lock())
         updates: list[Update] = []
         async with lock:
-            for _ in range(MAX_BOT_ACTIONS):
-                try:
-                    update = await self._bot_step(match_id)
-                except StaleVersion:
-                    continue  # a human acted while the bot was thinking: think again
-                if update is None:
+            for _ in range(3):
+                # Across processes, the match's claim lets one of them play its bots; the
+                # others leave it (the claimant loops until no bot is due).
+                if not await self._claim(match_id):
                     break
-                updates.append(update)
+                try:
+                    await self._play_bot_turns(match_id, updates)
+                finally:
+                    await self._release(match_id)
+                # A human may have acted in another process just before the release (its
+                # own claim then failed): look once more, so that turn is not left waiting.
+                record = await self.repo.get_match(match_id)
+                if record is None or not self._bot_due(record, self._state(record)):
+                    break
         return updates
+
+    async def _play_bot_turns(self, match_id: int, updates: list[Update]) -> None:
+        for _ in range(MAX_BOT_ACTIONS):
+            try:
+                update = await self._bot_step(match_id)
+            except StaleVersion:
+                continue  # a human acted while the bot was thinking: think again
+            if update is None:
+                return
+            updates.append(update)
+            # One line per bot action: no two processes ever log the same one.
+            log.info("bot turn: match %s to version %s by %s", match_id, update.version, self.owner)
+            if not await self._claim(match_id):  # renew the lease before the next search
+                return  # it ran out and another process took the match over
 
     async def _bot_step(self, match_id: int) -> Update | None:
         record = await self._load(match_id)

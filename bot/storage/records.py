@@ -59,6 +59,9 @@ class MatchRecord:
     rematch_of: int | None = None
     seats: tuple[SeatRecord, ...] = ()
     messages: dict[str, int] = field(default_factory=dict)
+    # A bot seat is to act in the stored position (the service sets it on every commit),
+    # so the clock finds leftover bot turns without loading every match with a bot.
+    bot_due: bool = False
 
     def evolve(self, **changes: Any) -> MatchRecord:
         return replace(self, **changes)
@@ -110,6 +113,7 @@ class ChallengeRecord:
     options: dict[str, Any] = field(default_factory=dict)
     match_id: int | None = None
     rematch_of: int | None = None
+    message_id: int | None = None  # the channel message that shows it (to edit on expiry)
 
     def evolve(self, **changes: Any) -> ChallengeRecord:
         return replace(self, **changes)
@@ -168,3 +172,14 @@ class RatingRecord:
 
     def evolve(self, **changes: Any) -> RatingRecord:
         return replace(self, **changes)
+
+
+@dataclass(frozen=True)
+class DmFailure:
+    """Discord refused a user's DMs (``code``, e.g. 50007) at ``failed_at``; ``noticed`` are
+    the tables whose channel was told so while the refusal lasts (each is told once)."""
+
+    user_id: int
+    failed_at: float
+    code: int | None = None
+    noticed: frozenset[int] = frozenset()

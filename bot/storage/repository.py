@@ -14,8 +14,10 @@ from typing import Any
 from bot.storage.records import (
     ActionRecord,
     ChallengeRecord,
+    DmFailure,
     MatchRecord,
     RatingRecord,
+    SeatRecord,
     VsBotRecord,
     VsBotResult,
 )
@@ -29,13 +31,22 @@ class VersionConflict(StorageError):
     """The match was not at the expected version (someone else moved it on), or is gone."""
 
 
+class RatingConflict(StorageError):
+    """A rating changed since it was read (another match of the player ended meanwhile):
+    nothing was stored; read the ratings again and recompute."""
+
+
 class ChallengeTaken(StorageError):
     """The challenge was no longer open when we tried to change it."""
 
 
+class SchemaTooNew(StorageError):
+    """The database was migrated by a newer release than this one: refuse to touch it."""
+
+
 class Repository(abc.ABC):
     """Matches, challenges, ratings and settings. Implementations must be safe to share
-    between coroutines of one event loop."""
+    between coroutines of one event loop, and between processes sharing one database."""
 
     # ---- life cycle --------------------------------------------------------------------
     @abc.abstractmethod
@@ -61,12 +72,18 @@ class Repository(abc.ABC):
         actions: Sequence[ActionRecord],
         ratings: Sequence[RatingRecord] = (),
         bot_results: Sequence[VsBotResult] = (),
+        previous_seats: Sequence[SeatRecord] | None = None,
     ) -> None:
         """Replace the stored match (row and seats) if it is still at ``expected_version``,
         append ``actions`` to the log, store ``ratings`` and add ``bot_results`` to the
         vs-bot totals, all in one transaction.
 
-        Raises :class:`VersionConflict` (storing nothing) when the stored version differs.
+        Raises :class:`VersionConflict` (storing nothing) when the stored version differs,
+        and :class:`RatingConflict` (storing nothing) when a rating is no longer the one it
+        was computed from: each new rating counts one more game than the stored one (or is
+        the first), so a rating read before another match's result landed is refused.
+        ``previous_seats``: the seats as read at ``expected_version``; when they equal the
+        match's, the seat rows are left as they are (most moves change no seat).
         """
 
     @abc.abstractmethod
@@ -101,12 +118,31 @@ class Repository(abc.ABC):
         ``limit`` when given)."""
 
     @abc.abstractmethod
-    async def due_matches(self, now: float) -> list[MatchRecord]:
-        """Active matches whose deadline has passed or whose warning is due and not sent."""
+    async def claim_due_matches(
+        self, now: float, owner: str, lease_now: float, lease_until: float, limit: int = 100
+    ) -> list[MatchRecord]:
+        """Claim (for ``owner``, until ``lease_until``) and return the due matches (active,
+        with a deadline passed or a warning due and not sent at ``now``) that no other
+        process holds a live claim on, earliest deadline first. A claim whose lease ran out (its process died) can be taken over; a live claim,
+        even the caller's own, is skipped (release it when the work is done)."""
 
     @abc.abstractmethod
-    async def running_matches_with_bots(self) -> list[MatchRecord]:
-        """Running matches with at least one bot seat, oldest first."""
+    async def claim_bot_matches(
+        self, owner: str, lease_now: float, lease_until: float, limit: int = 100
+    ) -> list[MatchRecord]:
+        """Claim and return running matches marked ``bot_due`` that no other process holds
+        a live claim on, least recently updated first (leftover bot turns)."""
+
+    @abc.abstractmethod
+    async def claim_match(
+        self, match_id: int, owner: str, lease_now: float, lease_until: float
+    ) -> bool:
+        """Claim one match's background work (its bot turns) for ``owner`` until
+        ``lease_until``; False when another owner holds a live claim. Renews an own claim."""
+
+    @abc.abstractmethod
+    async def release_match(self, match_id: int, owner: str) -> None:
+        """Give up ``owner``'s claim on the match (nothing if it holds none)."""
 
     @abc.abstractmethod
     async def actions(self, match_id: int) -> list[ActionRecord]:
@@ -126,7 +162,11 @@ class Repository(abc.ABC):
     async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None: ...
 
     @abc.abstractmethod
-    async def open_challenges(self, guild_id: int | None = None) -> list[ChallengeRecord]: ...
+    async def open_challenges(
+        self, guild_id: int | None = None, expired_by: float | None = None
+    ) -> list[ChallengeRecord]:
+        """Open challenges (of one server), oldest first; with ``expired_by``, only those
+        whose expiry time is at or before it (what the clock must close)."""
 
     @abc.abstractmethod
     async def last_challenge_at(self, guild_id: int, user_id: int) -> float | None:
@@ -140,6 +180,10 @@ class Repository(abc.ABC):
     async def accept_challenge(self, challenge_id: int, match: MatchRecord) -> MatchRecord:
         """Mark the open challenge accepted and create its match in one transaction;
         :class:`ChallengeTaken` (and nothing stored) if it was no longer open."""
+
+    @abc.abstractmethod
+    async def set_challenge_message(self, challenge_id: int, message_id: int | None) -> None:
+        """Record the channel message that shows the challenge (to edit it on expiry)."""
 
     # ---- ratings --------------------------------------------------------------------
     @abc.abstractmethod
@@ -172,3 +216,22 @@ class Repository(abc.ABC):
     async def put_settings(
         self, guild_id: int, data: dict[str, Any], updated_at: float, updated_by: int | None
     ) -> None: ...
+
+    # ---- direct messages -------------------------------------------------------------
+    @abc.abstractmethod
+    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
+        """Of these users, those whose DMs refused the bot: when it last happened and the
+        tables told so since."""
+
+    @abc.abstractmethod
+    async def record_dm_failure(self, user_id: int, at: float, code: int | None = None) -> None:
+        """Remember (for every process) that a DM to the user failed, with Discord's code."""
+
+    @abc.abstractmethod
+    async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
+        """Whether the table's channel is still to be told that the user's DMs are closed:
+        True exactly once per table while the refusal lasts, in whichever process asks."""
+
+    @abc.abstractmethod
+    async def clear_dm_failure(self, user_id: int) -> None:
+        """A DM reached the user again: forget the failure and the tables told of it."""

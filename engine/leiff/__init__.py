@@ -1,7 +1,8 @@
 """Leiff, the card game: rules object, immutable states, views, events and a random player.
 
-``get_game("leiff")`` returns :class:`Leiff`. The design for the rest of the bot is in
-``docs/leiff-engine.md``; the rules as this project reads them in ``docs/rules/leiff.md``.
+``get_game("leiff")`` returns :class:`Leiff`. The design for the rest of the bot, and the
+choices the engine makes where the rules are silent, are in ``docs/leiff-engine.md``; the
+rules for players in ``docs/rules/leiff.md``.
 """
 
 from __future__ import annotations

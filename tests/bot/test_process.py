@@ -101,3 +101,37 @@ async def test_run_without_a_reachable_discord_says_so_in_one_line(tmp_path: Pat
     assert "could not reach Discord" in logs
     assert "Traceback" not in logs
     assert "not-a-real-token" not in logs
+
+
+async def test_run_refuses_a_database_migrated_by_a_newer_release(sim, world, tmp_path: Path):
+    import sqlite3
+
+    from bot.storage import open_repository
+
+    path = tmp_path / "newer.sqlite3"
+    repo = await open_repository(path)
+    await repo.close()
+    with sqlite3.connect(path) as raw:
+        raw.execute("INSERT INTO schema_migrations VALUES (99, 'from_the_future', 0)")
+    env = {
+        "DISCORD_TOKEN": sim.token,
+        "DATABASE_URL": f"sqlite:///{path}",
+        "DEV_GUILD_ID": str(world.guild.id),
+        "RENDER_WORKERS": "0",
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+    }
+    process = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-c",
+        LAUNCHER,
+        sim.base_url,
+        sim.gateway.url,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    code = await asyncio.wait_for(process.wait(), 30)
+    logs = (await process.stderr.read()).decode()
+    assert code == 1, logs
+    assert "cannot start: the database schema is at version 99, newer than this Leafbot" in logs
+    assert "Traceback" not in logs

@@ -1,4 +1,5 @@
-"""Process settings mean what README.md, .env.example and docs/bot.md say they mean."""
+"""Process settings mean what README.md, .env.example and docs/bot.md say they mean: the
+picture workers, where the data lives, and which shards this process runs."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import LeafBot
-from bot.settings import Settings
+from bot.settings import Settings, parse_shard_ids
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -42,3 +43,53 @@ def test_the_three_descriptions_of_render_workers_agree():
         words = " ".join(text.split()).lower()
         assert "process" in words and "0" in words and "thread" in words, text
         assert "threads that draw" not in words, text
+
+
+def test_without_database_settings_make_run_uses_the_embedded_sqlite_file() -> None:
+    settings = load()
+    assert settings.database == "data/leafbot.sqlite3"
+    assert settings.database_kind == "sqlite" and settings.notes == ()
+
+
+def test_database_url_chooses_the_back_end_and_its_password_is_never_shown() -> None:
+    settings = load(DATABASE_URL="postgresql://leafbot:s3cret@db.internal:5432/leafbot")
+    assert settings.database_kind == "postgresql"
+    assert settings.database == "postgresql://leafbot:s3cret@db.internal:5432/leafbot"
+    assert "s3cret" not in repr(settings)
+    assert load(DATABASE_URL="sqlite:///x/y.sqlite3").database_kind == "sqlite"
+
+
+def test_database_path_still_works_and_says_it_is_deprecated() -> None:
+    settings = load(DATABASE_PATH="elsewhere/bot.sqlite3")
+    assert settings.database == "elsewhere/bot.sqlite3"
+    assert settings.database_path == Path("elsewhere/bot.sqlite3")
+    assert settings.notes == (
+        "DATABASE_PATH is deprecated: write DATABASE_URL=sqlite:///elsewhere/bot.sqlite3 instead",
+    )
+    both = load(DATABASE_PATH="a.sqlite3", DATABASE_URL="sqlite:///b.sqlite3")
+    assert both.database == "sqlite:///b.sqlite3"
+    assert both.notes == ("DATABASE_PATH is ignored: DATABASE_URL is set and wins",)
+
+
+def test_shards_are_a_count_and_this_process_s_share() -> None:
+    settings = load(SHARD_COUNT="16", SHARD_IDS="0-3, 8")
+    assert (settings.shard_count, settings.shard_ids) == (16, (0, 1, 2, 3, 8))
+    assert load(SHARD_COUNT="4").shard_ids is None  # all four in this process
+    assert load().shard_count is None  # one process, one shard
+    assert parse_shard_ids("2,0") == (2, 0)
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS must be shards 0 to 1"),
+        ({"SHARD_COUNT": "2", "SHARD_IDS": "one"}, "SHARD_IDS takes numbers and ranges"),
+        ({"SHARD_COUNT": "4", "SHARD_IDS": "1,1"}, "lists a shard twice"),
+        ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be 1 or more"),
+        ({"SHARD_COUNT": "two"}, "SHARD_COUNT must be a whole number"),
+    ],
+)
+def test_wrong_shard_settings_stop_with_a_clear_sentence(env: dict[str, str], message: str) -> None:
+    with pytest.raises(SystemExit, match=message):
+        load(**env)

@@ -4,6 +4,12 @@ A ``GatewaySession`` outlives its websocket: events sent while the bot is discon
 buffered and replayed when it RESUMEs, as Discord does. Faults on demand: ``reconnect``
 sends op 7 (the client closes and resumes), ``drop`` cuts the TCP connection without a
 close frame (the client notices and resumes).
+
+Sharding, as Discord does it: a session that IDENTIFYs with ``shard: [id, count]`` gets
+only the guilds of its shard, ``(guild_id >> 22) % count``, in READY and GUILD_CREATE, and
+only their events; events without a guild (DMs) go to shard 0 only. A session without
+``shard`` is shard 0 of 1 and gets everything. A new IDENTIFY for a shard closes the
+detached sessions of that shard (a killed process never resumes them).
 """
 
 from __future__ import annotations
@@ -33,6 +39,18 @@ HEARTBEAT_ACK = 11
 
 #: How many dispatched events a session keeps for a RESUME.
 RESUME_BUFFER = 10_000
+#: Events whose ``d.id`` is the guild itself (the others carry ``d.guild_id``, or none: DMs).
+GUILD_EVENTS = {"GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE"}
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard that receives a guild's events (Discord's formula)."""
+    return (guild_id >> 22) % shard_count
+
+
+def guild_of_event(event: str, data: dict[str, Any]) -> int | None:
+    raw = data.get("id") if event in GUILD_EVENTS else data.get("guild_id")
+    return int(raw) if raw is not None else None
 
 
 class GatewaySession:
@@ -49,6 +67,20 @@ class GatewaySession:
         self.send_lock = asyncio.Lock()
         self.resumes = 0
         self.closed = False
+
+    @property
+    def shard_id(self) -> int:
+        return self.shard[0] if self.shard else 0
+
+    @property
+    def shard_count(self) -> int:
+        return self.shard[1] if self.shard else 1
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets the events of ``guild_id`` (None: a DM)."""
+        if guild_id is None:
+            return self.shard_id == 0
+        return shard_of(guild_id, self.shard_count) == self.shard_id
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send (or, while disconnected, buffer) one event with the next sequence number."""
@@ -117,9 +149,22 @@ class Gateway:
     def live_sessions(self) -> list[GatewaySession]:
         return [s for s in self.sessions.values() if not s.closed]
 
+    def session_for(self, guild_id: int | None) -> GatewaySession | None:
+        """The session that receives an interaction from ``guild_id`` (None: from a DM),
+        preferring one with a connected websocket, the newest first."""
+        candidates = [s for s in self.live_sessions if s.receives(guild_id)]
+        candidates.sort(
+            key=lambda s: (s.websocket is not None, int(s.session_id.rsplit("-", 1)[1]))
+        )
+        return candidates[-1] if candidates else None
+
     def announce(self, event: str, data: dict[str, Any], intent: int) -> None:
-        """Send an event to every live session whose intents include ``intent`` (0 = always)."""
+        """Send an event to the live sessions of its guild's shard (DM events: shard 0)
+        whose intents include ``intent`` (0 = always)."""
+        guild_id = guild_of_event(event, data)
         for session in self.live_sessions:
+            if not session.receives(guild_id):
+                continue
             if intent == 0 or session.intents & intent:
                 task = asyncio.get_running_loop().create_task(session.dispatch(event, data))
                 self._tasks.add(task)
@@ -177,13 +222,24 @@ class Gateway:
         if data.get("token") != self.state.token:
             await websocket.close(code=4004, message=b"Authentication failed.")
             return None
+        shard = data.get("shard")
+        if shard is not None:
+            shard_id, shard_count = (int(n) for n in shard)
+            if not 0 <= shard_id < shard_count:
+                await websocket.close(code=4010, message=b"Invalid shard.")
+                return None
+            shard = [shard_id, shard_count]
         self._session_counter += 1
         session_id = f"sim-session-{self._session_counter}"
-        session = GatewaySession(session_id, int(data.get("intents", 0)), data.get("shard"))
+        session = GatewaySession(session_id, int(data.get("intents", 0)), shard)
+        # A process that died left its session detached; it will never resume it.
+        for old in self.live_sessions:
+            if old.websocket is None and old.shard_id == session.shard_id:
+                self.close_session(old)
         session.websocket = websocket
         session.request = request
         self.sessions[session_id] = session
-        guilds = list(self.state.guilds.values())
+        guilds = [g for g in self.state.guilds.values() if session.receives(g.id)]
         ready: dict[str, Any] = {
             "v": 10,
             "user": self.state.bot_user.to_payload()

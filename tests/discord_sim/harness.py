@@ -115,8 +115,7 @@ class BotHandle:
 
     async def stop(self) -> None:
         """Close the client the way a shutting-down bot process would."""
-        websocket = getattr(self.client, "ws", None)
-        own_session = getattr(websocket, "session_id", None)
+        own_sessions = {ws.session_id for ws in client_websockets(self.client)}
         if not self.client.is_closed():
             await self.client.close()
         if self.task is not None:
@@ -128,7 +127,7 @@ class BotHandle:
                     await self.task
         # Its session can no longer be resumed: interactions must not be buffered for it.
         for session in list(self.simulator.gateway.sessions.values()):
-            if session.session_id == own_session or session.websocket is None:
+            if session.session_id in own_sessions or session.websocket is None:
                 self.simulator.gateway.close_session(session)
         if self.simulator.bot is self:
             self.simulator.bot = None
@@ -228,10 +227,16 @@ class DiscordSimulator:
         return self.state.add_user(name, global_name=global_name)
 
     def add_guild(
-        self, name: str, *, channels: tuple[str, ...] = ("general",), owner: SimUser | None = None
+        self,
+        name: str,
+        *,
+        channels: tuple[str, ...] = ("general",),
+        owner: SimUser | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> SimGuild:
-        """A guild the bot is in, with the named text channels."""
-        guild = self.state.add_guild(name, owner=owner)
+        """A guild the bot is in, with the named text channels; ``shard=(id, count)``
+        gives it an id that shard ``id`` of ``count`` receives."""
+        guild = self.state.add_guild(name, owner=owner, shard=shard)
         for channel_name in channels:
             channel = guild.add_text_channel(channel_name)
             if self.default_channel is None:
@@ -441,15 +446,16 @@ class DiscordSimulator:
         return interaction
 
     def _session_for(self, channel: SimChannel) -> GatewaySession:
-        sessions = self.gateway.live_sessions
-        if not sessions:
+        """The session of the shard Discord would send this channel's interaction to:
+        the guild's shard, or shard 0 for a DM."""
+        if not self.gateway.live_sessions:
             raise NoBotConnected("no bot is connected to the simulator (call start_bot first)")
-        shard_count = max((s.shard[1] for s in sessions if s.shard), default=1)
-        shard_id = (channel.guild.id >> 22) % shard_count if channel.guild is not None else 0
-        for session in sessions:
-            if (session.shard[0] if session.shard else 0) == shard_id:
-                return session
-        return sessions[-1]
+        guild_id = channel.guild.id if channel.guild is not None else None
+        session = self.gateway.session_for(guild_id)
+        if session is None:
+            where = "DMs (shard 0)" if guild_id is None else f"guild {guild_id}"
+            raise NoBotConnected(f"no connected shard receives interactions from {where}")
+        return session
 
     async def _run(
         self, interaction: SimInteraction, *, timeout: float | None, expect_response: bool
@@ -771,8 +777,7 @@ class DiscordSimulator:
     def _owner_of(self, session: GatewaySession) -> BotHandle | None:
         """The in-process client connected through ``session`` (None for another process)."""
         for handle in self.handles:
-            websocket = getattr(handle.client, "ws", None)
-            if websocket is not None and websocket.session_id == session.session_id:
+            if _websocket_of(handle.client, session.session_id) is not None:
                 return handle
         return None
 
@@ -781,7 +786,28 @@ class DiscordSimulator:
         owner = self._owner_of(session)
         if owner is None:
             return True
-        return (owner.client.ws.sequence or 0) >= session.sequence
+        websocket = _websocket_of(owner.client, session.session_id)
+        return websocket is not None and (websocket.sequence or 0) >= session.sequence
+
+
+def client_websockets(client: discord.Client) -> list[Any]:
+    """The gateway websockets of a client: its one, or one per shard it runs."""
+    found = []
+    websocket = getattr(client, "ws", None)
+    if websocket is not None:
+        found.append(websocket)
+    shards = getattr(client, "_AutoShardedClient__shards", None) or {}
+    for shard in shards.values():
+        if shard.ws is not None:
+            found.append(shard.ws)
+    return found
+
+
+def _websocket_of(client: discord.Client, session_id: str) -> Any:
+    for websocket in client_websockets(client):
+        if websocket.session_id == session_id:
+            return websocket
+    return None
 
 
 def _split_route(route: str) -> tuple[str, str]:

@@ -79,6 +79,15 @@ class SnowflakeFactory:
             self._last = max(candidate, self._last + 1)
             return self._last
 
+    def next_on_shard(self, shard_id: int, shard_count: int) -> int:
+        """A new id whose guild would live on ``shard_id`` of ``shard_count``
+        (``(id >> 22) % shard_count == shard_id``), still larger than every earlier id."""
+        with self._lock:
+            stamp = max((int(time.time() * 1000) - DISCORD_EPOCH_MS), (self._last >> 22) + 1)
+            stamp += (shard_id - stamp) % shard_count
+            self._last = stamp << 22
+            return self._last
+
 
 @dataclass(eq=False)
 class SimUser:

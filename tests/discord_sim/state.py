@@ -128,8 +128,13 @@ class SimState:
         self.users[user.id] = user
         return user
 
-    def add_guild(self, name: str, *, owner: SimUser | None = None) -> SimGuild:
-        guild_id = self.snowflakes.next()
+    def add_guild(
+        self, name: str, *, owner: SimUser | None = None, shard: tuple[int, int] | None = None
+    ) -> SimGuild:
+        """A guild the bot is in; ``shard=(id, count)`` picks an id on that shard."""
+        guild_id = (
+            self.snowflakes.next() if shard is None else self.snowflakes.next_on_shard(*shard)
+        )
         owner = owner or self.application_owner
         guild = SimGuild(id=guild_id, name=name, owner=owner, state=self)
         guild.roles.append(SimRole(id=guild_id, name="@everyone", permissions=MEMBER_PERMISSIONS))

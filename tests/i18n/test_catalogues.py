@@ -20,7 +20,7 @@ from i18n.tools import engine_tables, extract, placeholders, problems, read_cata
 
 ROOT = Path(__file__).resolve().parents[2]
 # the namespaces message ids live in (docs/i18n.md)
-MESSAGE_ID = re.compile(r"(card|colour|command|illegal|list|outcome|picture)\.[a-z0-9_.]+")
+MESSAGE_ID = re.compile(r"(card|colour|command|illegal|list|outcome|picture|tutorial)\.[a-z0-9_.]+")
 # entries whose German rightly reads the same as the English (formats, names, numbers)
 SAME_IN_GERMAN = {
     "picture.leiff.teams",
@@ -136,7 +136,7 @@ def test_every_colour_of_every_board_game_has_a_name() -> None:
 def _id_literals() -> set[tuple[str, str]]:
     """Every string in the edge code that looks like a message id, with its file."""
     found = set()
-    for folder in ("i18n", "render", "bot"):
+    for folder in ("i18n", "render", "tutorial", "bot"):
         for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 value = node.value if isinstance(node, ast.Constant) else None

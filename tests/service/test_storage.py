@@ -1,4 +1,7 @@
-"""The SQLite repository: migrations, pragmas, the version check, atomic commits."""
+"""What is particular to the SQLite back end: its file, pragmas and migration files.
+
+The behaviour both back ends share is in the contract suite, ``tests/storage/``.
+"""
 
 from __future__ import annotations
 
@@ -8,13 +11,11 @@ from pathlib import Path
 import pytest
 
 from bot.storage import (
-    ActionRecord,
     MatchRecord,
-    RatingRecord,
     SeatRecord,
-    VersionConflict,
     migration_files,
     open_repository,
+    sqlite_path,
 )
 from tests.service.helpers import CHANNEL, GUILD
 
@@ -67,71 +68,26 @@ async def test_restarting_on_an_up_to_date_file_applies_nothing_and_keeps_data(
 
 async def test_database_uses_wal_and_foreign_keys(db_path: Path) -> None:
     repo = await open_repository(db_path)
-    rows = await repo._fetchall("PRAGMA journal_mode")
+    rows = await repo._fetch("PRAGMA journal_mode")
     assert rows[0][0] == "wal"
-    rows = await repo._fetchall("PRAGMA foreign_keys")
+    rows = await repo._fetch("PRAGMA foreign_keys")
     assert rows[0][0] == 1
     with pytest.raises(sqlite3.IntegrityError):
         await repo.set_message(999, "board", 5)  # no match 999: the foreign key refuses it
     await repo.close()
 
 
-async def test_commit_at_a_stale_version_stores_nothing(db_path: Path) -> None:
-    repo = await open_repository(db_path)
-    match = await repo.create_match(_draft())
-    moved = match.evolve(version=1, state='{"x":2}')
-    action = ActionRecord(match.id, 1, 1, 0, "e5", 2.0)
-    await repo.commit_match(moved, 0, [action])
-    rating = RatingRecord(GUILD, "lefe", 1, 30.0, 7.0, 2.0, games=1, wins=1)
-    with pytest.raises(VersionConflict):
-        await repo.commit_match(match.evolve(version=1, state='{"x":3}'), 0, [action], [rating])
-    assert (await repo.get_match(match.id)).state == '{"x":2}'
-    assert await repo.actions(match.id) == [action]
-    assert await repo.get_ratings(GUILD, "lefe", [1]) == {}
-    await repo.close()
-
-
-async def test_commit_stores_seats_actions_and_ratings_together(db_path: Path) -> None:
-    repo = await open_repository(db_path)
-    match = await repo.create_match(_draft())
-    seats = (SeatRecord(0, 1, colour="light"), SeatRecord(1, 2, colour="dark", timeouts=2))
-    finished = match.evolve(version=2, status="finished", seats=seats, result={"winners": [1]})
-    actions = [
-        ActionRecord(match.id, 1, 1, 0, "e5", 2.0),
-        ActionRecord(match.id, 2, None, 1, "!timeout", 3.0),
-    ]
-    rating = RatingRecord(
-        GUILD, "lefe", 1, 30.0, 7.0, 3.0, games=1, wins=1, streak=1, best_streak=1
-    )
-    await repo.commit_match(finished, 0, actions, [rating])
-    assert await repo.get_match(match.id) == finished
-    assert await repo.actions(match.id) == actions
-    assert await repo.get_ratings(GUILD, "lefe", [1, 2]) == {1: rating}
-    await repo.close()
-
-
-async def test_message_ids_and_thread_are_kept(db_path: Path) -> None:
-    repo = await open_repository(db_path)
-    match = await repo.create_match(_draft())
-    await repo.set_message(match.id, "board", 555)
-    await repo.set_message(match.id, "board", 556)
-    await repo.set_thread(match.id, 777)
-    stored = await repo.get_match(match.id)
-    assert stored.messages == {"board": 556}
-    assert stored.thread_id == 777
-    assert [m.id for m in await repo.matches_in_channel(GUILD, 777, ["running"])] == [match.id]
-    await repo.close()
-
-
 async def test_a_broken_migration_leaves_the_previous_schema(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    folder = tmp_path / "migrations"
-    folder.mkdir()
-    good = Path(__file__).parents[2] / "bot" / "storage" / "migrations" / "0001_initial.sql"
+    folder = tmp_path / "migrations" / "sqlite"
+    folder.mkdir(parents=True)
+    good = (
+        Path(__file__).parents[2] / "bot" / "storage" / "migrations" / "sqlite" / "0001_initial.sql"
+    )
     (folder / "0001_initial.sql").write_text(good.read_text())
     (folder / "0002_broken.sql").write_text("CREATE TABLE extra (a INTEGER);\nTHIS IS NOT SQL;")
-    monkeypatch.setattr("bot.storage.sqlite.MIGRATIONS_DIR", folder)
+    monkeypatch.setattr("bot.storage.sql.MIGRATIONS_ROOT", folder.parent)
     with pytest.raises(sqlite3.OperationalError):
         await open_repository(tmp_path / "db.sqlite3")
     with sqlite3.connect(tmp_path / "db.sqlite3") as raw:
@@ -139,3 +95,48 @@ async def test_a_broken_migration_leaves_the_previous_schema(
         versions = [r[0] for r in raw.execute("SELECT version FROM schema_migrations")]
     assert "extra" not in tables
     assert versions == [1]
+
+
+def test_database_urls_name_sqlite_files_or_postgresql() -> None:
+    assert sqlite_path("sqlite:///data/x.sqlite3") == Path("data/x.sqlite3")
+    assert sqlite_path("sqlite:////srv/leafbot/x.sqlite3") == Path("/srv/leafbot/x.sqlite3")
+    assert sqlite_path("data/plain.sqlite3") == Path("data/plain.sqlite3")
+    assert sqlite_path("postgresql://leafbot@db.internal/leafbot") is None
+    assert sqlite_path("postgres://leafbot@db.internal/leafbot") is None
+    with pytest.raises(ValueError, match="unknown database URL scheme 'mysql'"):
+        sqlite_path("mysql://x/y")
+
+
+async def test_a_file_of_the_previous_release_is_upgraded_and_its_bot_turns_found(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The file as the release before shards left it: migrations 1 and 2 only.
+    shipped = Path(__file__).parents[2] / "bot" / "storage" / "migrations" / "sqlite"
+    old = tmp_path / "old" / "sqlite"
+    old.mkdir(parents=True)
+    for name in ("0001_initial.sql", "0002_bots.sql"):
+        (old / name).write_text((shipped / name).read_text())
+    path = tmp_path / "leafbot.sqlite3"
+    with monkeypatch.context() as patched:
+        patched.setattr("bot.storage.sql.MIGRATIONS_ROOT", old.parent)
+        repo = await open_repository(path)
+        await repo.close()
+    with sqlite3.connect(path) as raw:
+        raw.execute(
+            "INSERT INTO matches(id, guild_id, channel_id, game, status, state, created_at, "
+            "updated_at) VALUES (1, 5, 6, 'lefe', 'running', '{}', 1.0, 1.0)"
+        )
+        raw.execute("INSERT INTO match_seats(match_id, seat, user_id) VALUES (1, 0, 11)")
+        raw.execute(
+            "INSERT INTO match_seats(match_id, seat, user_id, is_bot, bot_level) "
+            "VALUES (1, 1, 99, 1, 'easy')"
+        )
+    upgraded = await open_repository(f"sqlite:///{path}")
+    try:
+        assert await upgraded.applied_migrations() == [n for n, _, _ in migration_files()]
+        record = await upgraded.get_match(1)
+        assert record is not None and record.bot_due and record.seats[1].bot_level == "easy"
+        claimed = await upgraded.claim_bot_matches("a", 10.0, 40.0)
+        assert [m.id for m in claimed] == [1]
+    finally:
+        await upgraded.close()

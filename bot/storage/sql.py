@@ -1,0 +1,609 @@
+"""The repository written once in SQL that SQLite and PostgreSQL both speak.
+
+:class:`SqlRepository` holds every query; a back end only supplies how to run them
+(:class:`Transaction` and :meth:`SqlRepository._fetch`), its placeholder style and the few
+words where the dialects differ (``FOR UPDATE SKIP LOCKED``). Queries are written with
+``?`` placeholders; the PostgreSQL back end numbers them. Rows become records through
+:mod:`bot.storage.mapping` only.
+
+Migrations: every back end ships the same numbered history (``migrations/<dialect>/``,
+checked to match by the tests), applies what is missing at start, each migration in its
+own transaction, and refuses a database whose schema is newer than the code.
+"""
+
+from __future__ import annotations
+
+import abc
+import json
+import re
+from collections.abc import Iterable, Sequence
+from contextlib import AbstractAsyncContextManager
+from pathlib import Path
+from typing import Any
+
+from bot.storage import mapping
+from bot.storage.mapping import Row
+from bot.storage.records import (
+    ActionRecord,
+    ChallengeRecord,
+    DmFailure,
+    MatchRecord,
+    RatingRecord,
+    SeatRecord,
+    VsBotRecord,
+    VsBotResult,
+)
+from bot.storage.repository import (
+    ChallengeTaken,
+    RatingConflict,
+    Repository,
+    SchemaTooNew,
+    VersionConflict,
+)
+
+MIGRATIONS_ROOT = Path(__file__).parent / "migrations"
+_MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+_MATCH_SELECT = "id, " + ", ".join(mapping.MATCH_COLUMNS)
+# What makes a match due for the clock: a passed deadline, or a warning due and not sent.
+_DUE = (
+    "status IN ('lobby', 'running') AND ("
+    "(deadline_at IS NOT NULL AND deadline_at <= ?) OR "
+    "(warn_at IS NOT NULL AND warn_at <= ? AND warned = ?))"
+)
+
+
+def migration_files(
+    dialect: str = "sqlite", root: Path | None = None
+) -> list[tuple[int, str, Path]]:
+    """(number, name, path) of every migration shipped for ``dialect``, in order."""
+    folder = (root or MIGRATIONS_ROOT) / dialect
+    found = []
+    for path in sorted(folder.glob("*.sql")):
+        match = _MIGRATION_NAME.match(path.name)
+        if match is None:
+            raise RuntimeError(f"migration file {path.name!r} is not named NNNN_name.sql")
+        found.append((int(match.group(1)), match.group(2), path))
+    numbers = [number for number, _, _ in found]
+    if numbers != list(range(1, len(numbers) + 1)):
+        raise RuntimeError(f"migrations must be numbered 1, 2, 3, ... without gaps: {numbers}")
+    return found
+
+
+def split_sql(script: str) -> list[str]:
+    """Split a migration into statements (our migrations keep ';' out of string literals)."""
+    body = "\n".join(line for line in script.splitlines() if not line.strip().startswith("--"))
+    return [statement.strip() for statement in body.split(";") if statement.strip()]
+
+
+def _in(values: Iterable[Any]) -> tuple[str, list[Any]]:
+    items = list(values)
+    return ",".join("?" * len(items)) or "NULL", items
+
+
+class Transaction(abc.ABC):
+    """One open transaction of a back end."""
+
+    @abc.abstractmethod
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; the number of rows it changed."""
+
+    @abc.abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    @abc.abstractmethod
+    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
+
+
+class SqlRepository(Repository):
+    """Every repository method over a back end's :class:`Transaction` and ``_fetch``."""
+
+    #: "sqlite" or "postgresql": the folder of its migrations.
+    dialect: str = ""
+    #: Appended to the query that claims due matches (PostgreSQL: skip rows others hold).
+    skip_locked: str = ""
+
+    # ---- what a back end supplies ----------------------------------------------------
+    @abc.abstractmethod
+    def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
+
+    @abc.abstractmethod
+    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
+        """A read outside any transaction of ours (each back end's own consistency)."""
+
+    @abc.abstractmethod
+    def _migration_lock(self) -> AbstractAsyncContextManager[None]:
+        """Held while migrating, so two processes starting at once migrate one at a time."""
+
+    # ---- migrations --------------------------------------------------------------------
+    async def _migrate(self) -> None:
+        shipped = migration_files(self.dialect)
+        async with self._migration_lock():
+            async with self._transaction() as tx:
+                await tx.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                    "version INTEGER PRIMARY KEY, name TEXT NOT NULL, "
+                    "applied_at DOUBLE PRECISION NOT NULL)"
+                )
+            applied = await self.applied_migrations()
+            known = len(shipped)
+            if applied and max(applied) > known:
+                raise SchemaTooNew(
+                    f"the database schema is at version {max(applied)}, newer than this "
+                    f"Leafbot knows (version {known}): it was upgraded by a newer release. "
+                    "Run that release (or newer), or restore a backup taken before the upgrade."
+                )
+            done = set(applied)
+            for number, name, path in shipped:
+                if number in done:
+                    continue
+                # Each migration is one transaction: a failure leaves the previous schema.
+                async with self._transaction() as tx:
+                    await self._apply_script(tx, path.read_text(encoding="utf-8"))
+                    await tx.execute(
+                        "INSERT INTO schema_migrations(version, name, applied_at) VALUES (?, ?, ?)",
+                        (number, name, _now()),
+                    )
+
+    async def _apply_script(self, tx: Transaction, script: str) -> None:
+        for statement in split_sql(script):
+            await tx.execute(statement)
+
+    async def applied_migrations(self) -> list[int]:
+        rows = await self._fetch("SELECT version FROM schema_migrations ORDER BY version")
+        return [row[0] for row in rows]
+
+    # ---- matches --------------------------------------------------------------------------
+    async def _insert_match(self, tx: Transaction, match: MatchRecord) -> int:
+        columns = ", ".join(mapping.MATCH_COLUMNS)
+        marks = ",".join("?" * len(mapping.MATCH_COLUMNS))
+        rows = await tx.fetch(
+            f"INSERT INTO matches({columns}) VALUES ({marks}) RETURNING id",
+            mapping.match_values(match),
+        )
+        match_id = int(rows[0][0])
+        await self._write_seats(tx, match_id, match.seats)
+        if match.messages:
+            await tx.executemany(
+                "INSERT INTO match_messages(match_id, kind, message_id) VALUES (?, ?, ?)",
+                [(match_id, kind, message_id) for kind, message_id in match.messages.items()],
+            )
+        return match_id
+
+    @staticmethod
+    async def _write_seats(tx: Transaction, match_id: int, seats: Iterable[SeatRecord]) -> None:
+        await tx.execute("DELETE FROM match_seats WHERE match_id = ?", (match_id,))
+        rows = [mapping.seat_values(match_id, seat) for seat in seats]
+        if rows:
+            columns = ", ".join(mapping.SEAT_COLUMNS)
+            marks = ",".join("?" * len(mapping.SEAT_COLUMNS))
+            await tx.executemany(f"INSERT INTO match_seats({columns}) VALUES ({marks})", rows)
+
+    async def create_match(self, match: MatchRecord) -> MatchRecord:
+        async with self._transaction() as tx:
+            match_id = await self._insert_match(tx, match)
+        return match.evolve(id=match_id)
+
+    async def _load_matches(
+        self, where: str, params: Sequence[Any], tx: Transaction | None = None
+    ) -> list[MatchRecord]:
+        fetch = tx.fetch if tx is not None else self._fetch
+        rows = await fetch(f"SELECT {_MATCH_SELECT} FROM matches {where}", params)
+        return await self._with_children(rows, tx)
+
+    async def _with_children(
+        self, rows: Sequence[Row], tx: Transaction | None = None
+    ) -> list[MatchRecord]:
+        if not rows:
+            return []
+        fetch = tx.fetch if tx is not None else self._fetch
+        ids_sql, ids = _in(row["id"] for row in rows)
+        seat_rows = await fetch(
+            f"SELECT * FROM match_seats WHERE match_id IN ({ids_sql}) ORDER BY match_id, seat", ids
+        )
+        message_rows = await fetch(
+            f"SELECT * FROM match_messages WHERE match_id IN ({ids_sql}) ORDER BY kind", ids
+        )
+        seats: dict[int, list[SeatRecord]] = {}
+        for row in seat_rows:
+            seats.setdefault(row["match_id"], []).append(mapping.seat_from_row(row))
+        messages: dict[int, dict[str, int]] = {}
+        for row in message_rows:
+            messages.setdefault(row["match_id"], {})[row["kind"]] = row["message_id"]
+        return [
+            mapping.match_from_row(row, seats.get(row["id"], ()), messages.get(row["id"]))
+            for row in rows
+        ]
+
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        found = await self._load_matches("WHERE id = ?", (match_id,))
+        return found[0] if found else None
+
+    async def commit_match(
+        self,
+        match: MatchRecord,
+        expected_version: int,
+        actions: Sequence[ActionRecord],
+        ratings: Sequence[RatingRecord] = (),
+        bot_results: Sequence[VsBotResult] = (),
+        previous_seats: Sequence[SeatRecord] | None = None,
+    ) -> None:
+        assignments = ", ".join(f"{column} = ?" for column in mapping.MATCH_COLUMNS)
+        async with self._transaction() as tx:
+            # The version check is part of the write itself: the row is locked by the UPDATE
+            # until the commit, so of two processes at one version exactly one succeeds.
+            changed = await tx.execute(
+                f"UPDATE matches SET {assignments} WHERE id = ? AND version = ?",
+                (*mapping.match_values(match), match.id, expected_version),
+            )
+            if changed != 1:
+                raise VersionConflict(
+                    f"match {match.id} is no longer at version {expected_version}"
+                )
+            if previous_seats is None or tuple(previous_seats) != tuple(match.seats):
+                await self._write_seats(tx, match.id, match.seats)
+            if actions:
+                columns = ", ".join(mapping.ACTION_COLUMNS)
+                await tx.executemany(
+                    f"INSERT INTO actions({columns}) VALUES (?, ?, ?, ?, ?, ?)",
+                    [mapping.action_values(action) for action in actions],
+                )
+            for rating in ratings:
+                await self._put_rating(tx, rating)
+            # Added in SQL, not read-modified-written: two matches of one player may end
+            # at the same moment in different processes.
+            for result in bot_results:
+                await tx.execute(
+                    "INSERT INTO vs_bot_stats"
+                    "(guild_id, game, level, user_id, games, wins, losses, draws, updated_at) "
+                    "VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) "
+                    "ON CONFLICT(guild_id, game, level, user_id) DO UPDATE SET "
+                    "games = vs_bot_stats.games + 1, wins = vs_bot_stats.wins + excluded.wins, "
+                    "losses = vs_bot_stats.losses + excluded.losses, "
+                    "draws = vs_bot_stats.draws + excluded.draws, "
+                    "updated_at = excluded.updated_at",
+                    (
+                        result.guild_id,
+                        result.game,
+                        result.level,
+                        result.user_id,
+                        int(result.outcome == "win"),
+                        int(result.outcome == "loss"),
+                        int(result.outcome == "draw"),
+                        float(result.at),
+                    ),
+                )
+
+    @staticmethod
+    async def _put_rating(tx: Transaction, rating: RatingRecord) -> None:
+        """Store a rating computed from the stored one with one game less (compare and
+        set on ``games``: two results of one player never overwrite each other)."""
+        columns = ", ".join(mapping.RATING_COLUMNS)
+        marks = ",".join("?" * len(mapping.RATING_COLUMNS))
+        key = ", ".join(mapping.RATING_KEY)
+        updates = ", ".join(
+            f"{column} = excluded.{column}"
+            for column in mapping.RATING_COLUMNS
+            if column not in mapping.RATING_KEY
+        )
+        changed = await tx.execute(
+            f"INSERT INTO ratings({columns}) VALUES ({marks}) "
+            f"ON CONFLICT({key}) DO UPDATE SET {updates} "
+            "WHERE ratings.games = excluded.games - 1",
+            mapping.rating_values(rating),
+        )
+        if changed != 1:
+            raise RatingConflict(
+                f"the rating of {rating.user_id} in {rating.game} changed meanwhile"
+            )
+
+    async def mark_warned(self, match_id: int, version: int) -> bool:
+        async with self._transaction() as tx:
+            # "warned = false" too: of two processes warning at once, one sends it.
+            changed = await tx.execute(
+                "UPDATE matches SET warned = ? WHERE id = ? AND version = ? AND warned = ?",
+                (True, match_id, version, False),
+            )
+        return changed == 1
+
+    async def matches_with_status(self, statuses: Iterable[str]) -> list[MatchRecord]:
+        sql, values = _in(statuses)
+        return await self._load_matches(f"WHERE status IN ({sql}) ORDER BY id", values)
+
+    async def matches_of_user(
+        self, user_id: int, statuses: Iterable[str], guild_id: int | None = None
+    ) -> list[MatchRecord]:
+        sql, values = _in(statuses)
+        where = (
+            f"WHERE status IN ({sql}) "
+            "AND id IN (SELECT match_id FROM match_seats WHERE user_id = ?)"
+        )
+        params: list[Any] = [*values, user_id]
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            params.append(guild_id)
+        return await self._load_matches(where + " ORDER BY updated_at DESC, id DESC", params)
+
+    async def matches_in_channel(
+        self,
+        guild_id: int,
+        channel_id: int,
+        statuses: Iterable[str],
+        user_id: int | None = None,
+    ) -> list[MatchRecord]:
+        sql, values = _in(statuses)
+        where = f"WHERE guild_id = ? AND (channel_id = ? OR thread_id = ?) AND status IN ({sql})"
+        params: list[Any] = [guild_id, channel_id, channel_id, *values]
+        if user_id is not None:  # only the matches with a seat of that user
+            where += " AND id IN (SELECT match_id FROM match_seats WHERE user_id = ?)"
+            params.append(user_id)
+        return await self._load_matches(where + " ORDER BY updated_at DESC, id DESC", params)
+
+    async def matches_in_guild(
+        self, guild_id: int, statuses: Iterable[str], limit: int | None = None
+    ) -> list[MatchRecord]:
+        sql, values = _in(statuses)
+        params: list[Any] = [guild_id, *values]
+        tail = " ORDER BY updated_at DESC, id DESC"
+        if limit is not None:
+            tail += " LIMIT ?"
+            params.append(limit)
+        return await self._load_matches(f"WHERE guild_id = ? AND status IN ({sql})" + tail, params)
+
+    async def claim_due_matches(
+        self, now: float, owner: str, lease_now: float, lease_until: float, limit: int = 100
+    ) -> list[MatchRecord]:
+        async with self._transaction() as tx:
+            rows = await tx.fetch(
+                "UPDATE matches SET claimed_by = ?, claimed_until = ? WHERE id IN ("
+                f"SELECT id FROM matches WHERE {_DUE} "
+                "AND (claimed_until IS NULL OR claimed_until <= ?) "
+                f"ORDER BY deadline_at, id LIMIT ?{self.skip_locked}) "
+                f"RETURNING {_MATCH_SELECT}",
+                (
+                    owner,
+                    float(lease_until),
+                    float(now),
+                    float(now),
+                    False,
+                    float(lease_now),
+                    limit,
+                ),
+            )
+            found = await self._with_children(rows, tx)
+        return sorted(found, key=lambda m: (m.deadline_at is None, m.deadline_at or 0.0, m.id))
+
+    async def claim_bot_matches(
+        self, owner: str, lease_now: float, lease_until: float, limit: int = 100
+    ) -> list[MatchRecord]:
+        async with self._transaction() as tx:
+            rows = await tx.fetch(
+                "UPDATE matches SET claimed_by = ?, claimed_until = ? WHERE id IN ("
+                "SELECT id FROM matches WHERE status = 'running' AND bot_due = ? "
+                "AND (claimed_until IS NULL OR claimed_until <= ?) "
+                f"ORDER BY updated_at, id LIMIT ?{self.skip_locked}) "
+                f"RETURNING {_MATCH_SELECT}",
+                (owner, float(lease_until), True, float(lease_now), limit),
+            )
+            found = await self._with_children(rows, tx)
+        return sorted(found, key=lambda m: (m.updated_at, m.id))
+
+    async def claim_match(
+        self, match_id: int, owner: str, lease_now: float, lease_until: float
+    ) -> bool:
+        async with self._transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE matches SET claimed_by = ?, claimed_until = ? WHERE id = ? "
+                "AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
+                (owner, float(lease_until), match_id, float(lease_now), owner),
+            )
+        return changed == 1
+
+    async def release_match(self, match_id: int, owner: str) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "UPDATE matches SET claimed_by = NULL, claimed_until = NULL "
+                "WHERE id = ? AND claimed_by = ?",
+                (match_id, owner),
+            )
+
+    async def actions(self, match_id: int) -> list[ActionRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM actions WHERE match_id = ? ORDER BY version", (match_id,)
+        )
+        return [mapping.action_from_row(row) for row in rows]
+
+    async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO match_messages(match_id, kind, message_id) VALUES (?, ?, ?) "
+                "ON CONFLICT(match_id, kind) DO UPDATE SET message_id = excluded.message_id",
+                (match_id, kind, message_id),
+            )
+
+    async def set_thread(self, match_id: int, thread_id: int | None) -> None:
+        async with self._transaction() as tx:
+            await tx.execute("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))
+
+    # ---- challenges ----------------------------------------------------------------------
+    async def create_challenge(self, challenge: ChallengeRecord) -> ChallengeRecord:
+        columns = ", ".join(mapping.CHALLENGE_COLUMNS)
+        marks = ",".join("?" * len(mapping.CHALLENGE_COLUMNS))
+        async with self._transaction() as tx:
+            rows = await tx.fetch(
+                f"INSERT INTO challenges({columns}) VALUES ({marks}) RETURNING id",
+                mapping.challenge_values(challenge),
+            )
+        return challenge.evolve(id=int(rows[0][0]))
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
+        rows = await self._fetch("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
+        return mapping.challenge_from_row(rows[0]) if rows else None
+
+    async def open_challenges(
+        self, guild_id: int | None = None, expired_by: float | None = None
+    ) -> list[ChallengeRecord]:
+        where = "status = 'open'"
+        params: list[Any] = []
+        if guild_id is not None:
+            where += " AND guild_id = ?"
+            params.append(guild_id)
+        if expired_by is not None:
+            where += " AND expires_at <= ?"
+            params.append(float(expired_by))
+        rows = await self._fetch(f"SELECT * FROM challenges WHERE {where} ORDER BY id", params)
+        return [mapping.challenge_from_row(row) for row in rows]
+
+    async def last_challenge_at(self, guild_id: int, user_id: int) -> float | None:
+        rows = await self._fetch(
+            "SELECT MAX(created_at) FROM challenges "
+            "WHERE guild_id = ? AND challenger_id = ? AND rematch_of IS NULL",
+            (guild_id, user_id),
+        )
+        latest = rows[0][0]
+        return None if latest is None else float(latest)
+
+    async def close_challenge(self, challenge_id: int, status: str) -> ChallengeRecord:
+        async with self._transaction() as tx:
+            rows = await tx.fetch(
+                "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open' RETURNING *",
+                (status, challenge_id),
+            )
+            if not rows:
+                raise ChallengeTaken(f"challenge {challenge_id} is not open")
+        return mapping.challenge_from_row(rows[0])
+
+    async def accept_challenge(self, challenge_id: int, match: MatchRecord) -> MatchRecord:
+        async with self._transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE challenges SET status = 'accepted' WHERE id = ? AND status = 'open'",
+                (challenge_id,),
+            )
+            if changed != 1:
+                raise ChallengeTaken(f"challenge {challenge_id} is not open")
+            match_id = await self._insert_match(tx, match)
+            await tx.execute(
+                "UPDATE challenges SET match_id = ? WHERE id = ?", (match_id, challenge_id)
+            )
+        return match.evolve(id=match_id)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int | None) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+            )
+
+    # ---- ratings -------------------------------------------------------------------------
+    async def get_ratings(
+        self, guild_id: int, game: str, user_ids: Iterable[int], pool: str = "human"
+    ) -> dict[int, RatingRecord]:
+        sql, values = _in(user_ids)
+        rows = await self._fetch(
+            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND pool = ? "
+            f"AND user_id IN ({sql})",
+            [guild_id, game, pool, *values],
+        )
+        return {row["user_id"]: mapping.rating_from_row(row) for row in rows}
+
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int, pool: str = "human"
+    ) -> list[RatingRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND pool = ? AND games > 0 "
+            "ORDER BY (mu - 3.0 * sigma) DESC, games DESC, user_id ASC LIMIT ?",
+            (guild_id, game, pool, limit),
+        )
+        return [mapping.rating_from_row(row) for row in rows]
+
+    async def player_ratings(
+        self, guild_id: int, user_id: int, pool: str = "human"
+    ) -> list[RatingRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? AND pool = ? ORDER BY game",
+            (guild_id, user_id, pool),
+        )
+        return [mapping.rating_from_row(row) for row in rows]
+
+    async def vs_bot_stats(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[VsBotRecord]:
+        sql = "SELECT * FROM vs_bot_stats WHERE guild_id = ? AND user_id = ?"
+        params: list[Any] = [guild_id, user_id]
+        if game is not None:
+            sql += " AND game = ?"
+            params.append(game)
+        rows = await self._fetch(sql + " ORDER BY game, level", params)
+        return [mapping.vs_bot_from_row(row) for row in rows]
+
+    # ---- settings ------------------------------------------------------------------------
+    async def get_settings(self, guild_id: int) -> dict[str, Any] | None:
+        rows = await self._fetch("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,))
+        return json.loads(rows[0][0]) if rows else None
+
+    async def put_settings(
+        self, guild_id: int, data: dict[str, Any], updated_at: float, updated_by: int | None
+    ) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO guild_settings(guild_id, data, updated_at, updated_by) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT(guild_id) DO UPDATE SET "
+                "data = excluded.data, updated_at = excluded.updated_at, "
+                "updated_by = excluded.updated_by",
+                (guild_id, mapping.dumps(data), float(updated_at), updated_by),
+            )
+
+    # ---- direct messages -----------------------------------------------------------------
+    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
+        sql, values = _in(user_ids)
+        if not values:
+            return {}
+        rows = await self._fetch(
+            f"SELECT user_id, failed_at, code FROM dm_failures WHERE user_id IN ({sql})", values
+        )
+        if not rows:  # the usual answer: one query
+            return {}
+        sql, values = _in(row["user_id"] for row in rows)
+        notices = await self._fetch(
+            f"SELECT user_id, match_id FROM dm_notices WHERE user_id IN ({sql})", values
+        )
+        noticed: dict[int, set[int]] = {}
+        for row in notices:
+            noticed.setdefault(row["user_id"], set()).add(row["match_id"])
+        return {
+            row["user_id"]: DmFailure(
+                user_id=row["user_id"],
+                failed_at=row["failed_at"],
+                code=row["code"],
+                noticed=frozenset(noticed.get(row["user_id"], ())),
+            )
+            for row in rows
+        }
+
+    async def record_dm_failure(self, user_id: int, at: float, code: int | None = None) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO dm_failures(user_id, failed_at, code) VALUES (?, ?, ?) "
+                "ON CONFLICT(user_id) DO UPDATE SET failed_at = excluded.failed_at, "
+                "code = excluded.code",
+                (user_id, float(at), code),
+            )
+
+    async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
+        async with self._transaction() as tx:
+            changed = await tx.execute(
+                "INSERT INTO dm_notices(user_id, match_id) VALUES (?, ?) "
+                "ON CONFLICT(user_id, match_id) DO NOTHING",
+                (user_id, match_id),
+            )
+        return changed == 1
+
+    async def clear_dm_failure(self, user_id: int) -> None:
+        async with self._transaction() as tx:
+            await tx.execute("DELETE FROM dm_failures WHERE user_id = ?", (user_id,))
+            await tx.execute("DELETE FROM dm_notices WHERE user_id = ?", (user_id,))
+
+
+def _now() -> float:
+    import time
+
+    return time.time()

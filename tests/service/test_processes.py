@@ -1,0 +1,152 @@
+"""Several processes on one database, through the service, on SQLite and PostgreSQL.
+
+Each "process" is a service over its own repository connection (its own pool), with its
+own claims owner, exactly as two bot processes would be. What must hold: a deadline's
+timeout or warning is applied by one of them, a bot's turn is searched and played by one,
+and work claimed by a process that died passes to another once its lease runs out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+
+import pytest
+
+from bot.service import MatchService
+from bot.storage import open_repository
+from engine import get_game
+from tests.postgres import fresh_database
+from tests.service.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    ManualClock,
+    start_board_match,
+)
+
+BOT = 999_000_222
+Opener = Callable[..., Awaitable[MatchService]]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'shared.sqlite3'}"
+        return
+    async with fresh_database() as url:
+        yield url
+
+
+class LeaseClock:
+    """Real-time leases, moved by hand: "later" for one process only."""
+
+    def __init__(self, now: float = 5_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def open_process(database_url: str, clock: ManualClock) -> AsyncIterator[Opener]:
+    opened: list[MatchService] = []
+
+    async def opener(name: str, **options: object) -> MatchService:
+        repo = await open_repository(database_url)
+        service = MatchService(repo, clock=clock, owner=name, bot_user_id=BOT, **options)  # type: ignore[arg-type]
+        await service.start()
+        opened.append(service)
+        return service
+
+    yield opener
+    for service in opened:
+        await service.repo.close()
+
+
+async def test_a_timeout_is_applied_by_exactly_one_of_two_ticking_processes(
+    open_process: Opener, clock: ManualClock
+) -> None:
+    one, two = await open_process("one"), await open_process("two")
+    started = await start_board_match(one)
+    await two.play(started.match_id, ALICE, "e5")
+    clock.advance(86400)
+    results = await asyncio.gather(one.tick(), two.tick(), one.tick(), two.tick())
+    updates = [u for found in results for u in found]
+    assert [u.kind for u in updates] == ["match_over"]
+    log = await one.action_log(started.match_id)
+    assert [a.action for a in log] == ["e5", "!timeout"]
+
+
+async def test_a_warning_is_sent_by_exactly_one_process(
+    open_process: Opener, clock: ManualClock
+) -> None:
+    one, two = await open_process("one"), await open_process("two")
+    started = await start_board_match(one)
+    clock.advance(86400 * 0.75)
+    results = await asyncio.gather(one.tick(), two.tick())
+    assert [u.kind for found in results for u in found] == ["warning"]
+    assert (await two.get_match(started.match_id)).warn_at is None
+
+
+async def test_a_bot_turn_is_searched_and_played_by_one_process(open_process: Opener) -> None:
+    searches: list[str] = []
+
+    async def ai_move(state_json: str, game: str, level: str) -> str:
+        searches.append(state_json)
+        await asyncio.sleep(0.05)  # thinking, while the other process asks too
+        return sorted(get_game(game).from_json(state_json).legal_moves())[0]
+
+    one = await open_process("one", ai_move=ai_move)
+    two = await open_process("two", ai_move=ai_move)
+    started = await one.challenge_bot(GUILD, CHANNEL, ALICE, "dalen", "easy", size=5)
+    record = await one.repo.get_match(started.match_id)
+    first = sorted(get_game("dalen").from_json(record.state).legal_moves())[0]
+    moved = await one.play(started.match_id, ALICE, first)
+    results = await asyncio.gather(
+        one.advance_bots(started.match_id),
+        two.advance_bots(started.match_id),
+        one.tick(),
+        two.tick(),
+    )
+    assert sum(len(found) for found in results) == 1
+    assert len(searches) == 1
+    final = await two.get_match(started.match_id)
+    assert final.version == moved.version + 1 and final.to_act == (ALICE,)
+
+
+async def test_work_claimed_by_a_dead_process_passes_on_when_its_lease_runs_out(
+    open_process: Opener, clock: ManualClock
+) -> None:
+    lease = LeaseClock()
+    one = await open_process("one", lease_clock=lease)
+    two = await open_process("two", lease_clock=lease)
+    started = await start_board_match(one)
+    await one.play(started.match_id, ALICE, "e5")
+    clock.advance(86400)
+    # Process one claims the timeout and is killed before doing it.
+    claimed = await one.repo.claim_due_matches(clock.now, "one", lease.now, lease.now + 30)
+    assert [m.id for m in claimed] == [started.match_id]
+    assert await two.tick() == []  # the claim is alive: not two's to do
+    lease.now += 31
+    (over,) = await two.tick()
+    assert over.kind == "match_over" and over.match.result["winners"] == [ALICE]
+    assert await one.tick() == []
+    assert [a.action for a in await two.action_log(started.match_id)] == ["e5", "!timeout"]
+    assert BOB in over.match.user_ids
+
+
+async def test_two_results_of_one_player_in_two_processes_both_count(
+    open_process: Opener, clock: ManualClock
+) -> None:
+    one, two = await open_process("one"), await open_process("two")
+    await one.update_settings(GUILD, ALICE, True, challenge_cooldown_seconds=0)
+    first = await start_board_match(one, first=ALICE, second=BOB)
+    second = await start_board_match(two, first=ALICE, second=CAROL)
+    await asyncio.gather(one.resign(first.match_id, BOB), two.resign(second.match_id, CAROL))
+    alice = (await one.repo.get_ratings(GUILD, "lefe", [ALICE]))[ALICE]
+    assert (alice.games, alice.wins) == (2, 2)
+    assert (await one.stats(GUILD, BOB))[0].losses == 1

@@ -1,0 +1,91 @@
+"""The words of ``/help``: what the bot is, the five games in a line each, the three commands
+to type first, and where settings and leaderboards are, in the reader's language.
+
+Command and option names are the slash commands' own, as the reader's Discord client shows
+them (``/play`` in English, ``/spielen`` in German), read from the same catalogue entries
+the commands are registered with.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.registry import get_spec
+from i18n import DEFAULT_LANGUAGE, N_, phrase, translate
+
+# one line per game, in the order /help lists them (the tutorials' order)
+GAME_LINES = {
+    "lefe": N_("tutorial.help.game.lefe"),
+    "dalen": N_("tutorial.help.game.dalen"),
+    "lublache": N_("tutorial.help.game.lublache"),
+    "les": N_("tutorial.help.game.les"),
+    "leiff": N_("tutorial.help.game.leiff"),
+}
+
+
+@dataclass(frozen=True)
+class HelpText:
+    """``/help`` in one language: ``markdown()`` is the message; ``buttons`` label one
+    button per game, leading to its tutorial."""
+
+    title: str
+    intro: str
+    games: tuple[tuple[str, str, str], ...]  # (game, its title, what it is in a line)
+    commands: tuple[str, ...]  # the three commands to type first, each with what it does
+    more: str  # where settings, leaderboards and statistics are
+    buttons: tuple[tuple[str, str], ...]  # (game, button label)
+    games_heading: str
+    commands_heading: str
+
+    def markdown(self) -> str:
+        lines = [self.intro, "", f"**{self.games_heading}**"]
+        lines += [f"**{title}**: {line}" for _, title, line in self.games]
+        lines += ["", f"**{self.commands_heading}**"]
+        lines += [f"- {command}" for command in self.commands]
+        lines += ["", self.more]
+        return "\n".join(lines)
+
+
+def help_text(language: str = DEFAULT_LANGUAGE, *, bot_name: str = "Leafbot") -> HelpText:
+    """The ``/help`` message in ``language``; ``bot_name`` is how the bot is mentioned in the
+    practice command (its display name on the server)."""
+
+    def name(msgid: str) -> str:
+        return translate(language, msgid)
+
+    names = {
+        "play": name(N_("command.play.name")),
+        "rules": name(N_("command.rules.name")),
+        "leaderboard": name(N_("command.leaderboard.name")),
+        "stats": name(N_("command.stats.name")),
+        "settings": name(N_("command.settings.name")),
+        "game": name(N_("command.option.game")),
+        "opponent": name(N_("command.option.opponent")),
+        "level": name(N_("command.option.level")),
+    }
+    games = tuple(
+        (game, phrase(language, get_spec(game).title()), translate(language, msgid))
+        for game, msgid in GAME_LINES.items()
+    )
+    return HelpText(
+        title=translate(language, "tutorial.help.title"),
+        intro=translate(language, "tutorial.help.intro"),
+        games=games,
+        commands=(
+            translate(language, "tutorial.help.command.play", **names),
+            translate(language, "tutorial.help.command.rules", **names),
+            translate(
+                language,
+                "tutorial.help.command.practice",
+                bot=bot_name,
+                **names,
+            ),
+        ),
+        more=translate(language, "tutorial.help.more", **names),
+        buttons=tuple(
+            (game, translate(language, "tutorial.help.button", game=title))
+            for game, title, _ in games
+        ),
+        games_heading=translate(language, "tutorial.help.games"),
+        commands_heading=translate(language, "tutorial.help.commands"),
+    )
