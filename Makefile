@@ -54,7 +54,7 @@ bench-ai: dev
 	$(PY) -m bench.ai --record bench-ai.jsonl $(ARGS)
 
 bench-e2e: dev
-	$(PY) -m bench.e2e
+	$(PY) -m bench.e2e $(ARGS)
 
 bench-scale: dev
 	$(PY) -m bench.scale $(ARGS)

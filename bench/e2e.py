@@ -474,6 +474,8 @@ class Stage:
     ended: float
     memory: tuple[float, float, int]  # the largest (rss, pss, processes) seen
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds per second, by process
+    # the bot's loop-lag and GC samples of the whole run (known once the bot has stopped)
+    samples: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
 
     def lags(self, samples: dict[str, list[tuple[float, float]]]) -> list[float]:
         return [lag for at, lag in samples.get("lags", []) if self.started <= at <= self.ended]
@@ -645,6 +647,7 @@ async def run(
                 samples = await bot.stop()
             late = sum(1 for i in sim.interactions if i.late_response)
     for stage in done:
+        stage.samples = samples
         report(stage, samples)
     print(f"\ninteractions answered after Discord's 3 s: {late}")
     if len(done) > 1:
