@@ -2,14 +2,18 @@
 
 ``LeafBot`` is a ``discord.AutoShardedClient`` with an application-command tree: it runs the
 shards ``SHARD_IDS`` of ``SHARD_COUNT`` (one shard, 0 of 1, when unset), so several
-processes, on several machines, can share the gateway over one PostgreSQL database. Its
-``setup_hook`` opens the database named by ``DATABASE_URL`` (unless a service was handed
-in, as the tests do), starts
-the match service, registers the two dynamic component classes that serve every button and
-select menu ever sent, adds the slash commands and syncs them (to the development server
-when one is configured, else globally), configures the AI worker pool that plays the bot's
-board-game moves, and starts the background tick that reports clocks
-and expiries. ``run(settings)`` is what ``python -m bot`` calls.
+processes, on several machines, can share the gateway over one PostgreSQL database.
+
+It puts the Discord layer together: the shared parts (:mod:`bot.common`: the context,
+delivery, the one error handler, the component router) and the features on top of them
+(:mod:`bot.features`), each of which registers its commands, its buttons and its message
+builders. Its ``setup_hook`` opens the database named by ``DATABASE_URL`` (unless a
+service was handed in, as the tests do), starts the match service, registers the two
+dynamic component classes that serve every button and select menu ever sent, adds the
+slash commands and syncs them (to the development server when one is configured, else
+globally), configures the AI worker pool that plays the bot's board-game moves, and starts
+the background tick that reports clocks and expiries. ``run(settings)`` is what
+``python -m bot`` calls.
 """
 
 from __future__ import annotations
@@ -25,10 +29,25 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.errors import report_error
+from bot import ai_pool
+from bot.common.components import ActionButton, ActionSelect
+from bot.common.context import Context
+from bot.common.delivery import Delivery
+from bot.common.errors import ErrorHandler, report_error
+from bot.common.pictures import Painter
+from bot.common.routing import ComponentRouter
+from bot.common.translator import CatalogueTranslator
+from bot.features.board_games import BoardGames
+from bot.features.information import Information
+from bot.features.leiff_tables import LeiffTables
+from bot.features.play import Play
+from bot.features.settings import ServerSettings
+from bot.service import MatchService
 from bot.settings import Settings
+from bot.storage import open_repository
 from bot.storage.repository import SchemaTooNew
-from bot.ui.components import ActionButton, ActionSelect
+from engine.spec import GameKind
+from render import shutdown_renderer
 
 log = logging.getLogger("bot")
 
@@ -75,7 +94,7 @@ class LeafBot(discord.AutoShardedClient):
         super().__init__(intents=intents(), **client_options)
         self.settings = settings
         self.tree = LeafTree(self)
-        self.service: Any = service
+        self.context = Context(self, Painter(settings.render_workers), service)
         self._owns_repository = service is None
         # e.g. {"clock": ..., "seed_source": ...} for tests and benchmarks
         self._service_options = dict(service_options or {})
@@ -83,27 +102,39 @@ class LeafBot(discord.AutoShardedClient):
         self._sync_commands = sync_commands
         self._tick_seconds = tick_seconds
         self._tick_task: asyncio.Task[None] | None = None
-        # imported here so that importing bot.app stays cheap for the settings check
-        from bot.controller import Controller
-        from bot.pictures import Painter
-        from bot.presenter import Presenter
 
-        self.painter = Painter(settings.render_workers)
-        self.presenter = Presenter(self)
-        self.controller = Controller(self)
+        # The shared parts, then the features on top of them.
+        self.delivery = Delivery(self.context)
+        self.errors = ErrorHandler(self.context, self.delivery)
+        self.components = ComponentRouter(self.errors)  # what every click is handed to
+        board_games = BoardGames(self.context, self.delivery, self.errors)
+        leiff_tables = LeiffTables(self.context, self.delivery, self.errors)
+        board_games.register(self.components)
+        leiff_tables.register(self.components)
+        starters = {GameKind.BOARD: board_games, GameKind.CARDS: leiff_tables}
+        self.features = (
+            Play(self.context, self.delivery, self.errors, starters),
+            board_games,
+            leiff_tables,
+            Information(self.context, self.errors),
+            ServerSettings(self.context, self.errors),
+        )
+
+    @property
+    def service(self) -> Any:
+        return self.context.service
+
+    @property
+    def painter(self) -> Painter:
+        return self.context.painter
 
     # ---- start-up ------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        if self.service is None:
-            from bot.service import MatchService
-            from bot.storage import open_repository
-
+        if not self.context.has_service:
             self._repository = await open_repository(
                 self.settings.database, pool_size=self.settings.database_pool_size
             )
-            self.service = MatchService(self._repository, **self._service_options)
-        from bot import ai_pool
-
+            self.context.service = MatchService(self._repository, **self._service_options)
         # Board-game searches run in these worker processes (started on the first bot move).
         ai_pool.configure(self.settings.ai_workers)
         # The bot's own user id sits in its seat of games against it; login has set it.
@@ -111,10 +142,9 @@ class LeafBot(discord.AutoShardedClient):
         await self.painter.start()
 
         self.add_dynamic_items(ActionButton, ActionSelect)
-        from bot.commands import register_commands
-        from bot.commands.translator import CatalogueTranslator
-
-        register_commands(self.tree)
+        for feature in self.features:
+            for command in feature.commands():
+                self.tree.add_command(command)
         # German clients see German command names, options and choices (from the catalogues)
         await self.tree.set_translator(CatalogueTranslator())
         if self._sync_commands:
@@ -166,10 +196,7 @@ class LeafBot(discord.AutoShardedClient):
         """Run one service tick and publish what it reports; returns the number of updates."""
         updates = await self.service.tick(now) if now is not None else await self.service.tick()
         for update in updates:
-            try:
-                await self.presenter.publish(update)
-            except Exception:
-                log.exception("could not publish a %s update", getattr(update, "kind", "?"))
+            await self.delivery.publish_quietly(update)
         return len(updates)
 
     # ---- shutdown ------------------------------------------------------------------
@@ -181,11 +208,9 @@ class LeafBot(discord.AutoShardedClient):
             self._tick_task = None
         # The bots' background turns stop first, while their messages could still be sent;
         # a turn cut short here is played by the next start's first tick.
-        await self.presenter.close()
+        await self.delivery.close()
         await super().close()
         self.painter.close()
-        from bot import ai_pool
-
         await ai_pool.shutdown()  # before the repository: a search may still be finishing
         if self._owns_repository and self._repository is not None:
             await self._repository.close()
@@ -269,6 +294,4 @@ def run(settings: Settings) -> int:
     except KeyboardInterrupt:
         return 0
     finally:
-        from render import shutdown_renderer
-
         shutdown_renderer(wait=False)

@@ -8,7 +8,7 @@ from typing import Any
 
 from PIL import Image
 
-from bot.pictures import BOARD_WIDTH
+from bot.common.pictures import BOARD_WIDTH
 from render.geometry import board_geometry
 from render.themes import get_theme
 from tests.discord_sim.models import SimMessage

@@ -21,7 +21,7 @@ from typing import Any
 from PIL import Image
 
 import render
-from bot.pictures import HAND_WIDTH
+from bot.common.pictures import HAND_WIDTH
 from engine import get_game
 from tests.discord_sim.models import SimMessage, SimUser
 
@@ -56,7 +56,7 @@ class LeiffTable:
 
     async def names(self) -> list[str]:
         match = await self.handle.client.service.get_match(self.match_id)
-        return await self.handle.client.presenter.seat_names(match)
+        return await self.handle.client.context.names.seat_names(match)
 
     def seat_of(self, user: SimUser) -> int | None:
         """The user's seat, or None for someone not at the table (they know what the

@@ -5,11 +5,12 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.controller import _setting_value
-from bot.errors import UserFacingError
-from bot.labels import leiff_choices, service_choices
-from bot.ui.components import ActionButton, ActionSelect, build_view
-from bot.ui.custom_ids import BUTTON_TEMPLATE, SELECT_TEMPLATE, ComponentId, make_id
+from bot.common.components import ActionButton, ActionSelect, build_view
+from bot.common.custom_ids import BUTTON_TEMPLATE, SELECT_TEMPLATE, ComponentId, make_id
+from bot.common.errors import UserFacingError
+from bot.features.board_games.labels import board_choices
+from bot.features.leiff_tables.labels import leiff_choices
+from bot.features.settings.values import setting_value
 
 
 def test_custom_ids_round_trip_and_refuse_what_does_not_fit():
@@ -64,21 +65,21 @@ def test_labels_read_like_the_table():
     assert labels["catch 2.4"] == "Catch cat's slot 4"
     assert labels["swap 3"] == "Put it in slot 3"
     assert labels["~prompt:rule"] == "Write the table rule…"
-    ordered = [c.action for c in service_choices(["resign", "swap", "offer_draw"])]
+    ordered = [c.action for c in board_choices(["resign", "swap", "offer_draw"])]
     assert ordered == ["swap", "offer_draw", "resign"]
 
 
 def test_setting_values_from_text():
-    assert _setting_value("allowed_channels", "<#12>, 34") == [12, 34]
-    assert _setting_value("allowed_channels", "none") == []
-    assert _setting_value("leiff_target", "100") == 100
-    assert _setting_value("leiff_drinking", "on") == "on"
+    assert setting_value("allowed_channels", "<#12>, 34") == [12, 34]
+    assert setting_value("allowed_channels", "none") == []
+    assert setting_value("leiff_target", "100") == 100
+    assert setting_value("leiff_drinking", "on") == "on"
     with pytest.raises(UserFacingError):
-        _setting_value("allowed_channels", "#general")
+        setting_value("allowed_channels", "#general")
 
 
 def test_service_sentences_start_upper_case_but_cells_keep_theirs():
-    from bot.presenter import sentence
+    from bot.common.outgoing import sentence
 
     assert sentence("it is not your turn") == "It is not your turn"
     assert sentence("c3 is taken") == "c3 is taken"
@@ -89,7 +90,7 @@ async def test_a_dead_picture_worker_is_replaced_without_losing_the_picture():
     import os
     import signal
 
-    from bot.pictures import Painter
+    from bot.common.pictures import Painter
     from engine import get_game
 
     painter = Painter(workers=1)

@@ -7,7 +7,7 @@ import io
 from PIL import Image
 
 import render
-from bot.pictures import HAND_WIDTH
+from bot.common.pictures import HAND_WIDTH
 from engine import get_game
 from tests.bot.helpers import pinged, start_board_match
 

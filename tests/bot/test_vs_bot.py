@@ -48,7 +48,7 @@ async def bot_reply(sim: Any, handle: Any, channel: Any, after: SimMessage) -> S
     reply = await sim.wait_for_message(
         is_board, channel=channel, after=after, timeout=BOT_REPLY_TIMEOUT
     )
-    await handle.client.presenter.bots_idle()  # its buttons and records are settled too
+    await handle.client.delivery.bots_idle()  # its buttons and records are settled too
     return reply
 
 
@@ -210,10 +210,10 @@ async def test_a_leiff_table_with_a_bot_seat_plays_a_round_with_one_person(sim, 
     assert match.seats[1].user_id < 0
 
     await sim.click(world.alice, lobby, "Start")
-    presenter = handle.client.presenter
+    delivery = handle.client.delivery
     my_turns = 0
     for _ in range(300):
-        await presenter.bots_idle()
+        await delivery.bots_idle()
         record = await handle.client.service.repo.get_match(match_id)
         state = get_game("leiff").from_json(record.state)
         waiting = state.waiting_for()
@@ -230,7 +230,7 @@ async def test_a_leiff_table_with_a_bot_seat_plays_a_round_with_one_person(sim, 
         assert not (result.ephemeral and "cannot" in result.text), result.text
     else:
         raise AssertionError("the round did not end")
-    await presenter.bots_idle()
+    await delivery.bots_idle()
     state = get_game("leiff").from_json(
         (await handle.client.service.repo.get_match(match_id)).state
     )

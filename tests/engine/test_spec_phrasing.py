@@ -12,8 +12,8 @@ import random
 
 import pytest
 
-from bot.controller import _move_label
-from bot.labels import SERVICE_ACTIONS
+from bot.features.board_games.feature import _move_label
+from bot.features.board_games.labels import ACTIONS
 from bot.service import board_logic
 from bot.storage.records import MatchRecord, SeatRecord
 from engine import BOARD_GAMES, get_game, get_spec
@@ -68,7 +68,7 @@ def test_the_special_moves_are_the_buttons_the_service_offers() -> None:
     assert special == set(board_logic.SPECIAL_MOVES)
     for name in BOARD_GAMES:
         for move in get_spec(name).notation.special_moves:
-            assert move.button().english() == SERVICE_ACTIONS[move.move][0]
+            assert move.button().english() == ACTIONS[move.move][0]
 
 
 @pytest.mark.parametrize("name", BOARD_GAMES)

@@ -18,9 +18,10 @@ from typing import Any
 
 import discord
 
-from bot.errors import UNDELIVERED
-
 log = logging.getLogger(__name__)
+
+# When the real answer could not be delivered (it never says the action succeeded or not).
+UNDELIVERED = "Sorry, I could not show my answer here. Please look at the channel and try again."
 
 # Leave ample margin below Discord's 3 s, as the network and the event loop add their share.
 ACK_AFTER_SECONDS = 1.5

@@ -8,7 +8,8 @@ to a REST lookup, then to a neutral "player …" so a picture is never held up b
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import discord
 
@@ -88,3 +89,13 @@ class NameBook:
 
     async def names(self, user_ids: Iterable[int | None]) -> list[str]:
         return [await self.name(user_id) for user_id in user_ids]
+
+    async def seat_names(self, match: Any) -> list[str]:
+        """Display names of a match's seats, in seat order."""
+        return [await self.name(seat.user_id) for seat in match.seats]
+
+    async def mention_or_name(self, user_id: int, pings: Sequence[int]) -> str:
+        """A mention for a user this message pings, else their name in bold."""
+        if user_id in pings:
+            return f"<@{user_id}>"
+        return f"**{in_text(await self.name(user_id))}**"

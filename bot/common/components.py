@@ -1,26 +1,25 @@
 """Buttons and select menus: one dynamic button class and one dynamic select class.
 
-Both are ``discord.ui.DynamicItem``s whose custom id (see :mod:`bot.ui.custom_ids`) holds the
-match or challenge id, the version and the action. They are registered once with
+Both are ``discord.ui.DynamicItem``s whose custom id (see :mod:`bot.common.custom_ids`)
+holds the match or challenge id, the version and the action. They are registered once with
 ``bot.add_dynamic_items`` so a click on any message — also one sent before a restart — is
-parsed from its custom id and handed to the bot's controller; no view object has to survive.
+parsed from its custom id and handed to the client's component router (its ``components``
+attribute, :class:`ComponentHandler`); no view object has to survive.
 
-:func:`build_view` lays a list of action strings out as buttons (and select menus for long
-families such as "catch a card"), within Discord's limits of five rows of five buttons.
+:func:`build_view` lays a list of :class:`Choice` out as buttons (and select menus for long
+families such as "catch a card"), within Discord's limits of five rows of five buttons;
+:func:`ordered_choices` turns action strings into choices from a feature's table of labels.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, runtime_checkable
 
 import discord
 
-from bot.ui.custom_ids import BUTTON_TEMPLATE, PICK, SELECT_TEMPLATE, ComponentId
-
-if TYPE_CHECKING:
-    from bot.app import LeafBot
+from bot.common.custom_ids import BUTTON_TEMPLATE, PICK, SELECT_TEMPLATE, ComponentId
 
 MAX_ROWS = 5
 BUTTONS_PER_ROW = 5
@@ -40,8 +39,41 @@ class Choice:
     family_label: str = ""  # placeholder of that select menu
 
 
+def ordered_choices(
+    actions: Sequence[str],
+    labels: Mapping[str, tuple[str, discord.ButtonStyle]],
+    order: Sequence[str],
+) -> list[Choice]:
+    """Choices for plain actions (one label each), without repeats, in ``order`` (actions
+    it does not list last); an action without a label reads as itself, capitalised."""
+    rank = {name: index for index, name in enumerate(order)}
+    unique = list(dict.fromkeys(actions))
+    unique.sort(key=lambda action: rank.get(action, len(order)))
+    choices = []
+    for action in unique:
+        label, style = labels.get(action, (action.capitalize(), discord.ButtonStyle.secondary))
+        choices.append(Choice(action, label, style))
+    return choices
+
+
+@runtime_checkable
+class ComponentHandler(Protocol):
+    """What handles a click: the client's ``components`` (the bot's component router)."""
+
+    async def on_component(
+        self, interaction: discord.Interaction, component: ComponentId, values: tuple[str, ...]
+    ) -> None: ...
+
+
+def _handler(interaction: discord.Interaction) -> ComponentHandler:
+    handler = getattr(interaction.client, "components", None)
+    if not isinstance(handler, ComponentHandler):
+        raise RuntimeError("the client has no component router")
+    return handler
+
+
 class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    """Any button of ours; the callback hands the decoded id to the controller."""
+    """Any button of ours; the callback hands the decoded id to the component router."""
 
     def __init__(
         self,
@@ -72,8 +104,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TE
         return cls(component_id)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: LeafBot = interaction.client  # type: ignore[assignment]
-        await bot.controller.on_component(interaction, self.component_id, ())
+        await _handler(interaction).on_component(interaction, self.component_id, ())
 
 
 class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
@@ -110,9 +141,8 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
         return cls(component_id, options=[discord.SelectOption(label="-")])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: LeafBot = interaction.client  # type: ignore[assignment]
         values = tuple((interaction.data or {}).get("values", ()))  # type: ignore[union-attr]
-        await bot.controller.on_component(interaction, self.component_id, values)
+        await _handler(interaction).on_component(interaction, self.component_id, values)
 
 
 def build_view(
@@ -199,6 +229,8 @@ __all__ = [
     "ActionButton",
     "ActionSelect",
     "Choice",
+    "ComponentHandler",
     "build_view",
     "disabled_copy",
+    "ordered_choices",
 ]

@@ -1,0 +1,44 @@
+"""The parts of the bot every feature and every shared helper works with.
+
+One :class:`Context` per client: the Discord client itself, the match service (set once the
+client's ``setup_hook`` has opened the database, or handed in by a test), the painter that
+draws pictures off the event loop, and the book of display names. Features receive it when
+the client builds them; nothing reaches for the client's attributes by name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.common.names import NameBook
+from bot.common.pictures import Painter
+
+
+class Context:
+    """The client, its service, its painter and its names."""
+
+    def __init__(self, client: discord.Client, painter: Painter, service: Any = None) -> None:
+        self.client = client
+        self.painter = painter
+        self.names = NameBook(client)
+        self._service = service
+
+    @property
+    def service(self) -> Any:
+        if self._service is None:
+            raise RuntimeError("the match service starts in the client's setup_hook")
+        return self._service
+
+    @service.setter
+    def service(self, service: Any) -> None:
+        self._service = service
+
+    @property
+    def has_service(self) -> bool:
+        return self._service is not None
+
+    def now(self) -> float:
+        """The service's clock (tests move it)."""
+        return float(self.service.clock())

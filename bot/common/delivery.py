@@ -1,0 +1,385 @@
+"""Service updates → messages in the right places; and the bot seats' background turns.
+
+The service returns an ``Update`` for every call and every clock tick. :class:`Delivery`
+asks the feature that owns the update's kind of game (a :class:`MessageBuilder`: board
+games, Leiff tables, challenges) for its messages and sends them:
+
+- the match channel gets one message per update; the previous match message loses its
+  buttons so only the newest one can be clicked; a lobby or a finished challenge is one
+  message kept up to date in place;
+- a player with something private (a Leiff hand) gets it by DM, kept in one DM message
+  edited in place; when Discord refuses their DMs (error 50007) the refusal is stored for
+  every process, the channel is told once per table (the feature words the notice, naming
+  nothing secret), and the private message goes to the clicking player as an ephemeral
+  answer instead;
+- the message ids are recorded with the service, so a restart edits the same messages.
+
+After posting an update in which a bot seat is due, one background task per match plays
+the bot's turns through ``service.advance_bots`` and delivers each result in order.
+
+No rule and no wording lives here: the features build the messages, this module only
+decides where they go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.common.components import disabled_copy
+from bot.common.context import Context
+from bot.common.outgoing import Outgoing, sentence, without_user
+from bot.common.responder import Responder
+from engine import get_spec
+
+log = logging.getLogger(__name__)
+
+DM_CLOSED = 50007
+CHALLENGE_END_KINDS = {"challenge_declined", "challenge_cancelled", "challenge_expired"}
+# After Discord refused a user's DMs, they are tried again at the next table, whenever the
+# player asks for their private message, and otherwise at most this often (the player may
+# have opened them meanwhile; each try that fails costs one request).
+DM_RETRY_SECONDS = 600.0
+CHALLENGE = "challenge"  # the builder of updates about a challenge (no match yet)
+
+
+class MessageBuilder:
+    """What a feature builds for the updates of its kind of game. The defaults suit a
+    game without private messages."""
+
+    async def public_message(self, update: Any) -> Outgoing | None:
+        """The channel message of an update, or None when the channel has nothing new."""
+        raise NotImplementedError
+
+    def message_kind(self, update: Any) -> str:
+        """The name the channel message is recorded under ("board", "lobby", "table")."""
+        raise NotImplementedError
+
+    def private_users(self, update: Any) -> list[int]:
+        """The users this update has something private for."""
+        return []
+
+    async def private_messages(self, update: Any, users: list[int]) -> dict[int, Outgoing]:
+        """The private messages of ``users`` (some of :meth:`private_users`) in this
+        update, by user id."""
+        raise NotImplementedError
+
+    async def current_private(self, match_id: int, user_id: int) -> Outgoing:
+        """One user's whole private message as the match is now."""
+        raise NotImplementedError
+
+    async def dm_closed_notice(self, update: Any, user_id: int) -> Outgoing:
+        """The channel's notice that a player's DMs are closed (naming nothing secret)."""
+        raise NotImplementedError
+
+
+class Delivery:
+    """Sends the messages of service updates and plays the bot seats' turns."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        self._builders: dict[str, MessageBuilder] = {}
+        # user id -> their DM channel id (Discord never changes it: safe to keep per process).
+        # Everything else another process may need is in the database: the users whose DMs
+        # refused us and the tables told so (``service.dm_failures``), the message showing
+        # a challenge (``ChallengeInfo.message_id``), every match message id.
+        self._dm_channels: dict[int, int] = {}
+        # Bot turns run in one background task per match; a request that arrives while it
+        # runs marks the match so the task asks the service once more before it ends.
+        self._bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self._bots_wanted: set[int] = set()
+
+    def register(self, key: str, builder: MessageBuilder) -> None:
+        """``key``: a kind of game (``GameKind`` value) or ``CHALLENGE``."""
+        self._builders[key] = builder
+
+    @property
+    def service(self) -> Any:
+        return self.context.service
+
+    @property
+    def client(self) -> discord.Client:
+        return self.context.client
+
+    def builder_for(self, update: Any) -> MessageBuilder | None:
+        if update.match is not None:
+            return self._builders[str(get_spec(update.match.game).kind)]
+        if update.challenge is not None:
+            return self._builders[CHALLENGE]
+        return None
+
+    async def close(self) -> None:
+        self._dm_channels.clear()
+        tasks = list(self._bot_tasks.values())
+        self._bot_tasks.clear()
+        self._bots_wanted.clear()
+        for task in tasks:
+            task.cancel()
+        # a bot move cut short here is played again by the next start's tick
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    # ---- the bot's own turns -------------------------------------------------------
+    def request_bot_turns(self, update: Any) -> None:
+        """After an update is posted: if a bot seat is due to act, let it act in the
+        background (a hard board move takes seconds; nobody's interaction waits for it)."""
+        match = update.match
+        if match is None or match.status != "running" or not match.bot_to_act:
+            return
+        self._bots_wanted.add(match.id)
+        task = self._bot_tasks.get(match.id)
+        if task is None or task.done():
+            self._bot_tasks[match.id] = asyncio.create_task(
+                self._play_bot_turns(match.id), name=f"bot-turns-{match.id}"
+            )
+
+    async def _play_bot_turns(self, match_id: int) -> None:
+        try:
+            while match_id in self._bots_wanted:
+                self._bots_wanted.discard(match_id)
+                for update in await self.service.advance_bots(match_id):
+                    # posting it may ask for more bot turns: this loop runs again then
+                    await self.publish(update)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The next clock tick plays whatever is still due.
+            log.exception("the bot could not take its turn in match %s", match_id)
+        finally:
+            if self._bot_tasks.get(match_id) is asyncio.current_task():
+                del self._bot_tasks[match_id]
+            self._bots_wanted.discard(match_id)
+
+    async def bots_idle(self) -> None:
+        """Wait until no bot turn is being played or posted (tests and shutdown use it)."""
+        while self._bot_tasks:
+            await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
+
+    # ---- building ------------------------------------------------------------------
+    async def public_message(self, update: Any) -> Outgoing | None:
+        builder = self.builder_for(update)
+        if builder is None:
+            texts = [sentence(t) for t in update.texts_for(None)]
+            return Outgoing("\n".join(texts)) if texts else None
+        return await builder.public_message(update)
+
+    async def private_messages(self, update: Any) -> Mapping[int, Outgoing]:
+        """Each user's private message in this update, by user id."""
+        builder = self.builder_for(update)
+        users = builder.private_users(update) if builder is not None else []
+        if builder is None or not users:
+            return {}
+        return await builder.private_messages(update, users)
+
+    # ---- sending -------------------------------------------------------------------
+    def channel_of(self, update: Any) -> discord.PartialMessageable | None:
+        channel_id = update.thread_id or update.channel_id
+        if channel_id is None and update.match is not None:
+            channel_id = update.match.thread_id or update.match.channel_id
+        if channel_id is None and update.challenge is not None:
+            channel_id = update.challenge.thread_id or update.challenge.channel_id
+        if channel_id is None:
+            return None
+        return self.client.get_partial_messageable(channel_id, guild_id=update.guild_id)
+
+    async def publish(
+        self, update: Any, responder: Responder | None = None
+    ) -> discord.Message | None:
+        """Send everything one update asks for; returns the public message if one was posted.
+
+        The answer the clicking user waits for goes first: their own private message when
+        they clicked in it, else the channel message. Everything else is sent side by side.
+        """
+        builder = self.builder_for(update)
+        users = builder.private_users(update) if builder is not None else []
+        if (
+            builder is not None
+            and responder is not None
+            and responder.origin_is_private
+            and responder.user_id in users
+        ):
+            mine = (await builder.private_messages(update, [responder.user_id]))[responder.user_id]
+            await self._send_private(update, responder.user_id, mine, responder)
+            update = without_user(update, responder.user_id)
+        public, privates = await asyncio.gather(
+            self.public_message(update), self.private_messages(update)
+        )
+        posted = None
+        if public is not None:
+            posted = await self._send_public(update, public, responder)
+        await asyncio.gather(
+            *(self._send_private(update, u, o, responder) for u, o in privates.items())
+        )
+        self.request_bot_turns(update)
+        return posted
+
+    async def publish_quietly(self, update: Any) -> None:
+        """Publish, logging (not raising) a failure: for updates nobody is waiting for."""
+        try:
+            await self.publish(update)
+        except Exception:
+            log.exception("could not publish a %s update", getattr(update, "kind", "?"))
+
+    def _message_kind(self, update: Any) -> str:
+        builder = self.builder_for(update)
+        if builder is None or update.match is None:
+            return CHALLENGE
+        return builder.message_kind(update)
+
+    async def _send_public(
+        self, update: Any, public: Outgoing, responder: Responder | None
+    ) -> discord.Message | None:
+        channel = self.channel_of(update)
+        if channel is None:
+            return None
+        kind = self._message_kind(update)
+        origin = responder.origin if responder is not None else None
+        origin_is_public = (
+            origin is not None and responder is not None and not responder.origin_is_private
+        )
+
+        # A lobby or a finished challenge is one message kept up to date in place.
+        if origin_is_public and (kind == "lobby" or update.kind in CHALLENGE_END_KINDS):
+            assert responder is not None and origin is not None
+            if await responder.update_origin(**public.edit_kwargs()):
+                if update.match is not None:
+                    await self.service.set_message(update.match.id, kind, origin.id)
+                return origin
+        if origin is not None and responder is not None and not responder.origin_updated:
+            # the clicked message has been used: its buttons go grey
+            await responder.update_origin(view=disabled_copy(origin))
+        if update.kind in CHALLENGE_END_KINDS and origin is None and update.challenge is not None:
+            known = update.challenge.message_id
+            if known is not None:
+                try:
+                    await channel.get_partial_message(known).edit(**public.edit_kwargs())
+                    return None
+                except discord.HTTPException:
+                    pass
+        previous = update.match.messages.get(kind) if update.match is not None else None
+        if responder is not None:
+            posted = await responder.public(channel, **public.send_kwargs())
+        else:
+            posted = await channel.send(**public.send_kwargs())
+        # Record the new message and grey out the previous one, side by side.
+        chores = []
+        if update.match is not None and posted is not None:
+            chores.append(self.service.set_message(update.match.id, kind, posted.id))
+        if update.match is None and update.challenge is not None and posted is not None:
+            chores.append(self.service.set_challenge_message(update.challenge.id, posted.id))
+        if (
+            previous
+            and (origin is None or previous != origin.id)
+            and (posted is None or previous != posted.id)
+        ):
+            chores.append(self._strip_buttons(channel, previous))
+        await asyncio.gather(*chores)
+        return posted
+
+    async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException as error:
+            log.debug("could not clear the buttons of message %s: %s", message_id, error)
+
+    async def _send_private(
+        self, update: Any, user_id: int, outgoing: Outgoing, responder: Responder | None
+    ) -> None:
+        match = update.match
+        mine = responder is not None and responder.user_id == user_id
+        # the player clicked in their own private message: that message becomes the new one
+        if (
+            mine
+            and responder is not None
+            and responder.origin_is_private
+            and await responder.update_origin(**outgoing.edit_kwargs())
+        ):
+            if responder.in_dm and responder.origin is not None:
+                await self.service.set_message(match.id, f"hand:{user_id}", responder.origin.id)
+            return
+        refusal = await self._refusal(user_id)
+        if not self._worth_a_dm(refusal, match.id):
+            if mine and responder is not None:
+                await responder.private(**outgoing.send_kwargs())
+            return
+        if refusal is not None:
+            # Trying again after a refusal: send the whole message, as the player may never
+            # have had one in their DMs.
+            outgoing = await self.current_private(update, user_id)
+        if await self.try_dm(match, user_id, outgoing, refused_before=refusal is not None):
+            return
+        if mine and responder is not None:
+            await responder.private(**outgoing.send_kwargs())
+        await self._dm_closed_notice(update, user_id)
+
+    async def current_private(self, update: Any, user_id: int) -> Outgoing:
+        builder = self.builder_for(update)
+        assert builder is not None and update.match is not None
+        return await builder.current_private(update.match.id, user_id)
+
+    async def _refusal(self, user_id: int) -> Any:
+        """The user's DM refusal as every process knows it (a ``DmFailure``), or None."""
+        return (await self.service.dm_failures([user_id])).get(user_id)
+
+    def _worth_a_dm(self, refusal: Any, match_id: int) -> bool:
+        return (
+            refusal is None
+            or match_id not in refusal.noticed
+            or self.context.now() - refusal.failed_at >= DM_RETRY_SECONDS
+        )
+
+    async def try_dm(
+        self, match: Any, user_id: int, outgoing: Outgoing, *, refused_before: bool
+    ) -> bool:
+        """Send (or edit) the player's private DM message; False when Discord refuses their
+        DMs (50007), which is remembered (in the database, for every process) until a DM
+        gets through again. ``refused_before``: the DMs were refused last time."""
+        try:
+            await self._deliver_dm(match, user_id, outgoing)
+        except discord.Forbidden as error:
+            if error.code != DM_CLOSED:
+                raise
+            await self.service.note_dm_failure(user_id, error.code)
+            log.info("DMs closed for user %s; offering the in-channel hand button", user_id)
+            return False
+        if refused_before:
+            await self.service.note_dm_delivered(user_id)
+            log.info("DMs open again for user %s", user_id)
+        return True
+
+    async def dm_refused(self, user_id: int) -> bool:
+        """Whether Discord refused this user's DMs the last time they were tried."""
+        return await self._refusal(user_id) is not None
+
+    async def _deliver_dm(self, match: Any, user_id: int, outgoing: Outgoing) -> None:
+        channel_id = self._dm_channels.get(user_id)
+        if channel_id is None:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            dm = await user.create_dm()
+            channel_id = self._dm_channels[user_id] = dm.id
+        channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
+        key = f"hand:{user_id}"
+        previous = match.messages.get(key)
+        if previous:
+            try:
+                await channel.get_partial_message(previous).edit(**outgoing.edit_kwargs())
+                return
+            except discord.NotFound:
+                pass
+        posted = await channel.send(**outgoing.send_kwargs())
+        await self.service.set_message(match.id, key, posted.id)
+
+    async def _dm_closed_notice(self, update: Any, user_id: int) -> None:
+        """Once per table while the DMs stay closed: say so in the channel."""
+        match = update.match
+        if not await self.service.claim_dm_notice(user_id, match.id):
+            return  # this table was told already (by this process or another)
+        channel = self.channel_of(update)
+        builder = self.builder_for(update)
+        if channel is None or builder is None:
+            return
+        notice = await builder.dm_closed_notice(update, user_id)
+        await channel.send(**notice.send_kwargs())

@@ -1,0 +1,120 @@
+"""The one error handler: every refusal becomes a private answer, every bug an apology.
+
+Every command, click and form of every feature runs inside :meth:`ErrorHandler.run`, which
+answers the interaction in time (a :class:`Responder`) and maps whatever the handler raised:
+a refusal — a service error, an engine ``IllegalMove`` that slipped through, or a
+:class:`UserFacingError` decided in the Discord layer — carries a sentence written for the
+player, safe to show; anything else is a bug: it is logged with its traceback and the user
+gets a generic apology that reveals nothing. A refusal changes nothing, with one
+exception: a call that arrived after its deadline (``TooLate``) carries the timeout the
+clock applied instead, which is posted to the channel as a tick would post it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from bot.common.context import Context
+from bot.common.delivery import Delivery
+from bot.common.outgoing import MAX_TEXT, full_sentence
+from bot.common.responder import UNDELIVERED, Responder
+from bot.service import ServiceError, TooLate
+from engine import IllegalMove
+
+log = logging.getLogger(__name__)
+
+GENERIC_FAILURE = "Something went wrong on my side; nothing was changed. Please try again."
+
+Handler = Callable[[Responder], Awaitable[None]]
+
+
+class UserFacingError(Exception):
+    """A refusal decided in the Discord layer itself (bad text in a command, stale button)."""
+
+
+def player_message(error: BaseException) -> str | None:
+    """The player-readable sentence for a domain error, or None if it is a bug."""
+    if isinstance(
+        error, discord.app_commands.CommandInvokeError | discord.app_commands.TransformerError
+    ):
+        error = error.__cause__ or error
+    if isinstance(
+        error, discord.app_commands.CheckFailure | discord.app_commands.MissingPermissions
+    ):
+        if isinstance(error, discord.app_commands.MissingPermissions):
+            return "You need the Manage Server permission for that."
+        return str(error) or "You may not use that here."
+    if isinstance(error, UserFacingError | IllegalMove | ServiceError):
+        text = str(error).strip()
+        return text or "That is not possible right now."
+    return None
+
+
+class ErrorHandler:
+    """Runs the features' handlers; maps what they raise to private answers."""
+
+    def __init__(self, context: Context, delivery: Delivery) -> None:
+        self.context = context
+        self.delivery = delivery
+
+    async def run(self, interaction: discord.Interaction, handler: Handler) -> None:
+        """Run one handler with a responder; every exception becomes an ephemeral answer."""
+        responder = Responder(interaction)
+        self.context.names.remember_interaction(interaction)
+        try:
+            await handler(responder)
+        except Exception as error:
+            text = player_message(error)
+            if text is None:
+                log.error(
+                    "unexpected error handling interaction %s", interaction.id, exc_info=error
+                )
+                text = GENERIC_FAILURE
+            await self._refuse(responder, full_sentence(text))
+            if isinstance(error, TooLate) and error.update is not None:
+                # The clock's timeout was applied instead: the channel hears of it as from
+                # a tick (the refusal above has already answered the interaction).
+                await self.delivery.publish_quietly(error.update)
+        finally:
+            await responder.finish()
+
+    @staticmethod
+    async def _refuse(responder: Responder, text: str) -> None:
+        """Answer privately; if that answer cannot be delivered, a short generic one, and if
+        even that fails the placeholder says so (it never reads as a success)."""
+        for attempt in (text[:MAX_TEXT], UNDELIVERED):
+            try:
+                await responder.private(attempt)
+                return
+            except discord.HTTPException as error:
+                log.warning(
+                    "could not deliver a reply to interaction %s: %s",
+                    responder.interaction.id,
+                    error,
+                )
+        responder.failed = True
+
+
+async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
+    """Answer privately, whether or not the interaction was already acknowledged."""
+    allowed = discord.AllowedMentions.none()
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=allowed)
+        else:
+            await interaction.response.send_message(text, ephemeral=True, allowed_mentions=allowed)
+    except discord.HTTPException:
+        log.warning("could not deliver an error reply for interaction %s", interaction.id)
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """What the command tree raised outside a handler (a check, a conversion) as an
+    ephemeral reply."""
+    text = player_message(error)
+    if text is None:
+        log.error("unexpected error handling interaction %s", interaction.id, exc_info=error)
+        text = GENERIC_FAILURE
+    await reply_ephemeral(interaction, text)

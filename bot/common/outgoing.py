@@ -1,0 +1,122 @@
+"""One message to send or edit, and the small rules every message's text follows.
+
+An :class:`Outgoing` is what a feature builds and :mod:`bot.common.delivery` sends: the
+text, an optional picture, the choices that become buttons and menus (with the custom-id
+scope, target and version they carry) and the users it may ping. Nothing else ever pings:
+the allowed mentions list exactly ``pings``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+from dataclasses import dataclass, field
+from typing import Any
+
+import discord
+
+from bot.common.components import Choice, build_view
+from bot.common.custom_ids import BOARD
+
+MAX_TEXT = 2000  # Discord's limit for a message's text
+
+
+@dataclass
+class Outgoing:
+    """One message to send or edit."""
+
+    content: str
+    image: bytes | None = None
+    filename: str = "board.png"
+    choices: list[Choice] = field(default_factory=list)
+    scope: str = BOARD
+    target: int = 0
+    version: int = 0
+    pings: tuple[int, ...] = ()
+
+    def view(self) -> discord.ui.View | None:
+        return build_view(self.scope, self.target, self.version, self.choices)
+
+    def allowed_mentions(self) -> discord.AllowedMentions:
+        return discord.AllowedMentions(
+            everyone=False,
+            roles=False,
+            replied_user=False,
+            users=[discord.Object(user_id) for user_id in self.pings],
+        )
+
+    def file(self) -> discord.File | None:
+        if self.image is None:
+            return None
+        return discord.File(io.BytesIO(self.image), filename=self.filename)
+
+    def send_kwargs(self) -> dict[str, Any]:
+        """Arguments for a new message (``send``, ``send_message``, ``followup.send``)."""
+        kwargs: dict[str, Any] = {
+            "content": self.content[:MAX_TEXT],
+            "allowed_mentions": self.allowed_mentions(),
+        }
+        view = self.view()
+        if view is not None:
+            kwargs["view"] = view
+        file = self.file()
+        if file is not None:
+            kwargs["file"] = file
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """Arguments for editing a message into this one (the old picture is replaced)."""
+        file = self.file()
+        return {
+            "content": self.content[:MAX_TEXT],
+            "allowed_mentions": self.allowed_mentions(),
+            "view": self.view(),
+            "attachments": [file] if file is not None else [],
+        }
+
+
+def sentence(text: str) -> str:
+    """Service texts start in lower case so they can be embedded; a message line starts upper."""
+    text = text.strip()
+    first_word = text.split(" ", 1)[0]
+    if not text or any(ch.isdigit() or ch == "_" for ch in first_word):
+        # a cell name ("c3 is taken") or a setting ("leiff_target must be …") keeps its case
+        return text
+    return text[:1].upper() + text[1:]
+
+
+def full_sentence(text: str) -> str:
+    """A refusal as a complete sentence: upper case first (see :func:`sentence`), and a full
+    stop at the end unless it ends in one already (or in "?", "!", "…", a quote or a code
+    span)."""
+    text = sentence(text)
+    if text and text[-1] not in ".?!…”`)":
+        text += "."
+    return text
+
+
+def only_for(update: Any, user_id: int) -> Any:
+    """The update without anything addressed to other users (their hands, their news)."""
+    return dataclasses.replace(
+        update,
+        messages=tuple(m for m in update.messages if m.to in (None, user_id)),
+        pictures=tuple(p for p in update.pictures if p.for_user in (None, user_id)),
+        buttons=tuple(b for b in update.buttons if b.for_user in (None, user_id)),
+    )
+
+
+def without_user(update: Any, user_id: int) -> Any:
+    """The update without what is addressed to ``user_id`` alone (sent apart already)."""
+    return dataclasses.replace(
+        update,
+        pictures=tuple(p for p in update.pictures if p.for_user != user_id),
+        messages=tuple(m for m in update.messages if m.to != user_id),
+        buttons=tuple(b for b in update.buttons if b.for_user != user_id),
+    )
+
+
+def listing(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]

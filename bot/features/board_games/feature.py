@@ -1,0 +1,306 @@
+"""The board games feature: challenges, ``/move``, ``/resign`` and the board's buttons.
+
+Every handler reads what the user asked for, makes one service call and hands the update
+to delivery. Presentation-only helpers live here too: the autocomplete of ``/move``
+(filtering the engine's legal moves by what was typed) and the capture menu (offered when
+a typed cell could capture more than one tree).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.common.components import Choice, build_view
+from bot.common.context import Context
+from bot.common.custom_ids import BOARD, CHALLENGE
+from bot.common.delivery import CHALLENGE as CHALLENGE_MESSAGES
+from bot.common.delivery import Delivery
+from bot.common.errors import ErrorHandler, UserFacingError
+from bot.common.names import excerpt
+from bot.common.responder import Responder
+from bot.common.routing import ComponentRouter
+from bot.common.translator import command_text
+from bot.features.board_games.labels import KEEP
+from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup
+from bot.features.board_games.messages import BoardMessages, ChallengeMessages
+from bot.service import IllegalAction, Message
+from engine.spec import GameKind
+
+BOARD_SERVICE_ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
+# What a typed move can be made of (cells, Lefe captures "e5xg6", Les pairs "e5+b2", words
+# such as "pass"); anything else is refused before it reaches the game.
+MOVE_TEXT = re.compile(r"[a-z0-9+ ]{1,20}")
+
+
+class BoardGames:
+    """Board matches and challenges: their commands, buttons and messages."""
+
+    def __init__(self, context: Context, delivery: Delivery, errors: ErrorHandler) -> None:
+        self.context = context
+        self.delivery = delivery
+        self.errors = errors
+        self.lookup = MatchLookup(context)
+
+    def register(self, router: ComponentRouter) -> None:
+        router.route(BOARD, self._board_click)
+        router.route(CHALLENGE, self._challenge_click)
+        self.delivery.register(GameKind.BOARD.value, BoardMessages(self.context))
+        self.delivery.register(CHALLENGE_MESSAGES, ChallengeMessages(self.context))
+
+    @property
+    def service(self) -> Any:
+        return self.context.service
+
+    # ---- starting a match (from /play) ------------------------------------------------
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        responder: Responder,
+        game: str,
+        opponent: discord.abc.User | None,
+        size: int | None,
+        options: dict[str, Any],
+        level: str | None,
+    ) -> None:
+        """A challenge to ``opponent`` (or to anyone); against the bot, the match at once."""
+        assert interaction.guild_id is not None
+        me = self.context.client.user
+        against_me = opponent is not None and me is not None and opponent.id == me.id
+        if opponent is not None and opponent.bot and not against_me:
+            raise UserFacingError(
+                "Other bots cannot accept challenges; challenge a person, me, "
+                "or leave the opponent out."
+            )
+        if level is not None and not against_me:
+            raise UserFacingError(
+                "A level is only for games against me: choose me as the opponent, "
+                "or leave the level out."
+            )
+        update = await self.service.challenge(
+            interaction.guild_id,
+            interaction.channel_id,
+            responder.user_id,
+            game,
+            opponent.id if opponent is not None else None,
+            size=size,
+            options=options or None,
+            level=level,
+        )
+        await self.delivery.publish(update, responder)
+
+    # ---- clicks --------------------------------------------------------------------
+    async def _challenge_click(
+        self, responder: Responder, challenge_id: int, version: int, action: str
+    ) -> None:
+        calls = {
+            "accept": self.service.accept_challenge,
+            "decline": self.service.decline_challenge,
+            "cancel": self.service.cancel_challenge,
+        }
+        if action not in calls:
+            raise UserFacingError("That button is no longer in use.")
+        update = await calls[action](challenge_id, responder.user_id)
+        await self.delivery.publish(update, responder)
+
+    async def _board_click(
+        self, responder: Responder, match_id: int, version: int, action: str
+    ) -> None:
+        user_id = responder.user_id
+        if action == KEEP:
+            await self.service.get_match(match_id)  # a finished or unknown match says so
+            await responder.private("To keep your colour, simply play your move: `/move cell`.")
+            return
+        if action == "rematch":
+            update = await self.service.rematch(match_id, user_id)
+        elif action in BOARD_SERVICE_ACTIONS:
+            update = await getattr(self.service, action)(match_id, user_id, version=version)
+        else:
+            update = await self.service.play(match_id, user_id, action, version=version)
+        await self.delivery.publish(update, responder)
+
+    # ---- /move and /resign -----------------------------------------------------------
+    async def move(
+        self, interaction: discord.Interaction, text: str, match_id: int | None = None
+    ) -> None:
+        async def run(responder: Responder) -> None:
+            match, note = await self.lookup.my_board_match(
+                interaction, responder.user_id, match_id, for_a_move=True
+            )
+            move = " ".join(text.split()).lower()
+            if not move:
+                raise UserFacingError("Type a cell, for example `f6`.")
+            if not MOVE_TEXT.fullmatch(move):
+                # Quote only a short, safe excerpt: the reply must stay readable (and within
+                # Discord's limit) whatever was typed.
+                raise UserFacingError(
+                    f"“{excerpt(text)}” is not a move. Type a cell such as `f6`; "
+                    "the list above the box shows your legal moves."
+                )
+            try:
+                update = await self.service.play(match.id, responder.user_id, move, version=None)
+            except IllegalAction as error:
+                # A bare Lefe cell that must capture one of several trees: offer the choice.
+                captures = await self._capture_options(match, responder.user_id, move)
+                if not captures:
+                    reason = str(error)
+                    if reason.startswith(move + " ") and not move[:1].isdigit():
+                        # The rules quote what was typed first: keep it as typed, in quotes
+                        # (not capitalised like the start of a sentence).
+                        raise UserFacingError(f"“{move}”{reason[len(move) :]}") from None
+                    raise
+                view = build_view(BOARD, match.id, match.version, captures, select_threshold=1)
+                await responder.private(
+                    f"{move} can capture more than one tree: which one?", view=view
+                )
+                return
+            await self.delivery.publish(_with_note(update, note), responder)
+
+        await self.errors.run(interaction, run)
+
+    async def resign(self, interaction: discord.Interaction, match_id: int | None = None) -> None:
+        async def run(responder: Responder) -> None:
+            match, note = await self.lookup.my_board_match(
+                interaction, responder.user_id, match_id, for_a_move=False
+            )
+            update = await self.service.resign(match.id, responder.user_id, version=None)
+            await self.delivery.publish(_with_note(update, note), responder)
+
+        await self.errors.run(interaction, run)
+
+    async def _legal_moves(self, match: Any, user_id: int) -> tuple[Any, list[str]]:
+        """The stored state and its legal moves when it is the user's turn (else none)."""
+        if user_id not in match.to_act:
+            return None, []
+        update = await self.service.current(match.id)
+        state = next(
+            (p.state for p in update.pictures if p.kind == "board" and p.state is not None), None
+        )
+        if state is None or state.outcome is not None:
+            return state, []
+        return state, list(state.legal_moves())
+
+    async def _capture_options(self, match: Any, user_id: int, move: str) -> list[Choice]:
+        """Lefe: a bare cell whose placement must capture one of several trees."""
+        if match.game != "lefe" or "x" in move:
+            return []
+        _, legal = await self._legal_moves(match, user_id)
+        if move in legal:
+            return []
+        captures = sorted(m for m in legal if m.startswith(move + "x"))
+        if len(captures) < 2:
+            return []
+        return [
+            Choice(
+                m,
+                f"{move}, capturing the tree at {m.split('x', 1)[1]}",
+                discord.ButtonStyle.primary,
+                "capture",
+                "Capture which tree?",
+            )
+            for m in captures
+        ]
+
+    async def move_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's legal moves in their board match here that start with what they
+        typed (the match named by the ``match`` option, else the only one, else the only
+        one where it is their turn)."""
+        user_id = interaction.user.id
+        matches = await self.lookup.board_matches_here(interaction, user_id)
+        chosen = getattr(interaction.namespace, "match", None)
+        if isinstance(chosen, int) and not isinstance(chosen, bool):
+            matches = [m for m in matches if m.id == chosen]
+        elif len(matches) > 1:
+            matches = [m for m in matches if user_id in m.to_act]
+        if len(matches) != 1:
+            return []
+        match = matches[0]
+        _, legal = await self._legal_moves(match, interaction.user.id)
+        typed = "".join(current.split()).lower()
+        found = sorted((m for m in legal if m.startswith(typed)), key=_move_order)
+        return [
+            app_commands.Choice(name=_move_label(m), value=m) for m in found[:AUTOCOMPLETE_LIMIT]
+        ]
+
+    # ---- the slash commands ----------------------------------------------------------
+    def commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        feature = self
+
+        @app_commands.command(
+            name=command_text("command.move.name"),
+            description=command_text("command.move.description"),
+        )
+        @app_commands.rename(
+            cell=command_text("command.option.cell"), match=command_text("command.option.match")
+        )
+        @app_commands.describe(
+            cell=command_text("command.move.cell"), match=command_text("command.move.match")
+        )
+        @app_commands.guild_only()
+        async def move_command(
+            interaction: discord.Interaction,
+            cell: str,
+            match: app_commands.Range[int, 1] | None = None,
+        ) -> None:
+            await feature.move(interaction, cell, match)
+
+        @move_command.autocomplete("cell")
+        async def move_autocomplete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return await feature.move_autocomplete(interaction, current)
+
+        @move_command.autocomplete("match")
+        async def move_match_autocomplete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[int]]:
+            return await feature.lookup.match_autocomplete(interaction, current)
+
+        @app_commands.command(
+            name=command_text("command.resign.name"),
+            description=command_text("command.resign.description"),
+        )
+        @app_commands.rename(match=command_text("command.option.match"))
+        @app_commands.describe(match=command_text("command.resign.match"))
+        @app_commands.guild_only()
+        async def resign_command(
+            interaction: discord.Interaction, match: app_commands.Range[int, 1] | None = None
+        ) -> None:
+            await feature.resign(interaction, match)
+
+        @resign_command.autocomplete("match")
+        async def resign_match_autocomplete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[int]]:
+            return await feature.lookup.match_autocomplete(interaction, current)
+
+        return [move_command, resign_command]
+
+
+def _with_note(update: Any, note: str | None) -> Any:
+    """The update with one more line for the channel message (first, after the header)."""
+    if note is None:
+        return update
+    return dataclasses.replace(update, messages=(Message(note), *update.messages))
+
+
+def _move_order(move: str) -> tuple[str, int, str]:
+    column = move[:1]
+    digits = "".join(ch for ch in move[1:3] if ch.isdigit())
+    return (column, int(digits or 0), move)
+
+
+def _move_label(move: str) -> str:
+    if "x" in move and move not in ("swap",):
+        cell, _, tree = move.partition("x")
+        return f"{cell}, capturing the tree at {tree}"
+    if "+" in move:
+        first, _, second = move.partition("+")
+        return f"{first} then {second}"
+    return move

@@ -1,0 +1,7 @@
+"""Information commands: ``/games``, ``/replay``, ``/rules``, ``/leaderboard``, ``/stats``."""
+
+from __future__ import annotations
+
+from bot.features.information.feature import Information
+
+__all__ = ["Information"]

@@ -1,0 +1,181 @@
+"""The Leiff tables feature: the lobby's and the table's buttons, the hand's controls, the
+Klatschtante's rule form, and **Show my hand** for players whose DMs are closed.
+
+A lobby is opened by ``/play game:Leiff`` (:meth:`LeiffTables.start`); every click after
+that is one service call whose update goes to delivery.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.common.context import Context
+from bot.common.custom_ids import ADD_BOT, LEIFF, PROMPT, REMOVE_BOT, SHOW_HAND
+from bot.common.delivery import Delivery
+from bot.common.errors import ErrorHandler, UserFacingError
+from bot.common.outgoing import Outgoing
+from bot.common.responder import Responder
+from bot.common.routing import ComponentRouter
+from bot.features.leiff_tables.messages import LeiffMessages
+from bot.service import StaleVersion
+from engine import get_spec
+from engine.leiff.actions import OUT_OF_TURN_KINDS
+from engine.spec import GameKind
+
+# Matching, catching and penalties are judged against the pile as it is when they arrive
+# (the rules say so), so they carry no version; so does dealing the next round.
+OUT_OF_TURN = OUT_OF_TURN_KINDS | {"next"}
+
+
+class RuleModal(discord.ui.Modal, title="Klatschtante: the new table rule"):
+    """Free text for the Klatschtante's table rule; submitting plays ``rule TEXT``."""
+
+    rule: discord.ui.TextInput[RuleModal] = discord.ui.TextInput(
+        label="Rule (shown on the table)", min_length=1, max_length=100
+    )
+
+    def __init__(self, tables: LeiffTables, match_id: int, version: int, suggestion: str) -> None:
+        super().__init__(timeout=600)
+        self.tables = tables
+        self.match_id = match_id
+        self.version = version
+        self.rule.default = suggestion[:100] or None
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        text = " ".join(str(self.rule.value).split())
+
+        async def play(responder: Responder) -> None:
+            if not text:
+                raise UserFacingError("The rule cannot be empty.")
+            update = await self.tables.service.leiff_action(
+                self.match_id, responder.user_id, f"rule {text}", version=self.version
+            )
+            await self.tables.delivery.publish(update, responder)
+
+        await self.tables.errors.run(interaction, play)
+
+
+class LeiffTables:
+    """Leiff lobbies and tables: their buttons, forms and messages."""
+
+    def __init__(self, context: Context, delivery: Delivery, errors: ErrorHandler) -> None:
+        self.context = context
+        self.delivery = delivery
+        self.errors = errors
+        self.messages = LeiffMessages(context)
+
+    def register(self, router: ComponentRouter) -> None:
+        router.route(LEIFF, self._click)
+        self.delivery.register(GameKind.CARDS.value, self.messages)
+
+    @property
+    def service(self) -> Any:
+        return self.context.service
+
+    def commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        """None of its own: a table is opened with ``/play`` and played with buttons."""
+        return []
+
+    # ---- opening a table (from /play) --------------------------------------------------
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        responder: Responder,
+        game: str,
+        opponent: discord.abc.User | None,
+        size: int | None,
+        options: dict[str, Any],
+        level: str | None,
+    ) -> None:
+        """A lobby anyone may join; bots are seated from the lobby, not by options."""
+        assert interaction.guild_id is not None
+        if level is not None:
+            raise UserFacingError(
+                "Leiff has no level option: open the table, then press **Add bot seat**."
+            )
+        if opponent is not None:
+            raise UserFacingError("Leiff opens a table anyone can join; leave out the opponent.")
+        if size is not None:
+            raise UserFacingError("Leiff has no board size.")
+        update = await self.service.open_lobby(
+            interaction.guild_id,
+            interaction.channel_id,
+            responder.user_id,
+            options=options or None,
+        )
+        await self.delivery.publish(update, responder)
+
+    # ---- clicks --------------------------------------------------------------------
+    async def _click(self, responder: Responder, match_id: int, version: int, action: str) -> None:
+        user_id = responder.user_id
+        if action == SHOW_HAND:
+            await self._show_hand(responder, match_id)
+            return
+        if action.startswith(PROMPT):
+            await self._open_rule_modal(responder, match_id, version)
+            return
+        if action == "join":
+            update = await self.service.join_lobby(match_id, user_id, version=None)
+        elif action == "leave":
+            update = await self.service.leave_lobby(match_id, user_id, version=None)
+        elif action == "start":
+            update = await self.service.start_lobby(match_id, user_id, version=None)
+        elif action == ADD_BOT:
+            update = await self.service.add_bot_seat(match_id, user_id, version=None)
+        elif action == REMOVE_BOT:
+            update = await self.service.remove_bot_seat(match_id, user_id, version=None)
+        else:
+            out_of_turn = action.split(" ", 1)[0] in OUT_OF_TURN
+            try:
+                update = await self.service.leiff_action(
+                    match_id, user_id, action, version=None if out_of_turn else version
+                )
+            except StaleVersion:
+                if responder.origin_is_private:  # bring the outdated hand message up to date
+                    await self._refresh_hand(responder, match_id)
+                raise
+        await self.delivery.publish(update, responder)
+
+    async def _hand_outgoing(self, match_id: int, user_id: int) -> tuple[Any, Outgoing]:
+        update = await self.service.current(match_id, for_user=user_id)
+        match = update.match
+        if match is None or get_spec(match.game).kind is not GameKind.CARDS:
+            raise UserFacingError("That is not a Leiff table.")
+        if user_id not in match.user_ids:
+            raise UserFacingError("You are not playing at this table.")
+        if match.status == "lobby":
+            raise UserFacingError("The game has not started yet.")
+        names = await self.context.names.seat_names(match)
+        return match, await self.messages.hand_message(update, user_id, names)
+
+    async def _show_hand(self, responder: Responder, match_id: int) -> None:
+        match, outgoing = await self._hand_outgoing(match_id, responder.user_id)
+        # A player whose DMs refused us may have opened them since: try once more, and if
+        # the hand gets through, it lives in their DMs again from now on.
+        if await self.delivery.dm_refused(responder.user_id) and await self.delivery.try_dm(
+            match, responder.user_id, outgoing, refused_before=True
+        ):
+            await responder.private(
+                "Your DMs are open again: your hand is there now, and it stays up to date there."
+            )
+            return
+        await responder.private(**outgoing.send_kwargs())
+
+    async def _refresh_hand(self, responder: Responder, match_id: int) -> None:
+        """A stale click in a hand message: bring that message up to date."""
+        try:
+            _, outgoing = await self._hand_outgoing(match_id, responder.user_id)
+        except Exception:
+            return
+        await responder.update_origin(**outgoing.edit_kwargs())
+
+    async def _open_rule_modal(self, responder: Responder, match_id: int, version: int) -> None:
+        update = await self.service.current(match_id)
+        actions = next((b.actions for b in update.buttons if b.for_user == responder.user_id), ())
+        suggestion = next((a[len("rule ") :] for a in actions if a.startswith("rule ")), None)
+        if suggestion is None:
+            raise UserFacingError("There is no table rule to write right now.")
+        await responder.modal(RuleModal(self, match_id, version, suggestion))

@@ -1,0 +1,82 @@
+"""The settings feature: ``/settings``, a server's own settings (Manage Server).
+
+Members' own preferences (``/prefs``) belong here too, beside the server's: a module of
+this package each.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.common.context import Context
+from bot.common.errors import ErrorHandler, UserFacingError
+from bot.common.responder import Responder
+from bot.common.translator import command_text
+from bot.features.settings.values import SETTING_TEXT_IDS, setting_value
+
+
+class ServerSettings:
+    """``/settings [key] [value]``: show all settings, or change one."""
+
+    def __init__(self, context: Context, errors: ErrorHandler) -> None:
+        self.context = context
+        self.errors = errors
+
+    async def settings(
+        self, interaction: discord.Interaction, key: str | None, value: str | None
+    ) -> None:
+        async def run(responder: Responder) -> None:
+            if interaction.guild_id is None:
+                raise UserFacingError("Settings belong to a server; use this there.")
+            service = self.context.service
+            allowed = bool(interaction.permissions.manage_guild)
+            if key is None:
+                if not allowed:
+                    raise UserFacingError("You need the Manage Server permission for that.")
+                current = await service.get_settings(interaction.guild_id)
+            else:
+                if value is None:
+                    raise UserFacingError(f"Give a value for {key}.")
+                current = await service.update_settings(
+                    interaction.guild_id,
+                    responder.user_id,
+                    allowed,
+                    **{key: setting_value(key, value)},
+                )
+            body = "\n".join(f"`{line}`" for line in current.describe())
+            await responder.private(f"**Server settings**\n{body}")
+
+        await self.errors.run(interaction, run)
+
+    def commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        feature = self
+
+        @app_commands.command(
+            name=command_text("command.settings.name"),
+            description=command_text("command.settings.description"),
+        )
+        @app_commands.rename(
+            key=command_text("command.option.key"), value=command_text("command.option.value")
+        )
+        @app_commands.describe(
+            key=command_text("command.settings.key"), value=command_text("command.settings.value")
+        )
+        @app_commands.choices(
+            key=[
+                app_commands.Choice(name=command_text(text), value=key)
+                for key, text in SETTING_TEXT_IDS.items()
+            ]
+        )
+        @app_commands.default_permissions(manage_guild=True)
+        @app_commands.guild_only()
+        async def settings_command(
+            interaction: discord.Interaction,
+            key: app_commands.Choice[str] | None = None,
+            value: str | None = None,
+        ) -> None:
+            await feature.settings(interaction, key.value if key else None, value)
+
+        return [settings_command]
