@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import asyncio
-import itertools
-import time
+import threading
 
 from render import png_bytes, render_async, render_board, replay_gif, shutdown_renderer
 from tests.render.helpers import played_game
@@ -17,27 +16,28 @@ async def test_render_async_returns_what_the_function_returns() -> None:
 
 
 async def test_event_loop_keeps_running_during_a_long_render() -> None:
+    # The render below cannot finish until the event loop, still running, releases it: a
+    # render_async that blocked the loop would wait out the timeout and fail, whatever the
+    # machine's speed (no clock is read).
+    release = threading.Event()
+    seen: list[str] = []
+
+    def gated_replay(positions: list[object]) -> bytes:
+        seen.append(threading.current_thread().name)
+        if not release.wait(timeout=20):
+            raise AssertionError("the event loop never ran while the render was waiting")
+        return replay_gif(positions, names=("A", "B"))
+
     state = played_game("les", 9, seed=3, moves=40)
-    positions = list(state.history())
-    ticks: list[float] = []
-    done = asyncio.Event()
-
-    async def heartbeat() -> None:
-        while not done.is_set():
-            ticks.append(time.perf_counter())
-            await asyncio.sleep(0.005)
-
-    beat = asyncio.create_task(heartbeat())
-    started = time.perf_counter()
-    data = await render_async(replay_gif, positions, names=("A", "B"))
-    elapsed = time.perf_counter() - started
-    done.set()
-    await beat
+    task = asyncio.create_task(render_async(gated_replay, list(state.history())))
+    for _ in range(1000):
+        await asyncio.sleep(0.001)
+        if seen:
+            break
+    release.set()
+    data = await task
     assert data[:6] == b"GIF89a"
-    # a blocking call would have let the heartbeat tick once or twice in all that time
-    assert len(ticks) >= max(5, int(elapsed / 0.05))
-    gaps = [b - a for a, b in itertools.pairwise(ticks)]
-    assert max(gaps) < 0.25
+    assert seen and seen[0] != threading.current_thread().name
 
 
 async def test_many_concurrent_renders_and_a_restart_after_shutdown() -> None:
