@@ -20,7 +20,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import render
-from engine import get_game
+from engine import board_game_names, get_board_game
+from engine.board import BoardState
+from engine.leiff.views import LeiffView
 
 log = logging.getLogger(__name__)
 
@@ -29,32 +31,39 @@ HAND_WIDTH = 480
 
 
 # ---- what runs in a worker (module-level so that it can be sent to a process) -----------
-def board_png_from_json(game: str, state_json: str, names: tuple[str, ...]) -> bytes:
-    state = get_game(game).from_json(state_json)
+def board_png_from_json(game: str, state_json: str, names: tuple[str, str]) -> bytes:
+    state = get_board_game(game).from_json(state_json)
     return render.png_bytes(render.render_board(state, names=names, width=BOARD_WIDTH))
 
 
-def board_png(state: Any, names: tuple[str, ...]) -> bytes:
+def board_png(state: BoardState, names: tuple[str, str]) -> bytes:
     return render.png_bytes(render.render_board(state, names=names, width=BOARD_WIDTH))
 
 
-def table_png(view: dict[str, Any], names: tuple[str, ...]) -> bytes:
+def table_png(view: LeiffView, names: tuple[str, ...]) -> bytes:
     return render.png_bytes(render.render_table(view, names=list(names)))
 
 
-def hand_png(view: dict[str, Any], seat: int, names: tuple[str, ...]) -> bytes:
+def hand_png(view: LeiffView, seat: int, names: tuple[str, ...]) -> bytes:
     return render.png_bytes(render.render_hand(view, seat, names=list(names), width=HAND_WIDTH))
 
 
-def replay_gif_from_json(game: str, state_json: str, names: tuple[str, ...]) -> bytes:
-    state = get_game(game).from_json(state_json)
+def replay_gif_from_json(game: str, state_json: str, names: tuple[str, str]) -> bytes:
+    state = get_board_game(game).from_json(state_json)
     return render.replay_gif(list(state.history()), names=names)
 
 
 def _warm_up() -> int:
     """Import and draw once, so that the first real picture is not slowed by start-up."""
-    state = get_game("lefe").new(size=5)
+    game = get_board_game(board_game_names()[0])
+    state = game.new(size=min(game.sizes))
     return len(board_png(state, ("", "")))
+
+
+def _pair(names: Sequence[str]) -> tuple[str, str]:
+    """A board game's two names, seat A first."""
+    first, second = names
+    return first, second
 
 
 class Painter:
@@ -97,22 +106,22 @@ class Painter:
                     self._pool = self._new_pool()
         return await render.render_async(functools.partial(func, *args))
 
-    async def board_png(self, state: Any, names: Sequence[str]) -> bytes:
+    async def board_png(self, state: BoardState, names: Sequence[str]) -> bytes:
         """The board picture of a board-game state; ``names`` by seat (seat A first)."""
         if self._pool is not None:
             return await self._run(
-                board_png_from_json, state.game.name, state.to_json(), tuple(names)
+                board_png_from_json, state.game.name, state.to_json(), _pair(names)
             )
-        return await self._run(board_png, state, tuple(names))
+        return await self._run(board_png, state, _pair(names))
 
-    async def table_png(self, view: dict[str, Any], names: Sequence[str]) -> bytes:
+    async def table_png(self, view: LeiffView, names: Sequence[str]) -> bytes:
         """The Leiff table as everybody sees it (the spectator view)."""
         return await self._run(table_png, view, tuple(names))
 
-    async def hand_png(self, view: dict[str, Any], seat: int, names: Sequence[str]) -> bytes:
+    async def hand_png(self, view: LeiffView, seat: int, names: Sequence[str]) -> bytes:
         """One player's private picture: their hand as they know it, and the table."""
         return await self._run(hand_png, view, seat, tuple(names))
 
-    async def replay_gif(self, state: Any, names: Sequence[str]) -> bytes:
+    async def replay_gif(self, state: BoardState, names: Sequence[str]) -> bytes:
         """An animated GIF of a board-game match, one frame per position up to ``state``."""
-        return await self._run(replay_gif_from_json, state.game.name, state.to_json(), tuple(names))
+        return await self._run(replay_gif_from_json, state.game.name, state.to_json(), _pair(names))
