@@ -21,6 +21,7 @@ from typing import Any
 
 import render
 from engine import get_game
+from tutorial import tutorial_page
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +50,11 @@ def hand_png(view: dict[str, Any], seat: int, names: tuple[str, ...]) -> bytes:
 def replay_gif_from_json(game: str, state_json: str, names: tuple[str, ...]) -> bytes:
     state = get_game(game).from_json(state_json)
     return render.replay_gif(list(state.history()), names=names)
+
+
+def tutorial_png(game: str, number: int, language: str, theme: str) -> bytes:
+    """A tutorial page's picture (each worker remembers the pages it has drawn)."""
+    return tutorial_page(game, number, language, theme=theme).picture()
 
 
 def _warm_up() -> int:
@@ -112,6 +118,12 @@ class Painter:
     async def hand_png(self, view: dict[str, Any], seat: int, names: Sequence[str]) -> bytes:
         """One player's private picture: their hand as they know it, and the table."""
         return await self._run(hand_png, view, seat, tuple(names))
+
+    async def tutorial_png(
+        self, game: str, number: int, language: str, theme: str = "classic"
+    ) -> bytes:
+        """Page ``number`` of ``game``'s tutorial, its annotated picture."""
+        return await self._run(tutorial_png, game, number, language, theme)
 
     async def replay_gif(self, state: Any, names: Sequence[str]) -> bytes:
         """An animated GIF of a board-game match, one frame per position up to ``state``."""
