@@ -23,6 +23,7 @@ import render
 from engine import board_game_names, get_board_game
 from engine.board import BoardState
 from engine.leiff.views import LeiffView
+from tutorial import tutorial_page
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,11 @@ def hand_png(view: LeiffView, seat: int, names: tuple[str, ...]) -> bytes:
 def replay_gif_from_json(game: str, state_json: str, names: tuple[str, str]) -> bytes:
     state = get_board_game(game).from_json(state_json)
     return render.replay_gif(list(state.history()), names=names)
+
+
+def tutorial_png(game: str, number: int, language: str, theme: str) -> bytes:
+    """A tutorial page's picture (each worker remembers the pages it has drawn)."""
+    return tutorial_page(game, number, language, theme=theme).picture()
 
 
 def _warm_up() -> int:
@@ -121,6 +127,12 @@ class Painter:
     async def hand_png(self, view: LeiffView, seat: int, names: Sequence[str]) -> bytes:
         """One player's private picture: their hand as they know it, and the table."""
         return await self._run(hand_png, view, seat, tuple(names))
+
+    async def tutorial_png(
+        self, game: str, number: int, language: str, theme: str = "classic"
+    ) -> bytes:
+        """Page ``number`` of ``game``'s tutorial, its annotated picture."""
+        return await self._run(tutorial_png, game, number, language, theme)
 
     async def replay_gif(self, state: BoardState, names: Sequence[str]) -> bytes:
         """An animated GIF of a board-game match, one frame per position up to ``state``."""
