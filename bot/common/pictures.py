@@ -22,6 +22,7 @@ from typing import Any
 import render
 from engine import get_game
 from i18n import DEFAULT_LANGUAGE
+from tutorial import tutorial_page
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +63,11 @@ def replay_gif_from_json(
 ) -> bytes:
     state = get_game(game).from_json(state_json)
     return render.replay_gif(list(state.history()), names=names, language=language)
+
+
+def tutorial_png(game: str, number: int, language: str, theme: str) -> bytes:
+    """A tutorial page's picture (each worker remembers the pages it has drawn)."""
+    return tutorial_page(game, number, language, theme=theme).picture()
 
 
 def _warm_up() -> int:
@@ -136,6 +142,12 @@ class Painter:
     ) -> bytes:
         """One player's private picture: their hand as they know it, and the table."""
         return await self._run(hand_png, view, seat, tuple(names), language)
+
+    async def tutorial_png(
+        self, game: str, number: int, language: str, theme: str = "classic"
+    ) -> bytes:
+        """Page ``number`` of ``game``'s tutorial, its annotated picture."""
+        return await self._run(tutorial_png, game, number, language, theme)
 
     async def replay_gif(
         self, state: Any, names: Sequence[str], language: str = DEFAULT_LANGUAGE

@@ -1,8 +1,8 @@
-"""The information feature: ``/games``, ``/replay``, ``/rules``, ``/leaderboard``, ``/stats``.
+"""The information feature: ``/games``, ``/replay``, ``/leaderboard``, ``/stats``.
 
 Nothing here changes a match: each command reads from the service and answers, privately
-in the member's language (``/games``, ``/replay``, ``/rules``) or in the channel, in the
-server's language, without pinging anyone (``/leaderboard``, ``/stats``).
+in the member's language (``/games``, ``/replay``) or in the channel, in the server's
+language, without pinging anyone (``/leaderboard``, ``/stats``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,6 @@ from bot.common.match_lines import rating
 from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.translator import command_text
-from bot.features.information.rules import rules_card
 from bot.features.information.standings import level_name, record, streak
 from engine import get_spec
 from i18n import N_, translate
@@ -30,7 +29,7 @@ CHALLENGES_LISTED = 20
 
 
 class Information:
-    """Lists, records, rules and replays."""
+    """Lists, records and replays."""
 
     def __init__(self, context: Context, errors: ErrorHandler) -> None:
         self.context = context
@@ -123,14 +122,6 @@ class Information:
                 ),
                 file=discord.File(io.BytesIO(gif), filename=f"match-{match.id}.gif"),
             )
-
-        await self.errors.run(interaction, run)
-
-    async def rules(self, interaction: discord.Interaction, game: str) -> None:
-        async def run(responder: Responder) -> None:
-            await responder.acknowledge()
-            text, image, filename = await rules_card(responder.language, game, self.context.painter)
-            await responder.private(text, file=discord.File(io.BytesIO(image), filename=filename))
 
         await self.errors.run(interaction, run)
 
@@ -239,18 +230,6 @@ class Information:
             await feature.replay(interaction, match)
 
         @app_commands.command(
-            name=command_text("command.rules.name"),
-            description=command_text("command.rules.description"),
-        )
-        @app_commands.rename(game=command_text("command.option.game"))
-        @app_commands.describe(game=command_text("command.rules.game"))
-        @app_commands.choices(game=games)
-        async def rules_command(
-            interaction: discord.Interaction, game: app_commands.Choice[str]
-        ) -> None:
-            await feature.rules(interaction, game.value)
-
-        @app_commands.command(
             name=command_text("command.leaderboard.name"),
             description=command_text("command.leaderboard.description"),
         )
@@ -275,4 +254,4 @@ class Information:
         ) -> None:
             await feature.stats(interaction, member)
 
-        return [games_command, replay_command, rules_command, leaderboard_command, stats_command]
+        return [games_command, replay_command, leaderboard_command, stats_command]
