@@ -9,6 +9,7 @@ a typed cell could capture more than one tree).
 from __future__ import annotations
 
 import dataclasses
+import io
 import re
 from typing import Any
 
@@ -22,6 +23,7 @@ from bot.common.delivery import CHALLENGE as CHALLENGE_MESSAGES
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.names import excerpt
+from bot.common.outgoing import full_sentence
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.translator import command_text
@@ -30,6 +32,7 @@ from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup
 from bot.features.board_games.messages import BoardMessages, ChallengeMessages
 from bot.service import IllegalAction, Message
 from engine.spec import GameKind
+from i18n import language_for
 
 BOARD_SERVICE_ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
 # What a typed move can be made of (cells, Lefe captures "e5xg6", Les pairs "e5+b2", words
@@ -151,8 +154,10 @@ class BoardGames:
                     if reason.startswith(move + " ") and not move[:1].isdigit():
                         # The rules quote what was typed first: keep it as typed, in quotes
                         # (not capitalised like the start of a sentence).
-                        raise UserFacingError(f"“{move}”{reason[len(move) :]}") from None
-                    raise
+                        reason = f"“{move}”{reason[len(move) :]}"
+                    if await self._refuse_with_picture(responder, match, move, reason):
+                        return
+                    raise UserFacingError(reason) from None
                 view = build_view(BOARD, match.id, match.version, captures, select_threshold=1)
                 await responder.private(
                     f"{move} can capture more than one tree: which one?", view=view
@@ -183,6 +188,26 @@ class BoardGames:
         if state is None or state.outcome is not None:
             return state, []
         return state, list(state.legal_moves())
+
+    async def _refuse_with_picture(
+        self, responder: Responder, match: Any, move: str, reason: str
+    ) -> bool:
+        """Answer a refused move with the rules' reason and a picture of why (the stones
+        the refusal is about marked on the board the player sees), when the refusal names
+        stones; False when it does not (the sentence is answer enough)."""
+        state, _ = await self._legal_moves(match, responder.user_id)
+        if state is None or state.outcome is not None:
+            return False
+        names = await self.context.names.seat_names(match)
+        language = language_for(responder.interaction.locale)
+        picture = await self.context.painter.refusal_png(state, move, names, language)
+        if picture is None:
+            return False
+        await responder.private(
+            full_sentence(reason),
+            file=discord.File(io.BytesIO(picture), filename="refused.png"),
+        )
+        return True
 
     async def _capture_options(self, match: Any, user_id: int, move: str) -> list[Choice]:
         """Lefe: a bare cell whose placement must capture one of several trees."""

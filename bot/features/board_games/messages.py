@@ -2,7 +2,8 @@
 
 A board match is one channel message per update: the board picture with the last move
 marked, a line per event, whose turn it is (the only ping), the time left, and the
-buttons that apply now. A challenge is one message with Accept / Decline / Withdraw and
+buttons that apply now; while it is the turn of a member whose move hints are on, the
+picture has a dot on every cell where they may play. A challenge is one message with Accept / Decline / Withdraw and
 its expiry time, edited in place when it ends.
 """
 
@@ -23,6 +24,7 @@ from bot.common.match_lines import (
 )
 from bot.common.outgoing import Outgoing, sentence
 from bot.features.board_games.labels import KEEP, board_choices
+from i18n import DEFAULT_LANGUAGE, translate
 
 
 class ChallengeMessages(MessageBuilder):
@@ -83,8 +85,9 @@ class BoardMessages(MessageBuilder):
         )
         image = None
         state = picture.state if picture is not None else None
+        hints = await self.hints_shown(match, state)
         if state is not None:
-            image = await self.context.painter.board_png(state, seat_names)
+            image = await self.context.painter.board_png(state, seat_names, hints=hints)
         lines = [sentence(t) for t in update.texts_for(None)]
         header = f"**{game_title(match.game)}** · match #{match.id}"
         if state is not None:
@@ -108,6 +111,8 @@ class BoardMessages(MessageBuilder):
                 lines.append(f"{offerer} offers a draw.")
         elif match.result is not None and refresh:
             lines.append(await result_line(names, match))
+        if hints:
+            lines.append(translate(DEFAULT_LANGUAGE, "bot.board.hints"))
         lines.extend(await rating_lines(names, update))
         actions = [a for b in update.buttons for a in b.actions]  # one shared board message
         choices = board_choices(_with_keep(actions))
@@ -115,6 +120,17 @@ class BoardMessages(MessageBuilder):
         return Outgoing(
             "\n".join(lines), image, "board.png", choices, BOARD, match.id, version, pings
         )
+
+    async def hints_shown(self, match: Any, state: Any) -> bool:
+        """Whether the picture marks where the player to move may play: while a running
+        game waits for one member (not the bot) whose hints are on (their ``/prefs``, or
+        the default for their first games of the game). Where a stone may go is no secret
+        in these games, so the shared picture of that member's turn carries the dots."""
+        if state is None or match.status != "running" or getattr(state, "outcome", None):
+            return False
+        if len(match.to_act) != 1 or is_bot(match, match.to_act[0]):
+            return False
+        return bool(await self.context.service.hints_on(match.to_act[0], match.game))
 
 
 def _with_keep(actions: Sequence[str]) -> list[str]:
