@@ -10,7 +10,7 @@ that marks them.
 from __future__ import annotations
 
 from render.annotations import Annotations, hint_cells
-from tests.bot.helpers import decode_png, last_board_message, stored_state, start_board_match
+from tests.bot.helpers import decode_png, last_board_message, start_board_match, stored_state
 from tests.render.test_annotations import _whole
 from tests.tutorial.pictures import mark_problems
 
@@ -94,7 +94,9 @@ async def test_a_refused_move_shows_the_reason_and_the_stones_it_is_about(sim, w
     refused = await sim.slash(world.alice, "move", cell="d4")
     assert refused.ephemeral
     message = refused.last_message
-    assert message.content == "“d4” is next to two of your leaves; a new stone may touch at most one."
+    assert (
+        message.content == "“d4” is next to two of your leaves; a new stone may touch at most one."
+    )
     state = await stored_state(bot, match_id)
     image = decode_png(message)
     marks = Annotations(may_not=("d4",), about=("c3", "d5"))
