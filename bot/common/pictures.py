@@ -21,6 +21,7 @@ from typing import Any
 
 import render
 from engine import get_game
+from i18n import DEFAULT_LANGUAGE
 from tutorial import hint_picture, illegal_move_picture, tutorial_page
 
 log = logging.getLogger(__name__)
@@ -31,34 +32,53 @@ HAND_WIDTH = 480
 
 # ---- what runs in a worker (module-level so that it can be sent to a process) -----------
 def board_png_from_json(
-    game: str, state_json: str, names: tuple[str, ...], hints: bool = False, theme: str = "classic"
+    game: str,
+    state_json: str,
+    names: tuple[str, ...],
+    language: str = DEFAULT_LANGUAGE,
+    hints: bool = False,
+    theme: str = "classic",
 ) -> bytes:
     state = get_game(game).from_json(state_json)
-    return board_png(state, names, hints, theme)
+    return board_png(state, names, language, hints, theme)
 
 
 def board_png(
-    state: Any, names: tuple[str, ...], hints: bool = False, theme: str = "classic"
+    state: Any,
+    names: tuple[str, ...],
+    language: str = DEFAULT_LANGUAGE,
+    hints: bool = False,
+    theme: str = "classic",
 ) -> bytes:
-    """The board picture; with ``hints``, a dot on every cell where the player to move may
-    put a stone (the same picture otherwise)."""
+    """The board picture, its words in ``language``; with ``hints``, a dot on every cell
+    where the player to move may put a stone (the same picture otherwise)."""
     pair = (names[0], names[1]) if len(names) >= 2 else ("", "")
     if hints:
-        return hint_picture(state, names=pair, theme=theme, width=BOARD_WIDTH)
-    return render.png_bytes(render.render_board(state, names=names, theme=theme, width=BOARD_WIDTH))
+        return hint_picture(state, names=pair, theme=theme, width=BOARD_WIDTH, language=language)
+    return render.png_bytes(
+        render.render_board(state, names=names, theme=theme, width=BOARD_WIDTH, language=language)
+    )
 
 
-def table_png(view: dict[str, Any], names: tuple[str, ...]) -> bytes:
-    return render.png_bytes(render.render_table(view, names=list(names)))
+def table_png(
+    view: dict[str, Any], names: tuple[str, ...], language: str = DEFAULT_LANGUAGE
+) -> bytes:
+    return render.png_bytes(render.render_table(view, names=list(names), language=language))
 
 
-def hand_png(view: dict[str, Any], seat: int, names: tuple[str, ...]) -> bytes:
-    return render.png_bytes(render.render_hand(view, seat, names=list(names), width=HAND_WIDTH))
+def hand_png(
+    view: dict[str, Any], seat: int, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE
+) -> bytes:
+    return render.png_bytes(
+        render.render_hand(view, seat, names=list(names), width=HAND_WIDTH, language=language)
+    )
 
 
-def replay_gif_from_json(game: str, state_json: str, names: tuple[str, ...]) -> bytes:
+def replay_gif_from_json(
+    game: str, state_json: str, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE
+) -> bytes:
     state = get_game(game).from_json(state_json)
-    return render.replay_gif(list(state.history()), names=names)
+    return render.replay_gif(list(state.history()), names=names, language=language)
 
 
 def refusal_png(
@@ -130,23 +150,43 @@ class Painter:
         return await render.render_async(functools.partial(func, *args))
 
     async def board_png(
-        self, state: Any, names: Sequence[str], *, hints: bool = False, theme: str = "classic"
+        self,
+        state: Any,
+        names: Sequence[str],
+        language: str = DEFAULT_LANGUAGE,
+        *,
+        hints: bool = False,
+        theme: str = "classic",
     ) -> bytes:
-        """The board picture of a board-game state; ``names`` by seat (seat A first);
-        ``hints`` marks where the player to move may play."""
+        """The board picture of a board-game state; ``names`` by seat (seat A first); its
+        words in ``language``; ``hints`` marks where the player to move may play."""
         if self._pool is not None:
             return await self._run(
-                board_png_from_json, state.game.name, state.to_json(), tuple(names), hints, theme
+                board_png_from_json,
+                state.game.name,
+                state.to_json(),
+                tuple(names),
+                language,
+                hints,
+                theme,
             )
-        return await self._run(board_png, state, tuple(names), hints, theme)
+        return await self._run(board_png, state, tuple(names), language, hints, theme)
 
-    async def table_png(self, view: dict[str, Any], names: Sequence[str]) -> bytes:
+    async def table_png(
+        self, view: dict[str, Any], names: Sequence[str], language: str = DEFAULT_LANGUAGE
+    ) -> bytes:
         """The Leiff table as everybody sees it (the spectator view)."""
-        return await self._run(table_png, view, tuple(names))
+        return await self._run(table_png, view, tuple(names), language)
 
-    async def hand_png(self, view: dict[str, Any], seat: int, names: Sequence[str]) -> bytes:
+    async def hand_png(
+        self,
+        view: dict[str, Any],
+        seat: int,
+        names: Sequence[str],
+        language: str = DEFAULT_LANGUAGE,
+    ) -> bytes:
         """One player's private picture: their hand as they know it, and the table."""
-        return await self._run(hand_png, view, seat, tuple(names))
+        return await self._run(hand_png, view, seat, tuple(names), language)
 
     async def refusal_png(
         self,
@@ -176,6 +216,10 @@ class Painter:
         """Page ``number`` of ``game``'s tutorial, its annotated picture."""
         return await self._run(tutorial_png, game, number, language, theme)
 
-    async def replay_gif(self, state: Any, names: Sequence[str]) -> bytes:
+    async def replay_gif(
+        self, state: Any, names: Sequence[str], language: str = DEFAULT_LANGUAGE
+    ) -> bytes:
         """An animated GIF of a board-game match, one frame per position up to ``state``."""
-        return await self._run(replay_gif_from_json, state.game.name, state.to_json(), tuple(names))
+        return await self._run(
+            replay_gif_from_json, state.game.name, state.to_json(), tuple(names), language
+        )

@@ -23,7 +23,7 @@ from bot.common.errors import ErrorHandler
 from bot.common.responder import Responder
 from bot.common.translator import command_text
 from bot.service.preferences import HINT_GAMES
-from i18n import language_for, translate
+from i18n import translate
 
 
 class Preferences:
@@ -35,13 +35,12 @@ class Preferences:
 
     async def prefs(self, interaction: discord.Interaction, hints: bool | None) -> None:
         async def run(responder: Responder) -> None:
-            language = language_for(interaction.locale)
             service = self.context.service
             if hints is None:
                 chosen = await service.preferences(responder.user_id)
             else:
                 chosen = await service.set_preferences(responder.user_id, hints=hints)
-            await responder.private(describe(language, chosen.hints))
+            await responder.private(describe(responder.language, chosen.hints))
 
         await self.errors.run(interaction, run)
 
