@@ -21,7 +21,7 @@ from bot.service.results import (
     Update,
     VsBotStats,
 )
-from bot.storage import ActionRecord, DmFailure
+from bot.storage import ActionRecord, DmFailure, MemberPreferences
 
 if TYPE_CHECKING:
     from bot.service.service import StartupState
@@ -145,3 +145,11 @@ class GameService(Protocol):
     async def update_settings(
         self, guild_id: int, user_id: int, has_manage_guild: bool, **changes: object
     ) -> GuildSettings: ...
+
+    async def preferences(self, user_id: int) -> MemberPreferences: ...
+
+    async def set_preferences(
+        self, user_id: int, *, hints: object = ..., theme: object = ...
+    ) -> MemberPreferences: ...
+
+    async def hints_on(self, user_id: int, game: str) -> bool: ...
