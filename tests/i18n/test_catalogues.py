@@ -27,6 +27,7 @@ SAME_IN_GERMAN = {
     "lefe.score",
     "score.plain",
     "move.plain",
+    "list.comma",  # ", " between the parts of a score in both
     *(f"game.{name}.title" for name in (*BOARD_GAMES, "leiff")),  # the games' own names
 }
 
