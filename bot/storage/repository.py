@@ -16,6 +16,7 @@ from bot.storage.records import (
     ChallengeRecord,
     DmFailure,
     MatchRecord,
+    MemberPreferences,
     RatingRecord,
     SeatRecord,
     VsBotRecord,
@@ -245,3 +246,16 @@ class Repository(abc.ABC):
     @abc.abstractmethod
     async def set_member_language(self, user_id: int, language: str, at: float) -> None:
         """Remember (for every process) the language a user was seen using at ``at``."""
+
+    # ---- members' preferences ----------------------------------------------------------
+    @abc.abstractmethod
+    async def get_preferences(self, user_id: int) -> MemberPreferences | None:
+        """What the member chose (None: nothing yet)."""
+
+    @abc.abstractmethod
+    async def put_preferences(self, preferences: MemberPreferences) -> None:
+        """Store the member's choices whole (replacing what was there)."""
+
+    @abc.abstractmethod
+    async def finished_games(self, user_id: int, game: str) -> int:
+        """How many matches of ``game`` the user has finished, on any server."""
