@@ -622,7 +622,6 @@ class SqlRepository(Repository):
                 (user_id, language, float(at)),
             )
 
-
     # ---- members' preferences ----------------------------------------------------------
     async def get_preferences(self, user_id: int) -> MemberPreferences | None:
         rows = await self._fetch(

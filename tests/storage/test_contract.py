@@ -416,6 +416,7 @@ async def test_member_languages_are_shared_and_the_last_one_seen_wins(
         await other.close()
     assert await repo.member_languages([ALICE, BOB]) == {ALICE: "en", BOB: "de"}
 
+
 async def test_a_member_s_preferences_are_kept_and_replaced_whole(
     repo: Repository, repo_url: str
 ) -> None:
