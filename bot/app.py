@@ -39,6 +39,7 @@ from bot.common.routing import ComponentRouter
 from bot.common.translator import CatalogueTranslator
 from bot.features.board_games import BoardGames
 from bot.features.information import Information
+from bot.features.learning import Learning
 from bot.features.leiff_tables import LeiffTables
 from bot.features.play import Play
 from bot.features.settings import ServerSettings
@@ -109,14 +110,17 @@ class LeafBot(discord.AutoShardedClient):
         self.components = ComponentRouter(self.errors)  # what every click is handed to
         board_games = BoardGames(self.context, self.delivery, self.errors)
         leiff_tables = LeiffTables(self.context, self.delivery, self.errors)
+        learning = Learning(self.context, self.delivery, self.errors, docs_url=settings.docs_url)
         board_games.register(self.components)
         leiff_tables.register(self.components)
+        learning.register(self.components)
         starters = {GameKind.BOARD: board_games, GameKind.CARDS: leiff_tables}
         self.features = (
             Play(self.context, self.delivery, self.errors, starters),
             board_games,
             leiff_tables,
             Information(self.context, self.errors),
+            learning,
             ServerSettings(self.context, self.errors),
         )
 

@@ -78,6 +78,9 @@ class Settings:
     # all of them). Unset: one process, one shard.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # Where the project's docs/ folder is published (https://.../docs): /rules links each
+    # game's rules page under it. None: no link.
+    docs_url: str | None = None
     # What the settings said that deserves a word in the log at start-up.
     notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
@@ -159,5 +162,6 @@ class Settings:
             ai_workers=integer("AI_WORKERS", 1) or 1,
             shard_count=integer("SHARD_COUNT", None),
             shard_ids=parse_shard_ids(shard_ids) if shard_ids else None,
+            docs_url=(merged.get("DOCS_URL") or "").strip() or None,
             notes=tuple(notes),
         )

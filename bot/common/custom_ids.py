@@ -1,7 +1,7 @@
 """The one custom-id format of every button and select the bot sends.
 
 A custom id carries everything needed to handle a click without any memory of the message:
-what it acts on (a board match, a Leiff match or a challenge), that thing's id, the match
+what it acts on (a board match, a Leiff match, a challenge or a tutorial page), that thing's id, the match
 version the component was drawn for, and the action string the service understands. Because
 the id says it all, one dynamic handler serves clicks on messages sent before a restart.
 
@@ -19,7 +19,10 @@ MAX_CUSTOM_ID = 100
 BOARD = "b"  # a board-game match: target is the match id
 LEIFF = "f"  # a Leiff match or lobby: target is the match id
 CHALLENGE = "c"  # a challenge or seek: target is the challenge id
-SCOPES = (BOARD, LEIFF, CHALLENGE)
+# a tutorial page: target is the page to show (from 1), version 0, action the game's name
+# (or PRACTICE/OPEN followed by it); the id is all a click needs, also after a restart
+TUTORIAL = "t"
+SCOPES = (BOARD, LEIFF, CHALLENGE, TUTORIAL)
 
 # Actions the bot itself defines (everything else is passed to the service unchanged).
 SHOW_HAND = "~hand"  # the "Show my hand" fallback for a player whose DMs are closed
@@ -28,8 +31,10 @@ PROMPT = "~prompt:"  # a button that opens a modal to complete an action (Klatsc
 CAPTURE_PREFIX = "~cap:"  # Lefe: choose which tree a placement captures
 ADD_BOT = "~addbot"  # a Leiff lobby: the host seats a bot
 REMOVE_BOT = "~rmbot"  # a Leiff lobby: the host removes the last bot seat
+OPEN = "~open:"  # /help: open a game's tutorial in a message of its own
+PRACTICE = "~practice:"  # a tutorial's last page: a practice game against the bot
 
-_HEAD = r"^lb\|(?P<scope>[bfc])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
+_HEAD = r"^lb\|(?P<scope>[bfct])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
 # Any of our ids (for decoding).
 TEMPLATE = re.compile(_HEAD + r"(?P<action>.{1,80})$", re.DOTALL)
 # Buttons and select menus get distinct templates because discord.py keeps one dynamic item

@@ -299,7 +299,7 @@ def base_payload(
         "type": interaction_type,
         "token": token,
         "version": 1,
-        "locale": "en-US",
+        "locale": user.locale,
         "entitlements": [],
         "attachment_size_limit": attachment_size_limit,
         "channel_id": str(channel.id),

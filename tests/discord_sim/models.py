@@ -99,6 +99,8 @@ class SimUser:
     bot: bool = False
     #: False makes every DM the bot sends this user fail with 403 / code 50007.
     dms_open: bool = True
+    #: The language of the user's Discord client, sent with each of their interactions.
+    locale: str = "en-US"
 
     @property
     def mention(self) -> str:

@@ -11,8 +11,13 @@ from PIL import Image
 
 from engine.board import BoardState
 from render.annotations import Annotations, Figure, mark_sizes
+from render.card_marks import slot_ring
+from render.leiff import hand_layout
 from render.themes import get_theme
 from tests.render.helpers import close
+from tutorial import TUTORIALS
+from tutorial.boards import BoardExample, Plays
+from tutorial.cards import CardExample, Hand
 
 TOLERANCE = 24  # palette PNGs and antialiased edges
 
@@ -74,4 +79,48 @@ def mark_problems(
             ring = (centre[0] + (sizes.here_inner + sizes.here_outer) / 2, centre[1])
             if not close(pixel(ring), colours.placed, TOLERANCE):
                 found.append(f"no ring on {name}, where the move goes")
+    return found
+
+
+def page_problems(
+    game: str, number: int, image: Image.Image, language: str = "en", theme: str = "classic"
+) -> list[str]:
+    """Where page ``number`` of ``game``'s tutorial, as the decoded ``image`` shows it,
+    disagrees with the engine: the page's claims checked by the engine, then the picture
+    read back (board pages: a dot on exactly the legal cells, signs and rings where the
+    claims put them, in each panel; Leiff hands: a ring round exactly the cards the page
+    is about)."""
+    example = TUTORIALS[game][number - 1].example
+    found = [f"claim: {problem}" for problem in example.problems()]
+    if isinstance(example, BoardExample):
+        figure = example.layout(language, theme)
+        if image.size != figure.image.size:
+            return [*found, f"picture of size {image.size}, not {figure.image.size}"]
+        before, after = example.marks()
+        state = example.state()
+        found += mark_problems(image, figure, 0, state, before, theme)
+        if after is not None:
+            moved = next(c for c in example.claims if isinstance(c, Plays)).after(state)
+            found += mark_problems(image, figure, 1, moved, after, theme)
+        return found
+    assert isinstance(example, CardExample)
+    expected = example.picture(language, theme)
+    if image.size != expected.size:
+        return [*found, f"picture of size {image.size}, not {expected.size}"]
+    if isinstance(example.picture_of, Hand):
+        cards = example.state()
+        assert cards is not None
+        seat = example.picture_of.seat
+        view = cards.view(seat)
+        layout = hand_layout(view, seat, expected.width)
+        top = image.height - layout.height  # the caption band above the hand
+        about = get_theme(theme).annotations["about"]
+        rgb = image.convert("RGB")
+        for slot, box in enumerate(layout.slots, start=1):
+            (x0, y0, _, y1), line = slot_ring(box, expected.width)
+            pixel = rgb.getpixel((int(x0 + line / 2), int(top + (y0 + y1) / 2)))
+            assert isinstance(pixel, tuple)
+            ringed = close(pixel, about, TOLERANCE)
+            if ringed != (slot in example.picture_of.rings):
+                found.append(f"slot {slot} {'ringed' if ringed else 'not ringed'}")
     return found

@@ -14,7 +14,7 @@ from render.card_marks import slot_ring
 from render.leiff import hand_layout
 from render.themes import get_theme
 from tests.render.helpers import close, decode
-from tests.tutorial.pictures import mark_problems
+from tests.tutorial.pictures import mark_problems, page_problems
 from tutorial import TUTORIALS, check_tutorial, tutorial_games, tutorial_page, tutorial_pages
 from tutorial.boards import (
     BoardExample,
@@ -224,3 +224,12 @@ def test_a_leiff_page_broken_on_purpose_fails_its_check() -> None:
     ]
     for example in wrong:
         assert example.problems(), example.claims
+
+
+def test_the_page_reader_notices_the_picture_of_another_page() -> None:
+    """What the Discord tests use on every page they receive: it fails for a wrong picture."""
+    for game, number in (("lefe", 3), ("dalen", 3), ("leiff", 2)):
+        own = decode(tutorial_page(game, number).picture())
+        assert page_problems(game, number, own) == []
+        other = decode(tutorial_page(game, number + 1).picture())
+        assert page_problems(game, number, other), (game, number)

@@ -1,4 +1,4 @@
-"""Information commands: ``/games``, ``/replay``, ``/rules``, ``/leaderboard``, ``/stats``."""
+"""Information commands: ``/games``, ``/replay``, ``/leaderboard``, ``/stats``."""
 
 from __future__ import annotations
 
