@@ -42,7 +42,7 @@ from bot.features.information import Information
 from bot.features.learning import Learning
 from bot.features.leiff_tables import LeiffTables
 from bot.features.play import Play
-from bot.features.settings import ServerSettings
+from bot.features.settings import Preferences, ServerSettings
 from bot.service import MatchService
 from bot.settings import Settings
 from bot.storage import open_repository
@@ -122,6 +122,7 @@ class LeafBot(discord.AutoShardedClient):
             Information(self.context, self.errors),
             learning,
             ServerSettings(self.context, self.errors),
+            Preferences(self.context, self.errors),
         )
 
     @property

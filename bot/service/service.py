@@ -27,6 +27,7 @@ from bot.service.core import LEIFF
 from bot.service.errors import Forbidden
 from bot.service.guild_settings import GuildSettings
 from bot.service.leiff_tables import LeiffTableCalls
+from bot.service.preferences import PreferenceCalls
 from bot.service.results import ChallengeInfo, MatchInfo, Message, Update
 from bot.service.standings import StandingCalls
 from bot.service.vs_bot import BotCalls
@@ -48,6 +49,7 @@ class MatchService(
     LeiffTableCalls,
     ClockCalls,
     StandingCalls,
+    PreferenceCalls,
 ):
     """The one entry point of the Discord layer for everything about games."""
 

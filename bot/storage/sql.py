@@ -28,6 +28,7 @@ from bot.storage.records import (
     ChallengeRecord,
     DmFailure,
     MatchRecord,
+    MemberPreferences,
     RatingRecord,
     SeatRecord,
     VsBotRecord,
@@ -601,6 +602,47 @@ class SqlRepository(Repository):
         async with self._transaction() as tx:
             await tx.execute("DELETE FROM dm_failures WHERE user_id = ?", (user_id,))
             await tx.execute("DELETE FROM dm_notices WHERE user_id = ?", (user_id,))
+
+    # ---- members' preferences ----------------------------------------------------------
+    async def get_preferences(self, user_id: int) -> MemberPreferences | None:
+        rows = await self._fetch(
+            "SELECT user_id, hints, theme, updated_at FROM member_preferences WHERE user_id = ?",
+            (user_id,),
+        )
+        if not rows:
+            return None
+        row = rows[0]
+        hints = row["hints"]
+        return MemberPreferences(
+            user_id=row["user_id"],
+            hints=None if hints is None else bool(hints),
+            theme=row["theme"],
+            updated_at=row["updated_at"],
+        )
+
+    async def put_preferences(self, preferences: MemberPreferences) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO member_preferences(user_id, hints, theme, updated_at) "
+                "VALUES (?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET "
+                "hints = excluded.hints, theme = excluded.theme, "
+                "updated_at = excluded.updated_at",
+                (
+                    preferences.user_id,
+                    preferences.hints,
+                    preferences.theme,
+                    float(preferences.updated_at),
+                ),
+            )
+
+    async def finished_games(self, user_id: int, game: str) -> int:
+        rows = await self._fetch(
+            "SELECT COUNT(*) AS n FROM matches JOIN match_seats ON match_seats.match_id = "
+            "matches.id WHERE match_seats.user_id = ? AND matches.game = ? "
+            "AND matches.status = 'finished'",
+            (user_id, game),
+        )
+        return int(rows[0]["n"])
 
 
 def _now() -> float:
