@@ -344,6 +344,12 @@ class MatchService:
     async def note_dm_delivered(self, user_id: int) -> None:
         await self.lookups.note_dm_delivered(user_id)
 
+    async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
+        return await self.lookups.member_languages(user_ids)
+
+    async def note_member_language(self, user_id: int, language: str) -> None:
+        await self.lookups.note_member_language(user_id, language)
+
     async def get_settings(self, guild_id: int) -> GuildSettings:
         return await self.lookups.get_settings(guild_id)
 
