@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.service.arguments import MAX_SNOWFLAKE
 from bot.service.errors import InvalidSettings
+from i18n import LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,8 @@ class GuildSettings:
     challenge_cooldown_seconds: int = 30
     max_matches_per_user: int = 5
     allowed_channels: tuple[int, ...] = field(default_factory=tuple)
+    # the language of channel messages ("en", "de"); "" follows the server's Discord locale
+    language: str = ""
 
     @classmethod
     def all_keys(cls) -> tuple[str, ...]:
@@ -114,6 +117,9 @@ class GuildSettings:
                 lines.append(f"{key}: {shown} (channels games may be hosted in)")
             elif key == "leiff_target":
                 lines.append(f"{key}: {value} (Leiff target total, 50 or 100)")
+            elif key == "language":
+                shown = value or "the server's"
+                lines.append(f"{key}: {shown} (language of channel messages)")
             elif key in _BOOLEAN_KEYS:
                 lines.append(f"{key}: {'on' if value else 'off'} ({_BOOLEAN_KEYS[key]})")
             else:
@@ -170,5 +176,12 @@ def validate_value(key: str, value: Any) -> Any:
         if len(channels) > 50:
             raise InvalidSettings("allowed_channels can hold at most 50 channels")
         return tuple(channels)
+    if key == "language":
+        text = str(value).strip().lower()
+        if text in ("", "auto"):
+            return ""
+        if text not in LANGUAGES:
+            raise InvalidSettings(f"language must be one of {', '.join(LANGUAGES)} or auto")
+        return text
     known = ", ".join(GuildSettings.all_keys())
     raise InvalidSettings(f"there is no setting {key!r} (settings: {known})")
