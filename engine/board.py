@@ -28,7 +28,7 @@ from typing import Any, ClassVar, Self, overload
 from engine.errors import IllegalMove
 from engine.hexgrid import HexGrid, hex_grid
 from engine.phrases import Phrase, Text
-from engine.reports import LastTurn, LoopView, Outcome
+from engine.reports import LastTurn, LoopView, Outcome, ScoreSummary
 from engine.spec import GameSpec, Setup, SpecialMove
 
 __all__ = [
@@ -508,6 +508,22 @@ class BoardState:
     def score_phrases(self) -> list[Phrase]:
         """The live score, one phrase per colour (a game words its own score)."""
         return [_SCORE(colour=colour, value=value) for colour, value in self.score.items()]
+
+    def score_summary(self) -> ScoreSummary:
+        """The live score as data: points, who leads, and what the points are made of
+        (games say what their points count; by default only the points)."""
+        points = tuple(self.score.items())
+        (first, a), (second, b) = points
+        leader = first if a > b else second if b > a else None
+        return ScoreSummary(points, leader, self._score_parts())
+
+    def _score_parts(self) -> tuple[Phrase, ...]:
+        return ()
+
+    def holes(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Every hole a colour owns, as (owner colour, its empty cells), for games that
+        have holes (Les); none otherwise."""
+        return []
 
     def score_text(self) -> str:
         """One short line describing the live score, for headers and messages."""
