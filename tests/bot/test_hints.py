@@ -9,6 +9,8 @@ that marks them.
 
 from __future__ import annotations
 
+import pytest
+
 from render.annotations import Annotations, hint_cells
 from tests.bot.helpers import decode_png, last_board_message, start_board_match, stored_state
 from tests.render.test_annotations import _whole
@@ -55,6 +57,7 @@ async def test_a_new_member_s_turn_shows_dots_until_they_turn_hints_off(sim, wor
     sim.assert_no_bot_errors()
 
 
+@pytest.mark.compressed_rate_limits
 async def test_hints_stop_after_three_games_unless_chosen(sim, world, bot, clock):
     for _ in range(3):
         clock.advance(60)
@@ -79,6 +82,7 @@ async def test_hints_stop_after_three_games_unless_chosen(sim, world, bot, clock
     sim.assert_no_bot_errors()
 
 
+@pytest.mark.compressed_rate_limits
 async def test_a_refused_move_shows_the_reason_and_the_stones_it_is_about(sim, world, bot):
     match_id, _ = await start_board_match(sim, world.alice, world.bob, "dalen", 5)
     for mover, cell in [
