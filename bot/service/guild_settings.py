@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.service.arguments import MAX_SNOWFLAKE
 from bot.service.errors import InvalidSettings
+from i18n import LANGUAGES
 from render.themes import DEFAULT_THEME, list_themes
 
 
@@ -62,6 +63,8 @@ class GuildSettings:
     # the colours of the pictures in the server's channels (members may choose their own
     # for the pictures only they see, with /prefs)
     theme: str = DEFAULT_THEME
+    # the language of channel messages ("en", "de"); "" follows the server's Discord locale
+    language: str = ""
 
     @classmethod
     def all_keys(cls) -> tuple[str, ...]:
@@ -120,6 +123,9 @@ class GuildSettings:
                 lines.append(f"{key}: {value} (Leiff target total, 50 or 100)")
             elif key == "theme":
                 lines.append(f"{key}: {value} (pictures in channels: {', '.join(list_themes())})")
+            elif key == "language":
+                shown = value or "the server's"
+                lines.append(f"{key}: {shown} (language of channel messages)")
             elif key in _BOOLEAN_KEYS:
                 lines.append(f"{key}: {'on' if value else 'off'} ({_BOOLEAN_KEYS[key]})")
             else:
@@ -180,5 +186,12 @@ def validate_value(key: str, value: Any) -> Any:
         if not isinstance(value, str) or value.strip().lower() not in list_themes():
             raise InvalidSettings(f"theme must be one of {', '.join(list_themes())}, not {value!r}")
         return value.strip().lower()
+    if key == "language":
+        text = str(value).strip().lower()
+        if text in ("", "auto"):
+            return ""
+        if text not in LANGUAGES:
+            raise InvalidSettings(f"language must be one of {', '.join(LANGUAGES)} or auto")
+        return text
     known = ", ".join(GuildSettings.all_keys())
     raise InvalidSettings(f"there is no setting {key!r} (settings: {known})")

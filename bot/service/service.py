@@ -24,7 +24,7 @@ from bot.service.arguments import check_public_calls
 from bot.service.board_matches import BoardMatchCalls
 from bot.service.clocks import ClockCalls
 from bot.service.core import LEIFF
-from bot.service.errors import Forbidden
+from bot.service.errors import Forbidden, InvalidRequest
 from bot.service.guild_settings import GuildSettings
 from bot.service.leiff_tables import LeiffTableCalls
 from bot.service.preferences import PreferenceCalls
@@ -32,6 +32,7 @@ from bot.service.results import ChallengeInfo, MatchInfo, Message, Update
 from bot.service.standings import StandingCalls
 from bot.service.vs_bot import BotCalls
 from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure
+from i18n import LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -151,6 +152,19 @@ class MatchService(
     async def note_dm_delivered(self, user_id: int) -> None:
         """A DM reached the user: forget an earlier refusal and the tables told of it."""
         await self.repo.clear_dm_failure(user_id)
+
+    # ===================================================================== members' languages
+    async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """Of these users, the language each was last seen using ("en", "de"); users never
+        seen are left out."""
+        return await self.repo.member_languages(user_ids)
+
+    async def note_member_language(self, user_id: int, language: str) -> None:
+        """Remember the language a user's Discord client was seen using (one of
+        :data:`i18n.LANGUAGES`), for messages sent to them later without an interaction."""
+        if language not in LANGUAGES:
+            raise InvalidRequest()
+        await self.repo.set_member_language(user_id, language, self.clock())
 
     async def current(self, match_id: int, for_user: int | None = None) -> Update:
         """Pictures and buttons of the match as it is now (to redraw after a restart).

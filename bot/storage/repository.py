@@ -237,6 +237,16 @@ class Repository(abc.ABC):
     async def clear_dm_failure(self, user_id: int) -> None:
         """A DM reached the user again: forget the failure and the tables told of it."""
 
+    # ---- members -----------------------------------------------------------------------
+    @abc.abstractmethod
+    async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """Of these users, the language each was last seen using (users never seen are
+        left out)."""
+
+    @abc.abstractmethod
+    async def set_member_language(self, user_id: int, language: str, at: float) -> None:
+        """Remember (for every process) the language a user was seen using at ``at``."""
+
     # ---- members' preferences ----------------------------------------------------------
     @abc.abstractmethod
     async def get_preferences(self, user_id: int) -> MemberPreferences | None:

@@ -603,6 +603,25 @@ class SqlRepository(Repository):
             await tx.execute("DELETE FROM dm_failures WHERE user_id = ?", (user_id,))
             await tx.execute("DELETE FROM dm_notices WHERE user_id = ?", (user_id,))
 
+    # ---- members -----------------------------------------------------------------------
+    async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
+        sql, values = _in(user_ids)
+        if not values:
+            return {}
+        rows = await self._fetch(
+            f"SELECT user_id, language FROM member_languages WHERE user_id IN ({sql})", values
+        )
+        return {row["user_id"]: row["language"] for row in rows}
+
+    async def set_member_language(self, user_id: int, language: str, at: float) -> None:
+        async with self._transaction() as tx:
+            await tx.execute(
+                "INSERT INTO member_languages(user_id, language, seen_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(user_id) DO UPDATE SET language = excluded.language, "
+                "seen_at = excluded.seen_at",
+                (user_id, language, float(at)),
+            )
+
     # ---- members' preferences ----------------------------------------------------------
     async def get_preferences(self, user_id: int) -> MemberPreferences | None:
         rows = await self._fetch(

@@ -401,6 +401,22 @@ async def test_dm_failures_are_shared_and_forgotten_on_success(
     assert await repo.claim_dm_notice(ALICE, 7)  # a new refusal later: told again
 
 
+async def test_member_languages_are_shared_and_the_last_one_seen_wins(
+    repo: Repository, repo_url: str
+) -> None:
+    assert await repo.member_languages([ALICE, BOB]) == {}
+    assert await repo.member_languages([]) == {}
+    await repo.set_member_language(ALICE, "de", 5.0)
+    other = await open_repository(repo_url)  # another process
+    try:
+        assert await other.member_languages([ALICE, BOB]) == {ALICE: "de"}
+        await other.set_member_language(ALICE, "en", 6.0)
+        await other.set_member_language(BOB, "de", 6.0)
+    finally:
+        await other.close()
+    assert await repo.member_languages([ALICE, BOB]) == {ALICE: "en", BOB: "de"}
+
+
 async def test_a_member_s_preferences_are_kept_and_replaced_whole(
     repo: Repository, repo_url: str
 ) -> None:
