@@ -12,7 +12,8 @@ from __future__ import annotations
 import pytest
 
 from render.annotations import Annotations, hint_cells
-from tests.bot.helpers import decode_png, last_board_message, start_board_match, stored_state
+from render.themes import get_theme
+from tests.bot.helpers import close, decode_png, last_board_message, start_board_match, stored_state
 from tests.render.test_annotations import _whole
 from tests.tutorial.pictures import mark_problems
 
@@ -95,6 +96,7 @@ async def test_a_refused_move_shows_the_reason_and_the_stones_it_is_about(sim, w
     ]:
         await sim.slash(mover, "move", cell=cell)
     public = [m for m in world.channel.messages if not m.ephemeral]
+    await sim.slash(world.alice, "prefs", theme="night")  # her answer is drawn in her theme
     refused = await sim.slash(world.alice, "move", cell="d4")
     assert refused.ephemeral
     message = refused.last_message
@@ -104,7 +106,8 @@ async def test_a_refused_move_shows_the_reason_and_the_stones_it_is_about(sim, w
     state = await stored_state(bot, match_id)
     image = decode_png(message)
     marks = Annotations(may_not=("d4",), about=("c3", "d5"))
-    assert mark_problems(image, _whole(image, state), 0, state, marks) == []
+    assert mark_problems(image, _whole(image, state), 0, state, marks, "night") == []
+    assert close(image.getpixel((2, 2)), get_theme("night").header_background, 6)
     assert [m for m in world.channel.messages if not m.ephemeral] == public  # nothing played
     assert len(state.moves) == 6
 

@@ -46,6 +46,9 @@ async def test_the_server_theme_colours_its_channels_and_members_choose_their_ow
     assert changed.ephemeral and "theme: night" in changed.text
     chosen = await sim.slash(world.alice, "prefs", theme="paper")
     assert chosen.ephemeral and "paper" in chosen.text
+    world.bob.locale = "de"
+    german = await sim.slash(world.bob, "prefs")
+    assert "**Deine Vorlieben**" in german.text and "die des Servers" in german.text
 
     # The channel's board is everybody's: the server's theme, whatever Alice chose.
     moved = await sim.slash(world.alice, "move", cell="c3")
