@@ -116,3 +116,17 @@ async def test_a_refused_move_shows_the_reason_and_the_stones_it_is_about(sim, w
     assert taken.ephemeral and not taken.last_message.attachments
     assert "c3" in taken.text
     sim.assert_no_bot_errors()
+
+
+@pytest.mark.parametrize("game", ["lefe", "dalen", "lublache", "les"])
+async def test_every_board_game_marks_the_legal_cells_of_a_new_member_s_turns(
+    sim, world, bot, game
+):
+    match_id, board = await start_board_match(sim, world.alice, world.bob, game, 5)
+    assert await dots_problems(bot, match_id, board) == []
+    state = await stored_state(bot, match_id)
+    move = sorted(m for m in state.legal_moves() if m != "swap")[0]
+    moved = await sim.slash(world.alice, "move", cell=move)
+    assert not moved.ephemeral, moved.text
+    assert await dots_problems(bot, match_id, moved.last_message) == []
+    sim.assert_no_bot_errors()
