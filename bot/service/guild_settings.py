@@ -13,6 +13,7 @@ from typing import Any
 from bot.service.arguments import MAX_SNOWFLAKE
 from bot.service.errors import InvalidSettings
 from i18n import LANGUAGES
+from render.themes import DEFAULT_THEME, list_themes
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,9 @@ class GuildSettings:
     challenge_cooldown_seconds: int = 30
     max_matches_per_user: int = 5
     allowed_channels: tuple[int, ...] = field(default_factory=tuple)
+    # the colours of the pictures in the server's channels (members may choose their own
+    # for the pictures only they see, with /prefs)
+    theme: str = DEFAULT_THEME
     # the language of channel messages ("en", "de"); "" follows the server's Discord locale
     language: str = ""
 
@@ -117,6 +121,8 @@ class GuildSettings:
                 lines.append(f"{key}: {shown} (channels games may be hosted in)")
             elif key == "leiff_target":
                 lines.append(f"{key}: {value} (Leiff target total, 50 or 100)")
+            elif key == "theme":
+                lines.append(f"{key}: {value} (pictures in channels: {', '.join(list_themes())})")
             elif key == "language":
                 shown = value or "the server's"
                 lines.append(f"{key}: {shown} (language of channel messages)")
@@ -176,6 +182,10 @@ def validate_value(key: str, value: Any) -> Any:
         if len(channels) > 50:
             raise InvalidSettings("allowed_channels can hold at most 50 channels")
         return tuple(channels)
+    if key == "theme":
+        if not isinstance(value, str) or value.strip().lower() not in list_themes():
+            raise InvalidSettings(f"theme must be one of {', '.join(list_themes())}, not {value!r}")
+        return value.strip().lower()
     if key == "language":
         text = str(value).strip().lower()
         if text in ("", "auto"):
