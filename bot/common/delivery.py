@@ -57,6 +57,9 @@ REDELIVERY_FIRST_SECONDS = 1.0
 REDELIVERY_LONGEST_SECONDS = 60.0
 # Recorded with the match's messages: the last version whose messages all went out.
 DELIVERED = "delivered"
+# Recorded as "<kind>:kept": a channel message whose buttons may stay when a newer one
+# comes (see ``MessageBuilder.outdated_by_newer``).
+KEPT = "kept"
 
 
 def is_transient(error: BaseException) -> bool:
@@ -105,6 +108,12 @@ class MessageBuilder:
     def private_users(self, update: Any) -> list[int]:
         """The users this update has something private for."""
         return []
+
+    def outdated_by_newer(self, outgoing: Outgoing) -> bool:
+        """Whether this channel message's buttons must go grey once a newer one is posted.
+        A message without buttons (or with only buttons that stay right on an old message)
+        needs no edit then: one request less."""
+        return bool(outgoing.choices)
 
     async def private_messages(
         self, update: Any, languages: Mapping[int, str]
@@ -466,7 +475,12 @@ class Delivery:
                     return None
                 except discord.HTTPException:
                     pass
-        previous = update.match.messages.get(kind) if update.match is not None else None
+        messages = update.match.messages if update.match is not None else {}
+        previous = messages.get(kind)
+        # the previous message needs no greying out if it was recorded as needing none
+        previous_kept = previous is not None and messages.get(f"{kind}:{KEPT}") == previous
+        builder = self.builder_for(update)
+        keep = builder is not None and not builder.outdated_by_newer(public)
         if responder is not None:
             posted = await responder.public(channel, **public.send_kwargs())
         else:
@@ -475,10 +489,15 @@ class Delivery:
         chores = []
         if update.match is not None and posted is not None:
             chores.append(self.service.set_message(update.match.id, kind, posted.id))
+            if keep:
+                chores.append(
+                    self.service.set_message(update.match.id, f"{kind}:{KEPT}", posted.id)
+                )
         if update.match is None and update.challenge is not None and posted is not None:
             chores.append(self.service.set_challenge_message(update.challenge.id, posted.id))
         if (
             previous
+            and not previous_kept
             and (origin is None or previous != origin.id)
             and (posted is None or previous != posted.id)
         ):
