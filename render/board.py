@@ -154,7 +154,9 @@ def last_move_ring(geo: BoardGeometry) -> tuple[float, float, float]:
     return inner, outer, outer + max(1.5, 0.08 * geo.radius)
 
 
-def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list[Mark]:
+def _last_turn_marks(
+    geo: BoardGeometry, theme: Theme, state: BoardView, *, halo: bool = True
+) -> list[Mark]:
     """Placed stones ringed; captured cells crossed; removed cells boxed; flipped stones
     carry a diamond in the colour they had before (shape tells the kinds apart)."""
     last = state.last_turn
@@ -162,7 +164,7 @@ def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list
     width = _marker_width(geo)
     r = geo.stone_radius
     inner, outer, halo_outer = last_move_ring(geo)
-    halo = sprites.ring(inner - 1.0, halo_outer, theme.loop_halo)
+    ring_halo = sprites.ring(inner - 1.0, halo_outer, theme.loop_halo)
     ring = sprites.ring(inner, outer, theme.placed)
     cross = sprites.broken_cross(geo.radius * 0.72, geo.radius * 0.38, width, theme.captured)
     box = sprites.hollow_polygon(4, geo.radius * 0.62, width, 45.0, theme.removed)
@@ -170,7 +172,8 @@ def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list
     for name in last.placed:
         index = grid.index(name)
         if index is not None:
-            marks.append((halo, geo.centres[index]))
+            if halo:
+                marks.append((ring_halo, geo.centres[index]))
             marks.append((ring, geo.centres[index]))
     for name in last.captured:
         index = grid.index(name)
@@ -190,10 +193,16 @@ def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list
     return marks
 
 
-def board_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list[Mark]:
+def board_marks(
+    geo: BoardGeometry, theme: Theme, state: BoardView, *, replay: bool = False
+) -> list[Mark]:
     """The stones and the last turn's markers, in the order they are pasted (a replay
-    repaints a part of the board by pasting the ones that touch it again)."""
-    return _stone_marks(geo, theme, state.cells) + _last_turn_marks(geo, theme, state)
+    repaints a part of the board by pasting the ones that touch it again). A replay frame's
+    ring has no halo: the mark moves every frame, so the eye finds it anyway, and the halo
+    was a sixth of a replay's bytes."""
+    return _stone_marks(geo, theme, state.cells) + _last_turn_marks(
+        geo, theme, state, halo=not replay
+    )
 
 
 def owned_loops(state: BoardView) -> list[tuple[str, tuple[str, ...]]]:
@@ -688,7 +697,7 @@ def render_board(
     geo = board_geometry(state.size, width, points)
     image = board_background(state.size, width, points, chosen.name, bool(show_labels)).copy()
     _draw_areas(image, geo, chosen, state)
-    for sprite, centre in board_marks(geo, chosen, state):
+    for sprite, centre in board_marks(geo, chosen, state, replay=replay):
         sprite.paste_on(image, centre)
     _draw_header(image, state, names, chosen, width, language, replay=replay)
     image.info[PALETTE_INFO] = board_palette(
