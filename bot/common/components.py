@@ -150,7 +150,9 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
         return cls(component_id, options=[discord.SelectOption(label="-")])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = tuple((interaction.data or {}).get("values", ()))  # type: ignore[union-attr]
+        data = interaction.data
+        chosen: Any = data.get("values", ()) if isinstance(data, dict) else ()
+        values = tuple(chosen)
         await _handler(interaction).on_component(interaction, self.component_id, values)
 
 

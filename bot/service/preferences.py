@@ -22,11 +22,12 @@ HINT_GAMES = 3
 UNCHANGED: Any = object()  # a preference left as it is by set_preferences
 
 
-class PreferenceCalls:
-    """The preference calls of the match service (``repo`` and ``clock`` are its own)."""
+class Preferences:
+    """Members' own preferences (the service's part that keeps them)."""
 
-    repo: Repository
-    clock: Callable[[], float]
+    def __init__(self, repo: Repository, clock: Callable[[], float]) -> None:
+        self.repo = repo
+        self.clock = clock
 
     async def preferences(self, user_id: int) -> MemberPreferences:
         """What the member chose (each field None where they chose nothing)."""
