@@ -271,20 +271,31 @@ class LeiffTable:
             return owner, "decline"
         return owner, self.state.default_action(owner)
 
-    async def _control(self, user: Any, action: str) -> tuple[Any, Any] | None:
-        """The newest DM message of ``user`` offering ``action`` and its button (or menu),
-        as a player clicks what they see; None if none does within 30 s (a liveness bound, not a
-        measurement: under rate limits and a loaded machine a DM update can take seconds)."""
-        deadline = time.monotonic() + 30.0
+    def _offered(self, user: Any, action: str) -> tuple[Any, Any] | None:
+        """The newest DM message of ``user`` offering ``action``, and its button or menu."""
+        for message in reversed(self.sim.dms(user)):
+            for button in message.buttons:
+                if (button.custom_id or "").rsplit("|", 1)[-1] == action:
+                    return message, button
+            for menu in message.selects:
+                if action in menu.values:
+                    return message, menu
+        return None
+
+    async def _control(self, user: Any, actions: list[str]) -> tuple[Any, Any, str] | None:
+        """What ``user`` clicks, as a player clicks what they see: the chosen action (the
+        first) when their DMs offer it, else, after a second, any other legal one offered
+        (not every legal action has a control of its own); None if nothing is offered
+        within 30 s (a liveness bound, not a measurement: under rate limits and a loaded
+        machine a DM update can take seconds)."""
+        started = time.monotonic()
         while True:
-            for message in reversed(self.sim.dms(user)):
-                for button in message.buttons:
-                    if (button.custom_id or "").rsplit("|", 1)[-1] == action:
-                        return message, button
-                for menu in message.selects:
-                    if action in menu.values:
-                        return message, menu
-            if time.monotonic() > deadline:
+            waited = time.monotonic() - started
+            for action in actions if waited > 1.0 else actions[:1]:
+                found = self._offered(user, action)
+                if found is not None:
+                    return (*found, action)
+            if waited > 30.0:
                 return None
             await asyncio.sleep(0.005)
 
@@ -297,11 +308,12 @@ class LeiffTable:
             return
         seat, action = self.choose()
         user = self.players[seat]
-        control = await self._control(user, action)
+        others = [a for a in self.state.legal_actions(seat) if a != action]
+        control = await self._control(user, [action, *others])
         if control is None:
-            figures.refuse(f"no DM of seat {seat} offers {action!r}")
+            figures.refuse(f"no DM of seat {seat} offers {action!r} or another legal action")
             return
-        message, component = control
+        message, component, action = control
         if hasattr(component, "values"):
             result = await self.sim.select(user, message, component.custom_id, action)
         else:
