@@ -21,8 +21,10 @@ from bot.common.context import Context
 from bot.common.delivery import Delivery
 from bot.common.outgoing import MAX_TEXT, full_sentence
 from bot.common.responder import UNDELIVERED, Responder
+from bot.common.text import service_error
 from bot.service import ServiceError, TooLate
 from engine import IllegalMove
+from i18n import DEFAULT_LANGUAGE, illegal_move, language_for
 
 log = logging.getLogger(__name__)
 
@@ -35,8 +37,9 @@ class UserFacingError(Exception):
     """A refusal decided in the Discord layer itself (bad text in a command, stale button)."""
 
 
-def player_message(error: BaseException) -> str | None:
-    """The player-readable sentence for a domain error, or None if it is a bug."""
+def player_message(error: BaseException, language: str = DEFAULT_LANGUAGE) -> str | None:
+    """The player-readable sentence for a domain error, in ``language``, or None if it is a
+    bug. Service and engine refusals are codes: they read from the catalogue."""
     if isinstance(
         error, discord.app_commands.CommandInvokeError | discord.app_commands.TransformerError
     ):
@@ -47,7 +50,11 @@ def player_message(error: BaseException) -> str | None:
         if isinstance(error, discord.app_commands.MissingPermissions):
             return "You need the Manage Server permission for that."
         return str(error) or "You may not use that here."
-    if isinstance(error, UserFacingError | IllegalMove | ServiceError):
+    if isinstance(error, ServiceError):
+        return service_error(language, error).strip() or "That is not possible right now."
+    if isinstance(error, IllegalMove):
+        return illegal_move(language, error).strip() or "That is not possible right now."
+    if isinstance(error, UserFacingError):
         text = str(error).strip()
         return text or "That is not possible right now."
     return None
@@ -67,7 +74,7 @@ class ErrorHandler:
         try:
             await handler(responder)
         except Exception as error:
-            text = player_message(error)
+            text = player_message(error, language_for(interaction.locale))
             if text is None:
                 log.error(
                     "unexpected error handling interaction %s", interaction.id, exc_info=error
@@ -113,7 +120,7 @@ async def reply_ephemeral(interaction: discord.Interaction, text: str) -> None:
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """What the command tree raised outside a handler (a check, a conversion) as an
     ephemeral reply."""
-    text = player_message(error)
+    text = player_message(error, language_for(interaction.locale))
     if text is None:
         log.error("unexpected error handling interaction %s", interaction.id, exc_info=error)
         text = GENERIC_FAILURE

@@ -23,6 +23,7 @@ from bot.service.steps import (
     apply_board_move,
     begin,
     deadline,
+    engine_refusal,
     finished,
     title,
     with_changes,
@@ -46,20 +47,20 @@ class BoardMatches:
     async def move(self, record: MatchRecord, user_id: int, move: str) -> Update:
         """A board move by ``user_id`` (a person or the bot), under the match lock."""
         if len(move) > MAX_MOVE_TEXT:  # refused unread: errors never quote long user text
-            raise IllegalAction(f"that is not a {title(record.game)} move")
+            raise IllegalAction("not_a_move", game=title(record.game))
         check_running(record)
         seat = seat_of(record, user_id)
         state: BoardState = self.store.state(record)
         if state.seat_to_move != seat.seat:
             waiting = board_logic.user_to_move(record, state)
-            raise NotYourTurn(f"it is {mention(waiting)}'s turn")
+            raise NotYourTurn("turn_of", user=mention(waiting))
         try:
             # A Lublache move on the big board costs tens of ms: the engine works in a
             # thread while the loop serves other matches. This match stays locked, so its
             # moves keep their order, and nothing is announced before the commit below.
             new_state, new_json = await asyncio.to_thread(apply_board_move, state, seat.seat, move)
         except IllegalMove as error:
-            raise IllegalAction(str(error)) from None
+            raise engine_refusal(error) from None
         now = self.store.clock()
         settings = await self.store.settings(record.guild_id)
         step = begin(record, now)
@@ -101,11 +102,11 @@ class BoardMatches:
             check_running(record)
             seat = seat_of(record, user_id)
             if record.game not in board_logic.DRAWABLE_GAMES:
-                raise IllegalAction(f"{title(record.game)} cannot end in a draw")
+                raise IllegalAction("no_draws", game=title(record.game))
             if record.draw_offer_seat == seat.seat:
-                raise IllegalAction("you have already offered a draw")
+                raise IllegalAction("draw_offered_already")
             if record.draw_offer_seat is not None:
-                raise IllegalAction("your opponent offered a draw: accept or decline it")
+                raise IllegalAction("opponent_offered_draw")
             now = self.store.clock()
             step = begin(record, now)
             step.record = step.record.evolve(draw_offer_seat=seat.seat)
@@ -191,7 +192,7 @@ class BoardMatches:
         check_running(record)
         seat = seat_of(record, user_id)
         if record.draw_offer_seat is None:
-            raise IllegalAction("there is no draw offer to answer")
+            raise IllegalAction("no_draw_offer")
         if record.draw_offer_seat == seat.seat:
-            raise IllegalAction("your opponent must answer your draw offer")
+            raise IllegalAction("opponent_must_answer")
         return seat

@@ -81,7 +81,7 @@ class GuildSettings:
     def with_changes(self, changes: Mapping[str, Any]) -> GuildSettings:
         """A copy with ``changes`` applied; every change is checked before any is applied."""
         if not changes:
-            raise InvalidSettings("no settings were given to change")
+            raise InvalidSettings("no_settings_given")
         checked = {key: validate_value(key, value) for key, value in changes.items()}
         return replace(self, **checked)
 
@@ -127,17 +127,17 @@ def _as_bool(key: str, value: Any) -> bool:
         return True
     if isinstance(value, str) and value.strip().lower() in ("off", "false", "no", "0"):
         return False
-    raise InvalidSettings(f"{key} must be on or off, not {value!r}")
+    raise InvalidSettings("setting_on_off", key=key, value=repr(value))
 
 
 def _as_int(key: str, value: Any) -> int:
     if isinstance(value, bool):
-        raise InvalidSettings(f"{key} must be a whole number, not {value!r}")
+        raise InvalidSettings("setting_whole_number", key=key, value=repr(value))
     if isinstance(value, int):
         return value
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         return int(value.strip())
-    raise InvalidSettings(f"{key} must be a whole number, not {value!r}")
+    raise InvalidSettings("setting_whole_number", key=key, value=repr(value))
 
 
 def validate_value(key: str, value: Any) -> Any:
@@ -147,26 +147,26 @@ def validate_value(key: str, value: Any) -> Any:
     if key == "leiff_target":
         number = _as_int(key, value)
         if number not in LEIFF_TARGETS:
-            raise InvalidSettings(f"leiff_target must be 50 or 100, not {number}")
+            raise InvalidSettings("setting_leiff_target", value=number)
         return number
     if key in _INT_KEYS:
         number = _as_int(key, value)
         limits = _INT_KEYS[key][0]
         if not limits.low <= number <= limits.high:
             raise InvalidSettings(
-                f"{key} must be between {limits.low} and {limits.high}, not {number}"
+                "setting_range", key=key, low=limits.low, high=limits.high, value=number
             )
         return number
     if key == "allowed_channels":
         if isinstance(value, int | str):
             value = [value]
         if not isinstance(value, list | tuple | set | frozenset):
-            raise InvalidSettings("allowed_channels must be a list of channel ids")
+            raise InvalidSettings("channels_not_a_list")
         channels = sorted({_as_int(key, item) for item in value})
         if any(not 0 < channel <= MAX_SNOWFLAKE for channel in channels):
-            raise InvalidSettings("allowed_channels must hold channel ids")
+            raise InvalidSettings("channels_not_ids")
         if len(channels) > 50:
-            raise InvalidSettings("allowed_channels can hold at most 50 channels")
+            raise InvalidSettings("channels_too_many")
         return tuple(channels)
     known = ", ".join(GuildSettings.all_keys())
-    raise InvalidSettings(f"there is no setting {key!r} (settings: {known})")
+    raise InvalidSettings("unknown_setting", key=repr(key), known=known)

@@ -63,16 +63,16 @@ class LeiffLobbies:
         for key, value in (options or {}).items():
             if key == "target":
                 if isinstance(value, bool) or value not in LEIFF_TARGETS:
-                    raise InvalidOptions("the target is 50 or 100 points")
+                    raise InvalidOptions("leiff_target")
                 chosen["target"] = int(value)
             elif key == "teams":
                 if not isinstance(value, bool):
-                    raise InvalidOptions("teams is on or off")
+                    raise InvalidOptions("teams_on_or_off")
                 if value and not settings.leiff_teams_allowed:
-                    raise InvalidOptions("this server does not allow team games")
+                    raise InvalidOptions("teams_not_allowed")
                 chosen["teams"] = value
             else:
-                raise InvalidOptions(f"a Leiff table cannot choose {key!r} (only target and teams)")
+                raise InvalidOptions("leiff_option_unknown", key=repr(key))
         await self.new_games.check_match_limit(settings, host_id, guild_id, "you")
         now = self.store.clock()
         record = await self.store.repo.create_match(
@@ -101,9 +101,9 @@ class LeiffLobbies:
         ):
             check_lobby(record)
             if record.seat_of(user_id) is not None:
-                raise LobbyError("you are already at this table")
+                raise LobbyError("already_seated")
             if len(record.seats) >= leiff_logic.MAX_PLAYERS:
-                raise LobbyError(f"the table is full ({leiff_logic.MAX_PLAYERS} players)")
+                raise LobbyError("table_full", count=leiff_logic.MAX_PLAYERS)
             settings = await self.store.settings(record.guild_id)
             await self.new_games.check_match_limit(settings, user_id, record.guild_id, "you")
             now = self.store.clock()
@@ -156,10 +156,10 @@ class LeiffLobbies:
         async with self.store.match(match_id, version) as record:
             check_lobby(record)
             if record.host_id != user_id:
-                raise Forbidden(f"only the host, {mention(record.host_id)}, can seat a bot")
+                raise Forbidden("host_only_add_bot", user=mention(record.host_id))
             level_name = bots.check_level(level)
             if len(record.seats) >= leiff_logic.MAX_PLAYERS:
-                raise LobbyError(f"the table is full ({leiff_logic.MAX_PLAYERS} players)")
+                raise LobbyError("table_full", count=leiff_logic.MAX_PLAYERS)
             settings = await self.store.settings(record.guild_id)
             now = self.store.clock()
             step = begin(record, now)
@@ -186,16 +186,16 @@ class LeiffLobbies:
         async with self.store.match(match_id, version) as record:
             check_lobby(record)
             if record.host_id != user_id:
-                raise Forbidden(f"only the host, {mention(record.host_id)}, can remove a bot")
+                raise Forbidden("host_only_remove_bot", user=mention(record.host_id))
             seated = bots.bot_seats(record)
             if seat is None:
                 if not seated:
-                    raise LobbyError("there is no bot at this table")
+                    raise LobbyError("no_bot_seat")
                 leaving = seated[-1]
             else:
                 found = [s for s in seated if s.seat == seat]
                 if not found:
-                    raise LobbyError(f"seat {seat} is not a bot seat")
+                    raise LobbyError("not_a_bot_seat", seat=seat)
                 leaving = found[0]
             now = self.store.clock()
             step = begin(record, now)
@@ -212,19 +212,19 @@ class LeiffLobbies:
         async with self.store.match(match_id, version) as record:
             check_lobby(record)
             if record.host_id != user_id:
-                raise Forbidden(f"only the host, {mention(record.host_id)}, can start the game")
+                raise Forbidden("host_only_start", user=mention(record.host_id))
             players = len(record.seats)
             if players < leiff_logic.MIN_PLAYERS:
-                raise LobbyError("Leiff needs at least two players")
+                raise LobbyError("too_few_players")
             if record.options.get("teams") and players not in leiff_logic.TEAM_SIZES:
-                raise LobbyError("a team game needs 4 or 6 players")
+                raise LobbyError("team_sizes")
             seed = self.store.seed_source()
             try:
                 state = get_game(LEIFF).start(
                     Setup(players=players, seed=seed, options=record.options)
                 )
-            except ValueError as error:
-                raise InvalidOptions(str(error)) from None
+            except ValueError:
+                raise InvalidOptions() from None
             now = self.store.clock()
             settings = await self.store.settings(record.guild_id)
             step = begin(record, now)

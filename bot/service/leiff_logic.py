@@ -115,43 +115,24 @@ def hand_version(view: dict[str, Any], seat: int) -> int:
     return HAND_VERSION_BASE + digest % HAND_VERSION_BASE
 
 
-def what_you_may_do(state: Any, seat: int) -> str:
-    """In words, what the engine waits for from ``seat`` now (for a refusal: never a list
-    of internal actions or seat numbers)."""
+def owner_refusal(state: Any, seat: int) -> str:
+    """Why a choice the engine waits for from ``seat`` was refused, and what to do instead:
+    a service error code ("now_<step>"), never a list of internal actions or seat numbers."""
     waiting = state.waiting_for()
     step = waiting["step"]
     verbs = {action.split(" ", 1)[0] for action in state.legal_actions(seat)}
     if step == "look":
-        return "choose one of your cards to look at"
+        return "now_look"
     if step == "turn":
-        options = [
-            words
-            for verb, words in (
-                ("draw", "draw a card"),
-                ("take", "take the discard"),
-                ("leiff", "call Leiff"),
-            )
-            if verb in verbs
-        ]
-        return ", ".join(options[:-1]) + " or " + options[-1] if len(options) > 1 else options[0]
+        options = [verb for verb in ("draw", "take", "leiff") if verb in verbs]
+        return "now_turn_" + "_".join(options)
     if step == "hold":
-        if "discard" in verbs:
-            return "put the card you hold into one of your slots, or discard it"
-        return "put the card you hold into one of your slots"
+        return "now_hold_or_discard" if "discard" in verbs else "now_hold"
     if step == "effect":
-        return "use the card's effect or skip it" if "decline" in verbs else "use the card's effect"
-    if step == "spy":
-        return "choose one of the Magier's cards to look at"
-    if step == "exchange":
-        return "choose the card you give"
-    if step == "next":
-        return "deal the next round"
-    return "wait for your turn"
-
-
-def owner_refusal(state: Any, seat: int) -> str:
-    """Why a choice the engine waits for from ``seat`` was refused, and what to do instead."""
-    return f"you cannot do that now: {what_you_may_do(state, seat)}"
+        return "now_effect_or_skip" if "decline" in verbs else "now_effect"
+    if step in ("spy", "exchange", "next"):
+        return f"now_{step}"
+    return "now_wait"
 
 
 def hand_changed(before: Any, after: Any, seat: int) -> bool:

@@ -22,6 +22,7 @@ from bot.service.steps import (
     Step,
     begin,
     deadline,
+    engine_refusal,
     finished,
     out_of_turn,
     parses,
@@ -34,9 +35,6 @@ from engine import IllegalMove
 
 # The longest action is the Klatschtante's rule: "rule " and up to 100 characters.
 MAX_ACTION_TEXT = 120
-HAND_MOVED_ON = (
-    "your cards or your choices changed after that message was drawn; use the newest one"
-)
 
 
 class LeiffTables:
@@ -55,7 +53,7 @@ class LeiffTables:
         step = begin(record, now)
         step.log(user_id, seat.seat, SERVICE_MARK + "resign", now)
         if seat.removed:
-            raise NotInMatch("you have already left this match")
+            raise NotInMatch("already_left")
         step.record = replace_seat(step.record, seat.seat, removed=True)
         step.lines.append(f"{mention(user_id)} leaves the table.")
         return await self.settle(record, step, self.store.state(record), now, "resigned")
@@ -67,32 +65,32 @@ class LeiffTables:
         chosen at (None: judge it as it comes). A click is refused as stale only when
         something changed for that player; other players' moves do not make it stale."""
         if len(action) > MAX_ACTION_TEXT:  # refused unread: errors never quote long user text
-            raise IllegalAction("that is not a Leiff action")
+            raise IllegalAction("not_a_leiff_action")
         check_running(record)
         seat = seat_of(record, user_id)
         if seat.removed:
-            raise NotInMatch("you left this match or were removed for timing out")
+            raise NotInMatch("removed")
         state = self.store.state(record)
         if (
             version is not None
             and version != record.version
             and version != leiff_logic.hand_version(state.view(seat.seat), seat.seat)
         ):
-            raise StaleVersion(HAND_MOVED_ON)
+            raise StaleVersion("hand_moved_on")
         if seat.seat not in state.actors():
-            raise NotYourTurn("you cannot act right now")
+            raise NotYourTurn("cannot_act_now")
         try:
             new_state = state.play(seat.seat, action)
         except IllegalMove as error:
-            reason = leiff_logic.fill_names(str(error), record)
+            refusal = engine_refusal(error, record)
             owes_a_choice = seat.seat in leiff_logic.owners(state)
             if not out_of_turn(action):
                 if not owes_a_choice:
-                    raise NotYourTurn(reason) from None
+                    raise NotYourTurn(refusal.code, **refusal.params) from None
                 if parses(action):
                     # The engine would list its internal actions: say it in words instead.
-                    reason = leiff_logic.owner_refusal(state, seat.seat)
-            raise IllegalAction(reason) from None
+                    raise IllegalAction(leiff_logic.owner_refusal(state, seat.seat)) from None
+            raise refusal from None
         now = self.store.clock()
         step = begin(record, now)
         step.record = replace_seat(step.record, seat.seat, timeouts=0)

@@ -142,9 +142,7 @@ class Lookups:
     ) -> GuildSettings:
         """Change some settings of a server (Manage Server only); all are checked first."""
         if not has_manage_guild:
-            raise Forbidden(
-                "changing the server's game settings needs the Manage Server permission"
-            )
+            raise Forbidden("manage_server_needed")
         updated = (await self.store.settings(guild_id)).with_changes(changes)
         await self.repo.put_settings(guild_id, updated.to_stored(), self.store.clock(), user_id)
         return updated

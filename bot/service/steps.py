@@ -15,10 +15,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.service.board_logic import mention
-from bot.service.errors import InvalidOptions
+from bot.service.errors import ENGINE, IllegalAction, InvalidOptions
+from bot.service.leiff_logic import fill_names
 from bot.service.results import Update
 from bot.storage import ActionRecord, MatchRecord
-from engine import IllegalMove, get_game
+from engine import IllegalMove, game_names, get_game
 from engine.board import BoardState
 from engine.leiff import parse_action
 from engine.leiff.state import LeiffState
@@ -132,39 +133,34 @@ def seat_removed(record: MatchRecord, user_id: int) -> bool:
     return seat is not None and seat.removed
 
 
-def games_count(count: int) -> str:
-    return "1 game" if count == 1 else f"{count} games"
-
-
-def where(record: MatchRecord, user_id: int) -> str:
-    """A match as a player finds it: "Lefe vs <@2> (#12) in <#5>"."""
-    place = f"<#{record.thread_id or record.channel_id}>"
+def place(record: MatchRecord, user_id: int) -> dict[str, object]:
+    """A match as a player finds it (``errors.PLACES``): "Lefe vs <@2> (#12) in <#5>"."""
+    where = f"<#{record.thread_id or record.channel_id}>"
     if is_table(record):
-        what = "a Leiff lobby" if record.status == "lobby" else "a Leiff table"
-        return f"{what} (#{record.id}) in {place}"
+        kind = "lobby" if record.status == "lobby" else "table"
+        return {"kind": kind, "id": record.id, "place": where}
     opponents = [s.user_id for s in record.seats if s.user_id != user_id]
-    against = f" vs {mention(opponents[0])}" if opponents else ""
-    return f"{title(record.game)}{against} (#{record.id}) in {place}"
+    if not opponents:
+        return {"kind": "board", "id": record.id, "place": where, "game": title(record.game)}
+    return {
+        "kind": "board_vs",
+        "id": record.id,
+        "place": where,
+        "game": title(record.game),
+        "opponent": mention(opponents[0]),
+    }
 
 
 def late_reason(record: MatchRecord, update: Update | None) -> str:
-    """Why an action that arrived after the deadline was refused, in words for anyone."""
+    """Why an action that arrived after the deadline was refused: a service error code."""
     kind = update.kind if update is not None else ""
     if kind == "lobby_expired":
-        return "too late: this table closed because nobody started the game in time"
+        return "late_lobby_expired"
     if kind == "match_aborted":
-        return "too late: the first move was not made in time, so the match was cancelled"
+        return "late_match_aborted"
     if is_table(record):
-        if kind == "match_over":
-            return (
-                "too late: the time for that step ran out first; the clock played the "
-                "default, and that ended the game"
-            )
-        return (
-            "too late: the time for that step ran out first, so the clock played the "
-            "default; look at the latest message"
-        )
-    return "too late: the time for that move ran out first, so the match is over"
+        return "late_leiff_over" if kind == "match_over" else "late_leiff_default"
+    return "late_board"
 
 
 def out_of_turn(action: str) -> bool:
@@ -187,8 +183,22 @@ def parses(action: str) -> bool:
 def game_name(game: str) -> str:
     try:
         return get_game(game).name
-    except KeyError as error:
-        raise InvalidOptions(str(error)) from None
+    except KeyError:
+        raise InvalidOptions(
+            "unknown_game", game=repr(game), games=", ".join(game_names())
+        ) from None
+
+
+def engine_refusal(error: IllegalMove, record: MatchRecord | None = None) -> IllegalAction:
+    """The engine's refusal as the service's: its code and parameters travel on (Leiff's
+    ``{pN}`` seat tokens in them become the players' names)."""
+    params: dict[str, object] = dict(error.params)
+    if record is not None:
+        params = {
+            key: fill_names(value, record) if isinstance(value, str) else value
+            for key, value in params.items()
+        }
+    return IllegalAction(ENGINE, engine_code=error.code, **params)
 
 
 def title(game: str) -> str:

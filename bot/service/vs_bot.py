@@ -92,7 +92,7 @@ class BotOpponent:
     ) -> Update:
         bot_id = self.store.bot_user_id
         if bot_id is None:
-            raise InvalidOptions("the bot cannot play here: it was started without its user id")
+            raise InvalidOptions("no_bot_user")
         if user_id == bot_id:
             raise SelfChallenge()
         level_name = bots.check_level(level)
@@ -141,7 +141,7 @@ class BotOpponent:
             user_id, ACTIVE_STATUSES, record.guild_id
         ):
             if active.rematch_of == record.id:
-                raise IllegalAction("the rematch has already started")
+                raise IllegalAction("rematch_started")
         async with self.store.user_lock(record.guild_id, user_id):
             return await self._start_vs_bot(
                 record.guild_id,
