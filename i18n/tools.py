@@ -36,6 +36,8 @@ KEYWORDS: dict[str, tuple[int, ...] | None] = {
     "translate_plural": (2, 3),
     "N_": None,
     "command_text": None,
+    # a refusal decided in the Discord layer: UserFacingError("bot.x.y", name=value)
+    "UserFacingError": (1,),
 }
 
 MessageId = str | tuple[str, str]

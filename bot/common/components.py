@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 import discord
 
 from bot.common.custom_ids import BUTTON_TEMPLATE, PICK, SELECT_TEMPLATE, ComponentId
+from i18n import DEFAULT_LANGUAGE, translate
 
 MAX_ROWS = 5
 BUTTONS_PER_ROW = 5
@@ -40,19 +41,24 @@ class Choice:
 
 
 def ordered_choices(
+    language: str,
     actions: Sequence[str],
     labels: Mapping[str, tuple[str, discord.ButtonStyle]],
     order: Sequence[str],
 ) -> list[Choice]:
-    """Choices for plain actions (one label each), without repeats, in ``order`` (actions
-    it does not list last); an action without a label reads as itself, capitalised."""
+    """Choices for plain actions (one label each: a message id, worded in ``language``),
+    without repeats, in ``order`` (actions it does not list last); an action without a
+    label reads as itself, capitalised."""
     rank = {name: index for index, name in enumerate(order)}
     unique = list(dict.fromkeys(actions))
     unique.sort(key=lambda action: rank.get(action, len(order)))
     choices = []
     for action in unique:
-        label, style = labels.get(action, (action.capitalize(), discord.ButtonStyle.secondary))
-        choices.append(Choice(action, label, style))
+        if action in labels:
+            msgid, style = labels[action]
+            choices.append(Choice(action, translate(language, msgid), style))
+        else:
+            choices.append(Choice(action, action.capitalize(), discord.ButtonStyle.secondary))
     return choices
 
 
@@ -123,7 +129,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
             discord.ui.Select(
                 custom_id=component_id.encode(),
                 options=list(options),
-                placeholder=(placeholder or "Choose…")[:150],
+                placeholder=(placeholder or "…")[:150],
                 disabled=disabled,
                 min_values=1,
                 max_values=1,
@@ -155,8 +161,10 @@ def build_view(
     *,
     disabled: bool = False,
     select_threshold: int = SELECT_THRESHOLD,
+    language: str = DEFAULT_LANGUAGE,
 ) -> discord.ui.View | None:
-    """A persistent view with one component per choice, or None when there is nothing.
+    """A persistent view with one component per choice, or None when there is nothing
+    (the menus' own placeholders in ``language``).
 
     Families with more than ``select_threshold`` members become select menus (one per 25 options); everything else is
     a button. If the choices do not fit in five rows the remaining buttons are folded into
@@ -172,7 +180,9 @@ def build_view(
     selects: list[tuple[str, list[Choice]]] = []
     for family, members in families.items():
         if family and len(members) > select_threshold:
-            placeholder = members[0].family_label or f"{family}…"
+            placeholder = members[0].family_label or translate(
+                language, "bot.menu.choose_family", family=family
+            )
             for start in range(0, len(members), OPTIONS_PER_SELECT):
                 selects.append((placeholder, members[start : start + OPTIONS_PER_SELECT]))
         else:
@@ -185,7 +195,7 @@ def build_view(
         # fold the last buttons into one more select menu
         spill = buttons[-OPTIONS_PER_SELECT:]
         del buttons[-OPTIONS_PER_SELECT:]
-        selects.append(("More actions…", spill))
+        selects.append((translate(language, "bot.menu.more"), spill))
 
     view = discord.ui.View(timeout=None)
     row = 0

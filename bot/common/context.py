@@ -2,21 +2,23 @@
 
 One :class:`Context` per client: the Discord client itself, the match service (set once the
 client's ``setup_hook`` has opened the database, or handed in by a test), the painter that
-draws pictures off the event loop, and the book of display names. Features receive it when
-the client builds them; nothing reaches for the client's attributes by name.
+draws pictures off the event loop, the book of display names and who reads which language.
+Features receive it when the client builds them; nothing reaches for the client's
+attributes by name.
 """
 
 from __future__ import annotations
 
 import discord
 
+from bot.common.languages import Languages
 from bot.common.names import NameBook
 from bot.common.pictures import Painter
 from bot.service.protocol import GameService
 
 
 class Context:
-    """The client, its service, its painter and its names."""
+    """The client, its service, its painter, its names and its languages."""
 
     def __init__(
         self, client: discord.Client, painter: Painter, service: GameService | None = None
@@ -24,6 +26,7 @@ class Context:
         self.client = client
         self.painter = painter
         self.names = NameBook(client)
+        self.languages = Languages(client)
         self._service = service
 
     @property

@@ -12,7 +12,9 @@ games, Leiff tables, challenges) for its messages and sends them:
   every process, the channel is told once per table (the feature words the notice, naming
   nothing secret), and the private message goes to the clicking player as an ephemeral
   answer instead;
-- the message ids are recorded with the service, so a restart edits the same messages.
+- the message ids are recorded with the service, so a restart edits the same messages;
+- the channel message is written in the server's language, each private message in its
+  reader's own (:mod:`bot.common.languages`).
 
 After posting an update in which a bot seat is due, one background task per match plays
 the bot's turns through ``service.advance_bots`` and delivers each result in order.
@@ -34,6 +36,7 @@ from bot.common.components import disabled_copy
 from bot.common.context import Context
 from bot.common.outgoing import Outgoing, sentence, without_user
 from bot.common.responder import Responder
+from bot.common.service_words import texts_for
 from engine import get_spec
 
 log = logging.getLogger(__name__)
@@ -51,8 +54,9 @@ class MessageBuilder:
     """What a feature builds for the updates of its kind of game. The defaults suit a
     game without private messages."""
 
-    async def public_message(self, update: Any) -> Outgoing | None:
-        """The channel message of an update, or None when the channel has nothing new."""
+    async def public_message(self, update: Any, language: str) -> Outgoing | None:
+        """The channel message of an update in ``language``, or None when the channel has
+        nothing new."""
         raise NotImplementedError
 
     def message_kind(self, update: Any) -> str:
@@ -63,16 +67,18 @@ class MessageBuilder:
         """The users this update has something private for."""
         return []
 
-    async def private_messages(self, update: Any, users: list[int]) -> dict[int, Outgoing]:
-        """The private messages of ``users`` (some of :meth:`private_users`) in this
-        update, by user id."""
+    async def private_messages(
+        self, update: Any, languages: Mapping[int, str]
+    ) -> dict[int, Outgoing]:
+        """The private messages of some of :meth:`private_users` in this update, by user
+        id: ``languages`` maps each of them to the language of their message."""
         raise NotImplementedError
 
-    async def current_private(self, match_id: int, user_id: int) -> Outgoing:
+    async def current_private(self, match_id: int, user_id: int, language: str) -> Outgoing:
         """One user's whole private message as the match is now."""
         raise NotImplementedError
 
-    async def dm_closed_notice(self, update: Any, user_id: int) -> Outgoing:
+    async def dm_closed_notice(self, update: Any, user_id: int, language: str) -> Outgoing:
         """The channel's notice that a player's DMs are closed (naming nothing secret)."""
         raise NotImplementedError
 
@@ -159,20 +165,24 @@ class Delivery:
             await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
 
     # ---- building ------------------------------------------------------------------
+    async def channel_language(self, update: Any) -> str:
+        return await self.context.languages.server(update.guild_id)
+
     async def public_message(self, update: Any) -> Outgoing | None:
+        language = await self.channel_language(update)
         builder = self.builder_for(update)
         if builder is None:
-            texts = [sentence(t) for t in update.texts_for(None)]
-            return Outgoing("\n".join(texts)) if texts else None
-        return await builder.public_message(update)
+            texts = [sentence(t) for t in texts_for(language, update, None)]
+            return Outgoing("\n".join(texts), language=language) if texts else None
+        return await builder.public_message(update, language)
 
     async def private_messages(self, update: Any) -> Mapping[int, Outgoing]:
-        """Each user's private message in this update, by user id."""
+        """Each user's private message in this update (in their language), by user id."""
         builder = self.builder_for(update)
         users = builder.private_users(update) if builder is not None else []
         if builder is None or not users:
             return {}
-        return await builder.private_messages(update, users)
+        return await builder.private_messages(update, await self.context.languages.members(users))
 
     # ---- sending -------------------------------------------------------------------
     def channel_of(self, update: Any) -> discord.PartialMessageable | None:
@@ -201,7 +211,9 @@ class Delivery:
             and responder.origin_is_private
             and responder.user_id in users
         ):
-            mine = (await builder.private_messages(update, [responder.user_id]))[responder.user_id]
+            mine = (
+                await builder.private_messages(update, {responder.user_id: responder.language})
+            )[responder.user_id]
             await self._send_private(update, responder.user_id, mine, responder)
             update = without_user(update, responder.user_id)
         public, privates = await asyncio.gather(
@@ -308,17 +320,19 @@ class Delivery:
         if refusal is not None:
             # Trying again after a refusal: send the whole message, as the player may never
             # have had one in their DMs.
-            outgoing = await self.current_private(update, user_id)
+            outgoing = await self.current_private(
+                update, user_id, await self.context.languages.member(user_id)
+            )
         if await self.try_dm(match, user_id, outgoing, refused_before=refusal is not None):
             return
         if mine and responder is not None:
             await responder.private(**outgoing.send_kwargs())
         await self._dm_closed_notice(update, user_id)
 
-    async def current_private(self, update: Any, user_id: int) -> Outgoing:
+    async def current_private(self, update: Any, user_id: int, language: str) -> Outgoing:
         builder = self.builder_for(update)
         assert builder is not None and update.match is not None
-        return await builder.current_private(update.match.id, user_id)
+        return await builder.current_private(update.match.id, user_id, language)
 
     async def _refusal(self, user_id: int) -> Any:
         """The user's DM refusal as every process knows it (a ``DmFailure``), or None."""
@@ -381,5 +395,7 @@ class Delivery:
         builder = self.builder_for(update)
         if channel is None or builder is None:
             return
-        notice = await builder.dm_closed_notice(update, user_id)
+        notice = await builder.dm_closed_notice(
+            update, user_id, await self.channel_language(update)
+        )
         await channel.send(**notice.send_kwargs())

@@ -2,8 +2,9 @@
 
 An :class:`Outgoing` is what a feature builds and :mod:`bot.common.delivery` sends: the
 text, an optional picture, the choices that become buttons and menus (with the custom-id
-scope, target and version they carry) and the users it may ping. Nothing else ever pings:
-the allowed mentions list exactly ``pings``.
+scope, target and version they carry), the language it is written in (its menus'
+placeholders follow it) and the users it may ping. Nothing else ever pings: the allowed
+mentions list exactly ``pings``.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import discord
 
 from bot.common.components import Choice, build_view
 from bot.common.custom_ids import BOARD
+from i18n import DEFAULT_LANGUAGE, translate
 
 MAX_TEXT = 2000  # Discord's limit for a message's text
 
@@ -33,9 +35,12 @@ class Outgoing:
     target: int = 0
     version: int = 0
     pings: tuple[int, ...] = ()
+    language: str = DEFAULT_LANGUAGE
 
     def view(self) -> discord.ui.View | None:
-        return build_view(self.scope, self.target, self.version, self.choices)
+        return build_view(
+            self.scope, self.target, self.version, self.choices, language=self.language
+        )
 
     def allowed_mentions(self) -> discord.AllowedMentions:
         return discord.AllowedMentions(
@@ -115,8 +120,8 @@ def without_user(update: Any, user_id: int) -> Any:
     )
 
 
-def listing(items: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
+def listing(language: str, items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c" (in ``language``)."""
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    return translate(language, "list.and", left=", ".join(items[:-1]), right=items[-1])

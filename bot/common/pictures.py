@@ -23,6 +23,7 @@ import render
 from engine import board_game_names, get_board_game
 from engine.board import BoardState
 from engine.leiff.views import LeiffView
+from i18n import DEFAULT_LANGUAGE
 from tutorial import tutorial_page
 
 log = logging.getLogger(__name__)
@@ -32,26 +33,36 @@ HAND_WIDTH = 480
 
 
 # ---- what runs in a worker (module-level so that it can be sent to a process) -----------
-def board_png_from_json(game: str, state_json: str, names: tuple[str, str]) -> bytes:
+def board_png_from_json(
+    game: str, state_json: str, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE
+) -> bytes:
     state = get_board_game(game).from_json(state_json)
-    return render.png_bytes(render.render_board(state, names=names, width=BOARD_WIDTH))
+    return board_png(state, names, language)
 
 
-def board_png(state: BoardState, names: tuple[str, str]) -> bytes:
-    return render.png_bytes(render.render_board(state, names=names, width=BOARD_WIDTH))
+def board_png(state: BoardState, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE) -> bytes:
+    return render.png_bytes(
+        render.render_board(state, names=_pair(names), width=BOARD_WIDTH, language=language)
+    )
 
 
-def table_png(view: LeiffView, names: tuple[str, ...]) -> bytes:
-    return render.png_bytes(render.render_table(view, names=list(names)))
+def table_png(view: LeiffView, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE) -> bytes:
+    return render.png_bytes(render.render_table(view, names=list(names), language=language))
 
 
-def hand_png(view: LeiffView, seat: int, names: tuple[str, ...]) -> bytes:
-    return render.png_bytes(render.render_hand(view, seat, names=list(names), width=HAND_WIDTH))
+def hand_png(
+    view: LeiffView, seat: int, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE
+) -> bytes:
+    return render.png_bytes(
+        render.render_hand(view, seat, names=list(names), width=HAND_WIDTH, language=language)
+    )
 
 
-def replay_gif_from_json(game: str, state_json: str, names: tuple[str, str]) -> bytes:
+def replay_gif_from_json(
+    game: str, state_json: str, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE
+) -> bytes:
     state = get_board_game(game).from_json(state_json)
-    return render.replay_gif(list(state.history()), names=names)
+    return render.replay_gif(list(state.history()), names=_pair(names), language=language)
 
 
 def tutorial_png(game: str, number: int, language: str, theme: str) -> bytes:
@@ -112,21 +123,32 @@ class Painter:
                     self._pool = self._new_pool()
         return await render.render_async(functools.partial(func, *args))
 
-    async def board_png(self, state: BoardState, names: Sequence[str]) -> bytes:
-        """The board picture of a board-game state; ``names`` by seat (seat A first)."""
+    async def board_png(
+        self, state: BoardState, names: Sequence[str], language: str = DEFAULT_LANGUAGE
+    ) -> bytes:
+        """The board picture of a board-game state; ``names`` by seat (seat A first); its
+        words in ``language``."""
         if self._pool is not None:
             return await self._run(
-                board_png_from_json, state.game.name, state.to_json(), _pair(names)
+                board_png_from_json, state.game.name, state.to_json(), tuple(names), language
             )
-        return await self._run(board_png, state, _pair(names))
+        return await self._run(board_png, state, tuple(names), language)
 
-    async def table_png(self, view: LeiffView, names: Sequence[str]) -> bytes:
+    async def table_png(
+        self, view: LeiffView, names: Sequence[str], language: str = DEFAULT_LANGUAGE
+    ) -> bytes:
         """The Leiff table as everybody sees it (the spectator view)."""
-        return await self._run(table_png, view, tuple(names))
+        return await self._run(table_png, view, tuple(names), language)
 
-    async def hand_png(self, view: LeiffView, seat: int, names: Sequence[str]) -> bytes:
+    async def hand_png(
+        self,
+        view: LeiffView,
+        seat: int,
+        names: Sequence[str],
+        language: str = DEFAULT_LANGUAGE,
+    ) -> bytes:
         """One player's private picture: their hand as they know it, and the table."""
-        return await self._run(hand_png, view, seat, tuple(names))
+        return await self._run(hand_png, view, seat, tuple(names), language)
 
     async def tutorial_png(
         self, game: str, number: int, language: str, theme: str = "classic"
@@ -134,6 +156,10 @@ class Painter:
         """Page ``number`` of ``game``'s tutorial, its annotated picture."""
         return await self._run(tutorial_png, game, number, language, theme)
 
-    async def replay_gif(self, state: BoardState, names: Sequence[str]) -> bytes:
+    async def replay_gif(
+        self, state: BoardState, names: Sequence[str], language: str = DEFAULT_LANGUAGE
+    ) -> bytes:
         """An animated GIF of a board-game match, one frame per position up to ``state``."""
-        return await self._run(replay_gif_from_json, state.game.name, state.to_json(), _pair(names))
+        return await self._run(
+            replay_gif_from_json, state.game.name, state.to_json(), tuple(names), language
+        )

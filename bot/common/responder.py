@@ -18,10 +18,13 @@ from typing import Any
 
 import discord
 
+from i18n import N_, language_for, translate
+
 log = logging.getLogger(__name__)
 
 # When the real answer could not be delivered (it never says the action succeeded or not).
-UNDELIVERED = "Sorry, I could not show my answer here. Please look at the channel and try again."
+UNDELIVERED = N_("bot.reply.undelivered")
+DONE = N_("bot.reply.done")
 
 # Leave ample margin below Discord's 3 s, as the network and the event loop add their share.
 ACK_AFTER_SECONDS = 1.5
@@ -40,6 +43,8 @@ class Responder:
         self.origin = interaction.message  # the clicked message (components only)
         self.channel_id = interaction.channel_id
         self.in_dm = interaction.guild_id is None
+        # Private answers speak the member's own Discord language.
+        self.language = language_for(interaction.locale)
         self._lock = asyncio.Lock()
         self._deferred_privately = False  # a command answered by an ephemeral "thinking"
         self._public_sent = False
@@ -93,7 +98,7 @@ class Responder:
             if self._deferred_privately and not self._public_sent:
                 # A private "thinking" placeholder would spin forever otherwise. It says
                 # "Done." only when nothing failed: an undelivered refusal is no success.
-                text = UNDELIVERED if self.failed else "Done."
+                text = translate(self.language, UNDELIVERED if self.failed else DONE)
                 with contextlib.suppress(discord.HTTPException):
                     await self.interaction.edit_original_response(content=text)
 
@@ -124,7 +129,9 @@ class Responder:
             posted = await channel.send(**message)
             if self._deferred_privately:
                 with contextlib.suppress(discord.HTTPException):
-                    await self.interaction.edit_original_response(content="Done: see the channel.")
+                    await self.interaction.edit_original_response(
+                        content=translate(self.language, "bot.reply.done_see_channel")
+                    )
             elif not response.is_done():
                 await self._acknowledge_locked()
             return posted

@@ -38,11 +38,11 @@ class ComponentRouter:
             action = component.action
             if action.startswith(PICK):
                 if not values:
-                    raise UserFacingError("Pick one of the options.")
+                    raise UserFacingError("bot.error.pick_an_option")
                 action = values[0]
             handler = self._routes.get(component.scope)
             if handler is None:
-                raise UserFacingError("That button is no longer in use.")
+                raise UserFacingError("bot.error.button_unused")
             await handler(responder, component.target, component.version, action)
 
         await self.errors.run(interaction, run)

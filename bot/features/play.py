@@ -76,7 +76,7 @@ class Play:
     ) -> None:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
-                raise UserFacingError("Games are played in a server channel, not in DMs.")
+                raise UserFacingError("bot.play.error.not_in_dms")
             starter = self.starters[get_spec(game).kind]
             await starter.start(interaction, responder, game, opponent, size, options, level)
 
@@ -85,15 +85,13 @@ class Play:
     async def board(self, interaction: discord.Interaction) -> None:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None or interaction.channel_id is None:
-                raise UserFacingError("Use this in the channel where your match is played.")
+                raise UserFacingError("bot.error.use_in_match_channel")
             service = self.context.service
             match = await service.match_in_channel(
                 interaction.guild_id, interaction.channel_id, responder.user_id
             )
             if match is None:
-                raise UserFacingError(
-                    "You have no running match in this channel. Start one with `/play`."
-                )
+                raise UserFacingError("bot.error.no_match_here")
             update = await service.current(match.id, for_user=responder.user_id)
             # showing the board again pings nobody and shows only the caller's own hand
             update = only_for(dataclasses.replace(update, mentions=()), responder.user_id)

@@ -37,6 +37,8 @@ _INT_KEYS = {
     "max_matches_per_user": (_IntRange(1, 50), "running matches per player"),
 }
 LEIFF_TARGETS = (50, 100)
+# the allowed range of each number setting, for whoever describes the settings
+INT_LIMITS = {key: (limits.low, limits.high) for key, (limits, _) in _INT_KEYS.items()}
 
 
 @dataclass(frozen=True)

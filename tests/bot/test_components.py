@@ -47,7 +47,7 @@ def test_every_leiff_action_gets_a_control_within_five_rows():
     actions = ["leiff", "draw", "take"] + [f"match {n}" for n in range(1, 8)]
     actions += [f"catch {s}.{n}" for s in range(1, 6) for n in range(1, 8)]
     actions += [f"penalty {s}" for s in (1, 3, 5)]
-    view = build_view("f", 3, 9, leiff_choices(actions, seats))
+    view = build_view("f", 3, 9, leiff_choices("en", actions, seats))
     buttons, options, rows = _controls(view)
     assert rows <= 5 and len(view.children) <= 25
     assert sorted(buttons + options) == sorted(actions)
@@ -60,12 +60,12 @@ def test_labels_read_like_the_table():
     seats = ["ann", "ben", "cat"]
     labels = {
         c.action: c.label
-        for c in leiff_choices(["catch 2.4", "swap 3", "rule Sing!", "leiff"], seats)
+        for c in leiff_choices("en", ["catch 2.4", "swap 3", "rule Sing!", "leiff"], seats)
     }
     assert labels["catch 2.4"] == "Catch cat's slot 4"
     assert labels["swap 3"] == "Put it in slot 3"
     assert labels["~prompt:rule"] == "Write the table rule…"
-    ordered = [c.action for c in board_choices(["resign", "swap", "offer_draw"])]
+    ordered = [c.action for c in board_choices("en", ["resign", "swap", "offer_draw"])]
     assert ordered == ["swap", "offer_draw", "resign"]
 
 

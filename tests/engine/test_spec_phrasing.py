@@ -18,6 +18,7 @@ from bot.service import board_logic
 from bot.storage.records import MatchRecord, SeatRecord
 from engine import BOARD_GAMES, get_game, get_spec
 from engine.board import BoardState
+from i18n import phrase, translate
 
 USERS = (111, 222)
 
@@ -58,7 +59,10 @@ def test_moves_read_in_menus_as_the_bot_labels_them(name: str) -> None:
     for positions in _games(name, 3):
         for state in positions:
             for move in state.legal_moves():
-                assert spec.describe_move(move).english() == _move_label(move)
+                assert spec.describe_move(move).english() == _move_label("en", name, move)
+                german = _move_label("de", name, move)
+                assert german == phrase("de", spec.describe_move(move))
+                assert "capturing" not in german and " then " not in german
                 seen += 1
     assert seen > 0
 
@@ -68,7 +72,8 @@ def test_the_special_moves_are_the_buttons_the_service_offers() -> None:
     assert special == set(board_logic.SPECIAL_MOVES)
     for name in BOARD_GAMES:
         for move in get_spec(name).notation.special_moves:
-            assert move.button().english() == ACTIONS[move.move][0]
+            assert move.button().english() == translate("en", ACTIONS[move.move][0])
+            assert phrase("de", move.button()) == translate("de", ACTIONS[move.move][0])
 
 
 @pytest.mark.parametrize("name", BOARD_GAMES)

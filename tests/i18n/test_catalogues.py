@@ -20,13 +20,20 @@ from i18n.tools import engine_tables, extract, placeholders, problems, read_cata
 
 ROOT = Path(__file__).resolve().parents[2]
 # the namespaces message ids live in (docs/i18n.md)
-MESSAGE_ID = re.compile(r"(card|colour|command|illegal|list|outcome|picture|tutorial)\.[a-z0-9_.]+")
+MESSAGE_ID = re.compile(
+    r"(bot|card|colour|command|illegal|list|outcome|picture|tutorial)\.[a-z0-9_.]+"
+)
 # entries whose German rightly reads the same as the English (formats, names, numbers)
 SAME_IN_GERMAN = {
     "picture.leiff.teams",
     "lefe.score",
     "score.plain",
     "move.plain",
+    # lines of the Discord layer made only of names, numbers and signs
+    "bot.games.match",
+    "bot.leaderboard.row",
+    "bot.match.rating_change",
+    "bot.stats.vs_bot_row",
     *(f"game.{name}.title" for name in (*BOARD_GAMES, "leiff")),  # the games' own names
 }
 
@@ -133,6 +140,12 @@ def test_every_colour_of_every_board_game_has_a_name() -> None:
             assert colour in COLOUR_IDS, (name, colour)
 
 
+def _module(name: str) -> bool:
+    """A dotted name of a package or module of ours ("bot.storage"), not a message id."""
+    path = ROOT.joinpath(*name.split("."))
+    return path.is_dir() or path.with_suffix(".py").is_file()
+
+
 def _id_literals() -> set[tuple[str, str]]:
     """Every string in the edge code that looks like a message id, with its file."""
     found = set()
@@ -140,7 +153,7 @@ def _id_literals() -> set[tuple[str, str]]:
         for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 value = node.value if isinstance(node, ast.Constant) else None
-                if isinstance(value, str) and MESSAGE_ID.fullmatch(value):
+                if isinstance(value, str) and MESSAGE_ID.fullmatch(value) and not _module(value):
                     found.add((str(path.relative_to(ROOT)), value))
     return found
 

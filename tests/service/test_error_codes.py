@@ -16,7 +16,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 import bot.service.errors as errors
-from bot.common.text import service_error
+from bot.common.service_words import service_error
 from bot.service import (
     Cooldown,
     IllegalAction,

@@ -24,12 +24,15 @@ from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.names import excerpt
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
+from bot.common.service_words import service_error
 from bot.common.translator import command_text
 from bot.features.board_games.labels import KEEP
-from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup
+from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup, Note
 from bot.features.board_games.messages import BoardMessages, ChallengeMessages
-from bot.service import IllegalAction, Message
+from bot.service import IllegalAction
+from engine import get_spec
 from engine.spec import GameKind
+from i18n import language_for, phrase, translate
 
 BOARD_SERVICE_ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
 # What a typed move can be made of (cells, Lefe captures "e5xg6", Les pairs "e5+b2", words
@@ -72,15 +75,9 @@ class BoardGames:
         me = self.context.client.user
         against_me = opponent is not None and me is not None and opponent.id == me.id
         if opponent is not None and opponent.bot and not against_me:
-            raise UserFacingError(
-                "Other bots cannot accept challenges; challenge a person, me, "
-                "or leave the opponent out."
-            )
+            raise UserFacingError("bot.challenge.error.other_bot")
         if level is not None and not against_me:
-            raise UserFacingError(
-                "A level is only for games against me: choose me as the opponent, "
-                "or leave the level out."
-            )
+            raise UserFacingError("bot.challenge.error.level_needs_bot")
         update = await self.service.challenge(
             interaction.guild_id,
             interaction.channel_id,
@@ -103,7 +100,7 @@ class BoardGames:
             "cancel": self.service.cancel_challenge,
         }
         if action not in calls:
-            raise UserFacingError("That button is no longer in use.")
+            raise UserFacingError("bot.error.button_unused")
         update = await calls[action](challenge_id, responder.user_id)
         await self.delivery.publish(update, responder)
 
@@ -113,7 +110,7 @@ class BoardGames:
         user_id = responder.user_id
         if action == KEEP:
             await self.service.get_match(match_id)  # a finished or unknown match says so
-            await responder.private("To keep your colour, simply play your move: `/move cell`.")
+            await responder.private(translate(responder.language, "bot.board.keep_explained"))
             return
         if action == "rematch":
             update = await self.service.rematch(match_id, user_id)
@@ -133,29 +130,36 @@ class BoardGames:
             )
             move = " ".join(text.split()).lower()
             if not move:
-                raise UserFacingError("Type a cell, for example `f6`.")
+                raise UserFacingError("bot.move.error.empty")
             if not MOVE_TEXT.fullmatch(move):
                 # Quote only a short, safe excerpt: the reply must stay readable (and within
                 # Discord's limit) whatever was typed.
-                raise UserFacingError(
-                    f"“{excerpt(text)}” is not a move. Type a cell such as `f6`; "
-                    "the list above the box shows your legal moves."
-                )
+                raise UserFacingError("bot.move.error.not_a_move", text=excerpt(text))
             try:
                 update = await self.service.play(match.id, responder.user_id, move, version=None)
             except IllegalAction as error:
                 # A bare Lefe cell that must capture one of several trees: offer the choice.
-                captures = await self._capture_options(match, responder.user_id, move)
+                language = responder.language
+                captures = await self._capture_options(language, match, responder.user_id, move)
                 if not captures:
-                    reason = str(error)
+                    reason = service_error(language, error)
                     if reason.startswith(move + " ") and not move[:1].isdigit():
                         # The rules quote what was typed first: keep it as typed, in quotes
                         # (not capitalised like the start of a sentence).
-                        raise UserFacingError(f"“{move}”{reason[len(move) :]}") from None
+                        raise UserFacingError(
+                            "bot.move.error.quoted", move=move, rest=reason[len(move) :]
+                        ) from None
                     raise
-                view = build_view(BOARD, match.id, match.version, captures, select_threshold=1)
+                view = build_view(
+                    BOARD,
+                    match.id,
+                    match.version,
+                    captures,
+                    select_threshold=1,
+                    language=language,
+                )
                 await responder.private(
-                    f"{move} can capture more than one tree: which one?", view=view
+                    translate(language, "bot.move.capture_which", move=move), view=view
                 )
                 return
             await self.delivery.publish(_with_note(update, note), responder)
@@ -184,7 +188,9 @@ class BoardGames:
             return state, []
         return state, list(state.legal_moves())
 
-    async def _capture_options(self, match: Any, user_id: int, move: str) -> list[Choice]:
+    async def _capture_options(
+        self, language: str, match: Any, user_id: int, move: str
+    ) -> list[Choice]:
         """Lefe: a bare cell whose placement must capture one of several trees."""
         if match.game != "lefe" or "x" in move:
             return []
@@ -197,10 +203,10 @@ class BoardGames:
         return [
             Choice(
                 m,
-                f"{move}, capturing the tree at {m.split('x', 1)[1]}",
+                _move_label(language, match.game, m),
                 discord.ButtonStyle.primary,
                 "capture",
-                "Capture which tree?",
+                translate(language, "bot.move.capture_menu"),
             )
             for m in captures
         ]
@@ -224,8 +230,10 @@ class BoardGames:
         _, legal = await self._legal_moves(match, interaction.user.id)
         typed = "".join(current.split()).lower()
         found = sorted((m for m in legal if m.startswith(typed)), key=_move_order)
+        language = language_for(interaction.locale)
         return [
-            app_commands.Choice(name=_move_label(m), value=m) for m in found[:AUTOCOMPLETE_LIMIT]
+            app_commands.Choice(name=_move_label(language, match.game, m), value=m)
+            for m in found[:AUTOCOMPLETE_LIMIT]
         ]
 
     # ---- the slash commands ----------------------------------------------------------
@@ -283,11 +291,11 @@ class BoardGames:
         return [move_command, resign_command]
 
 
-def _with_note(update: Any, note: str | None) -> Any:
+def _with_note(update: Any, note: Note | None) -> Any:
     """The update with one more line for the channel message (first, after the header)."""
     if note is None:
         return update
-    return dataclasses.replace(update, messages=(Message(note), *update.messages))
+    return dataclasses.replace(update, messages=(note, *update.messages))
 
 
 def _move_order(move: str) -> tuple[str, int, str]:
@@ -296,11 +304,7 @@ def _move_order(move: str) -> tuple[str, int, str]:
     return (column, int(digits or 0), move)
 
 
-def _move_label(move: str) -> str:
-    if "x" in move and move not in ("swap",):
-        cell, _, tree = move.partition("x")
-        return f"{cell}, capturing the tree at {tree}"
-    if "+" in move:
-        first, _, second = move.partition("+")
-        return f"{first} then {second}"
-    return move
+def _move_label(language: str, game: str, move: str) -> str:
+    """How a move reads in a list: the game's own words for it ("e5, capturing the tree at
+    g6", "e5 then b2"), in ``language``."""
+    return phrase(language, get_spec(game).describe_move(move))

@@ -1,7 +1,8 @@
 """How the actions of a board match and of a challenge read on their buttons.
 
 The service hands the bot canonical action strings; this module only decides how they look
-(label, colour, order). It never decides what is legal.
+(label — a message id, worded in the reader's language —, colour, order). It never decides
+what is legal.
 """
 
 from __future__ import annotations
@@ -11,24 +12,25 @@ from collections.abc import Sequence
 import discord
 
 from bot.common.components import Choice, ordered_choices
+from i18n import N_
 
 STYLE = discord.ButtonStyle
 KEEP = "~keep"  # the pie rule's "keep": its button only explains that a move keeps
 
 ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "swap": ("Swap colours", STYLE.primary),
-    "pass": ("Pass", STYLE.secondary),
-    "black": ("Play black", STYLE.secondary),
-    "white": ("Play white", STYLE.secondary),
-    "resign": ("Resign", STYLE.danger),
-    "offer_draw": ("Offer a draw", STYLE.secondary),
-    "accept_draw": ("Accept the draw", STYLE.success),
-    "decline_draw": ("Decline the draw", STYLE.secondary),
-    "rematch": ("Rematch", STYLE.primary),
-    "accept": ("Accept", STYLE.success),
-    "decline": ("Decline", STYLE.danger),
-    "cancel": ("Withdraw", STYLE.secondary),
-    KEEP: ("Keep colours", STYLE.secondary),
+    "swap": (N_("bot.board.button.swap"), STYLE.primary),
+    "pass": (N_("bot.board.button.pass"), STYLE.secondary),
+    "black": (N_("bot.board.button.black"), STYLE.secondary),
+    "white": (N_("bot.board.button.white"), STYLE.secondary),
+    "resign": (N_("bot.board.button.resign"), STYLE.danger),
+    "offer_draw": (N_("bot.board.button.offer_draw"), STYLE.secondary),
+    "accept_draw": (N_("bot.board.button.accept_draw"), STYLE.success),
+    "decline_draw": (N_("bot.board.button.decline_draw"), STYLE.secondary),
+    "rematch": (N_("bot.board.button.rematch"), STYLE.primary),
+    "accept": (N_("bot.challenge.button.accept"), STYLE.success),
+    "decline": (N_("bot.challenge.button.decline"), STYLE.danger),
+    "cancel": (N_("bot.challenge.button.cancel"), STYLE.secondary),
+    KEEP: (N_("bot.board.button.keep"), STYLE.secondary),
 }
 
 # Order in which the actions appear on a message (most important first).
@@ -49,6 +51,6 @@ ORDER = [
 ]
 
 
-def board_choices(actions: Sequence[str]) -> list[Choice]:
+def board_choices(language: str, actions: Sequence[str]) -> list[Choice]:
     """Choices for board-match and challenge actions, in a stable, sensible order."""
-    return ordered_choices(actions, ACTIONS, ORDER)
+    return ordered_choices(language, actions, ACTIONS, ORDER)

@@ -3,11 +3,14 @@
 A player may have several board matches in one channel. The ``match`` option names one;
 without it the only board match there is meant, or (for a move) the only one where it is
 the player's turn. Anything else is refused with the list to choose from: resigning the
-wrong match must never happen by accident.
+wrong match must never happen by accident. Refusals and lists speak the member's language;
+the note saying which match a move went to is part of the channel message and speaks the
+server's.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -18,8 +21,30 @@ from bot.common.errors import UserFacingError
 from bot.common.games import game_title
 from bot.common.names import in_text
 from engine import get_spec
+from i18n import N_, language_for, translate
 
 AUTOCOMPLETE_LIMIT = 25
+
+
+@dataclass(frozen=True)
+class Note:
+    """The channel's line "Played in Lefe vs Bob (#12): **Ann** has 2 board matches in this
+    channel.", worded in whatever language the channel message is written in."""
+
+    game: str
+    opponent: str
+    match_id: int
+    name: str
+    count: int
+    to: int | None = None  # a line for the channel, like the service's texts
+
+    def words(self, language: str) -> str:
+        label = translate(
+            language, "bot.match.label", game=self.game, opponent=self.opponent, match=self.match_id
+        )
+        return translate(
+            language, "bot.move.played_in", label=label, name=self.name, count=self.count
+        )
 
 
 class MatchLookup:
@@ -37,13 +62,26 @@ class MatchLookup:
             interaction.guild_id, interaction.channel_id, user_id
         )
 
-    async def match_label(self, match: Any, user_id: int, *, in_message: bool = False) -> str:
-        """A match as its player recognises it: "Lefe vs Bob (#12)" (opponent by name)."""
+    async def _opponent(self, match: Any, user_id: int, language: str) -> str:
         others = [seat.user_id for seat in match.seats if seat.user_id != user_id]
-        opponent = await self.context.names.name(others[0]) if others else "nobody"
+        if not others:
+            return translate(language, "bot.match.nobody")
+        return await self.context.names.name(others[0])
+
+    async def match_label(
+        self, language: str, match: Any, user_id: int, *, in_message: bool = False
+    ) -> str:
+        """A match as its player recognises it: "Lefe vs Bob (#12)" (opponent by name)."""
+        opponent = await self._opponent(match, user_id, language)
         if in_message:
             opponent = in_text(opponent)
-        return f"{game_title(match.game)} vs {opponent} (#{match.id})"
+        return translate(
+            language,
+            "bot.match.label",
+            game=game_title(match.game),
+            opponent=opponent,
+            match=match.id,
+        )
 
     async def my_board_match(
         self,
@@ -52,18 +90,23 @@ class MatchLookup:
         match_id: int | None,
         *,
         for_a_move: bool,
-    ) -> tuple[Any, str | None]:
+    ) -> tuple[Any, Note | None]:
         """The board match ``/move`` or ``/resign`` acts on, and a line saying which one it
         was when the player has several here and did not name it (else None)."""
         if interaction.guild_id is None:
-            raise UserFacingError("Use this in the channel where your match is played.")
+            raise UserFacingError("bot.error.use_in_match_channel")
+        language = language_for(interaction.locale)
         matches = await self.board_matches_here(interaction, user_id)
         if match_id is not None:
             chosen = next((m for m in matches if m.id == match_id), None)
             if chosen is None:
+                yours = await self._yours_here(language, matches, user_id)
                 raise UserFacingError(
-                    f"Match #{match_id} is not one of your running board matches in this "
-                    "channel." + await self._yours_here(matches, user_id)
+                    N_("bot.match.error.not_yours_here")
+                    if yours
+                    else N_("bot.match.error.not_yours"),
+                    match=match_id,
+                    yours=yours,
                 )
             return chosen, None
         if not matches:
@@ -72,21 +115,23 @@ class MatchLookup:
             return matches[0], None
         due = [m for m in matches if user_id in m.to_act]
         if for_a_move and len(due) == 1:
-            label = await self.match_label(due[0], user_id, in_message=True)
-            name = in_text(await self.context.names.name(user_id))
-            return due[0], (
-                f"Played in {label}: **{name}** has {len(matches)} board matches in this channel."
+            opponent = await self._opponent(due[0], user_id, language)
+            return due[0], Note(
+                game=game_title(due[0].game),
+                opponent=in_text(opponent),
+                match_id=due[0].id,
+                name=in_text(await self.context.names.name(user_id)),
+                count=len(matches),
             )
         raise UserFacingError(
-            f"You have {len(matches)} board matches in this channel. Choose one with the "
-            "`match` option." + await self._yours_here(matches, user_id)
+            "bot.match.error.choose",
+            count=len(matches),
+            yours=await self._yours_here(language, matches, user_id),
         )
 
-    async def _yours_here(self, matches: list[Any], user_id: int) -> str:
-        if not matches:
-            return ""
-        labels = [await self.match_label(m, user_id, in_message=True) for m in matches]
-        return " Yours here: " + ", ".join(labels) + "."
+    async def _yours_here(self, language: str, matches: list[Any], user_id: int) -> str:
+        labels = [await self.match_label(language, m, user_id, in_message=True) for m in matches]
+        return ", ".join(labels)
 
     async def _no_board_match(
         self, interaction: discord.Interaction, user_id: int, for_a_move: bool
@@ -97,26 +142,20 @@ class MatchLookup:
         )
         if other is not None and not get_spec(other.game).is_board_game:
             if for_a_move:
-                return (
-                    "You have no board match in this channel. Leiff is played with the "
-                    "buttons of your hand (in your DMs, or under **Show my hand**)."
-                )
-            return (
-                "You have no board match in this channel. Leiff has no resignation: if you "
-                "stop playing, the clock plays for you, and after a few timeouts in a row you "
-                "leave the table."
-            )
-        return "You have no running match in this channel. Start one with `/play`."
+                return N_("bot.move.error.leiff_has_buttons")
+            return N_("bot.resign.error.leiff_has_none")
+        return N_("bot.error.no_match_here")
 
     async def match_autocomplete(
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         """The caller's board matches in this channel, as "Lefe vs Bob (#12)"."""
         user_id = interaction.user.id
+        language = language_for(interaction.locale)
         typed = "".join(str(current).split()).casefold().lstrip("#")
         choices = []
         for match in await self.board_matches_here(interaction, user_id):
-            label = await self.match_label(match, user_id)
+            label = await self.match_label(language, match, user_id)
             if typed and typed not in "".join(label.split()).casefold():
                 continue
             choices.append(app_commands.Choice(name=label[:100], value=match.id))

@@ -3,7 +3,7 @@
 A board match is one channel message per update: the board picture with the last move
 marked, a line per event, whose turn it is (the only ping), the time left, and the
 buttons that apply now. A challenge is one message with Accept / Decline / Withdraw and
-its expiry time, edited in place when it ends.
+its expiry time, edited in place when it ends. Both are written in the server's language.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ from bot.common.match_lines import (
     thinking_line,
 )
 from bot.common.outgoing import Outgoing, sentence
+from bot.common.service_words import texts_for
 from bot.features.board_games.labels import KEEP, board_choices
+from i18n import N_, translate
 
 
 class ChallengeMessages(MessageBuilder):
@@ -34,25 +36,35 @@ class ChallengeMessages(MessageBuilder):
     def message_kind(self, update: Any) -> str:
         return "challenge"
 
-    async def public_message(self, update: Any) -> Outgoing:
+    async def public_message(self, update: Any, language: str) -> Outgoing:
         names = self.context.names
         challenge = update.challenge
         pings = tuple(update.mentions)
         who = await names.mention_or_name(challenge.challenger_id, ())
         title = game_title(challenge.game)
-        size = f" (board {challenge.size})" if challenge.size else ""
-        lines = [sentence(t) for t in update.texts_for(None)]
+        size = translate(language, "bot.challenge.size", size=challenge.size)
+        lines = [sentence(t) for t in texts_for(language, update, None)]
         if not lines:
             if challenge.target_id is None:
-                lines.append(f"{who} is looking for a game of {title}{size}: anyone may accept.")
+                msgid = (
+                    N_("bot.challenge.open_sized") if challenge.size else N_("bot.challenge.open")
+                )
+                lines.append(translate(language, msgid, who=who, game=title, size=size))
             else:
                 target = await names.mention_or_name(challenge.target_id, pings)
-                lines.append(f"{who} challenges {target} to {title}{size}.")
+                msgid = N_("bot.challenge.to_sized") if challenge.size else N_("bot.challenge.to")
+                lines.append(
+                    translate(language, msgid, who=who, target=target, game=title, size=size)
+                )
         choices = []
         if challenge.status == "open":
-            lines.append(f"Expires <t:{int(challenge.expires_at)}:R>.")
+            lines.append(
+                translate(
+                    language, "bot.challenge.expires", time=f"<t:{int(challenge.expires_at)}:R>"
+                )
+            )
             actions = [a for b in update.buttons for a in b.actions]
-            choices = board_choices(actions)
+            choices = board_choices(language, actions)
         return Outgoing(
             "\n".join(lines),
             choices=choices,
@@ -60,6 +72,7 @@ class ChallengeMessages(MessageBuilder):
             target=challenge.id,
             version=0,
             pings=pings,
+            language=language,
         )
 
 
@@ -72,7 +85,7 @@ class BoardMessages(MessageBuilder):
     def message_kind(self, update: Any) -> str:
         return "board"
 
-    async def public_message(self, update: Any) -> Outgoing:
+    async def public_message(self, update: Any, language: str) -> Outgoing:
         names = self.context.names
         match = update.match
         seat_names = await names.seat_names(match)
@@ -84,36 +97,61 @@ class BoardMessages(MessageBuilder):
         image = None
         state = picture.state if picture is not None else None
         if state is not None:
-            image = await self.context.painter.board_png(state, seat_names)
-        lines = [sentence(t) for t in update.texts_for(None)]
-        header = f"**{game_title(match.game)}** · match #{match.id}"
+            image = await self.context.painter.board_png(state, seat_names, language)
+        lines = [sentence(t) for t in texts_for(language, update, None)]
+        title = game_title(match.game)
         if state is not None:
-            header += f" · board {state.size}"
+            header = translate(
+                language, "bot.board.header_sized", game=title, match=match.id, size=state.size
+            )
+        else:
+            header = translate(language, "bot.board.header", game=title, match=match.id)
         lines.insert(0, header)
         refresh = update.kind == "refresh"  # a redraw carries no service text of its own
         if match.status == "running":
             for user_id in match.to_act:
                 if is_bot(match, user_id):
-                    lines.append(await thinking_line(names, match, user_id))
+                    lines.append(await thinking_line(language, names, match, user_id))
                     continue
                 mention = await names.mention_or_name(user_id, pings)
                 if refresh or not any(mention in line for line in lines):
                     seat = next((s for s in match.seats if s.user_id == user_id), None)
-                    colour = f" ({seat.colour})" if seat is not None and seat.colour else ""
-                    lines.append(f"{mention} to move{colour}.")
+                    if seat is not None and seat.colour:
+                        lines.append(
+                            translate(
+                                language,
+                                "bot.board.to_move_colour",
+                                who=mention,
+                                colour=seat.colour,
+                            )
+                        )
+                    else:
+                        lines.append(translate(language, "bot.board.to_move", who=mention))
             if match.deadline_at:
-                lines.append(f"Time for this move runs out <t:{int(match.deadline_at)}:R>.")
+                lines.append(
+                    translate(
+                        language, "bot.board.deadline", time=f"<t:{int(match.deadline_at)}:R>"
+                    )
+                )
             if refresh and match.draw_offer_by:
                 offerer = await names.mention_or_name(match.draw_offer_by, ())
-                lines.append(f"{offerer} offers a draw.")
+                lines.append(translate(language, "bot.board.draw_offered", who=offerer))
         elif match.result is not None and refresh:
-            lines.append(await result_line(names, match))
-        lines.extend(await rating_lines(names, update))
+            lines.append(await result_line(language, names, match))
+        lines.extend(await rating_lines(language, names, update))
         actions = [a for b in update.buttons for a in b.actions]  # one shared board message
-        choices = board_choices(_with_keep(actions))
+        choices = board_choices(language, _with_keep(actions))
         version = max((b.version for b in update.buttons), default=match.version)
         return Outgoing(
-            "\n".join(lines), image, "board.png", choices, BOARD, match.id, version, pings
+            "\n".join(lines),
+            image,
+            "board.png",
+            choices,
+            BOARD,
+            match.id,
+            version,
+            pings,
+            language,
         )
 
 

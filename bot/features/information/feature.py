@@ -1,8 +1,8 @@
 """The information feature: ``/games``, ``/replay``, ``/leaderboard``, ``/stats``.
 
 Nothing here changes a match: each command reads from the service and answers, privately
-(``/games``, ``/replay``) or in the channel without pinging anyone
-(``/leaderboard``, ``/stats``).
+in the member's language (``/games``, ``/replay``) or in the channel, in the server's
+language, without pinging anyone (``/leaderboard``, ``/stats``).
 """
 
 from __future__ import annotations
@@ -16,11 +16,13 @@ from discord import app_commands
 from bot.common.context import Context
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.games import game_choices, game_title
+from bot.common.match_lines import rating
 from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.translator import command_text
-from bot.features.information.standings import record, streak
+from bot.features.information.standings import level_name, record, streak
 from engine import get_spec
+from i18n import N_, translate
 
 GAMES_LISTED = 20  # matches shown by /games (a private message holds 2000 characters)
 CHALLENGES_LISTED = 20
@@ -40,38 +42,57 @@ class Information:
     async def games(self, interaction: discord.Interaction) -> None:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
-                raise UserFacingError("Use this in a server.")
+                raise UserFacingError("bot.error.server_only")
+            language = responder.language
             names = self.context.names
             guild_id = interaction.guild_id
             matches = await self.service.guild_matches(guild_id, limit=GAMES_LISTED + 1)
             challenges = await self.service.open_challenges(guild_id)
-            lines = ["**Matches on this server** (yours marked ★)"]
+            lines = [translate(language, "bot.games.title")]
             for match in matches[:GAMES_LISTED]:
                 players = ", ".join(in_text(n) for n in await names.seat_names(match))
                 place = f"<#{match.thread_id or match.channel_id}>"
                 mine = "★ " if responder.user_id in match.user_ids else ""
-                status = "open table" if match.status == "lobby" else "running"
+                status = translate(
+                    language,
+                    N_("bot.games.status.lobby")
+                    if match.status == "lobby"
+                    else N_("bot.games.status.running"),
+                )
                 lines.append(
-                    f"{mine}#{match.id} {game_title(match.game)} ({status}) in {place}: {players}"
+                    mine
+                    + translate(
+                        language,
+                        "bot.games.match",
+                        match=match.id,
+                        game=game_title(match.game),
+                        status=status,
+                        place=place,
+                        players=players,
+                    )
                 )
             if len(matches) > GAMES_LISTED:
-                lines.append(f"…and more; these are the {GAMES_LISTED} most recently active.")
+                lines.append(translate(language, "bot.games.more", count=GAMES_LISTED))
             if not matches:
-                lines.append("None running. Start one with `/play`.")
-            lines.append("**Open challenges**")
+                lines.append(translate(language, "bot.games.none"))
+            lines.append(translate(language, "bot.games.challenges"))
             for challenge in challenges[:CHALLENGES_LISTED]:
                 who = in_text(await names.name(challenge.challenger_id))
-                aimed = (
-                    f" for {in_text(await names.name(challenge.target_id))}"
-                    if challenge.target_id is not None
-                    else " (anyone may accept)"
-                )
-                lines.append(
-                    f"{game_title(challenge.game)} by {who}{aimed} in <#{challenge.channel_id}>, "
-                    f"expires <t:{int(challenge.expires_at)}:R>"
-                )
+                common = {
+                    "game": game_title(challenge.game),
+                    "who": who,
+                    "place": f"<#{challenge.channel_id}>",
+                    "time": f"<t:{int(challenge.expires_at)}:R>",
+                }
+                if challenge.target_id is not None:
+                    target = in_text(await names.name(challenge.target_id))
+                    lines.append(
+                        translate(language, "bot.games.challenge_to", target=target, **common)
+                    )
+                else:
+                    lines.append(translate(language, "bot.games.challenge_open", **common))
             if not challenges:
-                lines.append("None.")
+                lines.append(translate(language, "bot.games.no_challenges"))
             await responder.private("\n".join(lines))
 
         await self.errors.run(interaction, run)
@@ -80,22 +101,25 @@ class Information:
         async def run(responder: Responder) -> None:
             match = await self.service.get_match(match_id)
             if match.guild_id != interaction.guild_id:
-                raise UserFacingError("There is no such match on this server.")
+                raise UserFacingError("bot.replay.error.no_such_match")
             if not get_spec(match.game).is_board_game:
-                raise UserFacingError("Replays are made for the board games only.")
+                raise UserFacingError("bot.replay.error.board_games_only")
             if match.status != "finished":
-                raise UserFacingError(
-                    "That match is still running; a replay is made once it is over."
-                )
+                raise UserFacingError("bot.replay.error.running")
             await responder.acknowledge()
             update = await self.service.current(match.id)
             state = next(
                 p.state for p in update.pictures if p.kind == "board" and p.state is not None
             )
             names = await self.context.names.seat_names(match)
-            gif = await self.context.painter.replay_gif(state, names)
+            gif = await self.context.painter.replay_gif(state, names, responder.language)
             await responder.private(
-                f"Replay of match #{match.id} ({game_title(match.game)}).",
+                translate(
+                    responder.language,
+                    "bot.replay.caption",
+                    match=match.id,
+                    game=game_title(match.game),
+                ),
                 file=discord.File(io.BytesIO(gif), filename=f"match-{match.id}.gif"),
             )
 
@@ -104,14 +128,25 @@ class Information:
     async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
-                raise UserFacingError("Use this in a server.")
+                raise UserFacingError("bot.error.server_only")
+            # a channel message: the server's language
+            language = await self.context.languages.server(interaction.guild_id)
             rows = await self.service.leaderboard(interaction.guild_id, game)
-            lines = [f"**{game_title(game)} leaderboard**"]
+            lines = [translate(language, "bot.leaderboard.title", game=game_title(game))]
             for row in rows:
                 name = in_text(await self.context.names.name(row.user_id))
-                lines.append(f"{row.rank}. {name}: {row.ordinal:.1f} ({record(row)})")
+                lines.append(
+                    translate(
+                        language,
+                        "bot.leaderboard.row",
+                        rank=row.rank,
+                        name=name,
+                        rating=rating(language, row.ordinal),
+                        record=record(language, row),
+                    )
+                )
             if not rows:
-                lines.append("Nobody has finished a rated game yet.")
+                lines.append(translate(language, "bot.leaderboard.empty"))
             await responder.public(
                 interaction.channel,  # type: ignore[arg-type]
                 content="\n".join(lines),
@@ -125,27 +160,41 @@ class Information:
     ) -> None:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
-                raise UserFacingError("Use this in a server.")
+                raise UserFacingError("bot.error.server_only")
+            # a channel message: the server's language
+            language = await self.context.languages.server(interaction.guild_id)
             user = member or interaction.user
             rows = await self.service.stats(interaction.guild_id, user.id)
             name = in_text(await self.context.names.name(user.id))
-            lines = [f"**Statistics of {name}**"]
+            lines = [translate(language, "bot.stats.title", name=name)]
             against_bot: list[str] = []
             for row in rows:
                 if row.games:
                     lines.append(
-                        f"{game_title(row.game)}: rating {row.ordinal:.1f}, "
-                        f"{record(row)}{streak(row)}."
+                        translate(
+                            language,
+                            "bot.stats.row",
+                            game=game_title(row.game),
+                            rating=rating(language, row.ordinal),
+                            record=record(language, row),
+                            streak=streak(language, row),
+                        )
                     )
                 # Games against the bot never touch the rating: they are listed apart.
                 for vs_bot in row.vs_bot:
                     against_bot.append(
-                        f"{game_title(vs_bot.game)} ({vs_bot.level}): {record(vs_bot)}."
+                        translate(
+                            language,
+                            "bot.stats.vs_bot_row",
+                            game=game_title(vs_bot.game),
+                            level=level_name(language, vs_bot.level),
+                            record=record(language, vs_bot),
+                        )
                     )
             if not any(row.games for row in rows):
-                lines.append("No finished rated games yet.")
+                lines.append(translate(language, "bot.stats.none"))
             if against_bot:
-                lines.append("**Against the bot** (not rated)")
+                lines.append(translate(language, "bot.stats.vs_bot"))
                 lines.extend(against_bot)
             await responder.public(
                 interaction.channel,  # type: ignore[arg-type]

@@ -1,27 +1,54 @@
-"""How the leaderboard and a member's statistics read."""
+"""How the leaderboard and a member's statistics read, in the reader's language."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from i18n import N_, translate, translate_plural
 
-def games_count(count: int) -> str:
-    return "1 game" if count == 1 else f"{count} games"
+# the bot's levels as words (a test checks that every engine level has one)
+LEVEL_IDS = {
+    "easy": N_("bot.level.easy"),
+    "normal": N_("bot.level.normal"),
+    "hard": N_("bot.level.hard"),
+}
 
 
-def record(row: Any) -> str:
-    """ "3 games: 1W 2L 0D"."""
-    return f"{games_count(row.games)}: {row.wins}W {row.losses}L {row.draws}D"
+def level_name(language: str, level: str) -> str:
+    msgid = LEVEL_IDS.get(level)
+    return translate(language, msgid) if msgid else level
 
 
-def streak(row: Any) -> str:
+def games_count(language: str, count: int) -> str:
+    return translate_plural(language, "bot.stats.games", "bot.stats.games.plural", count)
+
+
+def record(language: str, row: Any) -> str:
+    """ "3 games: 1W 2L 0D" ("3 Partien: 1S 2N 0R")."""
+    return translate(
+        language,
+        "bot.stats.record",
+        games=games_count(language, row.games),
+        wins=row.wins,
+        losses=row.losses,
+        draws=row.draws,
+    )
+
+
+def streak(language: str, row: Any) -> str:
     """The current run and the best run of wins, in words ("" when there is nothing to say)."""
     parts = []
     if row.streak > 0:
-        parts.append("won the last game" if row.streak == 1 else f"won the last {row.streak}")
+        parts.append(
+            translate_plural(
+                language, "bot.stats.won_last", "bot.stats.won_last.plural", row.streak
+            )
+        )
     elif row.streak < 0:
         lost = -row.streak
-        parts.append("lost the last game" if lost == 1 else f"lost the last {lost}")
+        parts.append(
+            translate_plural(language, "bot.stats.lost_last", "bot.stats.lost_last.plural", lost)
+        )
     if row.best_streak > 1:
-        parts.append(f"best run {row.best_streak} wins in a row")
+        parts.append(translate(language, "bot.stats.best_run", count=row.best_streak))
     return "; " + ", ".join(parts) if parts else ""

@@ -24,21 +24,25 @@ from bot.service import StaleVersion
 from engine import get_spec
 from engine.leiff.actions import OUT_OF_TURN_KINDS
 from engine.spec import GameKind
+from i18n import translate
 
 # Matching, catching and penalties are judged against the pile as it is when they arrive
 # (the rules say so), so they carry no version; so does dealing the next round.
 OUT_OF_TURN = OUT_OF_TURN_KINDS | {"next"}
 
 
-class RuleModal(discord.ui.Modal, title="Klatschtante: the new table rule"):
-    """Free text for the Klatschtante's table rule; submitting plays ``rule TEXT``."""
+class RuleModal(discord.ui.Modal):
+    """Free text for the Klatschtante's table rule; submitting plays ``rule TEXT``. Its
+    title and label are in the language of the member who opens it."""
 
-    rule: discord.ui.TextInput[RuleModal] = discord.ui.TextInput(
-        label="Rule (shown on the table)", min_length=1, max_length=100
-    )
-
-    def __init__(self, tables: LeiffTables, match_id: int, version: int, suggestion: str) -> None:
-        super().__init__(timeout=600)
+    def __init__(
+        self, tables: LeiffTables, match_id: int, version: int, suggestion: str, language: str
+    ) -> None:
+        super().__init__(title=translate(language, "bot.leiff.rule_form.title"), timeout=600)
+        self.rule: discord.ui.TextInput[RuleModal] = discord.ui.TextInput(
+            label=translate(language, "bot.leiff.rule_form.label"), min_length=1, max_length=100
+        )
+        self.add_item(self.rule)
         self.tables = tables
         self.match_id = match_id
         self.version = version
@@ -49,7 +53,7 @@ class RuleModal(discord.ui.Modal, title="Klatschtante: the new table rule"):
 
         async def play(responder: Responder) -> None:
             if not text:
-                raise UserFacingError("The rule cannot be empty.")
+                raise UserFacingError("bot.leiff.rule_form.empty")
             update = await self.tables.service.leiff_action(
                 self.match_id, responder.user_id, f"rule {text}", version=self.version
             )
@@ -93,13 +97,11 @@ class LeiffTables:
         """A lobby anyone may join; bots are seated from the lobby, not by options."""
         assert interaction.guild_id is not None
         if level is not None:
-            raise UserFacingError(
-                "Leiff has no level option: open the table, then press **Add bot seat**."
-            )
+            raise UserFacingError("bot.leiff.error.no_level")
         if opponent is not None:
-            raise UserFacingError("Leiff opens a table anyone can join; leave out the opponent.")
+            raise UserFacingError("bot.leiff.error.no_opponent")
         if size is not None:
-            raise UserFacingError("Leiff has no board size.")
+            raise UserFacingError("bot.leiff.error.no_size")
         update = await self.service.open_lobby(
             interaction.guild_id,
             interaction.channel_id,
@@ -139,35 +141,35 @@ class LeiffTables:
                 raise
         await self.delivery.publish(update, responder)
 
-    async def _hand_outgoing(self, match_id: int, user_id: int) -> tuple[Any, Outgoing]:
+    async def _hand_outgoing(
+        self, match_id: int, user_id: int, language: str
+    ) -> tuple[Any, Outgoing]:
         update = await self.service.current(match_id, for_user=user_id)
         match = update.match
         if match is None or get_spec(match.game).kind is not GameKind.CARDS:
-            raise UserFacingError("That is not a Leiff table.")
+            raise UserFacingError("bot.leiff.error.not_a_table")
         if user_id not in match.user_ids:
-            raise UserFacingError("You are not playing at this table.")
+            raise UserFacingError("bot.leiff.error.not_at_table")
         if match.status == "lobby":
-            raise UserFacingError("The game has not started yet.")
+            raise UserFacingError("bot.leiff.error.not_started")
         names = await self.context.names.seat_names(match)
-        return match, await self.messages.hand_message(update, user_id, names)
+        return match, await self.messages.hand_message(update, user_id, names, language)
 
     async def _show_hand(self, responder: Responder, match_id: int) -> None:
-        match, outgoing = await self._hand_outgoing(match_id, responder.user_id)
+        match, outgoing = await self._hand_outgoing(match_id, responder.user_id, responder.language)
         # A player whose DMs refused us may have opened them since: try once more, and if
         # the hand gets through, it lives in their DMs again from now on.
         if await self.delivery.dm_refused(responder.user_id) and await self.delivery.try_dm(
             match, responder.user_id, outgoing, refused_before=True
         ):
-            await responder.private(
-                "Your DMs are open again: your hand is there now, and it stays up to date there."
-            )
+            await responder.private(translate(responder.language, "bot.leiff.dms_open_again"))
             return
         await responder.private(**outgoing.send_kwargs())
 
     async def _refresh_hand(self, responder: Responder, match_id: int) -> None:
         """A stale click in a hand message: bring that message up to date."""
         try:
-            _, outgoing = await self._hand_outgoing(match_id, responder.user_id)
+            _, outgoing = await self._hand_outgoing(match_id, responder.user_id, responder.language)
         except Exception:
             return
         await responder.update_origin(**outgoing.edit_kwargs())
@@ -177,5 +179,5 @@ class LeiffTables:
         actions = next((b.actions for b in update.buttons if b.for_user == responder.user_id), ())
         suggestion = next((a[len("rule ") :] for a in actions if a.startswith("rule ")), None)
         if suggestion is None:
-            raise UserFacingError("There is no table rule to write right now.")
-        await responder.modal(RuleModal(self, match_id, version, suggestion))
+            raise UserFacingError("bot.leiff.error.no_rule_now")
+        await responder.modal(RuleModal(self, match_id, version, suggestion, responder.language))

@@ -2,8 +2,9 @@
 
 A player's actions arrive as the engine's canonical strings ("catch 2.4"); each is parsed
 with the engine's own parser (:func:`engine.leiff.parse_action`) and looked up by its kind
-in :data:`LABELS`: the label (with the action's seats and slots filled in, seats by name),
-its colour, and the family of actions it shares a menu with when there are many. The
+in :data:`LABELS`: the label (a message id, worded in the reader's language with the
+action's seats and slots filled in, seats by name), its colour, and the family of actions it
+shares a menu with when there are many (with the menu's placeholder, a message id too). The
 channel's lobby and table buttons have plain labels (:data:`TABLE_ACTIONS`). Nothing here
 decides what is legal.
 """
@@ -20,47 +21,59 @@ from bot.common.custom_ids import ADD_BOT, PROMPT, REMOVE_BOT, SHOW_HAND
 from engine import IllegalMove
 from engine.leiff import parse_action
 from engine.leiff.actions import Action
+from i18n import N_, translate, translate_plural
 
 STYLE = discord.ButtonStyle
 
 # The lobby's and the table's own buttons (on the channel message).
 TABLE_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
-    "join": ("Join", STYLE.success),
-    "leave": ("Leave", STYLE.secondary),
-    "start": ("Start", STYLE.primary),
-    ADD_BOT: ("Add bot seat", STYLE.secondary),
-    REMOVE_BOT: ("Remove bot", STYLE.secondary),
-    SHOW_HAND: ("Show my hand", STYLE.primary),
+    "join": (N_("bot.leiff.button.join"), STYLE.success),
+    "leave": (N_("bot.leiff.button.leave"), STYLE.secondary),
+    "start": (N_("bot.leiff.button.start"), STYLE.primary),
+    ADD_BOT: (N_("bot.leiff.button.add_bot"), STYLE.secondary),
+    REMOVE_BOT: (N_("bot.leiff.button.remove_bot"), STYLE.secondary),
+    SHOW_HAND: (N_("bot.leiff.button.show_hand"), STYLE.primary),
 }
 TABLE_ORDER = ["join", "leave", "start", ADD_BOT, REMOVE_BOT, SHOW_HAND]
 
 
-def table_choices(actions: Sequence[str]) -> list[Choice]:
+def table_choices(language: str, actions: Sequence[str]) -> list[Choice]:
     """Choices for the lobby's and the table's buttons, in a stable order."""
-    return ordered_choices(actions, TABLE_ACTIONS, TABLE_ORDER)
+    return ordered_choices(language, actions, TABLE_ACTIONS, TABLE_ORDER)
 
 
-# An action's numbers by what they mean, in the order the action string writes them.
-Words = Callable[[tuple[int, ...], Callable[[int], str]], dict[str, str]]
+# An action's numbers by what they mean, in the order the action string writes them
+# (``seat`` writes a seat by name, ``steps`` a number of steps in the reader's language).
+Words = Callable[[tuple[int, ...], Callable[[int], str], Callable[[int], str]], dict[str, str]]
 
 
-def _none(numbers: tuple[int, ...], seat: Callable[[int], str]) -> dict[str, str]:
+def _none(
+    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
+) -> dict[str, str]:
     return {}
 
 
-def _slot(numbers: tuple[int, ...], seat: Callable[[int], str]) -> dict[str, str]:
+def _slot(
+    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
+) -> dict[str, str]:
     return {"slot": str(numbers[0])}
 
 
-def _seat(numbers: tuple[int, ...], seat: Callable[[int], str]) -> dict[str, str]:
+def _seat(
+    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
+) -> dict[str, str]:
     return {"player": seat(numbers[0])}
 
 
-def _seat_slot(numbers: tuple[int, ...], seat: Callable[[int], str]) -> dict[str, str]:
+def _seat_slot(
+    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
+) -> dict[str, str]:
     return {"owner": seat(numbers[0]), "slot": str(numbers[1])}
 
 
-def _two_seat_slots(numbers: tuple[int, ...], seat: Callable[[int], str]) -> dict[str, str]:
+def _two_seat_slots(
+    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
+) -> dict[str, str]:
     return {
         "owner": seat(numbers[0]),
         "slot": str(numbers[1]),
@@ -69,9 +82,10 @@ def _two_seat_slots(numbers: tuple[int, ...], seat: Callable[[int], str]) -> dic
     }
 
 
-def _rotation(numbers: tuple[int, ...], seat: Callable[[int], str]) -> dict[str, str]:
-    steps = numbers[1]
-    return {"owner": seat(numbers[0]), "steps": f"{steps} step{'' if steps == 1 else 's'}"}
+def _rotation(
+    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
+) -> dict[str, str]:
+    return {"owner": seat(numbers[0]), "steps": steps(numbers[1])}
 
 
 @dataclass(frozen=True)
@@ -88,59 +102,97 @@ class Label:
 
 # By the kind of the parsed action (engine.leiff.actions).
 LABELS: dict[str, Label] = {
-    "leiff": Label("Call Leiff!", STYLE.danger),
-    "draw": Label("Draw", STYLE.primary),
-    "take": Label("Take the discard", STYLE.primary),
-    "discard": Label("Discard it", STYLE.secondary),
-    "decline": Label("Skip the effect", STYLE.secondary),
-    "next": Label("Deal the next round", STYLE.primary),
-    "immune": Label("Become immune (Kellner)", STYLE.success),
-    "swap": Label("Put it in slot {slot}", STYLE.success, _slot, "swap", "Put it in slot…"),
-    "look": Label("Look at your slot {slot}", STYLE.primary, _slot, "look", "Look at a slot…"),
-    "peek": Label("Look at your slot {slot}", STYLE.primary, _slot, "peek", "Look at a card…"),
+    "leiff": Label(N_("bot.leiff.action.leiff"), STYLE.danger),
+    "draw": Label(N_("bot.leiff.action.draw"), STYLE.primary),
+    "take": Label(N_("bot.leiff.action.take"), STYLE.primary),
+    "discard": Label(N_("bot.leiff.action.discard"), STYLE.secondary),
+    "decline": Label(N_("bot.leiff.action.decline"), STYLE.secondary),
+    "next": Label(N_("bot.leiff.action.next"), STYLE.primary),
+    "immune": Label(N_("bot.leiff.action.immune"), STYLE.success),
+    "swap": Label(
+        N_("bot.leiff.action.swap"), STYLE.success, _slot, "swap", N_("bot.leiff.menu.swap")
+    ),
+    "look": Label(
+        N_("bot.leiff.action.look"), STYLE.primary, _slot, "look", N_("bot.leiff.menu.look")
+    ),
+    "peek": Label(
+        N_("bot.leiff.action.look"), STYLE.primary, _slot, "peek", N_("bot.leiff.menu.peek")
+    ),
     "peek_at": Label(
-        "Look at {owner}'s slot {slot}", STYLE.primary, _seat_slot, "peek", "Look at a card…"
+        N_("bot.leiff.action.peek_at"),
+        STYLE.primary,
+        _seat_slot,
+        "peek",
+        N_("bot.leiff.menu.peek"),
     ),
     "trade": Label(
-        "Swap {owner}'s slot {slot} with {other}'s slot {other_slot}",
+        N_("bot.leiff.action.trade"),
         STYLE.primary,
         _two_seat_slots,
         "trade",
-        "Swap two cards…",
+        N_("bot.leiff.menu.trade"),
     ),
     "slot_discard": Label(
-        "Throw away your slot {slot}", STYLE.primary, _slot, "slot discard", "Throw away a slot…"
+        N_("bot.leiff.action.slot_discard"),
+        STYLE.primary,
+        _slot,
+        "slot discard",
+        N_("bot.leiff.menu.slot_discard"),
     ),
     "slot_give": Label(
-        "{player} draws a card", STYLE.primary, _seat, "slot give", "Make a player draw…"
+        N_("bot.leiff.action.slot_give"),
+        STYLE.primary,
+        _seat,
+        "slot give",
+        N_("bot.leiff.menu.slot_give"),
     ),
     "rotate": Label(
-        "Turn {owner}'s hand {steps} clockwise",
+        N_("bot.leiff.action.rotate"),
         STYLE.primary,
         _rotation,
         "rotate",
-        "Reorder a hand…",
+        N_("bot.leiff.menu.rotate"),
     ),
-    "belle_link": Label("Drink with your right neighbour", STYLE.primary),
-    "belle_swap": Label("Swap hands with your left neighbour", STYLE.primary),
+    "belle_link": Label(N_("bot.leiff.action.belle_link"), STYLE.primary),
+    "belle_swap": Label(N_("bot.leiff.action.belle_swap"), STYLE.primary),
     "belle_show": Label(
-        "Show your slot {slot} to everyone", STYLE.primary, _slot, "belle show", "Show a slot…"
+        N_("bot.leiff.action.belle_show"),
+        STYLE.primary,
+        _slot,
+        "belle show",
+        N_("bot.leiff.menu.belle_show"),
     ),
-    "enchant": Label("Enchant {player}", STYLE.primary, _seat, "enchant", "Enchant a player…"),
-    "spy": Label("Look at the Magier's slot {slot}", STYLE.primary, _slot, "spy", "Spy on a slot…"),
-    "give": Label("Give your slot {slot}", STYLE.primary, _slot, "give", "Give a card…"),
+    "enchant": Label(
+        N_("bot.leiff.action.enchant"),
+        STYLE.primary,
+        _seat,
+        "enchant",
+        N_("bot.leiff.menu.enchant"),
+    ),
+    "spy": Label(N_("bot.leiff.action.spy"), STYLE.primary, _slot, "spy", N_("bot.leiff.menu.spy")),
+    "give": Label(
+        N_("bot.leiff.action.give"), STYLE.primary, _slot, "give", N_("bot.leiff.menu.give")
+    ),
     "match": Label(
-        "Match your slot {slot}", STYLE.secondary, _slot, "match", "Match one of your cards…"
+        N_("bot.leiff.action.match"), STYLE.secondary, _slot, "match", N_("bot.leiff.menu.match")
     ),
     "catch": Label(
-        "Catch {owner}'s slot {slot}", STYLE.secondary, _seat_slot, "catch", "Catch someone's card…"
+        N_("bot.leiff.action.catch"),
+        STYLE.secondary,
+        _seat_slot,
+        "catch",
+        N_("bot.leiff.menu.catch"),
     ),
     "penalty": Label(
-        "Penalty for {player}", STYLE.danger, _seat, "penalty", "Give a table-talk penalty…"
+        N_("bot.leiff.action.penalty"),
+        STYLE.danger,
+        _seat,
+        "penalty",
+        N_("bot.leiff.menu.penalty"),
     ),
 }
 # The Klatschtante's rule is free text: its button opens a form (the rule typed there).
-RULE_PROMPT = Choice(PROMPT + "rule", "Write the table rule…", STYLE.primary)
+RULE_PROMPT = N_("bot.leiff.action.rule")
 
 
 def _parsed(action: str) -> Action | None:
@@ -150,29 +202,36 @@ def _parsed(action: str) -> Action | None:
         return None
 
 
-def leiff_choice(action: str, seat_names: Sequence[str]) -> Choice:
-    """How one Leiff action reads (families with many members become a select menu)."""
+def leiff_choice(language: str, action: str, seat_names: Sequence[str]) -> Choice:
+    """How one Leiff action reads in ``language`` (families with many members become a
+    select menu)."""
 
     def seat(number: int) -> str:
-        return seat_names[number] if 0 <= number < len(seat_names) else f"seat {number}"
+        if 0 <= number < len(seat_names):
+            return seat_names[number]
+        return translate(language, "bot.leiff.seat", seat=number)
+
+    def steps(count: int) -> str:
+        return translate_plural(language, "bot.leiff.steps", "bot.leiff.steps.plural", count)
 
     parsed = _parsed(action)
     if parsed is not None and parsed.kind == "rule":
-        return RULE_PROMPT
+        return Choice(PROMPT + "rule", translate(language, RULE_PROMPT), STYLE.primary)
     label = LABELS.get(parsed.kind) if parsed is not None else None
     if parsed is None or label is None:
         verb = action.split()[0] if action.split() else action
         return Choice(action, action[:80], STYLE.secondary, verb, f"{verb}…")
-    text = label.text.format(**label.words(parsed.numbers, seat))
-    return Choice(action, text, label.style, label.family, label.menu)
+    text = translate(language, label.text, **label.words(parsed.numbers, seat, steps))
+    menu = translate(language, label.menu) if label.menu else ""
+    return Choice(action, text, label.style, label.family, menu)
 
 
-def leiff_choices(actions: Sequence[str], seat_names: Sequence[str]) -> list[Choice]:
+def leiff_choices(language: str, actions: Sequence[str], seat_names: Sequence[str]) -> list[Choice]:
     """Choices for a player's Leiff actions; the free-text rule appears once, as a prompt."""
     choices: list[Choice] = []
     seen: set[str] = set()
     for action in actions:
-        choice = leiff_choice(action, seat_names)
+        choice = leiff_choice(language, action, seat_names)
         if choice.action in seen:
             continue
         seen.add(choice.action)

@@ -15,7 +15,8 @@ from bot.common.context import Context
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.responder import Responder
 from bot.common.translator import command_text
-from bot.features.settings.values import SETTING_TEXT_IDS, setting_value
+from bot.features.settings.values import SETTING_TEXT_IDS, describe, setting_value
+from i18n import translate
 
 
 class ServerSettings:
@@ -30,24 +31,25 @@ class ServerSettings:
     ) -> None:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
-                raise UserFacingError("Settings belong to a server; use this there.")
+                raise UserFacingError("bot.settings.error.server_only")
             service = self.context.service
             allowed = bool(interaction.permissions.manage_guild)
             if key is None:
                 if not allowed:
-                    raise UserFacingError("You need the Manage Server permission for that.")
+                    raise UserFacingError("bot.error.manage_server")
                 current = await service.get_settings(interaction.guild_id)
             else:
                 if value is None:
-                    raise UserFacingError(f"Give a value for {key}.")
+                    raise UserFacingError("bot.settings.error.no_value", key=key)
                 current = await service.update_settings(
                     interaction.guild_id,
                     responder.user_id,
                     allowed,
                     **{key: setting_value(key, value)},
                 )
-            body = "\n".join(f"`{line}`" for line in current.describe())
-            await responder.private(f"**Server settings**\n{body}")
+            title = translate(responder.language, "bot.settings.title")
+            body = "\n".join(describe(responder.language, current))
+            await responder.private(f"{title}\n{body}")
 
         await self.errors.run(interaction, run)
 

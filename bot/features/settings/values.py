@@ -1,9 +1,11 @@
-"""Server settings as typed in ``/settings``: text in, the values the service checks out."""
+"""Server settings as typed in ``/settings``: text in, the values the service checks out;
+and the settings as the reader's language describes them."""
 
 from __future__ import annotations
 
 from bot.common.errors import UserFacingError
-from i18n import N_
+from bot.service.guild_settings import INT_LIMITS, GuildSettings
+from i18n import N_, translate
 
 # each setting key with the message id of its choice (English: the key itself)
 SETTING_TEXT_IDS = {
@@ -33,10 +35,36 @@ def setting_value(key: str, value: str) -> int | str | list[int]:
                 continue
             digits = token.strip("<#>")
             if not digits.isdigit():
-                raise UserFacingError("allowed_channels takes channel mentions or ids (or `none`).")
+                raise UserFacingError("bot.settings.error.channels")
             ids.append(int(digits))
         return ids
     text = value.strip()
     if text.lstrip("-").isdigit():
         return int(text)
     return text
+
+
+def describe(language: str, settings: GuildSettings) -> list[str]:
+    """One line per setting, in ``language``: its name as ``/settings`` lists it, its value
+    and, for a number, the values allowed."""
+    lines = []
+    for key, msgid in SETTING_TEXT_IDS.items():
+        value = getattr(settings, key)
+        if key == "allowed_channels":
+            shown = (
+                ", ".join(f"<#{c}>" for c in value)
+                if value
+                else translate(language, "bot.settings.all_channels")
+            )
+        elif isinstance(value, bool):
+            shown = translate(language, N_("bot.settings.on") if value else N_("bot.settings.off"))
+        elif key in INT_LIMITS:
+            low, high = INT_LIMITS[key]
+            shown = translate(language, "bot.settings.number", value=value, low=low, high=high)
+        else:
+            shown = str(value)
+        name = translate(language, msgid)
+        # English names a setting by its key; other languages add the key for /settings
+        line = f"{key}: {shown}"
+        lines.append(f"`{line}`" if name == key else f"{name}: `{line}`")
+    return lines
