@@ -12,10 +12,15 @@ from typing import Any
 from bot.service import board_logic
 from bot.service.errors import ENGINE, ServiceError
 from bot.service.errors import ENGLISH as ERROR_ENGLISH
+from bot.service.results import Update
+from bot.service.texts import ENGINE_PHRASE, ENGINE_TEXT, RESULT, Said, mention, result_params
+from bot.service.texts import ENGLISH as SAY_ENGLISH
 from engine import IllegalMove
-from i18n import illegal_move, translate, translate_plural
+from engine.phrases import Phrase
+from i18n import illegal_move, phrase, translate, translate_plural
 
 ERROR_PREFIX = "service.error."
+SAY_PREFIX = "service.say."
 
 
 def service_error(language: str, error: ServiceError) -> str:
@@ -49,17 +54,52 @@ def _place(language: str, place: object) -> str:
     return translate(language, f"{ERROR_PREFIX}place_{values.pop('kind')}", **values)
 
 
-def service_text(language: str, message: Any) -> str:
-    """One text of an update (a :class:`bot.service.Message`, or a line the Discord layer
-    added that words itself) in ``language``."""
-    if hasattr(message, "words"):
-        return str(message.words(language))
-    return str(message.text)
+def said_words(language: str, code: str, params: Mapping[str, object]) -> str:
+    """A line the service said (a said :class:`bot.service.Event`: its kind and data) in
+    ``language``, from the catalogue (``service.say.<code>``); see :mod:`bot.service.texts`."""
+    if code == ENGINE_PHRASE:
+        said = params["phrase"]
+        assert isinstance(said, Phrase)
+        player = params.get("player")
+        text = phrase(language, said) if player is None else phrase(language, said, player=player)
+    elif code == ENGINE_TEXT:
+        text = str(params["text"])  # the engine's own English, until it speaks in codes
+    elif code == RESULT:
+        seats, result = result_params(params)
+        text = result_words(language, seats, result, mention)
+    else:
+        values = {key: _value(language, value) for key, value in params.items() if key != "then"}
+        msgid = SAY_PREFIX + code
+        if isinstance(SAY_ENGLISH[code], tuple):
+            count = values.pop("count")
+            assert isinstance(count, int)
+            text = translate_plural(language, msgid, f"{msgid}.plural", count, **values)
+        else:
+            text = translate(language, msgid, **values)
+    then = params.get("then")
+    if isinstance(then, list | tuple) and then:
+        text = " ".join([text, *(str(_value(language, item)) for item in then)])
+    return text
 
 
-def texts_for(language: str, update: Any, user_id: int | None) -> list[str]:
-    """The update's texts for the channel (``None``) or for one user, in ``language``."""
-    return [service_text(language, m) for m in update.messages if m.to == user_id]
+def _value(language: str, value: object) -> object:
+    """A parameter of a said line: what is said inside it in words, plain values as they
+    are (``translate`` words colours itself)."""
+    if isinstance(value, Said):
+        return said_words(language, value.code, value.params)
+    if isinstance(value, Phrase):
+        return phrase(language, value)
+    if isinstance(value, list | tuple) and all(isinstance(v, Said | Phrase) for v in value):
+        return ", ".join(str(_value(language, item)) for item in value)
+    return value
+
+
+def texts_for(language: str, update: Update, user_id: int | None) -> list[str]:
+    """The update's lines for the channel (``None``) or for one user, in ``language``: the
+    Discord layer's own notes first, then what the service said."""
+    lines = [str(note.words(language)) for note in update.notes if note.to == user_id]
+    lines.extend(said_words(language, e.kind, e.data) for e in update.said if e.to == user_id)
+    return lines
 
 
 def result_words(

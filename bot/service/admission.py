@@ -25,7 +25,7 @@ from bot.service.errors import (
     TooManyMatches,
 )
 from bot.service.guild_settings import GuildSettings
-from bot.service.results import Update
+from bot.service.results import Update, say
 from bot.service.steps import (
     deadline,
     game_name,
@@ -35,6 +35,7 @@ from bot.service.steps import (
     with_changes,
 )
 from bot.service.store import MatchStore
+from bot.service.texts import Said
 from bot.storage import (
     ACTIVE_STATUSES,
     ChallengeRecord,
@@ -227,20 +228,31 @@ class NewGames:
         )
 
     async def start_board_match(
-        self, challenge: ChallengeRecord, draft: MatchRecord, state: BoardState, about: str
+        self,
+        challenge: ChallengeRecord,
+        draft: MatchRecord,
+        state: BoardState,
+        level: str | None = None,
     ) -> Update:
-        """Take the challenge and store its match in one transaction; ``match_started``.
-
-        ``about`` is said after the players' names (e.g. the bot's level)."""
+        """Take the challenge and store its match in one transaction; ``match_started``
+        (with the bot's ``level`` in a game against the bot)."""
         try:
             record = await self.store.repo.accept_challenge(challenge.id, draft)
         except ChallengeTaken:
             raise ChallengeExpired() from None
         self.store.remember(record, state)
         first, second = (seat.user_id for seat in record.seats)
-        line = (
-            f"{mention(first)} vs {mention(second)}{about}: {get_board_game(record.game).title} "
-            f"on a {state.size}-board. " + board_logic.turn_text(record, state)
+        turn = board_logic.turn_text(record, state)
+        then = [] if turn is None else [Said(turn.kind, turn.data)]
+        game = get_board_game(record.game).title
+        line = say(
+            "match_started" if level is None else "match_started_level",
+            first=mention(first),
+            second=mention(second),
+            level=level,
+            game=game,
+            size=state.size,
+            then=then,
         )
         update = self.describe.board("match_started", record, state, [line])
         return with_changes(update, challenge_id=challenge.id)

@@ -15,7 +15,7 @@ from bot.service.admission import check_running, seat_of
 from bot.service.board_logic import mention
 from bot.service.describe import Describer
 from bot.service.errors import IllegalAction, NotYourTurn
-from bot.service.results import Update
+from bot.service.results import Update, say
 from bot.service.steps import (
     SERVICE_MARK,
     Result,
@@ -81,7 +81,9 @@ class BoardMatches:
             # No clock on the bot: advance_bots (or the next tick) makes its move.
             deadline_at = warn_at = None
         step.record = step.record.evolve(deadline_at=deadline_at, warn_at=warn_at, warned=False)
-        step.lines.append(board_logic.turn_text(step.record, new_state))
+        turn = board_logic.turn_text(step.record, new_state)
+        if turn is not None:
+            step.lines.append(turn)
         await self.store.commit(record, step, new_state)
         return self.describe.board("move", step.record, new_state, step.lines, moved=True)
 
@@ -113,7 +115,7 @@ class BoardMatches:
             step.log(user_id, seat.seat, SERVICE_MARK + "offer_draw", now)
             opponent = next(s.user_id for s in record.seats if s.seat != seat.seat)
             step.lines.append(
-                f"{mention(user_id)} offers a draw. {mention(opponent)} may accept or decline."
+                say("draw_offered", user=mention(user_id), opponent=mention(opponent))
             )
             state = self.store.state(record)
             await self.store.commit(record, step, state)
@@ -141,7 +143,7 @@ class BoardMatches:
         step = begin(record, now)
         step.record = step.record.evolve(draw_offer_seat=None)
         step.log(user_id, seat.seat, SERVICE_MARK + "decline_draw", now)
-        step.lines.append(f"{mention(user_id)} declines the draw.")
+        step.lines.append(say("draw_declined", user=mention(user_id)))
         state = self.store.state(record)
         await self.store.commit(record, step, state)
         return self.describe.board("draw_declined", step.record, state, step.lines)
@@ -157,9 +159,7 @@ class BoardMatches:
             step.record = finished(
                 step.record, {"winners": [], "reason": "nobody moved", "draw": False}, now
             ).evolve(status="aborted")
-            step.lines.append(
-                f"{mention(loser)} did not make the first move in time: the match is cancelled."
-            )
+            step.lines.append(say("first_move_missed", user=mention(loser)))
             await self.store.commit(record, step, state)
             return self.describe.board("match_aborted", step.record, state, step.lines)
         winner = next(s.user_id for s in record.seats if s.seat != seat)
@@ -181,7 +181,7 @@ class BoardMatches:
         moved: bool = False,
     ) -> Update:
         step.record = finished(step.record, result, now)
-        step.closing.append(board_logic.result_text(step.record.seats, result))
+        step.closing.append(board_logic.result_line(step.record.seats, result))
         changes = await self.store.commit(original, step, state, board_logic.placings(step.record))
         update = self.describe.board(
             "match_over", step.record, state, step.lines + step.closing, moved=moved

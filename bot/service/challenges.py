@@ -22,7 +22,7 @@ from bot.service.errors import (
     NotFound,
     SelfChallenge,
 )
-from bot.service.results import ChallengeInfo, Update
+from bot.service.results import ChallengeInfo, Update, say
 from bot.service.steps import is_table
 from bot.service.store import MatchStore
 from bot.service.vs_bot import BotOpponent
@@ -157,7 +157,7 @@ class Challenges:
             options=dict(record.options.get("options", {})),
             rematch_of=match_id,
         )
-        text = f"{mention(user_id)} asks {mention(opponent)} for a rematch."
+        text = say("rematch_asked", user=mention(user_id), opponent=mention(opponent))
         return self.describe.challenge("challenge", challenge, [text])
 
     async def accept_challenge(self, challenge_id: int, user_id: int) -> Update:
@@ -188,14 +188,16 @@ class Challenges:
             SeatRecord(seat=1, user_id=second, colour=state.seat_colour(1)),
         )
         draft = self.new_games.board_draft(challenge, state, seats, settings, self.store.clock())
-        return await self.new_games.start_board_match(challenge, draft, state, "")
+        return await self.new_games.start_board_match(challenge, draft, state)
 
     async def decline_challenge(self, challenge_id: int, user_id: int) -> Update:
         challenge = await self._open_challenge(challenge_id)
         if challenge.target_id is None or challenge.target_id != user_id:
             raise Forbidden("decline_not_target")
         closed = await self._close_challenge(challenge, "declined")
-        text = f"{mention(user_id)} declines the challenge of {mention(challenge.challenger_id)}."
+        text = say(
+            "challenge_declined", user=mention(user_id), challenger=mention(challenge.challenger_id)
+        )
         return self.describe.challenge("challenge_declined", closed, [text])
 
     async def cancel_challenge(self, challenge_id: int, user_id: int) -> Update:
@@ -203,7 +205,7 @@ class Challenges:
         if challenge.challenger_id != user_id:
             raise Forbidden("withdraw_not_challenger")
         closed = await self._close_challenge(challenge, "cancelled")
-        text = f"{mention(user_id)} withdraws the challenge."
+        text = say("challenge_withdrawn", user=mention(user_id))
         return self.describe.challenge("challenge_cancelled", closed, [text])
 
     async def get_challenge(self, challenge_id: int) -> ChallengeInfo:

@@ -16,7 +16,7 @@ from bot.service.describe import Describer
 from bot.service.errors import Forbidden, InvalidOptions, LobbyError
 from bot.service.guild_settings import LEIFF_TARGETS
 from bot.service.leiff_tables import LeiffTables
-from bot.service.results import Update
+from bot.service.results import Update, say
 from bot.service.steps import LEIFF, SERVICE_MARK, begin, leiff_summary
 from bot.service.store import MatchStore
 from bot.storage import MatchRecord, SeatRecord
@@ -91,7 +91,7 @@ class LeiffLobbies:
                 seats=(SeatRecord(seat=0, user_id=host_id),),
             )
         )
-        text = f"{mention(host_id)} opens a Leiff table. Join in!"
+        text = say("lobby_opened", user=mention(host_id))
         return self.describe.lobby("lobby_opened", record, [text])
 
     async def join_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
@@ -114,7 +114,7 @@ class LeiffLobbies:
                 deadline_at=now + settings.challenge_expiry_seconds,
             )
             step.log(user_id, seat_number, SERVICE_MARK + "join", now)
-            step.lines.append(f"{mention(user_id)} joins the table.")
+            step.lines.append(say("lobby_joined", user=mention(user_id)))
             await self.store.commit(record, step, None)
             return self.describe.lobby("lobby_joined", step.record, step.lines)
 
@@ -132,15 +132,15 @@ class LeiffLobbies:
                 host = humans[0].user_id if humans else None
             step.record = step.record.evolve(seats=seats, host_id=host)
             step.log(user_id, seat.seat, SERVICE_MARK + "leave", now)
-            step.lines.append(f"{mention(user_id)} leaves the table.")
+            step.lines.append(say("table_left", user=mention(user_id)))
             if not humans:  # bots alone do not keep a table open
                 seats = ()
                 step.record = step.record.evolve(
                     status="aborted", deadline_at=None, finished_at=now
                 )
-                step.lines.append("The table is empty and closes.")
+                step.lines.append(say("table_empty"))
             elif host != record.host_id:
-                step.lines.append(f"{mention(host)} now hosts the table.")
+                step.lines.append(say("new_host", user=mention(host)))
             await self.store.commit(record, step, None)
             kind = "lobby_closed" if not seats else "lobby_left"
             return self.describe.lobby(kind, step.record, step.lines)
@@ -172,7 +172,7 @@ class LeiffLobbies:
             )
             step.log(user_id, seat_number, SERVICE_MARK + "add_bot", now)
             step.lines.append(
-                f"{mention(user_id)} seats {mention(bot_id)} ({level_name}) at the table."
+                say("bot_seated", user=mention(user_id), bot=mention(bot_id), level=level_name)
             )
             await self.store.commit(record, step, None)
             return self.describe.lobby("lobby_joined", step.record, step.lines)
@@ -204,7 +204,7 @@ class LeiffLobbies:
                 seats=tuple(s.evolve(seat=i) for i, s in enumerate(remaining))
             )
             step.log(user_id, leaving.seat, SERVICE_MARK + "remove_bot", now)
-            step.lines.append(f"{mention(leaving.user_id)} leaves the table.")
+            step.lines.append(say("table_left", user=mention(leaving.user_id)))
             await self.store.commit(record, step, None)
             return self.describe.lobby("lobby_left", step.record, step.lines)
 
@@ -240,7 +240,7 @@ class LeiffLobbies:
             )
             step.log(user_id, 0, SERVICE_MARK + "start", now)
             step.lines.append(
-                f"The game starts with {players} players ({leiff_summary(record.options)})."
+                say("game_starts", count=players, summary=leiff_summary(record.options))
             )
             step.record = self.tables.deadline(step.record, None, state, settings, now)
             await self.store.commit(record, step, state)

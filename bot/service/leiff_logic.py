@@ -16,6 +16,8 @@ from typing import Any
 from bot.service.board_logic import mention
 from bot.service.guild_settings import GuildSettings
 from bot.service.ratings import Placing
+from bot.service.results import Event, say
+from bot.service.texts import ENGINE_TEXT
 from bot.storage.records import MatchRecord
 
 MIN_PLAYERS = 2
@@ -83,6 +85,27 @@ def private_texts(state: Any, record: MatchRecord) -> list[tuple[int, str]]:
             if user is not None and seat not in bots:
                 found.append((user, fill_names(item["text"], record)))
     return found
+
+
+def public_lines(state: Any, record: MatchRecord) -> list[Event]:
+    """The public events of the engine's last step as lines for the channel (the engine's
+    own words, players' names filled in)."""
+    return [
+        say(ENGINE_TEXT, text=text, engine_kind=kind)
+        for kind, text in (
+            (e["kind"], fill_names(e["text"], record))
+            for e in state.events
+            if e["audience"] == "all"
+        )
+        if text
+    ]
+
+
+def private_lines(state: Any, record: MatchRecord) -> list[Event]:
+    """The private events of the engine's last step as lines for each player told."""
+    return [
+        say(ENGINE_TEXT, to=user, text=text) for user, text in private_texts(state, record) if text
+    ]
 
 
 def public_events(state: Any) -> list[tuple[str, dict[str, Any]]]:

@@ -15,7 +15,7 @@ from bot.service.board_logic import mention
 from bot.service.describe import Describer
 from bot.service.errors import IllegalAction, NotInMatch, NotYourTurn, StaleVersion
 from bot.service.guild_settings import GuildSettings
-from bot.service.results import Update
+from bot.service.results import Update, say
 from bot.service.steps import (
     MAX_AUTOMATIC_ACTIONS,
     SERVICE_MARK,
@@ -55,7 +55,7 @@ class LeiffTables:
         if seat.removed:
             raise NotInMatch("already_left")
         step.record = replace_seat(step.record, seat.seat, removed=True)
-        step.lines.append(f"{mention(user_id)} leaves the table.")
+        step.lines.append(say("table_left", user=mention(user_id)))
         return await self.settle(record, step, self.store.state(record), now, "resigned")
 
     async def act(
@@ -145,7 +145,7 @@ class LeiffTables:
             )
             if current.outcome is None:  # the engine's own "Game over" line says the rest
                 step.closing.append(
-                    board_logic.result_text(step.record.seats, step.record.result or {})
+                    board_logic.result_line(step.record.seats, step.record.result or {})
                 )
             removed_seats = [s.seat for s in step.record.seats if s.removed]
             placings = leiff_logic.placings(step.record, current, removed_seats, winners)
@@ -213,12 +213,10 @@ class LeiffTables:
                 removed = seat_record.removed or timeouts >= settings.leiff_max_timeouts
                 step.record = replace_seat(step.record, seat, timeouts=timeouts, removed=removed)
                 user = mention(seat_record.user_id)
-                step.lines.append(f"{user} ran out of time; the default was played.")
+                step.lines.append(say("default_played", user=user))
                 if removed and not seat_record.removed:
                     step.log(None, seat, SERVICE_MARK + "remove", now)
-                    step.lines.append(
-                        f"{user} timed out {timeouts} times in a row and leaves the table."
-                    )
+                    step.lines.append(say("timed_out_removed", user=user, count=timeouts))
         # Always restart the clock after a timeout so a deadline never fires twice.
         step.record = step.record.evolve(deadline_at=None)
         if not step.actions:

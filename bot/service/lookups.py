@@ -15,7 +15,7 @@ from bot.service import leiff_logic
 from bot.service.describe import Describer
 from bot.service.errors import Forbidden
 from bot.service.guild_settings import GuildSettings
-from bot.service.results import MatchInfo, Message, Update
+from bot.service.results import MatchInfo, Update
 from bot.service.steps import is_table
 from bot.service.store import MatchStore
 from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure
@@ -126,11 +126,9 @@ class Lookups:
             # What the player learnt in the last step ("You look at your slots 1 and 2: …"),
             # so a hand shown on request (DMs closed) tells what a DM would have told.
             news = tuple(
-                Message(text, to=user)
-                for user, text in leiff_logic.private_texts(state, record)
-                if user == for_user
+                line for line in leiff_logic.private_lines(state, record) if line.to == for_user
             )
-            return replace(update, messages=news + update.messages)
+            return replace(update, events=news + update.events)
         return self.describe.board("refresh", record, state, [])
 
     # ===================================================================== settings

@@ -10,14 +10,15 @@ from __future__ import annotations
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.service.board_logic import mention
 from bot.service.errors import ENGINE, IllegalAction, InvalidOptions
 from bot.service.leiff_logic import fill_names
-from bot.service.results import Update
+from bot.service.results import Event, Update
+from bot.service.texts import Said
 from bot.storage import ActionRecord, MatchRecord
 from engine import IllegalMove, game_names, get_game
 from engine.board import BoardState
@@ -58,12 +59,13 @@ def process_identity() -> str:
 
 @dataclass
 class Step:
-    """An accepted change in progress: the new record, its log rows and what to say."""
+    """An accepted change in progress: the new record, its log rows and what to say (said
+    events, :func:`bot.service.results.say`)."""
 
     record: MatchRecord
     actions: list[ActionRecord]
-    lines: list[str]  # said before what the engine reports
-    closing: list[str] = field(default_factory=list)  # said after it (the result)
+    lines: list[Event]  # said before what the engine reports
+    closing: list[Event] = field(default_factory=list)  # said after it (the result)
 
     def log(self, user_id: int | None, seat: int | None, action: str, now: float) -> None:
         """Add one action-log row; every row moves the match one version on."""
@@ -205,23 +207,25 @@ def title(game: str) -> str:
     return str(getattr(get_game(game), "title", game.capitalize()))
 
 
-def leiff_summary(options: dict[str, Any]) -> str:
-    parts = [f"to {options.get('target', 50)} points"]
-    for key, label in (
-        ("teams", "teams"),
-        ("specials", "special cards"),
-        ("drinking", "drinking rules"),
-        ("water", "water rules"),
+def leiff_summary(options: Mapping[str, Any]) -> list[Said]:
+    """What a Leiff table plays with: its target and the rules switched on."""
+    parts = [Said("summary_target", {"target": options.get("target", 50)})]
+    for key, code in (
+        ("teams", "summary_teams"),
+        ("specials", "summary_specials"),
+        ("drinking", "summary_drinking"),
+        ("water", "summary_water"),
     ):
         if options.get(key):
-            parts.append(label)
-    return ", ".join(parts)
+            parts.append(Said(code))
+    return parts
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float) -> Said:
+    """A time left, in hours and minutes, minutes, or seconds."""
     seconds = round(seconds)
     if seconds >= 3600:
-        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+        return Said("hours", {"hours": seconds // 3600, "minutes": f"{seconds % 3600 // 60:02d}"})
     if seconds >= 60:
-        return f"{seconds // 60} min"
-    return f"{seconds} s"
+        return Said("minutes", {"minutes": seconds // 60})
+    return Said("seconds", {"seconds": seconds})

@@ -131,9 +131,7 @@ class BotOpponent:
         )
         # The bot never moves first (it is seat 1), so the human's clock runs from now.
         draft = self.new_games.board_draft(challenge, state, seats, settings, now, vs_bot=True)
-        return await self.new_games.start_board_match(
-            challenge, draft, state, f" (level {level_name})"
-        )
+        return await self.new_games.start_board_match(challenge, draft, state, level_name)
 
     async def rematch(self, record: MatchRecord, user_id: int) -> Update:
         """Another game against the bot at the same level, size and options, at once."""
