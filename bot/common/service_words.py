@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.common.outgoing import listing
 from bot.service import board_logic
 from bot.service.errors import ENGINE, ServiceError
 from bot.service.errors import ENGLISH as ERROR_ENGLISH
@@ -17,7 +18,14 @@ from bot.service.texts import ENGINE_PHRASE, ENGINE_TEXT, RESULT, Said, mention,
 from bot.service.texts import ENGLISH as SAY_ENGLISH
 from engine import IllegalMove
 from engine.phrases import Phrase
-from i18n import illegal_move, phrase, translate, translate_plural
+from i18n import (
+    DEFAULT_LANGUAGE,
+    illegal_move,
+    outcome_reason,
+    phrase,
+    translate,
+    translate_plural,
+)
 
 ERROR_PREFIX = "service.error."
 SAY_PREFIX = "service.say."
@@ -65,8 +73,7 @@ def said_words(language: str, code: str, params: Mapping[str, object]) -> str:
     elif code == ENGINE_TEXT:
         text = str(params["text"])  # the engine's own English, until it speaks in codes
     elif code == RESULT:
-        seats, result = result_params(params)
-        text = result_words(language, seats, result, mention)
+        text = _result_line(language, params)
     else:
         values = {key: _value(language, value) for key, value in params.items() if key != "then"}
         msgid = SAY_PREFIX + code
@@ -80,6 +87,31 @@ def said_words(language: str, code: str, params: Mapping[str, object]) -> str:
     if isinstance(then, list | tuple) and then:
         text = " ".join([text, *(str(_value(language, item)) for item in then)])
     return text
+
+
+def _result_line(language: str, params: Mapping[str, object]) -> str:
+    """A finished match's result line. English words it as it always has (the engine's
+    "dark wins 4–2: …" with the player put in); other languages say who won and why, the
+    why being the engine's outcome or the service's reason, each in that language."""
+    seats, result = result_params(params)
+    if language == DEFAULT_LANGUAGE:
+        return result_words(language, seats, result, mention)
+    why, outcome = params.get("why"), params.get("outcome")
+    if isinstance(why, Said):
+        because = said_words(language, why.code, why.params)
+    elif isinstance(outcome, Mapping):
+        because = outcome_reason(language, outcome)
+    else:
+        because = str(result.get("reason") or "")
+    winners = [mention(user) for user in result.get("winners") or []]  # type: ignore[attr-defined]
+    names = listing(language, winners)
+    if result.get("draw") or not winners:
+        code = "result_drawn" if because else "result_drawn_plain"
+    elif len(winners) == 1:
+        code = "result_win" if because else "result_win_plain"
+    else:
+        code = "result_win_many" if because else "result_win_many_plain"
+    return translate(language, SAY_PREFIX + code, names=names, reason=because)
 
 
 def _value(language: str, value: object) -> object:

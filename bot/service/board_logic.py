@@ -63,10 +63,13 @@ def turn_text(record: MatchRecord, state: Any) -> Event | None:
     return say("board_turn", user=mention(user), colour=state.to_move, then=[hint] if hint else [])
 
 
-def result_line(seats: Iterable[Any], result: dict[str, Any]) -> Event:
-    """The line saying a finished match's result (:func:`result_text` in English)."""
+def result_line(seats: Iterable[Any], result: dict[str, Any], why: Said | Any) -> Event:
+    """The line saying a finished match's result (:func:`result_text` in English). ``why``
+    the match ended: the service's reason (a :class:`Said`) or the engine's outcome."""
     pairs = [(seat.user_id, seat.colour) for seat in seats]
-    return say(RESULT, seats=pairs, result=dict(result))
+    if isinstance(why, Said):
+        return say(RESULT, seats=pairs, result=dict(result), why=why)
+    return say(RESULT, seats=pairs, result=dict(result), outcome=why.to_dict())
 
 
 def result_from_outcome(record: MatchRecord, state: Any) -> dict[str, Any]:

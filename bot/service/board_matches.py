@@ -29,6 +29,7 @@ from bot.service.steps import (
     with_changes,
 )
 from bot.service.store import MatchStore
+from bot.service.texts import Said, reason
 from bot.storage import MatchRecord, SeatRecord
 from engine import IllegalMove
 from engine.board import BoardState
@@ -73,7 +74,9 @@ class BoardMatches:
         step.lines.append(board_logic.move_text(record, seat.seat, state, new_state))
         if new_state.outcome is not None:
             result = board_logic.result_from_outcome(record, new_state)
-            return await self.finish(record, step, new_state, result, now, moved=True)
+            return await self.finish(
+                record, step, new_state, result, new_state.outcome, now, moved=True
+            )
         deadline_at: float | None
         warn_at: float | None
         deadline_at, warn_at = deadline(now, settings.board_move_seconds)
@@ -96,8 +99,9 @@ class BoardMatches:
         step.log(user_id, seat.seat, SERVICE_MARK + "resign", now)
         state = self.store.state(record)
         winner = next(s.user_id for s in record.seats if s.seat != seat.seat)
-        result = {"winners": [winner], "reason": f"{mention(user_id)} resigned", "draw": False}
-        return await self.finish(record, step, state, result, now)
+        why = Said("reason_resigned", {"user": mention(user_id)})
+        result = {"winners": [winner], "reason": reason(why), "draw": False}
+        return await self.finish(record, step, state, result, why, now)
 
     async def offer_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         async with self.store.match(match_id, version) as record:
@@ -129,8 +133,9 @@ class BoardMatches:
             now = self.store.clock()
             step = begin(record, now)
             step.log(user_id, seat.seat, SERVICE_MARK + "accept_draw", now)
-            result = {"winners": [], "reason": "drawn by agreement", "draw": True}
-            return await self.finish(record, step, self.store.state(record), result, now)
+            why = Said("reason_agreed")
+            result = {"winners": [], "reason": reason(why), "draw": True}
+            return await self.finish(record, step, self.store.state(record), result, why, now)
 
     async def decline_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         async with self.store.match(match_id, version) as record:
@@ -157,18 +162,17 @@ class BoardMatches:
         step.log(None, seat, SERVICE_MARK + "timeout", now)
         if state.ply == 0:
             step.record = finished(
-                step.record, {"winners": [], "reason": "nobody moved", "draw": False}, now
+                step.record,
+                {"winners": [], "reason": reason(Said("reason_nobody_moved")), "draw": False},
+                now,
             ).evolve(status="aborted")
             step.lines.append(say("first_move_missed", user=mention(loser)))
             await self.store.commit(record, step, state)
             return self.describe.board("match_aborted", step.record, state, step.lines)
         winner = next(s.user_id for s in record.seats if s.seat != seat)
-        result = {
-            "winners": [winner],
-            "reason": f"{mention(loser)} ran out of time",
-            "draw": False,
-        }
-        return await self.finish(record, step, state, result, now)
+        why = Said("reason_timed_out", {"user": mention(loser)})
+        result = {"winners": [winner], "reason": reason(why), "draw": False}
+        return await self.finish(record, step, state, result, why, now)
 
     async def finish(
         self,
@@ -176,12 +180,13 @@ class BoardMatches:
         step: Step,
         state: Any,
         result: Result,
+        why: object,
         now: float,
         *,
         moved: bool = False,
     ) -> Update:
         step.record = finished(step.record, result, now)
-        step.closing.append(board_logic.result_line(step.record.seats, result))
+        step.closing.append(board_logic.result_line(step.record.seats, result, why))
         changes = await self.store.commit(original, step, state, board_logic.placings(step.record))
         update = self.describe.board(
             "match_over", step.record, state, step.lines + step.closing, moved=moved

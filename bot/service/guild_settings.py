@@ -20,25 +20,23 @@ class _IntRange:
     high: int
 
 
-# key -> (allowed values description, meaning): used by validation and describe()
-_BOOLEAN_KEYS = {
-    "leiff_drinking": "drinking-rule ledger in Leiff",
-    "leiff_water": "water rules instead of drinking",
-    "leiff_specials": "the five special cards",
-    "leiff_teams_allowed": "lobbies may play in teams",
-}
+# The on/off settings (what each means: docs/service.md, and the Discord layer's catalogue).
+_BOOLEAN_KEYS = frozenset(
+    {"leiff_drinking", "leiff_water", "leiff_specials", "leiff_teams_allowed"}
+)
+# The number settings and the values each allows.
 _INT_KEYS = {
-    "board_move_seconds": (_IntRange(60, 14 * 86400), "time per board-game move"),
-    "leiff_turn_seconds": (_IntRange(15, 86400), "time per Leiff turn"),
-    "leiff_choice_seconds": (_IntRange(15, 86400), "time per pending Leiff choice"),
-    "leiff_max_timeouts": (_IntRange(1, 10), "Leiff timeouts in a row before removal"),
-    "challenge_expiry_seconds": (_IntRange(60, 7 * 86400), "unanswered challenge lifetime"),
-    "challenge_cooldown_seconds": (_IntRange(0, 3600), "wait between two challenges"),
-    "max_matches_per_user": (_IntRange(1, 50), "running matches per player"),
+    "board_move_seconds": _IntRange(60, 14 * 86400),
+    "leiff_turn_seconds": _IntRange(15, 86400),
+    "leiff_choice_seconds": _IntRange(15, 86400),
+    "leiff_max_timeouts": _IntRange(1, 10),
+    "challenge_expiry_seconds": _IntRange(60, 7 * 86400),
+    "challenge_cooldown_seconds": _IntRange(0, 3600),
+    "max_matches_per_user": _IntRange(1, 50),
 }
 LEIFF_TARGETS = (50, 100)
 # the allowed range of each number setting, for whoever describes the settings
-INT_LIMITS = {key: (limits.low, limits.high) for key, (limits, _) in _INT_KEYS.items()}
+INT_LIMITS = {key: (limits.low, limits.high) for key, limits in _INT_KEYS.items()}
 
 
 @dataclass(frozen=True)
@@ -104,22 +102,9 @@ class GuildSettings:
             "teams": False,
         }
 
-    def describe(self) -> list[str]:
-        """One line per key with its value and meaning, for a settings command."""
-        lines = []
-        for key in self.all_keys():
-            value = getattr(self, key)
-            if key == "allowed_channels":
-                shown = ", ".join(f"<#{c}>" for c in value) if value else "all channels"
-                lines.append(f"{key}: {shown} (channels games may be hosted in)")
-            elif key == "leiff_target":
-                lines.append(f"{key}: {value} (Leiff target total, 50 or 100)")
-            elif key in _BOOLEAN_KEYS:
-                lines.append(f"{key}: {'on' if value else 'off'} ({_BOOLEAN_KEYS[key]})")
-            else:
-                limits, meaning = _INT_KEYS[key]
-                lines.append(f"{key}: {value} ({meaning}, {limits.low}–{limits.high})")
-        return lines
+    def describe(self) -> list[tuple[str, object]]:
+        """Every setting with its value, in order (the Discord layer words them)."""
+        return [(key, getattr(self, key)) for key in self.all_keys()]
 
 
 def _as_bool(key: str, value: Any) -> bool:
@@ -153,7 +138,7 @@ def validate_value(key: str, value: Any) -> Any:
         return number
     if key in _INT_KEYS:
         number = _as_int(key, value)
-        limits = _INT_KEYS[key][0]
+        limits = _INT_KEYS[key]
         if not limits.low <= number <= limits.high:
             raise InvalidSettings(
                 "setting_range", key=key, low=limits.low, high=limits.high, value=number

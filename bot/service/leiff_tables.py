@@ -30,6 +30,7 @@ from bot.service.steps import (
     with_changes,
 )
 from bot.service.store import MatchStore
+from bot.service.texts import Said, reason
 from bot.storage import MatchRecord
 from engine import IllegalMove
 
@@ -133,19 +134,15 @@ class LeiffTables:
         humans_left = bots.humans_at_table(step.record)
         if current.outcome is not None or len(active) <= 1 or not humans_left:
             winners = list(current.outcome.winner) if current.outcome is not None else active
-            if current.outcome is not None:
-                reason = current.outcome.reason
-            elif len(active) <= 1:
-                reason = "everyone else left the table"
-            else:
-                reason = "every human player left the table"
+            why = Said("reason_everyone_left" if len(active) <= 1 else "reason_humans_left")
+            said = current.outcome.reason if current.outcome is not None else reason(why)
             users = [step.record.user_of(s) for s in winners]
             step.record = finished(
-                step.record, {"winners": users, "reason": reason, "draw": False}, now
+                step.record, {"winners": users, "reason": said, "draw": False}, now
             )
             if current.outcome is None:  # the engine's own "Game over" line says the rest
                 step.closing.append(
-                    board_logic.result_line(step.record.seats, step.record.result or {})
+                    board_logic.result_line(step.record.seats, step.record.result or {}, why)
                 )
             removed_seats = [s.seat for s in step.record.seats if s.removed]
             placings = leiff_logic.placings(step.record, current, removed_seats, winners)

@@ -78,6 +78,20 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "hours": "{hours} h {minutes} min",
     "minutes": "{minutes} min",
     "seconds": "{seconds} s",
+    # why a match ended, when the service ended it (the engine says its own reasons)
+    "reason_resigned": "{user} resigned",
+    "reason_timed_out": "{user} ran out of time",
+    "reason_agreed": "drawn by agreement",
+    "reason_nobody_moved": "nobody moved",
+    "reason_everyone_left": "everyone else left the table",
+    "reason_humans_left": "every human player left the table",
+    # a result line in languages other than English (English keeps :func:`result_text`)
+    "result_drawn": "The game is drawn: {reason}.",
+    "result_drawn_plain": "The game is drawn.",
+    "result_win": "{names} wins: {reason}.",
+    "result_win_plain": "{names} wins.",
+    "result_win_many": "{names} win: {reason}.",
+    "result_win_many_plain": "{names} win.",
 }
 
 
@@ -91,6 +105,11 @@ class Said:
     def __post_init__(self) -> None:
         if self.code not in ENGLISH:
             raise ValueError(f"unknown service text code {self.code!r}")
+
+
+def reason(why: Said) -> str:
+    """The English of why a match ended (stored with its result)."""
+    return english(why.code, why.params)
 
 
 def english(code: str, params: Mapping[str, object]) -> str:

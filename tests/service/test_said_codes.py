@@ -19,7 +19,8 @@ from babel.messages.pofile import read_po
 import bot.service.texts as texts
 from bot.common.service_words import texts_for
 from bot.service import MatchService, Update
-from i18n import translate
+from engine import get_game
+from i18n import outcome_reason, translate
 from i18n.catalogues import po_path
 from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, start_board_match
 
@@ -113,6 +114,27 @@ async def test_a_board_match_reads_the_same_in_english_and_in_german(
         "<@12> bietet ein Remis an. <@11> kann annehmen oder ablehnen."
     ]
     assert texts_for("de", declined, None) == ["<@11> lehnt das Remis ab."]
+    assert texts_for("en", resigned, None) == ["<@11> wins: <@12> resigned."]
+    assert texts_for("de", resigned, None) == ["<@11> gewinnt: <@12> hat aufgegeben."]
+    assert resigned.match is not None and resigned.match.result is not None
+    assert resigned.match.result["reason"] == "<@12> resigned"  # stored as before
+
+
+async def test_an_engine_ending_reads_in_german_with_the_engine_s_reason(
+    service: MatchService,
+) -> None:
+    started = await start_board_match(service, first=ALICE, second=BOB)
+    state = get_game("lefe").from_json((await service.repo.get_match(started.match_id)).state)
+    update = started
+    while update.match is not None and update.match.status == "running":
+        user = ALICE if state.seat_to_move == 0 else BOB
+        move = state.legal_moves()[0]
+        update = await service.play(started.match_id, user, move)
+        state = state.play(move)
+    _same_in_english(update)
+    german = texts_for("de", update, None)[-1]
+    assert german.endswith(outcome_reason("de", state.outcome) + "."), german
+    assert "gewinnt" in german or "unentschieden" in german
 
 
 async def test_a_leiff_lobby_and_the_clock_read_in_german(service: MatchService) -> None:
