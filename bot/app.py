@@ -42,7 +42,7 @@ from bot.features.information import Information
 from bot.features.learning import Learning
 from bot.features.leiff_tables import LeiffTables
 from bot.features.play import Play, Starter
-from bot.features.settings import ServerSettings
+from bot.features.settings import Preferences, ServerSettings
 from bot.service import MatchService
 from bot.service.protocol import GameService
 from bot.settings import Settings
@@ -126,6 +126,7 @@ class LeafBot(discord.AutoShardedClient):
             Information(self.context, self.errors),
             learning,
             ServerSettings(self.context, self.errors),
+            Preferences(self.context, self.errors),
         )
 
     @property

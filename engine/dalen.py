@@ -13,7 +13,7 @@ from engine.ai.heuristics import dalen_evaluator
 from engine.ai.settings import DRAW_VALUE, LevelTuning, SearchSettings
 from engine.board import EMPTY, PASS, PASS_MOVE, SWAP_MOVE, BoardGame, BoardState, Outcome, other
 from engine.errors import IllegalMove
-from engine.phrases import Text
+from engine.phrases import Phrase, Text
 from engine.reports import TreeView
 from engine.spec import BoardAI, GameSpec, Notation, OptionSpec
 from engine.trees import Forest, build_forest, leaves_after_placing, tree_views
@@ -199,6 +199,11 @@ class DalenState(BoardState):
             self.game.colors[1]: cells.count(2),
         }
 
+    def _score_parts(self) -> tuple[Phrase, ...]:
+        return (_SCORE_PART(),)
+
+
+_SCORE_PART = Text("dalen.score.part", "stones on the board")
 
 SPEC = GameSpec(
     name="dalen",

@@ -281,6 +281,23 @@ class LefeState(BoardState):
             for code, name in enumerate(self.game.colors, start=1)
         }
 
+    def _score_parts(self) -> tuple[Phrase, ...]:
+        """The two parts of a Lefe score: the distinct leaf counts of each colour, and who
+        has the most leaves (the bonus point, decided as :func:`lefe_points` does)."""
+        counts = self.leaf_counts()
+        first, second = self.game.colors
+        distinct = (len(set(counts[first])), len(set(counts[second])))
+        points = lefe_points(counts[first], counts[second])
+        bonus = (points[0] - distinct[0], points[1] - distinct[1])
+        most = (
+            _MOST(colour=first)
+            if bonus[0]
+            else _MOST(colour=second)
+            if bonus[1]
+            else _MOST_NOBODY()
+        )
+        return (_DISTINCT(first=distinct[0], second=distinct[1]), most)
+
     def score_phrases(self) -> list[Phrase]:
         counts = self.leaf_counts()
         phrases = []
@@ -294,6 +311,9 @@ class LefeState(BoardState):
 
 
 _SCORE = Text("lefe.score", "{colour} {points} ({leaves})")
+_DISTINCT = Text("lefe.score.distinct", "distinct leaf counts {first} vs {second}")
+_MOST = Text("lefe.score.most", "most leaves: {colour}")
+_MOST_NOBODY = Text("lefe.score.most_nobody", "most leaves: nobody")
 _SCORE_NO_TREES = Text("lefe.score.no_trees", "{colour} {points} (no trees)")
 _CAPTURE = Text("lefe.move.capture", "{cell}, capturing the tree at {tree}")
 _CAPTURE_MOVE = re.compile(r"([a-z]+\d+)x([a-z]+\d+)")

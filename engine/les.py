@@ -23,6 +23,7 @@ from engine.board import EMPTY, FIRST, SECOND, BoardGame, BoardState, LastTurn, 
 from engine.errors import IllegalMove
 from engine.hexgrid import hex_grid
 from engine.phrases import Phrase, Text
+from engine.reports import ScoreSummary
 from engine.spec import BoardAI, BoardShape, Drawing, GameSpec, Notation, SpecialMove, plain_move
 
 BLACK, WHITE = FIRST, SECOND
@@ -36,6 +37,9 @@ _SETUP_HINT = Text("les.setup.hint", "Les set-up: stone {step} of {stones}.")
 _CHOOSE_HEADER = Text("les.choose.header", "{player} chooses to play black or white.")
 _CHOOSE_HINT = Text("les.choose.hint", "Choose your side: black or white (black moves first).")
 _PAIR = Text("les.move.pair", "{first} then {second}")
+_SCORE_PART = Text("les.score.part", "holes owned")
+_BIGGER = Text("les.score.bigger", "bigger holes: {colour}")
+_MORE_STONES = Text("les.score.more_stones", "more stones around holes: {colour}")
 _SCORE = Text("les.score", "{colour} {count} hole", plural="{colour} {count} holes")
 
 # a turn: one or two cells, separated by "+", ",", "&" or spaces
@@ -85,6 +89,33 @@ def holes(cells: bytes, neighbours: tuple[tuple[int, ...], ...]) -> list[tuple[i
         colours = {cells[stone] for stone in border}
         owner = colours.pop() if len(colours) == 1 else 0
         result.append((owner, size, len(border)))
+    return result
+
+
+def hole_cells(
+    cells: bytes, neighbours: tuple[tuple[int, ...], ...]
+) -> list[tuple[int, list[int]]]:
+    """Every owned hole of the position as ``(owner, its points)``, in notation order of
+    each hole's first point (the holes :func:`holes` counts with an owner)."""
+    seen = [False] * len(cells)
+    result: list[tuple[int, list[int]]] = []
+    for start, value in enumerate(cells):
+        if value != EMPTY or seen[start]:
+            continue
+        seen[start] = True
+        stack, members, colours = [start], [], set()
+        while stack:
+            point = stack.pop()
+            members.append(point)
+            for nb in neighbours[point]:
+                if cells[nb] == EMPTY:
+                    if not seen[nb]:
+                        seen[nb] = True
+                        stack.append(nb)
+                else:
+                    colours.add(cells[nb])
+        if len(colours) == 1:
+            result.append((colours.pop(), sorted(members)))
     return result
 
 
@@ -361,6 +392,26 @@ class LesState(BoardState):
     def score_phrases(self) -> list[Phrase]:
         return [_SCORE(colour=colour, count=count) for colour, count in self.score.items()]
 
+    def holes(self) -> list[tuple[str, tuple[str, ...]]]:
+        names = self.grid.names
+        return [
+            (self.game.colour_name(owner), tuple(names[i] for i in points))
+            for owner, points in hole_cells(self.cells, self.grid.neighbours)
+        ]
+
+    def score_summary(self) -> ScoreSummary:
+        """Holes owned; when both own as many, the tie-break that would decide now."""
+        owned = self._owned_holes()
+        winner, criterion = compare_holes(owned[BLACK], owned[WHITE])
+        colours = self.game.colors
+        leader = colours[winner - 1] if winner else None
+        parts: list[Phrase] = [_SCORE_PART()]
+        if leader is not None and criterion == "bigger holes":
+            parts.append(_BIGGER(colour=leader))
+        elif leader is not None and criterion == "more stones around holes":
+            parts.append(_MORE_STONES(colour=leader))
+        return ScoreSummary(tuple(self.score.items()), leader, tuple(parts))
+
 
 def describe_move(move: str) -> Phrase:
     """``e5+b2`` reads "e5 then b2"; other moves read as written."""
@@ -423,7 +474,7 @@ SPEC = GameSpec(
             ),
         },
     ),
-    drawing=Drawing(board=BoardShape.POINTS),
+    drawing=Drawing(board=BoardShape.POINTS, owned_holes=True),
 )
 
 

@@ -66,6 +66,7 @@ def _on_single_coloured_loop(finder: LoopFinder, colours: bytes | bytearray, cel
 
 _FORBIDDEN_KEYS = {1: "forbidden1", 2: "forbidden2"}  # cache keys, not built per call
 _STONE = {1: b"\x01", 2: b"\x02"}
+_SCORE_PART = Text("lublache.score.part", "loops owned")
 _SCORE = Text("lublache.score", "{colour} owns {count} loop", plural="{colour} owns {count} loops")
 
 
@@ -328,6 +329,9 @@ class LublacheState(BoardState):
 
     def score_phrases(self) -> list[Phrase]:
         return [_SCORE(colour=colour, count=count) for colour, count in self.score.items()]
+
+    def _score_parts(self) -> tuple[Phrase, ...]:
+        return (_SCORE_PART(),)
 
 
 SPEC = GameSpec(

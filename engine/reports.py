@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.phrases import Phrase
 from engine.reasons import reason as reason_text
 
 
@@ -77,6 +78,18 @@ class LastTurn:
             removed=tuple(data.get("removed", ())),
             loops=tuple(tuple(loop) for loop in data.get("loops", ())),
         )
+
+
+@dataclass(frozen=True)
+class ScoreSummary:
+    """The live score as data, for a line in words ("Dark leads 3–2: distinct leaf counts 2
+    vs 2, most leaves: dark"): each colour's points in colour order, the colour that would
+    win if the game were scored now (None when level) and what the points are made of, one
+    phrase a part. The edge words it in the reader's language."""
+
+    points: tuple[tuple[str, int], ...]
+    leader: str | None
+    parts: tuple[Phrase, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from typing import Protocol
 from engine.ai.settings import LevelTuning
 from engine.hexgrid import HexGrid
 from engine.phrases import Phrase, Text
-from engine.reports import LastTurn, LoopView
+from engine.reports import LastTurn, LoopView, ScoreSummary
 
 
 class GameKind(StrEnum):
@@ -162,6 +162,8 @@ class BoardView(Protocol):
     def score_phrases(self) -> list[Phrase]: ...  # the live score, one phrase a colour
     def opening_prompt(self) -> Phrase | None: ...
     def loops(self) -> list[LoopView]: ...
+    def holes(self) -> list[tuple[str, tuple[str, ...]]]: ...  # (owner colour, empty cells)
+    def score_summary(self) -> ScoreSummary: ...
 
 
 class Position(BoardView, Protocol):
@@ -202,6 +204,7 @@ class Drawing:
 
     board: BoardShape = BoardShape.CELLS
     owned_loops: bool = False  # shade and outline every single-coloured loop (state.loops())
+    owned_holes: bool = False  # shade every hole a colour owns (state.holes())
 
 
 @dataclass(frozen=True)

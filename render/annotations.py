@@ -335,13 +335,18 @@ def draw_annotations(
     geo = board_geometry(state.size, image.width, is_point_game(state))
     if marks.shade:
         _draw_shade(image, state, geo, chosen, marks.shade)
-    if marks.owned:
-        _draw_owned(image, state, geo, chosen, marks.owned)
+    owned = marks.owned
+    if owned and state.game.spec.drawing.owned_holes:
+        # the board picture shades owned holes already
+        shaded = {(owner, frozenset(cells)) for owner, cells in state.holes()}
+        owned = tuple(o for o in owned if (o[0], frozenset(o[1])) not in shaded)
+    if owned:
+        _draw_owned(image, state, geo, chosen, owned)
     loops = marks.loops
     if loops and state.game.spec.drawing.owned_loops:
         # the board picture shades owned loops already: band only the others
-        owned = {frozenset(cells) for _, cells in owned_loops(state)}
-        loops = tuple(loop for loop in loops if frozenset(loop) not in owned)
+        shaded_loops = {frozenset(cells) for _, cells in owned_loops(state)}
+        loops = tuple(loop for loop in loops if frozenset(loop) not in shaded_loops)
     if loops:
         _draw_loop_bands(image, state, geo, chosen, loops)
     _draw_marks(image, state, geo, chosen, marks)
@@ -412,11 +417,18 @@ def _radius_for(width: int, size: int) -> float:
 
 
 def _width_for_radius(radius: float, size: int) -> int:
-    """The picture width whose board has hexagons of about ``radius`` pixels."""
-    m = size - 1
-    # board_geometry: radius = (width - 2·8·width/480) / (3m + 2)
-    wanted = radius * (3 * m + 2) / (1 - 16 / 480)
-    return max(MIN_WIDTH, min(MAX_WIDTH, round(wanted)))
+    """The narrowest picture width whose board has hexagons of at least ``radius`` pixels
+    (the radius grows with the width; the rim's labels take a little of it)."""
+    low, high = MIN_WIDTH, MAX_WIDTH
+    if board_geometry(size, high).radius < radius:
+        return high
+    while low < high:
+        middle = (low + high) // 2
+        if board_geometry(size, middle).radius >= radius:
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 def caption_band(text: str, width: int, theme: Theme, text_size: int = 15) -> Image.Image:

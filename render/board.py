@@ -25,7 +25,7 @@ from engine.spec import BoardShape, BoardView
 from i18n import DEFAULT_LANGUAGE, N_, colour_name, outcome_reason, phrase, translate
 from render import sprites
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
-from render.text import Font, draw_text, fit_text, font, text_width, wrap_text
+from render.text import Font, draw_text, fit_text, font, wrap_text
 from render.themes import RGB, Theme, get_theme
 
 SUPERSAMPLE_BACKGROUND = 3
@@ -67,7 +67,7 @@ def board_background(
     image = big.resize((width, geo.height), Image.Resampling.LANCZOS)
 
     draw = ImageDraw.Draw(image)
-    if labels:
+    if labels and geo.cell_labels:
         label_font = font(geo.label_size)
         for index, name in enumerate(grid.names):
             x, y = geo.centres[index]
@@ -78,22 +78,10 @@ def board_background(
                     (left - 2, top - 2, right + 2, bottom + 2), radius=3, fill=theme.cell
                 )
             draw.text((x, y), name, font=label_font, fill=theme.label, anchor="mm")
-    letter_font = font(geo.letter_size, "bold")
-    edge = geo.radius * SQRT3 / 2
-    for letter, x, top_y, bottom_y in geo.column_ends():
+    rim_font = font(geo.rim_size, "bold")
+    for label in geo.rim:
         draw.text(
-            (x, top_y - edge - geo.letter_band / 2),
-            letter,
-            font=letter_font,
-            fill=theme.border_label,
-            anchor="mm",
-        )
-        draw.text(
-            (x, bottom_y + edge + geo.letter_band / 2),
-            letter,
-            font=letter_font,
-            fill=theme.border_label,
-            anchor="mm",
+            (label.x, label.y), label.text, font=rim_font, fill=theme.border_label, anchor="mm"
         )
     return image
 
@@ -107,17 +95,8 @@ def _draw_point_board(
 ) -> None:
     """Les: a hexagonal plate, the lines of the triangular grid and a dot on every point."""
     grid = hex_grid(geo.size)
-    ox, oy = geo.origin
-    reach = SQRT3 * geo.radius * (geo.size - 1) + 0.8 * geo.radius
-    plate = [
-        (
-            ox + reach * math.cos(math.radians(30 + 60 * i)),
-            oy + reach * math.sin(math.radians(30 + 60 * i)),
-        )
-        for i in range(6)
-    ]
     draw.polygon(
-        scaled(plate),
+        scaled(_plate(geo)),
         fill=theme.cell,
         outline=theme.cell_edge,
         width=max(1, round(geo.radius * 0.12 * k)),
@@ -160,7 +139,18 @@ def _stone_marks(geo: BoardGeometry, theme: Theme, cells: bytes) -> list[Mark]:
 
 
 def _marker_width(geo: BoardGeometry) -> float:
-    return max(2.0, geo.radius * 0.13)
+    return max(2.5, geo.radius * 0.17)
+
+
+def last_move_ring(geo: BoardGeometry) -> tuple[float, float, float]:
+    """The last move's ring: its inner and outer radius and the outer radius of the halo
+    round it. The ring is bold (a third of a cell's radius) and straddles the stone's edge, so it
+    shows on the stone and on the board round it alike; the thin halo in the loops' halo
+    colour parts it from the neighbouring stones."""
+    r = geo.stone_radius
+    inner = r - 0.17 * geo.radius
+    outer = r + 0.15 * geo.radius
+    return inner, outer, outer + max(1.5, 0.08 * geo.radius)
 
 
 def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list[Mark]:
@@ -170,13 +160,16 @@ def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list
     grid = state.grid
     width = _marker_width(geo)
     r = geo.stone_radius
-    ring = sprites.ring(r + 0.5, r + 0.5 + width, theme.placed)
+    inner, outer, halo_outer = last_move_ring(geo)
+    halo = sprites.ring(inner - 1.0, halo_outer, theme.loop_halo)
+    ring = sprites.ring(inner, outer, theme.placed)
     cross = sprites.broken_cross(geo.radius * 0.72, geo.radius * 0.38, width, theme.captured)
     box = sprites.hollow_polygon(4, geo.radius * 0.62, width, 45.0, theme.removed)
     marks: list[Mark] = []
     for name in last.placed:
         index = grid.index(name)
         if index is not None:
+            marks.append((halo, geo.centres[index]))
             marks.append((ring, geo.centres[index]))
     for name in last.captured:
         index = grid.index(name)
@@ -217,46 +210,93 @@ def _stripes(width: int, height: int, period: int) -> Image.Image:
     return mask
 
 
-def _draw_loops(
+Area = tuple[str, str, tuple[str, ...]]  # ("loop" or "hole", owner colour, cells)
+
+
+def owned_areas(state: BoardView) -> list[Area]:
+    """What the board shades under the stones, in drawing order: Lublache's owned loops
+    and Les's owned holes (as the game's spec asks)."""
+    drawing = state.game.spec.drawing
+    areas: list[Area] = []
+    if drawing.owned_loops:
+        areas += [("loop", owner, cells) for owner, cells in owned_loops(state)]
+    if drawing.owned_holes:
+        areas += [("hole", owner, tuple(cells)) for owner, cells in state.holes()]
+    return areas
+
+
+def _plate(geo: BoardGeometry) -> list[tuple[float, float]]:
+    """The corners of Les's hexagonal plate (0.8·R beyond the outer points)."""
+    ox, oy = geo.origin
+    reach = SQRT3 * geo.radius * (geo.size - 1) + 0.8 * geo.radius
+    return [
+        (
+            ox + reach * math.cos(math.radians(30 + 60 * i)),
+            oy + reach * math.sin(math.radians(30 + 60 * i)),
+        )
+        for i in range(6)
+    ]
+
+
+@lru_cache(maxsize=8)
+def _plate_mask(size: int, width: int) -> Image.Image:
+    geo = board_geometry(size, width, True)
+    mask = Image.new("L", (geo.width, geo.height), 0)
+    ImageDraw.Draw(mask).polygon(_plate(geo), fill=255)
+    return mask
+
+
+def _draw_areas(
     image: Image.Image,
     geo: BoardGeometry,
     theme: Theme,
     state: BoardView,
-    loops: Sequence[tuple[str, tuple[str, ...]]] | None = None,
+    areas: Sequence[Area] | None = None,
 ) -> None:
-    """Shade and outline each owned loop (or only ``loops``, some of them in the same
-    order: a replay repaints a part of the board), under the stones so every stone stays
-    visible.
+    """Shade each owned loop and hole (or only ``areas``, some of them in the same order:
+    a replay repaints a part of the board), under the stones so every stone stays visible.
 
-    The first colour's loops are filled with a flat blue tint, the second colour's with
+    The first colour's areas are filled with a flat blue tint, the second colour's with
     orange stripes: hue, lightness and texture all differ, so the owner reads at a glance
-    even without colour vision. The outline runs through the loop's stones and shows as a
-    thick band between them.
+    even without colour vision. A loop's outline runs through its stones and shows as a
+    thick band between them; a hole is the points' own hexagons (the points nearest them),
+    so the grid's lines stay visible through the tint.
     """
     grid = state.grid
     first_colour = state.game.colors[0]
     band = max(3, round(geo.radius * 0.42))
     stripes = _stripes(geo.width, geo.height, max(6, round(geo.radius * 0.5)))
     draw = ImageDraw.Draw(image)
-    for owner, cells in owned_loops(state) if loops is None else loops:
-        path = [geo.centres[i] for i in (grid.index(c) for c in cells) if i is not None]
-        if len(path) < 3:
+    for kind, owner, cells in owned_areas(state) if areas is None else areas:
+        indices = [i for i in (grid.index(c) for c in cells) if i is not None]
+        path = [geo.centres[i] for i in indices]
+        if kind == "loop" and len(path) < 3:
             continue
         colour = theme.loop_first if owner == first_colour else theme.loop_second
-        # the shading only needs the loop's bounding box, not a mask of the whole picture
-        left = max(0, math.floor(min(x for x, _ in path)))
-        top = max(0, math.floor(min(y for _, y in path)))
-        right = min(geo.width, math.ceil(max(x for x, _ in path)) + 1)
-        bottom = min(geo.height, math.ceil(max(y for _, y in path)) + 1)
+        reach = geo.radius * 1.05 if kind == "hole" else 0.0
+        # the shading only needs the area's bounding box, not a mask of the whole picture
+        left = max(0, math.floor(min(x for x, _ in path) - reach))
+        top = max(0, math.floor(min(y for _, y in path) - reach))
+        right = min(geo.width, math.ceil(max(x for x, _ in path) + reach) + 1)
+        bottom = min(geo.height, math.ceil(max(y for _, y in path) + reach) + 1)
         box = (left, top, right, bottom)
         mask = Image.new("L", (right - left, bottom - top), 0)
-        local = [(x - left, y - top) for x, y in path]
-        ImageDraw.Draw(mask).polygon(local, fill=110 if owner == first_colour else 200)
+        level = 110 if owner == first_colour else 200
+        mask_draw = ImageDraw.Draw(mask)
+        if kind == "hole":
+            for index in indices:
+                hexagon = geo.hexagon(index, 1.02)
+                mask_draw.polygon([(x - left, y - top) for x, y in hexagon], fill=level)
+            if geo.points:
+                mask = ImageChops.multiply(mask, _plate_mask(geo.size, geo.width).crop(box))
+        else:
+            mask_draw.polygon([(x - left, y - top) for x, y in path], fill=level)
         if owner != first_colour:
             mask = ImageChops.multiply(mask, stripes.crop(box))
         image.paste(colour, box, mask)
-        draw.line([*path, path[0]], fill=theme.loop_halo, width=band + 4, joint="curve")
-        draw.line([*path, path[0]], fill=colour, width=band, joint="curve")
+        if kind == "loop":
+            draw.line([*path, path[0]], fill=theme.loop_halo, width=band + 4, joint="curve")
+            draw.line([*path, path[0]], fill=colour, width=band, joint="curve")
 
 
 # ---- the header ---------------------------------------------------------------------------
@@ -346,6 +386,36 @@ def status_line(
     return " ".join(parts)
 
 
+def score_words(state: BoardView, language: str = DEFAULT_LANGUAGE) -> str:
+    """The live score as a sentence: who leads, by how much, and what the points are made
+    of ("Dark leads 3–2: distinct leaf counts 2 vs 2, most leaves: dark"); "" for a game
+    without a live score."""
+    try:
+        summary = state.score_summary()
+    except NotImplementedError:
+        return ""
+    values = dict(summary.points)
+    details = translate(language, "list.comma").join(
+        phrase(language, part) for part in summary.parts
+    )
+    if summary.leader is None:
+        (_, a), (_, b) = summary.points
+        msgid = N_("picture.score.tied") if details else N_("picture.score.tied_only")
+        text = translate(language, msgid, high=a, low=b, details=details)
+    else:
+        other = next(v for colour, v in summary.points if colour != summary.leader)
+        msgid = N_("picture.score.leads") if details else N_("picture.score.leads_only")
+        text = translate(
+            language,
+            msgid,
+            colour=summary.leader,
+            high=values[summary.leader],
+            low=other,
+            details=details,
+        )
+    return text[:1].upper() + text[1:]
+
+
 def score_line(state: BoardView, language: str = DEFAULT_LANGUAGE) -> str:
     """The live score in the header, e.g. "dark 3 (2, 1) · light 2 (no trees)"."""
     try:
@@ -429,18 +499,20 @@ def header_layout(
             size=state.size,
             number=state.move_number,
         )
-    info_left = fit_text(info_left, info_font, width * 0.55)
+    info_left = fit_text(info_left, info_font, width - 2 * pad)
     texts.append(HeaderText((pad, info_baseline), info_left, info_font, theme.header_muted))
-    room = width - 2 * pad - text_width(info_left, info_font) - 12 * s
-    score = "" if still else fit_text(score_line(state, language), info_font, room)
-    texts.append(
-        HeaderText((width - pad, info_baseline), score, info_font, theme.header_text, "rs")
-    )
+    # the score in words, on up to two lines of its own (a line cut short meant nothing)
+    score = "" if still else score_words(state, language)
+    score_lines = wrap_text(score, info_font, width - 2 * pad, max_lines=2)
+    for number, line in enumerate(score_lines):
+        baseline = info_baseline + (17 + 16 * number) * s
+        texts.append(HeaderText((pad, baseline), line, info_font, theme.header_text))
 
     status = status_line(state, who, language, replay=replay)
     lines = wrap_text(status, status_font, width - 2 * pad, max_lines=2)
+    status_top = info_baseline + (17 + 16 * max(0, len(score_lines) - 1)) * s
     for number, line in enumerate(lines):
-        baseline = info_baseline + (20 + 18 * number) * s
+        baseline = status_top + (20 + 18 * number) * s
         texts.append(HeaderText((pad, baseline), line, status_font, theme.header_text))
     return HeaderLayout(
         texts=tuple(texts),
@@ -515,8 +587,7 @@ def render_board(
     points = is_point_game(state)
     geo = board_geometry(state.size, width, points)
     image = board_background(state.size, width, points, chosen.name, bool(show_labels)).copy()
-    if state.game.spec.drawing.owned_loops:
-        _draw_loops(image, geo, chosen, state)
+    _draw_areas(image, geo, chosen, state)
     for sprite, centre in board_marks(geo, chosen, state):
         sprite.paste_on(image, centre)
     _draw_header(image, state, names, chosen, width, language, replay=replay)

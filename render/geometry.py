@@ -12,10 +12,12 @@ Tests use :func:`board_geometry` to find the pixel at the centre of any cell.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
 from engine.hexgrid import hex_grid
+from render.text import font, text_width
 
 SQRT3 = math.sqrt(3.0)
 REFERENCE_WIDTH = 480  # the layout is designed at this width and scaled from it
@@ -27,14 +29,25 @@ def scale_of(width: int) -> float:
 
 
 def header_height(width: int) -> int:
-    """Height of the header band: two name rows, an info row and two status rows."""
-    return round(128 * scale_of(width))
+    """Height of the header band: two name rows, an info row, the score in words (up to
+    two rows) and the status (up to two rows)."""
+    return round(160 * scale_of(width))
 
 
 def check_width(width: int) -> int:
     if not isinstance(width, int) or isinstance(width, bool) or not MIN_WIDTH <= width <= MAX_WIDTH:
         raise ValueError(f"picture width must be an integer from {MIN_WIDTH} to {MAX_WIDTH} pixels")
     return width
+
+
+@dataclass(frozen=True)
+class RimLabel:
+    """One coordinate on the board's rim: a column letter below the column's bottom cell,
+    or a row number where the row would go on beyond its end cell."""
+
+    text: str
+    x: float
+    y: float
 
 
 @dataclass(frozen=True)
@@ -49,10 +62,11 @@ class BoardGeometry:
     radius: float  # hexagon circumradius R; the point spacing of Les is √3·R
     origin: tuple[float, float]  # pixel of the board centre, axial (0, 0)
     centres: tuple[tuple[float, float], ...]  # per cell index, notation order
-    letter_band: float  # height of the band holding the column letters
     stone_radius: float
-    label_size: int  # font size of the cell labels
-    letter_size: int  # font size of the column letters
+    rim_size: int  # font size of the coordinates on the rim
+    label_size: int  # font size of the cell labels (the rim's: never smaller)
+    cell_labels: bool  # whether the cells carry their names (only where they stay legible)
+    rim: tuple[RimLabel, ...]
 
     def centre(self, cell: int | str) -> tuple[float, float]:
         """Pixel centre of a cell given by index or by name."""
@@ -67,6 +81,13 @@ class BoardGeometry:
         """The integer pixel that holds a cell's centre (for sampling a decoded image)."""
         x, y = self.centre(cell)
         return (math.floor(x), math.floor(y))
+
+    def at(self, q: float, r: float) -> tuple[float, float]:
+        """The pixel of axial coordinates ``(q, r)``, on the board or off it."""
+        return (
+            self.origin[0] + 1.5 * self.radius * q,
+            self.origin[1] + SQRT3 * self.radius * (r + q / 2.0),
+        )
 
     def hexagon(self, cell: int, scale: float = 1.0) -> list[tuple[float, float]]:
         """The six corners of a cell's flat-topped hexagon, scaled about its centre."""
@@ -93,50 +114,78 @@ class BoardGeometry:
             rr = -rq - rs
         return grid.index_of_coord(rq, rr)
 
-    def column_ends(self) -> list[tuple[str, float, float, float]]:
-        """Per column: its letter, x, and the y of the centres of its top and bottom cells."""
-        grid = hex_grid(self.size)
-        ends: dict[int, list[float]] = {}
-        for index in range(grid.cell_count):
-            column = grid.column_of(index)
-            y = self.centres[index][1]
-            low_high = ends.setdefault(column, [y, y])
-            low_high[0] = min(low_high[0], y)
-            low_high[1] = max(low_high[1], y)
-        middle = self.size - 1
-        return [
-            (
-                chr(ord("a") + column),
-                self.origin[0] + 1.5 * self.radius * (column - middle),
-                top,
-                bottom,
-            )
-            for column, (top, bottom) in sorted(ends.items())
-        ]
+
+def rim_labels(
+    size: int,
+    at: Callable[[float, float], tuple[float, float]],
+    beyond: float,
+    above: float,
+    side: float,
+) -> tuple[RimLabel, ...]:
+    """The coordinates round a board of side ``size`` (``at`` gives the pixel of axial
+    coordinates): each column's letter ``beyond`` pixels under its bottom cell's centre and
+    the number of its top cell as far above it; the numbers of the left and right columns'
+    cells ``side`` pixels beside them, level with them.
+
+    A number names a cell within its column, counted from 1 at the bottom (RULINGS §1), so
+    the bottom rim is row 1 all along: the letters go there, and the top rim says how far
+    each column reaches (``above`` pixels over its top cell's centre: a little further than
+    the letters, clear of the taller neighbouring column). The outer columns' numbers go
+    beside them instead, which also
+    names the two corner cells at the top.
+    """
+    m = size - 1
+    labels: list[RimLabel] = []
+    for q in range(-m, m + 1):
+        letter = chr(ord("a") + q + m)
+        x, y = at(q, min(m, m - q))  # the column's bottom cell
+        labels.append(RimLabel(letter, x, y + beyond))
+        if abs(q) < m:
+            x, y = at(q, max(-m, -m - q))  # its top cell
+            labels.append(RimLabel(str(2 * m + 1 - abs(q)), x, y - above))
+    for r in range(0, m + 1):
+        x, y = at(-m, r)
+        labels.append(RimLabel(str(size - r), x - side, y))
+    for r in range(-m, 1):
+        x, y = at(m, r)
+        labels.append(RimLabel(str(1 - r), x + side, y))
+    return tuple(labels)
 
 
 @cache
 def board_geometry(size: int, width: int, points: bool = False) -> BoardGeometry:
-    """The (cached) layout of a board of side ``size`` drawn ``width`` pixels wide."""
+    """The (cached) layout of a board of side ``size`` drawn ``width`` pixels wide.
+
+    The rim's coordinates are at least 15 pixels at 480 wide (11 on a phone's 360), whatever
+    the size; the board takes what room is left. The cells carry their names only where a
+    name in the rim's size fits its cell (and, on Les's points, leaves the lines between
+    the points visible); otherwise the rim alone names them.
+    """
     check_width(width)
     grid = hex_grid(size)
     m = size - 1
     s = scale_of(width)
-    margin_x = 8 * s
-    # the board spans 1.5·R·2m between the outer column centres plus R on either side
-    radius = (width - 2 * margin_x) / (3 * m + 2)
-    letter_size = max(9, min(18, round(radius * 0.72)))
-    letter_band = letter_size * 1.5
-    top = header_height(width) + letter_band
-    board_height = SQRT3 * radius * (2 * m + 1)
-    origin = (width / 2.0, top + board_height / 2.0)
-    centres = tuple(
-        (origin[0] + 1.5 * radius * q, origin[1] + SQRT3 * radius * (r + q / 2.0))
-        for q, r in grid.coords
-    )
-    height = math.ceil(top + board_height + letter_band + 4 * s)
+    rough = width / (3 * m + 5)
+    rim_size = round(s * max(16.0, min(18.0, 0.8 * rough / s)))
+    # beside the outer columns: a one-digit number (n <= 9) and a small gap
+    radius = (width / 2 - 1.05 * rim_size - 3 * s) / (1.5 * m + 1)
+    edge = SQRT3 * radius / 2  # from a cell's centre to its top or bottom edge
+    beyond = edge + 0.7 * rim_size
+    top = header_height(width) + 1.5 * rim_size + 3 * s
+    origin = (width / 2.0, top + SQRT3 * radius * m + edge)
+
+    def at(q: float, r: float) -> tuple[float, float]:
+        return (origin[0] + 1.5 * radius * q, origin[1] + SQRT3 * radius * (r + q / 2.0))
+
+    centres = tuple(at(q, r) for q, r in grid.coords)
+    height = math.ceil(origin[1] + SQRT3 * radius * m + beyond + 0.7 * rim_size + 4 * s)
     stone_radius = radius * (0.76 if points else 0.68)
-    label_size = max(8, min(17, round(radius * 0.62)))
+    widest = max(text_width(name, font(rim_size)) for name in grid.names)
+    if points:
+        # a name sits on a patch of board colour: a third of the spacing stays for the lines
+        cell_labels = widest + 6 <= 0.62 * SQRT3 * radius
+    else:
+        cell_labels = widest <= 1.45 * radius
     return BoardGeometry(
         size=size,
         width=width,
@@ -146,8 +195,9 @@ def board_geometry(size: int, width: int, points: bool = False) -> BoardGeometry
         radius=radius,
         origin=origin,
         centres=centres,
-        letter_band=letter_band,
         stone_radius=stone_radius,
-        label_size=label_size,
-        letter_size=letter_size,
+        rim_size=rim_size,
+        label_size=rim_size,
+        cell_labels=cell_labels,
+        rim=rim_labels(size, at, beyond, edge + 0.85 * rim_size, radius + 0.5 * rim_size),
     )

@@ -25,15 +25,16 @@ from PIL import Image, ImageChops
 from engine.spec import BoardView
 from i18n import DEFAULT_LANGUAGE
 from render.board import (
+    Area,
     HeaderLayout,
     Mark,
+    _draw_areas,
     _draw_header,
-    _draw_loops,
     board_background,
     board_marks,
     header_layout,
     is_point_game,
-    owned_loops,
+    owned_areas,
     render_board,
 )
 from render.geometry import MIN_WIDTH, board_geometry
@@ -92,7 +93,7 @@ class _Painter:
         self.size = (width, self.geo.height)
         self.background = board_background(first.size, width, points, self.theme.name, True)
         self.header: Box = (0, 0, width, self.geo.header_height)
-        self.loops: tuple[tuple[str, tuple[str, ...]], ...] = ()
+        self.areas: tuple[Area, ...] = ()
         self.base = self.background
         self._new_base(first)
         self.frame = render_board(
@@ -135,16 +136,16 @@ class _Painter:
         the loops that reach there count. So those areas are drawn again with just those
         loops, in order, and copied into the board.
         """
-        loops = tuple(owned_loops(state)) if state.game.spec.drawing.owned_loops else ()
-        if loops == self.loops:
+        areas = tuple(owned_areas(state))
+        if areas == self.areas:
             return []
-        boxes = [self._loop_box(cells) for _, cells in set(loops) ^ set(self.loops)]
-        self.loops = loops
+        boxes = [self._loop_box(cells) for _, _, cells in set(areas) ^ set(self.areas)]
+        self.areas = areas
         touching = [
-            loop for loop in loops if any(_overlap(self._loop_box(loop[1]), b) for b in boxes)
+            area for area in areas if any(_overlap(self._loop_box(area[2]), b) for b in boxes)
         ]
         fresh = self.background.copy()
-        _draw_loops(fresh, self.geo, self.theme, state, touching)
+        _draw_areas(fresh, self.geo, self.theme, state, touching)
         if self.base is self.background:
             self.base = self.background.copy()
         for changed in boxes:

@@ -26,7 +26,7 @@ class Context:
         self.client = client
         self.painter = painter
         self.names = NameBook(client)
-        self.languages = Languages(client)
+        self.languages = Languages(client, self)
         self._service = service
 
     @property

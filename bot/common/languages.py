@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 from typing import Any
 
@@ -19,31 +20,75 @@ import discord
 
 from i18n import DEFAULT_LANGUAGE, language_for
 
+log = logging.getLogger(__name__)
+
+# Each language by its own name (the same in every language, as on a language menu).
+LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
+
 
 class Languages:
     """The languages of members and servers."""
 
-    def __init__(self, client: discord.Client) -> None:
+    def __init__(self, client: discord.Client, context: Any) -> None:
         self._client = client
+        self._context = context  # its service is there once the client has started
         self._members: dict[int, str] = {}
+        self._servers: dict[int, str] = {}  # a server's Discord locale, from interactions
 
-    def remember(self, user_id: int, locale: object) -> None:
-        """A member's Discord locale as an interaction reported it."""
-        self._members[user_id] = language_for(locale)
+    @property
+    def _service(self) -> Any:
+        return self._context.service if self._context.has_service else None
 
     async def remember_interaction(self, interaction: discord.Interaction) -> None:
-        self.remember(interaction.user.id, interaction.locale)
+        """What an interaction says: the member's language (stored when it changed) and the
+        server's Discord locale."""
+        if interaction.guild_id is not None and interaction.guild_locale is not None:
+            self._servers[interaction.guild_id] = language_for(interaction.guild_locale)
+        await self.remember(interaction.user.id, language_for(interaction.locale))
+
+    async def remember(self, user_id: int, language: str) -> None:
+        if self._members.get(user_id) == language:
+            return
+        self._members[user_id] = language
+        service = self._service
+        if service is None:
+            return
+        try:
+            await service.note_member_language(user_id, language)
+        except Exception:
+            # Only later DMs depend on it, and the next interaction tries again.
+            self._members.pop(user_id, None)
+            log.warning("could not store the language of user %s", user_id, exc_info=True)
 
     async def member(self, user_id: int) -> str:
         """The language of a member's private messages (English if never seen)."""
-        return self._members.get(user_id, DEFAULT_LANGUAGE)
+        return (await self.members([user_id]))[user_id]
 
     async def members(self, user_ids: Iterable[int]) -> dict[int, str]:
-        return {user_id: await self.member(user_id) for user_id in user_ids}
+        """The languages of several members' private messages, with one database read at
+        most (for those this process has not seen)."""
+        wanted = list(dict.fromkeys(user_ids))
+        unknown = [u for u in wanted if u not in self._members and u > 0]
+        service = self._service
+        if unknown and service is not None:
+            self._members.update(await service.member_languages(unknown))
+        return {u: self._members.get(u, DEFAULT_LANGUAGE) for u in wanted}
 
     async def server(self, guild_id: int | None) -> str:
-        """The language of a server's channel messages."""
-        guild: Any = self._client.get_guild(guild_id) if guild_id is not None else None
-        if guild is None:
+        """The language of a server's channel messages: its ``language`` setting, else its
+        Discord locale, else English."""
+        if guild_id is None:
             return DEFAULT_LANGUAGE
-        return language_for(guild.preferred_locale)
+        service = self._service
+        if service is not None:
+            chosen = (await service.get_settings(guild_id)).language
+            if chosen:
+                return str(chosen)
+        return self.server_default(guild_id)
+
+    def server_default(self, guild_id: int) -> str:
+        """The language a server's Discord locale asks for (its community setting)."""
+        guild = self._client.get_guild(guild_id)
+        if guild is not None:
+            return language_for(guild.preferred_locale)
+        return self._servers.get(guild_id, DEFAULT_LANGUAGE)

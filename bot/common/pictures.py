@@ -24,7 +24,7 @@ from engine import board_game_names, get_board_game
 from engine.board import BoardState
 from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE
-from tutorial import tutorial_page
+from tutorial import hint_picture, illegal_move_picture, tutorial_page
 
 log = logging.getLogger(__name__)
 
@@ -34,15 +34,33 @@ HAND_WIDTH = 480
 
 # ---- what runs in a worker (module-level so that it can be sent to a process) -----------
 def board_png_from_json(
-    game: str, state_json: str, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE
+    game: str,
+    state_json: str,
+    names: tuple[str, ...],
+    language: str = DEFAULT_LANGUAGE,
+    hints: bool = False,
+    theme: str = "classic",
 ) -> bytes:
     state = get_board_game(game).from_json(state_json)
-    return board_png(state, names, language)
+    return board_png(state, names, language, hints, theme)
 
 
-def board_png(state: BoardState, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE) -> bytes:
+def board_png(
+    state: BoardState,
+    names: tuple[str, ...],
+    language: str = DEFAULT_LANGUAGE,
+    hints: bool = False,
+    theme: str = "classic",
+) -> bytes:
+    """The board picture, its words in ``language``; with ``hints``, a dot on every cell
+    where the player to move may put a stone (the same picture otherwise)."""
+    pair = (names[0], names[1]) if len(names) >= 2 else ("", "")
+    if hints:
+        return hint_picture(state, names=pair, theme=theme, width=BOARD_WIDTH, language=language)
     return render.png_bytes(
-        render.render_board(state, names=_pair(names), width=BOARD_WIDTH, language=language)
+        render.render_board(
+            state, names=_pair(names), theme=theme, width=BOARD_WIDTH, language=language
+        )
     )
 
 
@@ -63,6 +81,23 @@ def replay_gif_from_json(
 ) -> bytes:
     state = get_board_game(game).from_json(state_json)
     return render.replay_gif(list(state.history()), names=_pair(names), language=language)
+
+
+def refusal_png(
+    state: BoardState, move: str, names: tuple[str, ...], language: str, theme: str
+) -> bytes | None:
+    """Why ``move`` is refused in ``state``, as a picture (None when words say it all)."""
+    pair = (names[0], names[1]) if len(names) >= 2 else ("", "")
+    return illegal_move_picture(
+        state, move, names=pair, theme=theme, width=BOARD_WIDTH, language=language
+    )
+
+
+def refusal_png_from_json(
+    game: str, state_json: str, move: str, names: tuple[str, ...], language: str, theme: str
+) -> bytes | None:
+    state = get_board_game(game).from_json(state_json)
+    return refusal_png(state, move, names, language, theme)
 
 
 def tutorial_png(game: str, number: int, language: str, theme: str) -> bytes:
@@ -109,7 +144,7 @@ class Painter:
         context = multiprocessing.get_context("spawn")
         return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
 
-    async def _run(self, func: Callable[..., bytes], *args: Any) -> bytes:
+    async def _run(self, func: Callable[..., Any], *args: Any) -> Any:
         pool = self._pool
         if pool is not None:
             try:
@@ -124,15 +159,27 @@ class Painter:
         return await render.render_async(functools.partial(func, *args))
 
     async def board_png(
-        self, state: BoardState, names: Sequence[str], language: str = DEFAULT_LANGUAGE
+        self,
+        state: BoardState,
+        names: Sequence[str],
+        language: str = DEFAULT_LANGUAGE,
+        *,
+        hints: bool = False,
+        theme: str = "classic",
     ) -> bytes:
         """The board picture of a board-game state; ``names`` by seat (seat A first); its
-        words in ``language``."""
+        words in ``language``; ``hints`` marks where the player to move may play."""
         if self._pool is not None:
             return await self._run(
-                board_png_from_json, state.game.name, state.to_json(), tuple(names), language
+                board_png_from_json,
+                state.game.name,
+                state.to_json(),
+                tuple(names),
+                language,
+                hints,
+                theme,
             )
-        return await self._run(board_png, state, tuple(names), language)
+        return await self._run(board_png, state, tuple(names), language, hints, theme)
 
     async def table_png(
         self, view: LeiffView, names: Sequence[str], language: str = DEFAULT_LANGUAGE
@@ -149,6 +196,28 @@ class Painter:
     ) -> bytes:
         """One player's private picture: their hand as they know it, and the table."""
         return await self._run(hand_png, view, seat, tuple(names), language)
+
+    async def refusal_png(
+        self,
+        state: BoardState,
+        move: str,
+        names: Sequence[str],
+        language: str = "en",
+        theme: str = "classic",
+    ) -> bytes | None:
+        """The board marking why ``move`` is refused (``tutorial.illegal_move_picture``), or
+        None when the refusal names no stones."""
+        if self._pool is not None:
+            return await self._run(
+                refusal_png_from_json,
+                state.game.name,
+                state.to_json(),
+                move,
+                tuple(names),
+                language,
+                theme,
+            )
+        return await self._run(refusal_png, state, move, tuple(names), language, theme)
 
     async def tutorial_png(
         self, game: str, number: int, language: str, theme: str = "classic"

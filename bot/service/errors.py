@@ -169,6 +169,9 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "channels_not_ids": "allowed_channels must hold channel ids",
     "channels_too_many": "allowed_channels can hold at most 50 channels",
     "unknown_setting": "there is no setting {key} (settings: {known})",
+    "setting_language": "language must be one of {languages} or auto",
+    "hints_on_or_off": "hints are on or off",
+    "unknown_theme": "the themes are {themes}",
     # the places listed in too_many_you
     "place_lobby": "a Leiff lobby (#{id}) in {place}",
     "place_table": "a Leiff table (#{id}) in {place}",

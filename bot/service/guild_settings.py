@@ -12,6 +12,7 @@ from typing import Any
 
 from bot.service.arguments import MAX_SNOWFLAKE
 from bot.service.errors import InvalidSettings
+from i18n import LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ class GuildSettings:
     challenge_cooldown_seconds: int = 30
     max_matches_per_user: int = 5
     allowed_channels: tuple[int, ...] = field(default_factory=tuple)
+    # the language of channel messages ("en", "de"); "" follows the server's Discord locale
+    language: str = ""
 
     @classmethod
     def all_keys(cls) -> tuple[str, ...]:
@@ -155,5 +158,12 @@ def validate_value(key: str, value: Any) -> Any:
         if len(channels) > 50:
             raise InvalidSettings("channels_too_many")
         return tuple(channels)
+    if key == "language":
+        text = str(value).strip().lower()
+        if text in ("", "auto"):
+            return ""
+        if text not in LANGUAGES:
+            raise InvalidSettings("setting_language", languages=", ".join(LANGUAGES))
+        return text
     known = ", ".join(GuildSettings.all_keys())
     raise InvalidSettings("unknown_setting", key=repr(key), known=known)

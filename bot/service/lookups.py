@@ -13,12 +13,13 @@ from typing import Any
 
 from bot.service import leiff_logic
 from bot.service.describe import Describer
-from bot.service.errors import Forbidden
+from bot.service.errors import Forbidden, InvalidRequest
 from bot.service.guild_settings import GuildSettings
 from bot.service.results import MatchInfo, Update
 from bot.service.steps import is_table
 from bot.service.store import MatchStore
 from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure
+from i18n import LANGUAGES
 
 
 class Lookups:
@@ -108,6 +109,19 @@ class Lookups:
     async def note_dm_delivered(self, user_id: int) -> None:
         """A DM reached the user: forget an earlier refusal and the tables told of it."""
         await self.repo.clear_dm_failure(user_id)
+
+    # ===================================================================== members' languages
+    async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """Of these users, the language each was last seen using ("en", "de"); users never
+        seen are left out."""
+        return await self.repo.member_languages(user_ids)
+
+    async def note_member_language(self, user_id: int, language: str) -> None:
+        """Remember the language a user's Discord client was seen using (one of
+        :data:`i18n.LANGUAGES`), for messages sent to them later without an interaction."""
+        if language not in LANGUAGES:
+            raise InvalidRequest()
+        await self.repo.set_member_language(user_id, language, self.store.clock())
 
     async def current(self, match_id: int, for_user: int | None = None) -> Update:
         """Pictures and buttons of the match as it is now (to redraw after a restart).

@@ -16,7 +16,7 @@ calling the others only through their public methods:
 - :class:`NewGames` checks and creates new games; :class:`Challenges` between people;
 - :class:`BoardMatches` and :class:`LeiffTables` (with :class:`LeiffLobbies`) play;
 - :class:`BotOpponent` plays the bot's seats; :class:`Clocks` applies deadlines;
-- :class:`Standings` and :class:`Lookups` read.
+- :class:`Standings` and :class:`Lookups` read; :class:`Preferences` keeps members' own.
 
 Each call of the facade is one line handing over to its part (see there for its
 documentation), except :meth:`MatchService.play` and :meth:`MatchService.resign`, which
@@ -40,6 +40,7 @@ from bot.service.guild_settings import GuildSettings
 from bot.service.leiff_lobbies import LeiffLobbies
 from bot.service.leiff_tables import LeiffTables
 from bot.service.lookups import Lookups
+from bot.service.preferences import UNCHANGED, Preferences
 from bot.service.ratings import RatingBook
 from bot.service.results import (
     ChallengeInfo,
@@ -53,7 +54,7 @@ from bot.service.standings import Standings
 from bot.service.steps import CLAIM_SECONDS, AIMove, is_table
 from bot.service.store import MatchStore
 from bot.service.vs_bot import BotOpponent
-from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure, Repository
+from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure, MemberPreferences, Repository
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,7 @@ class MatchService:
         self.store.deadline_judge = self.clocks.timeout
         self.standings = Standings(repo)
         self.lookups = Lookups(self.store, self.describe)
+        self.prefs = Preferences(repo, clock)
 
     @property
     def bot_user_id(self) -> int | None:
@@ -342,6 +344,12 @@ class MatchService:
     async def note_dm_delivered(self, user_id: int) -> None:
         await self.lookups.note_dm_delivered(user_id)
 
+    async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
+        return await self.lookups.member_languages(user_ids)
+
+    async def note_member_language(self, user_id: int, language: str) -> None:
+        await self.lookups.note_member_language(user_id, language)
+
     async def get_settings(self, guild_id: int) -> GuildSettings:
         return await self.lookups.get_settings(guild_id)
 
@@ -349,3 +357,15 @@ class MatchService:
         self, guild_id: int, user_id: int, has_manage_guild: bool, **changes: object
     ) -> GuildSettings:
         return await self.lookups.update_settings(guild_id, user_id, has_manage_guild, **changes)
+
+    # ============================================================ members' preferences
+    async def preferences(self, user_id: int) -> MemberPreferences:
+        return await self.prefs.preferences(user_id)
+
+    async def set_preferences(
+        self, user_id: int, *, hints: object = UNCHANGED, theme: object = UNCHANGED
+    ) -> MemberPreferences:
+        return await self.prefs.set_preferences(user_id, hints=hints, theme=theme)
+
+    async def hints_on(self, user_id: int, game: str) -> bool:
+        return await self.prefs.hints_on(user_id, game)

@@ -19,7 +19,8 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]
 
 from bot.storage.mapping import Row
-from bot.storage.sql import SqlRepository, Transaction, split_sql
+from bot.storage.sql import SqlRepository, split_sql
+from bot.storage.sql_access import Transaction
 
 #: pg_advisory_lock key held while migrating ("leafbot" in ASCII, as a number).
 MIGRATION_LOCK_KEY = 0x6C656166626F74

@@ -183,3 +183,14 @@ class DmFailure:
     failed_at: float
     code: int | None = None
     noticed: frozenset[int] = frozenset()
+
+
+@dataclass(frozen=True)
+class MemberPreferences:
+    """A member's own choices (the same on every server): ``hints`` on or off, or None
+    for the default; ``theme`` of the pictures only they see, or None for the server's."""
+
+    user_id: int
+    hints: bool | None = None
+    theme: str | None = None
+    updated_at: float = 0.0

@@ -16,6 +16,7 @@ from bot.storage.records import (
     ChallengeRecord,
     DmFailure,
     MatchRecord,
+    MemberPreferences,
     RatingRecord,
     SeatRecord,
     VsBotRecord,
@@ -235,3 +236,26 @@ class Repository(abc.ABC):
     @abc.abstractmethod
     async def clear_dm_failure(self, user_id: int) -> None:
         """A DM reached the user again: forget the failure and the tables told of it."""
+
+    # ---- members -----------------------------------------------------------------------
+    @abc.abstractmethod
+    async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """Of these users, the language each was last seen using (users never seen are
+        left out)."""
+
+    @abc.abstractmethod
+    async def set_member_language(self, user_id: int, language: str, at: float) -> None:
+        """Remember (for every process) the language a user was seen using at ``at``."""
+
+    # ---- members' preferences ----------------------------------------------------------
+    @abc.abstractmethod
+    async def get_preferences(self, user_id: int) -> MemberPreferences | None:
+        """What the member chose (None: nothing yet)."""
+
+    @abc.abstractmethod
+    async def put_preferences(self, preferences: MemberPreferences) -> None:
+        """Store the member's choices whole (replacing what was there)."""
+
+    @abc.abstractmethod
+    async def finished_games(self, user_id: int, game: str) -> int:
+        """How many matches of ``game`` the user has finished, on any server."""

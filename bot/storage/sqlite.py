@@ -19,7 +19,8 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.mapping import Row
-from bot.storage.sql import SqlRepository, Transaction
+from bot.storage.sql import SqlRepository
+from bot.storage.sql_access import Transaction
 
 
 class _SqliteTransaction(Transaction):

@@ -38,9 +38,20 @@ def clock() -> Clock:
     return Clock()
 
 
+#: How much faster the rate-limit windows run for a test marked ``compressed_rate_limits``.
+COMPRESSED_WINDOWS = 0.05
+
+
 @pytest.fixture
-async def sim() -> Any:
-    async with DiscordSimulator() as simulator:
+async def sim(request: pytest.FixtureRequest) -> Any:
+    # Discord's real limits by default. A test that plays a whole game in one channel
+    # (dozens of moves, each one edit of the channel's last board, 5 edits per 5 s) may
+    # compress the windows: it checks the rules' flow, and real seconds would only make it
+    # slow; the limits themselves are tested with real windows.
+    compressed = request.node.get_closest_marker("compressed_rate_limits") is not None
+    async with DiscordSimulator(
+        rate_limit_time_scale=COMPRESSED_WINDOWS if compressed else 1.0
+    ) as simulator:
         yield simulator
         late = [i.describe() for i in simulator.interactions if i.late_response]
         assert not late, f"answered after Discord's 3-second limit: {late}"

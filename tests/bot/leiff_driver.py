@@ -4,9 +4,9 @@
 or the ephemeral "Show my hand" answer when their DMs are closed). After every step it
 audits every message and picture that appeared or changed, against the engine's truth:
 
-- a picture in the channel must be exactly the table drawn from the spectator view, and a
-  hand picture sent to a player exactly that player's own view (byte-for-byte, the
-  renderer being deterministic);
+- a picture in the channel must be exactly the table drawn from the spectator view (in the
+  channel's language), and a hand picture sent to a player exactly that player's own view
+  (in their language; byte-for-byte, the renderer being deterministic);
 - every card named in a text must be one its audience was entitled to see in that step:
   named by an engine event for that audience, or visible in that audience's view.
 """
@@ -23,6 +23,7 @@ from PIL import Image
 import render
 from bot.common.pictures import HAND_WIDTH
 from engine import get_game
+from i18n import translate
 from tests.discord_sim.models import SimMessage, SimUser
 
 CARD_TOKEN = re.compile(r"\[([^\[\]\s]{1,20})\]")
@@ -45,6 +46,9 @@ class LeiffTable:
     players: list[SimUser]  # by seat
     channel: Any
     closed_dms: set[int] = field(default_factory=set)
+    # the language of the channel's messages, and of each player's (by user id; else "en")
+    channel_language: str = "en"
+    languages: dict[int, str] = field(default_factory=dict)
     audited: dict[int, tuple[tuple[int, ...], str]] = field(default_factory=dict)
     checked_pictures: int = 0
     checked_texts: int = 0
@@ -67,8 +71,9 @@ class LeiffTable:
     async def hand_message(self, user: SimUser) -> SimMessage:
         """The player's current private message with their buttons."""
         if user.id in self.closed_dms:
-            opener = self.latest_with_button(self.channel.messages, "Show my hand")
-            answer = await self.sim.click(user, opener, "Show my hand")
+            label = translate(self.channel_language, "bot.leiff.button.show_hand")
+            opener = self.latest_with_button(self.channel.messages, label)
+            answer = await self.sim.click(user, opener, label)
             assert answer.ephemeral
             return answer.last_message
         dms = [m for m in self.sim.dms(user) if m.attachments or m.buttons or m.selects]
@@ -112,7 +117,8 @@ class LeiffTable:
         )
         opened = await self.sim.click(user, message, button.custom_id)
         assert opened.modal is not None, "the rule button did not open a form"
-        result = await self.sim.submit_modal(user, opened, {"Rule (shown on the table)": text})
+        label = translate(self.languages.get(user.id, "en"), "bot.leiff.rule_form.label")
+        result = await self.sim.submit_modal(user, opened, {label: text})
         await self.audit()
         return result
 
@@ -169,7 +175,11 @@ class LeiffTable:
                 assert seat is None, (
                     f"a table picture went to a single player (message {message.id})"
                 )
-                expected = render.png_bytes(render.render_table(state.view(None), names=names))
+                expected = render.png_bytes(
+                    render.render_table(
+                        state.view(None), names=names, language=self.channel_language
+                    )
+                )
                 assert attachment.data == expected, (
                     f"table picture {message.id} is not the spectator view"
                 )
@@ -177,8 +187,11 @@ class LeiffTable:
                 assert seat is not None, (
                     f"a hand picture was posted in the channel (message {message.id})"
                 )
+                language = self.languages.get(self.players[seat].id, "en")
                 expected = render.png_bytes(
-                    render.render_hand(state.view(seat), seat, names=names, width=HAND_WIDTH)
+                    render.render_hand(
+                        state.view(seat), seat, names=names, width=HAND_WIDTH, language=language
+                    )
                 )
                 assert attachment.data == expected, (
                     f"hand picture {message.id} sent to {names[seat]} is not their own current view"

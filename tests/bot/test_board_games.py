@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from engine import get_game
 from tests.bot.helpers import (
     check_board_message,
@@ -45,6 +47,8 @@ def lefe_line_to_a_capture_choice(size: int) -> tuple[list[str], str, list[str]]
     raise AssertionError("no capture choice found")
 
 
+# A whole game in one channel: its point is the flow, not the limits (see conftest).
+@pytest.mark.compressed_rate_limits
 async def test_lefe_game_with_pie_swap_capture_choice_result_and_rematch(sim, world, bot):
     players = [world.alice, world.bob]
     match_id, board = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
@@ -101,6 +105,8 @@ async def test_lefe_game_with_pie_swap_capture_choice_result_and_rematch(sim, wo
     sim.assert_no_bot_errors()
 
 
+# A whole game in one channel: its point is the flow, not the limits (see conftest).
+@pytest.mark.compressed_rate_limits
 async def test_dalen_and_lublache_complete_games(sim, world, bot, clock):
     for game, rng_seed in (("dalen", 3), ("lublache", 4)):
         clock.advance(60)  # past the challenge cooldown
@@ -116,6 +122,8 @@ async def test_dalen_and_lublache_complete_games(sim, world, bot, clock):
     sim.assert_no_bot_errors()
 
 
+# A whole game in one channel: its point is the flow, not the limits (see conftest).
+@pytest.mark.compressed_rate_limits
 async def test_les_opening_side_choice_and_complete_game(sim, world, bot):
     players = [world.carol, world.alice]
     match_id, board = await start_board_match(sim, world.carol, world.alice, "les", 5)

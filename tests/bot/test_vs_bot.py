@@ -13,6 +13,8 @@ import asyncio
 import random
 from typing import Any
 
+import pytest
+
 from engine import get_game
 from engine.ai.levels import choose_move_from_json
 from tests.bot.helpers import (
@@ -52,6 +54,8 @@ async def bot_reply(sim: Any, handle: Any, channel: Any, after: SimMessage) -> S
     return reply
 
 
+# A whole game in one channel: its point is the flow, not the limits (see conftest).
+@pytest.mark.compressed_rate_limits
 async def test_a_member_plays_a_whole_game_against_the_bot(sim, world, bot):
     me = sim.bot_user
     started = await sim.slash(world.alice, "play", game="dalen", opponent=me, size=5, level="easy")

@@ -146,8 +146,15 @@ class DiscordSimulator:
         attachment_size_limit: int = 10 * 1024 * 1024,
         guild_ready_timeout: float = 0.05,
         no_response_grace: float = 0.25,
+        rate_limits: bool = True,
+        rate_limit_time_scale: float = 1.0,
     ) -> None:
-        self.state = SimState(bot_name=bot_name, attachment_size_limit=attachment_size_limit)
+        self.state = SimState(
+            bot_name=bot_name,
+            attachment_size_limit=attachment_size_limit,
+            rate_limits=rate_limits,
+            rate_limit_time_scale=rate_limit_time_scale,
+        )
         self.server = SimServer(
             self.state, response_deadline=response_deadline, token_lifetime=token_lifetime
         )
@@ -716,12 +723,8 @@ class DiscordSimulator:
                 "global": is_global,
                 "code": 0,
             },
-            # discord.py treats a 429 without "Via" as a Cloudflare ban and gives up.
-            headers={
-                "Via": "1.1 google",
-                "Retry-After": str(max(1, round(retry_after))),
-                "X-RateLimit-Scope": "user",
-            },
+            # the server adds what Discord sends with a 429 (Via, Retry-After, the
+            # X-RateLimit-* headers of the route's bucket or the global scope)
         )
         self.state.faults.append(fault)
         return fault

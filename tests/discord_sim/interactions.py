@@ -308,8 +308,8 @@ def base_payload(
     if guild is not None:
         member = guild.member(user)
         payload["guild_id"] = str(guild.id)
-        payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
-        payload["guild_locale"] = "en-US"
+        payload["guild"] = {"id": str(guild.id), "locale": guild.preferred_locale, "features": []}
+        payload["guild_locale"] = guild.preferred_locale
         payload["member"] = member.to_payload(with_permissions=True)
         payload["channel"] = channel_payload(channel, member)
         payload["app_permissions"] = str(app_permissions)

@@ -556,6 +556,9 @@ class SimGuild:
     channels: list[SimChannel] = field(default_factory=list)
     members: dict[int, SimMember] = field(default_factory=dict)
     roles: list[SimRole] = field(default_factory=list)
+    #: The server's language (its community "preferred locale"), in GUILD_CREATE and in
+    #: every interaction from it.
+    preferred_locale: str = "en-US"
 
     @property
     def text_channels(self) -> list[SimChannel]:
@@ -618,7 +621,7 @@ class SimGuild:
             "description": None,
             "banner": None,
             "premium_tier": 0,
-            "preferred_locale": "en-US",
+            "preferred_locale": self.preferred_locale,
             "public_updates_channel_id": None,
             "nsfw_level": 0,
             "premium_progress_bar_enabled": False,

@@ -43,6 +43,7 @@ from .models import (
     SimMessage,
     walk_components,
 )
+from .ratelimits import injected_limit_headers
 from .state import RequestRecord, SimHTTPError, SimState
 
 API_PREFIX = "/api/v10"
@@ -166,10 +167,17 @@ class SimServer:
         fault = self.state.take_fault(request.method, template, path)
         if fault is not None:
             response = json_response(fault.body, fault.status)
+            if fault.status == 429:
+                response.headers.update(injected_limit_headers(request.method, template, fault))
             response.headers.update(fault.headers)
             return response
+        verdict = self.state.rate_limiter.check(request.method, template, dict(request.match_info))
+        if not verdict.allowed:
+            response = json_response(verdict.body(), 429)
+            response.headers.update(verdict.headers)
+            return response
         try:
-            return await handler(request)
+            response = await handler(request)
         except SimHTTPError as error:
             errors = None
             field = getattr(error, "field", None)
@@ -177,7 +185,9 @@ class SimServer:
                 errors = {
                     field: {"_errors": [{"code": "BASE_TYPE_INVALID", "message": error.message}]}
                 }
-            return error_response(error.status, error.code, error.message, errors)
+            response = error_response(error.status, error.code, error.message, errors)
+        response.headers.update(verdict.headers)
+        return response
 
     async def unhandled(self, request: web.Request) -> web.Response:
         return error_response(404, 0, "404: Not Found")

@@ -30,6 +30,7 @@ from .models import (
     SimUser,
     SnowflakeFactory,
 )
+from .ratelimits import RateLimiter
 
 if TYPE_CHECKING:
     from .interactions import SimInteraction
@@ -89,6 +90,8 @@ class SimState:
         bot_name: str = "LeafBot",
         token: str = "sim-bot-token",
         attachment_size_limit: int = 10 * 1024 * 1024,
+        rate_limits: bool = True,
+        rate_limit_time_scale: float = 1.0,
     ) -> None:
         self.snowflakes = SnowflakeFactory()
         self.token = token
@@ -108,6 +111,8 @@ class SimState:
         self.interactions: dict[int, SimInteraction] = {}
         self.interactions_by_token: dict[str, SimInteraction] = {}
         self.faults: list[RouteFault] = []
+        #: Discord's global and per-route limits (``rate_limits=False`` turns them off).
+        self.rate_limiter = RateLimiter(enabled=rate_limits, time_scale=rate_limit_time_scale)
         self.requests: list[RequestRecord] = []
         self.unhandled_requests: list[RequestRecord] = []
         self.message_listeners: list[Callable[[SimMessage], None]] = []

@@ -29,6 +29,7 @@ SAME_IN_GERMAN = {
     "lefe.score",
     "score.plain",
     "move.plain",
+    "list.comma",  # ", " between the parts of a score in both
     # lines of the Discord layer made only of names, numbers and signs
     "bot.games.match",
     "bot.leaderboard.row",

@@ -10,7 +10,8 @@ RGB pixels of its PNG file decoded again.
 2026-11-25, before the speed work of issue 21 was merged into it, produced them. It was written by running this module
 (``python -m tests.render.picture_cases > tests/render/golden_pictures.json``) on that
 version; a picture that changes on purpose is re-recorded the same way, and the commit
-says so.
+says so (the board pictures were, for issue 20's phone-width legibility: rim coordinates,
+the bold last-move ring, Les's shaded holes, the score in words).
 """
 
 from __future__ import annotations

@@ -57,6 +57,8 @@ def bad_values(name: str) -> list[object]:
         return list(BAD_TEXTS)
     if name == "options":
         return list(BAD_OPTIONS)
+    if name == "language":
+        return [*BAD_TEXTS, "", "fr", "de-DE"]
     return []
 
 
@@ -95,6 +97,7 @@ async def valid_arguments(service: MatchService) -> dict[str, object]:
         "options": None,
         "level": None,
         "has_manage_guild": True,
+        "language": "de",
     }
 
 

@@ -18,6 +18,7 @@ from bot.storage import (
     ChallengeTaken,
     DmFailure,
     MatchRecord,
+    MemberPreferences,
     RatingConflict,
     RatingRecord,
     Repository,
@@ -398,3 +399,48 @@ async def test_dm_failures_are_shared_and_forgotten_on_success(
     assert await repo.dm_failures([ALICE]) == {}
     assert await repo.dm_failures([]) == {}
     assert await repo.claim_dm_notice(ALICE, 7)  # a new refusal later: told again
+
+
+async def test_member_languages_are_shared_and_the_last_one_seen_wins(
+    repo: Repository, repo_url: str
+) -> None:
+    assert await repo.member_languages([ALICE, BOB]) == {}
+    assert await repo.member_languages([]) == {}
+    await repo.set_member_language(ALICE, "de", 5.0)
+    other = await open_repository(repo_url)  # another process
+    try:
+        assert await other.member_languages([ALICE, BOB]) == {ALICE: "de"}
+        await other.set_member_language(ALICE, "en", 6.0)
+        await other.set_member_language(BOB, "de", 6.0)
+    finally:
+        await other.close()
+    assert await repo.member_languages([ALICE, BOB]) == {ALICE: "en", BOB: "de"}
+
+
+async def test_a_member_s_preferences_are_kept_and_replaced_whole(
+    repo: Repository, repo_url: str
+) -> None:
+    assert await repo.get_preferences(ALICE) is None
+    await repo.put_preferences(MemberPreferences(ALICE, hints=False, theme="night", updated_at=3.0))
+    other = await open_repository(repo_url)  # another process sees them
+    try:
+        assert await other.get_preferences(ALICE) == MemberPreferences(ALICE, False, "night", 3.0)
+        await other.put_preferences(MemberPreferences(ALICE, hints=True, updated_at=4.0))
+    finally:
+        await other.close()
+    assert await repo.get_preferences(ALICE) == MemberPreferences(ALICE, True, None, 4.0)
+    await repo.put_preferences(MemberPreferences(ALICE, updated_at=5.0))  # back to defaults
+    assert await repo.get_preferences(ALICE) == MemberPreferences(ALICE, None, None, 5.0)
+    assert await repo.get_preferences(BOB) is None
+
+
+async def test_finished_games_are_counted_per_member_and_game(repo: Repository) -> None:
+    await repo.create_match(draft(status="finished"))
+    await repo.create_match(draft(status="finished", guild_id=GUILD + 1))  # another server
+    await repo.create_match(draft(status="running"))
+    await repo.create_match(draft(status="finished", game="dalen"))
+    await repo.create_match(draft(status="finished", seats=(SeatRecord(0, BOB),)))
+    assert await repo.finished_games(ALICE, "lefe") == 2
+    assert await repo.finished_games(ALICE, "dalen") == 1
+    assert await repo.finished_games(BOB, "lefe") == 3
+    assert await repo.finished_games(ALICE, "les") == 0

@@ -9,6 +9,7 @@ a typed cell could capture more than one tree).
 from __future__ import annotations
 
 import dataclasses
+import io
 import re
 from typing import Any
 
@@ -22,6 +23,7 @@ from bot.common.delivery import CHALLENGE as CHALLENGE_MESSAGES
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.names import excerpt
+from bot.common.outgoing import full_sentence
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.service_words import service_error
@@ -143,13 +145,17 @@ class BoardGames:
                 captures = await self._capture_options(language, match, responder.user_id, move)
                 if not captures:
                     reason = service_error(language, error)
+                    refusal: Exception = error
                     if reason.startswith(move + " ") and not move[:1].isdigit():
                         # The rules quote what was typed first: keep it as typed, in quotes
                         # (not capitalised like the start of a sentence).
-                        raise UserFacingError(
+                        quoted = UserFacingError(
                             "bot.move.error.quoted", move=move, rest=reason[len(move) :]
-                        ) from None
-                    raise
+                        )
+                        reason, refusal = quoted.words(language), quoted
+                    if await self._refuse_with_picture(responder, match, move, reason):
+                        return
+                    raise refusal from None
                 view = build_view(
                     BOARD,
                     match.id,
@@ -187,6 +193,25 @@ class BoardGames:
         if state is None or state.outcome is not None:
             return state, []
         return state, list(state.legal_moves())
+
+    async def _refuse_with_picture(
+        self, responder: Responder, match: Any, move: str, reason: str
+    ) -> bool:
+        """Answer a refused move with the rules' reason and a picture of why (the stones
+        the refusal is about marked on the board the player sees), when the refusal names
+        stones; False when it does not (the sentence is answer enough)."""
+        state, _ = await self._legal_moves(match, responder.user_id)
+        if state is None or state.outcome is not None:
+            return False
+        names = await self.context.names.seat_names(match)
+        picture = await self.context.painter.refusal_png(state, move, names, responder.language)
+        if picture is None:
+            return False
+        await responder.private(
+            full_sentence(reason),
+            file=discord.File(io.BytesIO(picture), filename="refused.png"),
+        )
+        return True
 
     async def _capture_options(
         self, language: str, match: Any, user_id: int, move: str

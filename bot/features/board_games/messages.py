@@ -2,8 +2,10 @@
 
 A board match is one channel message per update: the board picture with the last move
 marked, a line per event, whose turn it is (the only ping), the time left, and the
-buttons that apply now. A challenge is one message with Accept / Decline / Withdraw and
-its expiry time, edited in place when it ends. Both are written in the server's language.
+buttons that apply now; while it is the turn of a member whose move hints are on, the
+picture has a dot on every cell where they may play. A challenge is one message with
+Accept / Decline / Withdraw and its expiry time, edited in place when it ends. Both are
+written in the server's language.
 """
 
 from __future__ import annotations
@@ -96,8 +98,9 @@ class BoardMessages(MessageBuilder):
         )
         image = None
         state = picture.state if picture is not None else None
+        hints = await self.hints_shown(match, state)
         if state is not None:
-            image = await self.context.painter.board_png(state, seat_names, language)
+            image = await self.context.painter.board_png(state, seat_names, language, hints=hints)
         lines = [sentence(t) for t in texts_for(language, update, None)]
         title = game_title(match.game)
         if state is not None:
@@ -138,6 +141,8 @@ class BoardMessages(MessageBuilder):
                 lines.append(translate(language, "bot.board.draw_offered", who=offerer))
         elif match.result is not None and refresh:
             lines.append(await result_line(language, names, match))
+        if hints:
+            lines.append(translate(language, "bot.board.hints"))
         lines.extend(await rating_lines(language, names, update))
         actions = [a for b in update.buttons for a in b.actions]  # one shared board message
         choices = board_choices(language, _with_keep(actions))
@@ -153,6 +158,17 @@ class BoardMessages(MessageBuilder):
             pings,
             language,
         )
+
+    async def hints_shown(self, match: Any, state: Any) -> bool:
+        """Whether the picture marks where the player to move may play: while a running
+        game waits for one member (not the bot) whose hints are on (their ``/prefs``, or
+        the default for their first games of the game). Where a stone may go is no secret
+        in these games, so the shared picture of that member's turn carries the dots."""
+        if state is None or match.status != "running" or getattr(state, "outcome", None):
+            return False
+        if len(match.to_act) != 1 or is_bot(match, match.to_act[0]):
+            return False
+        return bool(await self.context.service.hints_on(match.to_act[0], match.game))
 
 
 def _with_keep(actions: Sequence[str]) -> list[str]:

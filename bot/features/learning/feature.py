@@ -29,16 +29,10 @@ from bot.common.translator import command_text
 from bot.features.learning.messages import PageMessage, help_message
 from engine import get_spec
 from engine.spec import GameKind
-from i18n import language_for, translate
 from tutorial import PRACTICE_LEVEL, help_text, tutorial_games, tutorial_page, tutorial_pages
 
 # How many bot seats a Leiff practice table gets besides the member (a table of three).
 LEIFF_PRACTICE_BOTS = 2
-
-
-def language_of(responder: Responder) -> str:
-    """The reader's language: their Discord client's, at this very interaction."""
-    return language_for(responder.interaction.locale)
 
 
 class Learning:
@@ -81,7 +75,7 @@ class Learning:
                 interaction.guild.me if interaction.guild is not None else None
             )
             me = me or self.context.client.user
-            text = help_text(language_of(responder), bot_name=me.display_name if me else "Leafbot")
+            text = help_text(responder.language, bot_name=me.display_name if me else "Leafbot")
             await responder.private(**help_message(text))
 
         await self.errors.run(interaction, run)
@@ -89,22 +83,22 @@ class Learning:
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         async def run(responder: Responder) -> None:
             if game not in tutorial_games():
-                raise UserFacingError(translate(language_of(responder), "bot.learning.no_tutorial"))
-            message = await self.page_message(game, 1, language_of(responder))
+                raise UserFacingError("bot.learning.no_tutorial")
+            message = await self.page_message(game, 1, responder.language)
             await responder.private(**message.send_kwargs())
 
         await self.errors.run(interaction, run)
 
     # ---- clicks ----------------------------------------------------------------------
     async def _click(self, responder: Responder, number: int, version: int, action: str) -> None:
-        language = language_of(responder)
+        language = responder.language
         if action.startswith(PRACTICE):
             await self._practice(responder, action[len(PRACTICE) :])
             return
         opens = action.startswith(OPEN)
         game = action[len(OPEN) :] if opens else action
         if game not in tutorial_games():
-            raise UserFacingError(translate(language, "bot.learning.no_tutorial"))
+            raise UserFacingError("bot.learning.no_tutorial")
         message = await self.page_message(game, number, language)
         # /help's buttons open the tutorial in a message of its own (so /help stays to
         # pick another game); a page's buttons turn that page.
@@ -113,12 +107,11 @@ class Learning:
 
     async def _practice(self, responder: Responder, game: str) -> None:
         """A practice game against the bot, started at once in the tutorial's channel."""
-        language = language_of(responder)
         interaction = responder.interaction
         if interaction.guild_id is None or interaction.channel_id is None:
-            raise UserFacingError(translate(language, "bot.learning.practice_in_server"))
+            raise UserFacingError("bot.learning.practice_in_server")
         if game not in tutorial_games():
-            raise UserFacingError(translate(language, "bot.learning.no_tutorial"))
+            raise UserFacingError("bot.learning.no_tutorial")
         guild_id, channel_id, user_id = (
             interaction.guild_id,
             interaction.channel_id,

@@ -1,7 +1,8 @@
-"""Settings: the server's (``/settings``), and the place for members' own preferences."""
+"""Settings: the server's (``/settings``) and each member's own preferences (``/prefs``)."""
 
 from __future__ import annotations
 
 from bot.features.settings.feature import ServerSettings
+from bot.features.settings.preferences import Preferences
 
-__all__ = ["ServerSettings"]
+__all__ = ["Preferences", "ServerSettings"]

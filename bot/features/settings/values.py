@@ -4,6 +4,7 @@ and the settings as the reader's language describes them."""
 from __future__ import annotations
 
 from bot.common.errors import UserFacingError
+from bot.common.languages import LANGUAGE_NAMES
 from bot.service.guild_settings import INT_LIMITS, GuildSettings
 from i18n import N_, translate
 
@@ -44,10 +45,17 @@ def setting_value(key: str, value: str) -> int | str | list[int]:
     return text
 
 
-def describe(language: str, settings: GuildSettings) -> list[str]:
+def describe(language: str, settings: GuildSettings, server_default: str) -> list[str]:
     """One line per setting, in ``language``: its name as ``/settings`` lists it, its value
-    and, for a number, the values allowed."""
-    lines = []
+    and, for a number, the values allowed; first the language of channel messages
+    (``server_default``: the one the server's Discord locale gives)."""
+    if settings.language:
+        chosen = LANGUAGE_NAMES.get(settings.language, settings.language)
+    else:
+        chosen = translate(
+            language, "bot.settings.language.auto", name=LANGUAGE_NAMES[server_default]
+        )
+    lines = [translate(language, "bot.settings.language", value=chosen)]
     for key, msgid in SETTING_TEXT_IDS.items():
         value = getattr(settings, key)
         if key == "allowed_channels":

@@ -1,0 +1,11 @@
+-- Each member's own choices, whatever the server: move hints on their pictures and the
+-- theme of the pictures only they see (DMs, private answers). NULL is "not chosen": hints
+-- then follow the default (on for a member's first games of each game), the theme is the
+-- server's.
+
+CREATE TABLE member_preferences (
+    user_id    BIGINT PRIMARY KEY,
+    hints      BOOLEAN,
+    theme      TEXT,
+    updated_at DOUBLE PRECISION NOT NULL
+);

@@ -1,0 +1,154 @@
+"""Who reads which language, through the real client: a member's private answers and DMs
+follow their own Discord language, the channel follows the server's (its ``/settings``
+language, else its Discord locale), and a DM sent without an interaction at hand (the
+clock, after a restart) still finds the member's language in the database."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from i18n import translate
+from tests.bot.leiff_driver import LeiffTable
+from tests.discord_sim.interactions import InteractionNotAllowed
+
+
+def table_id(message) -> int:
+    return int(re.search(r"#(\d+)", message.content).group(1))
+
+
+def words(language: str, msgid: str, **params: object) -> str:
+    return translate(language, msgid, **params)
+
+
+async def open_table(sim, world, players, language: str):
+    """The first player opens a table, the others join, the host starts; the lobby's
+    buttons are read in ``language`` (the channel's)."""
+    host, *guests = players
+    lobby = (await sim.slash(host, "play", game="leiff")).last_message
+    join, start = (words(language, f"bot.leiff.button.{b}") for b in ("join", "start"))
+    assert {b.label for b in lobby.buttons} >= {join, start}
+    for guest in guests:
+        await sim.click(guest, lobby, join)
+    await sim.click(host, lobby, start)
+    return table_id(lobby), lobby
+
+
+def newest_hand(sim, user):
+    return [m for m in sim.dms(user) if m.attachments][-1]
+
+
+@pytest.fixture
+def german_server(world):
+    """The server's Discord locale is German (set before the bot connects)."""
+    world.guild.preferred_locale = "de"
+    return world
+
+
+async def test_a_german_member_in_an_english_server(sim, world, bot, make_bot, clock):
+    world.alice.locale = "de"
+    refused = await sim.slash(world.alice, "board")
+    assert refused.ephemeral and refused.text == words("de", "bot.error.no_match_here")
+    refused = await sim.slash(world.bob, "board")
+    assert refused.ephemeral and refused.text == words("en", "bot.error.no_match_here")
+
+    players = [world.alice, world.bob]
+    match_id, lobby = await open_table(sim, world, players, "en")
+    assert lobby.content.startswith(words("en", "bot.leiff.header", table=match_id))
+    table = LeiffTable(sim, bot, match_id, players, world.channel, languages={world.alice.id: "de"})
+    await table.audit()  # the pictures: the table in English, each hand in its reader's
+
+    posted = world.channel.messages[-1]
+    assert posted.content.startswith(words("en", "bot.leiff.header", table=match_id))
+    assert {b.label for b in posted.buttons} == {words("en", "bot.leiff.button.show_hand")}
+    german, english = newest_hand(sim, world.alice), newest_hand(sim, world.bob)
+    assert german.content.startswith(words("de", "bot.leiff.hand_header", table=match_id))
+    assert english.content.startswith(words("en", "bot.leiff.hand_header", table=match_id))
+    state = await table.state()
+    turn = state.waiting_for()["turn"]
+    mover = players[turn]
+    labels = {b.label for b in newest_hand(sim, mover).buttons}
+    language = "de" if mover is world.alice else "en"
+    assert words(language, "bot.leiff.action.draw") in labels
+
+    # An ephemeral answer follows the clicking member: Show my hand in the English channel.
+    shown = await sim.click(world.alice, posted, words("en", "bot.leiff.button.show_hand"))
+    await table.audit()  # its picture: Alice's hand, in German
+    assert shown.ephemeral
+    assert shown.last_message.content.startswith(
+        words("de", "bot.leiff.hand_header", table=match_id)
+    )
+
+    # After a restart nobody has spoken to the new process: the clock's timeouts still
+    # reach each player in their own language (stored with the member).
+    table.handle = await sim.restart_bot(make_bot)
+    for _ in range(2):
+        mover = players[(await table.state()).waiting_for()["turn"]]
+        before = newest_hand(sim, mover).content
+        clock.advance(10_000)
+        assert await table.handle.client.tick_once() >= 1
+        await table.handle.client.delivery.bots_idle()
+        hand = newest_hand(sim, mover)
+        language = "de" if mover is world.alice else "en"
+        assert hand.content != before
+        assert hand.content.startswith(words(language, "bot.leiff.hand_header", table=match_id))
+        await table.audit()
+    channel = world.channel.messages[-1]
+    assert channel.content.startswith(words("en", "bot.leiff.header", table=match_id))
+    sim.assert_no_bot_errors()
+
+
+async def test_an_english_member_in_a_german_server(sim, german_server, bot):
+    world = german_server
+    world.alice.locale = "de"
+    players = [world.alice, world.bob]  # Bob's client is English
+    match_id, lobby = await open_table(sim, world, players, "de")
+    assert lobby.content.startswith(words("de", "bot.leiff.header", table=match_id))
+    table = LeiffTable(
+        sim,
+        bot,
+        match_id,
+        players,
+        world.channel,
+        channel_language="de",
+        languages={world.alice.id: "de"},
+    )
+    await table.audit()
+    posted = world.channel.messages[-1]
+    assert posted.content.startswith(words("de", "bot.leiff.header", table=match_id))
+    assert {b.label for b in posted.buttons} == {words("de", "bot.leiff.button.show_hand")}
+    assert newest_hand(sim, world.bob).content.startswith(
+        words("en", "bot.leiff.hand_header", table=match_id)
+    )
+    assert newest_hand(sim, world.alice).content.startswith(
+        words("de", "bot.leiff.hand_header", table=match_id)
+    )
+    # Bob's private answer is English, in the German channel.
+    shown = await sim.click(world.bob, posted, words("de", "bot.leiff.button.show_hand"))
+    await table.audit()
+    assert shown.ephemeral
+    assert shown.last_message.content.startswith(
+        words("en", "bot.leiff.hand_header", table=match_id)
+    )
+    refused = await sim.slash(world.bob, "replay", match=match_id)
+    assert refused.ephemeral and refused.text == words("en", "bot.replay.error.board_games_only")
+    sim.assert_no_bot_errors()
+
+
+async def test_the_server_language_setting_overrides_its_discord_locale(sim, german_server, bot):
+    world = german_server
+    shown = await sim.slash(world.admin, "settings")
+    assert words("en", "bot.settings.language.auto", name="Deutsch") in shown.text
+    changed = await sim.slash(world.admin, "settings", language="en")
+    assert changed.ephemeral and "**English**" in changed.text
+    board = await sim.slash(world.bob, "leaderboard", game="dalen")
+    assert board.last_message.content.startswith(words("en", "bot.leaderboard.title", game="Dalen"))
+    # Only a server manager may change it (Discord hides the command from the others).
+    with pytest.raises(InteractionNotAllowed):
+        await sim.slash(world.bob, "settings", language="de")
+    assert (await bot.client.service.get_settings(world.guild.id)).language == "en"
+    await sim.slash(world.admin, "settings", language="")
+    board = await sim.slash(world.bob, "leaderboard", game="dalen")
+    assert board.last_message.content.startswith(words("de", "bot.leaderboard.title", game="Dalen"))
+    sim.assert_no_bot_errors()
