@@ -37,11 +37,24 @@ SUBTITLE_IDS = {
     "gossip": N_("card.subtitle.gossip"),
     "belle": N_("card.subtitle.belle"),
     "magician": N_("card.subtitle.magician"),
+    "slot": N_("card.subtitle.slot"),
 }
-SUBTITLE_MIN_WIDTH = 70  # narrower cards (table rows, piles) show the name only
+# On a card too narrow for its name (a table row) a special card shows these letters, big,
+# and the table's legend says which card they stand for and what it does. They are cut
+# from the German names, which are the same in every language.
+SHORT_NAMES = {
+    "philosopher": "KP",
+    "waiter": "KE",
+    "gossip": "KT",
+    "belle": "DS",
+    "magician": "HM",
+}
+SUBTITLE_MIN_WIDTH = 70  # narrower cards (table rows) show the short name, big
 CARD_RATIO = 1.4  # height / width
 HEADER_HEIGHT = 84  # at the reference width of 480 pixels
-PILES_HEIGHT = 10 + 62 * CARD_RATIO + 30  # the draw and discard piles with their counts
+PILE_CARD = 72  # wide enough for a special card's name and what it does
+PILES_HEIGHT = 10 + PILE_CARD * CARD_RATIO + 30  # the draw and discard piles with their counts
+TABLE_CARD, TABLE_GAP = 46, 5  # a seat's cards at 480 pixels: 34 on a phone's 360
 
 
 def _seat_name(names: Sequence[str], seat: int, language: str = DEFAULT_LANGUAGE) -> str:
@@ -121,7 +134,11 @@ def _draw_slot_machine(
         rx = body[0] + gap + k * (reel_w + gap)
         ry = body[1] + (body[3] - body[1]) * 0.2
         draw.rectangle((rx, ry, rx + reel_w, ry + reel_h), fill=theme.card("face"), outline=ink)
-        draw.text((rx + reel_w / 2, ry + reel_h / 2), "7", font=reel_font, fill=ink, anchor="mm")
+        if w >= SUBTITLE_MIN_WIDTH:
+            # smaller, the sevens would read as any digit: the reels stay plain there
+            draw.text(
+                (rx + reel_w / 2, ry + reel_h / 2), "7", font=reel_font, fill=ink, anchor="mm"
+            )
     lever_x = body[2] + w * 0.08
     draw.line(
         [
@@ -216,7 +233,7 @@ def draw_card(
             box, radius=radius, fill=theme.card("slot_face"), outline=edge, width=1
         )
         _draw_slot_machine(draw, (x0, y0 + h * 0.05, x1, y1 - h * 0.12), theme)
-        if w >= 40:
+        if w >= SUBTITLE_MIN_WIDTH:
             caption = fit_text(display_name(label), font(max(7, round(w * 0.13))), w * 0.9)
             draw.text(
                 (x0 + w / 2, y1 - h * 0.08),
@@ -225,7 +242,7 @@ def draw_card(
                 fill=theme.card("face_text"),
                 anchor="mm",
             )
-        corner = font(max(7, round(w * 0.16)), "bold")
+        corner = font(max(7, round(w * (0.16 if w >= SUBTITLE_MIN_WIDTH else 0.3))), "bold")
         draw.text(
             (x0 + w * 0.08, y0 + h * 0.04),
             "0",
@@ -242,9 +259,28 @@ def draw_card(
             outline=edge,
             width=max(1, round(w * 0.04)),
         )
-        # a star marks every special card even when the name is too small to read; a card
-        # wide enough for it also says what it does, under the name
-        subtitled = w >= SUBTITLE_MIN_WIDTH
+        if w < SUBTITLE_MIN_WIDTH:
+            # too narrow for the name: a star and the short name, big (the legend of the
+            # table names the card and says what it does)
+            star = font(max(7, round(w * 0.26)), "bold")
+            draw.text(
+                (x0 + w / 2, y0 + h * 0.2),
+                "★",
+                font=star,
+                fill=theme.card("high_text"),
+                anchor="mm",
+            )
+            short = font(max(8, round(w * 0.46)), "bold")
+            draw.text(
+                (x0 + w / 2, y0 + h * 0.6),
+                SHORT_NAMES[label],
+                font=short,
+                fill=theme.card("face_text"),
+                anchor="mm",
+            )
+            return
+        # a star marks every special card; the card also says what it does, under the name
+        subtitled = True
         star = font(max(8, round(w * (0.24 if subtitled else 0.3))), "bold")
         draw.text(
             (x0 + w / 2, y0 + h * (0.2 if subtitled else 0.3)),
@@ -468,12 +504,12 @@ def _piles(
     """Draw pile (a back and its count) and discard pile (its top card and count)."""
     s = scale_of(width)
     draw = ImageDraw.Draw(image)
-    card_w = 62 * s
+    card_w = PILE_CARD * s
     card_h = card_w * CARD_RATIO
     label_font = font(round(13 * s))
     count_font = font(round(15 * s), "bold")
     y = top + 10 * s
-    columns = (width * 0.2, width * 0.45)
+    columns = (width * 0.16, width * 0.42)
     draw_x = columns[0] - card_w / 2
     # a draw pile looks like a stack: two offset backs under the top one
     if view.get("draw_count", 0):
@@ -659,6 +695,131 @@ def _seat_rows(view: LeiffView) -> int:
     return int(view.get("players") or len(view.get("hands") or []))
 
 
+@dataclass(frozen=True)
+class SeatBlock:
+    """One seat on the table picture: its box, where its text lines go and its cards."""
+
+    box: tuple[float, float, float, float]
+    baselines: tuple[float, ...]  # the name, then lines of scores and effects
+    text_width: float  # the room of the text column
+    cards: tuple[tuple[float, float, float, float], ...]  # one box per slot, in slot order
+
+
+@dataclass(frozen=True)
+class TableLayout:
+    """Where render_table puts each seat, each card and the legend (tests measure them)."""
+
+    width: int
+    height: int
+    seats_top: float
+    seats: tuple[SeatBlock, ...]
+    legend_top: float
+    legend: tuple[str, ...]  # the labels the legend explains, in order
+    line_height: float
+
+
+TEXT_COLUMN = 150  # at 480 pixels: a seat's name, scores and effects, left of its cards
+
+
+def _legend_labels(view: LeiffView, hands: Sequence[Sequence[str | None]]) -> tuple[str, ...]:
+    """Every special card and slot machine face up on the table picture, once, in the order
+    they show: the seats' cards, then the discard pile and the held card."""
+    shown: list[str] = []
+    holding = view.get("holding")
+    held = holding.get("card") if holding else None
+    for label in (*(label for hand in hands for label in hand), view.get("discard_top"), held):
+        if label is not None and str(label) in SUBTITLE_IDS and str(label) not in shown:
+            shown.append(str(label))
+    return tuple(shown)
+
+
+def table_layout(view: LeiffView, width: int) -> TableLayout:
+    """The table picture's layout: under the header, the piles and the rule, one block per
+    seat (a text column with the name, the scores and what happened to the seat, and beside
+    it the cards, wrapping after as many as fit the width, never shrinking), then a legend
+    of the special cards shown."""
+    s = scale_of(width)
+    players = _seat_rows(view)
+    hands: list[list[str | None]] = list(view.get("hands") or [[] for _ in range(players)])
+    pad = 10 * s
+    card_w, gap = TABLE_CARD * s, TABLE_GAP * s
+    card_h = card_w * CARD_RATIO
+    cards_left = pad + TEXT_COLUMN * s
+    per_row = max(1, int((width - pad - cards_left + gap) // (card_w + gap)))
+    row_step = card_h + 16 * s
+    top = HEADER_HEIGHT * s + PILES_HEIGHT * s + _rule_box_height(view, width)
+    y = top
+    seats = []
+    baselines = tuple((20 + 16 * line) * s for line in range(4))
+    for seat in range(players):
+        count = len(hands[seat]) if seat < len(hands) else 0
+        rows = max(1, -(-count // per_row))
+        boxes = []
+        for slot in range(count):
+            row, column = divmod(slot, per_row)
+            x = cards_left + column * (card_w + gap)
+            cy = y + 6 * s + row * row_step
+            boxes.append((x, cy, x + card_w, cy + card_h))
+        bottom = y + max(6 * s + rows * row_step, baselines[-1] + 8 * s) + 2 * s
+        seats.append(
+            SeatBlock(
+                (pad / 2, y, width - pad / 2, bottom),
+                tuple(y + b for b in baselines),
+                TEXT_COLUMN * s - 22 * s,
+                tuple(boxes),
+            )
+        )
+        y = bottom
+    legend = _legend_labels(view, hands)
+    line_height = 19 * s
+    legend_top = y + (6 * s if legend else 0)
+    height = round(legend_top + line_height * len(legend) + 8 * s)
+    return TableLayout(width, height, top, tuple(seats), legend_top, legend, line_height)
+
+
+def _draw_legend(image: Image.Image, layout: TableLayout, theme: Theme, language: str) -> None:
+    """One line per special card shown: its short name on a little card, its German name
+    and what it does ("KP Kneipenphilosoph – reorders a player's hand")."""
+    s = scale_of(layout.width)
+    draw = ImageDraw.Draw(image)
+    pad = 10 * s
+    bold, regular = font(round(15 * s), "bold"), font(round(14 * s))
+    chip = font(round(12 * s), "bold")
+    for number, label in enumerate(layout.legend):
+        top = layout.legend_top + number * layout.line_height
+        baseline = top + 14 * s
+        x = pad
+        short = SHORT_NAMES.get(label)
+        if short is not None:
+            chip_w = 26 * s
+            draw.rounded_rectangle(
+                (x, top + 1 * s, x + chip_w, top + 17 * s),
+                radius=round(3 * s),
+                fill=theme.card("special_face"),
+                outline=theme.card("face_edge"),
+            )
+            draw_text(
+                draw, (x + chip_w / 2, top + 9 * s), short, chip, theme.card("face_text"), "mm"
+            )
+        else:  # the slot machine: a yellow chip
+            chip_w = 26 * s
+            draw.rounded_rectangle(
+                (x, top + 1 * s, x + chip_w, top + 17 * s),
+                radius=round(3 * s),
+                fill=theme.card("slot_face"),
+                outline=theme.card("face_edge"),
+            )
+            draw_text(draw, (x + chip_w / 2, top + 9 * s), "0", chip, theme.card("face_text"), "mm")
+        x += chip_w + 6 * s
+        name = display_name(label)
+        draw_text(draw, (x, baseline), name, bold, theme.card("table_text"), "ls")
+        x += bold.getlength(name) + regular.getlength(" ")
+        effect = fit_text(
+            f"– {special_subtitle(label, language) or ''}", regular, layout.width - pad - x
+        )
+        draw_text(draw, (x, baseline), effect, regular, theme.card("table_muted"), "ls")
+
+
 def render_table(
     view: LeiffView,
     *,
@@ -671,25 +832,18 @@ def render_table(
 
     Shows the discard pile's top card, the draw pile's size, every seat with its cards (face
     down unless the view reveals them), whose turn it is, the Klatschtante rule and, when
-    drinking rules are on, the drink ledger; its words in the reader's ``language``.
+    drinking rules are on, the drink ledger; its words in the reader's ``language``. A
+    seat's cards keep one size (legible on a phone) and wrap onto more rows when there are
+    many; special cards there show a short name, explained by a legend under the seats.
     """
     check_width(width)
     chosen = get_theme(theme)
     s = scale_of(width)
-    players = _seat_rows(view)
+    layout = table_layout(view, width)
+    players = len(layout.seats)
     hands: list[list[str | None]] = list(view.get("hands") or [[] for _ in range(players)])
-    max_cards = max((len(h) for h in hands), default=4)
     drinks = view.get("drinks") if (view.get("options") or {}).get("drinking") else None
-    specials = bool((view.get("options") or {}).get("specials"))
-    row_height = (62 if drinks or specials else 54) * s
-    height = round(
-        HEADER_HEIGHT * s
-        + PILES_HEIGHT * s
-        + _rule_box_height(view, width)
-        + players * row_height
-        + 8 * s
-    )
-    image = Image.new("RGB", (width, height), chosen.card("table"))
+    image = Image.new("RGB", (width, layout.height), chosen.card("table"))
     top = _header(
         image,
         chosen,
@@ -699,7 +853,7 @@ def render_table(
         _status(view, names, None, language),
     )
     y = _piles(image, view, chosen, width, top, names, None, language)
-    y = _rule_box(image, view, chosen, width, y, language)
+    _rule_box(image, view, chosen, width, y, language)
     draw = ImageDraw.Draw(image)
     waiting = view.get("waiting_for") or {}
     turn = waiting.get("turn")
@@ -709,32 +863,25 @@ def render_table(
     pad = 10 * s
     name_font = font(round(15 * s), "bold")
     small = font(round(12 * s))
-    card_w = min(24 * s, (width * 0.5 - pad) / max(1, max_cards) - 3 * s)
-    card_h = card_w * CARD_RATIO
-    slot_font = font(round(10 * s))
-    for seat in range(players):
-        row_top = y + seat * row_height
+    slot_font = font(round(11 * s))
+    for seat, block in enumerate(layout.seats):
         if seat == turn:
+            x0, y0, x1, y1 = block.box
             draw.rounded_rectangle(
-                (pad / 2, row_top + 2 * s, width - pad / 2, row_top + row_height - 2 * s),
+                (x0, y0 + 2 * s, x1, y1 - 2 * s),
                 radius=round(6 * s),
                 fill=chosen.card("empty_slot"),
             )
             sprites.triangle(6 * s, chosen.header_turn).paste_on(
-                image, (pad + 4 * s, row_top + row_height * 0.35)
+                image, (pad + 4 * s, block.baselines[0] - 5 * s)
             )
         name_x = pad + 16 * s
         hand = hands[seat] if seat < len(hands) else []
         size = (view.get("hand_sizes") or [len(hand)] * players)[seat]
-        cards_left = width * 0.5
-        name_room = cards_left - name_x - 8 * s
+        room = block.text_width
+        name = fit_text(_seat_name(names, seat, language), name_font, room)
         draw_text(
-            draw,
-            (name_x, row_top + 22 * s),
-            fit_text(_seat_name(names, seat, language), name_font, name_room),
-            name_font,
-            chosen.card("table_text"),
-            "ls",
+            draw, (name_x, block.baselines[0]), name, name_font, chosen.card("table_text"), "ls"
         )
         details = score_details(view, seat, language)
         if not view.get("teams"):
@@ -746,7 +893,7 @@ def render_table(
                     language, "picture.leiff.cards", "picture.leiff.cards.plural", size
                 ),
             )
-        # a second line for what the special cards and the drinking rules did to this seat
+        # what the special cards and the drinking rules did to this seat
         effects = []
         if seat in immune:
             effects.append(translate(language, "picture.leiff.immune"))
@@ -757,34 +904,24 @@ def render_table(
             effects.append(translate(language, "picture.leiff.enchanted"))
         if drinks and seat < len(drinks):
             effects.append(_drinks_text(drinks[seat], language))
-        for number, line in enumerate((" · ".join(details), " · ".join(effects))):
-            draw_text(
-                draw,
-                (name_x, row_top + (38 + 14 * number) * s),
-                fit_text(line, small, name_room),
-                small,
-                chosen.card("table_muted"),
-                "ls",
-            )
+        # the scores, then the effects, each wrapped; three lines under the name
+        lines: list[str] = []
+        for part in (" · ".join(details), " · ".join(effects)):
+            lines.extend(wrap_text(part, small, room, max_lines=2))
+        for baseline, line in zip(block.baselines[1:], lines, strict=False):
+            draw_text(draw, (name_x, baseline), line, small, chosen.card("table_muted"), "ls")
         # slot numbers under the cards: they are what a catch ("catch 2.3") names
-        cy = row_top + (row_height - card_h - 12 * s) / 2
-        for slot, label in enumerate(hand):
-            cx = cards_left + slot * (card_w + 3 * s)
-            draw_card(
-                image,
-                (cx, cy, cx + card_w, cy + card_h),
-                None if label is None else str(label),
-                chosen,
-                language,
-            )
+        for slot, (label, box) in enumerate(zip(hand, block.cards, strict=False)):
+            draw_card(image, box, None if label is None else str(label), chosen, language)
             draw_text(
                 draw,
-                (cx + card_w / 2, cy + card_h + 11 * s),
+                ((box[0] + box[2]) / 2, box[3] + 13 * s),
                 str(slot + 1),
                 slot_font,
                 chosen.card("table_muted"),
                 "ms",
             )
+    _draw_legend(image, layout, chosen, language)
     return image
 
 

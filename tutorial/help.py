@@ -59,6 +59,7 @@ def help_text(language: str = DEFAULT_LANGUAGE, *, bot_name: str = "Leafbot") ->
         "leaderboard": name(N_("command.leaderboard.name")),
         "stats": name(N_("command.stats.name")),
         "settings": name(N_("command.settings.name")),
+        "prefs": name(N_("command.prefs.name")),
         "game": name(N_("command.option.game")),
         "opponent": name(N_("command.option.opponent")),
         "level": name(N_("command.option.level")),

@@ -64,23 +64,42 @@ def board_png(
     )
 
 
-def table_png(view: LeiffView, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE) -> bytes:
-    return render.png_bytes(render.render_table(view, names=list(names), language=language))
+def table_png(
+    view: LeiffView,
+    names: tuple[str, ...],
+    language: str = DEFAULT_LANGUAGE,
+    theme: str = "classic",
+) -> bytes:
+    return render.png_bytes(
+        render.render_table(view, names=list(names), language=language, theme=theme)
+    )
 
 
 def hand_png(
-    view: LeiffView, seat: int, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE
+    view: LeiffView,
+    seat: int,
+    names: tuple[str, ...],
+    language: str = DEFAULT_LANGUAGE,
+    theme: str = "classic",
 ) -> bytes:
     return render.png_bytes(
-        render.render_hand(view, seat, names=list(names), width=HAND_WIDTH, language=language)
+        render.render_hand(
+            view, seat, names=list(names), width=HAND_WIDTH, language=language, theme=theme
+        )
     )
 
 
 def replay_gif_from_json(
-    game: str, state_json: str, names: tuple[str, ...], language: str = DEFAULT_LANGUAGE
+    game: str,
+    state_json: str,
+    names: tuple[str, ...],
+    language: str = DEFAULT_LANGUAGE,
+    theme: str = "classic",
 ) -> bytes:
     state = get_board_game(game).from_json(state_json)
-    return render.replay_gif(list(state.history()), names=_pair(names), language=language)
+    return render.replay_gif(
+        list(state.history()), names=_pair(names), language=language, theme=theme
+    )
 
 
 def refusal_png(
@@ -182,10 +201,15 @@ class Painter:
         return await self._run(board_png, state, tuple(names), language, hints, theme)
 
     async def table_png(
-        self, view: LeiffView, names: Sequence[str], language: str = DEFAULT_LANGUAGE
+        self,
+        view: LeiffView,
+        names: Sequence[str],
+        language: str = DEFAULT_LANGUAGE,
+        *,
+        theme: str = "classic",
     ) -> bytes:
         """The Leiff table as everybody sees it (the spectator view)."""
-        return await self._run(table_png, view, tuple(names), language)
+        return await self._run(table_png, view, tuple(names), language, theme)
 
     async def hand_png(
         self,
@@ -193,9 +217,11 @@ class Painter:
         seat: int,
         names: Sequence[str],
         language: str = DEFAULT_LANGUAGE,
+        *,
+        theme: str = "classic",
     ) -> bytes:
         """One player's private picture: their hand as they know it, and the table."""
-        return await self._run(hand_png, view, seat, tuple(names), language)
+        return await self._run(hand_png, view, seat, tuple(names), language, theme)
 
     async def refusal_png(
         self,
@@ -226,9 +252,14 @@ class Painter:
         return await self._run(tutorial_png, game, number, language, theme)
 
     async def replay_gif(
-        self, state: BoardState, names: Sequence[str], language: str = DEFAULT_LANGUAGE
+        self,
+        state: BoardState,
+        names: Sequence[str],
+        language: str = DEFAULT_LANGUAGE,
+        *,
+        theme: str = "classic",
     ) -> bytes:
         """An animated GIF of a board-game match, one frame per position up to ``state``."""
         return await self._run(
-            replay_gif_from_json, state.game.name, state.to_json(), tuple(names), language
+            replay_gif_from_json, state.game.name, state.to_json(), tuple(names), language, theme
         )

@@ -170,6 +170,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "channels_too_many": "allowed_channels can hold at most 50 channels",
     "unknown_setting": "there is no setting {key} (settings: {known})",
     "setting_language": "language must be one of {languages} or auto",
+    "setting_theme": "theme must be one of {themes}, not {value}",
     "hints_on_or_off": "hints are on or off",
     "unknown_theme": "the themes are {themes}",
     # the places listed in too_many_you

@@ -13,6 +13,7 @@ from typing import Any
 from bot.service.arguments import MAX_SNOWFLAKE
 from bot.service.errors import InvalidSettings
 from i18n import LANGUAGES
+from render.themes import DEFAULT_THEME, list_themes
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,9 @@ class GuildSettings:
     challenge_cooldown_seconds: int = 30
     max_matches_per_user: int = 5
     allowed_channels: tuple[int, ...] = field(default_factory=tuple)
+    # the colours of the pictures in the server's channels (members may choose their own
+    # for the pictures only they see, with /prefs)
+    theme: str = DEFAULT_THEME
     # the language of channel messages ("en", "de"); "" follows the server's Discord locale
     language: str = ""
 
@@ -158,6 +162,12 @@ def validate_value(key: str, value: Any) -> Any:
         if len(channels) > 50:
             raise InvalidSettings("channels_too_many")
         return tuple(channels)
+    if key == "theme":
+        if not isinstance(value, str) or value.strip().lower() not in list_themes():
+            raise InvalidSettings(
+                "setting_theme", themes=", ".join(list_themes()), value=repr(value)
+            )
+        return value.strip().lower()
     if key == "language":
         text = str(value).strip().lower()
         if text in ("", "auto"):

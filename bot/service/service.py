@@ -326,6 +326,9 @@ class MatchService:
     async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
         await self.lookups.set_message(match_id, kind, message_id)
 
+    async def record_delivered(self, match_id: int, version: int) -> None:
+        await self.lookups.record_delivered(match_id, version)
+
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
         await self.lookups.set_thread(match_id, thread_id)
 

@@ -9,8 +9,11 @@ that marks them.
 
 from __future__ import annotations
 
+import pytest
+
 from render.annotations import Annotations, hint_cells
-from tests.bot.helpers import decode_png, last_board_message, start_board_match, stored_state
+from render.themes import get_theme
+from tests.bot.helpers import close, decode_png, last_board_message, start_board_match, stored_state
 from tests.render.test_annotations import _whole
 from tests.tutorial.pictures import mark_problems
 
@@ -55,6 +58,7 @@ async def test_a_new_member_s_turn_shows_dots_until_they_turn_hints_off(sim, wor
     sim.assert_no_bot_errors()
 
 
+@pytest.mark.compressed_rate_limits
 async def test_hints_stop_after_three_games_unless_chosen(sim, world, bot, clock):
     for _ in range(3):
         clock.advance(60)
@@ -79,6 +83,7 @@ async def test_hints_stop_after_three_games_unless_chosen(sim, world, bot, clock
     sim.assert_no_bot_errors()
 
 
+@pytest.mark.compressed_rate_limits
 async def test_a_refused_move_shows_the_reason_and_the_stones_it_is_about(sim, world, bot):
     match_id, _ = await start_board_match(sim, world.alice, world.bob, "dalen", 5)
     for mover, cell in [
@@ -91,6 +96,7 @@ async def test_a_refused_move_shows_the_reason_and_the_stones_it_is_about(sim, w
     ]:
         await sim.slash(mover, "move", cell=cell)
     public = [m for m in world.channel.messages if not m.ephemeral]
+    await sim.slash(world.alice, "prefs", theme="night")  # her answer is drawn in her theme
     refused = await sim.slash(world.alice, "move", cell="d4")
     assert refused.ephemeral
     message = refused.last_message
@@ -100,7 +106,8 @@ async def test_a_refused_move_shows_the_reason_and_the_stones_it_is_about(sim, w
     state = await stored_state(bot, match_id)
     image = decode_png(message)
     marks = Annotations(may_not=("d4",), about=("c3", "d5"))
-    assert mark_problems(image, _whole(image, state), 0, state, marks) == []
+    assert mark_problems(image, _whole(image, state), 0, state, marks, "night") == []
+    assert close(image.getpixel((2, 2)), get_theme("night").header_background, 6)
     assert [m for m in world.channel.messages if not m.ephemeral] == public  # nothing played
     assert len(state.moves) == 6
 
@@ -108,4 +115,18 @@ async def test_a_refused_move_shows_the_reason_and_the_stones_it_is_about(sim, w
     taken = await sim.slash(world.alice, "move", cell="c3")
     assert taken.ephemeral and not taken.last_message.attachments
     assert "c3" in taken.text
+    sim.assert_no_bot_errors()
+
+
+@pytest.mark.parametrize("game", ["lefe", "dalen", "lublache", "les"])
+async def test_every_board_game_marks_the_legal_cells_of_a_new_member_s_turns(
+    sim, world, bot, game
+):
+    match_id, board = await start_board_match(sim, world.alice, world.bob, game, 5)
+    assert await dots_problems(bot, match_id, board) == []
+    state = await stored_state(bot, match_id)
+    move = sorted(m for m in state.legal_moves() if m != "swap")[0]
+    moved = await sim.slash(world.alice, "move", cell=move)
+    assert not moved.ephemeral, moved.text
+    assert await dots_problems(bot, match_id, moved.last_message) == []
     sim.assert_no_bot_errors()

@@ -27,6 +27,7 @@ from bot.common.outgoing import full_sentence
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.service_words import service_error
+from bot.common.themes import member_theme
 from bot.common.translator import command_text
 from bot.features.board_games.labels import KEEP
 from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup, Note
@@ -204,7 +205,10 @@ class BoardGames:
         if state is None or state.outcome is not None:
             return False
         names = await self.context.names.seat_names(match)
-        picture = await self.context.painter.refusal_png(state, move, names, responder.language)
+        theme = await member_theme(self.service, responder.user_id, match.guild_id)
+        picture = await self.context.painter.refusal_png(
+            state, move, names, responder.language, theme
+        )
         if picture is None:
             return False
         await responder.private(

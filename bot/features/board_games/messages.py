@@ -25,6 +25,7 @@ from bot.common.match_lines import (
 )
 from bot.common.outgoing import Outgoing, sentence
 from bot.common.service_words import texts_for
+from bot.common.themes import server_theme
 from bot.features.board_games.labels import KEEP, board_choices
 from i18n import N_, translate
 
@@ -100,7 +101,10 @@ class BoardMessages(MessageBuilder):
         state = picture.state if picture is not None else None
         hints = await self.hints_shown(match, state)
         if state is not None:
-            image = await self.context.painter.board_png(state, seat_names, language, hints=hints)
+            theme = await server_theme(self.context.service, match.guild_id)
+            image = await self.context.painter.board_png(
+                state, seat_names, language, hints=hints, theme=theme
+            )
         lines = [sentence(t) for t in texts_for(language, update, None)]
         title = game_title(match.game)
         if state is not None:

@@ -19,6 +19,7 @@ from bot.common.games import game_choices, game_title
 from bot.common.match_lines import rating
 from bot.common.names import in_text
 from bot.common.responder import Responder
+from bot.common.themes import member_theme
 from bot.common.translator import command_text
 from bot.features.information.standings import level_name, record, streak
 from engine import get_spec
@@ -112,7 +113,10 @@ class Information:
                 p.state for p in update.pictures if p.kind == "board" and p.state is not None
             )
             names = await self.context.names.seat_names(match)
-            gif = await self.context.painter.replay_gif(state, names, responder.language)
+            theme = await member_theme(self.service, responder.user_id, match.guild_id)
+            gif = await self.context.painter.replay_gif(
+                state, names, responder.language, theme=theme
+            )
             await responder.private(
                 translate(
                     responder.language,

@@ -25,6 +25,7 @@ from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.games import game_choices
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
+from bot.common.themes import member_theme
 from bot.common.translator import command_text
 from bot.features.learning.messages import PageMessage, help_message
 from engine import get_spec
@@ -59,13 +60,16 @@ class Learning:
         return self.context.service
 
     # ---- pages -----------------------------------------------------------------------
-    async def page_message(self, game: str, number: int, language: str) -> PageMessage:
-        """Page ``number`` of ``game`` (clamped to the tutorial: a page of an old message
-        may no longer exist after the tutorial changed), its picture drawn off the loop."""
+    async def page_message(self, responder: Responder, game: str, number: int) -> PageMessage:
+        """Page ``number`` of ``game`` for the member who asked, in their language and
+        theme (clamped to the tutorial: a page of an old message may no longer exist after
+        the tutorial changed), its picture drawn off the loop."""
         count = len(tutorial_pages(game))
         number = min(max(number, 1), count)
-        page = tutorial_page(game, number, language)
-        picture = await self.context.painter.tutorial_png(game, number, language)
+        language = responder.language
+        theme = await member_theme(self.service, responder.user_id, responder.interaction.guild_id)
+        page = tutorial_page(game, number, language, theme=theme)
+        picture = await self.context.painter.tutorial_png(game, number, language, theme)
         return PageMessage(page, picture, self.docs_url)
 
     # ---- commands --------------------------------------------------------------------
@@ -84,14 +88,13 @@ class Learning:
         async def run(responder: Responder) -> None:
             if game not in tutorial_games():
                 raise UserFacingError("bot.learning.no_tutorial")
-            message = await self.page_message(game, 1, responder.language)
+            message = await self.page_message(responder, game, 1)
             await responder.private(**message.send_kwargs())
 
         await self.errors.run(interaction, run)
 
     # ---- clicks ----------------------------------------------------------------------
     async def _click(self, responder: Responder, number: int, version: int, action: str) -> None:
-        language = responder.language
         if action.startswith(PRACTICE):
             await self._practice(responder, action[len(PRACTICE) :])
             return
@@ -99,7 +102,7 @@ class Learning:
         game = action[len(OPEN) :] if opens else action
         if game not in tutorial_games():
             raise UserFacingError("bot.learning.no_tutorial")
-        message = await self.page_message(game, number, language)
+        message = await self.page_message(responder, game, number)
         # /help's buttons open the tutorial in a message of its own (so /help stays to
         # pick another game); a page's buttons turn that page.
         if opens or not await responder.update_origin(**message.edit_kwargs()):

@@ -21,6 +21,7 @@ from bot.common.match_lines import is_bot, rating_lines, result_line, thinking_l
 from bot.common.names import in_text
 from bot.common.outgoing import Outgoing, listing, sentence
 from bot.common.service_words import texts_for
+from bot.common.themes import member_theme, server_theme
 from bot.features.leiff_tables.labels import leiff_choices, table_choices
 from engine import get_spec
 from i18n import N_, translate, translate_plural
@@ -96,7 +97,10 @@ class LeiffMessages(MessageBuilder):
         else:
             picture = next((p for p in update.pictures if p.kind == "table"), None)
             if picture is not None and picture.view is not None:
-                image = await self.context.painter.table_png(picture.view, seat_names, language)
+                theme = await server_theme(self.context.service, match.guild_id)
+                image = await self.context.painter.table_png(
+                    picture.view, seat_names, language, theme=theme
+                )
             if match.status == "running":
                 pings = tuple(u for u in update.mentions if u in match.to_act)
                 if table_step(update) == "next":
@@ -194,7 +198,10 @@ class LeiffMessages(MessageBuilder):
         )
         image = None
         if picture is not None and picture.view is not None and seat is not None:
-            image = await self.context.painter.hand_png(picture.view, seat, seat_names, language)
+            theme = await member_theme(self.context.service, user_id, match.guild_id)
+            image = await self.context.painter.hand_png(
+                picture.view, seat, seat_names, language, theme=theme
+            )
         lines = [translate(language, "bot.leiff.hand_header", table=match.id)]
         lines.extend(sentence(t) for t in texts_for(language, update, user_id))
         if match.status == "running" and user_id in match.to_act and table_step(update) != "next":

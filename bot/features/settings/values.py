@@ -23,6 +23,7 @@ SETTING_TEXT_IDS = {
     "challenge_cooldown_seconds": N_("command.settings.key.challenge_cooldown_seconds"),
     "max_matches_per_user": N_("command.settings.key.max_matches_per_user"),
     "allowed_channels": N_("command.settings.key.allowed_channels"),
+    "theme": N_("command.settings.key.theme"),
 }
 
 
