@@ -16,9 +16,8 @@ from bot.service.texts import SeatColour as SeatColour
 from bot.service.texts import mention as mention
 from bot.service.texts import result_text as result_text
 from bot.storage.records import MatchRecord, SeatRecord
+from engine import get_spec
 
-# Games whose rules can end in a draw, so a draw by agreement is possible.
-DRAWABLE_GAMES = frozenset({"lefe", "dalen", "les"})
 # Engine moves that get a button of their own (cell moves are typed or picked on the board).
 SPECIAL_MOVES = ("swap", "pass", "black", "white")
 
@@ -100,7 +99,7 @@ def channel_actions(record: MatchRecord, state: Any) -> tuple[str, ...]:
         return ("rematch",) if record.status == "finished" else ()
     actions = [m for m in SPECIAL_MOVES if m in state.legal_moves()]
     actions.append("resign")
-    if record.game in DRAWABLE_GAMES:
+    if get_spec(record.game).draws_possible:
         if record.draw_offer_seat is None:
             actions.append("offer_draw")
         else:

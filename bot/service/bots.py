@@ -18,8 +18,10 @@ from typing import Any
 
 from bot.service.errors import InvalidOptions
 from bot.storage.records import MatchRecord, SeatRecord, VsBotResult
+from engine import get_spec
 from engine.ai import leiff_bot
 from engine.ai.levels import DEFAULT_LEVEL, LEVEL_NAMES
+from engine.spec import GameKind
 
 # Weakest first: when several bots share a Leiff table, the strongest names the match.
 LEVEL_ORDER: tuple[str, ...] = LEVEL_NAMES
@@ -126,7 +128,7 @@ def bot_due(record: MatchRecord, state: Any) -> bool:
     """Whether a bot seat would act now (what advance_bots would do first)."""
     if state is None or record.status != "running" or not bot_seats(record):
         return False
-    if record.game == "leiff":
+    if get_spec(record.game).kind is GameKind.CARDS:
         return leiff_bot_choice(record, state) is not None
     return (
         board_bot_answers_draw(record) is not None or board_bot_to_move(record, state) is not None

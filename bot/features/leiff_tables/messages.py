@@ -26,8 +26,6 @@ from bot.features.leiff_tables.labels import leiff_choices, table_choices
 from engine import get_spec
 from i18n import N_, translate, translate_plural
 
-MAX_PLAYERS = get_spec("leiff").players[1]
-
 
 def describe_options(language: str, options: dict[str, Any]) -> str:
     """A table's options in words: "to 50 points, special cards, drinking rules"."""
@@ -81,7 +79,7 @@ class LeiffMessages(MessageBuilder):
                     language,
                     "bot.leiff.lobby.players",
                     count=len(seat_names),
-                    most=MAX_PLAYERS,
+                    most=get_spec(match.game).players[1],
                     players=players,
                 )
             )
@@ -128,7 +126,7 @@ class LeiffMessages(MessageBuilder):
             actions.append(SHOW_HAND)
         elif match.status == "lobby":
             # The bot-seat buttons are the Discord layer's own (the service checks the host).
-            if len(match.seats) < MAX_PLAYERS:
+            if len(match.seats) < get_spec(match.game).players[1]:
                 actions.append(ADD_BOT)
             if any(seat.is_bot for seat in match.seats):
                 actions.append(REMOVE_BOT)
