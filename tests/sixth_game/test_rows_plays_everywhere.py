@@ -148,14 +148,23 @@ async def test_members_play_it_in_discord_with_pictures_rules_and_replay(
         {"name": c["name"], "value": c["value"]} for c in game_option["choices"]
     ]
 
-    challenge = await sim.slash(world.alice, "play", game="rows", opponent=world.bob, size=3)
+    # and its own options, from its spec: a choice of the values it allows, and a switch
+    options = {o["name"]: o for o in play["options"]}
+    assert [c["value"] for c in options["line"]["choices"]] == [3, 4]
+    assert options["line"]["description"] == "stones in a row"
+    assert options["misere"]["type"] == 5  # a boolean
+    challenge = await sim.slash(
+        world.alice, "play", game="rows", opponent=world.bob, size=3, line=3, misere=False
+    )
     assert not challenge.ephemeral, challenge.text
     offer = challenge.last_message
     assert "Rows" in offer.content and pinged(offer) == {world.bob.id}
     accepted = await sim.click(world.bob, offer, "Accept")
     board = accepted.last_message
     match_id = match_id_of(board)
-    assert_picture_shows(board, await stored_state(bot, match_id))
+    first = await stored_state(bot, match_id)
+    assert first.options["line"] == 3 and first.options["misere"] is False
+    assert_picture_shows(board, first)
     assert pinged(board) == {world.alice.id}
 
     rng = random.Random(7)
