@@ -13,7 +13,7 @@ from bot.common.outgoing import listing
 from bot.service import board_logic
 from bot.service.errors import ENGINE, ServiceError
 from bot.service.errors import ENGLISH as ERROR_ENGLISH
-from bot.service.results import Update
+from bot.service.results import Event, Update
 from bot.service.texts import ENGINE_PHRASE, ENGINE_TEXT, RESULT, Said, mention, result_params
 from bot.service.texts import ENGLISH as SAY_ENGLISH
 from engine import IllegalMove
@@ -126,12 +126,20 @@ def _value(language: str, value: object) -> object:
     return value
 
 
+def service_text(language: str, line: object) -> str:
+    """One line of an update in ``language``: a said :class:`bot.service.Event`, or a note
+    the Discord layer added (anything with ``words(language)``)."""
+    if isinstance(line, Event):
+        return said_words(language, line.kind, line.data)
+    return str(line.words(language))  # type: ignore[attr-defined]
+
+
 def texts_for(language: str, update: Update, user_id: int | None) -> list[str]:
     """The update's lines for the channel (``None``) or for one user, in ``language``: the
     Discord layer's own notes first, then what the service said."""
-    lines = [str(note.words(language)) for note in update.notes if note.to == user_id]
-    lines.extend(said_words(language, e.kind, e.data) for e in update.said if e.to == user_id)
-    return lines
+    notes = [note for note in update.notes if note.to == user_id]
+    said = [event for event in update.said if event.to == user_id]
+    return [service_text(language, line) for line in [*notes, *said]]
 
 
 def result_words(

@@ -157,6 +157,11 @@ class LeiffMessages(MessageBuilder):
         )
 
     # ---- the players' hands ----------------------------------------------------------
+    def outdated_by_newer(self, outgoing: Outgoing) -> bool:
+        # "Show my hand" shows the hand as it is now from any table message; only other
+        # buttons (a lobby's, dealing the next round) must go grey on an older one.
+        return any(choice.action != SHOW_HAND for choice in outgoing.choices)
+
     def private_users(self, update: Any) -> list[int]:
         """The players this update has something private for (their hand, news)."""
         match = update.match
