@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.service.ratings import Placing
+from engine.board import BoardState
 from bot.service.results import Event, say
 from bot.service.texts import ENGINE_PHRASE, RESULT, Said
 from bot.service.texts import SeatColour as SeatColour
@@ -22,17 +23,17 @@ from engine import get_spec
 SPECIAL_MOVES = ("swap", "pass", "black", "white")
 
 
-def seats_with_colours(record: MatchRecord, state: Any) -> tuple[SeatRecord, ...]:
+def seats_with_colours(record: MatchRecord, state: BoardState) -> tuple[SeatRecord, ...]:
     """The seats with the colours they play now (after a swap or the Les side choice)."""
     return tuple(s.evolve(colour=state.seat_colour(s.seat)) for s in record.seats)
 
 
-def user_to_move(record: MatchRecord, state: Any) -> int | None:
+def user_to_move(record: MatchRecord, state: BoardState) -> int | None:
     seat = state.seat_to_move
     return None if seat is None else record.user_of(seat)
 
 
-def move_text(record: MatchRecord, seat: int, before: Any, after: Any) -> Event:
+def move_text(record: MatchRecord, seat: int, before: BoardState, after: BoardState) -> Event:
     """The line describing the move just made."""
     user = mention(record.user_of(seat))
     move = after.last_turn.move or ""
@@ -51,7 +52,7 @@ def move_text(record: MatchRecord, seat: int, before: Any, after: Any) -> Event:
     return say("board_move", user=user, colour=colour, move=move, then=then)
 
 
-def turn_text(record: MatchRecord, state: Any) -> Event | None:
+def turn_text(record: MatchRecord, state: BoardState) -> Event | None:
     """Whose turn it is (and the opening step), or nothing once the game is over or while
     the bot is to move (the Discord layer says the bot is thinking instead)."""
     user = user_to_move(record, state)
@@ -71,9 +72,10 @@ def result_line(seats: Iterable[Any], result: dict[str, Any], why: Said | Any) -
     return say(RESULT, seats=pairs, result=dict(result), outcome=why.to_dict())
 
 
-def result_from_outcome(record: MatchRecord, state: Any) -> dict[str, Any]:
+def result_from_outcome(record: MatchRecord, state: BoardState) -> dict[str, Any]:
     """The stored result of a game the engine ended."""
     outcome = state.outcome
+    assert outcome is not None, "the game has not ended"
     if outcome.winner is None:
         return {"winners": [], "reason": outcome.reason, "draw": True}
     winner = record.user_of(state.seat_of(outcome.winner))
@@ -93,7 +95,7 @@ def placings(record: MatchRecord) -> list[Placing]:
     ]
 
 
-def channel_actions(record: MatchRecord, state: Any) -> tuple[str, ...]:
+def channel_actions(record: MatchRecord, state: BoardState) -> tuple[str, ...]:
     """Buttons for the shared board message."""
     if record.status != "running":
         return ("rematch",) if record.status == "finished" else ()

@@ -19,6 +19,8 @@ from typing import Any
 from bot.service.errors import InvalidOptions
 from bot.storage.records import MatchRecord, SeatRecord, VsBotResult
 from engine import get_spec
+from engine.board import BoardState
+from engine.leiff.state import LeiffState
 from engine.ai import leiff_bot
 from engine.ai.levels import DEFAULT_LEVEL, LEVEL_NAMES
 from engine.spec import GameKind
@@ -79,7 +81,7 @@ def humans_at_table(record: MatchRecord) -> list[SeatRecord]:
     return [seat for seat in record.seats if not seat.is_bot and not seat.removed]
 
 
-def board_bot_to_move(record: MatchRecord, state: Any) -> SeatRecord | None:
+def board_bot_to_move(record: MatchRecord, state: BoardState) -> SeatRecord | None:
     """The bot seat that must move now in a board game, if any."""
     seat_number = state.seat_to_move
     if seat_number is None or state.outcome is not None:
@@ -100,7 +102,7 @@ def board_bot_answers_draw(record: MatchRecord) -> SeatRecord | None:
     return None
 
 
-def leiff_bot_choice(record: MatchRecord, state: Any) -> tuple[SeatRecord, str] | None:
+def leiff_bot_choice(record: MatchRecord, state: LeiffState) -> tuple[SeatRecord, str] | None:
     """The first bot seat (in seat order, among the seats that may act) that wants to act,
     with its action; None when no bot wants to act now.
 
