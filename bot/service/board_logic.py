@@ -10,7 +10,6 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.service.ratings import Placing
-from engine.board import BoardState
 from bot.service.results import Event, say
 from bot.service.texts import ENGINE_PHRASE, RESULT, Said
 from bot.service.texts import SeatColour as SeatColour
@@ -18,6 +17,7 @@ from bot.service.texts import mention as mention
 from bot.service.texts import result_text as result_text
 from bot.storage.records import MatchRecord, SeatRecord
 from engine import get_spec
+from engine.board import BoardState
 
 # Engine moves that get a button of their own (cell moves are typed or picked on the board).
 SPECIAL_MOVES = ("swap", "pass", "black", "white")

@@ -19,10 +19,10 @@ from typing import Any
 from bot.service.errors import InvalidOptions
 from bot.storage.records import MatchRecord, SeatRecord, VsBotResult
 from engine import get_spec
-from engine.board import BoardState
-from engine.leiff.state import LeiffState
 from engine.ai import leiff_bot
 from engine.ai.levels import DEFAULT_LEVEL, LEVEL_NAMES
+from engine.board import BoardState
+from engine.leiff.state import LeiffState
 from engine.spec import GameKind
 
 # Weakest first: when several bots share a Leiff table, the strongest names the match.

@@ -16,10 +16,10 @@ from typing import Any
 from bot.service.board_logic import mention
 from bot.service.guild_settings import GuildSettings
 from bot.service.ratings import Placing
-from engine.leiff.state import LeiffState
 from bot.service.results import Event, say
 from bot.service.texts import ENGINE_TEXT
 from bot.storage.records import MatchRecord
+from engine.leiff.state import LeiffState
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6

@@ -7,7 +7,9 @@ import re
 
 import pytest
 
+from engine.leiff.cards import display_name
 from i18n import translate
+from render.leiff import special_subtitle
 from tests.bot.helpers import pinged
 from tests.bot.language_check import english_in, service_lines, untranslated
 from tests.bot.leiff_driver import LeiffTable
@@ -96,6 +98,7 @@ async def test_three_player_game_with_dms_fallback_and_no_leaks(
     await table.audit()
 
     done: set[str] = set()
+    seen_specials: set[str] = set()
     for _ in range(120):
         state = await table.state()
         public = state.view(None)
@@ -143,6 +146,18 @@ async def test_three_player_game_with_dms_fallback_and_no_leaks(
                 await table.act(turn_player, "swap 4")
         elif waiting["step"] == "effect":
             owner = waiting["owners"][0]
+            subtitle = special_subtitle(waiting["card"], language)
+            if subtitle is not None:
+                # the card's German name, what it does in the reader's language
+                hand = await table.hand_message(players[owner])
+                line = translate(
+                    language,
+                    "bot.leiff.hand_effect",
+                    card=display_name(waiting["card"]),
+                    subtitle=subtitle,
+                )
+                assert line in hand.content
+                seen_specials.add(waiting["card"])
             actions = [
                 a
                 for a in state.legal_actions(owner)
@@ -157,6 +172,7 @@ async def test_three_player_game_with_dms_fallback_and_no_leaks(
         else:
             owner = waiting["owners"][0]
             await table.act(players[owner], state.default_action(owner))
+    assert seen_specials, "no special card (or slot machine) effect came up"
     assert {"match", "failed catch", "correct catch", "effect", "leiff"} <= done, done
 
     # The round was scored and the drinking ledger announced in the channel.

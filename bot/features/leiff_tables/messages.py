@@ -24,7 +24,9 @@ from bot.common.service_words import texts_for
 from bot.common.themes import member_theme, server_theme
 from bot.features.leiff_tables.labels import leiff_choices, table_choices
 from engine import get_spec
+from engine.leiff.cards import display_name
 from i18n import N_, translate, translate_plural
+from render.leiff import special_subtitle
 
 
 def describe_options(language: str, options: dict[str, Any]) -> str:
@@ -42,6 +44,18 @@ def describe_options(language: str, options: dict[str, Any]) -> str:
     if options.get("teams"):
         parts.append(translate(language, "bot.leiff.option.teams"))
     return ", ".join(parts)
+
+
+def special_effect(view: dict[str, Any] | None, seat: int | None) -> str | None:
+    """The special card (or the slot machine) whose effect this seat is to use now: its
+    German name is its name in every language, its subtitle says what it does."""
+    if view is None or seat is None:
+        return None
+    waiting = view.get("waiting_for") or {}
+    card = waiting.get("card")
+    if waiting.get("step") != "effect" or seat not in (waiting.get("owners") or ()):
+        return None
+    return card if special_subtitle(card or "") is not None else None
 
 
 def table_step(update: Any) -> str | None:
@@ -209,6 +223,16 @@ class LeiffMessages(MessageBuilder):
         lines.extend(sentence(t) for t in texts_for(language, update, user_id))
         if match.status == "running" and user_id in match.to_act and table_step(update) != "next":
             lines.append(translate(language, "bot.leiff.hand_your_move"))
+        effect = special_effect(picture.view if picture is not None else None, seat)
+        if effect is not None:
+            lines.append(
+                translate(
+                    language,
+                    "bot.leiff.hand_effect",
+                    card=display_name(effect),
+                    subtitle=special_subtitle(effect, language),
+                )
+            )
         buttons = next((b for b in update.buttons if b.for_user == user_id), None)
         choices = (
             leiff_choices(language, buttons.actions, seat_names) if buttons is not None else []
