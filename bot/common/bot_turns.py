@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from bot.common.context import Context
+from bot.common.outgoing import without_user
 
 log = logging.getLogger(__name__)
 
@@ -45,9 +46,10 @@ class BotTurns:
         try:
             while match_id in self._wanted:
                 self._wanted.discard(match_id)
-                for update in await self.context.service.advance_bots(match_id):
+                updates = await self.context.service.advance_bots(match_id)
+                for index, update in enumerate(updates):
                     # posting it may ask for more bot turns: this loop runs again then
-                    await self.publish(update)
+                    await self.publish(without_redrawn_hands(update, updates[index + 1 :]))
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -70,3 +72,17 @@ class BotTurns:
         self._tasks.clear()
         self._wanted.clear()
         return tasks
+
+
+def without_redrawn_hands(update: Any, later: Sequence[Any]) -> Any:
+    """A bot step followed by more in the same batch: the hands a later step draws again
+    are left to it (one DM edit for the batch instead of one per step), unless this step
+    has news for their player (what a bot's 8 showed them, say)."""
+    users = {p.for_user for p in update.pictures if p.for_user is not None}
+    users |= {b.for_user for b in update.buttons if b.for_user is not None}
+    for user in users:
+        if any(e.to == user for e in update.said):
+            continue
+        if any(p.for_user == user for step in later for p in step.pictures):
+            update = without_user(update, user)
+    return update

@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.service import leiff_logic
 from bot.service.describe import Describer
-from bot.service.errors import Forbidden, InvalidRequest
+from bot.service.errors import Forbidden, InvalidRequest, NotFound
 from bot.service.guild_settings import GuildSettings
 from bot.service.results import MatchInfo, Update
 from bot.service.steps import is_table
@@ -76,19 +76,21 @@ class Lookups:
         await self.store.load(match_id)
         return await self.repo.actions(match_id)
 
+    # These writes check that the match exists in the same statement (one round trip, not
+    # a load of the match, its seats and its messages before it): no row written, no match.
     async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
-        await self.store.load(match_id)
-        await self.repo.set_message(match_id, kind, message_id)
+        if not await self.repo.set_message(match_id, kind, message_id):
+            raise NotFound("no_such_match")
 
     async def record_delivered(self, match_id: int, version: int) -> None:
         """Every message of the match's step ``version`` went out (recorded with its
         messages as ``"delivered"``; a start sends again a match whose record is behind)."""
-        await self.store.load(match_id)
-        await self.repo.set_message(match_id, "delivered", version)
+        if not await self.repo.set_message(match_id, "delivered", version):
+            raise NotFound("no_such_match")
 
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
-        await self.store.load(match_id)
-        await self.repo.set_thread(match_id, thread_id)
+        if not await self.repo.set_thread(match_id, thread_id):
+            raise NotFound("no_such_match")
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Records the channel message that shows a challenge, so whichever process sees it
@@ -161,6 +163,9 @@ class Lookups:
         """Change some settings of a server (Manage Server only); all are checked first."""
         if not has_manage_guild:
             raise Forbidden("manage_server_needed")
-        updated = (await self.store.settings(guild_id)).with_changes(changes)
+        # Changes apply to the settings as stored now, not as this process last read them.
+        stored = GuildSettings.from_stored(await self.repo.get_settings(guild_id))
+        updated = stored.with_changes(changes)
         await self.repo.put_settings(guild_id, updated.to_stored(), self.store.clock(), user_id)
+        self.store.settings_changed(guild_id, updated)
         return updated

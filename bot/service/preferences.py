@@ -54,7 +54,8 @@ class Preferences:
 
     async def hints_on(self, user_id: int, game: str) -> bool:
         """Whether the member's board pictures of ``game`` show move hints now."""
-        chosen = (await self.preferences(user_id)).hints
+        # One read (the choice and the games together): this is asked for every board picture.
+        chosen, finished = await self.repo.hints_facts(user_id, game)
         if chosen is not None:
             return chosen
-        return await self.repo.finished_games(user_id, game) < HINT_GAMES
+        return finished < HINT_GAMES

@@ -39,6 +39,10 @@ from bot.storage import (
 )
 from engine import get_game
 
+# How long settings read from the database are used before they are read again (a change
+# made by this process is used at once).
+SETTINGS_SECONDS = 10.0
+
 # What applies a passed deadline (the clocks' part): the match as stored and the time.
 DeadlineJudge = Callable[[MatchRecord, float], Awaitable[Update | None]]
 
@@ -80,9 +84,27 @@ class MatchStore:
         # state is only ever used for the version just read from the database, so another
         # process moving the match on can never be answered from here.
         self._states: dict[int, tuple[int, Any]] = {}
+        # Servers' settings as last read, with when (monotonic seconds): every action reads
+        # them (the move's clock, the reply's language and theme), and they change only
+        # when an admin changes them. A change made here replaces the entry at once
+        # (:meth:`settings_changed`); one made by another process (another shard's admin
+        # cannot change this server's, but a second process on one database could) is
+        # seen at most SETTINGS_SECONDS later.
+        self._settings: dict[int, tuple[float, GuildSettings]] = {}
+        self.settings_clock: Callable[[], float] = time.monotonic
 
     async def settings(self, guild_id: int) -> GuildSettings:
-        return GuildSettings.from_stored(await self.repo.get_settings(guild_id))
+        now = self.settings_clock()
+        cached = self._settings.get(guild_id)
+        if cached is not None and now - cached[0] < SETTINGS_SECONDS:
+            return cached[1]
+        settings = GuildSettings.from_stored(await self.repo.get_settings(guild_id))
+        self._settings[guild_id] = (now, settings)
+        return settings
+
+    def settings_changed(self, guild_id: int, settings: GuildSettings) -> None:
+        """This process stored new settings for the server: use them from now on."""
+        self._settings[guild_id] = (self.settings_clock(), settings)
 
     # ---- claims on background work (shared by every process on the database) ----------
     async def claim(self, match_id: int) -> bool:

@@ -111,6 +111,11 @@ class PostgresRepository(SqlRepository):
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return list(await self._pool.fetch(numbered(sql), *params))
 
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        # Outside a transaction block PostgreSQL commits the statement by itself: one
+        # round trip instead of BEGIN, the statement and COMMIT.
+        return _rowcount(await self._pool.execute(numbered(sql), *params))
+
 
 async def open_postgres(url: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> PostgresRepository:
     """Connect a pool to the PostgreSQL database at ``url`` and bring its schema up to date."""

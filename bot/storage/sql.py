@@ -277,12 +277,11 @@ class SqlRepository(ChallengeQueries, MemberQueries, Repository):
             )
 
     async def mark_warned(self, match_id: int, version: int) -> bool:
-        async with self._transaction() as tx:
-            # "warned = false" too: of two processes warning at once, one sends it.
-            changed = await tx.execute(
-                "UPDATE matches SET warned = ? WHERE id = ? AND version = ? AND warned = ?",
-                (True, match_id, version, False),
-            )
+        # "warned = false" too: of two processes warning at once, one sends it.
+        changed = await self._write(
+            "UPDATE matches SET warned = ? WHERE id = ? AND version = ? AND warned = ?",
+            (True, match_id, version, False),
+        )
         return changed == 1
 
     async def matches_with_status(self, statuses: Iterable[str]) -> list[MatchRecord]:
@@ -370,21 +369,19 @@ class SqlRepository(ChallengeQueries, MemberQueries, Repository):
     async def claim_match(
         self, match_id: int, owner: str, lease_now: float, lease_until: float
     ) -> bool:
-        async with self._transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE matches SET claimed_by = ?, claimed_until = ? WHERE id = ? "
-                "AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
-                (owner, float(lease_until), match_id, float(lease_now), owner),
-            )
+        changed = await self._write(
+            "UPDATE matches SET claimed_by = ?, claimed_until = ? WHERE id = ? "
+            "AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
+            (owner, float(lease_until), match_id, float(lease_now), owner),
+        )
         return changed == 1
 
     async def release_match(self, match_id: int, owner: str) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "UPDATE matches SET claimed_by = NULL, claimed_until = NULL "
-                "WHERE id = ? AND claimed_by = ?",
-                (match_id, owner),
-            )
+        await self._write(
+            "UPDATE matches SET claimed_by = NULL, claimed_until = NULL "
+            "WHERE id = ? AND claimed_by = ?",
+            (match_id, owner),
+        )
 
     async def actions(self, match_id: int) -> list[ActionRecord]:
         rows = await self._fetch(
@@ -392,17 +389,22 @@ class SqlRepository(ChallengeQueries, MemberQueries, Repository):
         )
         return [mapping.action_from_row(row) for row in rows]
 
-    async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "INSERT INTO match_messages(match_id, kind, message_id) VALUES (?, ?, ?) "
-                "ON CONFLICT(match_id, kind) DO UPDATE SET message_id = excluded.message_id",
-                (match_id, kind, message_id),
-            )
+    async def set_message(self, match_id: int, kind: str, message_id: int) -> bool:
+        # One statement that also tells whether the match exists (no row: nothing written).
+        # "WHERE EXISTS" also keeps SQLite from reading ON CONFLICT as part of the SELECT.
+        changed = await self._write(
+            "INSERT INTO match_messages(match_id, kind, message_id) "
+            "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM matches WHERE id = ?) "
+            "ON CONFLICT(match_id, kind) DO UPDATE SET message_id = excluded.message_id",
+            (match_id, kind, message_id, match_id),
+        )
+        return changed > 0
 
-    async def set_thread(self, match_id: int, thread_id: int | None) -> None:
-        async with self._transaction() as tx:
-            await tx.execute("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))
+    async def set_thread(self, match_id: int, thread_id: int | None) -> bool:
+        changed = await self._write(
+            "UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id)
+        )
+        return changed > 0
 
     # ---- challenges ----------------------------------------------------------------------
     async def accept_challenge(self, challenge_id: int, match: MatchRecord) -> MatchRecord:

@@ -45,3 +45,9 @@ class SqlAccess(abc.ABC):
     @abc.abstractmethod
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         """A read outside any transaction of ours (each back end's own consistency)."""
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """One statement as a transaction of its own; the number of rows it changed. A
+        back end may run it without ``BEGIN`` and ``COMMIT`` (one statement is atomic)."""
+        async with self._transaction() as tx:
+            return await tx.execute(sql, params)

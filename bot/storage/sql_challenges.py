@@ -66,7 +66,6 @@ class ChallengeQueries(SqlAccess):
         return mapping.challenge_from_row(rows[0])
 
     async def set_challenge_message(self, challenge_id: int, message_id: int | None) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
-            )
+        await self._write(
+            "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
+        )

@@ -70,14 +70,13 @@ class MemberQueries(SqlAccess):
     async def put_settings(
         self, guild_id: int, data: dict[str, Any], updated_at: float, updated_by: int | None
     ) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "INSERT INTO guild_settings(guild_id, data, updated_at, updated_by) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT(guild_id) DO UPDATE SET "
-                "data = excluded.data, updated_at = excluded.updated_at, "
-                "updated_by = excluded.updated_by",
-                (guild_id, mapping.dumps(data), float(updated_at), updated_by),
-            )
+        await self._write(
+            "INSERT INTO guild_settings(guild_id, data, updated_at, updated_by) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT(guild_id) DO UPDATE SET "
+            "data = excluded.data, updated_at = excluded.updated_at, "
+            "updated_by = excluded.updated_by",
+            (guild_id, mapping.dumps(data), float(updated_at), updated_by),
+        )
 
     # ---- direct messages -----------------------------------------------------------------
     async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
@@ -107,21 +106,19 @@ class MemberQueries(SqlAccess):
         }
 
     async def record_dm_failure(self, user_id: int, at: float, code: int | None = None) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "INSERT INTO dm_failures(user_id, failed_at, code) VALUES (?, ?, ?) "
-                "ON CONFLICT(user_id) DO UPDATE SET failed_at = excluded.failed_at, "
-                "code = excluded.code",
-                (user_id, float(at), code),
-            )
+        await self._write(
+            "INSERT INTO dm_failures(user_id, failed_at, code) VALUES (?, ?, ?) "
+            "ON CONFLICT(user_id) DO UPDATE SET failed_at = excluded.failed_at, "
+            "code = excluded.code",
+            (user_id, float(at), code),
+        )
 
     async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
-        async with self._transaction() as tx:
-            changed = await tx.execute(
-                "INSERT INTO dm_notices(user_id, match_id) VALUES (?, ?) "
-                "ON CONFLICT(user_id, match_id) DO NOTHING",
-                (user_id, match_id),
-            )
+        changed = await self._write(
+            "INSERT INTO dm_notices(user_id, match_id) VALUES (?, ?) "
+            "ON CONFLICT(user_id, match_id) DO NOTHING",
+            (user_id, match_id),
+        )
         return changed == 1
 
     async def clear_dm_failure(self, user_id: int) -> None:
@@ -147,19 +144,18 @@ class MemberQueries(SqlAccess):
         )
 
     async def put_preferences(self, preferences: MemberPreferences) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "INSERT INTO member_preferences(user_id, hints, theme, updated_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET "
-                "hints = excluded.hints, theme = excluded.theme, "
-                "updated_at = excluded.updated_at",
-                (
-                    preferences.user_id,
-                    preferences.hints,
-                    preferences.theme,
-                    float(preferences.updated_at),
-                ),
-            )
+        await self._write(
+            "INSERT INTO member_preferences(user_id, hints, theme, updated_at) "
+            "VALUES (?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET "
+            "hints = excluded.hints, theme = excluded.theme, "
+            "updated_at = excluded.updated_at",
+            (
+                preferences.user_id,
+                preferences.hints,
+                preferences.theme,
+                float(preferences.updated_at),
+            ),
+        )
 
     async def finished_games(self, user_id: int, game: str) -> int:
         rows = await self._fetch(
@@ -169,6 +165,17 @@ class MemberQueries(SqlAccess):
             (user_id, game),
         )
         return int(rows[0]["n"])
+
+    async def hints_facts(self, user_id: int, game: str) -> tuple[bool | None, int]:
+        rows = await self._fetch(
+            "SELECT (SELECT hints FROM member_preferences WHERE user_id = ?) AS hints, "
+            "(SELECT COUNT(*) FROM matches JOIN match_seats ON match_seats.match_id = "
+            "matches.id WHERE match_seats.user_id = ? AND matches.game = ? "
+            "AND matches.status = 'finished') AS n",
+            (user_id, user_id, game),
+        )
+        hints = rows[0]["hints"]
+        return (None if hints is None else bool(hints)), int(rows[0]["n"])
 
     # ---- members' languages --------------------------------------------------------------
     async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
@@ -181,10 +188,9 @@ class MemberQueries(SqlAccess):
         return {row["user_id"]: row["language"] for row in rows}
 
     async def set_member_language(self, user_id: int, language: str, at: float) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "INSERT INTO member_languages(user_id, language, seen_at) VALUES (?, ?, ?) "
-                "ON CONFLICT(user_id) DO UPDATE SET language = excluded.language, "
-                "seen_at = excluded.seen_at",
-                (user_id, language, float(at)),
-            )
+        await self._write(
+            "INSERT INTO member_languages(user_id, language, seen_at) VALUES (?, ?, ?) "
+            "ON CONFLICT(user_id) DO UPDATE SET language = excluded.language, "
+            "seen_at = excluded.seen_at",
+            (user_id, language, float(at)),
+        )

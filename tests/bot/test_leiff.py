@@ -237,15 +237,23 @@ def seed_with_an_early_gossip(players: int) -> int:
 
 
 async def test_klatschtante_rule_by_form_never_pings_and_no_drinking_when_disabled(
-    sim, world, make_bot
+    sim, world, language, make_bot
 ):
     seed = seed_with_an_early_gossip(2)
     handle = await sim.start_bot(lambda: make_bot(seed_source=lambda: seed))
     changed = await sim.slash(world.admin, "settings", key="leiff_specials", value="on")
-    assert "leiff_specials: on" in changed.text
+    assert f"leiff_specials: {translate(language, 'bot.settings.on')}" in changed.text
     players = [world.alice, world.bob]
-    match_id, _ = await open_table(sim, world, players)
-    table = LeiffTable(sim, handle, match_id, players, world.channel)
+    match_id, _ = await open_table(sim, world, players, language)
+    table = LeiffTable(
+        sim,
+        handle,
+        match_id,
+        players,
+        world.channel,
+        channel_language=language,
+        languages={user.id: language for user in players},
+    )
     await table.audit()
     rule = f"<@{world.carol.id}> and @everyone sing"
     for _ in range(40):
@@ -265,6 +273,10 @@ async def test_klatschtante_rule_by_form_never_pings_and_no_drinking_when_disabl
             await table.act(players[owner], state.default_action(owner))
     state = await table.state()
     assert state.view(None)["rule"] == rule
+    # the form spoke the writer's language
+    (form,) = [i.modal for i in sim.interactions if getattr(i, "modal", None) is not None]
+    assert form.title == translate(language, "bot.leiff.rule_form.title")
+    assert [f["label"] for f in form.fields] == [translate(language, "bot.leiff.rule_form.label")]
     announced = [m for m in world.channel.messages if rule in (m.content or "")]
     assert announced, "the new rule was not shown in the channel"
     for message in announced:

@@ -16,8 +16,15 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.common.components import Choice, ordered_choices
-from bot.common.custom_ids import ADD_BOT, PROMPT, REMOVE_BOT, SHOW_HAND
+from bot.common.components import OPTIONS_PER_SELECT, Choice, ordered_choices
+from bot.common.custom_ids import (
+    ADD_BOT,
+    PROMPT,
+    REMOVE_BOT,
+    SHOW_HAND,
+    TRADE_BACK,
+    TRADE_FIRST,
+)
 from engine import IllegalMove
 from engine.leiff import parse_action
 from engine.leiff.actions import Action
@@ -226,14 +233,58 @@ def leiff_choice(language: str, action: str, seat_names: Sequence[str]) -> Choic
     return Choice(action, text, label.style, label.family, menu)
 
 
-def leiff_choices(language: str, actions: Sequence[str], seat_names: Sequence[str]) -> list[Choice]:
-    """Choices for a player's Leiff actions; the free-text rule appears once, as a prompt."""
+def leiff_choices(
+    language: str,
+    actions: Sequence[str],
+    seat_names: Sequence[str],
+    *,
+    trade_from: str | None = None,
+) -> list[Choice]:
+    """Choices for a player's Leiff actions; the free-text rule appears once, as a prompt.
+
+    A 9 lets its player swap any two cards of any two players: 96 choices at four players,
+    240 at six, more than the five menus of 25 a message holds beside everything else. When
+    they do not fit one menu, the player picks the first card (one choice per card,
+    ``TRADE_FIRST``), then, with ``trade_from`` (that card), the second one from the swaps
+    of that card, or goes back to the whole hand.
+    """
+    trades = [a for a in actions if _is_trade(a)]
+    if trade_from is not None:
+        chosen = [a for a in trades if a.split()[1] == trade_from]
+        back = Choice(TRADE_BACK, translate(language, "bot.leiff.action.trade_back"))
+        return [leiff_choice(language, a, seat_names) for a in chosen] + [back]
+    two_steps = len(trades) > OPTIONS_PER_SELECT
     choices: list[Choice] = []
     seen: set[str] = set()
     for action in actions:
-        choice = leiff_choice(language, action, seat_names)
+        if two_steps and _is_trade(action):
+            choice = _first_pick(language, action.split()[1], seat_names)
+        else:
+            choice = leiff_choice(language, action, seat_names)
         if choice.action in seen:
             continue
         seen.add(choice.action)
         choices.append(choice)
     return choices
+
+
+def _is_trade(action: str) -> bool:
+    return action.startswith("trade ")
+
+
+def _first_pick(language: str, card: str, seat_names: Sequence[str]) -> Choice:
+    """The first card of a 9's swap ("seat.slot"), as a choice of its own."""
+    seat, _, slot = card.partition(".")
+    number = int(seat)
+    owner = (
+        seat_names[number]
+        if 0 <= number < len(seat_names)
+        else translate(language, "bot.leiff.seat", seat=number)
+    )
+    return Choice(
+        TRADE_FIRST + card,
+        translate(language, "bot.leiff.action.trade_first", owner=owner, slot=slot),
+        STYLE.primary,
+        "trade first",
+        translate(language, "bot.leiff.menu.trade_first"),
+    )

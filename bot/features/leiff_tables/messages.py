@@ -203,8 +203,32 @@ class LeiffMessages(MessageBuilder):
             update, user_id, await self.context.names.seat_names(update.match), language
         )
 
+    def _hand_header(self, match: Any, language: str) -> str:
+        """Which table a DM belongs to: its number, its channel (a mention, which a member
+        sees as "#games" and can jump to) and its server, by name when this process knows
+        the server (a DM may be sent by the process of another shard: then without)."""
+        channel = f"<#{match.thread_id or match.channel_id}>"
+        guild = self.context.client.get_guild(match.guild_id)
+        if guild is None:
+            return translate(
+                language, "bot.leiff.hand_header.no_server", table=match.id, channel=channel
+            )
+        return translate(
+            language,
+            "bot.leiff.hand_header",
+            table=match.id,
+            channel=channel,
+            server=in_text(guild.name),
+        )
+
     async def hand_message(
-        self, update: Any, user_id: int, seat_names: Sequence[str], language: str
+        self,
+        update: Any,
+        user_id: int,
+        seat_names: Sequence[str],
+        language: str,
+        *,
+        trade_from: str | None = None,
     ) -> Outgoing:
         """One player's private message in their ``language``: their view, their news and
         their actions."""
@@ -219,7 +243,7 @@ class LeiffMessages(MessageBuilder):
             image = await self.context.painter.hand_png(
                 picture.view, seat, seat_names, language, theme=theme
             )
-        lines = [translate(language, "bot.leiff.hand_header", table=match.id)]
+        lines = [self._hand_header(match, language)]
         lines.extend(sentence(t) for t in texts_for(language, update, user_id))
         if match.status == "running" and user_id in match.to_act and table_step(update) != "next":
             lines.append(translate(language, "bot.leiff.hand_your_move"))
@@ -234,9 +258,12 @@ class LeiffMessages(MessageBuilder):
                 )
             )
         buttons = next((b for b in update.buttons if b.for_user == user_id), None)
-        choices = (
-            leiff_choices(language, buttons.actions, seat_names) if buttons is not None else []
-        )
+        actions = buttons.actions if buttons is not None else ()
+        if trade_from is not None and not any(
+            a.startswith(f"trade {trade_from} ") for a in actions
+        ):
+            trade_from = None  # that swap is no longer open: the whole hand again
+        choices = leiff_choices(language, actions, seat_names, trade_from=trade_from)
         if buttons is not None and not buttons.actions and match.status == "running":
             lines.append(translate(language, "bot.leiff.hand_nothing_to_do"))
         version = buttons.version if buttons is not None else match.version
