@@ -23,6 +23,7 @@ from bot.service.steps import (
     apply_board_move,
     begin,
     deadline,
+    draws_possible,
     engine_refusal,
     finished,
     title,
@@ -119,7 +120,7 @@ class BoardMatches:
         async with self.store.match(match_id, version) as record:
             check_running(record)
             seat = seat_of(record, user_id)
-            if record.game not in board_logic.DRAWABLE_GAMES:
+            if not draws_possible(record.game):
                 raise IllegalAction("no_draws", game=title(record.game))
             if record.draw_offer_seat == seat.seat:
                 raise IllegalAction("draw_offered_already")
