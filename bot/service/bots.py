@@ -32,7 +32,7 @@ def check_level(level: str | None) -> str:
         return DEFAULT_BOT_LEVEL
     name = str(level).strip().lower()
     if name not in LEVEL_ORDER:
-        raise InvalidOptions(f"the bot's levels are: {', '.join(LEVEL_ORDER)}")
+        raise InvalidOptions("unknown_level", levels=", ".join(LEVEL_ORDER))
     return name
 
 

@@ -16,6 +16,8 @@ from typing import Any
 from bot.service.board_logic import mention
 from bot.service.guild_settings import GuildSettings
 from bot.service.ratings import Placing
+from bot.service.results import Event, say
+from bot.service.texts import ENGINE_TEXT
 from bot.storage.records import MatchRecord
 
 MIN_PLAYERS = 2
@@ -85,6 +87,27 @@ def private_texts(state: Any, record: MatchRecord) -> list[tuple[int, str]]:
     return found
 
 
+def public_lines(state: Any, record: MatchRecord) -> list[Event]:
+    """The public events of the engine's last step as lines for the channel (the engine's
+    own words, players' names filled in)."""
+    return [
+        say(ENGINE_TEXT, text=text, engine_kind=kind)
+        for kind, text in (
+            (e["kind"], fill_names(e["text"], record))
+            for e in state.events
+            if e["audience"] == "all"
+        )
+        if text
+    ]
+
+
+def private_lines(state: Any, record: MatchRecord) -> list[Event]:
+    """The private events of the engine's last step as lines for each player told."""
+    return [
+        say(ENGINE_TEXT, to=user, text=text) for user, text in private_texts(state, record) if text
+    ]
+
+
 def public_events(state: Any) -> list[tuple[str, dict[str, Any]]]:
     return [(e["kind"], dict(e["data"])) for e in state.events if e["audience"] == "all"]
 
@@ -115,43 +138,24 @@ def hand_version(view: dict[str, Any], seat: int) -> int:
     return HAND_VERSION_BASE + digest % HAND_VERSION_BASE
 
 
-def what_you_may_do(state: Any, seat: int) -> str:
-    """In words, what the engine waits for from ``seat`` now (for a refusal: never a list
-    of internal actions or seat numbers)."""
+def owner_refusal(state: Any, seat: int) -> str:
+    """Why a choice the engine waits for from ``seat`` was refused, and what to do instead:
+    a service error code ("now_<step>"), never a list of internal actions or seat numbers."""
     waiting = state.waiting_for()
     step = waiting["step"]
     verbs = {action.split(" ", 1)[0] for action in state.legal_actions(seat)}
     if step == "look":
-        return "choose one of your cards to look at"
+        return "now_look"
     if step == "turn":
-        options = [
-            words
-            for verb, words in (
-                ("draw", "draw a card"),
-                ("take", "take the discard"),
-                ("leiff", "call Leiff"),
-            )
-            if verb in verbs
-        ]
-        return ", ".join(options[:-1]) + " or " + options[-1] if len(options) > 1 else options[0]
+        options = [verb for verb in ("draw", "take", "leiff") if verb in verbs]
+        return "now_turn_" + "_".join(options)
     if step == "hold":
-        if "discard" in verbs:
-            return "put the card you hold into one of your slots, or discard it"
-        return "put the card you hold into one of your slots"
+        return "now_hold_or_discard" if "discard" in verbs else "now_hold"
     if step == "effect":
-        return "use the card's effect or skip it" if "decline" in verbs else "use the card's effect"
-    if step == "spy":
-        return "choose one of the Magier's cards to look at"
-    if step == "exchange":
-        return "choose the card you give"
-    if step == "next":
-        return "deal the next round"
-    return "wait for your turn"
-
-
-def owner_refusal(state: Any, seat: int) -> str:
-    """Why a choice the engine waits for from ``seat`` was refused, and what to do instead."""
-    return f"you cannot do that now: {what_you_may_do(state, seat)}"
+        return "now_effect_or_skip" if "decline" in verbs else "now_effect"
+    if step in ("spy", "exchange", "next"):
+        return f"now_{step}"
+    return "now_wait"
 
 
 def hand_changed(before: Any, after: Any, seat: int) -> bool:

@@ -324,7 +324,7 @@ def _with_note(update: Any, note: Note | None) -> Any:
     """The update with one more line for the channel message (first, after the header)."""
     if note is None:
         return update
-    return dataclasses.replace(update, messages=(note, *update.messages))
+    return dataclasses.replace(update, notes=(note, *update.notes))
 
 
 def _move_order(move: str) -> tuple[str, int, str]:

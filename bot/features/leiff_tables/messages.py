@@ -184,7 +184,7 @@ class LeiffMessages(MessageBuilder):
         if match is None or match.status == "lobby":
             return []
         users = {p.for_user for p in update.pictures if p.for_user is not None}
-        users |= {m.to for m in update.messages if m.to is not None}
+        users |= {e.to for e in update.said if e.to is not None}
         users |= {b.for_user for b in update.buttons if b.for_user is not None}
         # Leiff bot seats have negative pseudo ids: nobody to send a DM to.
         return sorted(u for u in users if u > 0)
