@@ -13,7 +13,7 @@ from bot.common.outgoing import listing
 from bot.service import board_logic
 from bot.service.errors import ENGINE, ServiceError
 from bot.service.errors import ENGLISH as ERROR_ENGLISH
-from bot.service.results import Event, Update
+from bot.service.results import Event, Note, Update
 from bot.service.texts import ENGINE_PHRASE, ENGINE_TEXT, RESULT, Said, mention, result_params
 from bot.service.texts import ENGLISH as SAY_ENGLISH
 from engine import IllegalMove
@@ -126,12 +126,12 @@ def _value(language: str, value: object) -> object:
     return value
 
 
-def service_text(language: str, line: object) -> str:
+def service_text(language: str, line: Event | Note) -> str:
     """One line of an update in ``language``: a said :class:`bot.service.Event`, or a note
     the Discord layer added (anything with ``words(language)``)."""
     if isinstance(line, Event):
         return said_words(language, line.kind, line.data)
-    return str(line.words(language))  # type: ignore[attr-defined]
+    return line.words(language)
 
 
 def texts_for(language: str, update: Update, user_id: int | None) -> list[str]:
@@ -139,7 +139,8 @@ def texts_for(language: str, update: Update, user_id: int | None) -> list[str]:
     Discord layer's own notes first, then what the service said."""
     notes = [note for note in update.notes if note.to == user_id]
     said = [event for event in update.said if event.to == user_id]
-    return [service_text(language, line) for line in [*notes, *said]]
+    lines: list[Event | Note] = [*notes, *said]
+    return [service_text(language, line) for line in lines]
 
 
 def result_words(

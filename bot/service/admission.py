@@ -43,7 +43,7 @@ from bot.storage import (
     MatchRecord,
     SeatRecord,
 )
-from engine import BOARD_GAMES, get_board_game
+from engine import board_game_names, get_board_game
 from engine.board import BoardGame, BoardState
 
 
@@ -84,7 +84,7 @@ def board_options(
 ) -> tuple[str, int, dict[str, Any]]:
     """The board game's name, board size and the options that differ from its defaults."""
     name = game_name(game)
-    if name not in BOARD_GAMES:
+    if name not in board_game_names():
         raise InvalidOptions("leiff_at_a_table")
     rules = get_board_game(name)
     checked_size = _checked_size(rules, size)

@@ -16,24 +16,24 @@ from bot.service.texts import SeatColour as SeatColour
 from bot.service.texts import mention as mention
 from bot.service.texts import result_text as result_text
 from bot.storage.records import MatchRecord, SeatRecord
+from engine import get_spec
+from engine.board import BoardState
 
-# Games whose rules can end in a draw, so a draw by agreement is possible.
-DRAWABLE_GAMES = frozenset({"lefe", "dalen", "les"})
 # Engine moves that get a button of their own (cell moves are typed or picked on the board).
 SPECIAL_MOVES = ("swap", "pass", "black", "white")
 
 
-def seats_with_colours(record: MatchRecord, state: Any) -> tuple[SeatRecord, ...]:
+def seats_with_colours(record: MatchRecord, state: BoardState) -> tuple[SeatRecord, ...]:
     """The seats with the colours they play now (after a swap or the Les side choice)."""
     return tuple(s.evolve(colour=state.seat_colour(s.seat)) for s in record.seats)
 
 
-def user_to_move(record: MatchRecord, state: Any) -> int | None:
+def user_to_move(record: MatchRecord, state: BoardState) -> int | None:
     seat = state.seat_to_move
     return None if seat is None else record.user_of(seat)
 
 
-def move_text(record: MatchRecord, seat: int, before: Any, after: Any) -> Event:
+def move_text(record: MatchRecord, seat: int, before: BoardState, after: BoardState) -> Event:
     """The line describing the move just made."""
     user = mention(record.user_of(seat))
     move = after.last_turn.move or ""
@@ -52,7 +52,7 @@ def move_text(record: MatchRecord, seat: int, before: Any, after: Any) -> Event:
     return say("board_move", user=user, colour=colour, move=move, then=then)
 
 
-def turn_text(record: MatchRecord, state: Any) -> Event | None:
+def turn_text(record: MatchRecord, state: BoardState) -> Event | None:
     """Whose turn it is (and the opening step), or nothing once the game is over or while
     the bot is to move (the Discord layer says the bot is thinking instead)."""
     user = user_to_move(record, state)
@@ -72,9 +72,10 @@ def result_line(seats: Iterable[Any], result: dict[str, Any], why: Said | Any) -
     return say(RESULT, seats=pairs, result=dict(result), outcome=why.to_dict())
 
 
-def result_from_outcome(record: MatchRecord, state: Any) -> dict[str, Any]:
+def result_from_outcome(record: MatchRecord, state: BoardState) -> dict[str, Any]:
     """The stored result of a game the engine ended."""
     outcome = state.outcome
+    assert outcome is not None, "the game has not ended"
     if outcome.winner is None:
         return {"winners": [], "reason": outcome.reason, "draw": True}
     winner = record.user_of(state.seat_of(outcome.winner))
@@ -94,13 +95,13 @@ def placings(record: MatchRecord) -> list[Placing]:
     ]
 
 
-def channel_actions(record: MatchRecord, state: Any) -> tuple[str, ...]:
+def channel_actions(record: MatchRecord, state: BoardState) -> tuple[str, ...]:
     """Buttons for the shared board message."""
     if record.status != "running":
         return ("rematch",) if record.status == "finished" else ()
     actions = [m for m in SPECIAL_MOVES if m in state.legal_moves()]
     actions.append("resign")
-    if record.game in DRAWABLE_GAMES:
+    if get_spec(record.game).draws_possible:
         if record.draw_offer_seat is None:
             actions.append("offer_draw")
         else:

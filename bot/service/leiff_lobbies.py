@@ -17,7 +17,7 @@ from bot.service.errors import Forbidden, InvalidOptions, LobbyError
 from bot.service.guild_settings import LEIFF_TARGETS
 from bot.service.leiff_tables import LeiffTables
 from bot.service.results import Update, say
-from bot.service.steps import LEIFF, SERVICE_MARK, begin, leiff_summary
+from bot.service.steps import SERVICE_MARK, begin, leiff_summary, table_game
 from bot.service.store import MatchStore
 from bot.storage import MatchRecord, SeatRecord
 from engine import get_game
@@ -81,7 +81,7 @@ class LeiffLobbies:
                 guild_id=guild_id,
                 channel_id=channel_id,
                 thread_id=thread_id,
-                game=LEIFF,
+                game=table_game(),
                 status="lobby",
                 created_at=now,
                 updated_at=now,
@@ -220,7 +220,7 @@ class LeiffLobbies:
                 raise LobbyError("team_sizes")
             seed = self.store.seed_source()
             try:
-                state = get_game(LEIFF).start(
+                state = get_game(record.game).start(
                     Setup(players=players, seed=seed, options=record.options)
                 )
             except ValueError:

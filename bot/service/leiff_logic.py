@@ -19,6 +19,7 @@ from bot.service.ratings import Placing
 from bot.service.results import Event, say
 from bot.service.texts import ENGINE_TEXT
 from bot.storage.records import MatchRecord
+from engine.leiff.state import LeiffState
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -46,14 +47,14 @@ def fill_names(text: str, record: MatchRecord) -> str:
     return _NAME_TOKEN.sub(name, text)
 
 
-def deadline_key(state: Any) -> tuple[Any, ...]:
+def deadline_key(state: LeiffState) -> tuple[Any, ...]:
     """What the clock is running for: the deadline restarts only when this changes, so
     out-of-turn matching and catching never buy the turn player more time."""
     waiting = state.waiting_for()
     return (waiting["step"], waiting["turn"], waiting["round"], waiting.get("card"))
 
 
-def period_for(state: Any, settings: GuildSettings) -> float | None:
+def period_for(state: LeiffState, settings: GuildSettings) -> float | None:
     """Seconds allowed for the current step, or None when nothing is awaited."""
     waiting = state.waiting_for()
     if waiting["step"] == "over" or not waiting["owners"]:
@@ -63,16 +64,16 @@ def period_for(state: Any, settings: GuildSettings) -> float | None:
     return float(settings.leiff_choice_seconds)
 
 
-def owners(state: Any) -> list[int]:
+def owners(state: LeiffState) -> list[int]:
     """Seats the engine waits for (they owe the current step's choice)."""
     return list(state.waiting_for()["owners"])
 
 
-def public_texts(state: Any, record: MatchRecord) -> list[str]:
+def public_texts(state: LeiffState, record: MatchRecord) -> list[str]:
     return [fill_names(e["text"], record) for e in state.events if e["audience"] == "all"]
 
 
-def private_texts(state: Any, record: MatchRecord) -> list[tuple[int, str]]:
+def private_texts(state: LeiffState, record: MatchRecord) -> list[tuple[int, str]]:
     """(user id, text) for events only some seats may see (bot seats are told nothing:
     they read their own view)."""
     bots = {s.seat for s in record.seats if s.is_bot}
@@ -87,7 +88,7 @@ def private_texts(state: Any, record: MatchRecord) -> list[tuple[int, str]]:
     return found
 
 
-def public_lines(state: Any, record: MatchRecord) -> list[Event]:
+def public_lines(state: LeiffState, record: MatchRecord) -> list[Event]:
     """The public events of the engine's last step as lines for the channel (the engine's
     own words, players' names filled in)."""
     return [
@@ -101,14 +102,14 @@ def public_lines(state: Any, record: MatchRecord) -> list[Event]:
     ]
 
 
-def private_lines(state: Any, record: MatchRecord) -> list[Event]:
+def private_lines(state: LeiffState, record: MatchRecord) -> list[Event]:
     """The private events of the engine's last step as lines for each player told."""
     return [
         say(ENGINE_TEXT, to=user, text=text) for user, text in private_texts(state, record) if text
     ]
 
 
-def public_events(state: Any) -> list[tuple[str, dict[str, Any]]]:
+def public_events(state: LeiffState) -> list[tuple[str, dict[str, Any]]]:
     return [(e["kind"], dict(e["data"])) for e in state.events if e["audience"] == "all"]
 
 
@@ -138,7 +139,7 @@ def hand_version(view: dict[str, Any], seat: int) -> int:
     return HAND_VERSION_BASE + digest % HAND_VERSION_BASE
 
 
-def owner_refusal(state: Any, seat: int) -> str:
+def owner_refusal(state: LeiffState, seat: int) -> str:
     """Why a choice the engine waits for from ``seat`` was refused, and what to do instead:
     a service error code ("now_<step>"), never a list of internal actions or seat numbers."""
     waiting = state.waiting_for()
@@ -158,20 +159,20 @@ def owner_refusal(state: Any, seat: int) -> str:
     return "now_wait"
 
 
-def hand_changed(before: Any, after: Any, seat: int) -> bool:
+def hand_changed(before: LeiffState | None, after: LeiffState, seat: int) -> bool:
     if before is None:
         return True
     old, new = before.view(seat), after.view(seat)
     return any(old.get(key) != new.get(key) for key in HAND_FIELDS)
 
 
-def teams_of(state: Any) -> list[list[int]]:
+def teams_of(state: LeiffState) -> list[list[int]]:
     teams = state.view(None).get("teams")
     return [list(team) for team in teams] if teams else [[seat] for seat in range(state.players)]
 
 
 def placings(
-    record: MatchRecord, state: Any, removed: Sequence[int], winners: Sequence[int]
+    record: MatchRecord, state: LeiffState, removed: Sequence[int], winners: Sequence[int]
 ) -> list[Placing]:
     """Ranks of a finished game: ``winners`` (seats) first, then by total (lower is better);
     players (or teams with a player) removed for timing out share the last place. Bot

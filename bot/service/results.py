@@ -9,7 +9,7 @@ to mention.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
 from bot.service.texts import ENGINE_PHRASE, ENGINE_TEXT, ENGLISH, RESULT, english
 from engine.board import BoardState
@@ -27,9 +27,19 @@ class Event:
     """
 
     kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, object] = field(default_factory=dict)
     to: int | None = None
     said: bool = False
+
+
+class Note(Protocol):
+    """A line the Discord layer adds to an update (the service never makes one): who reads
+    it (``to``, None for the channel) and its words in a language."""
+
+    @property
+    def to(self) -> int | None: ...
+
+    def words(self, language: str) -> str: ...
 
 
 def say(code: str, /, to: int | None = None, **params: object) -> Event:
@@ -102,8 +112,8 @@ class MatchInfo:
     to_act: tuple[int, ...]
     deadline_at: float | None
     warn_at: float | None
-    options: dict[str, Any]
-    result: dict[str, Any] | None
+    options: dict[str, object]
+    result: dict[str, object] | None
     score_text: str
     rated: bool
     vs_bot: bool
@@ -134,7 +144,7 @@ class ChallengeInfo:
     target_id: int | None  # None: an open seek
     game: str
     size: int | None
-    options: dict[str, Any]
+    options: dict[str, object]
     status: str
     created_at: float
     expires_at: float
@@ -229,7 +239,7 @@ class Update:
     one_paragraph: bool = False
     # Lines the Discord layer adds before the service's (anything with ``to`` and
     # ``words(language)``); the service never sets them.
-    notes: tuple[Any, ...] = ()
+    notes: tuple[Note, ...] = ()
 
     @property
     def said(self) -> tuple[Event, ...]:

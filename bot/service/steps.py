@@ -20,12 +20,12 @@ from bot.service.leiff_logic import fill_names
 from bot.service.results import Event, Update
 from bot.service.texts import Said
 from bot.storage import ActionRecord, MatchRecord
-from engine import IllegalMove, game_names, get_game
+from engine import IllegalMove, game_names, get_game, get_spec, specs
 from engine.board import BoardState
 from engine.leiff import parse_action
 from engine.leiff.state import LeiffState
+from engine.spec import GameKind
 
-LEIFF = "leiff"
 # The warning goes out when this share of the time allowed is left.
 WARNING_FRACTION = 0.25
 # Bound on default actions applied in a row for removed players (a safety net: each one
@@ -89,8 +89,19 @@ def begin(record: MatchRecord, now: float) -> Step:
 
 
 def is_table(record: MatchRecord) -> bool:
-    """Whether the match is a Leiff table (lobby or game) rather than a board match."""
-    return record.game == LEIFF
+    """Whether the match is played at a table (Leiff: a lobby, then cards) rather than on a
+    board: its game's spec says so."""
+    return get_spec(record.game).kind is GameKind.CARDS
+
+
+def table_game() -> str:
+    """The game a table (a lobby) is opened for: the registered card game."""
+    return next(spec.name for spec in specs() if spec.kind is GameKind.CARDS)
+
+
+def draws_possible(game: str) -> bool:
+    """Whether the game's rules can end level, so that players may agree a draw."""
+    return get_spec(game).draws_possible
 
 
 def apply_board_move(state: BoardState, seat: int, move: str) -> tuple[BoardState, str]:
