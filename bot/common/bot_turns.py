@@ -11,14 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
 
 from bot.common.context import Context
 from bot.common.outgoing import without_user
+from bot.service.results import Update
 
 log = logging.getLogger(__name__)
 
-Publish = Callable[[Any], Awaitable[Any]]
+Publish = Callable[[Update], Awaitable[object]]
 
 
 class BotTurns:
@@ -30,7 +30,7 @@ class BotTurns:
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wanted: set[int] = set()
 
-    def request(self, update: Any) -> None:
+    def request(self, update: Update) -> None:
         """After an update is posted: if a bot seat is due to act, let it act."""
         match = update.match
         if match is None or match.status != "running" or not match.bot_to_act:
@@ -74,7 +74,7 @@ class BotTurns:
         return tasks
 
 
-def without_redrawn_hands(update: Any, later: Sequence[Any]) -> Any:
+def without_redrawn_hands(update: Update, later: Sequence[Update]) -> Update:
     """A bot step followed by more in the same batch: the hands a later step draws again
     are left to it (one DM edit for the batch instead of one per step), unless this step
     has news for their player (what a bot's 8 showed them, say)."""

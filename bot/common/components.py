@@ -14,6 +14,7 @@ families such as "catch a card"), within Discord's limits of five rows of five b
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -106,7 +107,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TE
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
         component_id = ComponentId.decode(item.custom_id)  # type: ignore[attr-defined]
         assert component_id is not None  # the template matched
@@ -143,7 +144,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: Any, /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionSelect:
         component_id = ComponentId.decode(item.custom_id)  # type: ignore[attr-defined]
         assert component_id is not None

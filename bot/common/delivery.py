@@ -36,10 +36,12 @@ from bot.common.bot_turns import BotTurns
 from bot.common.components import disabled_copy
 from bot.common.context import Context
 from bot.common.direct_messages import DirectMessages
-from bot.common.outgoing import Outgoing, sentence, without_user
+from bot.common.outgoing import Outgoing, match_of, sentence, without_user
 from bot.common.redelivery import Redelivery, Undelivered, is_transient
 from bot.common.responder import Responder
 from bot.common.service_words import texts_for
+from bot.service.protocol import GameService
+from bot.service.results import MatchInfo, Update
 from engine import get_spec
 
 log = logging.getLogger(__name__)
@@ -53,7 +55,7 @@ CHALLENGE = "challenge"  # the builder of updates about a challenge (no match ye
 KEPT = "kept"
 
 
-def _of(update: Any, error: BaseException) -> tuple[Any, str]:
+def _of(update: Update, error: BaseException) -> tuple[Any, str]:
     return update.match.id if update.match is not None else None, str(error) or type(error).__name__
 
 
@@ -61,16 +63,16 @@ class MessageBuilder:
     """What a feature builds for the updates of its kind of game. The defaults suit a
     game without private messages."""
 
-    async def public_message(self, update: Any, language: str) -> Outgoing | None:
+    async def public_message(self, update: Update, language: str) -> Outgoing | None:
         """The channel message of an update in ``language``, or None when the channel has
         nothing new."""
         raise NotImplementedError
 
-    def message_kind(self, update: Any) -> str:
+    def message_kind(self, update: Update) -> str:
         """The name the channel message is recorded under ("board", "lobby", "table")."""
         raise NotImplementedError
 
-    def private_users(self, update: Any) -> list[int]:
+    def private_users(self, update: Update) -> list[int]:
         """The users this update has something private for."""
         return []
 
@@ -81,7 +83,7 @@ class MessageBuilder:
         return bool(outgoing.choices)
 
     async def private_messages(
-        self, update: Any, languages: Mapping[int, str]
+        self, update: Update, languages: Mapping[int, str]
     ) -> dict[int, Outgoing]:
         """The private messages of some of :meth:`private_users` in this update, by user
         id: ``languages`` maps each of them to the language of their message."""
@@ -91,7 +93,7 @@ class MessageBuilder:
         """One user's whole private message as the match is now."""
         raise NotImplementedError
 
-    async def dm_closed_notice(self, update: Any, user_id: int, language: str) -> Outgoing:
+    async def dm_closed_notice(self, update: Update, user_id: int, language: str) -> Outgoing:
         """The channel's notice that a player's DMs are closed (naming nothing secret)."""
         raise NotImplementedError
 
@@ -114,14 +116,14 @@ class Delivery:
         self._builders[key] = builder
 
     @property
-    def service(self) -> Any:
+    def service(self) -> GameService:
         return self.context.service
 
     @property
     def client(self) -> discord.Client:
         return self.context.client
 
-    def builder_for(self, update: Any) -> MessageBuilder | None:
+    def builder_for(self, update: Update) -> MessageBuilder | None:
         if update.match is not None:
             return self._builders[str(get_spec(update.match.game).kind)]
         if update.challenge is not None:
@@ -150,7 +152,7 @@ class Delivery:
             return False
         return True
 
-    def resume_undelivered(self, matches: Iterable[Any]) -> int:
+    def resume_undelivered(self, matches: Iterable[MatchInfo]) -> int:
         """At start: send again every match whose last step may not have gone out
         (:meth:`Redelivery.resume`). Returns how many."""
         return self.redelivery.resume(matches)
@@ -190,7 +192,7 @@ class Delivery:
             self.request_bot_turns(update)
 
     # ---- the bot's own turns (BotTurns) -------------------------------------------------
-    def request_bot_turns(self, update: Any) -> None:
+    def request_bot_turns(self, update: Update) -> None:
         """After an update is posted: let a bot seat that is due act, in the background."""
         self.bot_turns.request(update)
 
@@ -199,10 +201,10 @@ class Delivery:
         await self.bot_turns.idle()
 
     # ---- building ------------------------------------------------------------------
-    async def channel_language(self, update: Any) -> str:
+    async def channel_language(self, update: Update) -> str:
         return await self.context.languages.server(update.guild_id)
 
-    async def public_message(self, update: Any) -> Outgoing | None:
+    async def public_message(self, update: Update) -> Outgoing | None:
         language = await self.channel_language(update)
         builder = self.builder_for(update)
         if builder is None:
@@ -210,7 +212,7 @@ class Delivery:
             return Outgoing("\n".join(texts), language=language) if texts else None
         return await builder.public_message(update, language)
 
-    async def private_messages(self, update: Any) -> Mapping[int, Outgoing]:
+    async def private_messages(self, update: Update) -> Mapping[int, Outgoing]:
         """Each user's private message in this update (in their language), by user id."""
         builder = self.builder_for(update)
         users = builder.private_users(update) if builder is not None else []
@@ -219,7 +221,7 @@ class Delivery:
         return await builder.private_messages(update, await self.context.languages.members(users))
 
     # ---- sending -------------------------------------------------------------------
-    def channel_of(self, update: Any) -> discord.PartialMessageable | None:
+    def channel_of(self, update: Update) -> discord.PartialMessageable | None:
         channel_id = update.thread_id or update.channel_id
         if channel_id is None and update.match is not None:
             channel_id = update.match.thread_id or update.match.channel_id
@@ -230,7 +232,7 @@ class Delivery:
         return self.client.get_partial_messageable(channel_id, guild_id=update.guild_id)
 
     async def publish(
-        self, update: Any, responder: Responder | None = None, *, whole: bool = True
+        self, update: Update, responder: Responder | None = None, *, whole: bool = True
     ) -> discord.Message | None:
         """Send everything one update asks for; returns the public message if one was posted.
 
@@ -293,21 +295,21 @@ class Delivery:
         await self.redelivery.settle(update, missed, done, whole=whole)
         return posted
 
-    async def publish_quietly(self, update: Any) -> None:
+    async def publish_quietly(self, update: Update) -> None:
         """Publish, logging (not raising) a failure: for updates nobody is waiting for."""
         try:
             await self.publish(update)
         except Exception:
             log.exception("could not publish a %s update", getattr(update, "kind", "?"))
 
-    def _message_kind(self, update: Any) -> str:
+    def _message_kind(self, update: Update) -> str:
         builder = self.builder_for(update)
         if builder is None or update.match is None:
             return CHALLENGE
         return builder.message_kind(update)
 
     async def _send_public(
-        self, update: Any, public: Outgoing, responder: Responder | None
+        self, update: Update, public: Outgoing, responder: Responder | None
     ) -> discord.Message | None:
         channel = self.channel_of(update)
         if channel is None:
@@ -373,9 +375,9 @@ class Delivery:
             log.debug("could not clear the buttons of message %s: %s", message_id, error)
 
     async def _send_private(
-        self, update: Any, user_id: int, outgoing: Outgoing, responder: Responder | None
+        self, update: Update, user_id: int, outgoing: Outgoing, responder: Responder | None
     ) -> None:
-        match = update.match
+        match = match_of(update)
         mine = responder is not None and responder.user_id == user_id
         # the player clicked in their own private message: that message becomes the new one
         if (
@@ -404,13 +406,13 @@ class Delivery:
             await responder.private(**outgoing.send_kwargs())
         await self._dm_closed_notice(update, user_id)
 
-    async def current_private(self, update: Any, user_id: int, language: str) -> Outgoing:
+    async def current_private(self, update: Update, user_id: int, language: str) -> Outgoing:
         builder = self.builder_for(update)
         assert builder is not None and update.match is not None
         return await builder.current_private(update.match.id, user_id, language)
 
     async def try_dm(
-        self, match: Any, user_id: int, outgoing: Outgoing, *, refused_before: bool
+        self, match: MatchInfo, user_id: int, outgoing: Outgoing, *, refused_before: bool
     ) -> bool:
         """Send (or edit) the player's private DM message (:meth:`DirectMessages.send`)."""
         return await self.dms.send(match, user_id, outgoing, refused_before=refused_before)
@@ -419,9 +421,9 @@ class Delivery:
         """Whether Discord refused this user's DMs the last time they were tried."""
         return await self.dms.refusal(user_id) is not None
 
-    async def _dm_closed_notice(self, update: Any, user_id: int) -> None:
+    async def _dm_closed_notice(self, update: Update, user_id: int) -> None:
         """Once per table while the DMs stay closed: say so in the channel."""
-        match = update.match
+        match = match_of(update)
         if not await self.service.claim_dm_notice(user_id, match.id):
             return  # this table was told already (by this process or another)
         channel = self.channel_of(update)

@@ -10,12 +10,13 @@ is kept per process (Discord never changes it).
 from __future__ import annotations
 
 import logging
-from typing import Any
 
 import discord
 
 from bot.common.context import Context
 from bot.common.outgoing import Outgoing
+from bot.service.results import MatchInfo
+from bot.storage import DmFailure
 
 log = logging.getLogger(__name__)
 
@@ -39,11 +40,11 @@ class DirectMessages:
     def forget(self) -> None:
         self._channels.clear()
 
-    async def refusal(self, user_id: int) -> Any:
+    async def refusal(self, user_id: int) -> DmFailure | None:
         """The user's DM refusal as every process knows it (a ``DmFailure``), or None."""
         return (await self.context.service.dm_failures([user_id])).get(user_id)
 
-    def worth_trying(self, refusal: Any, match_id: int) -> bool:
+    def worth_trying(self, refusal: DmFailure | None, match_id: int) -> bool:
         """Whether to try a DM despite an earlier refusal (see :data:`DM_RETRY_SECONDS`)."""
         return (
             refusal is None
@@ -52,7 +53,7 @@ class DirectMessages:
         )
 
     async def send(
-        self, match: Any, user_id: int, outgoing: Outgoing, *, refused_before: bool
+        self, match: MatchInfo, user_id: int, outgoing: Outgoing, *, refused_before: bool
     ) -> bool:
         """Send (or edit) the player's private DM message; False when Discord refuses their
         DMs (50007), which is remembered (in the database, for every process) until a DM
@@ -71,7 +72,7 @@ class DirectMessages:
             log.info("DMs open again for user %s", user_id)
         return True
 
-    async def _deliver(self, match: Any, user_id: int, outgoing: Outgoing) -> None:
+    async def _deliver(self, match: MatchInfo, user_id: int, outgoing: Outgoing) -> None:
         client = self.context.client
         channel_id = self._channels.get(user_id)
         if channel_id is None:

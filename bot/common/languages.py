@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import Any
+from typing import Protocol
 
 import discord
 
+from bot.service.protocol import GameService
 from i18n import DEFAULT_LANGUAGE, language_for
 
 log = logging.getLogger(__name__)
@@ -26,17 +27,28 @@ log = logging.getLogger(__name__)
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
 
 
+class ServiceHolder(Protocol):
+    """What this part needs of the client's context (``bot.common.context.Context``, which
+    holds a :class:`Languages` and so is not imported here): the service, once started."""
+
+    @property
+    def has_service(self) -> bool: ...
+
+    @property
+    def service(self) -> GameService: ...
+
+
 class Languages:
     """The languages of members and servers."""
 
-    def __init__(self, client: discord.Client, context: Any) -> None:
+    def __init__(self, client: discord.Client, context: ServiceHolder) -> None:
         self._client = client
         self._context = context  # its service is there once the client has started
         self._members: dict[int, str] = {}
         self._servers: dict[int, str] = {}  # a server's Discord locale, from interactions
 
     @property
-    def _service(self) -> Any:
+    def _service(self) -> GameService | None:
         return self._context.service if self._context.has_service else None
 
     async def remember_interaction(self, interaction: discord.Interaction) -> None:

@@ -3,29 +3,32 @@ and the line saying a bot seat is thinking; each in the language it is asked for
 
 from __future__ import annotations
 
-from typing import Any
+from typing import cast
 
 from bot.common.names import NameBook, in_text
 from bot.common.service_words import result_words
+from bot.service.results import MatchInfo, Update
 from engine import get_spec
 from i18n import translate
 
 
-def is_bot(match: Any, user_id: int) -> bool:
+def is_bot(match: MatchInfo, user_id: int) -> bool:
     return any(seat.is_bot and seat.user_id == user_id for seat in match.seats)
 
 
-async def thinking_line(language: str, names: NameBook, match: Any, user_id: int) -> str:
+async def thinking_line(language: str, names: NameBook, match: MatchInfo, user_id: int) -> str:
     name = in_text(await names.name(user_id))
     if match.bot_to_act:
         return translate(language, "bot.match.thinking", name=name)
     return translate(language, "bot.match.bot_to_move", name=name)
 
 
-async def result_line(language: str, names: NameBook, match: Any) -> str:
+async def result_line(language: str, names: NameBook, match: MatchInfo) -> str:
     """The result, said as the match's last message said it (names instead of pings)."""
     result = match.result or {}
-    winners = {u: f"**{in_text(await names.name(u))}**" for u in result.get("winners", [])}
+    # the service's result is JSON: "winners" is a list of user ids
+    winner_ids = cast("list[int]", result.get("winners", []))
+    winners: dict[int | None, str] = {u: f"**{in_text(await names.name(u))}**" for u in winner_ids}
     line = result_words(language, match.seats, result, lambda u: winners.get(u, "?"))
     if match.score_text and get_spec(match.game).is_board_game:
         line += " " + translate(language, "bot.match.score", score=match.score_text)
@@ -38,7 +41,7 @@ def _number(language: str, value: float, signed: bool = False) -> str:
     return text.replace(".", ",") if language == "de" else text
 
 
-async def rating_lines(language: str, names: NameBook, update: Any) -> list[str]:
+async def rating_lines(language: str, names: NameBook, update: Update) -> list[str]:
     if not update.rating_changes:
         return []
     parts = []

@@ -13,6 +13,8 @@ from typing import Any
 
 import discord
 
+from bot.service.results import MatchInfo
+
 log = logging.getLogger(__name__)
 
 MAX_NAME = 32
@@ -90,7 +92,7 @@ class NameBook:
     async def names(self, user_ids: Iterable[int | None]) -> list[str]:
         return [await self.name(user_id) for user_id in user_ids]
 
-    async def seat_names(self, match: Any) -> list[str]:
+    async def seat_names(self, match: MatchInfo) -> list[str]:
         """Display names of a match's seats, in seat order."""
         return [await self.name(seat.user_id) for seat in match.seats]
 

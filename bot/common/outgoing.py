@@ -18,6 +18,7 @@ import discord
 
 from bot.common.components import Choice, build_view
 from bot.common.custom_ids import BOARD
+from bot.service.results import ChallengeInfo, MatchInfo, Update
 from i18n import DEFAULT_LANGUAGE, translate
 
 MAX_TEXT = 2000  # Discord's limit for a message's text
@@ -100,7 +101,22 @@ def full_sentence(text: str) -> str:
     return text
 
 
-def only_for(update: Any, user_id: int) -> Any:
+def match_of(update: Update) -> MatchInfo:
+    """The match an update is about, for the builders of match messages (which are only
+    given updates that carry one)."""
+    if update.match is None:
+        raise ValueError(f"a {update.kind!r} update carries no match")
+    return update.match
+
+
+def challenge_of(update: Update) -> ChallengeInfo:
+    """The challenge an update is about, for the challenge message's builder."""
+    if update.challenge is None:
+        raise ValueError(f"a {update.kind!r} update carries no challenge")
+    return update.challenge
+
+
+def only_for(update: Update, user_id: int) -> Update:
     """The update without anything addressed to other users (their hands, their news)."""
     return dataclasses.replace(
         update,
@@ -111,7 +127,7 @@ def only_for(update: Any, user_id: int) -> Any:
     )
 
 
-def without_user(update: Any, user_id: int) -> Any:
+def without_user(update: Update, user_id: int) -> Update:
     """The update without what is addressed to ``user_id`` alone (sent apart already)."""
     return dataclasses.replace(
         update,

@@ -14,12 +14,12 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 import aiohttp
 import discord
 
 from bot.common.context import Context
+from bot.service.results import MatchInfo, Update
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ class Redelivery:
         self._tasks: dict[int, asyncio.Task[None]] = {}
 
     async def settle(
-        self, update: Any, missed: Undelivered, done: Undelivered, *, whole: bool
+        self, update: Update, missed: Undelivered, done: Undelivered, *, whole: bool
     ) -> None:
         """After a publish: hand what did not go out to the match's redelivery task, or
         record the version as delivered. What went out now replaces what an earlier step
@@ -94,7 +94,7 @@ class Redelivery:
         except Exception:
             log.exception("could not record match %s as delivered", match_id)
 
-    def resume(self, matches: Iterable[Any]) -> int:
+    def resume(self, matches: Iterable[MatchInfo]) -> int:
         """At start: send again every match whose last step may not have gone out (its
         delivered version is behind its version: the process stopped, or was killed,
         before all of it was sent). Returns how many."""

@@ -6,8 +6,7 @@ layer turns them into words (one place, so every feature words them alike).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
 
 from bot.common.outgoing import listing
 from bot.service import board_logic
@@ -144,7 +143,10 @@ def texts_for(language: str, update: Update, user_id: int | None) -> list[str]:
 
 
 def result_words(
-    language: str, seats: Any, result: dict[str, Any], name: Callable[[int | None], str]
+    language: str,
+    seats: Iterable[object],
+    result: dict[str, object],
+    name: Callable[[int | None], str],
 ) -> str:
     """A finished match's result in one sentence in ``language`` (``name`` writes a player)."""
     return board_logic.result_text(seats, result, name)

@@ -8,19 +8,18 @@ and the server's when they chose none (in a DM without a server: the default the
 
 from __future__ import annotations
 
-from typing import Any
-
+from bot.service.protocol import GameService
 from render.themes import DEFAULT_THEME
 
 
-async def server_theme(service: Any, guild_id: int | None) -> str:
+async def server_theme(service: GameService, guild_id: int | None) -> str:
     """The theme of a server's channel pictures."""
     if guild_id is None:
         return DEFAULT_THEME
     return str((await service.get_settings(guild_id)).theme)
 
 
-async def member_theme(service: Any, user_id: int, guild_id: int | None) -> str:
+async def member_theme(service: GameService, user_id: int, guild_id: int | None) -> str:
     """The theme of a picture only ``user_id`` sees, shown for a server (or none)."""
     chosen = (await service.preferences(user_id)).theme
     if chosen is not None:

@@ -33,7 +33,10 @@ from bot.features.board_games.labels import KEEP
 from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup, Note
 from bot.features.board_games.messages import BoardMessages, ChallengeMessages
 from bot.service import IllegalAction
+from bot.service.protocol import GameService
+from bot.service.results import MatchInfo, Update
 from engine import get_spec
+from engine.board import BoardState
 from engine.spec import GameKind
 from i18n import language_for, phrase, translate
 
@@ -59,7 +62,7 @@ class BoardGames:
         self.delivery.register(CHALLENGE_MESSAGES, ChallengeMessages(self.context))
 
     @property
-    def service(self) -> Any:
+    def service(self) -> GameService:
         return self.context.service
 
     # ---- starting a match (from /play) ------------------------------------------------
@@ -74,7 +77,7 @@ class BoardGames:
         level: str | None,
     ) -> None:
         """A challenge to ``opponent`` (or to anyone); against the bot, the match at once."""
-        assert interaction.guild_id is not None
+        assert interaction.guild_id is not None and interaction.channel_id is not None
         me = self.context.client.user
         against_me = opponent is not None and me is not None and opponent.id == me.id
         if opponent is not None and opponent.bot and not against_me:
@@ -183,7 +186,9 @@ class BoardGames:
 
         await self.errors.run(interaction, run)
 
-    async def _legal_moves(self, match: Any, user_id: int) -> tuple[Any, list[str]]:
+    async def _legal_moves(
+        self, match: MatchInfo, user_id: int
+    ) -> tuple[BoardState | None, list[str]]:
         """The stored state and its legal moves when it is the user's turn (else none)."""
         if user_id not in match.to_act:
             return None, []
@@ -196,7 +201,7 @@ class BoardGames:
         return state, list(state.legal_moves())
 
     async def _refuse_with_picture(
-        self, responder: Responder, match: Any, move: str, reason: str
+        self, responder: Responder, match: MatchInfo, move: str, reason: str
     ) -> bool:
         """Answer a refused move with the rules' reason and a picture of why (the stones
         the refusal is about marked on the board the player sees), when the refusal names
@@ -218,7 +223,7 @@ class BoardGames:
         return True
 
     async def _capture_options(
-        self, language: str, match: Any, user_id: int, move: str
+        self, language: str, match: MatchInfo, user_id: int, move: str
     ) -> list[Choice]:
         """A move written short that the rules complete in more than one way (Lefe: a bare
         cell whose placement must capture one of several trees), as a menu; the spec's
@@ -323,7 +328,7 @@ class BoardGames:
         return [move_command, resign_command]
 
 
-def _with_note(update: Any, note: Note | None) -> Any:
+def _with_note(update: Update, note: Note | None) -> Update:
     """The update with one more line for the channel message (first, after the header)."""
     if note is None:
         return update

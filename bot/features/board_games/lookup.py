@@ -20,6 +20,7 @@ from bot.common.context import Context
 from bot.common.errors import UserFacingError
 from bot.common.games import game_title
 from bot.common.names import in_text
+from bot.service.results import MatchInfo
 from engine import get_spec
 from i18n import N_, language_for, translate
 
@@ -53,7 +54,9 @@ class MatchLookup:
     def __init__(self, context: Context) -> None:
         self.context = context
 
-    async def board_matches_here(self, interaction: discord.Interaction, user_id: int) -> Any:
+    async def board_matches_here(
+        self, interaction: discord.Interaction, user_id: int
+    ) -> list[MatchInfo]:
         """The user's running board matches in this channel, whatever else they play here
         (a Leiff table never hides them), most recently active first."""
         if interaction.guild_id is None or interaction.channel_id is None:
@@ -62,14 +65,14 @@ class MatchLookup:
             interaction.guild_id, interaction.channel_id, user_id
         )
 
-    async def _opponent(self, match: Any, user_id: int, language: str) -> str:
+    async def _opponent(self, match: MatchInfo, user_id: int, language: str) -> str:
         others = [seat.user_id for seat in match.seats if seat.user_id != user_id]
         if not others:
             return translate(language, "bot.match.nobody")
         return await self.context.names.name(others[0])
 
     async def match_label(
-        self, language: str, match: Any, user_id: int, *, in_message: bool = False
+        self, language: str, match: MatchInfo, user_id: int, *, in_message: bool = False
     ) -> str:
         """A match as its player recognises it: "Lefe vs Bob (#12)" (opponent by name)."""
         opponent = await self._opponent(match, user_id, language)
@@ -129,7 +132,7 @@ class MatchLookup:
             yours=await self._yours_here(language, matches, user_id),
         )
 
-    async def _yours_here(self, language: str, matches: list[Any], user_id: int) -> str:
+    async def _yours_here(self, language: str, matches: list[MatchInfo], user_id: int) -> str:
         labels = [await self.match_label(language, m, user_id, in_message=True) for m in matches]
         return ", ".join(labels)
 

@@ -11,7 +11,6 @@ written in the server's language.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.common.context import Context
 from bot.common.custom_ids import BOARD, CHALLENGE
@@ -23,10 +22,12 @@ from bot.common.match_lines import (
     result_line,
     thinking_line,
 )
-from bot.common.outgoing import Outgoing, sentence
+from bot.common.outgoing import Outgoing, challenge_of, match_of, sentence
 from bot.common.service_words import texts_for
 from bot.common.themes import server_theme
 from bot.features.board_games.labels import KEEP, board_choices
+from bot.service.results import MatchInfo, Update
+from engine.board import BoardState
 from i18n import N_, translate
 
 
@@ -36,12 +37,12 @@ class ChallengeMessages(MessageBuilder):
     def __init__(self, context: Context) -> None:
         self.context = context
 
-    def message_kind(self, update: Any) -> str:
+    def message_kind(self, update: Update) -> str:
         return "challenge"
 
-    async def public_message(self, update: Any, language: str) -> Outgoing:
+    async def public_message(self, update: Update, language: str) -> Outgoing:
         names = self.context.names
-        challenge = update.challenge
+        challenge = challenge_of(update)
         pings = tuple(update.mentions)
         who = await names.mention_or_name(challenge.challenger_id, ())
         title = game_title(challenge.game)
@@ -85,12 +86,12 @@ class BoardMessages(MessageBuilder):
     def __init__(self, context: Context) -> None:
         self.context = context
 
-    def message_kind(self, update: Any) -> str:
+    def message_kind(self, update: Update) -> str:
         return "board"
 
-    async def public_message(self, update: Any, language: str) -> Outgoing:
+    async def public_message(self, update: Update, language: str) -> Outgoing:
         names = self.context.names
-        match = update.match
+        match = match_of(update)
         seat_names = await names.seat_names(match)
         # whom the service asks to notify: the player to move, or the one a draw offer awaits
         pings = tuple(update.mentions) if match.status == "running" else ()
@@ -167,7 +168,7 @@ class BoardMessages(MessageBuilder):
             language,
         )
 
-    async def hints_shown(self, match: Any, state: Any) -> bool:
+    async def hints_shown(self, match: MatchInfo, state: BoardState | None) -> bool:
         """Whether the picture marks where the player to move may play: while a running
         game waits for one member (not the bot) whose hints are on (their ``/prefs``, or
         the default for their first games of the game). Where a stone may go is no secret
@@ -179,7 +180,7 @@ class BoardMessages(MessageBuilder):
         return bool(await self.context.service.hints_on(match.to_act[0], match.game))
 
 
-def _human_to_act(match: Any) -> bool:
+def _human_to_act(match: MatchInfo) -> bool:
     return any(not is_bot(match, user_id) for user_id in match.to_act)
 
 

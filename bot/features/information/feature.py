@@ -22,6 +22,7 @@ from bot.common.responder import Responder
 from bot.common.themes import member_theme
 from bot.common.translator import command_text
 from bot.features.information.standings import level_name, record, streak
+from bot.service.protocol import GameService
 from engine import get_spec
 from i18n import N_, translate
 
@@ -37,7 +38,7 @@ class Information:
         self.errors = errors
 
     @property
-    def service(self) -> Any:
+    def service(self) -> GameService:
         return self.context.service
 
     async def games(self, interaction: discord.Interaction) -> None:

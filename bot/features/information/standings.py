@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from bot.service.results import LeaderboardRow, PlayerStats, VsBotStats
 from i18n import N_, translate, translate_plural
 
 # the bot's levels as words (a test checks that every engine level has one)
@@ -23,7 +22,7 @@ def games_count(language: str, count: int) -> str:
     return translate_plural(language, "bot.stats.games", "bot.stats.games.plural", count)
 
 
-def record(language: str, row: Any) -> str:
+def record(language: str, row: LeaderboardRow | PlayerStats | VsBotStats) -> str:
     """ "3 games: 1W 2L 0D" ("3 Partien: 1S 2N 0R")."""
     return translate(
         language,
@@ -35,7 +34,7 @@ def record(language: str, row: Any) -> str:
     )
 
 
-def streak(language: str, row: Any) -> str:
+def streak(language: str, row: PlayerStats) -> str:
     """The current run and the best run of wins, in words ("" when there is nothing to say)."""
     parts = []
     if row.streak > 0:

@@ -23,11 +23,13 @@ from bot.common.custom_ids import OPEN, PRACTICE, TUTORIAL
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.games import game_choices, game_title
+from bot.common.outgoing import match_of
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.themes import member_theme
 from bot.common.translator import command_text
 from bot.features.learning.messages import PageMessage, help_message
+from bot.service.protocol import GameService
 from engine import get_spec
 from engine.spec import GameKind
 from i18n import phrase, translate
@@ -57,7 +59,7 @@ class Learning:
         router.route(TUTORIAL, self._click)
 
     @property
-    def service(self) -> Any:
+    def service(self) -> GameService:
         return self.context.service
 
     # ---- pages -----------------------------------------------------------------------
@@ -134,7 +136,7 @@ class Learning:
         if get_spec(game).kind is GameKind.CARDS:
             # Leiff: a table of the member and bot seats, dealt at once.
             lobby = await self.service.open_lobby(guild_id, channel_id, user_id)
-            match_id = lobby.match.id
+            match_id = match_of(lobby).id
             for _ in range(LEIFF_PRACTICE_BOTS):
                 await self.service.add_bot_seat(match_id, user_id, version=None)
             update = await self.service.start_lobby(match_id, user_id, version=None)

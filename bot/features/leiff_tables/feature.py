@@ -29,6 +29,7 @@ from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.features.leiff_tables.messages import LeiffMessages
 from bot.service import StaleVersion
+from bot.service.protocol import GameService
 from engine import get_spec
 from engine.leiff.actions import OUT_OF_TURN_KINDS
 from engine.spec import GameKind
@@ -84,7 +85,7 @@ class LeiffTables:
         self.delivery.register(GameKind.CARDS.value, self.messages)
 
     @property
-    def service(self) -> Any:
+    def service(self) -> GameService:
         return self.context.service
 
     def commands(self) -> list[app_commands.Command[Any, ..., None]]:
@@ -103,7 +104,7 @@ class LeiffTables:
         level: str | None,
     ) -> None:
         """A lobby anyone may join; bots are seated from the lobby, not by options."""
-        assert interaction.guild_id is not None
+        assert interaction.guild_id is not None and interaction.channel_id is not None
         if level is not None:
             raise UserFacingError("bot.leiff.error.no_level")
         if opponent is not None:

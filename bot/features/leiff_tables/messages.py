@@ -19,12 +19,14 @@ from bot.common.custom_ids import ADD_BOT, LEIFF, REMOVE_BOT, SHOW_HAND
 from bot.common.delivery import MessageBuilder
 from bot.common.match_lines import is_bot, rating_lines, result_line, thinking_line
 from bot.common.names import in_text
-from bot.common.outgoing import Outgoing, listing, sentence
+from bot.common.outgoing import Outgoing, listing, match_of, sentence
 from bot.common.service_words import texts_for
 from bot.common.themes import member_theme, server_theme
 from bot.features.leiff_tables.labels import leiff_choices, table_choices
+from bot.service.results import MatchInfo, Update
 from engine import get_spec
 from engine.leiff.cards import display_name
+from engine.leiff.views import LeiffView
 from i18n import N_, translate, translate_plural
 from render.leiff import special_subtitle
 
@@ -46,7 +48,7 @@ def describe_options(language: str, options: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
-def special_effect(view: dict[str, Any] | None, seat: int | None) -> str | None:
+def special_effect(view: LeiffView | None, seat: int | None) -> str | None:
     """The special card (or the slot machine) whose effect this seat is to use now: its
     German name is its name in every language, its subtitle says what it does."""
     if view is None or seat is None:
@@ -58,7 +60,7 @@ def special_effect(view: dict[str, Any] | None, seat: int | None) -> str | None:
     return card if special_subtitle(card or "") is not None else None
 
 
-def table_step(update: Any) -> str | None:
+def table_step(update: Update) -> str | None:
     """The step a Leiff table waits for, read from a view the update carries (if any)."""
     for picture in update.pictures:
         if picture.view is not None:
@@ -72,13 +74,13 @@ class LeiffMessages(MessageBuilder):
     def __init__(self, context: Context) -> None:
         self.context = context
 
-    def message_kind(self, update: Any) -> str:
-        return "lobby" if update.match.status == "lobby" else "table"
+    def message_kind(self, update: Update) -> str:
+        return "lobby" if match_of(update).status == "lobby" else "table"
 
     # ---- the channel ---------------------------------------------------------------
-    async def public_message(self, update: Any, language: str) -> Outgoing:
+    async def public_message(self, update: Update, language: str) -> Outgoing:
         names = self.context.names
-        match = update.match
+        match = match_of(update)
         seat_names = await names.seat_names(match)
         lines = [translate(language, "bot.leiff.header", table=match.id)]
         lines.extend(sentence(t) for t in texts_for(language, update, None))
@@ -158,8 +160,8 @@ class LeiffMessages(MessageBuilder):
             language,
         )
 
-    async def dm_closed_notice(self, update: Any, user_id: int, language: str) -> Outgoing:
-        match = update.match
+    async def dm_closed_notice(self, update: Update, user_id: int, language: str) -> Outgoing:
+        match = match_of(update)
         name = in_text(await self.context.names.name(user_id))
         return Outgoing(
             translate(language, "bot.leiff.dms_closed", name=name),
@@ -176,7 +178,7 @@ class LeiffMessages(MessageBuilder):
         # buttons (a lobby's, dealing the next round) must go grey on an older one.
         return any(choice.action != SHOW_HAND for choice in outgoing.choices)
 
-    def private_users(self, update: Any) -> list[int]:
+    def private_users(self, update: Update) -> list[int]:
         """The players this update has something private for (their hand, news)."""
         match = update.match
         if match is None or match.status == "lobby":
@@ -188,9 +190,9 @@ class LeiffMessages(MessageBuilder):
         return sorted(u for u in users if u > 0)
 
     async def private_messages(
-        self, update: Any, languages: Mapping[int, str]
+        self, update: Update, languages: Mapping[int, str]
     ) -> dict[int, Outgoing]:
-        seat_names = await self.context.names.seat_names(update.match)
+        seat_names = await self.context.names.seat_names(match_of(update))
         users = list(languages)
         drawn = await asyncio.gather(
             *(self.hand_message(update, u, seat_names, languages[u]) for u in users)
@@ -200,10 +202,10 @@ class LeiffMessages(MessageBuilder):
     async def current_private(self, match_id: int, user_id: int, language: str) -> Outgoing:
         update = await self.context.service.current(match_id, for_user=user_id)
         return await self.hand_message(
-            update, user_id, await self.context.names.seat_names(update.match), language
+            update, user_id, await self.context.names.seat_names(match_of(update)), language
         )
 
-    def _hand_header(self, match: Any, language: str) -> str:
+    def _hand_header(self, match: MatchInfo, language: str) -> str:
         """Which table a DM belongs to: its number, its channel (a mention, which a member
         sees as "#games" and can jump to) and its server, by name when this process knows
         the server (a DM may be sent by the process of another shard: then without)."""
@@ -223,7 +225,7 @@ class LeiffMessages(MessageBuilder):
 
     async def hand_message(
         self,
-        update: Any,
+        update: Update,
         user_id: int,
         seat_names: Sequence[str],
         language: str,
@@ -232,7 +234,7 @@ class LeiffMessages(MessageBuilder):
     ) -> Outgoing:
         """One player's private message in their ``language``: their view, their news and
         their actions."""
-        match = update.match
+        match = match_of(update)
         seat = next((s.seat for s in match.seats if s.user_id == user_id), None)
         picture = next(
             (p for p in update.pictures if p.kind == "hand" and p.for_user == user_id), None
