@@ -425,6 +425,19 @@ def _status(
     return ""
 
 
+def _hand_status(
+    view: LeiffView, names: Sequence[str], seat: int, language: str = DEFAULT_LANGUAGE
+) -> str:
+    """A hand's status line: what the table waits for from this seat, or, while others
+    are playing their turns, only that (whose turn it is changes with every action and is
+    the table's to show; the hand picture stays the same until this seat's part changes)."""
+    waiting = view.get("waiting_for") or {}
+    others = seat not in (waiting.get("owners") or ())
+    if others and not view.get("outcome") and waiting.get("step") in ("turn", "hold", "effect"):
+        return translate(language, "picture.leiff.others_turn")
+    return _status(view, names, seat, language)
+
+
 def _and_list(language: str, items: Sequence[str]) -> str:
     """Names joined "a and b and c" in the language."""
     joined = items[0]
@@ -937,7 +950,10 @@ class HandLayout:
     header: int
     slots: tuple[tuple[float, float, float, float], ...]  # one box per slot, in slot order
     held: tuple[float, float, float, float] | None  # the card this seat holds, if any
-    discard: tuple[float, float, float, float]
+    # the discard pile's top, shown only while this seat holds a card or may take it (the
+    # table in the channel shows it always: a hand that showed it would change, and need
+    # a new message, with every action at the table)
+    discard: tuple[float, float, float, float] | None
     info_x: float
     strip_top: float
 
@@ -969,11 +985,12 @@ def hand_layout(view: LeiffView, seat: int, width: int) -> HandLayout:
     if holding and holding.get("seat") == seat:
         held = (x, strip_top, x + small_w, strip_top + small_h)
         x += small_w + 3 * gap
-    discard = (x, strip_top, x + small_w, strip_top + small_h)
+    discard = None
+    if held is not None or "take" in (view.get("legal_actions") or ()):
+        discard = (x, strip_top, x + small_w, strip_top + small_h)
+        x += small_w + 3 * gap
     height = round(strip_top + small_h + 34 * s)
-    return HandLayout(
-        width, height, header, tuple(boxes), held, discard, x + small_w + 3 * gap, strip_top
-    )
+    return HandLayout(width, height, header, tuple(boxes), held, discard, x, strip_top)
 
 
 def render_hand(
@@ -1006,7 +1023,7 @@ def render_hand(
         width,
         translate(language, "picture.leiff.hand_title", name=who),
         _round_line(view, language),
-        _status(view, names, seat, language),
+        _hand_status(view, names, seat, language),
     )
     draw = ImageDraw.Draw(image)
     slot_font = font(round(15 * s), "bold")
@@ -1046,26 +1063,25 @@ def render_hand(
             "ms",
         )
     top_card = view.get("discard_top")
-    x0, y0, x1, y1 = layout.discard
-    if top_card is not None:
-        draw_card(image, layout.discard, str(top_card), chosen, language)
-    else:
-        draw.rounded_rectangle(
-            layout.discard, radius=round(6 * s), outline=chosen.card("table_muted"), width=1
+    if layout.discard is not None:
+        x0, y0, x1, y1 = layout.discard
+        if top_card is not None:
+            draw_card(image, layout.discard, str(top_card), chosen, language)
+        else:
+            draw.rounded_rectangle(
+                layout.discard, radius=round(6 * s), outline=chosen.card("table_muted"), width=1
+            )
+        draw_text(
+            draw,
+            ((x0 + x1) / 2, y1 + 20 * s),
+            translate(language, "picture.leiff.discard_top"),
+            caption,
+            chosen.card("table_text"),
+            "ms",
         )
-    draw_text(
-        draw,
-        ((x0 + x1) / 2, y1 + 20 * s),
-        translate(language, "picture.leiff.discard_top"),
-        caption,
-        chosen.card("table_text"),
-        "ms",
-    )
 
-    info = [
-        translate(language, "picture.leiff.draw_pile", count=view.get("draw_count", 0)),
-        translate(language, "picture.leiff.discard_pile", count=view.get("discard_count", 0)),
-    ]
+    # Only what changes with this seat's own play: the piles are the table's.
+    info = []
     totals = view.get("totals") or []
     if seat < len(totals):
         if view.get("teams"):  # the total that counts is the team's

@@ -26,6 +26,7 @@ decides where they go.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -48,6 +49,41 @@ CHALLENGE_END_KINDS = {"challenge_declined", "challenge_cancelled", "challenge_e
 # have opened them meanwhile; each try that fails costs one request).
 DM_RETRY_SECONDS = 600.0
 CHALLENGE = "challenge"  # the builder of updates about a challenge (no match yet)
+
+
+def coalesce_private(updates: list[Any]) -> list[Any]:
+    """A burst of steps (the bot seats' turns) with each user's private parts only in the
+    last step that has any for them, their earlier private lines moved there: a player's
+    private message is edited once per burst, with everything the burst told them."""
+    last: dict[int, int] = {}
+    for index, update in enumerate(updates):
+        for user in _private_users_of(update):
+            last[user] = index
+    carried: dict[int, list[Any]] = {}
+    result = []
+    for index, update in enumerate(updates):
+        later = {user for user, at in last.items() if at > index}
+        for user in later:
+            carried.setdefault(user, []).extend(m for m in update.messages if m.to == user)
+        arriving = [m for user, at in last.items() if at == index for m in carried.pop(user, [])]
+        result.append(
+            dataclasses.replace(
+                update,
+                messages=(*arriving, *(m for m in update.messages if m.to not in later)),
+                pictures=tuple(p for p in update.pictures if p.for_user not in later),
+                buttons=tuple(b for b in update.buttons if b.for_user not in later),
+            )
+            if later or arriving
+            else update
+        )
+    return result
+
+
+def _private_users_of(update: Any) -> set[int]:
+    users = {p.for_user for p in update.pictures if p.for_user is not None}
+    users |= {m.to for m in update.messages if m.to is not None}
+    users |= {b.for_user for b in update.buttons if b.for_user is not None}
+    return users
 
 
 class MessageBuilder:
@@ -81,6 +117,31 @@ class MessageBuilder:
     async def dm_closed_notice(self, update: Any, user_id: int, language: str) -> Outgoing:
         """The channel's notice that a player's DMs are closed (naming nothing secret)."""
         raise NotImplementedError
+
+    def sends_public(self, update: Any, responder: Responder | None) -> bool:
+        """Whether the builder sends this update's channel part itself (:meth:`send_public`)
+        instead of delivery posting :meth:`public_message`."""
+        return False
+
+    def send_public(
+        self,
+        update: Any,
+        language: str,
+        channel: discord.PartialMessageable | None,
+        bot_turns: asyncio.Task[None] | None,
+    ) -> None:
+        """Queue the channel part of ``update`` (returns at once; see :meth:`sends_public`).
+        ``bot_turns``: the match's bot turns being played, if any (their updates follow)."""
+        raise NotImplementedError
+
+    def public_posted(self, update: Any) -> None:
+        """Delivery posted this update's channel message the usual way."""
+
+    async def idle(self) -> None:
+        """Wait until nothing the builder queued is still being sent."""
+
+    async def close(self) -> None:
+        """Send what is queued, then stop (the process is closing)."""
 
 
 class Delivery:
@@ -127,6 +188,12 @@ class Delivery:
             task.cancel()
         # a bot move cut short here is played again by the next start's tick
         await asyncio.gather(*tasks, return_exceptions=True)
+        # what the features queued (a table's coalesced message) goes out before the end
+        for builder in self._unique_builders():
+            await builder.close()
+
+    def _unique_builders(self) -> list[MessageBuilder]:
+        return list({id(b): b for b in self._builders.values()}.values())
 
     # ---- the bot's own turns -------------------------------------------------------
     def request_bot_turns(self, update: Any) -> None:
@@ -146,7 +213,7 @@ class Delivery:
         try:
             while match_id in self._bots_wanted:
                 self._bots_wanted.discard(match_id)
-                for update in await self.service.advance_bots(match_id):
+                for update in coalesce_private(await self.service.advance_bots(match_id)):
                     # posting it may ask for more bot turns: this loop runs again then
                     await self.publish(update)
         except asyncio.CancelledError:
@@ -159,10 +226,21 @@ class Delivery:
                 del self._bot_tasks[match_id]
             self._bots_wanted.discard(match_id)
 
+    def bot_turns(self, match_id: int) -> asyncio.Task[None] | None:
+        """The background task playing this match's bot turns, while it runs."""
+        task = self._bot_tasks.get(match_id)
+        return task if task is not None and not task.done() else None
+
     async def bots_idle(self) -> None:
-        """Wait until no bot turn is being played or posted (tests and shutdown use it)."""
-        while self._bot_tasks:
-            await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
+        """Wait until no bot turn is being played or posted and nothing the features queued
+        is still being sent (tests and shutdown use it)."""
+        while True:
+            while self._bot_tasks:
+                await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
+            for builder in self._unique_builders():
+                await builder.idle()
+            if not self._bot_tasks:
+                return
 
     # ---- building ------------------------------------------------------------------
     async def channel_language(self, update: Any) -> str:
@@ -216,17 +294,34 @@ class Delivery:
             )[responder.user_id]
             await self._send_private(update, responder.user_id, mine, responder)
             update = without_user(update, responder.user_id)
+        own = builder is not None and builder.sends_public(update, responder)
+        if own:
+            # the feature sends it in the background: nobody waits on the channel
+            assert builder is not None
+            builder.send_public(
+                update,
+                await self.channel_language(update),
+                self.channel_of(update),
+                self.bot_turns(update.match.id),
+            )
         public, privates = await asyncio.gather(
-            self.public_message(update), self.private_messages(update)
+            self._no_message() if own else self.public_message(update),
+            self.private_messages(update),
         )
         posted = None
         if public is not None:
             posted = await self._send_public(update, public, responder)
+            if builder is not None:
+                builder.public_posted(update)
         await asyncio.gather(
             *(self._send_private(update, u, o, responder) for u, o in privates.items())
         )
         self.request_bot_turns(update)
         return posted
+
+    @staticmethod
+    async def _no_message() -> None:
+        return None
 
     async def publish_quietly(self, update: Any) -> None:
         """Publish, logging (not raising) a failure: for updates nobody is waiting for."""

@@ -385,4 +385,6 @@ class LeiffTableCalls(ServiceCore):
         deadline, warn_at = _deadline(now, period)
         if after.waiting_for()["step"] == "next":
             warn_at = None  # nobody is late for dealing the next round
+        else:
+            warn_at = min(warn_at, now + leiff_logic.REMIND_AFTER_SECONDS)
         return record.evolve(deadline_at=deadline, warn_at=warn_at, warned=False)

@@ -105,3 +105,63 @@ async def test_a_dead_picture_worker_is_replaced_without_losing_the_picture():
         assert await painter.board_png(state, ["a", "b"]) == first  # and by a new worker
     finally:
         painter.close()
+
+
+def _nine_pending(players: int):
+    """A real table (``players`` seats) where the turn player owes the Neuner's swap."""
+    import random
+
+    from engine import get_game
+    from engine.leiff import random_action
+
+    for seed in range(400):
+        rng = random.Random(seed)
+        state = get_game("leiff").new(players=players, seed=seed)
+        for _ in range(300):
+            waiting = state.waiting_for()
+            if waiting["step"] == "effect" and waiting["card"] == "9":
+                return state, waiting["owners"][0]
+            if state.outcome is not None or waiting["step"] == "next":
+                break
+            seat, action = random_action(state, rng)
+            if action.split(" ", 1)[0] in ("catch", "match", "penalty"):
+                continue  # keep the hands at four cards: the crowded case
+            state = state.play(seat, action)
+    raise AssertionError("no Neuner came up")
+
+
+@pytest.mark.parametrize("players", [4, 6])
+def test_the_nines_swap_is_chosen_in_two_steps_and_decline_always_fits(players: int):
+    from bot.features.leiff_tables.labels import TRADE_FIRST, fold_trades
+    from bot.service.leiff_logic import controls
+
+    seats = ["ann", "ben", "cat", "dan", "eve", "fay"][:players]
+    state, owner = _nine_pending(players)
+    actions = controls(state.view(owner), owner)
+    trades = {a for a in actions if a.startswith("trade ")}
+    assert len(trades) > 25 and "decline" in actions
+    everything_else = set(actions) - trades
+
+    def drawn(focus: str | None) -> tuple[list[str], list[str], int]:
+        choices = fold_trades("en", leiff_choices("en", actions, seats), seats, focus)
+        view = build_view("f", 3, 9, choices)
+        assert len(view.children) <= 25
+        return _controls(view)
+
+    # The first menu: one option per card, the other controls beside it, all in five rows.
+    buttons, options, rows = drawn(None)
+    assert rows <= 5
+    assert everything_else <= set(buttons + options)
+    firsts = [o for o in options if o.startswith(TRADE_FIRST)]
+    assert not trades & set(buttons + options)
+    # Every swap is reached through the first card it names, with Decline still there.
+    reached: set[str] = set()
+    for first in firsts:
+        buttons, options, rows = drawn(first[len(TRADE_FIRST) :])
+        assert rows <= 5 and "decline" in buttons and TRADE_FIRST in buttons
+        assert everything_else <= set(buttons + options)
+        reached |= trades & set(buttons + options)
+    assert reached == trades
+    # The menus are worded in German too.
+    german = fold_trades("de", leiff_choices("de", actions, seats), seats)
+    assert any(c.family_label == "Zwei Karten tauschen: Wähl die erste…" for c in german)

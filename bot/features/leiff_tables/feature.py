@@ -19,6 +19,7 @@ from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.outgoing import Outgoing
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
+from bot.features.leiff_tables.labels import TRADE_FIRST
 from bot.features.leiff_tables.messages import LeiffMessages
 from bot.service import StaleVersion
 from engine import get_spec
@@ -119,6 +120,10 @@ class LeiffTables:
         if action.startswith(PROMPT):
             await self._open_rule_modal(responder, match_id, version)
             return
+        if action.startswith(TRADE_FIRST):
+            # the first card of a swap chosen: the same message shows that card's swaps
+            await self._refresh_hand(responder, match_id, action[len(TRADE_FIRST) :] or None)
+            return
         if action == "join":
             update = await self.service.join_lobby(match_id, user_id, version=None)
         elif action == "leave":
@@ -142,7 +147,7 @@ class LeiffTables:
         await self.delivery.publish(update, responder)
 
     async def _hand_outgoing(
-        self, match_id: int, user_id: int, language: str
+        self, match_id: int, user_id: int, language: str, focus: str | None = None
     ) -> tuple[Any, Outgoing]:
         update = await self.service.current(match_id, for_user=user_id)
         match = update.match
@@ -153,7 +158,7 @@ class LeiffTables:
         if match.status == "lobby":
             raise UserFacingError("bot.leiff.error.not_started")
         names = await self.context.names.seat_names(match)
-        return match, await self.messages.hand_message(update, user_id, names, language)
+        return match, await self.messages.hand_message(update, user_id, names, language, focus)
 
     async def _show_hand(self, responder: Responder, match_id: int) -> None:
         match, outgoing = await self._hand_outgoing(match_id, responder.user_id, responder.language)
@@ -166,10 +171,15 @@ class LeiffTables:
             return
         await responder.private(**outgoing.send_kwargs())
 
-    async def _refresh_hand(self, responder: Responder, match_id: int) -> None:
-        """A stale click in a hand message: bring that message up to date."""
+    async def _refresh_hand(
+        self, responder: Responder, match_id: int, focus: str | None = None
+    ) -> None:
+        """A stale click in a hand message, or the first card of a swap chosen
+        (``focus``): draw that message anew."""
         try:
-            _, outgoing = await self._hand_outgoing(match_id, responder.user_id, responder.language)
+            _, outgoing = await self._hand_outgoing(
+                match_id, responder.user_id, responder.language, focus
+            )
         except Exception:
             return
         await responder.update_origin(**outgoing.edit_kwargs())

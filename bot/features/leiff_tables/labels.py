@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import discord
 
-from bot.common.components import Choice, ordered_choices
+from bot.common.components import OPTIONS_PER_SELECT, Choice, ordered_choices
 from bot.common.custom_ids import ADD_BOT, PROMPT, REMOVE_BOT, SHOW_HAND
 from engine import IllegalMove
 from engine.leiff import parse_action
@@ -237,3 +237,51 @@ def leiff_choices(language: str, actions: Sequence[str], seat_names: Sequence[st
         seen.add(choice.action)
         choices.append(choice)
     return choices
+
+
+# The Neuner's swap of any two cards at the table has many choices (96 at four players,
+# 190 at six): more than one select menu holds, and with them the other controls (Decline,
+# matching, catching) would not fit in a message's five rows. So it is chosen in two steps:
+# a menu of the first card (its options carry this prefix and the card, "~trade:2.3"),
+# whose choice redraws the message with a menu of the swaps of that card.
+TRADE_FIRST = "~trade:"
+
+
+def _trade_cards(action: str) -> tuple[str, str]:
+    _, first, second = action.split(" ")
+    return first, second
+
+
+def fold_trades(
+    language: str, choices: list[Choice], seat_names: Sequence[str], focus: str | None = None
+) -> list[Choice]:
+    """``choices`` with the swaps of two cards in two steps when they do not fit one menu:
+    without ``focus`` (a card, "2.3") a menu of the first card, with it the swaps of that
+    card and a button to choose another first card."""
+    trades = [c for c in choices if c.family == "trade"]
+    if len(trades) <= OPTIONS_PER_SELECT:
+        return choices
+    rest = [c for c in choices if c.family != "trade"]
+
+    def seat(number: int) -> str:
+        if 0 <= number < len(seat_names):
+            return seat_names[number]
+        return translate(language, "bot.leiff.seat", seat=number)
+
+    if focus is not None:
+        chosen = [c for c in trades if focus in _trade_cards(c.action)]
+        if chosen:
+            back = Choice(
+                TRADE_FIRST,
+                translate(language, "bot.leiff.action.trade_other_first"),
+                STYLE.secondary,
+            )
+            return [*chosen, back, *rest]
+    cards = list(dict.fromkeys(card for c in trades for card in _trade_cards(c.action)))
+    menu = translate(language, "bot.leiff.menu.trade_first")
+    first = []
+    for card in cards:
+        owner, slot = card.split(".")
+        text = translate(language, "bot.leiff.trade_card", owner=seat(int(owner)), slot=slot)
+        first.append(Choice(TRADE_FIRST + card, text, STYLE.primary, "trade_first", menu))
+    return [*first, *rest]
