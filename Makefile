@@ -55,6 +55,7 @@ bench-ai: dev
 
 bench-e2e: dev
 	$(PY) -m bench.e2e $(ARGS)
+	$(PY) -m bench.budget
 
 bench-scale: dev
 	$(PY) -m bench.scale $(ARGS)

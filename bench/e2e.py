@@ -476,6 +476,8 @@ class Stage:
     cpu: dict[str, float] = field(default_factory=dict)  # CPU seconds per second, by process
     # the bot's loop-lag and GC samples of the whole run (known once the bot has stopped)
     samples: dict[str, list[tuple[float, float]]] = field(default_factory=dict)
+    # REST requests the bot made during the stage, by category (the simulator's)
+    requests: dict[str, int] = field(default_factory=dict)
 
     def lags(self, samples: dict[str, list[tuple[float, float]]]) -> list[float]:
         return [lag for at, lag in samples.get("lags", []) if self.started <= at <= self.ended]
@@ -509,6 +511,7 @@ async def drive(
     assert bot.process is not None
     cpu_before, own_before = tree_cpu_seconds(bot.process.pid), time.process_time()
     started = time.time()
+    requests_before = len(bot.sim.requests)
     playing = [m.move for m in matches if not m.over]
     loads = [paced(playing, board_rate, seconds, figures)]
     if leiff_rate > 0:
@@ -523,7 +526,9 @@ async def drive(
     for number, pid in enumerate(sorted(cpu_after)):
         name = "bot" if pid == bot.process.pid else f"worker {number}"
         cpu[name] = (cpu_after[pid] - cpu_before.get(pid, 0.0)) / elapsed
-    return Stage(board_rate, leiff_rate, elapsed, figures, started, ended, peak, cpu)
+    stage = Stage(board_rate, leiff_rate, elapsed, figures, started, ended, peak, cpu)
+    stage.requests = dict(bot.sim.request_counts(requests_before))
+    return stage
 
 
 # ---- report ------------------------------------------------------------------------------
@@ -579,6 +584,17 @@ def report(stage: Stage, samples: dict[str, list[tuple[float, float]]]) -> None:
             f" ms, max {max(lags) * 1000:.1f} ms; longest GC pause "
             f"{max(pauses, default=0.0) * 1000:.1f} ms ({len(pauses)} collections)"
         )
+    actions = figures.board_moves + figures.leiff_actions
+    if actions:
+        per = ", ".join(
+            f"{category} {count / actions:.2f}"
+            for category, count in sorted(stage.requests.items())
+        )
+        outside = sum(stage.requests.get(c, 0) for c in ("channel message", "edit", "DM"))
+        print(
+            f"   REST requests per move (board and Leiff mixed): {per}; outside the callback "
+            f"{outside / actions:.2f} (per kind of action: python -m bench.budget)"
+        )
     shares = ", ".join(f"{name} {share:.2f}" for name, share in stage.cpu.items())
     print(f"   CPU seconds per second: {shares}")
     rss, pss, count = stage.memory
@@ -610,7 +626,10 @@ async def run(
     )
     with tempfile.TemporaryDirectory() as folder:
         database = Path(folder) / "bench.sqlite3"
-        async with DiscordSimulator(interaction_timeout=30.0) as sim:
+        # Rates here go far beyond what one token may send (50 requests/s, 5 messages and
+        # 5 edits per 5 s per channel): this measures the bot's own latency and load, so the
+        # simulator's limits are off; what a token serves is bench.budget's, limits on.
+        async with DiscordSimulator(interaction_timeout=30.0, rate_limits=False) as sim:
             guild = sim.add_guild("Bench", channels=tuple(f"games-{i}" for i in range(CHANNELS)))
             channels = list(guild.text_channels)
             pairs = [

@@ -143,7 +143,9 @@ class LeafBot(discord.AutoShardedClient):
         # Board-game searches run in these worker processes (started on the first bot move).
         ai_pool.configure(self.settings.ai_workers)
         # The bot's own user id sits in its seat of games against it; login has set it.
-        await self.service.start(bot_user_id=self.user.id if self.user is not None else None)
+        startup = await self.service.start(
+            bot_user_id=self.user.id if self.user is not None else None
+        )
         await self.painter.start()
 
         self.add_dynamic_items(ActionButton, ActionSelect)
@@ -154,6 +156,13 @@ class LeafBot(discord.AutoShardedClient):
         await self.tree.set_translator(CatalogueTranslator())
         if self._sync_commands:
             await self.sync_commands()
+        # Matches whose last step did not all go out before the last stop (or kill) are
+        # sent again, each by the process that runs its server's shard.
+        resumed = self.delivery.resume_undelivered(
+            m for m in startup.matches if self._runs_guild(m.guild_id)
+        )
+        if resumed:
+            log.info("sending %d matches again whose messages did not all go out", resumed)
         if self._tick_seconds:
             self._tick_task = asyncio.create_task(self._tick_loop(), name="leafbot-tick")
         # Everything loaded so far lives as long as the process: keep it out of the garbage
@@ -161,6 +170,12 @@ class LeafBot(discord.AutoShardedClient):
         gc.collect()  # only what is alive is frozen, never garbage
         gc.freeze()
         log.info("setup done: %d commands", len(self.tree.get_commands()))
+
+    def _runs_guild(self, guild_id: int) -> bool:
+        """Whether one of this process's shards receives the server's events."""
+        count = self.shard_count or 1
+        shards = self.shard_ids if self.shard_ids is not None else range(count)
+        return (guild_id >> 22) % count in shards
 
     async def sync_commands(self) -> None:
         """Sync to the development server (instant) when configured, else globally."""

@@ -36,6 +36,7 @@ from engine.spec import BoardView
 from i18n import DEFAULT_LANGUAGE
 from render import sprites
 from render.board import is_point_game, owned_loops, render_board
+from render.encode import PALETTE_INFO
 from render.geometry import MAX_WIDTH, MIN_WIDTH, SQRT3, BoardGeometry, board_geometry
 from render.text import draw_text, font, wrap_text
 from render.themes import RGB, Theme, get_theme
@@ -331,6 +332,8 @@ def draw_annotations(
     width; the geometry is read from the picture's width)."""
     if not marks:
         return
+    # the marks' colours are not in the board's own palette: the encoder builds one
+    image.info.pop(PALETTE_INFO, None)
     chosen = get_theme(theme)
     geo = board_geometry(state.size, image.width, is_point_game(state))
     if marks.shade:

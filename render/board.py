@@ -24,6 +24,7 @@ from engine.phrases import Phrase
 from engine.spec import BoardShape, BoardView
 from i18n import DEFAULT_LANGUAGE, N_, colour_name, outcome_reason, phrase, translate
 from render import sprites
+from render.encode import PALETTE_INFO, palette_of
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
 from render.text import Font, draw_text, fit_text, font, wrap_text
 from render.themes import RGB, Theme, get_theme
@@ -153,7 +154,9 @@ def last_move_ring(geo: BoardGeometry) -> tuple[float, float, float]:
     return inner, outer, outer + max(1.5, 0.08 * geo.radius)
 
 
-def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list[Mark]:
+def _last_turn_marks(
+    geo: BoardGeometry, theme: Theme, state: BoardView, *, halo: bool = True
+) -> list[Mark]:
     """Placed stones ringed; captured cells crossed; removed cells boxed; flipped stones
     carry a diamond in the colour they had before (shape tells the kinds apart)."""
     last = state.last_turn
@@ -161,7 +164,7 @@ def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list
     width = _marker_width(geo)
     r = geo.stone_radius
     inner, outer, halo_outer = last_move_ring(geo)
-    halo = sprites.ring(inner - 1.0, halo_outer, theme.loop_halo)
+    ring_halo = sprites.ring(inner - 1.0, halo_outer, theme.loop_halo)
     ring = sprites.ring(inner, outer, theme.placed)
     cross = sprites.broken_cross(geo.radius * 0.72, geo.radius * 0.38, width, theme.captured)
     box = sprites.hollow_polygon(4, geo.radius * 0.62, width, 45.0, theme.removed)
@@ -169,7 +172,8 @@ def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list
     for name in last.placed:
         index = grid.index(name)
         if index is not None:
-            marks.append((halo, geo.centres[index]))
+            if halo:
+                marks.append((ring_halo, geo.centres[index]))
             marks.append((ring, geo.centres[index]))
     for name in last.captured:
         index = grid.index(name)
@@ -189,10 +193,16 @@ def _last_turn_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list
     return marks
 
 
-def board_marks(geo: BoardGeometry, theme: Theme, state: BoardView) -> list[Mark]:
+def board_marks(
+    geo: BoardGeometry, theme: Theme, state: BoardView, *, replay: bool = False
+) -> list[Mark]:
     """The stones and the last turn's markers, in the order they are pasted (a replay
-    repaints a part of the board by pasting the ones that touch it again)."""
-    return _stone_marks(geo, theme, state.cells) + _last_turn_marks(geo, theme, state)
+    repaints a part of the board by pasting the ones that touch it again). A replay frame's
+    ring has no halo: the mark moves every frame, so the eye finds it anyway, and the halo
+    was a sixth of a replay's bytes."""
+    return _stone_marks(geo, theme, state.cells) + _last_turn_marks(
+        geo, theme, state, halo=not replay
+    )
 
 
 def owned_loops(state: BoardView) -> list[tuple[str, tuple[str, ...]]]:
@@ -559,6 +569,105 @@ def _draw_header(
         draw_text(draw, item.xy, item.text, item.font, item.fill, item.anchor)
 
 
+# ---- the palette ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def board_palette(
+    size: int, width: int, points: bool, theme_name: str, labels: bool
+) -> Image.Image:
+    """The palette every picture of this board gets (see ``render.encode``): the octree's
+    colours of a sample made of the pieces a picture is drawn from. Three copies of the
+    board: stones of both colours on every cell with each kind of last-turn mark; the same
+    under the first colour's flat tint and loop outlines; the same under the second colour's
+    stripes. The header of the first holds text in every header colour on each header
+    background, the turn highlight and the colour icons. The sample depends only on the
+    arguments, so the palette, and the file of every picture, is deterministic."""
+    theme = get_theme(theme_name)
+    geo = board_geometry(size, width, points)
+    background = board_background(size, width, points, theme_name, labels)
+    panels = []
+    inner, outer, halo_outer = last_move_ring(geo)
+    width_mark = _marker_width(geo)
+    ring_halo = sprites.ring(inner - 1.0, halo_outer, theme.loop_halo)
+    ring = sprites.ring(inner, outer, theme.placed)
+    cross = sprites.broken_cross(geo.radius * 0.72, geo.radius * 0.38, width_mark, theme.captured)
+    box = sprites.hollow_polygon(4, geo.radius * 0.62, width_mark, 45.0, theme.removed)
+    stripes = _stripes(geo.width, geo.height, max(6, round(geo.radius * 0.5)))
+    for panel in range(3):
+        image = background.copy()
+        if panel:
+            colour = theme.loop_first if panel == 1 else theme.loop_second
+            mask = Image.new("L", image.size, 110 if panel == 1 else 200)
+            if panel == 2:
+                mask = ImageChops.multiply(mask, stripes)
+            image.paste(colour, (0, 0), mask)
+            draw = ImageDraw.Draw(image)
+            band = max(3, round(geo.radius * 0.42))
+            path = [geo.centres[i] for i in range(0, len(geo.centres), 3)]
+            draw.line(path, fill=theme.loop_halo, width=band + 4, joint="curve")
+            draw.line(path, fill=colour, width=band, joint="curve")
+        for index, centre in enumerate(geo.centres):
+            kind = (index + panel) % 7
+            if kind == 6:
+                cross.paste_on(image, centre)
+                continue
+            if kind == 5:
+                box.paste_on(image, centre)
+                continue
+            code = 1 + (index + panel) % 2
+            _stone_sprite(geo, theme, code).paste_on(image, centre)
+            if kind == 0:
+                ring_halo.paste_on(image, centre)
+                ring.paste_on(image, centre)
+            elif kind == 3:
+                before = theme.stone(3 - code).fill
+                sprites.hollow_polygon(
+                    4, geo.stone_radius * 0.58, max(1.5, width_mark * 0.8), 0.0, before
+                ).paste_on(image, centre)
+        if panel == 0:
+            _sample_header(image, theme, width)
+        panels.append(image)
+    sample = Image.new("RGB", (width, geo.height * 3))
+    for number, image in enumerate(panels):
+        sample.paste(image, (0, number * geo.height))
+    return palette_of(sample)
+
+
+def _sample_header(image: Image.Image, theme: Theme, width: int) -> None:
+    """Text in every header colour on the header and on the turn highlight, the turn
+    marker and both colour icons: what any header draws, in its fonts."""
+    s = scale_of(width)
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((0, 0, width, round(90 * s)), fill=theme.header_background)
+    draw.rounded_rectangle(
+        (4 * s, 48 * s, width - 4 * s, 88 * s), radius=round(6 * s), fill=theme.header_highlight
+    )
+    sprites.triangle(7 * s, theme.header_turn).paste_on(image, (14 * s, 68 * s))
+    text = "Aa Bb 0123456789 wgkmW · ▶"
+    fills = (theme.header_text, theme.header_muted, theme.header_turn)
+    for top in (6, 52):  # on the header, then on the turn highlight
+        for column, fill in enumerate(fills):
+            for number, used in enumerate(
+                (font(round(17 * s), "bold"), font(round(13 * s)), font(round(14 * s)))
+            ):
+                draw_text(
+                    draw,
+                    ((30 + 150 * column) * s, (top + 12 * number) * s),
+                    text[: 8 + 4 * number],
+                    used,
+                    fill,
+                    "la",
+                )
+    for code in (1, 2):
+        colours = theme.stone(code)
+        centre = ((330 + 40 * code) * s, 120 * s)
+        sprites.stone(
+            8 * s + 2.5 * s, theme.header_icon_halo, theme.header_icon_halo, 1.0
+        ).paste_on(image, centre)
+        sprites.stone(8 * s, colours.fill, colours.edge, max(1.0, s)).paste_on(image, centre)
+
+
 # ---- the public function ------------------------------------------------------------------
 
 
@@ -588,7 +697,10 @@ def render_board(
     geo = board_geometry(state.size, width, points)
     image = board_background(state.size, width, points, chosen.name, bool(show_labels)).copy()
     _draw_areas(image, geo, chosen, state)
-    for sprite, centre in board_marks(geo, chosen, state):
+    for sprite, centre in board_marks(geo, chosen, state, replay=replay):
         sprite.paste_on(image, centre)
     _draw_header(image, state, names, chosen, width, language, replay=replay)
+    image.info[PALETTE_INFO] = board_palette(
+        state.size, width, points, chosen.name, bool(show_labels)
+    )
     return image

@@ -15,6 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE
+from render.encode import PALETTE_INFO
 from render.geometry import check_width, scale_of
 from render.leiff import CARD_RATIO, draw_card, hand_layout, render_hand
 from render.text import draw_text, fit_text, font
@@ -64,6 +65,8 @@ def render_hand_marked(
 ) -> Image.Image:
     """:func:`render_hand` with the cards of ``slots`` ringed (the same picture without)."""
     image = render_hand(view, seat, names=names, theme=theme, width=width, language=language)
+    # the rings' colour is not in the hand's own palette: the encoder builds one
+    image.info.pop(PALETTE_INFO, None)
     if slots:
         ring_slots(image, view, seat, slots, theme=theme)
     return image

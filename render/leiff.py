@@ -23,6 +23,7 @@ from engine.leiff.scoring import Drinks
 from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE, N_, outcome_reason, translate, translate_plural
 from render import sprites
+from render.encode import PALETTE_INFO, palette_of
 from render.geometry import check_width, scale_of
 from render.text import Font, draw_text, fit_text, font, wrap_text
 from render.themes import RGB, Theme, get_theme
@@ -330,6 +331,98 @@ def draw_card(
         corner = font(max(7, round(w * 0.16)), "bold")
         draw.text((x0 + w * 0.08, y0 + h * 0.04), text, font=corner, fill=colour, anchor="la")
         draw.text((x1 - w * 0.08, y1 - h * 0.04), text, font=corner, fill=colour, anchor="rd")
+
+
+@lru_cache(maxsize=512)
+def _card_tile(
+    label: str | None, width: int, height: int, theme_name: str, language: str, paper: RGB
+) -> Image.Image:
+    """One card drawn on ``paper`` (the colour round its corners), ``width`` × ``height``
+    pixels plus the last row and column a box's edge takes: pasted at a whole pixel it
+    gives the pixels :func:`draw_card` draws there, at a paste's cost (a table shows the
+    same few cards again and again)."""
+    tile = Image.new("RGB", (width + 1, height + 1), paper)
+    draw_card(tile, (0, 0, width, height), label, get_theme(theme_name), language)
+    return tile
+
+
+def paste_card(
+    image: Image.Image,
+    box: tuple[int, int, int, int],
+    label: str | None,
+    theme: Theme,
+    language: str,
+    paper: RGB,
+) -> None:
+    """:func:`draw_card` in a whole-pixel ``box`` over ``paper``, from the tile cache."""
+    x0, y0, x1, y1 = box
+    image.paste(_card_tile(label, x1 - x0, y1 - y0, theme.name, language, paper), (x0, y0))
+
+
+@lru_cache(maxsize=16)
+def leiff_palette(theme_name: str, width: int) -> Image.Image:
+    """The palette every table and hand picture of this theme and width gets (see
+    ``render.encode``): the octree's colours of a sample holding what they draw: every
+    card, face up and down, at the sizes of the table, the piles and the hands; text in
+    each colour on the header, the table, a highlighted row and a card; the legend's chips,
+    the rule's box and the ring round a drawn card. It depends only on its arguments."""
+    theme = get_theme(theme_name)
+    s = scale_of(width)
+    labels: list[str | None] = [
+        None,
+        *(str(n) for n in range(-1, 14) if n),
+        SLOT_MACHINE,
+        *SPECIALS,
+    ]
+    sizes = sorted({round(TABLE_CARD * s), round(PILE_CARD * s), round(44 * s), 70, 84, 107})
+    rows = []
+    for paper in (theme.card("table"), theme.card("empty_slot")):
+        for size in sizes:
+            height = round(size * CARD_RATIO)
+            row = Image.new("RGB", ((size + 4) * len(labels), height + 4), paper)
+            for number, label in enumerate(labels):
+                x = number * (size + 4)
+                draw_card(row, (x, 0, x + size, height), label, theme, DEFAULT_LANGUAGE)
+            rows.append(row)
+    text = Image.new("RGB", (width, round(200 * s)), theme.header_background)
+    draw = ImageDraw.Draw(text)
+    backgrounds = (
+        (theme.header_background, (theme.header_text, theme.header_muted, theme.header_turn)),
+        (theme.card("table"), (theme.card("table_text"), theme.card("table_muted"))),
+        (theme.card("empty_slot"), (theme.card("table_text"), theme.card("table_muted"))),
+        (theme.card("face"), (theme.card("face_text"), theme.card("high_text"))),
+        (theme.card("special_face"), (theme.card("face_text"),)),
+        (theme.card("slot_face"), (theme.card("face_text"),)),
+    )
+    band = 200 * s / len(backgrounds)
+    for number, (paper, inks) in enumerate(backgrounds):
+        top = number * band
+        draw.rectangle((0, top, width, top + band), fill=paper)
+        for column, ink in enumerate(inks):
+            for size, weight in ((18, "bold"), (15, "bold"), (13, "regular"), (12, "regular")):
+                draw_text(
+                    draw,
+                    ((10 + 150 * column) * s, top + 4 * s),
+                    "Aa Gg 0123 ·▶",
+                    font(round(size * s), weight),
+                    ink,
+                    "la",
+                )
+    draw.rounded_rectangle(
+        (width * 0.6, 4 * s, width * 0.9, 60 * s),
+        radius=round(8 * s),
+        outline=theme.card("drawn_ring"),
+        width=max(2, round(4 * s)),
+    )
+    sprites.triangle(6 * s, theme.header_turn).paste_on(text, (width * 0.95, 20 * s))
+    sample = Image.new(
+        "RGB", (max(row.width for row in (*rows, text)), sum(r.height for r in (*rows, text)))
+    )
+    y = 0
+    for row in (*rows, text):
+        sample.paste(row, (0, y))
+        y += row.height
+    return palette_of(sample)
 
 
 # ---- shared pieces --------------------------------------------------------------------------
@@ -755,12 +848,13 @@ def table_layout(view: LeiffView, width: int) -> TableLayout:
     players = _seat_rows(view)
     hands: list[list[str | None]] = list(view.get("hands") or [[] for _ in range(players)])
     pad = 10 * s
-    card_w, gap = TABLE_CARD * s, TABLE_GAP * s
-    card_h = card_w * CARD_RATIO
-    cards_left = pad + TEXT_COLUMN * s
+    # whole pixels, so that a card can be drawn once and pasted (see _card_tile)
+    card_w, gap = round(TABLE_CARD * s), round(TABLE_GAP * s)
+    card_h = round(card_w * CARD_RATIO)
+    cards_left = round(pad + TEXT_COLUMN * s)
     per_row = max(1, int((width - pad - cards_left + gap) // (card_w + gap)))
-    row_step = card_h + 16 * s
-    top = HEADER_HEIGHT * s + PILES_HEIGHT * s + _rule_box_height(view, width)
+    row_step = card_h + round(16 * s)
+    top = round(HEADER_HEIGHT * s + PILES_HEIGHT * s + _rule_box_height(view, width))
     y = top
     seats = []
     baselines = tuple((20 + 16 * line) * s for line in range(4))
@@ -771,9 +865,9 @@ def table_layout(view: LeiffView, width: int) -> TableLayout:
         for slot in range(count):
             row, column = divmod(slot, per_row)
             x = cards_left + column * (card_w + gap)
-            cy = y + 6 * s + row * row_step
+            cy = y + round(6 * s) + row * row_step
             boxes.append((x, cy, x + card_w, cy + card_h))
-        bottom = y + max(6 * s + rows * row_step, baselines[-1] + 8 * s) + 2 * s
+        bottom = y + round(max(6 * s + rows * row_step, baselines[-1] + 8 * s) + 2 * s)
         seats.append(
             SeatBlock(
                 (pad / 2, y, width - pad / 2, bottom),
@@ -924,8 +1018,17 @@ def render_table(
         for baseline, line in zip(block.baselines[1:], lines, strict=False):
             draw_text(draw, (name_x, baseline), line, small, chosen.card("table_muted"), "ls")
         # slot numbers under the cards: they are what a catch ("catch 2.3") names
+        paper = chosen.card("empty_slot") if seat == turn else chosen.card("table")
         for slot, (label, box) in enumerate(zip(hand, block.cards, strict=False)):
-            draw_card(image, box, None if label is None else str(label), chosen, language)
+            x0, y0, x1, y1 = (round(v) for v in box)
+            paste_card(
+                image,
+                (x0, y0, x1, y1),
+                None if label is None else str(label),
+                chosen,
+                language,
+                paper,
+            )
             draw_text(
                 draw,
                 ((box[0] + box[2]) / 2, box[3] + 13 * s),
@@ -935,6 +1038,7 @@ def render_table(
                 "ms",
             )
     _draw_legend(image, layout, chosen, language)
+    image.info[PALETTE_INFO] = leiff_palette(chosen.name, width)
     return image
 
 
@@ -1102,4 +1206,5 @@ def render_hand(
                 draw, (layout.info_x, line_y), line, info_font, chosen.card("table_text"), "ls"
             )
             line_y += 17 * s
+    image.info[PALETTE_INFO] = leiff_palette(chosen.name, width)
     return image

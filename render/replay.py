@@ -125,7 +125,10 @@ class _Painter:
 
     def _boxed(self, state: BoardView) -> list[tuple[Mark, Box]]:
         """The stones and markers of ``state`` in pasting order, each with its box."""
-        return [(mark, _mark_box(mark)) for mark in board_marks(self.geo, self.theme, state)]
+        return [
+            (mark, _mark_box(mark))
+            for mark in board_marks(self.geo, self.theme, state, replay=True)
+        ]
 
     def _new_base(self, state: BoardView) -> list[Box]:
         """Make the board under the stones (with the loops' shading) current; the boxes

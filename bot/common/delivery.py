@@ -28,9 +28,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections.abc import Mapping
+from collections.abc import Awaitable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 import discord
 
 from bot.common.components import disabled_copy
@@ -86,6 +88,46 @@ def _private_users_of(update: Any) -> set[int]:
     return users
 
 
+# Redelivery waits this long after a failure, doubling up to the longest wait.
+REDELIVERY_FIRST_SECONDS = 1.0
+REDELIVERY_LONGEST_SECONDS = 60.0
+# Recorded with the match's messages: the last version whose messages all went out.
+DELIVERED = "delivered"
+# Recorded as "<kind>:kept": a channel message whose buttons may stay when a newer one
+# comes (see ``MessageBuilder.outdated_by_newer``).
+KEPT = "kept"
+
+
+def is_transient(error: BaseException) -> bool:
+    """Worth sending again later: rate limits that outlasted discord.py's retries, Discord's
+    own failures, the network. A refusal (400, 403, 404) stays a refusal."""
+    if isinstance(error, discord.HTTPException):
+        return error.status == 429 or error.status >= 500
+    return isinstance(error, discord.RateLimited | aiohttp.ClientError | OSError | TimeoutError)
+
+
+def _of(update: Any, error: BaseException) -> tuple[Any, str]:
+    return update.match.id if update.match is not None else None, str(error) or type(error).__name__
+
+
+@dataclass
+class Undelivered:
+    """What of a match's messages has not gone out yet: the channel message, players' DMs
+    (``every_player``: every player's, as after a restart nobody knows which)."""
+
+    public: bool = False
+    users: set[int] = field(default_factory=set)
+    every_player: bool = False
+
+    def __bool__(self) -> bool:
+        return self.public or bool(self.users) or self.every_player
+
+    def add(self, other: Undelivered) -> None:
+        self.public |= other.public
+        self.users |= other.users
+        self.every_player |= other.every_player
+
+
 class MessageBuilder:
     """What a feature builds for the updates of its kind of game. The defaults suit a
     game without private messages."""
@@ -102,6 +144,12 @@ class MessageBuilder:
     def private_users(self, update: Any) -> list[int]:
         """The users this update has something private for."""
         return []
+
+    def outdated_by_newer(self, outgoing: Outgoing) -> bool:
+        """Whether this channel message's buttons must go grey once a newer one is posted.
+        A message without buttons (or with only buttons that stay right on an old message)
+        needs no edit then: one request less."""
+        return bool(outgoing.choices)
 
     async def private_messages(
         self, update: Any, languages: Mapping[int, str]
@@ -128,10 +176,12 @@ class MessageBuilder:
         update: Any,
         language: str,
         channel: discord.PartialMessageable | None,
-        bot_turns: asyncio.Task[None] | None,
+        delivery: Delivery,
     ) -> None:
         """Queue the channel part of ``update`` (returns at once; see :meth:`sends_public`).
-        ``bot_turns``: the match's bot turns being played, if any (their updates follow)."""
+        The builder tells ``delivery`` when the channel shows it
+        (:meth:`Delivery.public_shown`) or when Discord keeps refusing it for now
+        (:meth:`Delivery.public_held_up`: then redelivery sends the match again later)."""
         raise NotImplementedError
 
     def public_posted(self, update: Any) -> None:
@@ -159,6 +209,10 @@ class Delivery:
         # runs marks the match so the task asks the service once more before it ends.
         self._bot_tasks: dict[int, asyncio.Task[None]] = {}
         self._bots_wanted: set[int] = set()
+        # Messages of committed steps that did not go out yet, by match, and the task per
+        # match that sends them (the match as it is then) until they land.
+        self._undelivered: dict[int, Undelivered] = {}
+        self._redelivery: dict[int, asyncio.Task[None]] = {}
 
     def register(self, key: str, builder: MessageBuilder) -> None:
         """``key``: a kind of game (``GameKind`` value) or ``CHALLENGE``."""
@@ -181,9 +235,12 @@ class Delivery:
 
     async def close(self) -> None:
         self._dm_channels.clear()
-        tasks = list(self._bot_tasks.values())
+        tasks = list(self._bot_tasks.values()) + list(self._redelivery.values())
         self._bot_tasks.clear()
         self._bots_wanted.clear()
+        # what is still undelivered is sent by the next start (its version is behind)
+        self._redelivery.clear()
+        self._undelivered.clear()
         for task in tasks:
             task.cancel()
         # a bot move cut short here is played again by the next start's tick
@@ -194,6 +251,144 @@ class Delivery:
 
     def _unique_builders(self) -> list[MessageBuilder]:
         return list({id(b): b for b in self._builders.values()}.values())
+
+    # ---- delivery that outlasts rate limits and restarts ----------------------------
+    async def _guarded(self, sending: Awaitable[None]) -> bool:
+        """Run one send; False when it failed for a reason that passes (see
+        :func:`is_transient`)."""
+        try:
+            await sending
+        except Exception as error:
+            if not is_transient(error):
+                raise
+            log.warning("a private message is held up: %s", error)
+            return False
+        return True
+
+    async def _settle(
+        self, update: Any, missed: Undelivered, done: Undelivered, *, whole: bool
+    ) -> None:
+        """After a publish: hand what did not go out to the match's redelivery task, or
+        record the version as delivered. What went out now replaces what an earlier step
+        could not send."""
+        match = update.match
+        if match is None:
+            return
+        pending = self._undelivered.get(match.id)
+        if pending is not None:
+            pending.public &= not done.public
+            pending.users -= done.users
+            if not pending:
+                del self._undelivered[match.id]
+        if missed:
+            self._undelivered.setdefault(match.id, Undelivered()).add(missed)
+            self._start_redelivery(match.id)
+            return
+        if whole and match.id not in self._undelivered:
+            await self._record_delivered(match.id, match.version)
+
+    async def public_shown(self, match_id: int, version: int) -> None:
+        """A feature's background channel message now shows ``version``: it is delivered,
+        unless some part of the match is still waiting to go out."""
+        if match_id not in self._undelivered:
+            await self._record_delivered(match_id, version)
+
+    def public_held_up(self, match_id: int) -> None:
+        """A feature's background channel message could not be sent for now (Discord keeps
+        answering 429, or fails): send the match again later, as it is then."""
+        self._undelivered.setdefault(match_id, Undelivered()).public = True
+        self._start_redelivery(match_id)
+
+    async def _record_delivered(self, match_id: int, version: int) -> None:
+        try:
+            await self.service.record_delivered(match_id, version)
+        except Exception:
+            log.exception("could not record match %s as delivered", match_id)
+
+    def resume_undelivered(self, matches: Iterable[Any]) -> int:
+        """At start: send again every match whose last step may not have gone out (its
+        delivered version is behind its version: the process stopped, or was killed,
+        before all of it was sent). Returns how many."""
+        count = 0
+        for match in matches:
+            delivered = match.messages.get(DELIVERED)
+            if delivered is None or delivered >= match.version:
+                continue
+            self._undelivered[match.id] = Undelivered(public=True, every_player=True)
+            self._start_redelivery(match.id, wait=0.0)
+            count += 1
+        return count
+
+    def _start_redelivery(self, match_id: int, wait: float = REDELIVERY_FIRST_SECONDS) -> None:
+        task = self._redelivery.get(match_id)
+        if task is None or task.done():
+            self._redelivery[match_id] = asyncio.create_task(
+                self._redeliver(match_id, wait), name=f"redeliver-{match_id}"
+            )
+
+    async def _redeliver(self, match_id: int, wait: float) -> None:
+        """Send the match as it is now, for every part that has not gone out, until it
+        lands. A later step's messages replace an earlier step's that never went out."""
+        try:
+            while self._undelivered.get(match_id):
+                await asyncio.sleep(wait)
+                wait = min(max(wait * 2, REDELIVERY_FIRST_SECONDS), REDELIVERY_LONGEST_SECONDS)
+                try:
+                    await self._send_undelivered(match_id)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as error:
+                    if is_transient(error):
+                        log.warning("match %s is still undelivered: %s", match_id, error)
+                        continue
+                    log.exception("giving up delivering match %s", match_id)
+                    self._undelivered.pop(match_id, None)
+        finally:
+            if self._redelivery.get(match_id) is asyncio.current_task():
+                del self._redelivery[match_id]
+
+    async def _send_undelivered(self, match_id: int) -> None:
+        pending = self._undelivered.get(match_id)
+        if not pending:
+            return
+        update = await self.service.current(match_id)
+        builder = self.builder_for(update)
+        if update.match is None or builder is None:
+            self._undelivered.pop(match_id, None)
+            return
+        if pending.public:
+            if builder.sends_public(update, None):
+                builder.send_public(
+                    update,
+                    await self.channel_language(update),
+                    self.channel_of(update),
+                    self,
+                )
+            else:
+                public = await self.public_message(update)
+                if public is not None:
+                    await self._send_public(update, public, None)
+            pending.public = False
+        users = set(pending.users)
+        if pending.every_player:
+            users |= set(builder.private_users(update))
+        for user_id in sorted(users):
+            outgoing = await self.current_private(
+                update, user_id, await self.context.languages.member(user_id)
+            )
+            await self._send_private(update, user_id, outgoing, None)
+            pending.users.discard(user_id)
+        pending.every_player = False
+        if not pending:
+            self._undelivered.pop(match_id, None)
+            log.info("match %s delivered again (version %s)", match_id, update.match.version)
+            await self._record_delivered(match_id, update.match.version)
+            self.request_bot_turns(update)
+
+    async def deliveries_idle(self) -> None:
+        """Wait until nothing is waiting to be sent again (tests use it)."""
+        while self._redelivery:
+            await asyncio.gather(*list(self._redelivery.values()), return_exceptions=True)
 
     # ---- the bot's own turns -------------------------------------------------------
     def request_bot_turns(self, update: Any) -> None:
@@ -274,49 +469,83 @@ class Delivery:
         return self.client.get_partial_messageable(channel_id, guild_id=update.guild_id)
 
     async def publish(
-        self, update: Any, responder: Responder | None = None
+        self, update: Any, responder: Responder | None = None, *, whole: bool = True
     ) -> discord.Message | None:
         """Send everything one update asks for; returns the public message if one was posted.
 
         The answer the clicking user waits for goes first: their own private message when
         they clicked in it, else the channel message. Everything else is sent side by side.
+
+        What cannot be sent now (Discord keeps answering 429, or fails) is not dropped: the
+        action is committed, so the part is handed to a background task that sends the
+        match as it is then until it lands (:meth:`_redeliver`). ``whole``: the update is
+        everything the match's last step asked for (not a ``/board`` for one player), so
+        when all of it went out, the match's version is recorded as delivered; a start
+        finds every match whose recorded version is behind and sends it again.
         """
         builder = self.builder_for(update)
         users = builder.private_users(update) if builder is not None else []
-        if (
-            builder is not None
-            and responder is not None
-            and responder.origin_is_private
-            and responder.user_id in users
-        ):
-            mine = (
-                await builder.private_messages(update, {responder.user_id: responder.language})
-            )[responder.user_id]
-            await self._send_private(update, responder.user_id, mine, responder)
-            update = without_user(update, responder.user_id)
-        own = builder is not None and builder.sends_public(update, responder)
-        if own:
-            # the feature sends it in the background: nobody waits on the channel
-            assert builder is not None
-            builder.send_public(
-                update,
-                await self.channel_language(update),
-                self.channel_of(update),
-                self.bot_turns(update.match.id),
-            )
-        public, privates = await asyncio.gather(
-            self._no_message() if own else self.public_message(update),
-            self.private_messages(update),
-        )
+        missed = Undelivered()
         posted = None
-        if public is not None:
-            posted = await self._send_public(update, public, responder)
-            if builder is not None:
-                builder.public_posted(update)
-        await asyncio.gather(
-            *(self._send_private(update, u, o, responder) for u, o in privates.items())
+        own = False
+        try:
+            if (
+                builder is not None
+                and responder is not None
+                and responder.origin_is_private
+                and responder.user_id in users
+            ):
+                mine = (
+                    await builder.private_messages(update, {responder.user_id: responder.language})
+                )[responder.user_id]
+                if not await self._guarded(
+                    self._send_private(update, responder.user_id, mine, responder)
+                ):
+                    missed.users.add(responder.user_id)
+                update = without_user(update, responder.user_id)
+            own = builder is not None and builder.sends_public(update, responder)
+            if own:
+                # the feature sends it in the background (and sees it through): nobody
+                # waits on the channel
+                assert builder is not None
+                builder.send_public(
+                    update,
+                    await self.channel_language(update),
+                    self.channel_of(update),
+                    self,
+                )
+            public, privates = await asyncio.gather(
+                self._no_message() if own else self.public_message(update),
+                self.private_messages(update),
+            )
+            if public is not None:
+                try:
+                    posted = await self._send_public(update, public, responder)
+                    if builder is not None:
+                        builder.public_posted(update)
+                except Exception as error:
+                    if not is_transient(error):
+                        raise
+                    log.warning(
+                        "the channel message of match %s is held up: %s", *_of(update, error)
+                    )
+                    missed.public = True
+            sent = await asyncio.gather(
+                *(
+                    self._guarded(self._send_private(update, u, o, responder))
+                    for u, o in privates.items()
+                )
+            )
+            missed.users.update(u for u, ok in zip(privates, sent, strict=True) if not ok)
+        finally:
+            # the action is committed: the bots play on whatever happened to its messages
+            self.request_bot_turns(update)
+        done = Undelivered(
+            public=(own or public is not None) and not missed.public,
+            users=set(users) - missed.users,
         )
-        self.request_bot_turns(update)
+        # a channel part sent in the background counts as delivered once it is shown
+        await self._settle(update, missed, done, whole=whole and not own)
         return posted
 
     @staticmethod
@@ -366,7 +595,12 @@ class Delivery:
                     return None
                 except discord.HTTPException:
                     pass
-        previous = update.match.messages.get(kind) if update.match is not None else None
+        messages = update.match.messages if update.match is not None else {}
+        previous = messages.get(kind)
+        # the previous message needs no greying out if it was recorded as needing none
+        previous_kept = previous is not None and messages.get(f"{kind}:{KEPT}") == previous
+        builder = self.builder_for(update)
+        keep = builder is not None and not builder.outdated_by_newer(public)
         if responder is not None:
             posted = await responder.public(channel, **public.send_kwargs())
         else:
@@ -375,10 +609,15 @@ class Delivery:
         chores = []
         if update.match is not None and posted is not None:
             chores.append(self.service.set_message(update.match.id, kind, posted.id))
+            if keep:
+                chores.append(
+                    self.service.set_message(update.match.id, f"{kind}:{KEPT}", posted.id)
+                )
         if update.match is None and update.challenge is not None and posted is not None:
             chores.append(self.service.set_challenge_message(update.challenge.id, posted.id))
         if (
             previous
+            and not previous_kept
             and (origin is None or previous != origin.id)
             and (posted is None or previous != posted.id)
         ):

@@ -95,7 +95,7 @@ class Play:
             update = await service.current(match.id, for_user=responder.user_id)
             # showing the board again pings nobody and shows only the caller's own hand
             update = only_for(dataclasses.replace(update, mentions=()), responder.user_id)
-            await self.delivery.publish(update, responder)
+            await self.delivery.publish(update, responder, whole=False)
 
         await self.errors.run(interaction, run)
 

@@ -123,6 +123,12 @@ class MatchService(
         await self._load(match_id)
         await self.repo.set_message(match_id, kind, message_id)
 
+    async def record_delivered(self, match_id: int, version: int) -> None:
+        """Every message of the match's step ``version`` went out (recorded with its
+        messages as ``"delivered"``; a start sends again a match whose record is behind)."""
+        await self._load(match_id)
+        await self.repo.set_message(match_id, "delivered", version)
+
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
         await self._load(match_id)
         await self.repo.set_thread(match_id, thread_id)

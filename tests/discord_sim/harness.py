@@ -19,6 +19,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -322,6 +323,14 @@ class DiscordSimulator:
     def requests(self) -> list[RequestRecord]:
         """Every REST request the bot made (method, route template, path, status)."""
         return self.state.requests
+
+    def request_counts(self, since: int = 0) -> Counter[str]:
+        """REST requests by category (``RequestRecord.category``) from ``sim.requests[since:]``,
+        429s left out (they are counted apart, as ``"429"``): what actions cost."""
+        counts: Counter[str] = Counter()
+        for record in self.state.requests[since:]:
+            counts["429" if record.status == 429 else record.category] += 1
+        return counts
 
     @property
     def unhandled_requests(self) -> list[RequestRecord]:

@@ -152,7 +152,12 @@ class SimServer:
         template = canonical.removeprefix(API_PREFIX)
         path = request.path.removeprefix(API_PREFIX)
         response = await self._answer(request, handler, template, path)
-        record = RequestRecord(request.method, template, path, response.status, time.monotonic())
+        category = self.state.categorise(
+            request.method, template, request.match_info.get("channel_id")
+        )
+        record = RequestRecord(
+            request.method, template, path, response.status, time.monotonic(), category
+        )
         self.state.requests.append(record)
         if handler == self.unhandled:
             self.state.unhandled_requests.append(record)

@@ -70,6 +70,14 @@ class RouteFault:
         return self.remaining > 0 and self.method == method and self.route in (template, path)
 
 
+#: The kinds of request a bot's budget is counted in (``RequestRecord.category``).
+CALLBACK = "callback"  # the first answer to an interaction (exempt from the global limit)
+CHANNEL_MESSAGE = "channel message"  # a new message in a server channel, or a follow-up
+EDIT = "edit"  # an edit (or deletion) of a channel message or of an interaction's message
+DIRECT_MESSAGE = "DM"  # opening a DM channel, a new DM or an edit of one
+OTHER = "other"  # reading (users, channels, messages), command sync, login
+
+
 @dataclass(frozen=True)
 class RequestRecord:
     """One REST request the bot made, as the server answered it."""
@@ -79,6 +87,9 @@ class RequestRecord:
     path: str
     status: int
     at: float
+    #: What the request was for (``CALLBACK``, ``CHANNEL_MESSAGE``, ``EDIT``,
+    #: ``DIRECT_MESSAGE``, ``OTHER``).
+    category: str = OTHER
 
 
 class SimState:
@@ -340,6 +351,26 @@ class SimState:
     @staticmethod
     def _intent_for(channel: SimChannel) -> int:
         return DIRECT_MESSAGES_INTENT if channel.type == DM else GUILD_MESSAGES_INTENT
+
+    # ----------------------------------------------------------------- the budget
+    def categorise(self, method: str, template: str, channel_id: str | None) -> str:
+        """The category of a request (``CALLBACK``, ``CHANNEL_MESSAGE``, ``EDIT``,
+        ``DIRECT_MESSAGE``, ``OTHER``), for counting what each action costs."""
+        if template == "/interactions/{interaction_id}/{token}/callback":
+            return CALLBACK
+        if template == "/users/@me/channels":
+            return DIRECT_MESSAGE
+        if template.startswith("/webhooks/"):
+            if method == "POST":
+                return CHANNEL_MESSAGE
+            return EDIT if method in ("PATCH", "DELETE") else OTHER
+        if template.startswith("/channels/{channel_id}/messages") and method != "GET":
+            known = channel_id is not None and channel_id.isdigit()
+            channel = self.channels.get(int(channel_id)) if known else None
+            if channel is not None and channel.is_dm:
+                return DIRECT_MESSAGE
+            return CHANNEL_MESSAGE if method == "POST" else EDIT
+        return OTHER
 
     # ----------------------------------------------------------------- faults
 

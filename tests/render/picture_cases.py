@@ -11,7 +11,8 @@ RGB pixels of its PNG file decoded again.
 (``python -m tests.render.picture_cases > tests/render/golden_pictures.json``) on that
 version; a picture that changes on purpose is re-recorded the same way, and the commit
 says so (the board pictures were, for issue 20's phone-width legibility: rim coordinates,
-the bold last-move ring, Les's shaded holes, the score in words).
+the bold last-move ring, Les's shaded holes, the score in words; then each picture's own
+128-colour palette, which moves the decoded PNG pixels, and Leiff cards at whole pixels).
 """
 
 from __future__ import annotations

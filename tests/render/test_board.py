@@ -12,7 +12,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engine import BOARD_GAMES, get_game
 from engine.board import EMPTY, LastTurn
 from render import THEMES, list_themes, png_bytes, render_board
-from render.board import owned_loops
+from render.board import board_background, owned_loops, score_words
 from render.geometry import board_geometry
 from render.themes import get_theme
 from tests.render.helpers import close, decode, pixels, played_game, random_position
@@ -198,3 +198,49 @@ def test_lublache_owned_loops_are_outlined_in_the_owners_style() -> None:
 def _box_around(centre: tuple[float, float], half: float) -> tuple[int, int, int, int]:
     x, y = centre
     return (int(x - half), int(y - half), int(x + half), int(y + half))
+
+
+@pytest.mark.parametrize("theme", list_themes())
+def test_les_shades_exactly_the_holes_its_header_counts(theme: str) -> None:
+    """Every point of a hole one colour owns is tinted in that owner's colour, no other
+    empty point is, and the header's count is the number of holes shaded."""
+    colours = get_theme(theme)
+    rng = random.Random(f"holes-{theme}")
+    checked = 0
+    for _ in range(6):
+        state = played_game("les", rng.choice((5, 7, 9)), seed=rng.randrange(1000), moves=60)
+        geo = board_geometry(state.size, 480, True)
+        # (without the last move's ring, which may reach into a neighbour's hexagon)
+        unmarked = dataclasses.replace(state, last_turn=LastTurn())
+        image = render_board(unmarked, theme=theme, show_labels=False)
+        plain = board_background(state.size, 480, True, theme, False)
+        owners = {cell: owner for owner, cells in state.holes() for cell in cells}
+        for index, name in enumerate(state.grid.names):
+            if state.cells[index]:
+                continue
+            # a spot inside the point's own hexagon, off the lines and the point's dot
+            x, y = geo.centre(index)
+            spot = (int(x + geo.radius * 0.45), int(y + geo.radius * 0.3))
+            box = (spot[0] - 3, spot[1] - 3, spot[0] + 4, spot[1] + 4)
+            here = image.crop(box)
+            tinted = any(
+                not close(p, q, 8)
+                for p, q in zip(pixels(here), pixels(plain.crop(box)), strict=True)
+            )
+            assert tinted == (name in owners), (name, owners.get(name))
+            if name in owners:
+                checked += 1
+                owner = colours.loop_first if owners[name] == "black" else colours.loop_second
+                # the first colour's flat tint everywhere, the second's stripes somewhere near
+                assert any(
+                    sum(abs(a - b) for a, b in zip(p, owner, strict=True))
+                    < sum(abs(a - b) for a, b in zip(p, colours.cell, strict=True)) + 40
+                    for p in pixels(here)
+                )
+        counts = {colour: 0 for colour in state.game.colors}
+        for owner, _ in state.holes():
+            counts[owner] += 1
+        assert state.score == counts
+        assert score_words(state).count("–") == 1
+        assert f"{max(counts.values())}–{min(counts.values())}" in score_words(state)
+    assert checked > 0

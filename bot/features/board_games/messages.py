@@ -149,6 +149,10 @@ class BoardMessages(MessageBuilder):
             lines.append(translate(language, "bot.board.hints"))
         lines.extend(await rating_lines(language, names, update))
         actions = [a for b in update.buttons for a in b.actions]  # one shared board message
+        if match.status == "running" and match.bot_to_act and not _human_to_act(match):
+            # The bot answers within seconds with a board of its own: this one carries no
+            # buttons, so nothing on it needs greying out then (a request less per move).
+            actions = []
         choices = board_choices(language, _with_keep(actions))
         version = max((b.version for b in update.buttons), default=match.version)
         return Outgoing(
@@ -173,6 +177,10 @@ class BoardMessages(MessageBuilder):
         if len(match.to_act) != 1 or is_bot(match, match.to_act[0]):
             return False
         return bool(await self.context.service.hints_on(match.to_act[0], match.game))
+
+
+def _human_to_act(match: Any) -> bool:
+    return any(not is_bot(match, user_id) for user_id in match.to_act)
 
 
 def _with_keep(actions: Sequence[str]) -> list[str]:

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.common.delivery import Delivery, is_transient
 from bot.common.responder import Responder
 
 if TYPE_CHECKING:
@@ -49,10 +50,6 @@ RECENT_LINES = 12
 ATTENTION_EVENTS = frozenset({"round", "deal", "game_over", "result"})
 # Update kinds that need it too: the clock's reminder pings, the game's end.
 ATTENTION_KINDS = frozenset({"warning", "match_over", "match_aborted"})
-# A table request that fails (after discord.py's own retries) is tried again this often,
-# with the newest state, before it is left to the next update.
-ATTEMPTS = 5
-RETRY_PAUSE_SECONDS = 1.0
 CLOSE_TIMEOUT_SECONDS = 10.0
 # The longest a table's message waits for the bot seats' burst of steps to end.
 BOT_BURST_SECONDS = 2.0
@@ -72,6 +69,7 @@ class _Feed:
     task: asyncio.Task[None] | None = None
     status: str | None = None  # the match's status as last shown
     bot_turns: asyncio.Task[None] | None = None  # the bot seats' steps under way
+    delivery: Delivery | None = None
 
 
 class LivingTables:
@@ -88,11 +86,13 @@ class LivingTables:
     @staticmethod
     def takes(update: Any, responder: Responder | None) -> bool:
         """Whether this update's channel part goes to the living message. Lobbies, ``/board``
-        (a new message on purpose) and a click on a public message (the start of a game:
+        (a new message on purpose; the table sent again by redelivery is an edit) and a click on a public message (the start of a game:
         the interaction's own answer) go the usual way."""
         match = update.match
-        if match is None or match.status == "lobby" or update.kind == "refresh":
+        if match is None or match.status == "lobby":
             return False
+        if update.kind == "refresh" and responder is not None:
+            return False  # /board: a new message, on purpose
         return responder is None or responder.origin is None or responder.origin_is_private
 
     def forget(self, match_id: int) -> None:
@@ -107,16 +107,19 @@ class LivingTables:
         update: Any,
         language: str,
         channel: discord.PartialMessageable | None,
-        bot_turns: asyncio.Task[None] | None = None,
+        delivery: Delivery | None = None,
     ) -> None:
-        """Queue ``update`` for its table's message (returns at once). ``bot_turns``: the
-        task playing the table's bot seats, whose steps are awaited (up to
-        ``BOT_BURST_SECONDS``) so that a burst of them becomes one edit."""
+        """Queue ``update`` for its table's message (returns at once). The table's bot
+        seats' steps under way (``delivery.bot_turns``) are awaited, up to
+        ``BOT_BURST_SECONDS``, so that a burst of them becomes one edit; ``delivery`` is
+        told when the message shows a version, or when Discord keeps refusing it for now
+        (its redelivery then sends the table again later, as it is then)."""
         match = update.match
         if channel is None:
             return
         feed = self._feeds.setdefault(match.id, _Feed())
-        feed.bot_turns = bot_turns
+        feed.delivery = delivery
+        feed.bot_turns = delivery.bot_turns(match.id) if delivery is not None else None
         if feed.message_id is None:
             feed.message_id = match.messages.get(TABLE)
         feed.language = language
@@ -135,7 +138,6 @@ class LivingTables:
 
     async def _run(self, match_id: int) -> None:
         feed = self._feeds[match_id]
-        failures = 0
         try:
             while feed.pending is not None:
                 await self._let_bots_finish(feed)
@@ -143,25 +145,24 @@ class LivingTables:
                 feed.pending, feed.lines, feed.fresh = None, [], False
                 try:
                     await self._show(feed, update, lines, fresh)
-                    failures = 0
+                    if feed.pending is None and feed.delivery is not None:
+                        await feed.delivery.public_shown(update.match.id, update.match.version)
                 except asyncio.CancelledError:
                     raise
-                except Exception:
-                    failures += 1
-                    log.warning(
-                        "could not update the message of table %s (try %s)",
-                        match_id,
-                        failures,
-                        exc_info=True,
-                    )
-                    if feed.pending is None:  # nothing newer: try this one again
-                        feed.pending = update
-                    feed.lines = lines + feed.lines
-                    feed.fresh = feed.fresh or fresh
-                    if failures >= ATTEMPTS:
+                except Exception as error:
+                    if not is_transient(error):
+                        # a refusal (a missing permission, a deleted channel) stays one
+                        log.exception("giving up the message of table %s", match_id)
                         feed.pending, feed.lines, feed.fresh = None, [], False
                         break
-                    await asyncio.sleep(RETRY_PAUSE_SECONDS * failures)
+                    log.warning("the message of table %s is held up: %s", match_id, error)
+                    # the lines wait for the next try; delivery's redelivery sends the
+                    # table as it is then (a later step replaces this one meanwhile)
+                    feed.lines = lines + feed.lines
+                    feed.fresh = feed.fresh or fresh
+                    if feed.pending is None and feed.delivery is not None:
+                        feed.delivery.public_held_up(match_id)
+                        break
         finally:
             feed.task = None
             if feed.pending is None and feed.status not in (None, "running"):

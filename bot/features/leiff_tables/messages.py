@@ -18,7 +18,7 @@ import discord
 
 from bot.common.context import Context
 from bot.common.custom_ids import ADD_BOT, LEIFF, REMOVE_BOT, SHOW_HAND
-from bot.common.delivery import MessageBuilder
+from bot.common.delivery import Delivery, MessageBuilder
 from bot.common.match_lines import is_bot, rating_lines, result_line, thinking_line
 from bot.common.names import in_text
 from bot.common.outgoing import Outgoing, listing, sentence
@@ -77,9 +77,9 @@ class LeiffMessages(MessageBuilder):
         update: Any,
         language: str,
         channel: discord.PartialMessageable | None,
-        bot_turns: asyncio.Task[None] | None,
+        delivery: Delivery,
     ) -> None:
-        self.living.submit(update, language, channel, bot_turns)
+        self.living.submit(update, language, channel, delivery)
 
     def public_posted(self, update: Any) -> None:
         if update.match is not None and update.match.status != "lobby":
@@ -196,6 +196,11 @@ class LeiffMessages(MessageBuilder):
         )
 
     # ---- the players' hands ----------------------------------------------------------
+    def outdated_by_newer(self, outgoing: Outgoing) -> bool:
+        # "Show my hand" shows the hand as it is now from any table message; only other
+        # buttons (a lobby's, dealing the next round) must go grey on an older one.
+        return any(choice.action != SHOW_HAND for choice in outgoing.choices)
+
     def private_users(self, update: Any) -> list[int]:
         """The players this update has something private for (their hand, news)."""
         match = update.match

@@ -1,0 +1,65 @@
+"""The request budget holds: what a move costs outside its interaction callback.
+
+Discord's global limit (50 requests per second per token) spares interaction callbacks, so
+what an action costs beyond its callback decides how many actions one token serves. Goals
+(issue 20): a board move between members at most 1 request, a move against the bot (with
+the bot's answer) at most 2. Counted by the simulator, with Discord's limits on; a few
+moves each, so no window is ever waited through. ``python -m bench.budget`` prints the
+whole table (Leiff tables of 3 and 6 too; docs/benchmarks/budget.md).
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bench.budget import Bench
+from tests.discord_sim import DiscordSimulator
+
+
+async def test_a_board_move_costs_one_request_and_a_move_against_the_bot_two(
+    tmp_path: Path,
+) -> None:
+    async with DiscordSimulator() as sim:
+        bench = Bench(sim, tmp_path)
+        await bench.start()
+        rng = random.Random(4)
+        board = await bench.board_moves(4, rng)
+        against_bot = await bench.moves_against_the_bot(3, rng)
+        assert not [i for i in sim.interactions if i.late_response]
+        sim.assert_no_bot_errors()
+
+    assert board.actions == 4 and against_bot.actions == 3
+    # every move is answered by its callback (the new board)…
+    assert board.per_action("callback") == 1 and against_bot.per_action("callback") == 1
+    # …and beyond it: the old board's buttons greyed out
+    assert board.outside_callback <= 1, board.as_dict()
+    # the bot's new board, and greying out the old one when the member moves (the
+    # member's board carries no buttons while the bot thinks)
+    assert against_bot.outside_callback <= 2, against_bot.as_dict()
+    assert board.per_action("429") == 0 and against_bot.per_action("429") == 0
+
+
+async def test_a_leiff_action_at_a_table_of_six_costs_at_most_two_requests(
+    tmp_path: Path,
+) -> None:
+    """Issue 20's Leiff goal: at most 2 requests per action on average at a table of six
+    outside the callback (the living table message edited, and only the DMs of players
+    whose own hand, turn or knowledge changed); a table of three costs no more."""
+    async with DiscordSimulator() as sim:
+        bench = Bench(sim, tmp_path)
+        await bench.start()
+        six = await bench.leiff_actions(6, 0, 12)
+        three = await bench.leiff_actions(3, 0, 12)
+        with_bots = await bench.leiff_actions(1, 5, 4)
+        assert not [i for i in sim.interactions if i.late_response]
+        sim.assert_no_bot_errors()
+
+    assert six.actions == 12 and three.actions == 12 and with_bots.actions == 4
+    assert six.outside_callback <= 2, six.as_dict()
+    assert three.outside_callback <= 2, three.as_dict()
+    # no new channel message per step: the one table message is edited
+    assert six.per_action("channel message") < 0.5, six.as_dict()
+    # a member's action and the five bot seats' steps after it: a few requests in all
+    assert with_bots.outside_callback <= 4, with_bots.as_dict()
+    assert six.per_action("429") == 0 and three.per_action("429") == 0
