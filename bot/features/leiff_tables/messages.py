@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
+from discord.utils import escape_markdown
 
 from bot.common.context import Context
 from bot.common.custom_ids import ADD_BOT, LEIFF, REMOVE_BOT, SHOW_HAND
@@ -183,6 +184,21 @@ class LeiffMessages(MessageBuilder):
             language,
         )
 
+    def place(self, match: Any, language: str) -> str:
+        """Where the table is, for a DM (" · at #games in Pub Crawl"): a player may sit at
+        tables on several servers. Names from the client's cache (the ``guilds`` intent
+        brings every server's channels); a channel it does not know is a mention."""
+        client = self.context.client
+        channel_id = match.thread_id or match.channel_id
+        guild = client.get_guild(match.guild_id) if match.guild_id else None
+        found = guild.get_channel_or_thread(channel_id) if guild and channel_id else None
+        channel = f"#{found.name}" if found is not None else f"<#{channel_id}>"
+        if guild is None:
+            return translate(language, "bot.leiff.hand_place_channel", channel=channel)
+        return translate(
+            language, "bot.leiff.hand_place", channel=channel, server=escape_markdown(guild.name)
+        )
+
     async def dm_closed_notice(self, update: Any, user_id: int, language: str) -> Outgoing:
         match = update.match
         name = in_text(await self.context.names.name(user_id))
@@ -250,7 +266,10 @@ class LeiffMessages(MessageBuilder):
             image = await self.context.painter.hand_png(
                 picture.view, seat, seat_names, language, theme=theme
             )
-        lines = [translate(language, "bot.leiff.hand_header", table=match.id)]
+        lines = [
+            translate(language, "bot.leiff.hand_header", table=match.id)
+            + self.place(match, language)
+        ]
         lines.extend(sentence(t) for t in texts_for(language, update, user_id))
         if match.status == "running" and user_id in match.to_act and table_step(update) != "next":
             lines.append(translate(language, "bot.leiff.hand_your_move"))
