@@ -255,8 +255,9 @@ class LeiffTable:
 
     async def _control(self, user: Any, action: str) -> tuple[Any, Any] | None:
         """The newest DM message of ``user`` offering ``action`` and its button (or menu),
-        as a player clicks what they see; None if none does within a few seconds."""
-        deadline = time.monotonic() + 5.0
+        as a player clicks what they see; None if none does within 30 s (a liveness bound, not a
+        measurement: under rate limits and a loaded machine a DM update can take seconds)."""
+        deadline = time.monotonic() + 30.0
         while True:
             for message in reversed(self.sim.dms(user)):
                 for button in message.buttons:

@@ -27,7 +27,7 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from engine import BOARD_GAMES, get_game
+from engine import BOARD_GAMES, get_board_game
 from engine.ai.levels import choose_move_from_json, get_level, position_seed, search_move
 
 log = logging.getLogger(__name__)
@@ -40,7 +40,7 @@ FALLBACK_TIME_LIMIT = 0.2
 
 
 def _fallback_move(state_json: str, game: str, level: str) -> str:
-    state = get_game(game).from_json(state_json)
+    state = get_board_game(game).from_json(state_json)
     return search_move(
         state, "easy", seed=position_seed(state_json, level), time_limit=FALLBACK_TIME_LIMIT
     ).move
@@ -107,7 +107,7 @@ class AIPool:
 
     async def warm_up(self) -> None:
         """Start the workers now (they import the engine) instead of on the first move."""
-        state = get_game("dalen").new()
+        state = get_board_game("dalen").new()
         await self.choose_move(state.to_json(), "dalen", "easy", seed=0)
 
     async def shutdown(self) -> None:

@@ -41,9 +41,10 @@ from bot.features.board_games import BoardGames
 from bot.features.information import Information
 from bot.features.learning import Learning
 from bot.features.leiff_tables import LeiffTables
-from bot.features.play import Play
+from bot.features.play import Play, Starter
 from bot.features.settings import Preferences, ServerSettings
 from bot.service import MatchService
+from bot.service.protocol import GameService
 from bot.settings import Settings
 from bot.storage import open_repository
 from bot.storage.repository import SchemaTooNew
@@ -78,7 +79,7 @@ class LeafBot(discord.AutoShardedClient):
         self,
         settings: Settings,
         *,
-        service: Any = None,
+        service: GameService | None = None,
         service_options: dict[str, Any] | None = None,
         sync_commands: bool = True,
         tick_seconds: float | None = TICK_SECONDS,
@@ -114,7 +115,10 @@ class LeafBot(discord.AutoShardedClient):
         board_games.register(self.components)
         leiff_tables.register(self.components)
         learning.register(self.components)
-        starters = {GameKind.BOARD: board_games, GameKind.CARDS: leiff_tables}
+        starters: dict[GameKind, Starter] = {
+            GameKind.BOARD: board_games,
+            GameKind.CARDS: leiff_tables,
+        }
         self.features = (
             Play(self.context, self.delivery, self.errors, starters),
             board_games,
@@ -126,7 +130,7 @@ class LeafBot(discord.AutoShardedClient):
         )
 
     @property
-    def service(self) -> Any:
+    def service(self) -> GameService:
         return self.context.service
 
     @property

@@ -531,28 +531,7 @@ class BoardState:
 
     # ---- serialisation ---------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        names = self.grid.names
-        return {
-            "format": 1,
-            "game": self.game.name,
-            "size": self.size,
-            "options": dict(sorted(self.options.items())),
-            "start": None
-            if self.start is None
-            else {"stones": dict(self.start["stones"]), "to_move": self.start["to_move"]},
-            "moves": list(self.moves),
-            "state": {
-                "stones": {
-                    names[i]: self.game.colour_name(c) for i, c in enumerate(self.cells) if c
-                },
-                "to_move": None if self.mover is None else self.game.colour_name(self.mover),
-                "ply": self.ply,
-                "swapped": self.swapped,
-                "last_turn": self.last_turn.to_dict(),
-                "outcome": None if self.outcome is None else self.outcome.to_dict(),
-                "extra": self.extra,
-            },
-        }
+        return _state_dict(self)
 
     def to_json(self) -> str:
         """Byte-stable JSON: the same state always gives the same text."""
@@ -560,30 +539,7 @@ class BoardState:
 
     @classmethod
     def _from_dict(cls, game: BoardGame, data: Mapping[str, Any]) -> BoardState:
-        size = game.validate_size(data["size"])
-        grid = hex_grid(size)
-        body = data["state"]
-        cells = bytearray(grid.cell_count)
-        for name, colour in body["stones"].items():
-            index = grid.index(name)
-            if index is None:
-                raise ValueError(f"{name!r} is not a cell of the {size}-board")
-            cells[index] = game.colour_code(colour)
-        outcome = body.get("outcome")
-        return cls(
-            game=game,
-            size=size,
-            options=game.validate_options(data.get("options")),
-            cells=bytes(cells),
-            mover=None if body["to_move"] is None else game.colour_code(body["to_move"]),
-            ply=int(body["ply"]),
-            swapped=bool(body["swapped"]),
-            start=data.get("start"),
-            moves=tuple(data.get("moves", ())),
-            last_turn=LastTurn.from_dict(body.get("last_turn") or {}),
-            outcome=None if outcome is None else Outcome.from_dict(outcome),
-            extra=json.loads(json.dumps(body.get("extra") or {})),
-        )
+        return _state_from_dict(cls, game, data)
 
     def initial_state(self) -> BoardState:
         """The state this match started from (a new board, or the given position)."""
@@ -606,3 +562,56 @@ class BoardState:
             f"<{type(self).__name__} {self.game.name} n={self.size} ply={self.ply} "
             f"to_move={self.to_move} stones={len(self.stones)}>"
         )
+
+
+# ---- serialisation (kept beside the class it reads and writes) ---------------------------
+def _state_dict(self: BoardState) -> dict[str, Any]:
+    """A state as the plain data of its JSON form (:meth:`BoardState.to_dict`)."""
+    names = self.grid.names
+    return {
+        "format": 1,
+        "game": self.game.name,
+        "size": self.size,
+        "options": dict(sorted(self.options.items())),
+        "start": None
+        if self.start is None
+        else {"stones": dict(self.start["stones"]), "to_move": self.start["to_move"]},
+        "moves": list(self.moves),
+        "state": {
+            "stones": {names[i]: self.game.colour_name(c) for i, c in enumerate(self.cells) if c},
+            "to_move": None if self.mover is None else self.game.colour_name(self.mover),
+            "ply": self.ply,
+            "swapped": self.swapped,
+            "last_turn": self.last_turn.to_dict(),
+            "outcome": None if self.outcome is None else self.outcome.to_dict(),
+            "extra": self.extra,
+        },
+    }
+
+
+def _state_from_dict(cls: type[BoardState], game: BoardGame, data: Mapping[str, Any]) -> BoardState:
+    """A state of class ``cls`` from the data :func:`_state_dict` gives."""
+    size = game.validate_size(data["size"])
+    grid = hex_grid(size)
+    body = data["state"]
+    cells = bytearray(grid.cell_count)
+    for name, colour in body["stones"].items():
+        index = grid.index(name)
+        if index is None:
+            raise ValueError(f"{name!r} is not a cell of the {size}-board")
+        cells[index] = game.colour_code(colour)
+    outcome = body.get("outcome")
+    return cls(
+        game=game,
+        size=size,
+        options=game.validate_options(data.get("options")),
+        cells=bytes(cells),
+        mover=None if body["to_move"] is None else game.colour_code(body["to_move"]),
+        ply=int(body["ply"]),
+        swapped=bool(body["swapped"]),
+        start=data.get("start"),
+        moves=tuple(data.get("moves", ())),
+        last_turn=LastTurn.from_dict(body.get("last_turn") or {}),
+        outcome=None if outcome is None else Outcome.from_dict(outcome),
+        extra=json.loads(json.dumps(body.get("extra") or {})),
+    )

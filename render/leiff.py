@@ -827,13 +827,13 @@ class TableLayout:
 TEXT_COLUMN = 150  # at 480 pixels: a seat's name, scores and effects, left of its cards
 
 
-def _legend_labels(view: LeiffView, hands: Sequence[Sequence[str | None]]) -> tuple[str, ...]:
-    """Every special card and slot machine face up on the table picture, once, in the order
-    they show: the seats' cards, then the discard pile and the held card."""
+def _legend_labels(
+    hands: Sequence[Sequence[str | None]], discard_top: object, held: object
+) -> tuple[str, ...]:
+    """Every special card and slot machine face up in a picture, once, in the order they
+    show: the hands' cards, then the discard pile's top and the held card."""
     shown: list[str] = []
-    holding = view.get("holding")
-    held = holding.get("card") if holding else None
-    for label in (*(label for hand in hands for label in hand), view.get("discard_top"), held):
+    for label in (*(label for hand in hands for label in hand), discard_top, held):
         if label is not None and str(label) in SUBTITLE_IDS and str(label) not in shown:
             shown.append(str(label))
     return tuple(shown)
@@ -877,14 +877,19 @@ def table_layout(view: LeiffView, width: int) -> TableLayout:
             )
         )
         y = bottom
-    legend = _legend_labels(view, hands)
+    holding = view.get("holding")
+    legend = _legend_labels(
+        hands, view.get("discard_top"), holding.get("card") if holding else None
+    )
     line_height = 19 * s
     legend_top = y + (6 * s if legend else 0)
     height = round(legend_top + line_height * len(legend) + 8 * s)
     return TableLayout(width, height, top, tuple(seats), legend_top, legend, line_height)
 
 
-def _draw_legend(image: Image.Image, layout: TableLayout, theme: Theme, language: str) -> None:
+def _draw_legend(
+    image: Image.Image, layout: TableLayout | HandLayout, theme: Theme, language: str
+) -> None:
     """One line per special card shown: its short name on a little card, its German name
     and what it does ("KP Kneipenphilosoph – reorders a player's hand")."""
     s = scale_of(layout.width)
@@ -1060,6 +1065,9 @@ class HandLayout:
     discard: tuple[float, float, float, float] | None
     info_x: float
     strip_top: float
+    legend_top: float = 0.0  # under the strip: a line per special card shown (as the table's)
+    legend: tuple[str, ...] = ()
+    line_height: float = 0.0
 
 
 def hand_layout(view: LeiffView, seat: int, width: int) -> HandLayout:
@@ -1093,8 +1101,28 @@ def hand_layout(view: LeiffView, seat: int, width: int) -> HandLayout:
     if held is not None or "take" in (view.get("legal_actions") or ()):
         discard = (x, strip_top, x + small_w, strip_top + small_h)
         x += small_w + 3 * gap
-    height = round(strip_top + small_h + 34 * s)
-    return HandLayout(width, height, header, tuple(boxes), held, discard, x, strip_top)
+    hand = hands[seat] if 0 <= seat < len(hands) else []
+    legend = _legend_labels(
+        [hand],
+        view.get("discard_top") if discard is not None else None,
+        holding.get("card") if held is not None and holding else None,
+    )
+    legend_top = strip_top + small_h + 34 * s
+    line_height = 19 * s
+    height = round(legend_top + (line_height * len(legend) + 8 * s if legend else 0))
+    return HandLayout(
+        width,
+        height,
+        header,
+        tuple(boxes),
+        held,
+        discard,
+        x,
+        strip_top,
+        legend_top,
+        legend,
+        line_height,
+    )
 
 
 def render_hand(
@@ -1200,11 +1228,12 @@ def render_hand(
     line_y = layout.strip_top + 14 * s
     for entry in info:
         for line in wrap_text(entry, info_font, width - layout.info_x - 10 * s, max_lines=2):
-            if line_y > layout.height - 8 * s:
+            if line_y > layout.legend_top - 8 * s:
                 break
             draw_text(
                 draw, (layout.info_x, line_y), line, info_font, chosen.card("table_text"), "ls"
             )
             line_y += 17 * s
+    _draw_legend(image, layout, chosen, language)
     image.info[PALETTE_INFO] = leiff_palette(chosen.name, width)
     return image

@@ -25,5 +25,8 @@ def test_a_small_end_to_end_run_plays_and_measures(capsys: pytest.CaptureFixture
     rss, pss, processes = stage.memory
     assert processes >= 2 and rss > pss > 0  # the bot and its picture workers
     assert stage.cpu["bot"] > 0
+    # every move's answer is a callback, counted by the simulator
+    assert stage.requests.get("callback", 0) >= figures.board_moves + figures.leiff_actions
     printed = capsys.readouterr().out
     assert "board /move → board picture" in printed and "bot process tree" in printed
+    assert "REST requests per move" in printed

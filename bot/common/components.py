@@ -13,6 +13,7 @@ families such as "catch a card"), within Discord's limits of five rows of five b
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
@@ -21,6 +22,8 @@ import discord
 
 from bot.common.custom_ids import BUTTON_TEMPLATE, PICK, SELECT_TEMPLATE, ComponentId
 from i18n import DEFAULT_LANGUAGE, translate
+
+log = logging.getLogger(__name__)
 
 MAX_ROWS = 5
 BUTTONS_PER_ROW = 5
@@ -147,7 +150,9 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
         return cls(component_id, options=[discord.SelectOption(label="-")])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = tuple((interaction.data or {}).get("values", ()))  # type: ignore[union-attr]
+        data = interaction.data
+        chosen: Any = data.get("values", ()) if isinstance(data, dict) else ()
+        values = tuple(chosen)
         await _handler(interaction).on_component(interaction, self.component_id, values)
 
 
@@ -189,11 +194,20 @@ def build_view(
     def rows_needed() -> int:
         return len(selects) + -(-len(buttons) // BUTTONS_PER_ROW)
 
-    while rows_needed() > MAX_ROWS and buttons:
-        # fold the last buttons into one more select menu
-        spill = buttons[-OPTIONS_PER_SELECT:]
-        del buttons[-OPTIONS_PER_SELECT:]
-        selects.append((translate(language, "bot.menu.more"), spill))
+    more = translate(language, "bot.menu.more")
+    while rows_needed() > MAX_ROWS:
+        packed = _packed(selects, more)
+        if len(packed) < len(selects):
+            # menus of several families share rows before any button is folded away
+            selects = packed
+        elif buttons:
+            # fold the last buttons into one more select menu
+            spill = buttons[-OPTIONS_PER_SELECT:]
+            del buttons[-OPTIONS_PER_SELECT:]
+            selects.append((more, spill))
+        else:
+            log.error("%d actions do not fit in one message", sum(len(m) for _, m in selects))
+            break
 
     view = discord.ui.View(timeout=None)
     row = 0
@@ -222,6 +236,19 @@ def build_view(
         )
         row += 1
     return view
+
+
+def _packed(selects: list[tuple[str, list[Choice]]], more: str) -> list[tuple[str, list[Choice]]]:
+    """The same options in as few menus as possible, in order; a menu holding one family
+    keeps its placeholder, a mixed one reads ``more``."""
+    options = [(placeholder, member) for placeholder, members in selects for member in members]
+    packed = []
+    for start in range(0, len(options), OPTIONS_PER_SELECT):
+        chunk = options[start : start + OPTIONS_PER_SELECT]
+        placeholders = {placeholder for placeholder, _ in chunk}
+        placeholder = chunk[0][0] if len(placeholders) == 1 else more
+        packed.append((placeholder, [member for _, member in chunk]))
+    return packed
 
 
 def disabled_copy(message: discord.Message | None) -> discord.ui.View | None:

@@ -9,19 +9,20 @@ attributes by name.
 
 from __future__ import annotations
 
-from typing import Any
-
 import discord
 
 from bot.common.languages import Languages
 from bot.common.names import NameBook
 from bot.common.pictures import Painter
+from bot.service.protocol import GameService
 
 
 class Context:
     """The client, its service, its painter, its names and its languages."""
 
-    def __init__(self, client: discord.Client, painter: Painter, service: Any = None) -> None:
+    def __init__(
+        self, client: discord.Client, painter: Painter, service: GameService | None = None
+    ) -> None:
         self.client = client
         self.painter = painter
         self.names = NameBook(client)
@@ -29,13 +30,13 @@ class Context:
         self._service = service
 
     @property
-    def service(self) -> Any:
+    def service(self) -> GameService:
         if self._service is None:
             raise RuntimeError("the match service starts in the client's setup_hook")
         return self._service
 
     @service.setter
-    def service(self, service: Any) -> None:
+    def service(self, service: GameService) -> None:
         self._service = service
 
     @property

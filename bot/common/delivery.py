@@ -26,106 +26,35 @@ decides where they go.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import logging
 from collections.abc import Awaitable, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
-import aiohttp
 import discord
 
+from bot.common.bot_turns import BotTurns
 from bot.common.components import disabled_copy
 from bot.common.context import Context
+from bot.common.direct_messages import DirectMessages
 from bot.common.outgoing import Outgoing, sentence, without_user
+from bot.common.redelivery import Redelivery, Undelivered, is_transient
 from bot.common.responder import Responder
 from bot.common.service_words import texts_for
 from engine import get_spec
 
 log = logging.getLogger(__name__)
 
-DM_CLOSED = 50007
 CHALLENGE_END_KINDS = {"challenge_declined", "challenge_cancelled", "challenge_expired"}
-# After Discord refused a user's DMs, they are tried again at the next table, whenever the
-# player asks for their private message, and otherwise at most this often (the player may
-# have opened them meanwhile; each try that fails costs one request).
-DM_RETRY_SECONDS = 600.0
 CHALLENGE = "challenge"  # the builder of updates about a challenge (no match yet)
 
 
-def coalesce_private(updates: list[Any]) -> list[Any]:
-    """A burst of steps (the bot seats' turns) with each user's private parts only in the
-    last step that has any for them, their earlier private lines moved there: a player's
-    private message is edited once per burst, with everything the burst told them."""
-    last: dict[int, int] = {}
-    for index, update in enumerate(updates):
-        for user in _private_users_of(update):
-            last[user] = index
-    carried: dict[int, list[Any]] = {}
-    result = []
-    for index, update in enumerate(updates):
-        later = {user for user, at in last.items() if at > index}
-        for user in later:
-            carried.setdefault(user, []).extend(m for m in update.messages if m.to == user)
-        arriving = [m for user, at in last.items() if at == index for m in carried.pop(user, [])]
-        result.append(
-            dataclasses.replace(
-                update,
-                messages=(*arriving, *(m for m in update.messages if m.to not in later)),
-                pictures=tuple(p for p in update.pictures if p.for_user not in later),
-                buttons=tuple(b for b in update.buttons if b.for_user not in later),
-            )
-            if later or arriving
-            else update
-        )
-    return result
-
-
-def _private_users_of(update: Any) -> set[int]:
-    users = {p.for_user for p in update.pictures if p.for_user is not None}
-    users |= {m.to for m in update.messages if m.to is not None}
-    users |= {b.for_user for b in update.buttons if b.for_user is not None}
-    return users
-
-
-# Redelivery waits this long after a failure, doubling up to the longest wait.
-REDELIVERY_FIRST_SECONDS = 1.0
-REDELIVERY_LONGEST_SECONDS = 60.0
-# Recorded with the match's messages: the last version whose messages all went out.
-DELIVERED = "delivered"
 # Recorded as "<kind>:kept": a channel message whose buttons may stay when a newer one
 # comes (see ``MessageBuilder.outdated_by_newer``).
 KEPT = "kept"
 
 
-def is_transient(error: BaseException) -> bool:
-    """Worth sending again later: rate limits that outlasted discord.py's retries, Discord's
-    own failures, the network. A refusal (400, 403, 404) stays a refusal."""
-    if isinstance(error, discord.HTTPException):
-        return error.status == 429 or error.status >= 500
-    return isinstance(error, discord.RateLimited | aiohttp.ClientError | OSError | TimeoutError)
-
-
 def _of(update: Any, error: BaseException) -> tuple[Any, str]:
     return update.match.id if update.match is not None else None, str(error) or type(error).__name__
-
-
-@dataclass
-class Undelivered:
-    """What of a match's messages has not gone out yet: the channel message, players' DMs
-    (``every_player``: every player's, as after a restart nobody knows which)."""
-
-    public: bool = False
-    users: set[int] = field(default_factory=set)
-    every_player: bool = False
-
-    def __bool__(self) -> bool:
-        return self.public or bool(self.users) or self.every_player
-
-    def add(self, other: Undelivered) -> None:
-        self.public |= other.public
-        self.users |= other.users
-        self.every_player |= other.every_player
 
 
 class MessageBuilder:
@@ -200,19 +129,12 @@ class Delivery:
     def __init__(self, context: Context) -> None:
         self.context = context
         self._builders: dict[str, MessageBuilder] = {}
-        # user id -> their DM channel id (Discord never changes it: safe to keep per process).
-        # Everything else another process may need is in the database: the users whose DMs
-        # refused us and the tables told so (``service.dm_failures``), the message showing
-        # a challenge (``ChallengeInfo.message_id``), every match message id.
-        self._dm_channels: dict[int, int] = {}
-        # Bot turns run in one background task per match; a request that arrives while it
-        # runs marks the match so the task asks the service once more before it ends.
-        self._bot_tasks: dict[int, asyncio.Task[None]] = {}
-        self._bots_wanted: set[int] = set()
+        # The DMs and the bot seats' turns are parts of their own.
+        self.dms = DirectMessages(context)
+        self.bot_turns = BotTurns(context, self.publish)
         # Messages of committed steps that did not go out yet, by match, and the task per
         # match that sends them (the match as it is then) until they land.
-        self._undelivered: dict[int, Undelivered] = {}
-        self._redelivery: dict[int, asyncio.Task[None]] = {}
+        self.redelivery = Redelivery(context, self._send_undelivered)
 
     def register(self, key: str, builder: MessageBuilder) -> None:
         """``key``: a kind of game (``GameKind`` value) or ``CHALLENGE``."""
@@ -234,13 +156,9 @@ class Delivery:
         return None
 
     async def close(self) -> None:
-        self._dm_channels.clear()
-        tasks = list(self._bot_tasks.values()) + list(self._redelivery.values())
-        self._bot_tasks.clear()
-        self._bots_wanted.clear()
+        self.dms.forget()
         # what is still undelivered is sent by the next start (its version is behind)
-        self._redelivery.clear()
-        self._undelivered.clear()
+        tasks = self.bot_turns.stop() + self.redelivery.stop()
         for task in tasks:
             task.cancel()
         # a bot move cut short here is played again by the next start's tick
@@ -251,6 +169,17 @@ class Delivery:
 
     def _unique_builders(self) -> list[MessageBuilder]:
         return list({id(b): b for b in self._builders.values()}.values())
+
+    async def public_shown(self, match_id: int, version: int) -> None:
+        """A feature's background channel message now shows ``version``: it is delivered,
+        unless some part of the match is still waiting to go out."""
+        if match_id not in self.redelivery.pending:
+            await self.redelivery.record_delivered(match_id, version)
+
+    def public_held_up(self, match_id: int) -> None:
+        """A feature's background channel message could not be sent for now (Discord keeps
+        answering 429, or fails): redelivery sends the match again later, as it is then."""
+        self.redelivery.settle_missed(match_id, Undelivered(public=True))
 
     # ---- delivery that outlasts rate limits and restarts ----------------------------
     async def _guarded(self, sending: Awaitable[None]) -> bool:
@@ -265,104 +194,28 @@ class Delivery:
             return False
         return True
 
-    async def _settle(
-        self, update: Any, missed: Undelivered, done: Undelivered, *, whole: bool
-    ) -> None:
-        """After a publish: hand what did not go out to the match's redelivery task, or
-        record the version as delivered. What went out now replaces what an earlier step
-        could not send."""
-        match = update.match
-        if match is None:
-            return
-        pending = self._undelivered.get(match.id)
-        if pending is not None:
-            pending.public &= not done.public
-            pending.users -= done.users
-            if not pending:
-                del self._undelivered[match.id]
-        if missed:
-            self._undelivered.setdefault(match.id, Undelivered()).add(missed)
-            self._start_redelivery(match.id)
-            return
-        if whole and match.id not in self._undelivered:
-            await self._record_delivered(match.id, match.version)
-
-    async def public_shown(self, match_id: int, version: int) -> None:
-        """A feature's background channel message now shows ``version``: it is delivered,
-        unless some part of the match is still waiting to go out."""
-        if match_id not in self._undelivered:
-            await self._record_delivered(match_id, version)
-
-    def public_held_up(self, match_id: int) -> None:
-        """A feature's background channel message could not be sent for now (Discord keeps
-        answering 429, or fails): send the match again later, as it is then."""
-        self._undelivered.setdefault(match_id, Undelivered()).public = True
-        self._start_redelivery(match_id)
-
-    async def _record_delivered(self, match_id: int, version: int) -> None:
-        try:
-            await self.service.record_delivered(match_id, version)
-        except Exception:
-            log.exception("could not record match %s as delivered", match_id)
-
     def resume_undelivered(self, matches: Iterable[Any]) -> int:
-        """At start: send again every match whose last step may not have gone out (its
-        delivered version is behind its version: the process stopped, or was killed,
-        before all of it was sent). Returns how many."""
-        count = 0
-        for match in matches:
-            delivered = match.messages.get(DELIVERED)
-            if delivered is None or delivered >= match.version:
-                continue
-            self._undelivered[match.id] = Undelivered(public=True, every_player=True)
-            self._start_redelivery(match.id, wait=0.0)
-            count += 1
-        return count
+        """At start: send again every match whose last step may not have gone out
+        (:meth:`Redelivery.resume`). Returns how many."""
+        return self.redelivery.resume(matches)
 
-    def _start_redelivery(self, match_id: int, wait: float = REDELIVERY_FIRST_SECONDS) -> None:
-        task = self._redelivery.get(match_id)
-        if task is None or task.done():
-            self._redelivery[match_id] = asyncio.create_task(
-                self._redeliver(match_id, wait), name=f"redeliver-{match_id}"
-            )
-
-    async def _redeliver(self, match_id: int, wait: float) -> None:
-        """Send the match as it is now, for every part that has not gone out, until it
-        lands. A later step's messages replace an earlier step's that never went out."""
-        try:
-            while self._undelivered.get(match_id):
-                await asyncio.sleep(wait)
-                wait = min(max(wait * 2, REDELIVERY_FIRST_SECONDS), REDELIVERY_LONGEST_SECONDS)
-                try:
-                    await self._send_undelivered(match_id)
-                except asyncio.CancelledError:
-                    raise
-                except Exception as error:
-                    if is_transient(error):
-                        log.warning("match %s is still undelivered: %s", match_id, error)
-                        continue
-                    log.exception("giving up delivering match %s", match_id)
-                    self._undelivered.pop(match_id, None)
-        finally:
-            if self._redelivery.get(match_id) is asyncio.current_task():
-                del self._redelivery[match_id]
+    async def deliveries_idle(self) -> None:
+        """Wait until nothing is waiting to be sent again (tests use it)."""
+        await self.redelivery.idle()
 
     async def _send_undelivered(self, match_id: int) -> None:
-        pending = self._undelivered.get(match_id)
+        pending = self.redelivery.pending.get(match_id)
         if not pending:
             return
         update = await self.service.current(match_id)
         builder = self.builder_for(update)
         if update.match is None or builder is None:
-            self._undelivered.pop(match_id, None)
+            self.redelivery.pending.pop(match_id, None)
             return
         if pending.public:
             if builder.sends_public(update, None):
                 builder.send_public(
-                    update,
-                    await self.channel_language(update),
-                    self.channel_of(update),
-                    self,
+                    update, await self.channel_language(update), self.channel_of(update), self
                 )
             else:
                 public = await self.public_message(update)
@@ -380,61 +233,24 @@ class Delivery:
             pending.users.discard(user_id)
         pending.every_player = False
         if not pending:
-            self._undelivered.pop(match_id, None)
+            self.redelivery.pending.pop(match_id, None)
             log.info("match %s delivered again (version %s)", match_id, update.match.version)
-            await self._record_delivered(match_id, update.match.version)
+            await self.redelivery.record_delivered(match_id, update.match.version)
             self.request_bot_turns(update)
 
-    async def deliveries_idle(self) -> None:
-        """Wait until nothing is waiting to be sent again (tests use it)."""
-        while self._redelivery:
-            await asyncio.gather(*list(self._redelivery.values()), return_exceptions=True)
-
-    # ---- the bot's own turns -------------------------------------------------------
+    # ---- the bot's own turns (BotTurns) -------------------------------------------------
     def request_bot_turns(self, update: Any) -> None:
-        """After an update is posted: if a bot seat is due to act, let it act in the
-        background (a hard board move takes seconds; nobody's interaction waits for it)."""
-        match = update.match
-        if match is None or match.status != "running" or not match.bot_to_act:
-            return
-        self._bots_wanted.add(match.id)
-        task = self._bot_tasks.get(match.id)
-        if task is None or task.done():
-            self._bot_tasks[match.id] = asyncio.create_task(
-                self._play_bot_turns(match.id), name=f"bot-turns-{match.id}"
-            )
-
-    async def _play_bot_turns(self, match_id: int) -> None:
-        try:
-            while match_id in self._bots_wanted:
-                self._bots_wanted.discard(match_id)
-                for update in coalesce_private(await self.service.advance_bots(match_id)):
-                    # posting it may ask for more bot turns: this loop runs again then
-                    await self.publish(update)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # The next clock tick plays whatever is still due.
-            log.exception("the bot could not take its turn in match %s", match_id)
-        finally:
-            if self._bot_tasks.get(match_id) is asyncio.current_task():
-                del self._bot_tasks[match_id]
-            self._bots_wanted.discard(match_id)
-
-    def bot_turns(self, match_id: int) -> asyncio.Task[None] | None:
-        """The background task playing this match's bot turns, while it runs."""
-        task = self._bot_tasks.get(match_id)
-        return task if task is not None and not task.done() else None
+        """After an update is posted: let a bot seat that is due act, in the background."""
+        self.bot_turns.request(update)
 
     async def bots_idle(self) -> None:
         """Wait until no bot turn is being played or posted and nothing the features queued
         is still being sent (tests and shutdown use it)."""
         while True:
-            while self._bot_tasks:
-                await asyncio.gather(*list(self._bot_tasks.values()), return_exceptions=True)
+            await self.bot_turns.idle()
             for builder in self._unique_builders():
                 await builder.idle()
-            if not self._bot_tasks:
+            if self.bot_turns.running_count() == 0:
                 return
 
     # ---- building ------------------------------------------------------------------
@@ -509,10 +325,7 @@ class Delivery:
                 # waits on the channel
                 assert builder is not None
                 builder.send_public(
-                    update,
-                    await self.channel_language(update),
-                    self.channel_of(update),
-                    self,
+                    update, await self.channel_language(update), self.channel_of(update), self
                 )
             public, privates = await asyncio.gather(
                 self._no_message() if own else self.public_message(update),
@@ -545,7 +358,7 @@ class Delivery:
             users=set(users) - missed.users,
         )
         # a channel part sent in the background counts as delivered once it is shown
-        await self._settle(update, missed, done, whole=whole and not own)
+        await self.redelivery.settle(update, missed, done, whole=whole and not own)
         return posted
 
     @staticmethod
@@ -646,8 +459,8 @@ class Delivery:
             if responder.in_dm and responder.origin is not None:
                 await self.service.set_message(match.id, f"hand:{user_id}", responder.origin.id)
             return
-        refusal = await self._refusal(user_id)
-        if not self._worth_a_dm(refusal, match.id):
+        refusal = await self.dms.refusal(user_id)
+        if not self.dms.worth_trying(refusal, match.id):
             if mine and responder is not None:
                 await responder.private(**outgoing.send_kwargs())
             return
@@ -668,57 +481,15 @@ class Delivery:
         assert builder is not None and update.match is not None
         return await builder.current_private(update.match.id, user_id, language)
 
-    async def _refusal(self, user_id: int) -> Any:
-        """The user's DM refusal as every process knows it (a ``DmFailure``), or None."""
-        return (await self.service.dm_failures([user_id])).get(user_id)
-
-    def _worth_a_dm(self, refusal: Any, match_id: int) -> bool:
-        return (
-            refusal is None
-            or match_id not in refusal.noticed
-            or self.context.now() - refusal.failed_at >= DM_RETRY_SECONDS
-        )
-
     async def try_dm(
         self, match: Any, user_id: int, outgoing: Outgoing, *, refused_before: bool
     ) -> bool:
-        """Send (or edit) the player's private DM message; False when Discord refuses their
-        DMs (50007), which is remembered (in the database, for every process) until a DM
-        gets through again. ``refused_before``: the DMs were refused last time."""
-        try:
-            await self._deliver_dm(match, user_id, outgoing)
-        except discord.Forbidden as error:
-            if error.code != DM_CLOSED:
-                raise
-            await self.service.note_dm_failure(user_id, error.code)
-            log.info("DMs closed for user %s; offering the in-channel hand button", user_id)
-            return False
-        if refused_before:
-            await self.service.note_dm_delivered(user_id)
-            log.info("DMs open again for user %s", user_id)
-        return True
+        """Send (or edit) the player's private DM message (:meth:`DirectMessages.send`)."""
+        return await self.dms.send(match, user_id, outgoing, refused_before=refused_before)
 
     async def dm_refused(self, user_id: int) -> bool:
         """Whether Discord refused this user's DMs the last time they were tried."""
-        return await self._refusal(user_id) is not None
-
-    async def _deliver_dm(self, match: Any, user_id: int, outgoing: Outgoing) -> None:
-        channel_id = self._dm_channels.get(user_id)
-        if channel_id is None:
-            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
-            dm = await user.create_dm()
-            channel_id = self._dm_channels[user_id] = dm.id
-        channel = self.client.get_partial_messageable(channel_id, type=discord.ChannelType.private)
-        key = f"hand:{user_id}"
-        previous = match.messages.get(key)
-        if previous:
-            try:
-                await channel.get_partial_message(previous).edit(**outgoing.edit_kwargs())
-                return
-            except discord.NotFound:
-                pass
-        posted = await channel.send(**outgoing.send_kwargs())
-        await self.service.set_message(match.id, key, posted.id)
+        return await self.dms.refusal(user_id) is not None
 
     async def _dm_closed_notice(self, update: Any, user_id: int) -> None:
         """Once per table while the DMs stay closed: say so in the channel."""

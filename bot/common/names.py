@@ -51,14 +51,14 @@ class NameBook:
 
     def remember_interaction(self, interaction: discord.Interaction) -> None:
         self.remember(interaction.user)
-        resolved = (
-            (interaction.data or {}).get("resolved") if isinstance(interaction.data, dict) else None
-        )
-        for user in (resolved or {}).get("users", {}).values():
+        data = interaction.data
+        found = data.get("resolved") if isinstance(data, dict) else None
+        resolved: dict[str, Any] = found if isinstance(found, dict) else {}
+        for user in resolved.get("users", {}).values():
             name = user.get("global_name") or user.get("username")
             if name:
                 self._names[int(user["id"])] = clean_name(name)
-        for user_id, member in (resolved or {}).get("members", {}).items():
+        for user_id, member in resolved.get("members", {}).items():
             if member.get("nick"):
                 self._names[int(user_id)] = clean_name(member["nick"])
 

@@ -255,7 +255,8 @@ class Responder:
                 edited = await self.interaction.edit_original_response(content=content, **edit)
                 self._public_sent = True  # the placeholder now holds this answer
                 return edited
-            return await self.interaction.followup.send(
+            # discord.py's stubs want text, but a reply of a picture alone has none
+            return await self.interaction.followup.send(  # type: ignore[call-overload]
                 content, ephemeral=True, wait=True, **message
             )
 

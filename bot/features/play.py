@@ -84,7 +84,7 @@ class Play:
 
     async def board(self, interaction: discord.Interaction) -> None:
         async def run(responder: Responder) -> None:
-            if interaction.guild_id is None:
+            if interaction.guild_id is None or interaction.channel_id is None:
                 raise UserFacingError("bot.error.use_in_match_channel")
             service = self.context.service
             match = await service.match_in_channel(
@@ -125,7 +125,7 @@ class Play:
             teams=command_text("command.play.teams"),
             level=command_text("command.play.level"),
         )
-        @app_commands.choices(
+        @app_commands.choices(  # type: ignore[misc]  # str and int choices in one call
             game=game_choices(),
             level=[
                 app_commands.Choice(name=command_text(LEVEL_TEXT_IDS[name]), value=name)

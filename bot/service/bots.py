@@ -122,6 +122,17 @@ def leiff_bot_choice(record: MatchRecord, state: Any) -> tuple[SeatRecord, str] 
     return None
 
 
+def bot_due(record: MatchRecord, state: Any) -> bool:
+    """Whether a bot seat would act now (what advance_bots would do first)."""
+    if state is None or record.status != "running" or not bot_seats(record):
+        return False
+    if record.game == "leiff":
+        return leiff_bot_choice(record, state) is not None
+    return (
+        board_bot_answers_draw(record) is not None or board_bot_to_move(record, state) is not None
+    )
+
+
 def vs_bot_results(record: MatchRecord, now: float) -> list[VsBotResult]:
     """Each human's result in a finished match against the bot, at the bot's level."""
     result = record.result or {}

@@ -188,7 +188,7 @@ def controls(view: dict[str, Any], seat: int) -> list[str]:
     ]
     teams = view.get("teams")
     if teams:
-        mine = next((team for team in teams if seat in team), [])
+        mine: list[int] = next((team for team in teams if seat in team), [])
         found += [f"penalty {other}" for other in range(len(sizes)) if other not in mine]
     return own + found
 

@@ -1,4 +1,4 @@
-"""Leiff tables: lobbies (join, leave, bot seats, start) and the actions of a game.
+"""Leiff tables in play: the players' actions, leaving the table, timeouts.
 
 After every action, removed players' default actions are applied, the game ends when the
 engine says so or when nobody (human) is left to play, and the clock restarts only when the
@@ -10,34 +10,27 @@ from __future__ import annotations
 from typing import Any
 
 from bot.service import board_logic, bots, leiff_logic
+from bot.service.admission import check_running, seat_of
 from bot.service.board_logic import mention
-from bot.service.core import (
-    LEIFF,
+from bot.service.describe import Describer
+from bot.service.errors import IllegalAction, NotInMatch, NotYourTurn, StaleVersion
+from bot.service.guild_settings import GuildSettings
+from bot.service.results import Update
+from bot.service.steps import (
     MAX_AUTOMATIC_ACTIONS,
     SERVICE_MARK,
-    ServiceCore,
-    _deadline,
-    _finished,
-    _leiff_summary,
-    _out_of_turn,
-    _parses,
-    _replace_seat,
-    _Step,
-    _with,
+    Step,
+    begin,
+    deadline,
+    finished,
+    out_of_turn,
+    parses,
+    replace_seat,
+    with_changes,
 )
-from bot.service.errors import (
-    Forbidden,
-    IllegalAction,
-    InvalidOptions,
-    LobbyError,
-    NotInMatch,
-    NotYourTurn,
-    StaleVersion,
-)
-from bot.service.guild_settings import LEIFF_TARGETS, GuildSettings
-from bot.service.results import Update
-from bot.storage import MatchRecord, SeatRecord
-from engine import IllegalMove, get_game
+from bot.service.store import MatchStore
+from bot.storage import MatchRecord
+from engine import IllegalMove
 
 # The longest action is the Klatschtante's rule: "rule " and up to 100 characters.
 MAX_ACTION_TEXT = 120
@@ -46,225 +39,28 @@ HAND_MOVED_ON = (
 )
 
 
-class LeiffTableCalls(ServiceCore):
-    """Leiff lobby and game calls (part of :class:`MatchService`)."""
+class LeiffTables:
+    """Leiff games in play: actions, leaving, timeouts, the end of the game."""
 
-    async def open_lobby(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        *,
-        options: dict[str, Any] | None = None,
-        thread_id: int | None = None,
-    ) -> Update:
-        """Open a Leiff table; the host sits at seat 0. ``options`` may pick ``target``
-        (50 or 100) and ``teams`` (if the server allows it)."""
-        async with self._user_lock(guild_id, host_id):
-            return await self._open_lobby(guild_id, channel_id, host_id, options, thread_id)
+    def __init__(self, store: MatchStore, describe: Describer) -> None:
+        self.store = store
+        self.describe = describe
 
-    async def _open_lobby(
-        self,
-        guild_id: int,
-        channel_id: int,
-        host_id: int,
-        options: dict[str, Any] | None,
-        thread_id: int | None,
-    ) -> Update:
-        settings = await self.get_settings(guild_id)
-        self._check_channel(settings, channel_id, thread_id)
-        chosen = settings.leiff_options()
-        for key, value in (options or {}).items():
-            if key == "target":
-                if isinstance(value, bool) or value not in LEIFF_TARGETS:
-                    raise InvalidOptions("the target is 50 or 100 points")
-                chosen["target"] = int(value)
-            elif key == "teams":
-                if not isinstance(value, bool):
-                    raise InvalidOptions("teams is on or off")
-                if value and not settings.leiff_teams_allowed:
-                    raise InvalidOptions("this server does not allow team games")
-                chosen["teams"] = value
-            else:
-                raise InvalidOptions(f"a Leiff table cannot choose {key!r} (only target and teams)")
-        await self._check_match_limit(settings, host_id, guild_id, "you")
-        now = self.clock()
-        record = await self.repo.create_match(
-            MatchRecord(
-                id=0,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                thread_id=thread_id,
-                game=LEIFF,
-                status="lobby",
-                created_at=now,
-                updated_at=now,
-                options=chosen,
-                host_id=host_id,
-                deadline_at=now + settings.challenge_expiry_seconds,
-                seats=(SeatRecord(seat=0, user_id=host_id),),
-            )
-        )
-        text = f"{mention(host_id)} opens a Leiff table. Join in!"
-        return self._lobby_update("lobby_opened", record, [text])
+    async def resign(self, record: MatchRecord, user_id: int) -> Update:
+        """Leave the table, under the match lock: from then on the player's decisions are
+        made by default and they rank last."""
+        check_running(record)
+        seat = seat_of(record, user_id)
+        now = self.store.clock()
+        step = begin(record, now)
+        step.log(user_id, seat.seat, SERVICE_MARK + "resign", now)
+        if seat.removed:
+            raise NotInMatch("you have already left this match")
+        step.record = replace_seat(step.record, seat.seat, removed=True)
+        step.lines.append(f"{mention(user_id)} leaves the table.")
+        return await self.settle(record, step, self.store.state(record), now, "resigned")
 
-    async def join_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
-        async with (
-            self._match(match_id, version) as record,
-            self._user_lock(record.guild_id, user_id),
-        ):
-            self._check_lobby(record)
-            if record.seat_of(user_id) is not None:
-                raise LobbyError("you are already at this table")
-            if len(record.seats) >= leiff_logic.MAX_PLAYERS:
-                raise LobbyError(f"the table is full ({leiff_logic.MAX_PLAYERS} players)")
-            settings = await self.get_settings(record.guild_id)
-            await self._check_match_limit(settings, user_id, record.guild_id, "you")
-            now = self.clock()
-            step = self._begin(record, now)
-            seat_number = len(record.seats)
-            step.record = step.record.evolve(
-                seats=(*record.seats, SeatRecord(seat=seat_number, user_id=user_id)),
-                deadline_at=now + settings.challenge_expiry_seconds,
-            )
-            self._log(step, user_id, seat_number, SERVICE_MARK + "join", now)
-            step.lines.append(f"{mention(user_id)} joins the table.")
-            await self._commit(record, step, None)
-            return self._lobby_update("lobby_joined", step.record, step.lines)
-
-    async def leave_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
-        async with self._match(match_id, version) as record:
-            self._check_lobby(record)
-            seat = self._seat(record, user_id)
-            now = self.clock()
-            step = self._begin(record, now)
-            remaining = [s for s in record.seats if s.user_id != user_id]
-            seats = tuple(s.evolve(seat=i) for i, s in enumerate(remaining))
-            humans = [s for s in seats if not s.is_bot]
-            host = record.host_id
-            if host == user_id:
-                host = humans[0].user_id if humans else None
-            step.record = step.record.evolve(seats=seats, host_id=host)
-            self._log(step, user_id, seat.seat, SERVICE_MARK + "leave", now)
-            step.lines.append(f"{mention(user_id)} leaves the table.")
-            if not humans:  # bots alone do not keep a table open
-                seats = ()
-                step.record = step.record.evolve(
-                    status="aborted", deadline_at=None, finished_at=now
-                )
-                step.lines.append("The table is empty and closes.")
-            elif host != record.host_id:
-                step.lines.append(f"{mention(host)} now hosts the table.")
-            await self._commit(record, step, None)
-            kind = "lobby_closed" if not seats else "lobby_left"
-            return self._lobby_update(kind, step.record, step.lines)
-
-    async def add_bot_seat(
-        self, match_id: int, user_id: int, level: str | None = None, version: int | None = None
-    ) -> Update:
-        """The host seats a bot at the Leiff table (``level`` is stored with the seat; the
-        Leiff bot plays the same way at every level). The seat gets a pseudo user id
-        (-1, -2, ...) and is named "Bot N" in texts. ``Update(kind="lobby_joined")``.
-        Errors: ``Forbidden`` (not the host), ``LobbyError`` (full, started),
-        ``MatchOver`` (closed), ``InvalidOptions`` (unknown level)."""
-        async with self._match(match_id, version) as record:
-            self._check_lobby(record)
-            if record.host_id != user_id:
-                raise Forbidden(f"only the host, {mention(record.host_id)}, can seat a bot")
-            level_name = bots.check_level(level)
-            if len(record.seats) >= leiff_logic.MAX_PLAYERS:
-                raise LobbyError(f"the table is full ({leiff_logic.MAX_PLAYERS} players)")
-            settings = await self.get_settings(record.guild_id)
-            now = self.clock()
-            step = self._begin(record, now)
-            seat_number = len(record.seats)
-            bot_id = bots.pseudo_user_id(s.user_id for s in record.seats)
-            seat = SeatRecord(seat=seat_number, user_id=bot_id, is_bot=True, bot_level=level_name)
-            step.record = step.record.evolve(
-                seats=(*record.seats, seat),
-                deadline_at=now + settings.challenge_expiry_seconds,
-            )
-            self._log(step, user_id, seat_number, SERVICE_MARK + "add_bot", now)
-            step.lines.append(
-                f"{mention(user_id)} seats {mention(bot_id)} ({level_name}) at the table."
-            )
-            await self._commit(record, step, None)
-            return self._lobby_update("lobby_joined", step.record, step.lines)
-
-    async def remove_bot_seat(
-        self, match_id: int, user_id: int, seat: int | None = None, version: int | None = None
-    ) -> Update:
-        """The host removes a bot seat from the Leiff table: seat number ``seat``, or the
-        last bot seat when None. Seats are renumbered. ``Update(kind="lobby_left")``.
-        Errors: ``Forbidden`` (not the host), ``LobbyError`` (no such bot seat, started)."""
-        async with self._match(match_id, version) as record:
-            self._check_lobby(record)
-            if record.host_id != user_id:
-                raise Forbidden(f"only the host, {mention(record.host_id)}, can remove a bot")
-            seated = bots.bot_seats(record)
-            if seat is None:
-                if not seated:
-                    raise LobbyError("there is no bot at this table")
-                leaving = seated[-1]
-            else:
-                found = [s for s in seated if s.seat == seat]
-                if not found:
-                    raise LobbyError(f"seat {seat} is not a bot seat")
-                leaving = found[0]
-            now = self.clock()
-            step = self._begin(record, now)
-            remaining = [s for s in record.seats if s.seat != leaving.seat]
-            step.record = step.record.evolve(
-                seats=tuple(s.evolve(seat=i) for i, s in enumerate(remaining))
-            )
-            self._log(step, user_id, leaving.seat, SERVICE_MARK + "remove_bot", now)
-            step.lines.append(f"{mention(leaving.user_id)} leaves the table.")
-            await self._commit(record, step, None)
-            return self._lobby_update("lobby_left", step.record, step.lines)
-
-    async def start_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
-        async with self._match(match_id, version) as record:
-            self._check_lobby(record)
-            if record.host_id != user_id:
-                raise Forbidden(f"only the host, {mention(record.host_id)}, can start the game")
-            players = len(record.seats)
-            if players < leiff_logic.MIN_PLAYERS:
-                raise LobbyError("Leiff needs at least two players")
-            if record.options.get("teams") and players not in leiff_logic.TEAM_SIZES:
-                raise LobbyError("a team game needs 4 or 6 players")
-            seed = self._seed_source()
-            try:
-                state = get_game(LEIFF).new(players=players, seed=seed, options=record.options)
-            except ValueError as error:
-                raise InvalidOptions(str(error)) from None
-            now = self.clock()
-            settings = await self.get_settings(record.guild_id)
-            step = self._begin(record, now)
-            # With fewer than two people at the table there is nobody to be rated against:
-            # the game counts in the players' vs-bot record instead.
-            humans = sum(1 for s in record.seats if not s.is_bot)
-            against_bots = humans < 2
-            step.record = step.record.evolve(
-                status="running",
-                state=state.to_json(),
-                vs_bot=against_bots,
-                rated=not against_bots,
-            )
-            self._log(step, user_id, 0, SERVICE_MARK + "start", now)
-            step.lines.append(
-                f"The game starts with {players} players ({_leiff_summary(record.options)})."
-            )
-            step.record = self._leiff_deadline(step.record, None, state, settings, now)
-            await self._commit(record, step, state)
-            return self._leiff_update("match_started", step.record, None, [state], step.lines)
-
-    async def leiff_action(
-        self, match_id: int, user_id: int, action: str, version: int | None = None
-    ) -> Update:
-        """A Leiff action for the caller's seat (same as :meth:`play`)."""
-        return await self.play(match_id, user_id, action, version)
-
-    async def _leiff_act(
+    async def act(
         self, record: MatchRecord, user_id: int, action: str, version: int | None = None
     ) -> Update:
         """``version``: the match version, or the player's hand version, the action was
@@ -272,11 +68,11 @@ class LeiffTableCalls(ServiceCore):
         something changed for that player; other players' moves do not make it stale."""
         if len(action) > MAX_ACTION_TEXT:  # refused unread: errors never quote long user text
             raise IllegalAction("that is not a Leiff action")
-        self._check_running(record)
-        seat = self._seat(record, user_id)
+        check_running(record)
+        seat = seat_of(record, user_id)
         if seat.removed:
             raise NotInMatch("you left this match or were removed for timing out")
-        state = self._state(record)
+        state = self.store.state(record)
         if (
             version is not None
             and version != record.version
@@ -290,23 +86,23 @@ class LeiffTableCalls(ServiceCore):
         except IllegalMove as error:
             reason = leiff_logic.fill_names(str(error), record)
             owes_a_choice = seat.seat in leiff_logic.owners(state)
-            if not _out_of_turn(action):
+            if not out_of_turn(action):
                 if not owes_a_choice:
                     raise NotYourTurn(reason) from None
-                if _parses(action):
+                if parses(action):
                     # The engine would list its internal actions: say it in words instead.
                     reason = leiff_logic.owner_refusal(state, seat.seat)
             raise IllegalAction(reason) from None
-        now = self.clock()
-        step = self._begin(record, now)
-        step.record = _replace_seat(step.record, seat.seat, timeouts=0)
-        self._log(step, user_id, seat.seat, new_state.log[-1][1], now)
-        return await self._leiff_settle(record, step, state, now, "action", [new_state])
+        now = self.store.clock()
+        step = begin(record, now)
+        step.record = replace_seat(step.record, seat.seat, timeouts=0)
+        step.log(user_id, seat.seat, new_state.log[-1][1], now)
+        return await self.settle(record, step, state, now, "action", [new_state])
 
-    async def _leiff_settle(
+    async def settle(
         self,
         original: MatchRecord,
-        step: _Step,
+        step: Step,
         before: Any,
         now: float,
         kind: str,
@@ -332,9 +128,9 @@ class LeiffTableCalls(ServiceCore):
             seat = pending[0]
             current = current.play(seat, current.default_action(seat))
             states.append(current)
-            self._log(step, None, seat, current.log[-1][1], now)
+            step.log(None, seat, current.log[-1][1], now)
         step.record = step.record.evolve(state=current.to_json())
-        settings = await self.get_settings(original.guild_id)
+        settings = await self.store.settings(original.guild_id)
         active = [s.seat for s in step.record.seats if not s.removed]
         humans_left = bots.humans_at_table(step.record)
         if current.outcome is not None or len(active) <= 1 or not humans_left:
@@ -346,7 +142,7 @@ class LeiffTableCalls(ServiceCore):
             else:
                 reason = "every human player left the table"
             users = [step.record.user_of(s) for s in winners]
-            step.record = _finished(
+            step.record = finished(
                 step.record, {"winners": users, "reason": reason, "draw": False}, now
             )
             if current.outcome is None:  # the engine's own "Game over" line says the rest
@@ -355,16 +151,16 @@ class LeiffTableCalls(ServiceCore):
                 )
             removed_seats = [s.seat for s in step.record.seats if s.removed]
             placings = leiff_logic.placings(step.record, current, removed_seats, winners)
-            changes = await self._commit(original, step, current, placings)
-            update = self._leiff_update(
+            changes = await self.store.commit(original, step, current, placings)
+            update = self.describe.table(
                 "match_over", step.record, before, states, step.lines, step.closing
             )
-            return _with(update, rating_changes=tuple(changes))
-        step.record = self._leiff_deadline(step.record, before, current, settings, now)
-        await self._commit(original, step, current)
-        return self._leiff_update(kind, step.record, before, states, step.lines)
+            return with_changes(update, rating_changes=tuple(changes))
+        step.record = self.deadline(step.record, before, current, settings, now)
+        await self.store.commit(original, step, current)
+        return self.describe.table(kind, step.record, before, states, step.lines)
 
-    def _leiff_deadline(
+    def deadline(
         self,
         record: MatchRecord,
         before: Any,
@@ -382,9 +178,54 @@ class LeiffTableCalls(ServiceCore):
         period = leiff_logic.period_for(after, settings)
         if period is None:
             return record.evolve(deadline_at=None, warn_at=None, warned=False)
-        deadline, warn_at = _deadline(now, period)
+        deadline_at, warned_at = deadline(now, period)
+        warn_at: float | None = warned_at
         if after.waiting_for()["step"] == "next":
             warn_at = None  # nobody is late for dealing the next round
         else:
-            warn_at = min(warn_at, now + leiff_logic.REMIND_AFTER_SECONDS)
-        return record.evolve(deadline_at=deadline, warn_at=warn_at, warned=False)
+            # an edit of the table's message pings nobody: the reminder comes after a while
+            warn_at = min(warned_at, now + leiff_logic.REMIND_AFTER_SECONDS)
+        return record.evolve(deadline_at=deadline_at, warn_at=warn_at, warned=False)
+
+    async def timeout(self, record: MatchRecord, step: Step, now: float) -> Update:
+        """The time for the step ran out (under the match lock): the clock plays each late
+        seat's default; a person late too often in a row leaves the table."""
+        state = self.store.state(record)
+        settings = await self.store.settings(record.guild_id)
+        key = leiff_logic.deadline_key(state)
+        step_name = state.waiting_for()["step"]
+        current = state
+        produced = []
+        for seat in leiff_logic.owners(state):
+            acted = False
+            for _ in range(8):  # a look step may owe two looks
+                if leiff_logic.deadline_key(current) != key or seat not in leiff_logic.owners(
+                    current
+                ):
+                    break
+                default = current.default_action(seat)
+                if default is None:
+                    break
+                current = current.play(seat, default)
+                produced.append(current)
+                step.log(None, seat, current.log[-1][1], now)
+                acted = True
+            if acted and step_name != "next":
+                seat_record = next(s for s in step.record.seats if s.seat == seat)
+                if seat_record.is_bot:
+                    continue  # a bot late only because the service was down stays seated
+                timeouts = seat_record.timeouts + 1
+                removed = seat_record.removed or timeouts >= settings.leiff_max_timeouts
+                step.record = replace_seat(step.record, seat, timeouts=timeouts, removed=removed)
+                user = mention(seat_record.user_id)
+                step.lines.append(f"{user} ran out of time; the default was played.")
+                if removed and not seat_record.removed:
+                    step.log(None, seat, SERVICE_MARK + "remove", now)
+                    step.lines.append(
+                        f"{user} timed out {timeouts} times in a row and leaves the table."
+                    )
+        # Always restart the clock after a timeout so a deadline never fires twice.
+        step.record = step.record.evolve(deadline_at=None)
+        if not step.actions:
+            step.log(None, None, SERVICE_MARK + "timeout", now)
+        return await self.settle(record, step, state, now, "timeout", produced)

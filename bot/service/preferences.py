@@ -22,11 +22,12 @@ HINT_GAMES = 3
 UNCHANGED: Any = object()  # a preference left as it is by set_preferences
 
 
-class PreferenceCalls:
-    """The preference calls of the match service (``repo`` and ``clock`` are its own)."""
+class Preferences:
+    """Members' own preferences (the service's part that keeps them)."""
 
-    repo: Repository
-    clock: Callable[[], float]
+    def __init__(self, repo: Repository, clock: Callable[[], float]) -> None:
+        self.repo = repo
+        self.clock = clock
 
     async def preferences(self, user_id: int) -> MemberPreferences:
         """What the member chose (each field None where they chose nothing)."""
@@ -53,7 +54,8 @@ class PreferenceCalls:
 
     async def hints_on(self, user_id: int, game: str) -> bool:
         """Whether the member's board pictures of ``game`` show move hints now."""
-        chosen = (await self.preferences(user_id)).hints
+        # One read (the choice and the games together): this is asked for every board picture.
+        chosen, finished = await self.repo.hints_facts(user_id, game)
         if chosen is not None:
             return chosen
-        return await self.repo.finished_games(user_id, game) < HINT_GAMES
+        return finished < HINT_GAMES

@@ -13,7 +13,9 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from bot.storage.records import RatingRecord
+from bot.service.results import RatingChange
+from bot.storage import Repository
+from bot.storage.records import MatchRecord, RatingRecord
 
 _MODEL = PlackettLuce()
 DEFAULT_MU = _MODEL.mu
@@ -96,3 +98,44 @@ def _recorded(old: RatingRecord, mu: float, sigma: float, outcome: str, now: flo
         best_streak=max(old.best_streak, streak),
         updated_at=now,
     )
+
+
+class RatingBook:
+    """The service's part that rates a finished match among people: reads the players'
+    ratings, computes the new ones and says how each changed. The match store commits
+    them with the match, in one transaction."""
+
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
+
+    async def rate_result(
+        self, record: MatchRecord, placings: Sequence[Placing]
+    ) -> tuple[list[RatingRecord], list[RatingChange]]:
+        """The new rating records and the changes for a finished match; nothing for a
+        match that is unrated, against the bot, or has fewer than two placings."""
+        if not placings or not record.rated or record.vs_bot or len(placings) < 2:
+            return [], []
+        users = [u for p in placings for u in p.user_ids]
+        before = await self.repo.get_ratings(record.guild_id, record.game, users)
+        ratings = rate(
+            placings,
+            before,
+            guild_id=record.guild_id,
+            game=record.game,
+            pool="human",
+            now=record.updated_at,
+        )
+        changes = []
+        for new in ratings:
+            old = before.get(new.user_id)
+            changes.append(
+                RatingChange(
+                    user_id=new.user_id,
+                    game=record.game,
+                    before_mu=old.mu if old else DEFAULT_MU,
+                    before_sigma=old.sigma if old else DEFAULT_SIGMA,
+                    after_mu=new.mu,
+                    after_sigma=new.sigma,
+                )
+            )
+        return ratings, changes

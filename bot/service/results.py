@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.board import BoardState
+from engine.leiff.views import LeiffView
+
 
 @dataclass(frozen=True)
 class Event:
@@ -41,8 +44,8 @@ class Picture:
     match_id: int
     version: int
     for_user: int | None = None
-    state: Any = None
-    view: dict[str, Any] | None = None
+    state: BoardState | None = None
+    view: LeiffView | None = None
 
 
 @dataclass(frozen=True)

@@ -7,32 +7,54 @@ against the version the caller saw, and are committed (state, version, action lo
 deadline, ratings) in one transaction before the call returns. The database repeats the
 version check, so two processes sharing a database never both apply an action.
 
-This module is the facade: :class:`MatchService` puts together the groups of calls, each in
-its own module over the shared :class:`bot.service.core.ServiceCore` (challenges,
-board matches, Leiff tables, clocks, games against the bot, standings), and keeps the
-start-up, lookups and settings calls.
+:class:`MatchService` is the facade the Discord layer holds (typed against
+:class:`bot.service.protocol.GameService`). It composes the parts, each owning its share and
+calling the others only through their public methods:
+
+- :class:`MatchStore` loads, locks and commits matches (with :class:`RatingBook`);
+- :class:`Describer` turns records and states into snapshots and updates;
+- :class:`NewGames` checks and creates new games; :class:`Challenges` between people;
+- :class:`BoardMatches` and :class:`LeiffTables` (with :class:`LeiffLobbies`) play;
+- :class:`BotOpponent` plays the bot's seats; :class:`Clocks` applies deadlines;
+- :class:`Standings` and :class:`Lookups` read; :class:`Preferences` keeps members' own.
+
+Each call of the facade is one line handing over to its part (see there for its
+documentation), except :meth:`MatchService.play` and :meth:`MatchService.resign`, which
+pick the part by the kind of match under the match's lock.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from typing import Any
+import time
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 
-from bot.service import leiff_logic
+from bot.service.admission import NewGames
 from bot.service.arguments import check_public_calls
-from bot.service.board_matches import BoardMatchCalls
-from bot.service.clocks import ClockCalls
-from bot.service.core import LEIFF
-from bot.service.errors import Forbidden, InvalidRequest
+from bot.service.board_matches import BoardMatches
+from bot.service.challenges import Challenges
+from bot.service.clocks import Clocks
+from bot.service.describe import Describer, challenge_info
+from bot.service.errors import StaleVersion
 from bot.service.guild_settings import GuildSettings
-from bot.service.leiff_tables import LeiffTableCalls
-from bot.service.preferences import PreferenceCalls
-from bot.service.results import ChallengeInfo, MatchInfo, Message, Update
-from bot.service.standings import StandingCalls
-from bot.service.vs_bot import BotCalls
-from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure
-from i18n import LANGUAGES
+from bot.service.leiff_lobbies import LeiffLobbies
+from bot.service.leiff_tables import LeiffTables
+from bot.service.lookups import Lookups
+from bot.service.preferences import UNCHANGED, Preferences
+from bot.service.ratings import RatingBook
+from bot.service.results import (
+    ChallengeInfo,
+    LeaderboardRow,
+    MatchInfo,
+    PlayerStats,
+    Update,
+    VsBotStats,
+)
+from bot.service.standings import Standings
+from bot.service.steps import CLAIM_SECONDS, AIMove, is_table
+from bot.service.store import MatchStore
+from bot.service.vs_bot import BotOpponent
+from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure, MemberPreferences, Repository
 
 
 @dataclass(frozen=True)
@@ -44,17 +66,56 @@ class StartupState:
 
 
 @check_public_calls  # malformed arguments raise the service's own errors
-class MatchService(
-    BotCalls,  # with the challenge calls it builds on
-    BoardMatchCalls,
-    LeiffTableCalls,
-    ClockCalls,
-    StandingCalls,
-    PreferenceCalls,
-):
+class MatchService:
     """The one entry point of the Discord layer for everything about games."""
 
-    # ================================================================ start-up and lookups
+    def __init__(
+        self,
+        repo: Repository,
+        *,
+        clock: Callable[[], float] = time.time,
+        seed_source: Callable[[], int] | None = None,
+        bot_user_id: int | None = None,
+        ai_move: AIMove | None = None,
+        owner: str | None = None,
+        lease_clock: Callable[[], float] = time.time,
+        claim_seconds: float = CLAIM_SECONDS,
+    ) -> None:
+        self.repo = repo
+        self.clock = clock
+        self.store = MatchStore(
+            repo,
+            RatingBook(repo),
+            clock=clock,
+            seed_source=seed_source,
+            bot_user_id=bot_user_id,
+            owner=owner,
+            lease_clock=lease_clock,
+            claim_seconds=claim_seconds,
+        )
+        self.owner = self.store.owner
+        self.describe = Describer(self.store)
+        self.new_games = NewGames(self.store, self.describe)
+        self.boards = BoardMatches(self.store, self.describe)
+        self.tables = LeiffTables(self.store, self.describe)
+        self.lobbies = LeiffLobbies(self.store, self.describe, self.new_games, self.tables)
+        self.bots = BotOpponent(self.store, self.new_games, self.boards, self.tables, ai_move)
+        self.challenges = Challenges(self.store, self.describe, self.new_games, self.bots)
+        self.clocks = Clocks(self.store, self.describe, self.boards, self.tables, self.bots)
+        self.store.deadline_judge = self.clocks.timeout
+        self.standings = Standings(repo)
+        self.lookups = Lookups(self.store, self.describe)
+        self.prefs = Preferences(repo, clock)
+
+    @property
+    def bot_user_id(self) -> int | None:
+        """The bot's own user id (games against the bot need it)."""
+        return self.store.bot_user_id
+
+    @bot_user_id.setter
+    def bot_user_id(self, user_id: int | None) -> None:
+        self.store.bot_user_id = user_id
+
     async def start(self, *, bot_user_id: int | None = None) -> StartupState:
         """Load every running match, lobby, open challenge and deadline from storage.
 
@@ -62,149 +123,252 @@ class MatchService(
         against the bot, if it was not given to the constructor.
         """
         if bot_user_id is not None:
-            self.bot_user_id = bot_user_id
+            self.store.bot_user_id = bot_user_id
         records = await self.repo.matches_with_status(ACTIVE_STATUSES)
         infos = []
         for record in records:
-            state = self._state(record)  # parses now, so a broken row shows at start-up
-            infos.append(self._info(record, state))
+            state = self.store.state(record)  # parses now, so a broken row shows at start-up
+            infos.append(self.describe.info(record, state))
         challenges = await self.repo.open_challenges()
         return StartupState(
-            matches=tuple(infos), challenges=tuple(self._challenge_info(c) for c in challenges)
+            matches=tuple(infos), challenges=tuple(challenge_info(c) for c in challenges)
         )
 
+    # ============================================================ playing: by kind of match
+    async def play(
+        self, match_id: int, user_id: int, move: str, version: int | None = None
+    ) -> Update:
+        """Play a move (board games) or an action (Leiff) for the caller's seat.
+
+        ``version`` is the match version the move was chosen at; for Leiff it may also be
+        the caller's hand version (what their private buttons carry): then the action is
+        judged against the newest state as long as nothing changed for that player.
+        """
+        async with self.store.match(match_id, None) as record:
+            if is_table(record):
+                return await self.tables.act(record, user_id, move, version)
+            if version is not None and version != record.version:
+                raise StaleVersion()
+            return await self.boards.move(record, user_id, move)
+
+    async def leiff_action(
+        self, match_id: int, user_id: int, action: str, version: int | None = None
+    ) -> Update:
+        """A Leiff action for the caller's seat (same as :meth:`play`)."""
+        return await self.play(match_id, user_id, action, version)
+
+    async def resign(self, match_id: int, user_id: int, version: int | None = None) -> Update:
+        """Give up: the opponent wins a board game; in Leiff the player leaves the table
+        (from then on their decisions are made by default and they rank last)."""
+        async with self.store.match(match_id, version) as record:
+            if is_table(record):
+                return await self.tables.resign(record, user_id)
+            return await self.boards.resign(record, user_id)
+
+    async def offer_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
+        return await self.boards.offer_draw(match_id, user_id, version)
+
+    async def accept_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
+        return await self.boards.accept_draw(match_id, user_id, version)
+
+    async def decline_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
+        return await self.boards.decline_draw(match_id, user_id, version)
+
+    # ============================================================ challenges and the bot
+    async def challenge(
+        self,
+        guild_id: int,
+        channel_id: int,
+        challenger_id: int,
+        game: str,
+        target_id: int | None = None,
+        *,
+        size: int | None = None,
+        options: Mapping[str, object] | None = None,
+        thread_id: int | None = None,
+        level: str | None = None,
+    ) -> Update:
+        return await self.challenges.challenge(
+            guild_id,
+            channel_id,
+            challenger_id,
+            game,
+            target_id,
+            size=size,
+            options=options,
+            thread_id=thread_id,
+            level=level,
+        )
+
+    async def challenge_bot(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user_id: int,
+        game: str,
+        level: str | None = None,
+        *,
+        size: int | None = None,
+        options: Mapping[str, object] | None = None,
+        thread_id: int | None = None,
+    ) -> Update:
+        return await self.bots.challenge_bot(
+            guild_id,
+            channel_id,
+            user_id,
+            game,
+            level,
+            size=size,
+            options=options,
+            thread_id=thread_id,
+        )
+
+    async def rematch(self, match_id: int, user_id: int) -> Update:
+        return await self.challenges.rematch(match_id, user_id)
+
+    async def accept_challenge(self, challenge_id: int, user_id: int) -> Update:
+        return await self.challenges.accept_challenge(challenge_id, user_id)
+
+    async def decline_challenge(self, challenge_id: int, user_id: int) -> Update:
+        return await self.challenges.decline_challenge(challenge_id, user_id)
+
+    async def cancel_challenge(self, challenge_id: int, user_id: int) -> Update:
+        return await self.challenges.cancel_challenge(challenge_id, user_id)
+
+    async def get_challenge(self, challenge_id: int) -> ChallengeInfo:
+        return await self.challenges.get_challenge(challenge_id)
+
+    async def open_challenges(
+        self, guild_id: int, user_id: int | None = None
+    ) -> list[ChallengeInfo]:
+        return await self.challenges.open_challenges(guild_id, user_id)
+
+    async def advance_bots(self, match_id: int) -> list[Update]:
+        return await self.bots.advance_bots(match_id)
+
+    # ============================================================ Leiff lobbies
+    async def open_lobby(
+        self,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        *,
+        options: Mapping[str, object] | None = None,
+        thread_id: int | None = None,
+    ) -> Update:
+        return await self.lobbies.open_lobby(
+            guild_id, channel_id, host_id, options=options, thread_id=thread_id
+        )
+
+    async def join_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
+        return await self.lobbies.join_lobby(match_id, user_id, version)
+
+    async def leave_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
+        return await self.lobbies.leave_lobby(match_id, user_id, version)
+
+    async def add_bot_seat(
+        self, match_id: int, user_id: int, level: str | None = None, version: int | None = None
+    ) -> Update:
+        return await self.lobbies.add_bot_seat(match_id, user_id, level, version)
+
+    async def remove_bot_seat(
+        self, match_id: int, user_id: int, seat: int | None = None, version: int | None = None
+    ) -> Update:
+        return await self.lobbies.remove_bot_seat(match_id, user_id, seat, version)
+
+    async def start_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
+        return await self.lobbies.start_lobby(match_id, user_id, version)
+
+    # ============================================================ the clock
+    async def tick(self, now: float | None = None) -> list[Update]:
+        return await self.clocks.tick(now)
+
+    # ============================================================ standings
+    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:
+        return await self.standings.leaderboard(guild_id, game, limit)
+
+    async def vs_bot_stats(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[VsBotStats]:
+        return await self.standings.vs_bot_stats(guild_id, user_id, game)
+
+    async def stats(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[PlayerStats]:
+        return await self.standings.stats(guild_id, user_id, game)
+
+    # ============================================================ lookups and settings
     async def get_match(self, match_id: int) -> MatchInfo:
-        record = await self._load(match_id)
-        return self._info(record, self._state(record))
+        return await self.lookups.get_match(match_id)
 
     async def match_in_channel(
         self, guild_id: int, channel_id: int, user_id: int, thread_id: int | None = None
     ) -> MatchInfo | None:
-        """The caller's running match or lobby in this channel or thread, most recent first."""
-        place = thread_id if thread_id is not None else channel_id
-        # The query keeps only the caller's matches, so the channel's others are never loaded.
-        records = await self.repo.matches_in_channel(guild_id, place, ACTIVE_STATUSES, user_id)
-        for record in records:
-            if record.seat_of(user_id) is not None:
-                return self._info(record, self._state(record))
-        return None
+        return await self.lookups.match_in_channel(guild_id, channel_id, user_id, thread_id)
 
     async def board_matches_in_channel(
         self, guild_id: int, channel_id: int, user_id: int, thread_id: int | None = None
     ) -> list[MatchInfo]:
-        """The caller's running board matches played in this channel or thread, most
-        recently active first. Leiff tables there never hide them: this is how ``/move``
-        and ``/resign`` find "my match here"."""
-        place = thread_id if thread_id is not None else channel_id
-        records = await self.repo.matches_in_channel(guild_id, place, ("running",), user_id)
-        return [
-            self._info(record, self._state(record))
-            for record in records
-            if record.game != LEIFF
-            and (record.thread_id or record.channel_id) == place
-            and record.seat_of(user_id) is not None
-        ]
+        return await self.lookups.board_matches_in_channel(guild_id, channel_id, user_id, thread_id)
 
     async def user_matches(self, user_id: int, guild_id: int | None = None) -> list[MatchInfo]:
-        records = await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, guild_id)
-        return [self._info(r, self._state(r)) for r in records]
+        return await self.lookups.user_matches(user_id, guild_id)
 
     async def guild_matches(self, guild_id: int, limit: int | None = 50) -> list[MatchInfo]:
-        """The server's running matches and open Leiff lobbies, most recently active first
-        (at most ``limit``; None for all)."""
-        records = await self.repo.matches_in_guild(guild_id, ACTIVE_STATUSES, limit)
-        return [self._info(r, self._state(r)) for r in records]
+        return await self.lookups.guild_matches(guild_id, limit)
 
     async def action_log(self, match_id: int) -> list[ActionRecord]:
-        await self._load(match_id)
-        return await self.repo.actions(match_id)
-
-    async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
-        await self._load(match_id)
-        await self.repo.set_message(match_id, kind, message_id)
-
-    async def record_delivered(self, match_id: int, version: int) -> None:
-        """Every message of the match's step ``version`` went out (recorded with its
-        messages as ``"delivered"``; a start sends again a match whose record is behind)."""
-        await self._load(match_id)
-        await self.repo.set_message(match_id, "delivered", version)
-
-    async def set_thread(self, match_id: int, thread_id: int | None) -> None:
-        await self._load(match_id)
-        await self.repo.set_thread(match_id, thread_id)
-
-    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        """Records the channel message that shows a challenge, so whichever process sees it
-        expire can edit that message (``ChallengeInfo.message_id``)."""
-        await self.repo.set_challenge_message(challenge_id, message_id)
-
-    # ===================================================================== direct messages
-    # What every process must know about DMs lives in the database: a refusal noted by the
-    # process that hit it holds for the process that sends the next hand.
-    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
-        """Of these users, those whose DMs refused the bot: when (Unix seconds, the service's
-        clock) and the tables told so since."""
-        return await self.repo.dm_failures(user_ids)
-
-    async def note_dm_failure(self, user_id: int, code: int | None = None) -> None:
-        """Remember that a DM to the user was refused (Discord's ``code``, e.g. 50007)."""
-        await self.repo.record_dm_failure(user_id, self.clock(), code)
-
-    async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
-        """Whether this table's channel is still to be told that the user's DMs are closed
-        (True once per table while the refusal lasts, across processes)."""
-        return await self.repo.claim_dm_notice(user_id, match_id)
-
-    async def note_dm_delivered(self, user_id: int) -> None:
-        """A DM reached the user: forget an earlier refusal and the tables told of it."""
-        await self.repo.clear_dm_failure(user_id)
-
-    # ===================================================================== members' languages
-    async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
-        """Of these users, the language each was last seen using ("en", "de"); users never
-        seen are left out."""
-        return await self.repo.member_languages(user_ids)
-
-    async def note_member_language(self, user_id: int, language: str) -> None:
-        """Remember the language a user's Discord client was seen using (one of
-        :data:`i18n.LANGUAGES`), for messages sent to them later without an interaction."""
-        if language not in LANGUAGES:
-            raise InvalidRequest()
-        await self.repo.set_member_language(user_id, language, self.clock())
+        return await self.lookups.action_log(match_id)
 
     async def current(self, match_id: int, for_user: int | None = None) -> Update:
-        """Pictures and buttons of the match as it is now (to redraw after a restart).
+        return await self.lookups.current(match_id, for_user)
 
-        With ``for_user``, the private parts (Leiff hands, their buttons and texts) are only
-        that user's; without it, every player's.
-        """
-        record = await self._load(match_id)
-        state = self._state(record)
-        if state is None:  # a lobby, open or closed
-            return self._lobby_update("refresh", record, [])
-        if record.game == LEIFF:
-            update = self._leiff_update("refresh", record, None, [], [], only_user=for_user)
-            if for_user is None:
-                return update
-            # What the player learnt in the last step ("You look at your slots 1 and 2: …"),
-            # so a hand shown on request (DMs closed) tells what a DM would have told.
-            news = tuple(
-                Message(text, to=user)
-                for user, text in leiff_logic.private_texts(state, record)
-                if user == for_user
-            )
-            return replace(update, messages=news + update.messages)
-        return self._board_update("refresh", record, state, [])
+    async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
+        await self.lookups.set_message(match_id, kind, message_id)
 
-    # ===================================================================== settings
+    async def record_delivered(self, match_id: int, version: int) -> None:
+        await self.lookups.record_delivered(match_id, version)
+
+    async def set_thread(self, match_id: int, thread_id: int | None) -> None:
+        await self.lookups.set_thread(match_id, thread_id)
+
+    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
+        await self.lookups.set_challenge_message(challenge_id, message_id)
+
+    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
+        return await self.lookups.dm_failures(user_ids)
+
+    async def note_dm_failure(self, user_id: int, code: int | None = None) -> None:
+        await self.lookups.note_dm_failure(user_id, code)
+
+    async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
+        return await self.lookups.claim_dm_notice(user_id, match_id)
+
+    async def note_dm_delivered(self, user_id: int) -> None:
+        await self.lookups.note_dm_delivered(user_id)
+
+    async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
+        return await self.lookups.member_languages(user_ids)
+
+    async def note_member_language(self, user_id: int, language: str) -> None:
+        await self.lookups.note_member_language(user_id, language)
+
+    async def get_settings(self, guild_id: int) -> GuildSettings:
+        return await self.lookups.get_settings(guild_id)
+
     async def update_settings(
-        self, guild_id: int, user_id: int, has_manage_guild: bool, **changes: Any
+        self, guild_id: int, user_id: int, has_manage_guild: bool, **changes: object
     ) -> GuildSettings:
-        """Change some settings of a server (Manage Server only); all are checked first."""
-        if not has_manage_guild:
-            raise Forbidden(
-                "changing the server's game settings needs the Manage Server permission"
-            )
-        updated = (await self.get_settings(guild_id)).with_changes(changes)
-        await self.repo.put_settings(guild_id, updated.to_stored(), self.clock(), user_id)
-        return updated
+        return await self.lookups.update_settings(guild_id, user_id, has_manage_guild, **changes)
+
+    # ============================================================ members' preferences
+    async def preferences(self, user_id: int) -> MemberPreferences:
+        return await self.prefs.preferences(user_id)
+
+    async def set_preferences(
+        self, user_id: int, *, hints: object = UNCHANGED, theme: object = UNCHANGED
+    ) -> MemberPreferences:
+        return await self.prefs.set_preferences(user_id, hints=hints, theme=theme)
+
+    async def hints_on(self, user_id: int, game: str) -> bool:
+        return await self.prefs.hints_on(user_id, game)

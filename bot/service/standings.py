@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from bot.service import bots
-from bot.service.core import ServiceCore, _game_name
 from bot.service.errors import InvalidOptions
 from bot.service.ratings import DEFAULT_MU, DEFAULT_SIGMA
 from bot.service.results import LeaderboardRow, PlayerStats, VsBotStats
+from bot.service.steps import game_name
+from bot.storage import Repository
 
 
-class StandingCalls(ServiceCore):
-    """Standings calls (part of :class:`MatchService`)."""
+class Standings:
+    """Leaderboards, player statistics, records against the bot (reads only)."""
+
+    def __init__(self, repo: Repository) -> None:
+        self.repo = repo
 
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:
-        name = _game_name(game)
+        name = game_name(game)
         if not 1 <= limit <= 100:
             raise InvalidOptions("the leaderboard shows 1 to 100 players")
         rows = await self.repo.leaderboard(guild_id, name, limit)
@@ -38,7 +42,7 @@ class StandingCalls(ServiceCore):
     ) -> list[VsBotStats]:
         """A player's record against the bot on a server, per game and level (weakest
         level first); never part of the ratings or the leaderboard."""
-        name = None if game is None else _game_name(game)
+        name = None if game is None else game_name(game)
         records = await self.repo.vs_bot_stats(guild_id, user_id, name)
         rows = [
             VsBotStats(
@@ -59,7 +63,7 @@ class StandingCalls(ServiceCore):
     ) -> list[PlayerStats]:
         """Per game: the rating and record among humans, with the vs-bot record beside it
         in ``vs_bot`` (a game played only against the bot has ``games == 0``)."""
-        name = None if game is None else _game_name(game)
+        name = None if game is None else game_name(game)
         against_bot: dict[str, list[VsBotStats]] = {}
         for row in await self.vs_bot_stats(guild_id, user_id, name):
             against_bot.setdefault(row.game, []).append(row)
@@ -83,7 +87,7 @@ class StandingCalls(ServiceCore):
         seen = {row.game for row in rated}
         only_bot = [
             PlayerStats(
-                game=game_name,
+                game=played,
                 mu=DEFAULT_MU,
                 sigma=DEFAULT_SIGMA,
                 ordinal=DEFAULT_MU - 3.0 * DEFAULT_SIGMA,
@@ -95,7 +99,7 @@ class StandingCalls(ServiceCore):
                 best_streak=0,
                 vs_bot=tuple(rows),
             )
-            for game_name, rows in against_bot.items()
-            if game_name not in seen
+            for played, rows in against_bot.items()
+            if played not in seen
         ]
         return sorted(rated + only_bot, key=lambda row: row.game)

@@ -1,7 +1,7 @@
 """Playing the bot: board games against it, and the bot's own turns.
 
 The service never plays a bot on its own initiative: the Discord layer calls
-:meth:`BotCalls.advance_bots` after posting an update, and the clock does it for anything
+:meth:`BotOpponent.advance_bots` after posting an update, and the clock does it for anything
 left over. Board moves come from the AI (a worker-process pool by default), searched outside
 the match lock; Leiff bot seats decide from their own view only.
 """
@@ -10,26 +10,48 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from bot.service import bots
-from bot.service.challenges import ChallengeCalls
-from bot.service.core import LEIFF, MAX_BOT_ACTIONS
+from bot.service.admission import NewGames, board_options, check_channel
+from bot.service.board_matches import BoardMatches
 from bot.service.errors import (
     IllegalAction,
     InvalidOptions,
     SelfChallenge,
     StaleVersion,
 )
+from bot.service.leiff_tables import LeiffTables
 from bot.service.results import Update
+from bot.service.steps import MAX_BOT_ACTIONS, AIMove, is_table
+from bot.service.store import MatchStore
 from bot.storage import ACTIVE_STATUSES, MatchRecord, SeatRecord
-from engine import get_game
+from engine import get_board_game
 
 log = logging.getLogger(__name__)
 
 
-class BotCalls(ChallengeCalls):
-    """Games against the bot (part of :class:`MatchService`)."""
+class BotOpponent:
+    """Games against the bot, and every bot seat's turns."""
+
+    def __init__(
+        self,
+        store: MatchStore,
+        new_games: NewGames,
+        boards: BoardMatches,
+        tables: LeiffTables,
+        ai_move: AIMove | None = None,
+    ) -> None:
+        self.store = store
+        self.new_games = new_games
+        self.boards = boards
+        self.tables = tables
+        # Default: the shared worker-process pool of bot/ai_pool.py (imported on first use).
+        self.ai_move = ai_move
+        # Per match: only one advance_bots runs at a time in this process (and the match's
+        # claim in the database makes it one across processes).
+        self.bot_locks: dict[int, asyncio.Lock] = {}
 
     async def challenge_bot(
         self,
@@ -40,7 +62,7 @@ class BotCalls(ChallengeCalls):
         level: str | None = None,
         *,
         size: int | None = None,
-        options: dict[str, Any] | None = None,
+        options: Mapping[str, Any] | None = None,
         thread_id: int | None = None,
     ) -> Update:
         """Play a board game against the bot: it accepts at once, the match starts.
@@ -51,7 +73,7 @@ class BotCalls(ChallengeCalls):
         unrated (``vs_bot``): its result goes to :meth:`vs_bot_stats` only. Returns
         ``Update(kind="match_started")`` with ``challenge_id``.
         """
-        async with self._user_lock(guild_id, user_id):
+        async with self.store.user_lock(guild_id, user_id):
             return await self._start_vs_bot(
                 guild_id, channel_id, thread_id, user_id, game, level, size, options
             )
@@ -65,25 +87,25 @@ class BotCalls(ChallengeCalls):
         game: str,
         level: str | None,
         size: int | None,
-        options: dict[str, Any] | None,
+        options: Mapping[str, Any] | None,
         rematch_of: int | None = None,
     ) -> Update:
-        bot_id = self.bot_user_id
+        bot_id = self.store.bot_user_id
         if bot_id is None:
             raise InvalidOptions("the bot cannot play here: it was started without its user id")
         if user_id == bot_id:
             raise SelfChallenge()
         level_name = bots.check_level(level)
-        settings = await self.get_settings(guild_id)
-        self._check_channel(settings, channel_id, thread_id)
-        game_name, size, options = self._board_options(game, size, options)
-        now = self.clock()
+        settings = await self.store.settings(guild_id)
+        check_channel(settings, channel_id, thread_id)
+        game_name, size, options = board_options(game, size, options)
+        now = self.store.clock()
         if rematch_of is None:  # rematches are exempt from the cooldown, as between humans
-            await self._check_cooldown(settings, guild_id, user_id, now)
-        await self._check_match_limit(settings, user_id, guild_id, "you")
+            await self.new_games.check_cooldown(settings, guild_id, user_id, now)
+        await self.new_games.check_match_limit(settings, user_id, guild_id, "you")
         # A challenge row keeps the cooldown and the history uniform with human challenges;
         # it is accepted in the same breath.
-        challenge = await self._new_challenge(
+        challenge = await self.new_games.new_challenge(
             settings,
             now,
             guild_id=guild_id,
@@ -96,7 +118,7 @@ class BotCalls(ChallengeCalls):
             options=options,
             rematch_of=rematch_of,
         )
-        state = get_game(game_name).new(size, **options)
+        state = get_board_game(game_name).new(size, **options)
         seats = (
             SeatRecord(seat=0, user_id=user_id, colour=state.seat_colour(0)),
             SeatRecord(
@@ -108,15 +130,19 @@ class BotCalls(ChallengeCalls):
             ),
         )
         # The bot never moves first (it is seat 1), so the human's clock runs from now.
-        draft = self._board_draft(challenge, state, seats, settings, now, vs_bot=True)
-        return await self._start_board_match(challenge, draft, state, f" (level {level_name})")
+        draft = self.new_games.board_draft(challenge, state, seats, settings, now, vs_bot=True)
+        return await self.new_games.start_board_match(
+            challenge, draft, state, f" (level {level_name})"
+        )
 
-    async def _rematch_bot(self, record: MatchRecord, user_id: int) -> Update:
+    async def rematch(self, record: MatchRecord, user_id: int) -> Update:
         """Another game against the bot at the same level, size and options, at once."""
-        for active in await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, record.guild_id):
+        for active in await self.store.repo.matches_of_user(
+            user_id, ACTIVE_STATUSES, record.guild_id
+        ):
             if active.rematch_of == record.id:
                 raise IllegalAction("the rematch has already started")
-        async with self._user_lock(record.guild_id, user_id):
+        async with self.store.user_lock(record.guild_id, user_id):
             return await self._start_vs_bot(
                 record.guild_id,
                 record.channel_id,
@@ -139,22 +165,22 @@ class BotCalls(ChallengeCalls):
         the Update is returned). Returns ``[]`` when no bot has anything to do. Safe to
         call after every update of any match; :meth:`tick` calls it too.
         """
-        lock = self._bot_locks.setdefault(match_id, asyncio.Lock())
+        lock = self.bot_locks.setdefault(match_id, asyncio.Lock())
         updates: list[Update] = []
         async with lock:
             for _ in range(3):
                 # Across processes, the match's claim lets one of them play its bots; the
                 # others leave it (the claimant loops until no bot is due).
-                if not await self._claim(match_id):
+                if not await self.store.claim(match_id):
                     break
                 try:
                     await self._play_bot_turns(match_id, updates)
                 finally:
-                    await self._release(match_id)
+                    await self.store.release(match_id)
                 # A human may have acted in another process just before the release (its
                 # own claim then failed): look once more, so that turn is not left waiting.
-                record = await self.repo.get_match(match_id)
-                if record is None or not self._bot_due(record, self._state(record)):
+                record = await self.store.repo.get_match(match_id)
+                if record is None or not bots.bot_due(record, self.store.state(record)):
                     break
         return updates
 
@@ -168,26 +194,30 @@ class BotCalls(ChallengeCalls):
                 return
             updates.append(update)
             # One line per bot action: no two processes ever log the same one.
-            log.info("bot turn: match %s to version %s by %s", match_id, update.version, self.owner)
-            if not await self._claim(match_id):  # renew the lease before the next search
+            log.info(
+                "bot turn: match %s to version %s by %s", match_id, update.version, self.store.owner
+            )
+            if not await self.store.claim(match_id):  # renew the lease before the next search
                 return  # it ran out and another process took the match over
 
     async def _bot_step(self, match_id: int) -> Update | None:
-        record = await self._load(match_id)
+        record = await self.store.load(match_id)
         if record.status != "running":
             return None
-        state = self._state(record)
-        if record.game == LEIFF:
+        state = self.store.state(record)
+        if is_table(record):
             choice = bots.leiff_bot_choice(record, state)
             if choice is None:
                 return None
-            seat, action = choice
-            async with self._match(match_id, record.version, judge_deadline=False) as current:
-                return await self._leiff_act(current, seat.user_id, action)
+            chosen, action = choice
+            if chosen.user_id is None:
+                return None
+            async with self.store.match(match_id, record.version, judge_deadline=False) as current:
+                return await self.tables.act(current, chosen.user_id, action)
         answering = bots.board_bot_answers_draw(record)
         if answering is not None and answering.user_id is not None:
-            async with self._match(match_id, record.version, judge_deadline=False) as current:
-                return await self._decline_draw(current, answering.user_id)
+            async with self.store.match(match_id, record.version, judge_deadline=False) as current:
+                return await self.boards.decline(current, answering.user_id)
         seat = bots.board_bot_to_move(record, state)
         if seat is None or seat.user_id is None:
             return None
@@ -195,17 +225,17 @@ class BotCalls(ChallengeCalls):
         # The search runs outside the match lock: a human may resign meanwhile, and then
         # the version check below throws the stale move away.
         move = await self._choose_move(record.state or state.to_json(), record.game, level)
-        async with self._match(match_id, record.version, judge_deadline=False) as current:
+        async with self.store.match(match_id, record.version, judge_deadline=False) as current:
             try:
-                return await self._play_board(current, seat.user_id, move)
+                return await self.boards.move(current, seat.user_id, move)
             except IllegalAction:
                 # The AI promises legal moves; if it ever breaks that, the match goes on.
                 log.error("the AI chose an illegal move %r in match %s", move, match_id)
-                return await self._play_board(current, seat.user_id, state.legal_moves()[0])
+                return await self.boards.move(current, seat.user_id, state.legal_moves()[0])
 
     async def _choose_move(self, state_json: str, game: str, level: str) -> str:
-        if self._ai_move is None:
+        if self.ai_move is None:
             from bot import ai_pool  # the pool starts worker processes: only when needed
 
-            self._ai_move = ai_pool.choose_move
-        return await self._ai_move(state_json, game, level)
+            self.ai_move = ai_pool.choose_move
+        return await self.ai_move(state_json, game, level)

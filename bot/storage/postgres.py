@@ -19,7 +19,8 @@ from typing import Any
 import asyncpg  # type: ignore[import-untyped]
 
 from bot.storage.mapping import Row
-from bot.storage.sql import SqlRepository, Transaction, split_sql
+from bot.storage.sql import SqlRepository, split_sql
+from bot.storage.sql_access import Transaction
 
 #: pg_advisory_lock key held while migrating ("leafbot" in ASCII, as a number).
 MIGRATION_LOCK_KEY = 0x6C656166626F74
@@ -109,6 +110,11 @@ class PostgresRepository(SqlRepository):
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         return list(await self._pool.fetch(numbered(sql), *params))
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        # Outside a transaction block PostgreSQL commits the statement by itself: one
+        # round trip instead of BEGIN, the statement and COMMIT.
+        return _rowcount(await self._pool.execute(numbered(sql), *params))
 
 
 async def open_postgres(url: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> PostgresRepository:

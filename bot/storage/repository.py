@@ -150,10 +150,12 @@ class Repository(abc.ABC):
         """The action log of a match in version order."""
 
     @abc.abstractmethod
-    async def set_message(self, match_id: int, kind: str, message_id: int) -> None: ...
+    async def set_message(self, match_id: int, kind: str, message_id: int) -> bool:
+        """Record the message of ``kind``; False (nothing written) if there is no such match."""
 
     @abc.abstractmethod
-    async def set_thread(self, match_id: int, thread_id: int | None) -> None: ...
+    async def set_thread(self, match_id: int, thread_id: int | None) -> bool:
+        """Record the match's thread; False if there is no such match."""
 
     # ---- challenges ------------------------------------------------------------------
     @abc.abstractmethod
@@ -259,3 +261,8 @@ class Repository(abc.ABC):
     @abc.abstractmethod
     async def finished_games(self, user_id: int, game: str) -> int:
         """How many matches of ``game`` the user has finished, on any server."""
+
+    @abc.abstractmethod
+    async def hints_facts(self, user_id: int, game: str) -> tuple[bool | None, int]:
+        """What decides whether the user's ``game`` pictures show hints, in one read: their
+        hints choice (None: none) and :meth:`finished_games`."""

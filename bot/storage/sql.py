@@ -14,8 +14,8 @@ own transaction, and refuses a database whose schema is newer than the code.
 from __future__ import annotations
 
 import abc
-import json
 import re
+import time
 from collections.abc import Iterable, Sequence
 from contextlib import AbstractAsyncContextManager
 from pathlib import Path
@@ -25,13 +25,9 @@ from bot.storage import mapping
 from bot.storage.mapping import Row
 from bot.storage.records import (
     ActionRecord,
-    ChallengeRecord,
-    DmFailure,
     MatchRecord,
-    MemberPreferences,
     RatingRecord,
     SeatRecord,
-    VsBotRecord,
     VsBotResult,
 )
 from bot.storage.repository import (
@@ -41,6 +37,9 @@ from bot.storage.repository import (
     SchemaTooNew,
     VersionConflict,
 )
+from bot.storage.sql_access import Transaction, in_list
+from bot.storage.sql_challenges import ChallengeQueries
+from bot.storage.sql_members import MemberQueries
 
 MIGRATIONS_ROOT = Path(__file__).parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
@@ -77,41 +76,20 @@ def split_sql(script: str) -> list[str]:
     return [statement.strip() for statement in body.split(";") if statement.strip()]
 
 
-def _in(values: Iterable[Any]) -> tuple[str, list[Any]]:
-    items = list(values)
-    return ",".join("?" * len(items)) or "NULL", items
+class SqlRepository(ChallengeQueries, MemberQueries, Repository):
+    """Every repository method over a back end's :class:`Transaction` and ``_fetch``.
 
-
-class Transaction(abc.ABC):
-    """One open transaction of a back end."""
-
-    @abc.abstractmethod
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one statement; the number of rows it changed."""
-
-    @abc.abstractmethod
-    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
-
-    @abc.abstractmethod
-    async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]: ...
-
-
-class SqlRepository(Repository):
-    """Every repository method over a back end's :class:`Transaction` and ``_fetch``."""
+    Here: migrations, matches, their seats, actions, claims and the taking of a challenge;
+    the challenges themselves are :class:`bot.storage.sql_challenges.ChallengeQueries`, what
+    is kept about people and servers :class:`bot.storage.sql_members.MemberQueries`.
+    """
 
     #: "sqlite" or "postgresql": the folder of its migrations.
     dialect: str = ""
     #: Appended to the query that claims due matches (PostgreSQL: skip rows others hold).
     skip_locked: str = ""
 
-    # ---- what a back end supplies ----------------------------------------------------
-    @abc.abstractmethod
-    def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
-
-    @abc.abstractmethod
-    async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        """A read outside any transaction of ours (each back end's own consistency)."""
-
+    # ---- what a back end supplies (with _transaction and _fetch of SqlAccess) ----------
     @abc.abstractmethod
     def _migration_lock(self) -> AbstractAsyncContextManager[None]:
         """Held while migrating, so two processes starting at once migrate one at a time."""
@@ -198,7 +176,7 @@ class SqlRepository(Repository):
         if not rows:
             return []
         fetch = tx.fetch if tx is not None else self._fetch
-        ids_sql, ids = _in(row["id"] for row in rows)
+        ids_sql, ids = in_list(row["id"] for row in rows)
         seat_rows = await fetch(
             f"SELECT * FROM match_seats WHERE match_id IN ({ids_sql}) ORDER BY match_id, seat", ids
         )
@@ -299,22 +277,21 @@ class SqlRepository(Repository):
             )
 
     async def mark_warned(self, match_id: int, version: int) -> bool:
-        async with self._transaction() as tx:
-            # "warned = false" too: of two processes warning at once, one sends it.
-            changed = await tx.execute(
-                "UPDATE matches SET warned = ? WHERE id = ? AND version = ? AND warned = ?",
-                (True, match_id, version, False),
-            )
+        # "warned = false" too: of two processes warning at once, one sends it.
+        changed = await self._write(
+            "UPDATE matches SET warned = ? WHERE id = ? AND version = ? AND warned = ?",
+            (True, match_id, version, False),
+        )
         return changed == 1
 
     async def matches_with_status(self, statuses: Iterable[str]) -> list[MatchRecord]:
-        sql, values = _in(statuses)
+        sql, values = in_list(statuses)
         return await self._load_matches(f"WHERE status IN ({sql}) ORDER BY id", values)
 
     async def matches_of_user(
         self, user_id: int, statuses: Iterable[str], guild_id: int | None = None
     ) -> list[MatchRecord]:
-        sql, values = _in(statuses)
+        sql, values = in_list(statuses)
         where = (
             f"WHERE status IN ({sql}) "
             "AND id IN (SELECT match_id FROM match_seats WHERE user_id = ?)"
@@ -332,7 +309,7 @@ class SqlRepository(Repository):
         statuses: Iterable[str],
         user_id: int | None = None,
     ) -> list[MatchRecord]:
-        sql, values = _in(statuses)
+        sql, values = in_list(statuses)
         where = f"WHERE guild_id = ? AND (channel_id = ? OR thread_id = ?) AND status IN ({sql})"
         params: list[Any] = [guild_id, channel_id, channel_id, *values]
         if user_id is not None:  # only the matches with a seat of that user
@@ -343,7 +320,7 @@ class SqlRepository(Repository):
     async def matches_in_guild(
         self, guild_id: int, statuses: Iterable[str], limit: int | None = None
     ) -> list[MatchRecord]:
-        sql, values = _in(statuses)
+        sql, values = in_list(statuses)
         params: list[Any] = [guild_id, *values]
         tail = " ORDER BY updated_at DESC, id DESC"
         if limit is not None:
@@ -392,21 +369,19 @@ class SqlRepository(Repository):
     async def claim_match(
         self, match_id: int, owner: str, lease_now: float, lease_until: float
     ) -> bool:
-        async with self._transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE matches SET claimed_by = ?, claimed_until = ? WHERE id = ? "
-                "AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
-                (owner, float(lease_until), match_id, float(lease_now), owner),
-            )
+        changed = await self._write(
+            "UPDATE matches SET claimed_by = ?, claimed_until = ? WHERE id = ? "
+            "AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)",
+            (owner, float(lease_until), match_id, float(lease_now), owner),
+        )
         return changed == 1
 
     async def release_match(self, match_id: int, owner: str) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "UPDATE matches SET claimed_by = NULL, claimed_until = NULL "
-                "WHERE id = ? AND claimed_by = ?",
-                (match_id, owner),
-            )
+        await self._write(
+            "UPDATE matches SET claimed_by = NULL, claimed_until = NULL "
+            "WHERE id = ? AND claimed_by = ?",
+            (match_id, owner),
+        )
 
     async def actions(self, match_id: int) -> list[ActionRecord]:
         rows = await self._fetch(
@@ -414,66 +389,24 @@ class SqlRepository(Repository):
         )
         return [mapping.action_from_row(row) for row in rows]
 
-    async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "INSERT INTO match_messages(match_id, kind, message_id) VALUES (?, ?, ?) "
-                "ON CONFLICT(match_id, kind) DO UPDATE SET message_id = excluded.message_id",
-                (match_id, kind, message_id),
-            )
+    async def set_message(self, match_id: int, kind: str, message_id: int) -> bool:
+        # One statement that also tells whether the match exists (no row: nothing written).
+        # "WHERE EXISTS" also keeps SQLite from reading ON CONFLICT as part of the SELECT.
+        changed = await self._write(
+            "INSERT INTO match_messages(match_id, kind, message_id) "
+            "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM matches WHERE id = ?) "
+            "ON CONFLICT(match_id, kind) DO UPDATE SET message_id = excluded.message_id",
+            (match_id, kind, message_id, match_id),
+        )
+        return changed > 0
 
-    async def set_thread(self, match_id: int, thread_id: int | None) -> None:
-        async with self._transaction() as tx:
-            await tx.execute("UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id))
+    async def set_thread(self, match_id: int, thread_id: int | None) -> bool:
+        changed = await self._write(
+            "UPDATE matches SET thread_id = ? WHERE id = ?", (thread_id, match_id)
+        )
+        return changed > 0
 
     # ---- challenges ----------------------------------------------------------------------
-    async def create_challenge(self, challenge: ChallengeRecord) -> ChallengeRecord:
-        columns = ", ".join(mapping.CHALLENGE_COLUMNS)
-        marks = ",".join("?" * len(mapping.CHALLENGE_COLUMNS))
-        async with self._transaction() as tx:
-            rows = await tx.fetch(
-                f"INSERT INTO challenges({columns}) VALUES ({marks}) RETURNING id",
-                mapping.challenge_values(challenge),
-            )
-        return challenge.evolve(id=int(rows[0][0]))
-
-    async def get_challenge(self, challenge_id: int) -> ChallengeRecord | None:
-        rows = await self._fetch("SELECT * FROM challenges WHERE id = ?", (challenge_id,))
-        return mapping.challenge_from_row(rows[0]) if rows else None
-
-    async def open_challenges(
-        self, guild_id: int | None = None, expired_by: float | None = None
-    ) -> list[ChallengeRecord]:
-        where = "status = 'open'"
-        params: list[Any] = []
-        if guild_id is not None:
-            where += " AND guild_id = ?"
-            params.append(guild_id)
-        if expired_by is not None:
-            where += " AND expires_at <= ?"
-            params.append(float(expired_by))
-        rows = await self._fetch(f"SELECT * FROM challenges WHERE {where} ORDER BY id", params)
-        return [mapping.challenge_from_row(row) for row in rows]
-
-    async def last_challenge_at(self, guild_id: int, user_id: int) -> float | None:
-        rows = await self._fetch(
-            "SELECT MAX(created_at) FROM challenges "
-            "WHERE guild_id = ? AND challenger_id = ? AND rematch_of IS NULL",
-            (guild_id, user_id),
-        )
-        latest = rows[0][0]
-        return None if latest is None else float(latest)
-
-    async def close_challenge(self, challenge_id: int, status: str) -> ChallengeRecord:
-        async with self._transaction() as tx:
-            rows = await tx.fetch(
-                "UPDATE challenges SET status = ? WHERE id = ? AND status = 'open' RETURNING *",
-                (status, challenge_id),
-            )
-            if not rows:
-                raise ChallengeTaken(f"challenge {challenge_id} is not open")
-        return mapping.challenge_from_row(rows[0])
-
     async def accept_challenge(self, challenge_id: int, match: MatchRecord) -> MatchRecord:
         async with self._transaction() as tx:
             changed = await tx.execute(
@@ -488,183 +421,6 @@ class SqlRepository(Repository):
             )
         return match.evolve(id=match_id)
 
-    async def set_challenge_message(self, challenge_id: int, message_id: int | None) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "UPDATE challenges SET message_id = ? WHERE id = ?", (message_id, challenge_id)
-            )
-
-    # ---- ratings -------------------------------------------------------------------------
-    async def get_ratings(
-        self, guild_id: int, game: str, user_ids: Iterable[int], pool: str = "human"
-    ) -> dict[int, RatingRecord]:
-        sql, values = _in(user_ids)
-        rows = await self._fetch(
-            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND pool = ? "
-            f"AND user_id IN ({sql})",
-            [guild_id, game, pool, *values],
-        )
-        return {row["user_id"]: mapping.rating_from_row(row) for row in rows}
-
-    async def leaderboard(
-        self, guild_id: int, game: str, limit: int, pool: str = "human"
-    ) -> list[RatingRecord]:
-        rows = await self._fetch(
-            "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND pool = ? AND games > 0 "
-            "ORDER BY (mu - 3.0 * sigma) DESC, games DESC, user_id ASC LIMIT ?",
-            (guild_id, game, pool, limit),
-        )
-        return [mapping.rating_from_row(row) for row in rows]
-
-    async def player_ratings(
-        self, guild_id: int, user_id: int, pool: str = "human"
-    ) -> list[RatingRecord]:
-        rows = await self._fetch(
-            "SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? AND pool = ? ORDER BY game",
-            (guild_id, user_id, pool),
-        )
-        return [mapping.rating_from_row(row) for row in rows]
-
-    async def vs_bot_stats(
-        self, guild_id: int, user_id: int, game: str | None = None
-    ) -> list[VsBotRecord]:
-        sql = "SELECT * FROM vs_bot_stats WHERE guild_id = ? AND user_id = ?"
-        params: list[Any] = [guild_id, user_id]
-        if game is not None:
-            sql += " AND game = ?"
-            params.append(game)
-        rows = await self._fetch(sql + " ORDER BY game, level", params)
-        return [mapping.vs_bot_from_row(row) for row in rows]
-
-    # ---- settings ------------------------------------------------------------------------
-    async def get_settings(self, guild_id: int) -> dict[str, Any] | None:
-        rows = await self._fetch("SELECT data FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return json.loads(rows[0][0]) if rows else None
-
-    async def put_settings(
-        self, guild_id: int, data: dict[str, Any], updated_at: float, updated_by: int | None
-    ) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "INSERT INTO guild_settings(guild_id, data, updated_at, updated_by) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT(guild_id) DO UPDATE SET "
-                "data = excluded.data, updated_at = excluded.updated_at, "
-                "updated_by = excluded.updated_by",
-                (guild_id, mapping.dumps(data), float(updated_at), updated_by),
-            )
-
-    # ---- direct messages -----------------------------------------------------------------
-    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
-        sql, values = _in(user_ids)
-        if not values:
-            return {}
-        rows = await self._fetch(
-            f"SELECT user_id, failed_at, code FROM dm_failures WHERE user_id IN ({sql})", values
-        )
-        if not rows:  # the usual answer: one query
-            return {}
-        sql, values = _in(row["user_id"] for row in rows)
-        notices = await self._fetch(
-            f"SELECT user_id, match_id FROM dm_notices WHERE user_id IN ({sql})", values
-        )
-        noticed: dict[int, set[int]] = {}
-        for row in notices:
-            noticed.setdefault(row["user_id"], set()).add(row["match_id"])
-        return {
-            row["user_id"]: DmFailure(
-                user_id=row["user_id"],
-                failed_at=row["failed_at"],
-                code=row["code"],
-                noticed=frozenset(noticed.get(row["user_id"], ())),
-            )
-            for row in rows
-        }
-
-    async def record_dm_failure(self, user_id: int, at: float, code: int | None = None) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "INSERT INTO dm_failures(user_id, failed_at, code) VALUES (?, ?, ?) "
-                "ON CONFLICT(user_id) DO UPDATE SET failed_at = excluded.failed_at, "
-                "code = excluded.code",
-                (user_id, float(at), code),
-            )
-
-    async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
-        async with self._transaction() as tx:
-            changed = await tx.execute(
-                "INSERT INTO dm_notices(user_id, match_id) VALUES (?, ?) "
-                "ON CONFLICT(user_id, match_id) DO NOTHING",
-                (user_id, match_id),
-            )
-        return changed == 1
-
-    async def clear_dm_failure(self, user_id: int) -> None:
-        async with self._transaction() as tx:
-            await tx.execute("DELETE FROM dm_failures WHERE user_id = ?", (user_id,))
-            await tx.execute("DELETE FROM dm_notices WHERE user_id = ?", (user_id,))
-
-    # ---- members -----------------------------------------------------------------------
-    async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
-        sql, values = _in(user_ids)
-        if not values:
-            return {}
-        rows = await self._fetch(
-            f"SELECT user_id, language FROM member_languages WHERE user_id IN ({sql})", values
-        )
-        return {row["user_id"]: row["language"] for row in rows}
-
-    async def set_member_language(self, user_id: int, language: str, at: float) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "INSERT INTO member_languages(user_id, language, seen_at) VALUES (?, ?, ?) "
-                "ON CONFLICT(user_id) DO UPDATE SET language = excluded.language, "
-                "seen_at = excluded.seen_at",
-                (user_id, language, float(at)),
-            )
-
-    # ---- members' preferences ----------------------------------------------------------
-    async def get_preferences(self, user_id: int) -> MemberPreferences | None:
-        rows = await self._fetch(
-            "SELECT user_id, hints, theme, updated_at FROM member_preferences WHERE user_id = ?",
-            (user_id,),
-        )
-        if not rows:
-            return None
-        row = rows[0]
-        hints = row["hints"]
-        return MemberPreferences(
-            user_id=row["user_id"],
-            hints=None if hints is None else bool(hints),
-            theme=row["theme"],
-            updated_at=row["updated_at"],
-        )
-
-    async def put_preferences(self, preferences: MemberPreferences) -> None:
-        async with self._transaction() as tx:
-            await tx.execute(
-                "INSERT INTO member_preferences(user_id, hints, theme, updated_at) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET "
-                "hints = excluded.hints, theme = excluded.theme, "
-                "updated_at = excluded.updated_at",
-                (
-                    preferences.user_id,
-                    preferences.hints,
-                    preferences.theme,
-                    float(preferences.updated_at),
-                ),
-            )
-
-    async def finished_games(self, user_id: int, game: str) -> int:
-        rows = await self._fetch(
-            "SELECT COUNT(*) AS n FROM matches JOIN match_seats ON match_seats.match_id = "
-            "matches.id WHERE match_seats.user_id = ? AND matches.game = ? "
-            "AND matches.status = 'finished'",
-            (user_id, game),
-        )
-        return int(rows[0]["n"])
-
 
 def _now() -> float:
-    import time
-
     return time.time()

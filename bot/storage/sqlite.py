@@ -2,9 +2,15 @@
 
 One connection per repository, in autocommit mode: every method that writes opens its own
 ``BEGIN IMMEDIATE`` transaction (taking SQLite's write lock at once, so two processes
-queue instead of failing half-way) and commits before returning. An asyncio lock keeps
-coroutines sharing the connection from interleaving inside each other's transactions.
+queue instead of failing half-way) and commits before returning; a write of one statement
+(:meth:`SqlAccess._write`) is its own transaction, as autocommit makes it. An asyncio lock
+keeps coroutines sharing the connection from interleaving inside each other's transactions.
 The queries themselves live in :class:`bot.storage.sql.SqlRepository`.
+
+aiosqlite runs the connection in a thread of its own and every call to it is a round trip
+to that thread (a queued call, a future, a wake-up of the event loop). Each statement here
+is one such trip: it runs, is read and its cursor closed in the thread
+(:func:`_run`, :func:`_rows`), where aiosqlite's cursor API would take three.
 """
 
 from __future__ import annotations
@@ -19,7 +25,36 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.mapping import Row
-from bot.storage.sql import SqlRepository, Transaction
+from bot.storage.sql import SqlRepository
+from bot.storage.sql_access import Transaction
+
+
+def _run(connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> int:
+    """In aiosqlite's thread: one statement; the number of rows it changed."""
+    cursor = connection.execute(sql, params)
+    try:
+        return cursor.rowcount
+    finally:
+        cursor.close()
+
+
+def _run_many(connection: sqlite3.Connection, sql: str, rows: Sequence[Sequence[Any]]) -> None:
+    connection.executemany(sql, rows).close()
+
+
+def _rows(connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Row]:
+    """In aiosqlite's thread: one query and all its rows."""
+    cursor = connection.execute(sql, params)
+    try:
+        return cursor.fetchall()
+    finally:
+        cursor.close()
+
+
+async def _in_thread(db: aiosqlite.Connection, function: Any, *args: Any) -> Any:
+    """Run ``function(connection, *args)`` in the connection's thread: one round trip.
+    (aiosqlite's ``_execute`` is how its own helpers do it, e.g. ``execute_fetchall``.)"""
+    return await db._execute(function, db._conn, *args)  # type: ignore[no-untyped-call]
 
 
 class _SqliteTransaction(Transaction):
@@ -27,19 +62,13 @@ class _SqliteTransaction(Transaction):
         self._db = db
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        cursor = await self._db.execute(sql, params)
-        changed = cursor.rowcount
-        await cursor.close()
-        return changed
+        return int(await _in_thread(self._db, _run, sql, params))
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await self._db.executemany(sql, rows)
+        await _in_thread(self._db, _run_many, sql, rows)
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        cursor = await self._db.execute(sql, params)
-        rows = await cursor.fetchall()
-        await cursor.close()
-        return list(rows)
+        return list(await _in_thread(self._db, _rows, sql, params))
 
 
 class SqliteRepository(SqlRepository):
@@ -81,13 +110,19 @@ class SqliteRepository(SqlRepository):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Transaction]:
         async with self._lock:
-            await self._db.execute("BEGIN IMMEDIATE")
+            await _in_thread(self._db, _run, "BEGIN IMMEDIATE", ())
             try:
                 yield _SqliteTransaction(self._db)
             except BaseException:
-                await self._db.execute("ROLLBACK")
+                await _in_thread(self._db, _run, "ROLLBACK", ())
                 raise
-            await self._db.execute("COMMIT")
+            await _in_thread(self._db, _run, "COMMIT", ())
+
+    async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
+        # Autocommit: the statement is its own transaction (it takes the write lock, waits
+        # for it as long as busy_timeout allows, and commits), so no BEGIN and COMMIT.
+        async with self._lock:
+            return int(await _in_thread(self._db, _run, sql, params))
 
     @asynccontextmanager
     async def _migration_lock(self) -> AsyncIterator[None]:
@@ -96,10 +131,7 @@ class SqliteRepository(SqlRepository):
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         async with self._lock:
-            cursor = await self._db.execute(sql, params)
-            rows = await cursor.fetchall()
-            await cursor.close()
-            return list(rows)
+            return list(await _in_thread(self._db, _rows, sql, params))
 
 
 async def open_sqlite(path: str | Path, *, synchronous: str = "FULL") -> SqliteRepository:

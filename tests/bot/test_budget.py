@@ -63,3 +63,22 @@ async def test_a_leiff_action_at_a_table_of_six_costs_at_most_two_requests(
     # a member's action and the five bot seats' steps after it: a few requests in all
     assert with_bots.outside_callback <= 4, with_bots.as_dict()
     assert six.per_action("429") == 0 and three.per_action("429") == 0
+
+
+async def test_bot_steps_after_a_member_s_action_edit_the_member_s_dm_once(
+    tmp_path: Path,
+) -> None:
+    # A member's action at a table with bot seats is followed by several bot steps, each
+    # posting a table message; the windows run 20 times faster so that the test does not
+    # wait through the channel's 5 messages per 5 s (the counts are what it checks).
+    async with DiscordSimulator(rate_limit_time_scale=0.05) as sim:
+        bench = Bench(sim, tmp_path)
+        await bench.start()
+        with_bots = await bench.leiff_actions(1, 3, 4)
+        assert not [i for i in sim.interactions if i.late_response]
+        sim.assert_no_bot_errors()
+
+    assert with_bots.actions == 4
+    # its own DM is the clicked message (the callback); the bots' steps redraw it at most
+    # once more in all, not once per step
+    assert with_bots.per_action("DM") <= 1, with_bots.as_dict()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 import pytest
 
@@ -107,61 +109,66 @@ async def test_a_dead_picture_worker_is_replaced_without_losing_the_picture():
         painter.close()
 
 
-def _nine_pending(players: int):
-    """A real table (``players`` seats) where the turn player owes the Neuner's swap."""
-    import random
-
+def nine_to_answer(players: int) -> tuple[Any, int, int]:
+    """A table of ``players`` where a player must answer a 9 (swap any two cards): the
+    state, that player's seat and the deal's seed."""
     from engine import get_game
-    from engine.leiff import random_action
 
-    for seed in range(400):
-        rng = random.Random(seed)
-        state = get_game("leiff").new(players=players, seed=seed)
-        for _ in range(300):
+    game = get_game("leiff")
+    for seed in range(300):
+        state = game.new(players=players, seed=seed, options={})
+        for _ in range(80):
             waiting = state.waiting_for()
-            if waiting["step"] == "effect" and waiting["card"] == "9":
-                return state, waiting["owners"][0]
-            if state.outcome is not None or waiting["step"] == "next":
-                break
-            seat, action = random_action(state, rng)
-            if action.split(" ", 1)[0] in ("catch", "match", "penalty"):
-                continue  # keep the hands at four cards: the crowded case
-            state = state.play(seat, action)
-    raise AssertionError("no Neuner came up")
+            if waiting["step"] == "effect" and str(waiting.get("card")) == "9":
+                return state, waiting["owners"][0], seed
+            if waiting["step"] == "turn":
+                state = state.play(waiting["turn"], "draw")
+            elif waiting["step"] == "hold":
+                state = state.play(waiting["turn"], "discard")
+            else:
+                owner = waiting["owners"][0]
+                state = state.play(owner, state.default_action(owner))
+    raise AssertionError("no seed deals a 9 early")
 
 
-@pytest.mark.parametrize("players", [4, 6])
-def test_the_nines_swap_is_chosen_in_two_steps_and_decline_always_fits(players: int):
-    from bot.features.leiff_tables.labels import TRADE_FIRST, fold_trades
-    from bot.service.leiff_logic import controls
+@pytest.mark.parametrize("players", [3, 4, 6])
+def test_a_nine_offers_every_swap_in_two_picks_beside_every_other_action(players):
+    from bot.common.custom_ids import TRADE_BACK, TRADE_FIRST
 
-    seats = ["ann", "ben", "cat", "dan", "eve", "fay"][:players]
-    state, owner = _nine_pending(players)
-    actions = controls(state.view(owner), owner)
-    trades = {a for a in actions if a.startswith("trade ")}
-    assert len(trades) > 25 and "decline" in actions
-    everything_else = set(actions) - trades
-
-    def drawn(focus: str | None) -> tuple[list[str], list[str], int]:
-        choices = fold_trades("en", leiff_choices("en", actions, seats), seats, focus)
-        view = build_view("f", 3, 9, choices)
-        assert len(view.children) <= 25
-        return _controls(view)
-
-    # The first menu: one option per card, the other controls beside it, all in five rows.
-    buttons, options, rows = drawn(None)
+    state, owner, _ = nine_to_answer(players)
+    actions = state.legal_actions(owner)
+    trades = [a for a in actions if a.startswith("trade ")]
+    assert len(trades) > 25 and "decline" in actions  # 48 at three players, 240 at six
+    names = ["ann", "ben", "cat", "dan", "eve", "fay"][:players]
+    view = build_view("f", 3, 9, leiff_choices("en", actions, names))
+    buttons, options, rows = _controls(view)
     assert rows <= 5
-    assert everything_else <= set(buttons + options)
-    firsts = [o for o in options if o.startswith(TRADE_FIRST)]
-    assert not trades & set(buttons + options)
-    # Every swap is reached through the first card it names, with Decline still there.
-    reached: set[str] = set()
+    shown = set(buttons + options)
+    # every action but the swaps has its own control; the swaps start with their first card
+    assert {a for a in actions if a not in trades} <= shown
+    firsts = {a.split()[1] for a in trades}
+    assert {c for c in shown if c.startswith(TRADE_FIRST)} == {TRADE_FIRST + f for f in firsts}
+    # the second pick: that card's swaps (one menu) and the way back
+    offered: set[str] = set()
     for first in firsts:
-        buttons, options, rows = drawn(first[len(TRADE_FIRST) :])
-        assert rows <= 5 and "decline" in buttons and TRADE_FIRST in buttons
-        assert everything_else <= set(buttons + options)
-        reached |= trades & set(buttons + options)
-    assert reached == trades
-    # The menus are worded in German too.
-    german = fold_trades("de", leiff_choices("de", actions, seats), seats)
-    assert any(c.family_label == "Zwei Karten tauschen: Wähl die erste…" for c in german)
+        second = build_view("f", 3, 9, leiff_choices("en", actions, names, trade_from=first))
+        buttons, options, rows = _controls(second)
+        assert TRADE_BACK in buttons and rows <= 3
+        swaps = [c for c in buttons + options if c != TRADE_BACK]
+        assert swaps and all(c.startswith(f"trade {first} ") for c in swaps)
+        offered.update(swaps)
+    assert offered == set(trades)
+
+
+def test_menus_too_many_for_five_rows_are_packed_and_nothing_is_dropped():
+    from bot.common.components import Choice
+
+    choices = [
+        Choice(f"{family} {n}", f"{family} {n}", family=family, family_label=family)
+        for family in ("aa", "bb", "cc", "dd", "ee", "ff")
+        for n in range(10)
+    ] + [Choice("decline", "Decline")]
+    view = build_view("f", 3, 9, choices)
+    buttons, options, rows = _controls(view)
+    assert rows <= 5 and buttons == ["decline"]
+    assert sorted(options) == sorted(c.action for c in choices if c.action != "decline")

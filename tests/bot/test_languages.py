@@ -6,6 +6,7 @@ clock, after a restart) still finds the member's language in the database."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -20,6 +21,14 @@ def table_id(message) -> int:
 
 def words(language: str, msgid: str, **params: object) -> str:
     return translate(language, msgid, **params)
+
+
+def hand_header(language: str, match_id: int, world: Any) -> str:
+    """The first line of a hand DM: the table, its channel and its server."""
+    channel = f"<#{world.channel.id}>"
+    return words(
+        language, "bot.leiff.hand_header", table=match_id, channel=channel, server=world.guild.name
+    )
 
 
 async def open_table(sim, world, players, language: str):
@@ -63,8 +72,8 @@ async def test_a_german_member_in_an_english_server(sim, world, bot, make_bot, c
     assert posted.content.startswith(words("en", "bot.leiff.header", table=match_id))
     assert {b.label for b in posted.buttons} == {words("en", "bot.leiff.button.show_hand")}
     german, english = newest_hand(sim, world.alice), newest_hand(sim, world.bob)
-    assert german.content.startswith(words("de", "bot.leiff.hand_header", table=match_id))
-    assert english.content.startswith(words("en", "bot.leiff.hand_header", table=match_id))
+    assert german.content.startswith(hand_header("de", match_id, world))
+    assert english.content.startswith(hand_header("en", match_id, world))
     state = await table.state()
     turn = state.waiting_for()["turn"]
     mover = players[turn]
@@ -76,9 +85,7 @@ async def test_a_german_member_in_an_english_server(sim, world, bot, make_bot, c
     shown = await sim.click(world.alice, posted, words("en", "bot.leiff.button.show_hand"))
     await table.audit()  # its picture: Alice's hand, in German
     assert shown.ephemeral
-    assert shown.last_message.content.startswith(
-        words("de", "bot.leiff.hand_header", table=match_id)
-    )
+    assert shown.last_message.content.startswith(hand_header("de", match_id, world))
 
     # After a restart nobody has spoken to the new process: the clock's timeouts still
     # reach each player in their own language (stored with the member).
@@ -92,7 +99,7 @@ async def test_a_german_member_in_an_english_server(sim, world, bot, make_bot, c
         hand = newest_hand(sim, mover)
         language = "de" if mover is world.alice else "en"
         assert hand.content != before
-        assert hand.content.startswith(words(language, "bot.leiff.hand_header", table=match_id))
+        assert hand.content.startswith(hand_header(language, match_id, world))
         await table.audit()
     # the table's living message (edited in place, so not always the newest message)
     channel = [m for m in world.channel.messages if not m.ephemeral][-1]
@@ -119,19 +126,13 @@ async def test_an_english_member_in_a_german_server(sim, german_server, bot):
     posted = world.channel.messages[-1]
     assert posted.content.startswith(words("de", "bot.leiff.header", table=match_id))
     assert {b.label for b in posted.buttons} == {words("de", "bot.leiff.button.show_hand")}
-    assert newest_hand(sim, world.bob).content.startswith(
-        words("en", "bot.leiff.hand_header", table=match_id)
-    )
-    assert newest_hand(sim, world.alice).content.startswith(
-        words("de", "bot.leiff.hand_header", table=match_id)
-    )
+    assert newest_hand(sim, world.bob).content.startswith(hand_header("en", match_id, world))
+    assert newest_hand(sim, world.alice).content.startswith(hand_header("de", match_id, world))
     # Bob's private answer is English, in the German channel.
     shown = await sim.click(world.bob, posted, words("de", "bot.leiff.button.show_hand"))
     await table.audit()
     assert shown.ephemeral
-    assert shown.last_message.content.startswith(
-        words("en", "bot.leiff.hand_header", table=match_id)
-    )
+    assert shown.last_message.content.startswith(hand_header("en", match_id, world))
     refused = await sim.slash(world.bob, "replay", match=match_id)
     assert refused.ephemeral and refused.text == words("en", "bot.replay.error.board_games_only")
     sim.assert_no_bot_errors()

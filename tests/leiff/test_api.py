@@ -9,6 +9,7 @@ import pytest
 
 from engine import IllegalMove
 from engine.leiff import parse_action, random_action, render_text
+from i18n import illegal_move
 from tests.leiff.helpers import GAME, play, stacked
 
 A = ["1", "2", "3", "4"]
@@ -151,4 +152,5 @@ def test_error_texts_name_no_hidden_card():
     state = stacked([A, B], "12", ["13"]).play(0, "draw")
     with pytest.raises(IllegalMove) as caught:
         state.play(0, "peek 1")
-    assert "13" not in str(caught.value) and "[" not in str(caught.value)
+    for text in (str(caught.value), illegal_move("de", caught.value)):
+        assert "13" not in text and "[" not in text

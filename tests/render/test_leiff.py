@@ -32,18 +32,19 @@ def _played(players: int, seed: int, actions: int):
     return state
 
 
-def test_table_picture_depends_only_on_the_spectator_view() -> None:
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_table_picture_depends_only_on_the_spectator_view(language: str) -> None:
     game = get_game("leiff")
     one = game.new(players=3, seed=11, options=OPTIONS, deck_order=DEAL_A)
     other = game.new(players=3, seed=11, options=OPTIONS, deck_order=DEAL_B)
     assert one.hands != other.hands  # different hidden truth ...
     names = NAMES[:3]
-    picture = png_bytes(render_table(one.view(None), names=names))
+    picture = png_bytes(render_table(one.view(None), names=names, language=language))
     # ... the same public picture
-    assert picture == png_bytes(render_table(other.view(None), names=names))
+    assert picture == png_bytes(render_table(other.view(None), names=names, language=language))
     # while the seats' own hands (what they looked at) do differ
-    assert png_bytes(render_hand(one.view(0), 0, names=names)) != png_bytes(
-        render_hand(other.view(0), 0, names=names)
+    assert png_bytes(render_hand(one.view(0), 0, names=names, language=language)) != png_bytes(
+        render_hand(other.view(0), 0, names=names, language=language)
     )
 
 

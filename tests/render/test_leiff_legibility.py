@@ -19,8 +19,8 @@ from PIL import Image, ImageChops
 from engine import get_game
 from engine.leiff import random_action
 from engine.leiff.views import LeiffView
-from render import list_themes, render_table
-from render.leiff import SUBTITLE_IDS, special_subtitle, table_layout
+from render import list_themes, render_hand, render_table
+from render.leiff import SUBTITLE_IDS, hand_layout, special_subtitle, table_layout
 from render.themes import RGB, get_theme
 
 PHONE = 360
@@ -131,3 +131,50 @@ def test_every_special_card_shown_has_a_legend_line(language: str) -> None:
     assert ImageChops.difference(
         image.crop((0, top, PHONE, image.height)), other.crop((0, top, PHONE, other.height))
     ).getbbox()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_hand_explains_its_special_cards_too(language: str) -> None:
+    """A big hand's cards are too narrow for names (six a row): the hand picture has the
+    table's legend, a legible line for each special card it shows."""
+    state = get_game("leiff").new(players=3, seed=3, options=OPTIONS)
+    view = dict(state.view(0))
+    hands = [list(hand) for hand in view["hands"]]
+    hands[0] = [
+        "3",
+        "philosopher",
+        None,
+        "slot",
+        "belle",
+        "7",
+        "13",
+        "-1",
+        "waiter",
+        "2",
+        "1",
+        None,
+    ]
+    view["hands"] = hands
+    view["hand_sizes"] = [len(hand) for hand in hands]
+    view["discard_top"] = "gossip"
+    layout = hand_layout(view, 0, BOT_WIDTH)  # type: ignore[arg-type]
+    assert layout.legend == ("philosopher", "slot", "belle", "waiter", "gossip")
+    image = _on_phone(render_hand(view, 0, names=NAMES[:3], language=language))  # type: ignore[arg-type]
+    k = PHONE / BOT_WIDTH
+    assert image.height == round(layout.height * k)
+    table = get_theme("classic").card("table")
+    for number, label in enumerate(layout.legend):
+        top = (layout.legend_top + number * layout.line_height) * k
+        assert (
+            _ink_height(image, (0, top, PHONE, top + layout.line_height * k), table) >= MIN_LEGEND
+        ), label
+    # below the legend, nothing but the table's colour
+    bottom = image.crop(
+        (
+            0,
+            round((layout.legend_top + len(layout.legend) * layout.line_height) * k) + 2,
+            PHONE,
+            image.height,
+        )
+    )
+    assert _ink_height(bottom, (0, 0, bottom.width, bottom.height), table) == 0

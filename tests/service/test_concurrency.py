@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import Cooldown, MatchService, NotYourTurn, StaleVersion, TooManyMatches
+from bot.service.steps import begin
 from engine import get_game
 from tests.service.helpers import (
     ALICE,
@@ -100,10 +101,10 @@ async def test_the_database_refuses_a_commit_behind_the_stored_version(
     held = await repo_b.get_match(match_id)
     await service_a.play(match_id, ALICE, "e5")
 
-    step = service_b._begin(held, clock())
-    service_b._log(step, ALICE, 0, "e6", clock())
+    step = begin(held, clock())
+    step.log(ALICE, 0, "e6", clock())
     with pytest.raises(StaleVersion):
-        await service_b._commit(held, step, None)
+        await service_b.store.commit(held, step, None)
     assert [a.action for a in await repo_b.actions(match_id)] == ["e5"]
     await repo_a.close()
     await repo_b.close()

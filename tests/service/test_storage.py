@@ -72,8 +72,10 @@ async def test_database_uses_wal_and_foreign_keys(db_path: Path) -> None:
     assert rows[0][0] == "wal"
     rows = await repo._fetch("PRAGMA foreign_keys")
     assert rows[0][0] == 1
-    with pytest.raises(sqlite3.IntegrityError):
-        await repo.set_message(999, "board", 5)  # no match 999: the foreign key refuses it
+    with pytest.raises(sqlite3.IntegrityError):  # no match 999: the foreign key refuses it
+        await repo._write(
+            "INSERT INTO match_messages(match_id, kind, message_id) VALUES (999, 'board', 5)"
+        )
     await repo.close()
 
 

@@ -210,6 +210,12 @@ async def test_messages_and_threads_are_kept(repo: Repository) -> None:
     stored = await repo.get_match(match.id)
     assert stored.messages == {"board": 556, f"hand:{ALICE}": 557}
     assert stored.thread_id == THREAD
+    # a match that does not exist: nothing written, and the caller is told
+    assert await repo.set_message(match.id + 1, "board", 558) is False
+    assert await repo.set_thread(match.id + 1, THREAD) is False
+    assert await repo.get_match(match.id + 1) is None
+    assert await repo.set_message(match.id, "board", 559) is True
+    assert (await repo.get_match(match.id)).messages["board"] == 559
 
 
 # ---- clocks and claims -----------------------------------------------------------------
@@ -444,3 +450,10 @@ async def test_finished_games_are_counted_per_member_and_game(repo: Repository) 
     assert await repo.finished_games(ALICE, "dalen") == 1
     assert await repo.finished_games(BOB, "lefe") == 3
     assert await repo.finished_games(ALICE, "les") == 0
+    # with the member's hints choice, in one read
+    assert await repo.hints_facts(ALICE, "lefe") == (None, 2)
+    await repo.put_preferences(MemberPreferences(ALICE, hints=False, theme=None, updated_at=1.0))
+    assert await repo.hints_facts(ALICE, "lefe") == (False, 2)
+    assert await repo.hints_facts(ALICE, "les") == (False, 0)
+    await repo.put_preferences(MemberPreferences(ALICE, hints=True, theme=None, updated_at=2.0))
+    assert await repo.hints_facts(ALICE, "dalen") == (True, 1)

@@ -56,7 +56,7 @@ class MatchLookup:
     async def board_matches_here(self, interaction: discord.Interaction, user_id: int) -> Any:
         """The user's running board matches in this channel, whatever else they play here
         (a Leiff table never hides them), most recently active first."""
-        if interaction.guild_id is None:
+        if interaction.guild_id is None or interaction.channel_id is None:
             return []
         return await self.context.service.board_matches_in_channel(
             interaction.guild_id, interaction.channel_id, user_id
@@ -136,7 +136,7 @@ class MatchLookup:
     async def _no_board_match(
         self, interaction: discord.Interaction, user_id: int, for_a_move: bool
     ) -> str:
-        assert interaction.guild_id is not None
+        assert interaction.guild_id is not None and interaction.channel_id is not None
         other = await self.context.service.match_in_channel(
             interaction.guild_id, interaction.channel_id, user_id
         )

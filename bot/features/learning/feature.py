@@ -75,7 +75,9 @@ class Learning:
     # ---- commands --------------------------------------------------------------------
     async def help(self, interaction: discord.Interaction) -> None:
         async def run(responder: Responder) -> None:
-            me = interaction.guild.me if interaction.guild is not None else None
+            me: discord.abc.User | None = (
+                interaction.guild.me if interaction.guild is not None else None
+            )
             me = me or self.context.client.user
             text = help_text(responder.language, bot_name=me.display_name if me else "Leafbot")
             await responder.private(**help_message(text))

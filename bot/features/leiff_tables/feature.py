@@ -13,13 +13,20 @@ import discord
 from discord import app_commands
 
 from bot.common.context import Context
-from bot.common.custom_ids import ADD_BOT, LEIFF, PROMPT, REMOVE_BOT, SHOW_HAND
+from bot.common.custom_ids import (
+    ADD_BOT,
+    LEIFF,
+    PROMPT,
+    REMOVE_BOT,
+    SHOW_HAND,
+    TRADE_BACK,
+    TRADE_FIRST,
+)
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.outgoing import Outgoing
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
-from bot.features.leiff_tables.labels import TRADE_FIRST
 from bot.features.leiff_tables.messages import LeiffMessages
 from bot.service import StaleVersion
 from engine import get_spec
@@ -120,9 +127,8 @@ class LeiffTables:
         if action.startswith(PROMPT):
             await self._open_rule_modal(responder, match_id, version)
             return
-        if action.startswith(TRADE_FIRST):
-            # the first card of a swap chosen: the same message shows that card's swaps
-            await self._refresh_hand(responder, match_id, action[len(TRADE_FIRST) :] or None)
+        if action.startswith(TRADE_FIRST) or action == TRADE_BACK:
+            await self._trade_pick(responder, match_id, action)
             return
         if action == "join":
             update = await self.service.join_lobby(match_id, user_id, version=None)
@@ -147,7 +153,7 @@ class LeiffTables:
         await self.delivery.publish(update, responder)
 
     async def _hand_outgoing(
-        self, match_id: int, user_id: int, language: str, focus: str | None = None
+        self, match_id: int, user_id: int, language: str, trade_from: str | None = None
     ) -> tuple[Any, Outgoing]:
         update = await self.service.current(match_id, for_user=user_id)
         match = update.match
@@ -158,7 +164,9 @@ class LeiffTables:
         if match.status == "lobby":
             raise UserFacingError("bot.leiff.error.not_started")
         names = await self.context.names.seat_names(match)
-        return match, await self.messages.hand_message(update, user_id, names, language, focus)
+        return match, await self.messages.hand_message(
+            update, user_id, names, language, trade_from=trade_from
+        )
 
     async def _show_hand(self, responder: Responder, match_id: int) -> None:
         match, outgoing = await self._hand_outgoing(match_id, responder.user_id, responder.language)
@@ -171,15 +179,21 @@ class LeiffTables:
             return
         await responder.private(**outgoing.send_kwargs())
 
-    async def _refresh_hand(
-        self, responder: Responder, match_id: int, focus: str | None = None
-    ) -> None:
-        """A stale click in a hand message, or the first card of a swap chosen
-        (``focus``): draw that message anew."""
+    async def _trade_pick(self, responder: Responder, match_id: int, action: str) -> None:
+        """A 9 at a big table: the first card of the swap was picked (the hand message now
+        offers the swaps of that card), or the player goes back to the whole hand. Nothing
+        is played yet; the swap itself is an ordinary action, checked as any other."""
+        first = action[len(TRADE_FIRST) :] if action.startswith(TRADE_FIRST) else None
+        _, outgoing = await self._hand_outgoing(
+            match_id, responder.user_id, responder.language, trade_from=first
+        )
+        if not await responder.update_origin(**outgoing.edit_kwargs()):
+            await responder.private(**outgoing.send_kwargs())
+
+    async def _refresh_hand(self, responder: Responder, match_id: int) -> None:
+        """A stale click in a hand message: bring that message up to date."""
         try:
-            _, outgoing = await self._hand_outgoing(
-                match_id, responder.user_id, responder.language, focus
-            )
+            _, outgoing = await self._hand_outgoing(match_id, responder.user_id, responder.language)
         except Exception:
             return
         await responder.update_origin(**outgoing.edit_kwargs())

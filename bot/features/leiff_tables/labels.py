@@ -17,7 +17,14 @@ from dataclasses import dataclass
 import discord
 
 from bot.common.components import OPTIONS_PER_SELECT, Choice, ordered_choices
-from bot.common.custom_ids import ADD_BOT, PROMPT, REMOVE_BOT, SHOW_HAND
+from bot.common.custom_ids import (
+    ADD_BOT,
+    PROMPT,
+    REMOVE_BOT,
+    SHOW_HAND,
+    TRADE_BACK,
+    TRADE_FIRST,
+)
 from engine import IllegalMove
 from engine.leiff import parse_action
 from engine.leiff.actions import Action
@@ -226,12 +233,34 @@ def leiff_choice(language: str, action: str, seat_names: Sequence[str]) -> Choic
     return Choice(action, text, label.style, label.family, menu)
 
 
-def leiff_choices(language: str, actions: Sequence[str], seat_names: Sequence[str]) -> list[Choice]:
-    """Choices for a player's Leiff actions; the free-text rule appears once, as a prompt."""
+def leiff_choices(
+    language: str,
+    actions: Sequence[str],
+    seat_names: Sequence[str],
+    *,
+    trade_from: str | None = None,
+) -> list[Choice]:
+    """Choices for a player's Leiff actions; the free-text rule appears once, as a prompt.
+
+    A 9 lets its player swap any two cards of any two players: 96 choices at four players,
+    240 at six, more than the five menus of 25 a message holds beside everything else. When
+    they do not fit one menu, the player picks the first card (one choice per card,
+    ``TRADE_FIRST``), then, with ``trade_from`` (that card), the second one from the swaps
+    of that card, or goes back to the whole hand.
+    """
+    trades = [a for a in actions if _is_trade(a)]
+    if trade_from is not None:
+        chosen = [a for a in trades if a.split()[1] == trade_from]
+        back = Choice(TRADE_BACK, translate(language, "bot.leiff.action.trade_back"))
+        return [leiff_choice(language, a, seat_names) for a in chosen] + [back]
+    two_steps = len(trades) > OPTIONS_PER_SELECT
     choices: list[Choice] = []
     seen: set[str] = set()
     for action in actions:
-        choice = leiff_choice(language, action, seat_names)
+        if two_steps and _is_trade(action):
+            choice = _first_pick(language, action.split()[1], seat_names)
+        else:
+            choice = leiff_choice(language, action, seat_names)
         if choice.action in seen:
             continue
         seen.add(choice.action)
@@ -239,49 +268,23 @@ def leiff_choices(language: str, actions: Sequence[str], seat_names: Sequence[st
     return choices
 
 
-# The Neuner's swap of any two cards at the table has many choices (96 at four players,
-# 190 at six): more than one select menu holds, and with them the other controls (Decline,
-# matching, catching) would not fit in a message's five rows. So it is chosen in two steps:
-# a menu of the first card (its options carry this prefix and the card, "~trade:2.3"),
-# whose choice redraws the message with a menu of the swaps of that card.
-TRADE_FIRST = "~trade:"
+def _is_trade(action: str) -> bool:
+    return action.startswith("trade ")
 
 
-def _trade_cards(action: str) -> tuple[str, str]:
-    _, first, second = action.split(" ")
-    return first, second
-
-
-def fold_trades(
-    language: str, choices: list[Choice], seat_names: Sequence[str], focus: str | None = None
-) -> list[Choice]:
-    """``choices`` with the swaps of two cards in two steps when they do not fit one menu:
-    without ``focus`` (a card, "2.3") a menu of the first card, with it the swaps of that
-    card and a button to choose another first card."""
-    trades = [c for c in choices if c.family == "trade"]
-    if len(trades) <= OPTIONS_PER_SELECT:
-        return choices
-    rest = [c for c in choices if c.family != "trade"]
-
-    def seat(number: int) -> str:
-        if 0 <= number < len(seat_names):
-            return seat_names[number]
-        return translate(language, "bot.leiff.seat", seat=number)
-
-    if focus is not None:
-        chosen = [c for c in trades if focus in _trade_cards(c.action)]
-        if chosen:
-            back = Choice(
-                TRADE_FIRST,
-                translate(language, "bot.leiff.action.trade_other_first"),
-                STYLE.secondary,
-            )
-            return [*chosen, back, *rest]
-    cards = list(dict.fromkeys(card for c in trades for card in _trade_cards(c.action)))
-    menu = translate(language, "bot.leiff.menu.trade_first")
-    first = []
-    for card in cards:
-        owner, slot = card.split(".")
-        text = translate(language, "bot.leiff.trade_card", owner=seat(int(owner)), slot=slot)
-        first.append(Choice(TRADE_FIRST + card, text, STYLE.primary, "trade_first", menu))
-    return [*first, *rest]
+def _first_pick(language: str, card: str, seat_names: Sequence[str]) -> Choice:
+    """The first card of a 9's swap ("seat.slot"), as a choice of its own."""
+    seat, _, slot = card.partition(".")
+    number = int(seat)
+    owner = (
+        seat_names[number]
+        if 0 <= number < len(seat_names)
+        else translate(language, "bot.leiff.seat", seat=number)
+    )
+    return Choice(
+        TRADE_FIRST + card,
+        translate(language, "bot.leiff.action.trade_first", owner=owner, slot=slot),
+        STYLE.primary,
+        "trade first",
+        translate(language, "bot.leiff.menu.trade_first"),
+    )

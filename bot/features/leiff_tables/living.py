@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.common.delivery import Delivery, is_transient
+from bot.common.delivery import Delivery
+from bot.common.redelivery import is_transient
 from bot.common.responder import Responder
 
 if TYPE_CHECKING:
@@ -119,7 +120,7 @@ class LivingTables:
             return
         feed = self._feeds.setdefault(match.id, _Feed())
         feed.delivery = delivery
-        feed.bot_turns = delivery.bot_turns(match.id) if delivery is not None else None
+        feed.bot_turns = delivery.bot_turns.running(match.id) if delivery is not None else None
         if feed.message_id is None:
             feed.message_id = match.messages.get(TABLE)
         feed.language = language

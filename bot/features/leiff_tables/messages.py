@@ -15,7 +15,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import discord
-from discord.utils import escape_markdown
 
 from bot.common.context import Context
 from bot.common.custom_ids import ADD_BOT, LEIFF, REMOVE_BOT, SHOW_HAND
@@ -26,10 +25,12 @@ from bot.common.outgoing import Outgoing, listing, sentence
 from bot.common.responder import Responder
 from bot.common.service_words import texts_for
 from bot.common.themes import member_theme, server_theme
-from bot.features.leiff_tables.labels import fold_trades, leiff_choices, table_choices
+from bot.features.leiff_tables.labels import leiff_choices, table_choices
 from bot.features.leiff_tables.living import LivingTables
 from engine import get_spec
+from engine.leiff.cards import display_name
 from i18n import N_, translate, translate_plural
+from render.leiff import special_subtitle
 
 MAX_PLAYERS = get_spec("leiff").players[1]
 
@@ -49,6 +50,18 @@ def describe_options(language: str, options: dict[str, Any]) -> str:
     if options.get("teams"):
         parts.append(translate(language, "bot.leiff.option.teams"))
     return ", ".join(parts)
+
+
+def special_effect(view: dict[str, Any] | None, seat: int | None) -> str | None:
+    """The special card (or the slot machine) whose effect this seat is to use now: its
+    German name is its name in every language, its subtitle says what it does."""
+    if view is None or seat is None:
+        return None
+    waiting = view.get("waiting_for") or {}
+    card = waiting.get("card")
+    if waiting.get("step") != "effect" or seat not in (waiting.get("owners") or ()):
+        return None
+    return card if special_subtitle(card or "") is not None else None
 
 
 def table_step(update: Any) -> str | None:
@@ -184,21 +197,6 @@ class LeiffMessages(MessageBuilder):
             language,
         )
 
-    def place(self, match: Any, language: str) -> str:
-        """Where the table is, for a DM (" · at #games in Pub Crawl"): a player may sit at
-        tables on several servers. Names from the client's cache (the ``guilds`` intent
-        brings every server's channels); a channel it does not know is a mention."""
-        client = self.context.client
-        channel_id = match.thread_id or match.channel_id
-        guild = client.get_guild(match.guild_id) if match.guild_id else None
-        found = guild.get_channel_or_thread(channel_id) if guild and channel_id else None
-        channel = f"#{found.name}" if found is not None else f"<#{channel_id}>"
-        if guild is None:
-            return translate(language, "bot.leiff.hand_place_channel", channel=channel)
-        return translate(
-            language, "bot.leiff.hand_place", channel=channel, server=escape_markdown(guild.name)
-        )
-
     async def dm_closed_notice(self, update: Any, user_id: int, language: str) -> Outgoing:
         match = update.match
         name = in_text(await self.context.names.name(user_id))
@@ -244,17 +242,35 @@ class LeiffMessages(MessageBuilder):
             update, user_id, await self.context.names.seat_names(update.match), language
         )
 
+    def _hand_header(self, match: Any, language: str) -> str:
+        """Which table a DM belongs to: its number, its channel (a mention, which a member
+        sees as "#games" and can jump to) and its server, by name when this process knows
+        the server (a DM may be sent by the process of another shard: then without)."""
+        channel = f"<#{match.thread_id or match.channel_id}>"
+        guild = self.context.client.get_guild(match.guild_id)
+        if guild is None:
+            return translate(
+                language, "bot.leiff.hand_header.no_server", table=match.id, channel=channel
+            )
+        return translate(
+            language,
+            "bot.leiff.hand_header",
+            table=match.id,
+            channel=channel,
+            server=in_text(guild.name),
+        )
+
     async def hand_message(
         self,
         update: Any,
         user_id: int,
         seat_names: Sequence[str],
         language: str,
-        focus: str | None = None,
+        *,
+        trade_from: str | None = None,
     ) -> Outgoing:
         """One player's private message in their ``language``: their view, their news and
-        their actions (``focus``: the first card of a two-card swap, chosen in the message's
-        first menu; see :func:`fold_trades`)."""
+        their actions."""
         match = update.match
         seat = next((s.seat for s in match.seats if s.user_id == user_id), None)
         picture = next(
@@ -266,21 +282,27 @@ class LeiffMessages(MessageBuilder):
             image = await self.context.painter.hand_png(
                 picture.view, seat, seat_names, language, theme=theme
             )
-        lines = [
-            translate(language, "bot.leiff.hand_header", table=match.id)
-            + self.place(match, language)
-        ]
+        lines = [self._hand_header(match, language)]
         lines.extend(sentence(t) for t in texts_for(language, update, user_id))
         if match.status == "running" and user_id in match.to_act and table_step(update) != "next":
             lines.append(translate(language, "bot.leiff.hand_your_move"))
-        buttons = next((b for b in update.buttons if b.for_user == user_id), None)
-        choices = (
-            fold_trades(
-                language, leiff_choices(language, buttons.actions, seat_names), seat_names, focus
+        effect = special_effect(picture.view if picture is not None else None, seat)
+        if effect is not None:
+            lines.append(
+                translate(
+                    language,
+                    "bot.leiff.hand_effect",
+                    card=display_name(effect),
+                    subtitle=special_subtitle(effect, language),
+                )
             )
-            if buttons is not None
-            else []
-        )
+        buttons = next((b for b in update.buttons if b.for_user == user_id), None)
+        actions = buttons.actions if buttons is not None else ()
+        if trade_from is not None and not any(
+            a.startswith(f"trade {trade_from} ") for a in actions
+        ):
+            trade_from = None  # that swap is no longer open: the whole hand again
+        choices = leiff_choices(language, actions, seat_names, trade_from=trade_from)
         if buttons is not None and not buttons.actions and match.status == "running":
             lines.append(translate(language, "bot.leiff.hand_nothing_to_do"))
         version = buttons.version if buttons is not None else match.version

@@ -1,0 +1,96 @@
+"""The bot seats' turns, played in the background after an update is posted.
+
+A hard board move takes seconds, and nobody's interaction waits for it: after every posted
+update the delivery asks :class:`BotTurns` to let a bot seat that is due act. One task per
+match plays the turns the service says are due (``advance_bots``) and posts each update;
+a request that arrives while it runs makes it ask the service once more before it ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from bot.common.context import Context
+from bot.common.outgoing import without_user
+
+log = logging.getLogger(__name__)
+
+Publish = Callable[[Any], Awaitable[Any]]
+
+
+class BotTurns:
+    """Background tasks that play the bot seats' turns, one per match."""
+
+    def __init__(self, context: Context, publish: Publish) -> None:
+        self.context = context
+        self.publish = publish
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._wanted: set[int] = set()
+
+    def request(self, update: Any) -> None:
+        """After an update is posted: if a bot seat is due to act, let it act."""
+        match = update.match
+        if match is None or match.status != "running" or not match.bot_to_act:
+            return
+        self._wanted.add(match.id)
+        task = self._tasks.get(match.id)
+        if task is None or task.done():
+            self._tasks[match.id] = asyncio.create_task(
+                self._play(match.id), name=f"bot-turns-{match.id}"
+            )
+
+    async def _play(self, match_id: int) -> None:
+        try:
+            while match_id in self._wanted:
+                self._wanted.discard(match_id)
+                updates = await self.context.service.advance_bots(match_id)
+                for index, update in enumerate(updates):
+                    # posting it may ask for more bot turns: this loop runs again then
+                    await self.publish(without_redrawn_hands(update, updates[index + 1 :]))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            # The next clock tick plays whatever is still due.
+            log.exception("the bot could not take its turn in match %s", match_id)
+        finally:
+            if self._tasks.get(match_id) is asyncio.current_task():
+                del self._tasks[match_id]
+            self._wanted.discard(match_id)
+
+    def running(self, match_id: int) -> asyncio.Task[None] | None:
+        """The task playing this match's bot turns, while it runs."""
+        task = self._tasks.get(match_id)
+        return task if task is not None and not task.done() else None
+
+    def running_count(self) -> int:
+        return len(self._tasks)
+
+    async def idle(self) -> None:
+        """Wait until no bot turn is being played or posted (tests and shutdown use it)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    def stop(self) -> list[asyncio.Task[None]]:
+        """Forget every task (the caller cancels and awaits them); a bot move cut short is
+        played again by the next start's tick."""
+        tasks = list(self._tasks.values())
+        self._tasks.clear()
+        self._wanted.clear()
+        return tasks
+
+
+def without_redrawn_hands(update: Any, later: Sequence[Any]) -> Any:
+    """A bot step followed by more in the same batch: the hands a later step draws again
+    are left to it (one DM edit for the batch instead of one per step), unless this step
+    has news for their player (what a bot's 8 showed them, say)."""
+    users = {p.for_user for p in update.pictures if p.for_user is not None}
+    users |= {b.for_user for b in update.buttons if b.for_user is not None}
+    for user in users:
+        if any(m.to == user for m in update.messages):
+            continue
+        if any(p.for_user == user for step in later for p in step.pictures):
+            update = without_user(update, user)
+    return update

@@ -1,0 +1,260 @@
+"""How the service describes a match: :class:`MatchInfo` snapshots and :class:`Update`\\ s.
+
+:class:`Describer` turns a stored record and its engine state into what the Discord layer
+shows: the snapshot of a match, the update of a board move, a Leiff step, a lobby change or
+a challenge. It reads and never changes anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.service import board_logic, bots, leiff_logic
+from bot.service.board_logic import mention
+from bot.service.results import (
+    Buttons,
+    ChallengeInfo,
+    Event,
+    MatchInfo,
+    Message,
+    Picture,
+    SeatInfo,
+    Update,
+)
+from bot.service.steps import is_table, title
+from bot.service.store import MatchStore
+from bot.storage import ChallengeRecord, MatchRecord
+
+
+class Describer:
+    """Snapshots and updates of matches, lobbies and challenges."""
+
+    def __init__(self, store: MatchStore) -> None:
+        self.store = store
+
+    def info(self, record: MatchRecord, state: Any) -> MatchInfo:
+        to_act: tuple[int, ...] = ()
+        score = ""
+        if state is not None and record.status == "running":
+            if is_table(record):
+                removed = {s.seat for s in record.seats if s.removed}
+                to_act = tuple(
+                    u
+                    for u in (
+                        record.user_of(s) for s in leiff_logic.owners(state) if s not in removed
+                    )
+                    if u is not None
+                )
+            else:
+                user = board_logic.user_to_move(record, state)
+                to_act = () if user is None else (user,)
+        if state is not None:
+            if is_table(record):
+                totals = state.view(None)["totals"]
+                score = " · ".join(
+                    f"{mention(record.user_of(seat))} {total}" for seat, total in enumerate(totals)
+                )
+            else:
+                score = state.score_text()
+        offer = record.draw_offer_seat
+        return MatchInfo(
+            id=record.id,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            thread_id=record.thread_id,
+            game=record.game,
+            status=record.status,
+            version=record.version,
+            seats=tuple(
+                SeatInfo(
+                    seat=s.seat,
+                    user_id=s.user_id,
+                    colour=s.colour,
+                    removed=s.removed,
+                    timeouts=s.timeouts,
+                    is_bot=s.is_bot,
+                    bot_level=s.bot_level,
+                )
+                for s in record.seats
+            ),
+            host_id=record.host_id,
+            to_act=to_act,
+            deadline_at=record.deadline_at,
+            warn_at=None if record.warned else record.warn_at,
+            options=dict(record.options),
+            result=record.result,
+            score_text=score,
+            rated=record.rated,
+            vs_bot=record.vs_bot,
+            draw_offer_by=None if offer is None else record.user_of(offer),
+            messages=dict(record.messages),
+            bot_level=bots.level_of(record),
+            bot_to_act=bots.bot_due(record, state),
+        )
+
+    def board(
+        self, kind: str, record: MatchRecord, state: Any, lines: list[str], *, moved: bool = False
+    ) -> Update:
+        """A board match after a change (or as it is, ``kind="refresh"``)."""
+        info = self.info(record, state)
+        last = state.last_turn
+        events = []
+        if moved:
+            events.append(Event("move", {"move": last.move, "colour": last.colour}))
+        if record.result is not None:
+            events.append(Event("result", dict(record.result)))
+        return Update(
+            kind=kind,
+            match_id=record.id,
+            version=record.version,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            thread_id=record.thread_id,
+            events=tuple(events),
+            messages=(Message("\n".join(line for line in lines if line)),) if lines else (),
+            pictures=(Picture("board", record.id, record.version, None, state=state),),
+            buttons=(Buttons(None, board_logic.channel_actions(record, state), record.version),),
+            mentions=bots.humans_only(record, info.to_act),
+            match=info,
+        )
+
+    def table(
+        self,
+        kind: str,
+        record: MatchRecord,
+        before: Any,
+        states: list[Any],
+        lines: list[str],
+        closing: Sequence[str] = (),
+        *,
+        only_user: int | None = None,
+    ) -> Update:
+        """A Leiff table after the engine produced ``states`` from ``before``.
+        ``only_user``: private parts for that user only (None: for every player)."""
+        final = states[-1] if states else self.store.state(record)
+        messages = [Message(line) for line in lines]
+        events: list[Event] = []
+        for state in states:
+            messages.extend(Message(text) for text in leiff_logic.public_texts(state, record))
+            messages.extend(
+                Message(text, to=user) for user, text in leiff_logic.private_texts(state, record)
+            )
+            events.extend(Event(k, d) for k, d in leiff_logic.public_events(state))
+        messages.extend(Message(line) for line in closing)
+        info = self.info(record, final)
+        pictures = [Picture("table", record.id, record.version, None, view=final.view(None))]
+        buttons = []
+        for seat in record.seats:
+            if seat.user_id is None or seat.is_bot:
+                continue
+            if only_user is not None and seat.user_id != only_user:
+                continue
+            if kind == "refresh" or leiff_logic.hand_changed(before, final, seat.seat):
+                view = final.view(seat.seat)
+                pictures.append(Picture("hand", record.id, record.version, seat.user_id, view=view))
+                actions = (
+                    ()
+                    if seat.removed or record.status != "running"
+                    else tuple(leiff_logic.controls(view, seat.seat))
+                )
+                # A private message carries its player's hand version, not the match's.
+                version = leiff_logic.hand_version(view, seat.seat)
+                buttons.append(Buttons(seat.user_id, actions, version))
+        if record.result is not None:
+            events.append(Event("result", dict(record.result)))
+        # Ping whoever the table now waits for, once; dealing the next round pings nobody
+        # (anyone may deal it, and nobody is late for it).
+        waiting_changed = (
+            before is None or leiff_logic.deadline_key(before) != leiff_logic.deadline_key(final)
+        ) and final.waiting_for()["step"] != "next"
+        return Update(
+            kind=kind,
+            match_id=record.id,
+            version=record.version,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            thread_id=record.thread_id,
+            events=tuple(events),
+            messages=tuple(m for m in messages if m.text),
+            pictures=tuple(pictures),
+            buttons=tuple(buttons),
+            mentions=bots.humans_only(record, info.to_act) if waiting_changed else (),
+            match=info,
+        )
+
+    def lobby(self, kind: str, record: MatchRecord, lines: list[str]) -> Update:
+        info = self.info(record, None)
+        actions = ("join", "leave", "start") if record.status == "lobby" else ()
+        return Update(
+            kind=kind,
+            match_id=record.id,
+            version=record.version,
+            guild_id=record.guild_id,
+            channel_id=record.channel_id,
+            thread_id=record.thread_id,
+            events=(Event(kind, {"players": list(info.user_ids), "host": record.host_id}),),
+            messages=(Message("\n".join(lines)),) if lines else (),
+            buttons=(Buttons(None, actions, record.version),),
+            match=info,
+        )
+
+    def challenge(self, kind: str, challenge: ChallengeRecord, lines: list[str]) -> Update:
+        actions: tuple[str, ...] = ()
+        if challenge.status == "open":
+            actions = (
+                ("accept", "cancel")
+                if challenge.target_id is None
+                else ("accept", "decline", "cancel")
+            )
+        mentions = (challenge.target_id,) if kind == "challenge" and challenge.target_id else ()
+        return Update(
+            kind=kind,
+            challenge_id=challenge.id,
+            match_id=challenge.match_id,
+            guild_id=challenge.guild_id,
+            channel_id=challenge.channel_id,
+            thread_id=challenge.thread_id,
+            events=(Event(kind, {"challenge_id": challenge.id}),),
+            messages=tuple(Message(line) for line in lines),
+            buttons=(Buttons(None, actions, 0),),
+            mentions=mentions,
+            challenge=challenge_info(challenge),
+        )
+
+
+def challenge_info(challenge: ChallengeRecord) -> ChallengeInfo:
+    return ChallengeInfo(
+        id=challenge.id,
+        guild_id=challenge.guild_id,
+        channel_id=challenge.channel_id,
+        thread_id=challenge.thread_id,
+        challenger_id=challenge.challenger_id,
+        target_id=challenge.target_id,
+        game=challenge.game,
+        size=challenge.size,
+        options=dict(challenge.options),
+        status=challenge.status,
+        created_at=challenge.created_at,
+        expires_at=challenge.expires_at,
+        match_id=challenge.match_id,
+        rematch_of=challenge.rematch_of,
+        message_id=challenge.message_id,
+    )
+
+
+def challenge_text(challenge: ChallengeRecord) -> str:
+    what = f"{title(challenge.game)} on a {challenge.size}-board"
+    if challenge.options:
+        # An option switched on reads as its name ("variant"), any other as name and value.
+        chosen = [
+            key if value is True else f"{key} {value}"
+            for key, value in sorted(challenge.options.items())
+            if value is not False
+        ]
+        what += f" ({', '.join(chosen)})" if chosen else ""
+    if challenge.target_id is None:
+        return f"{mention(challenge.challenger_id)} is looking for an opponent: {what}."
+    return (
+        f"{mention(challenge.challenger_id)} challenges {mention(challenge.target_id)} to {what}."
+    )

@@ -1,0 +1,149 @@
+"""Acceptance: a German server plays in German through the real client.
+
+German members on a German server play a whole Lefe game and moves of Dalen, Les and
+Lublache (the Les set-up and side choice, a swap, a draw offer declined, a resignation, a
+rematch offered), use the information commands and refusals, and everything the bot
+showed them — each message and each of its revisions, embeds, button labels, menus, their
+options and forms — is searched for English (:mod:`tests.bot.language_check`). The board
+pictures are the German ones. The Leiff half is the hidden-information game of
+``tests/bot/test_leiff.py``, played in German there.
+
+The service still phrases its own lines (move announcements, results, its refusals) in
+English: those are recorded where the Discord layer takes them and checked apart, so the
+Discord layer's own words are held to German now, and the service's lines report what is
+still English (an expected failure until the service speaks in codes).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from bot.common.pictures import board_png
+from i18n import translate
+from tests.bot.helpers import pick_move, stored_state
+from tests.bot.language_check import english_in, service_lines, untranslated
+
+PLAYERS = ("alice", "bob", "carol", "admin")
+__all__ = ["service_lines"]  # a fixture
+
+
+@pytest.fixture
+def german(world):
+    """A German server whose members' Discord clients are German (before the bot starts)."""
+    world.guild.preferred_locale = "de"
+    for name in PLAYERS:
+        getattr(world, name).locale = "de"
+    return world
+
+
+def de(msgid: str, **params: Any) -> str:
+    return translate("de", msgid, **params)
+
+
+def match_number(message) -> int:
+    return int(re.search(r"#(\d+)", message.content).group(1))
+
+
+async def challenge(sim, challenger, opponent, game: str, **options: Any):
+    offer = (
+        await sim.slash(challenger, "play", game=game, opponent=opponent, **options)
+    ).last_message
+    assert de("bot.challenge.expires", time="")[:7] in offer.content
+    labels = {b.label for b in offer.buttons}
+    assert labels == {de(f"bot.challenge.button.{b}") for b in ("accept", "decline", "cancel")}
+    board = (await sim.click(opponent, offer, de("bot.challenge.button.accept"))).last_message
+    return match_number(board), board
+
+
+async def play_moves(sim, handle, players, match_id: int, rng, count: int | None) -> Any:
+    """Legal moves typed by the player to move (``count`` of them, or to the end)."""
+    for _ in range(count if count is not None else 500):
+        state = await stored_state(handle, match_id)
+        if state.outcome is not None:
+            return state
+        mover = players[state.seat_to_move]
+        await sim.slash(mover, "move", cell=pick_move(state, rng))
+    state = await stored_state(handle, match_id)
+    assert count is not None or state.outcome is not None, "the game did not end"
+    return state
+
+
+async def test_a_german_server_plays_the_board_games_in_german(sim, german, bot, service_lines):
+    world = german
+    rng = random.Random(5)
+    alice, bob = world.alice, world.bob
+    changed = await sim.slash(world.admin, "settings", key="challenge_cooldown_seconds", value="0")
+    assert changed.ephemeral and changed.text.startswith(de("bot.settings.title"))
+
+    # A whole game of Lefe, then its replay and the standings.
+    lefe, board = await challenge(sim, alice, bob, "lefe", size=5)
+    assert board.content.startswith(de("bot.board.header_sized", game="Lefe", match=lefe, size=5))
+    final = await play_moves(sim, bot, [alice, bob], lefe, rng, None)
+    last = world.channel.messages[-1]
+    names = ("alice", "bob")
+    picture = last.attachments[0].data
+    assert picture == board_png(final, names, "de"), "the final board is not the German picture"
+    assert picture != board_png(final, names, "en")
+    assert de("bot.board.button.rematch") in {b.label for b in last.buttons}
+    replay = await sim.slash(bob, "replay", match=lefe)
+    assert replay.ephemeral and replay.last_message.content == de(
+        "bot.replay.caption", match=lefe, game="Lefe"
+    )
+    for command, options in (
+        ("leaderboard", {"game": "lefe"}),
+        ("stats", {}),
+        ("games", {}),
+        ("help", {}),
+    ):
+        await sim.slash(alice, command, **options)
+
+    # Dalen: a few moves, a draw offered and declined, a resignation.
+    dalen, board = await challenge(sim, bob, alice, "dalen", size=5)
+    await play_moves(sim, bot, [bob, alice], dalen, rng, 3)
+    state = await stored_state(bot, dalen)
+    offerer = [bob, alice][state.seat_to_move]
+    board = world.channel.messages[-1]
+    await sim.click(offerer, board, de("bot.board.button.offer_draw"))
+    board = world.channel.messages[-1]
+    other = alice if offerer is bob else bob
+    assert de("bot.board.button.decline_draw") in {b.label for b in board.buttons}
+    await sim.click(other, board, de("bot.board.button.decline_draw"))
+    await sim.click(bob, world.channel.messages[-1], de("bot.board.button.resign"))
+
+    # Les: the set-up, the side choice, a few moves.
+    les, board = await challenge(sim, alice, bob, "les", size=5)
+    await play_moves(sim, bot, [alice, bob], les, rng, 5)
+
+    # Lublache: the swap offered after the first stone, taken.
+    lublache, board = await challenge(sim, bob, alice, "lublache", size=5)
+    await play_moves(sim, bot, [bob, alice], lublache, rng, 1)
+    board = world.channel.messages[-1]
+    labels = {b.label for b in board.buttons}
+    if de("bot.board.button.swap") in labels:
+        assert de("bot.board.button.keep") in labels
+        kept = await sim.click(alice, board, de("bot.board.button.keep"))
+        assert kept.ephemeral and kept.text == de("bot.board.keep_explained")
+        await sim.click(alice, board, de("bot.board.button.swap"))
+    await play_moves(sim, bot, [bob, alice], lublache, rng, 4)
+
+    # Refusals, privately and in German.
+    for text in ("zz top!", ""):
+        refused = await sim.slash(alice, "move", cell=text or " ", match=lublache)
+        assert refused.ephemeral
+    refused = await sim.slash(world.carol, "board")
+    assert refused.ephemeral and refused.text == de("bot.error.no_match_here")
+
+    # Everything the Discord layer wrote is German; the service's own lines apart.
+    problems = untranslated(sim, names=PLAYERS, ignore=service_lines)
+    assert not problems, "\n".join(problems)
+    still_english = sorted({line for line in service_lines if english_in(line, PLAYERS)})
+    sim.assert_no_bot_errors()
+    if still_english:
+        pytest.xfail(
+            "the service still phrases these lines in English (issue 18: the service speaks "
+            f"in codes): {still_english[:5]}"
+        )

@@ -1,0 +1,80 @@
+"""SQL statements per board move, counted on the real SQLite database (issue 21).
+
+Every statement the bot's connection runs while a ``/move`` is handled and delivered
+(SQLite's trace callback sees each one, ``BEGIN`` and ``COMMIT`` included) is counted, for
+moves in the middle of a match between two members. Before issue 21 a move cost 27: the
+match was read four times (three statements each), the server's settings three times, and
+each message id was written in a transaction of its own after reading the match again. Now:
+
+- the match is read twice: ``/move`` finds the player's match in the channel, and the
+  service reads it again under the match's lock before judging the move;
+- the move is committed in one transaction (``BEGIN``, the match row, the action log row,
+  ``COMMIT``): before the reply, as ever;
+- the new board's message id and "delivered" are each one statement, which also checks
+  that the match exists (no read before it);
+- whether hints are shown is one read (the member's choice and their finished games);
+- the server's settings come from the service's cache (read again only after a change).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+from bench.budget import Bench, _match_id, _pick
+from tests.discord_sim import DiscordSimulator
+
+MOVES = 6
+STATEMENTS_PER_MOVE = 13
+
+
+def _kind(statement: str) -> str:
+    words = statement.split()
+    if words[0].upper() in ("BEGIN", "COMMIT", "ROLLBACK"):
+        return words[0].upper()
+    table = next(
+        (words[i + 1] for i, w in enumerate(words[:-1]) if w.upper() in ("FROM", "INTO", "UPDATE")),
+        "?",
+    )
+    return f"{words[0].upper()} {table.split('(')[0]}"
+
+
+async def test_a_board_move_costs_thirteen_statements(tmp_path: Path) -> None:
+    async with DiscordSimulator() as sim:
+        bench = Bench(sim, tmp_path)
+        await bench.start()
+        alice, bob = bench.world.alice, bench.world.bob
+        channel = await bench.channel("board")
+        challenge = await sim.slash(alice, "play", channel=channel, game="dalen", opponent=bob)
+        accepted = await sim.click(bob, challenge.last_message, "Accept")
+        await bench.settled(accepted)
+        match_id = _match_id(accepted.last_message)
+        connection = bench.client.service.repo._db
+        seen: list[str] = []
+        per_move: list[Counter[str]] = []
+        rng = random.Random(9)
+        for number in range(MOVES + 1):
+            record, state = await bench.state(match_id)
+            assert state.outcome is None
+            seen.clear()
+            await connection.set_trace_callback(seen.append)
+            moved = await sim.slash(
+                (alice, bob)[state.seat_to_move], "move", channel=channel, cell=_pick(state, rng)
+            )
+            await bench.settled(moved)
+            await connection.set_trace_callback(None)
+            assert not moved.ephemeral, moved.text
+            after, _ = await bench.state(match_id)
+            assert after.version == record.version + 1  # committed, before the check above
+            if number:  # the first move after the start reads the settings once
+                per_move.append(Counter(_kind(s) for s in seen))
+        sim.assert_no_bot_errors()
+
+    for counts in per_move:
+        assert sum(counts.values()) <= STATEMENTS_PER_MOVE, dict(counts)
+        assert counts["SELECT guild_settings"] == 0, dict(counts)
+        assert counts["SELECT matches"] == 2, dict(counts)
+        # one write transaction: the move's commit
+        assert counts["BEGIN"] == 1 and counts["COMMIT"] == 1, dict(counts)
+        assert counts["UPDATE matches"] == 1 and counts["INSERT actions"] == 1, dict(counts)
