@@ -34,10 +34,11 @@ from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
 
-from engine import BOARD_GAMES, get_game
+from engine import BOARD_GAMES, get_board_game
 from engine.ai.leiff_bot import run_table
 from engine.ai.levels import LEVEL_NAMES, search_move
 from engine.ai.mcts import uniform_random_move
+from engine.leiff import Leiff
 
 RANDOM = "random"
 LEIFF_TABLE = ("bot", "random", "bot", "random")
@@ -72,7 +73,7 @@ def load_record(path: str | None) -> dict[str, dict]:
 
 def play_one(game_name: str, first: str, second: str, index: int, scale: float) -> GameResult:
     """One game of ``first`` against ``second`` (a level name or "random")."""
-    game = get_game(game_name)
+    game = get_board_game(game_name)
     rng = random.Random(1_000_003 * index + zlib.crc32(game_name.encode()))
     state = game.new()
     first_seat = index % 2
@@ -143,7 +144,7 @@ def run_board_game(
     start: int = 0,
 ) -> None:
     print(
-        f"\n{game_name} (size {get_game(game_name).default_size}, {games} games a line, scale {scale})"
+        f"\n{game_name} (size {get_board_game(game_name).default_size}, {games} games a line, scale {scale})"
     )
     print(HEADER, flush=True)
     done = load_record(record)
@@ -233,7 +234,7 @@ def markdown_row(game: str, first: str, second: str, scale: str, results: list[G
     mean_ms = 1000 * statistics.mean(times) if times else 0.0
     max_ms = 1000 * max(times) if times else 0.0
     plies = statistics.mean(r.plies for r in results)
-    title = f"{game.capitalize()} ({get_game(game).default_size})"
+    title = f"{game.capitalize()} ({get_board_game(game).default_size})"
     return (
         f"| {title} | {first} v {second} | {scale} | {games} | {wins} | {draws} |"
         f" {games - wins - draws} | {wins / games:.0%} | {(wins + draws / 2) / games:.1%} |"
@@ -242,7 +243,7 @@ def markdown_row(game: str, first: str, second: str, scale: str, results: list[G
 
 
 def leiff_table(seed: int, rounds: int, options: dict[str, bool]) -> list[list[int]]:
-    state = get_game("leiff").new(players=len(LEIFF_TABLE), seed=seed, options=options)
+    state = Leiff().new(players=len(LEIFF_TABLE), seed=seed, options=options)
     _, scores = run_table(state, LEIFF_TABLE, rounds=rounds, rng=random.Random(seed))
     return scores
 

@@ -13,7 +13,7 @@ import random
 import statistics
 import time
 
-from engine import get_game
+from engine import get_board_game
 
 GAMES = ("lefe", "dalen", "les")
 GAMES_PER_SIZE = 30
@@ -23,7 +23,7 @@ def _one_game(
     game_name: str, size: int, seed: int
 ) -> tuple[list[float], list[float], float, float]:
     """Play one random game: legal_moves() times, play() times, wall and CPU time in all."""
-    game = get_game(game_name)
+    game = get_board_game(game_name)
     rng = random.Random(seed)
     legal_times: list[float] = []
     play_times: list[float] = []
@@ -69,7 +69,7 @@ def main() -> None:
         f"{'game ms':>8}  {'game cpu ms':>11}  {'games/s':>8}"
     )
     for game_name in GAMES:
-        game = get_game(game_name)
+        game = get_board_game(game_name)
         for size in sorted({game.default_size, max(game.sizes)}):
             figures = measure(game_name, size)
             print(

@@ -10,10 +10,9 @@ import random
 import statistics
 import time
 
-from engine import get_game
-from engine.leiff import random_action
+from engine.leiff import Leiff, random_action
 
-OPTION_SETS = [
+OPTION_SETS: list[tuple[int, dict[str, object]]] = [
     (2, {}),
     (4, {"specials": True, "drinking": True}),
     (6, {"specials": True, "drinking": True, "water": True, "teams": True}),
@@ -23,7 +22,7 @@ GAMES_PER_SET = 12
 
 
 def main() -> None:
-    game = get_game("leiff")
+    game = Leiff()
     play_times: list[float] = []
     view_times: list[float] = []
     json_times: list[float] = []

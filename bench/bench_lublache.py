@@ -18,7 +18,7 @@ import random
 import statistics
 import time
 
-from engine import get_game, loops
+from engine import get_board_game, loops
 from engine.board import BoardState
 
 COLD_GAMES = {5: 10, 7: 10, 9: 16}  # seeded random games per board size
@@ -28,7 +28,7 @@ FRACTIONS = (0.5, 0.75, 0.9)  # where in each game (by ply, among positions stil
 def random_game(size: int, seed: int) -> list[BoardState]:
     """Every position of one seeded random game, from the empty board to the end."""
     rng = random.Random(seed)
-    state = get_game("lublache").new(size)
+    state = get_board_game("lublache").new(size)
     states = [state]
     while state.outcome is None:
         state = state.play(rng.choice(state.legal_moves()))
@@ -43,7 +43,7 @@ def filled(state: BoardState) -> float:
 def time_legal_moves(positions: list[BoardState]) -> list[float]:
     """Seconds to answer ``legal_moves()`` from nothing: ``position()`` itself already
     works the moves out (to see whether the game is over), so it is inside the timing."""
-    game = get_game("lublache")
+    game = get_board_game("lublache")
     timings = []
     for position in positions:
         loops._shared_answers.clear()  # cold: nothing remembered from other positions
@@ -67,7 +67,7 @@ def time_ai_steps(seeds: range, moves_per_position: int = 3) -> tuple[list[float
     """Seconds for ``play(move)`` and for the successor's ``legal_moves()``, on the middle
     half of seeded random n=7 games: each position is rebuilt and its move list worked
     out first (as a search has it), then a few of its moves are timed."""
-    game = get_game("lublache")
+    game = get_board_game("lublache")
     plays, lists = [], []
     for seed in seeds:
         states = random_game(7, seed)

@@ -18,6 +18,7 @@ other programs sharing the machine disturb it less.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import random
 import statistics
@@ -25,7 +26,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from engine import BOARD_GAMES, get_game
+from engine import BOARD_GAMES, get_board_game
+from engine.leiff import Leiff
 from render import png_bytes, render_async, render_board, render_hand, render_table, replay_gif
 from render.offload import shutdown_renderer
 
@@ -48,7 +50,7 @@ def _timed(func: Callable[[], Any], runs: int) -> tuple[float, float, Any]:
 
 def _random_game(game_name: str, size: int, moves: int, seed: int = 1):
     rng = random.Random(seed)
-    state = get_game(game_name).new(size=size)
+    state = get_board_game(game_name).new(size=size)
     for _ in range(moves):
         if state.is_over:
             break
@@ -58,12 +60,17 @@ def _random_game(game_name: str, size: int, moves: int, seed: int = 1):
 
 def _game_positions(game_name: str, size: int, seed: int) -> list[Any]:
     rng = random.Random(seed)
-    state = get_game(game_name).new(size=size)
+    state = get_board_game(game_name).new(size=size)
     positions = [state]
     while not state.is_over:
         state = state.play(rng.choice(state.legal_moves()))
         positions.append(state)
     return positions
+
+
+def _drawn_and_encoded(draw: Callable[[Any], Any], state: Any) -> bytes:
+    """The PNG of one state's picture, drawn and encoded."""
+    return png_bytes(draw(state))
 
 
 def _each(func: Callable[[Any], Any], items: list[Any]) -> tuple[list[float], list[float], Any]:
@@ -89,7 +96,7 @@ def _boards() -> None:
         f"{'cpu ms':>8}{'PNG KB':>8}"
     )
     for name in BOARD_GAMES:
-        game = get_game(name)
+        game = get_board_game(name)
         size = max(game.sizes)
         positions = _game_positions(name, size, seed=1)
         start = len(positions) // 3
@@ -117,7 +124,7 @@ def _replays() -> None:
     )
     print(f"{'game':<10}{'size':>5}{'frames':>8}{'ms/frame':>10}{'cpu ms/frame':>14}{'KB':>8}")
     for name in BOARD_GAMES:
-        size = max(get_game(name).sizes)
+        size = max(get_board_game(name).sizes)
         positions: list[Any] = []
         for seed in range(1, 40):  # the first seeded game long enough, else the longest
             candidate = _game_positions(name, size, seed)
@@ -126,7 +133,7 @@ def _replays() -> None:
             if len(positions) >= 200:
                 break
         positions = positions[:200]
-        wall, cpu, data = _timed(lambda p=positions: replay_gif(p, names=NAMES), REPLAY_RUNS)
+        wall, cpu, data = _timed(functools.partial(replay_gif, positions, names=NAMES), REPLAY_RUNS)
         frames = len(positions)
         print(
             f"{name:<10}{size:>5}{frames:>8}{wall / frames:>10.3f}{cpu / frames:>14.3f}"
@@ -137,7 +144,7 @@ def _replays() -> None:
 def _leiff() -> None:
     from engine.leiff import random_action
 
-    state = get_game("leiff").new(players=6, seed=3, options={"specials": True, "drinking": True})
+    state = Leiff().new(players=6, seed=3, options={"specials": True, "drinking": True})
     rng = random.Random(3)
     states = []
     for _ in range(80):
@@ -162,7 +169,7 @@ def _leiff() -> None:
         drawn, _, _ = _each(draw, sample)
         images = [draw(s) for s in sample]
         encoded, _, _ = _each(png_bytes, images)
-        both, cpu, _ = _each(lambda s, d=draw: png_bytes(d(s)), sample)
+        both, cpu, _ = _each(functools.partial(_drawn_and_encoded, draw), sample)
         sizes = [len(png_bytes(image)) / 1024 for image in images]
         print(
             f"{label:<8}{statistics.median(drawn):>9.2f}{statistics.median(encoded):>11.2f}"
@@ -174,7 +181,7 @@ def _leiff() -> None:
 async def _loop_lag() -> tuple[float, int, float]:
     """Worst gap of a 5 ms heartbeat while 40 board renders (with PNG) run in the pool."""
     states = [
-        _random_game(name, max(get_game(name).sizes), 40, seed)
+        _random_game(name, max(get_board_game(name).sizes), 40, seed)
         for seed, name in enumerate(BOARD_GAMES * 10)
     ]
     ticks: list[float] = []

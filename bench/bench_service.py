@@ -24,16 +24,27 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import TypeVar
 
 from bot.service import MatchService
 from bot.storage import MatchRecord, RatingRecord, open_repository
-from engine import get_game
-from engine.leiff import random_action
+from engine import get_board_game
+from engine.leiff import Leiff, random_action
 
 GUILD, CHANNEL = 1, 2
 MOVES = 200
 RUNNING_MATCHES = 300
 RATED_PLAYERS = 5000
+
+T = TypeVar("T")
+
+
+def present(value: T | None) -> T:
+    """A value the service or the store just returned and the run cannot go on without (a
+    new match's id, its stored record): the bench fails at once if it is missing."""
+    if value is None:
+        raise RuntimeError("the service returned nothing where the bench needs a value")
+    return value
 
 
 class _Clock:
@@ -57,15 +68,17 @@ async def _move_latency(folder: Path, synchronous: str) -> list[float]:
     while len(times) < MOVES:
         if match_id is None:
             offer = await service.challenge(GUILD, CHANNEL, 10, "lefe", 20)
-            match_id = (await service.accept_challenge(offer.challenge_id, 20)).match_id
-        record = await repo.get_match(match_id)
-        state = get_game("lefe").from_json(record.state)
+            match_id = present(
+                (await service.accept_challenge(present(offer.challenge_id), 20)).match_id
+            )
+        record = present(await repo.get_match(match_id))
+        state = get_board_game("lefe").from_json(present(record.state))
         move = rng.choice(state.legal_moves())
-        user = record.user_of(state.seat_to_move)
+        user = present(record.user_of(present(state.seat_to_move)))
         started = time.perf_counter()
         update = await service.play(match_id, user, move, version=record.version)
         times.append(time.perf_counter() - started)
-        if update.match.status != "running":
+        if present(update.match).status != "running":
             match_id = None
     await repo.close()
     return times
@@ -82,15 +95,16 @@ async def _leiff_latency(folder: Path) -> list[float]:
         if match_id is None:
             opened = await service.open_lobby(GUILD, CHANNEL, players[0])
             for user in players[1:]:
-                await service.join_lobby(opened.match_id, user)
-            match_id = (await service.start_lobby(opened.match_id, players[0])).match_id
-        record = await repo.get_match(match_id)
-        state = get_game("leiff").from_json(record.state)
+                await service.join_lobby(present(opened.match_id), user)
+            started_table = await service.start_lobby(present(opened.match_id), players[0])
+            match_id = present(started_table.match_id)
+        record = present(await repo.get_match(match_id))
+        state = Leiff().from_json(present(record.state))
         seat, action = random_action(state, rng)
         started = time.perf_counter()
         update = await service.play(match_id, players[seat], action)
         times.append(time.perf_counter() - started)
-        if update.match.status != "running":
+        if present(update.match).status != "running":
             match_id = None
     await repo.close()
     return times
@@ -103,8 +117,8 @@ async def _restart_time(folder: Path) -> float:
     await service.update_settings(GUILD, 1, True, challenge_cooldown_seconds=0)
     for number in range(RUNNING_MATCHES):
         offer = await service.challenge(GUILD, CHANNEL, 1000 + number, "dalen", 5000 + number)
-        match_id = (await service.accept_challenge(offer.challenge_id, 5000 + number)).match_id
-        await service.play(match_id, 1000 + number, "e5")
+        accepted = await service.accept_challenge(present(offer.challenge_id), 5000 + number)
+        await service.play(present(accepted.match_id), 1000 + number, "e5")
     await repo.close()
     started = time.perf_counter()
     repo = await open_repository(path)
@@ -156,11 +170,11 @@ async def _leaderboard_time(folder: Path) -> float:
 def _recorded_game(seed: int, size: int = 9) -> list[tuple[int, str]]:
     """(seat, move) of up to 150 moves of a seeded random game."""
     rng = random.Random(seed)
-    state = get_game("dalen").new(size=size)
-    moves = []
+    state = get_board_game("dalen").new(size=size)
+    moves: list[tuple[int, str]] = []
     while state.outcome is None and len(moves) < 150:
         move = rng.choice(sorted(m for m in state.legal_moves() if m != "swap"))
-        moves.append((state.seat_to_move, move))
+        moves.append((present(state.seat_to_move), move))
         state = state.play(move)
     return moves
 
@@ -181,8 +195,10 @@ async def _throughput(
         offer = await service.challenge(
             GUILD, CHANNEL, 10_000 + number, "dalen", 20_000 + number, size=9
         )
-        started = await service.accept_challenge(offer.challenge_id, 20_000 + number)
-        games.append((started.match_id, (10_000 + number, 20_000 + number), _recorded_game(number)))
+        started = await service.accept_challenge(present(offer.challenge_id), 20_000 + number)
+        games.append(
+            (present(started.match_id), (10_000 + number, 20_000 + number), _recorded_game(number))
+        )
     committed = 0
     deadline = time.perf_counter() + seconds
 

@@ -97,17 +97,19 @@ class RecordedGame:
 
 def record_game(game_name: str, size: int, seed: int) -> RecordedGame:
     """Play one random game to its end (no swaps: a swap is not a ``/move`` cell)."""
-    from engine import get_game
+    from engine import get_board_game
 
     rng = random.Random(seed)
-    state = get_game(game_name).new(size=size)
+    state = get_board_game(game_name).new(size=size)
     states, moves, movers = [state], [], []
     while state.outcome is None:
         legal = sorted(m for m in state.legal_moves() if m != "swap")
         if not legal:
             break
         move = rng.choice(legal)
-        movers.append(state.seat_to_move)
+        seat = state.seat_to_move
+        assert seat is not None  # a running game has a player to move
+        movers.append(seat)
         state = state.play(move)
         moves.append(move)
         states.append(state)
@@ -209,7 +211,7 @@ async def build_board_matches(
     from bot.service.board_logic import seats_with_colours
     from bot.storage import open_repository
     from bot.storage.records import ActionRecord
-    from engine import get_game
+    from engine import get_board_game
 
     repo = await open_repository(database)
     service = MatchService(repo)
@@ -224,7 +226,8 @@ async def build_board_matches(
             started = await service.accept_challenge(offer.challenge_id, second.id)
             assert started.match_id is not None
             match = await repo.get_match(started.match_id)
-            state = get_game(record.game).from_json(record.middle)
+            assert match is not None
+            state = get_board_game(record.game).from_json(record.middle)
             now = time.time()
             middle = match.evolve(
                 state=record.middle,
@@ -419,7 +422,7 @@ class BotProcess:
 
 
 def _children(pid: int) -> list[int]:
-    found = []
+    found: list[int] = []
     with contextlib.suppress(OSError):
         for task in Path(f"/proc/{pid}/task").iterdir():
             text = (task / "children").read_text().split()

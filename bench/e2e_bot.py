@@ -73,7 +73,7 @@ def main(argv: list[str]) -> int:
         await setup_hook(bot)
         watch.start()
 
-    app.LeafBot.setup_hook = watched_setup_hook  # type: ignore[method-assign]
+    app.LeafBot.setup_hook = watched_setup_hook  # type: ignore[method-assign,assignment]
     profile_path = os.environ.get("E2E_PROFILE")
     profiler = cProfile.Profile() if profile_path else None
     try:

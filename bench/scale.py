@@ -188,7 +188,7 @@ async def database(backend: str) -> AsyncIterator[str]:
         with tempfile.TemporaryDirectory(prefix="leafbot-scale-") as folder:
             yield f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         return
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     name = f"leafbot_bench_{os.getpid()}_{secrets.token_hex(4)}"
     admin = await asyncpg.connect(ADMIN_URL)
@@ -204,7 +204,7 @@ async def database(backend: str) -> AsyncIterator[str]:
 
 async def pg_counters(url: str) -> tuple[int, int]:
     """(transactions committed, rows inserted + updated + deleted) of the bench database."""
-    import asyncpg
+    import asyncpg  # type: ignore[import-untyped]
 
     name = url.rsplit("/", 1)[1]
     admin = await asyncpg.connect(ADMIN_URL)
@@ -339,7 +339,7 @@ async def leiff_requests(actions: int) -> None:
     import re
 
     from bot.storage import open_repository
-    from engine import get_game
+    from engine.leiff import Leiff
     from tests.discord_sim import DiscordSimulator
 
     async with database("sqlite") as url, DiscordSimulator(interaction_timeout=30) as sim:
@@ -365,13 +365,14 @@ async def leiff_requests(actions: int) -> None:
                 assert record is not None and record.state is not None
                 if record.status != "running":
                     break
-                state = get_game("leiff").from_json(record.state)
+                state = Leiff().from_json(record.state)
                 humans = [s for s in state.waiting_for()["owners"] if s < len(people)]
                 if not humans:
                     await asyncio.sleep(0.05)
                     continue
                 seat = humans[0]
                 action = state.default_action(seat)
+                assert action is not None  # the seat owns the step it waits for
                 hand = [m for m in sim.dms(people[seat]) if m.buttons or m.selects][-1]
                 custom = next(
                     (

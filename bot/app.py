@@ -46,7 +46,7 @@ from bot.features.settings import Preferences, ServerSettings
 from bot.service import MatchService
 from bot.service.protocol import GameService
 from bot.settings import Settings
-from bot.storage import open_repository
+from bot.storage import Repository, open_repository
 from bot.storage.repository import SchemaTooNew
 from engine.spec import GameKind
 from render import shutdown_renderer
@@ -100,7 +100,7 @@ class LeafBot(discord.AutoShardedClient):
         self._owns_repository = service is None
         # e.g. {"clock": ..., "seed_source": ...} for tests and benchmarks
         self._service_options = dict(service_options or {})
-        self._repository: Any = None
+        self._repository: Repository | None = None
         self._sync_commands = sync_commands
         self._tick_seconds = tick_seconds
         self._tick_task: asyncio.Task[None] | None = None

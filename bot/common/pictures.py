@@ -17,7 +17,7 @@ import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TypeVar
 
 import render
 from engine import board_game_names, get_board_game, origins, register_all
@@ -28,6 +28,9 @@ from i18n import DEFAULT_LANGUAGE
 from tutorial import hint_picture, illegal_move_picture, tutorial_page
 
 log = logging.getLogger(__name__)
+
+# what a drawing function returns (PNG bytes, or a tuple of them for a tutorial page)
+T = TypeVar("T")
 
 BOARD_WIDTH = 480
 HAND_WIDTH = 480
@@ -182,7 +185,7 @@ class Painter:
             initargs=(origins(),),
         )
 
-    async def _run(self, func: Callable[..., Any], *args: Any) -> Any:
+    async def _run(self, func: Callable[..., T], *args: object) -> T:
         pool = self._pool
         if pool is not None:
             try:

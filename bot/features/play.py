@@ -46,7 +46,7 @@ class Starter(Protocol):
         game: str,
         opponent: discord.abc.User | None,
         size: int | None,
-        options: dict[str, Any],
+        options: dict[str, object],
         level: str | None,
     ) -> None: ...
 
@@ -72,7 +72,7 @@ class Play:
         game: str,
         opponent: discord.abc.User | None,
         size: int | None,
-        options: dict[str, Any],
+        options: dict[str, object],
         level: str | None = None,
     ) -> None:
         async def run(responder: Responder) -> None:
@@ -140,7 +140,7 @@ PlayHandler = Callable[
         str,
         "discord.abc.User | None",
         "int | None",
-        dict[str, Any],
+        dict[str, object],
         "str | None",
     ],
     Awaitable[None],

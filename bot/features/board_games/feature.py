@@ -73,7 +73,7 @@ class BoardGames:
         game: str,
         opponent: discord.abc.User | None,
         size: int | None,
-        options: dict[str, Any],
+        options: dict[str, object],
         level: str | None,
     ) -> None:
         """A challenge to ``opponent`` (or to anyone); against the bot, the match at once."""

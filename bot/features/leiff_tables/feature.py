@@ -100,7 +100,7 @@ class LeiffTables:
         game: str,
         opponent: discord.abc.User | None,
         size: int | None,
-        options: dict[str, Any],
+        options: dict[str, object],
         level: str | None,
     ) -> None:
         """A lobby anyone may join; bots are seated from the lobby, not by options."""

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 import discord
 
@@ -35,7 +34,7 @@ from i18n import N_, translate, translate_plural
 from render.leiff import special_subtitle
 
 
-def describe_options(language: str, options: dict[str, Any]) -> str:
+def describe_options(language: str, options: Mapping[str, object]) -> str:
     """A table's options in words: "to 50 points, special cards, drinking rules"."""
     parts = [translate(language, "bot.leiff.option.target", target=options.get("target", 50))]
     if options.get("specials"):
