@@ -27,7 +27,7 @@ import multiprocessing
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
-from engine import BOARD_GAMES, get_board_game
+from engine import board_game_names, get_board_game, origins, register_all
 from engine.ai.levels import choose_move_from_json, get_level, position_seed, search_move
 
 log = logging.getLogger(__name__)
@@ -46,11 +46,21 @@ def _fallback_move(state_json: str, game: str, level: str) -> str:
     ).move
 
 
+def _choose_in_worker(
+    games: tuple[str, ...], state_json: str, game: str, level: str, seed: int | None
+) -> str:
+    """The search, in a worker process: the games registered in the caller's process are
+    registered here first (by their origins; a game known already is left as it is), so a
+    game registered after the pool started is known too."""
+    register_all(games)
+    return choose_move_from_json(state_json, game, level, seed)
+
+
 def _validate(state_json: str, game: str, level: str) -> None:
     """Fail fast, in the caller, on a question no worker could answer."""
-    if game not in BOARD_GAMES:
+    if game not in board_game_names():
         raise ValueError(
-            f"{game!r} is not a board game; the board games are: {', '.join(BOARD_GAMES)}"
+            f"{game!r} is not a board game; the board games are: {', '.join(board_game_names())}"
         )
     get_level(level)
     if not isinstance(state_json, str):
@@ -88,7 +98,7 @@ class AIPool:
         budget = get_level(level).time_limit + self.grace_seconds
         try:
             future = loop.run_in_executor(
-                self._pool(), choose_move_from_json, state_json, game, level, seed
+                self._pool(), _choose_in_worker, origins(), state_json, game, level, seed
             )
             return await asyncio.wait_for(future, timeout=budget)
         except TimeoutError:
@@ -107,8 +117,8 @@ class AIPool:
 
     async def warm_up(self) -> None:
         """Start the workers now (they import the engine) instead of on the first move."""
-        state = get_board_game("dalen").new()
-        await self.choose_move(state.to_json(), "dalen", "easy", seed=0)
+        game = get_board_game(board_game_names()[0])
+        await self.choose_move(game.new().to_json(), game.name, "easy", seed=0)
 
     async def shutdown(self) -> None:
         """Stop the workers; waits for searches already running to end (≤ 5 s each)."""

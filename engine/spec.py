@@ -47,6 +47,8 @@ class OptionSpec:
     default: bool | int
     label: Text
     choices: tuple[bool | int, ...] = ()  # () allows any value of the default's type
+    # chosen by the players of one match (``/play`` offers it); False: the server decides
+    per_match: bool = True
 
 
 @dataclass(frozen=True)

@@ -141,11 +141,23 @@ def outcome_reason(language: str, outcome: Any) -> str:
     return _engine_message(language, f"outcome.{code}", data.get("params") or {})
 
 
+def _known(msgid: str, *, plural: bool) -> bool:
+    """Whether the English catalogue has the message (gettext answers a missing id with the
+    id itself)."""
+    english = translations(DEFAULT_LANGUAGE)
+    if plural:
+        return english.ngettext(msgid, f"{msgid}.plural", 1) != msgid
+    return english.gettext(msgid) != msgid
+
+
 def phrase(language: str, said: Any, /, **edge: Any) -> str:
     """An engine ``Phrase`` in ``language``: its text's code is the message id (a text with
     a plural English is a plural message), its parameters and the edge's (``player=``)
     filled in."""
     params = {**said.params, **edge}
+    if not _known(said.code, plural=said.text.plural is not None):
+        # a game the catalogues do not know yet (one registered at run time): its own English
+        return str(said.english(**edge))
     if said.text.plural is not None:
         msgid = said.code
         return translate_plural(language, msgid, f"{msgid}.plural", params.pop("count"), **params)

@@ -152,16 +152,21 @@ ENGINE_DIR = ROOT / "engine"
 
 
 def engine_tables() -> dict[str, dict[str, str | tuple[str, str]]]:
-    """The engine's English by message-id prefix (see ``i18n/babel.cfg``): its refusals,
-    its reasons for an end, and (prefix "") every ``Text`` written in its modules."""
+    """The English of the code tables by message-id prefix (see ``i18n/babel.cfg``): the
+    engine's refusals, its reasons for an end, and (prefix "") every ``Text`` written in
+    its modules; the match service's refusals."""
     refusals = (ENGINE_DIR / "errors.py").read_text(encoding="utf-8")
     reasons = (ENGINE_DIR / "reasons.py").read_text(encoding="utf-8")
     texts: dict[str, str | tuple[str, str]] = {}
     for path in sorted(ENGINE_DIR.rglob("*.py")):
         texts.update(texts_in_source(path.read_text(encoding="utf-8")))
+    service = (ROOT / "bot" / "service" / "errors.py").read_text(encoding="utf-8")
+    said = (ROOT / "bot" / "service" / "texts.py").read_text(encoding="utf-8")
     return {
         "illegal.": table_in_source(refusals, "ENGLISH"),
         "outcome.": table_in_source(reasons, "REASONS"),
+        "service.error.": table_in_source(service, "ENGLISH"),
+        "service.say.": table_in_source(said, "ENGLISH"),
         "": texts,
     }
 

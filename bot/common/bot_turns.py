@@ -89,7 +89,7 @@ def without_redrawn_hands(update: Any, later: Sequence[Any]) -> Any:
     users = {p.for_user for p in update.pictures if p.for_user is not None}
     users |= {b.for_user for b in update.buttons if b.for_user is not None}
     for user in users:
-        if any(m.to == user for m in update.messages):
+        if any(e.to == user for e in update.said):
             continue
         if any(p.for_user == user for step in later for p in step.pictures):
             update = without_user(update, user)

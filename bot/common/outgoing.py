@@ -104,7 +104,8 @@ def only_for(update: Any, user_id: int) -> Any:
     """The update without anything addressed to other users (their hands, their news)."""
     return dataclasses.replace(
         update,
-        messages=tuple(m for m in update.messages if m.to in (None, user_id)),
+        events=tuple(e for e in update.events if e.to in (None, user_id)),
+        notes=tuple(n for n in update.notes if n.to in (None, user_id)),
         pictures=tuple(p for p in update.pictures if p.for_user in (None, user_id)),
         buttons=tuple(b for b in update.buttons if b.for_user in (None, user_id)),
     )
@@ -115,7 +116,8 @@ def without_user(update: Any, user_id: int) -> Any:
     return dataclasses.replace(
         update,
         pictures=tuple(p for p in update.pictures if p.for_user != user_id),
-        messages=tuple(m for m in update.messages if m.to != user_id),
+        events=tuple(e for e in update.events if e.to != user_id),
+        notes=tuple(n for n in update.notes if n.to != user_id),
         buttons=tuple(b for b in update.buttons if b.for_user != user_id),
     )
 

@@ -20,7 +20,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import render
-from engine import board_game_names, get_board_game
+from engine import board_game_names, get_board_game, origins, register_all
 from engine.board import BoardState
 from engine.leiff import Leiff
 from engine.leiff.views import LeiffView
@@ -174,7 +174,13 @@ class Painter:
     def _new_pool(self) -> ProcessPoolExecutor:
         # "spawn": a fresh interpreter per worker, never a fork of a running event loop
         context = multiprocessing.get_context("spawn")
-        return ProcessPoolExecutor(max_workers=self.workers, mp_context=context)
+        # each worker registers the games this process knows (a game added at run time too)
+        return ProcessPoolExecutor(
+            max_workers=self.workers,
+            mp_context=context,
+            initializer=register_all,
+            initargs=(origins(),),
+        )
 
     async def _run(self, func: Callable[..., Any], *args: Any) -> Any:
         pool = self._pool

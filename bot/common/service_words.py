@@ -6,28 +6,141 @@ layer turns them into words (one place, so every feature words them alike).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
+from bot.common.outgoing import listing
 from bot.service import board_logic
+from bot.service.errors import ENGINE, ServiceError
+from bot.service.errors import ENGLISH as ERROR_ENGLISH
+from bot.service.results import Event, Note, Update
+from bot.service.texts import ENGINE_PHRASE, ENGINE_TEXT, RESULT, Said, mention, result_params
+from bot.service.texts import ENGLISH as SAY_ENGLISH
+from engine import IllegalMove
+from engine.phrases import Phrase
+from i18n import (
+    DEFAULT_LANGUAGE,
+    illegal_move,
+    outcome_reason,
+    phrase,
+    translate,
+    translate_plural,
+)
+
+ERROR_PREFIX = "service.error."
+SAY_PREFIX = "service.say."
 
 
-def service_error(language: str, error: Any) -> str:
-    """A service refusal (:class:`bot.service.ServiceError`) in ``language``."""
-    return str(error)
+def service_error(language: str, error: ServiceError) -> str:
+    """A service refusal (:class:`bot.service.ServiceError`) in ``language``: its code and
+    parameters from the catalogue (``service.error.<code>``); a refusal the engine gave
+    travels as the engine's own code and reads as the engine's message (``illegal.<code>``)."""
+    return error_text(language, error.code, error.params)
 
 
-def service_text(language: str, message: Any) -> str:
-    """One text of an update (a :class:`bot.service.Message`, or a line the Discord layer
-    added that words itself) in ``language``."""
-    if hasattr(message, "words"):
-        return str(message.words(language))
-    return str(message.text)
+def error_text(language: str, code: str, params: Mapping[str, object]) -> str:
+    """A service error code with its parameters in ``language``."""
+    values = dict(params)
+    if code == ENGINE:
+        engine_code = str(values.pop("engine_code"))
+        return illegal_move(language, IllegalMove(engine_code, **values))
+    places = values.get("places")
+    if isinstance(places, list | tuple):
+        # joined here, not by translate: a list parameter would read "a or b"
+        values["places"] = ", ".join(_place(language, place) for place in places)
+    if isinstance(ERROR_ENGLISH[code], tuple):
+        count = values.pop("count")
+        assert isinstance(count, int)
+        msgid = ERROR_PREFIX + code
+        return translate_plural(language, msgid, f"{msgid}.plural", count, **values)
+    return translate(language, ERROR_PREFIX + code, **values)
 
 
-def texts_for(language: str, update: Any, user_id: int | None) -> list[str]:
-    """The update's texts for the channel (``None``) or for one user, in ``language``."""
-    return [service_text(language, m) for m in update.messages if m.to == user_id]
+def _place(language: str, place: object) -> str:
+    assert isinstance(place, Mapping)
+    values = {str(key): value for key, value in place.items()}
+    return translate(language, f"{ERROR_PREFIX}place_{values.pop('kind')}", **values)
+
+
+def said_words(language: str, code: str, params: Mapping[str, object]) -> str:
+    """A line the service said (a said :class:`bot.service.Event`: its kind and data) in
+    ``language``, from the catalogue (``service.say.<code>``); see :mod:`bot.service.texts`."""
+    if code == ENGINE_PHRASE:
+        said = params["phrase"]
+        assert isinstance(said, Phrase)
+        player = params.get("player")
+        text = phrase(language, said) if player is None else phrase(language, said, player=player)
+    elif code == ENGINE_TEXT:
+        text = str(params["text"])  # the engine's own English, until it speaks in codes
+    elif code == RESULT:
+        text = _result_line(language, params)
+    else:
+        values = {key: _value(language, value) for key, value in params.items() if key != "then"}
+        msgid = SAY_PREFIX + code
+        if isinstance(SAY_ENGLISH[code], tuple):
+            count = values.pop("count")
+            assert isinstance(count, int)
+            text = translate_plural(language, msgid, f"{msgid}.plural", count, **values)
+        else:
+            text = translate(language, msgid, **values)
+    then = params.get("then")
+    if isinstance(then, list | tuple) and then:
+        text = " ".join([text, *(str(_value(language, item)) for item in then)])
+    return text
+
+
+def _result_line(language: str, params: Mapping[str, object]) -> str:
+    """A finished match's result line. English words it as it always has (the engine's
+    "dark wins 4–2: …" with the player put in); other languages say who won and why, the
+    why being the engine's outcome or the service's reason, each in that language."""
+    seats, result = result_params(params)
+    if language == DEFAULT_LANGUAGE:
+        return result_words(language, seats, result, mention)
+    why, outcome = params.get("why"), params.get("outcome")
+    if isinstance(why, Said):
+        because = said_words(language, why.code, why.params)
+    elif isinstance(outcome, Mapping):
+        because = outcome_reason(language, outcome)
+    else:
+        because = str(result.get("reason") or "")
+    winners = [mention(user) for user in result.get("winners") or []]  # type: ignore[attr-defined]
+    names = listing(language, winners)
+    if result.get("draw") or not winners:
+        code = "result_drawn" if because else "result_drawn_plain"
+    elif len(winners) == 1:
+        code = "result_win" if because else "result_win_plain"
+    else:
+        code = "result_win_many" if because else "result_win_many_plain"
+    return translate(language, SAY_PREFIX + code, names=names, reason=because)
+
+
+def _value(language: str, value: object) -> object:
+    """A parameter of a said line: what is said inside it in words, plain values as they
+    are (``translate`` words colours itself)."""
+    if isinstance(value, Said):
+        return said_words(language, value.code, value.params)
+    if isinstance(value, Phrase):
+        return phrase(language, value)
+    if isinstance(value, list | tuple) and all(isinstance(v, Said | Phrase) for v in value):
+        return ", ".join(str(_value(language, item)) for item in value)
+    return value
+
+
+def service_text(language: str, line: Event | Note) -> str:
+    """One line of an update in ``language``: a said :class:`bot.service.Event`, or a note
+    the Discord layer added (anything with ``words(language)``)."""
+    if isinstance(line, Event):
+        return said_words(language, line.kind, line.data)
+    return line.words(language)
+
+
+def texts_for(language: str, update: Update, user_id: int | None) -> list[str]:
+    """The update's lines for the channel (``None``) or for one user, in ``language``: the
+    Discord layer's own notes first, then what the service said."""
+    notes = [note for note in update.notes if note.to == user_id]
+    said = [event for event in update.said if event.to == user_id]
+    lines: list[Event | Note] = [*notes, *said]
+    return [service_text(language, line) for line in lines]
 
 
 def result_words(

@@ -34,4 +34,6 @@ class CatalogueTranslator(app_commands.Translator):
         language = language_for(locale)
         if msgid is None or language == DEFAULT_LANGUAGE:
             return None  # Discord shows the English text given with the command
-        return translate(language, msgid)
+        text = translate(language, msgid)
+        # a text the catalogues do not know (a game registered at run time) stays English
+        return None if text == msgid else text

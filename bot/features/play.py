@@ -9,7 +9,8 @@ again, whatever its game.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+import inspect
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol
 
 import discord
@@ -22,9 +23,9 @@ from bot.common.games import game_choices
 from bot.common.outgoing import only_for
 from bot.common.responder import Responder
 from bot.common.translator import command_text
-from engine import get_spec
+from engine import get_spec, specs
 from engine.ai.levels import LEVEL_NAMES
-from engine.spec import GameKind
+from engine.spec import GameKind, OptionSpec
 from i18n import N_
 
 # the levels' ids, one per engine level (a test checks that every level has one)
@@ -102,62 +103,7 @@ class Play:
     # ---- the slash commands ----------------------------------------------------------
     def commands(self) -> list[app_commands.Command[Any, ..., None]]:
         feature = self
-
-        @app_commands.command(
-            name=command_text("command.play.name"),
-            description=command_text("command.play.description"),
-        )
-        @app_commands.rename(
-            game=command_text("command.option.game"),
-            opponent=command_text("command.option.opponent"),
-            size=command_text("command.option.size"),
-            variant=command_text("command.option.variant"),
-            target=command_text("command.option.target"),
-            teams=command_text("command.option.teams"),
-            level=command_text("command.option.level"),
-        )
-        @app_commands.describe(
-            game=command_text("command.play.game"),
-            opponent=command_text("command.play.opponent"),
-            size=command_text("command.play.size"),
-            variant=command_text("command.play.variant"),
-            target=command_text("command.play.target"),
-            teams=command_text("command.play.teams"),
-            level=command_text("command.play.level"),
-        )
-        @app_commands.choices(  # type: ignore[misc]  # str and int choices in one call
-            game=game_choices(),
-            level=[
-                app_commands.Choice(name=command_text(LEVEL_TEXT_IDS[name]), value=name)
-                for name in LEVEL_NAMES
-            ],
-            target=[
-                app_commands.Choice(name=command_text("command.play.target.short"), value=50),
-                app_commands.Choice(name=command_text("command.play.target.long"), value=100),
-            ],
-        )
-        @app_commands.guild_only()
-        async def play_command(
-            interaction: discord.Interaction,
-            game: app_commands.Choice[str],
-            opponent: discord.Member | None = None,
-            size: app_commands.Range[int, 3, 15] | None = None,
-            variant: bool | None = None,
-            target: app_commands.Choice[int] | None = None,
-            teams: bool | None = None,
-            level: app_commands.Choice[str] | None = None,
-        ) -> None:
-            options: dict[str, object] = {}
-            if get_spec(game.value).kind is GameKind.CARDS:
-                if target is not None:
-                    options["target"] = target.value
-                if teams is not None:
-                    options["teams"] = teams
-            elif variant is not None:
-                options["variant"] = variant
-            await feature.play(
-                interaction, game.value, opponent, size, options, level.value if level else None
-            )
+        play_command = play_command_from_specs(feature.play)
 
         @app_commands.command(
             name=command_text("command.board.name"),
@@ -168,3 +114,145 @@ class Play:
             await feature.board(interaction)
 
         return [play_command, board_command]
+
+
+# How the options the catalogues know are named, described and offered (option names are
+# the specs'; an option they do not know yet is named by itself and described by its
+# spec's label).
+OPTION_NAMES = {
+    "variant": N_("command.option.variant"),
+    "target": N_("command.option.target"),
+    "teams": N_("command.option.teams"),
+}
+OPTION_HELP = {
+    "variant": N_("command.play.variant"),
+    "target": N_("command.play.target"),
+    "teams": N_("command.play.teams"),
+}
+CHOICE_NAMES = {
+    ("target", 50): N_("command.play.target.short"),
+    ("target", 100): N_("command.play.target.long"),
+}
+
+PlayHandler = Callable[
+    [
+        discord.Interaction,
+        str,
+        "discord.abc.User | None",
+        "int | None",
+        dict[str, Any],
+        "str | None",
+    ],
+    Awaitable[None],
+]
+
+
+def per_match_options() -> dict[str, tuple[OptionSpec, frozenset[GameKind]]]:
+    """Every option the players of one match choose, over the registered games: by name,
+    the first game's spec of it and the kinds of game that have it."""
+    found: dict[str, tuple[OptionSpec, frozenset[GameKind]]] = {}
+    for spec in specs():
+        for option in spec.options:
+            if option.per_match:
+                first, kinds = found.get(option.name, (option, frozenset()))
+                found[option.name] = (first, kinds | {spec.kind})
+    return found
+
+
+def _option_text(option: OptionSpec) -> tuple[app_commands.locale_str, app_commands.locale_str]:
+    name_id, help_id = OPTION_NAMES.get(option.name), OPTION_HELP.get(option.name)
+    name = command_text(name_id) if name_id else app_commands.locale_str(option.name)
+    if help_id:
+        return name, command_text(help_id)
+    label = option.label
+    return name, app_commands.locale_str(label.english, msgid=label.code)
+
+
+def _option_choices(option: OptionSpec) -> list[app_commands.Choice[int]]:
+    choices = []
+    for value in option.choices:
+        assert isinstance(value, int)
+        msgid = CHOICE_NAMES.get((option.name, value))
+        name = command_text(msgid) if msgid else app_commands.locale_str(str(value))
+        choices.append(app_commands.Choice(name=name, value=value))
+    return choices
+
+
+def play_command_from_specs(play: PlayHandler) -> app_commands.Command[Any, ..., None]:
+    """``/play``, its options read from the registered games' specs: the game (every
+    registered one), the opponent, the board size, each option the players of a match
+    choose (a switch, or a choice of the values its spec allows) and the bot's level."""
+    options = per_match_options()
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [
+        inspect.Parameter(
+            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+        ),
+        inspect.Parameter("game", keyword, annotation=app_commands.Choice[str]),
+        inspect.Parameter("opponent", keyword, default=None, annotation=discord.Member | None),
+        inspect.Parameter(
+            "size", keyword, default=None, annotation=app_commands.Range[int, 3, 15] | None
+        ),
+    ]
+    renames: dict[str, app_commands.locale_str] = {
+        "game": command_text("command.option.game"),
+        "opponent": command_text("command.option.opponent"),
+        "size": command_text("command.option.size"),
+        "level": command_text("command.option.level"),
+    }
+    described: dict[str, app_commands.locale_str] = {
+        "game": command_text("command.play.game"),
+        "opponent": command_text("command.play.opponent"),
+        "size": command_text("command.play.size"),
+        "level": command_text("command.play.level"),
+    }
+    choices: dict[str, Any] = {
+        "game": game_choices(),
+        "level": [
+            app_commands.Choice(name=command_text(LEVEL_TEXT_IDS[name]), value=name)
+            for name in LEVEL_NAMES
+        ],
+    }
+    for name, (option, _) in options.items():
+        if option.choices:
+            annotation: Any = app_commands.Choice[int] | None
+            choices[name] = _option_choices(option)
+        else:
+            annotation = bool | None if isinstance(option.default, bool) else int | None
+        parameters.append(inspect.Parameter(name, keyword, default=None, annotation=annotation))
+        renames[name], described[name] = _option_text(option)
+    parameters.append(
+        inspect.Parameter(
+            "level", keyword, default=None, annotation=app_commands.Choice[str] | None
+        )
+    )
+
+    async def play_command(interaction: discord.Interaction, **values: Any) -> None:
+        game = values["game"].value
+        kind = get_spec(game).kind
+        chosen: dict[str, object] = {}
+        for name, (_, kinds) in options.items():
+            value = values.get(name)
+            # an option of this kind of game goes to the service, which refuses it for a
+            # game that lacks it; one only other kinds of game have means nothing here
+            if value is not None and kind in kinds:
+                chosen[name] = value.value if isinstance(value, app_commands.Choice) else value
+        level = values.get("level")
+        await play(
+            interaction,
+            game,
+            values.get("opponent"),
+            values.get("size"),
+            chosen,
+            level.value if level is not None else None,
+        )
+
+    play_command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    callback = app_commands.rename(**renames)(play_command)
+    callback = app_commands.describe(**described)(callback)
+    callback = app_commands.choices(**choices)(callback)
+    command: app_commands.Command[Any, ..., None] = app_commands.command(
+        name=command_text("command.play.name"),
+        description=command_text("command.play.description"),
+    )(callback)
+    return app_commands.guild_only()(command)

@@ -25,17 +25,17 @@ from bot.service.errors import (
     TooManyMatches,
 )
 from bot.service.guild_settings import GuildSettings
-from bot.service.results import Update
+from bot.service.results import Update, say
 from bot.service.steps import (
     deadline,
     game_name,
-    games_count,
     is_table,
+    place,
     seat_removed,
-    where,
     with_changes,
 )
 from bot.service.store import MatchStore
+from bot.service.texts import Said
 from bot.storage import (
     ACTIVE_STATUSES,
     ChallengeRecord,
@@ -43,8 +43,8 @@ from bot.storage import (
     MatchRecord,
     SeatRecord,
 )
-from engine import BOARD_GAMES, get_board_game
-from engine.board import BoardState
+from engine import board_game_names, get_board_game
+from engine.board import BoardGame, BoardState
 
 
 def seat_of(record: MatchRecord, user_id: int) -> SeatRecord:
@@ -57,18 +57,18 @@ def seat_of(record: MatchRecord, user_id: int) -> SeatRecord:
 
 def check_running(record: MatchRecord) -> None:
     if record.status == "lobby":
-        raise LobbyError("the game has not started yet")
+        raise LobbyError("not_started")
     if record.status != "running":
         raise MatchOver()
 
 
 def check_lobby(record: MatchRecord) -> None:
     if not is_table(record):
-        raise LobbyError("this is not a Leiff table")
+        raise LobbyError("not_a_leiff_table")
     if record.status == "running":
-        raise LobbyError("the game has already started")
+        raise LobbyError("already_started")
     if record.status != "lobby":
-        raise MatchOver("this table is closed")
+        raise MatchOver("table_closed")
 
 
 def check_channel(settings: GuildSettings, channel_id: int, thread_id: int | None) -> None:
@@ -84,17 +84,45 @@ def board_options(
 ) -> tuple[str, int, dict[str, Any]]:
     """The board game's name, board size and the options that differ from its defaults."""
     name = game_name(game)
-    if name not in BOARD_GAMES:
-        raise InvalidOptions("Leiff is played at a table: open one with the Leiff lobby")
+    if name not in board_game_names():
+        raise InvalidOptions("leiff_at_a_table")
     rules = get_board_game(name)
-    try:
-        checked_size = rules.validate_size(size)
-        checked = rules.validate_options(options)
-    except ValueError as error:
-        raise InvalidOptions(str(error)) from None
+    checked_size = _checked_size(rules, size)
+    checked = _checked_options(rules, options)
     # Keep only options that differ from the defaults, so equal matches store alike.
     chosen = {k: v for k, v in checked.items() if v != rules.option_defaults.get(k)}
     return name, checked_size, chosen
+
+
+def _checked_size(rules: BoardGame, size: int | None) -> int:
+    """The engine's own size check, refused with a code (the engine says it in English)."""
+    if size is None:
+        return rules.default_size
+    if not isinstance(size, int) or isinstance(size, bool) or size not in rules.sizes:
+        sizes = [str(s) for s in rules.sizes]
+        allowed = ", ".join(sizes[:-1]) + " or " + sizes[-1] if len(sizes) > 1 else sizes[0]
+        raise InvalidOptions("board_size", game=rules.title, sizes=allowed, size=size)
+    return size
+
+
+def _checked_options(rules: BoardGame, options: Mapping[str, Any] | None) -> dict[str, Any]:
+    """The engine's own options check, refused with codes."""
+    for key, value in (options or {}).items():
+        if key not in rules.option_defaults:
+            known = ", ".join(sorted(rules.option_defaults)) or "none"
+            raise InvalidOptions(
+                "board_option_unknown", game=rules.title, key=repr(key), known=known
+            )
+        expected = type(rules.option_defaults[key])
+        if not isinstance(value, expected):
+            raise InvalidOptions("board_option_type", key=repr(key), kind=expected.__name__)
+        allowed = rules.option_choices.get(key)
+        if allowed and value not in allowed:
+            listed = ", ".join(str(choice) for choice in allowed)
+            raise InvalidOptions(
+                "board_option_choice", key=repr(key), choices=listed, value=repr(value)
+            )
+    return rules.validate_options(options)
 
 
 class NewGames:
@@ -119,15 +147,10 @@ class NewGames:
         if len(active) < limit:
             return
         if who != "you":
-            raise TooManyMatches(
-                f"{who} already has {games_count(len(active))} running (the limit here is {limit})"
-            )
+            raise TooManyMatches("too_many_other", user=who, count=len(active), limit=limit)
         # Say where they are, so the player can finish or resign one of them.
-        listed = ", ".join(where(record, user_id) for record in active[:limit])
-        raise TooManyMatches(
-            f"you already have {games_count(len(active))} running "
-            f"(the limit here is {limit}): {listed}"
-        )
+        places = [place(record, user_id) for record in active[:limit]]
+        raise TooManyMatches("too_many_you", count=len(active), limit=limit, places=places)
 
     async def check_cooldown(
         self, settings: GuildSettings, guild_id: int, user_id: int, now: float
@@ -205,20 +228,31 @@ class NewGames:
         )
 
     async def start_board_match(
-        self, challenge: ChallengeRecord, draft: MatchRecord, state: BoardState, about: str
+        self,
+        challenge: ChallengeRecord,
+        draft: MatchRecord,
+        state: BoardState,
+        level: str | None = None,
     ) -> Update:
-        """Take the challenge and store its match in one transaction; ``match_started``.
-
-        ``about`` is said after the players' names (e.g. the bot's level)."""
+        """Take the challenge and store its match in one transaction; ``match_started``
+        (with the bot's ``level`` in a game against the bot)."""
         try:
             record = await self.store.repo.accept_challenge(challenge.id, draft)
         except ChallengeTaken:
             raise ChallengeExpired() from None
         self.store.remember(record, state)
         first, second = (seat.user_id for seat in record.seats)
-        line = (
-            f"{mention(first)} vs {mention(second)}{about}: {get_board_game(record.game).title} "
-            f"on a {state.size}-board. " + board_logic.turn_text(record, state)
+        turn = board_logic.turn_text(record, state)
+        then = [] if turn is None else [Said(turn.kind, turn.data)]
+        game = get_board_game(record.game).title
+        line = say(
+            "match_started" if level is None else "match_started_level",
+            first=mention(first),
+            second=mention(second),
+            level=level,
+            game=game,
+            size=state.size,
+            then=then,
         )
         update = self.describe.board("match_started", record, state, [line])
         return with_changes(update, challenge_id=challenge.id)

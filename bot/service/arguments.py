@@ -32,14 +32,14 @@ MAX_SECONDS = 2**53
 # Leiff bot seats sit under small negative pseudo user ids (-1, -2, …).
 MIN_PSEUDO_USER = -64
 
-# parameter -> (what it names, the error for a bad value, whether None is allowed)
+# parameter -> (the error code for a bad value, its class, whether None is allowed)
 _IDS: dict[str, tuple[str, type[ServiceError], bool]] = {
-    "match_id": ("there is no such match", NotFound, False),
-    "challenge_id": ("there is no such challenge", NotFound, False),
-    "guild_id": ("that is not a Discord server", InvalidRequest, False),
-    "channel_id": ("that is not a Discord channel", InvalidRequest, False),
-    "thread_id": ("that is not a Discord thread", InvalidRequest, True),
-    "message_id": ("that is not a Discord message", InvalidRequest, False),
+    "match_id": ("no_such_match", NotFound, False),
+    "challenge_id": ("no_such_challenge", NotFound, False),
+    "guild_id": ("not_a_server", InvalidRequest, False),
+    "channel_id": ("not_a_channel", InvalidRequest, False),
+    "thread_id": ("not_a_thread", InvalidRequest, True),
+    "message_id": ("not_a_message", InvalidRequest, False),
 }
 _USERS: dict[str, bool] = {  # parameter -> whether None is allowed
     "user_id": False,
@@ -56,11 +56,11 @@ _WHOLE_NUMBERS: dict[str, type[ServiceError]] = {
     "version": InvalidRequest,
 }
 _TEXTS: dict[str, tuple[str, type[ServiceError], bool]] = {
-    "move": ("a move is written as text, like f6", IllegalAction, False),
-    "action": ("an action is written as text", IllegalAction, False),
-    "game": ("there is no such game", InvalidOptions, True),
-    "level": ("there is no such level", InvalidOptions, True),
-    "kind": ("that is not a kind of message", InvalidRequest, False),
+    "move": ("move_not_text", IllegalAction, False),
+    "action": ("action_not_text", IllegalAction, False),
+    "game": ("no_such_game", InvalidOptions, True),
+    "level": ("no_such_level", InvalidOptions, True),
+    "kind": ("not_a_message_kind", InvalidRequest, False),
 }
 
 _Call = TypeVar("_Call", bound=Callable[..., Any])
@@ -76,23 +76,23 @@ def is_snowflake(value: Any) -> bool:
 
 def _check(name: str, value: Any) -> None:
     if name in _IDS:
-        sentence, error, optional = _IDS[name]
+        code, error, optional = _IDS[name]
         if not (value is None and optional) and not is_snowflake(value):
-            raise error(sentence)
+            raise error(code)
     elif name in _USERS:
         pseudo = is_int(value) and MIN_PSEUDO_USER <= value < 0
         if not (value is None and _USERS[name]) and not (is_snowflake(value) or pseudo):
-            raise InvalidRequest("that is not a Discord user")
+            raise InvalidRequest("not_a_user")
     elif name in _WHOLE_NUMBERS:
         if value is not None and not (is_int(value) and abs(value) <= MAX_SNOWFLAKE):
-            raise _WHOLE_NUMBERS[name](f"the {name} must be a whole number")
+            raise _WHOLE_NUMBERS[name]("not_a_whole_number", name=name)
     elif name in _TEXTS:
-        sentence, error, optional = _TEXTS[name]
+        code, error, optional = _TEXTS[name]
         if not (value is None and optional) and not isinstance(value, str):
-            raise error(sentence)
+            raise error(code)
     elif name == "options":
         if value is not None and not isinstance(value, Mapping):
-            raise InvalidOptions("options are given as names with their values")
+            raise InvalidOptions("options_not_names")
     elif name == "now":
         if value is not None and not (
             isinstance(value, int | float)
@@ -100,9 +100,9 @@ def _check(name: str, value: Any) -> None:
             and math.isfinite(value)
             and abs(value) < MAX_SECONDS
         ):
-            raise InvalidRequest("the time must be a number of seconds")
+            raise InvalidRequest("time_not_seconds")
     elif name == "has_manage_guild" and not isinstance(value, bool):
-        raise InvalidRequest("the permission must be given as yes or no")
+        raise InvalidRequest("permission_not_yes_no")
 
 
 def checked(call: _Call) -> _Call:

@@ -6,120 +6,80 @@ locking and clocks.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from bot.service.ratings import Placing
+from bot.service.results import Event, say
+from bot.service.texts import ENGINE_PHRASE, RESULT, Said
+from bot.service.texts import SeatColour as SeatColour
+from bot.service.texts import mention as mention
+from bot.service.texts import result_text as result_text
 from bot.storage.records import MatchRecord, SeatRecord
+from engine import get_spec
+from engine.board import BoardState
 
-# Games whose rules can end in a draw, so a draw by agreement is possible.
-DRAWABLE_GAMES = frozenset({"lefe", "dalen", "les"})
 # Engine moves that get a button of their own (cell moves are typed or picked on the board).
 SPECIAL_MOVES = ("swap", "pass", "black", "white")
 
 
-def mention(user_id: int | None) -> str:
-    """How texts name a player: a Discord mention, or "Bot N" for a Leiff bot seat's
-    pseudo id (negative; no Discord user has one)."""
-    if user_id is None:
-        return "a bot"
-    if user_id < 0:
-        return f"Bot {-user_id}"
-    return f"<@{user_id}>"
-
-
-def seats_with_colours(record: MatchRecord, state: Any) -> tuple[SeatRecord, ...]:
+def seats_with_colours(record: MatchRecord, state: BoardState) -> tuple[SeatRecord, ...]:
     """The seats with the colours they play now (after a swap or the Les side choice)."""
     return tuple(s.evolve(colour=state.seat_colour(s.seat)) for s in record.seats)
 
 
-def user_to_move(record: MatchRecord, state: Any) -> int | None:
+def user_to_move(record: MatchRecord, state: BoardState) -> int | None:
     seat = state.seat_to_move
     return None if seat is None else record.user_of(seat)
 
 
-def opening_hint(state: Any) -> str | None:
-    """A line explaining the opening step the player to move is in, if any."""
-    phase = getattr(state, "phase", None)
-    if state.game.name == "les" and phase == "setup":
-        step = int(state.extra.get("step", 1))
-        return f"Les set-up: stone {step} of 4."
-    if state.game.name == "les" and phase == "choose":
-        return "Choose your side: black or white (black moves first)."
-    if "swap" in state.legal_moves():
-        return "You may play swap to take the first colour."
-    return None
-
-
-def move_text(record: MatchRecord, seat: int, before: Any, after: Any) -> str:
-    """One line describing the move just made."""
+def move_text(record: MatchRecord, seat: int, before: BoardState, after: BoardState) -> Event:
+    """The line describing the move just made."""
     user = mention(record.user_of(seat))
     move = after.last_turn.move or ""
-    if move == "swap":
-        return f"{user} swaps: they now play {after.seat_colour(seat)}."
-    if move in ("black", "white") and after.game.name == "les":
-        return f"{user} chooses {move}."
-    if move == "pass":
-        return f"{user} passes."
-    colour = before.seat_colour(seat)
-    line = f"{user} ({colour}) plays {move}."
+    special = after.game.spec.special_move(move)
+    if special is not None:  # swap, pass, a side chosen: the engine's own announcement
+        colour = after.seat_colour(seat)
+        return say(ENGINE_PHRASE, phrase=special.announce(colour=colour, move=move), player=user)
+    then: list[Said] = []
     captured = len(after.last_turn.captured)
     flipped = len(after.last_turn.flipped)
     if captured:
-        line += f" {captured} stone{'s' * (captured != 1)} captured."
+        then.append(Said("stones_captured", {"count": captured}))
     if flipped:
-        line += f" {flipped} stone{'s' * (flipped != 1)} flipped."
-    return line
+        then.append(Said("stones_flipped", {"count": flipped}))
+    colour = before.seat_colour(seat)
+    return say("board_move", user=user, colour=colour, move=move, then=then)
 
 
-def turn_text(record: MatchRecord, state: Any) -> str:
+def turn_text(record: MatchRecord, state: BoardState) -> Event | None:
     """Whose turn it is (and the opening step), or nothing once the game is over or while
     the bot is to move (the Discord layer says the bot is thinking instead)."""
     user = user_to_move(record, state)
     seat = record.seat_of(user) if user is not None else None
     if user is None or (seat is not None and seat.is_bot):
-        return ""
-    line = f"{mention(user)} to move ({state.to_move})."
-    hint = opening_hint(state)
-    return f"{line} {hint}" if hint else line
+        return None
+    hint = state.opening_hint()
+    return say("board_turn", user=mention(user), colour=state.to_move, then=[hint] if hint else [])
 
 
-def result_from_outcome(record: MatchRecord, state: Any) -> dict[str, Any]:
+def result_line(seats: Iterable[Any], result: dict[str, Any], why: Said | Any) -> Event:
+    """The line saying a finished match's result (:func:`result_text` in English). ``why``
+    the match ended: the service's reason (a :class:`Said`) or the engine's outcome."""
+    pairs = [(seat.user_id, seat.colour) for seat in seats]
+    if isinstance(why, Said):
+        return say(RESULT, seats=pairs, result=dict(result), why=why)
+    return say(RESULT, seats=pairs, result=dict(result), outcome=why.to_dict())
+
+
+def result_from_outcome(record: MatchRecord, state: BoardState) -> dict[str, Any]:
     """The stored result of a game the engine ended."""
     outcome = state.outcome
+    assert outcome is not None, "the game has not ended"
     if outcome.winner is None:
         return {"winners": [], "reason": outcome.reason, "draw": True}
     winner = record.user_of(state.seat_of(outcome.winner))
     return {"winners": [winner], "reason": outcome.reason, "draw": False}
-
-
-def result_text(
-    seats: Iterable[Any], result: dict[str, Any], name: Callable[[int | None], str] = mention
-) -> str:
-    """The result in one sentence that names the winner once: "<@1> (dark) wins 4–2: light
-    has no legal placement." (the engine's "dark wins 4–2: …" with the player put in),
-    "The game is drawn 4–4: …", "<@1> wins: <@2> resigned." ``seats`` are the match's
-    seats (anything with ``user_id`` and ``colour``); ``name`` writes a player."""
-    reason = str(result.get("reason") or "")
-    if result.get("draw") or not result.get("winners"):
-        if reason.startswith("draw ") or reason.startswith("draw:"):  # the engine's "draw 4–4: …"
-            return f"The game is drawn{reason[len('draw') :]}."
-        if reason.startswith("drawn "):  # "drawn by agreement"
-            return f"The game is {reason}."
-        return f"The game is drawn: {reason}." if reason else "The game is drawn."
-    winners = list(result["winners"])
-    names = " and ".join(name(u) for u in winners)
-    colour = next((s.colour for s in seats if s.user_id == winners[0]), None)
-    if len(winners) != 1:
-        colour = None
-    if colour and reason.startswith(f"{colour} wins"):
-        rest = reason[len(colour) + len(" wins") :]
-        if rest.startswith(": it "):  # Lublache's "white wins: it has no legal placement left"
-            rest = f": {colour} {rest[len(': it ') :]}"
-        return f"{names} ({colour}) wins{rest}."
-    if len(winners) == 1:
-        return f"{names} wins: {reason}." if reason else f"{names} wins."
-    return f"{names} win: {reason}." if reason else f"{names} win."
 
 
 def placings(record: MatchRecord) -> list[Placing]:
@@ -135,13 +95,13 @@ def placings(record: MatchRecord) -> list[Placing]:
     ]
 
 
-def channel_actions(record: MatchRecord, state: Any) -> tuple[str, ...]:
+def channel_actions(record: MatchRecord, state: BoardState) -> tuple[str, ...]:
     """Buttons for the shared board message."""
     if record.status != "running":
         return ("rematch",) if record.status == "finished" else ()
     actions = [m for m in SPECIAL_MOVES if m in state.legal_moves()]
     actions.append("resign")
-    if record.game in DRAWABLE_GAMES:
+    if get_spec(record.game).draws_possible:
         if record.draw_offer_seat is None:
             actions.append("offer_draw")
         else:

@@ -15,7 +15,7 @@ from bot.service.admission import check_running, seat_of
 from bot.service.board_logic import mention
 from bot.service.describe import Describer
 from bot.service.errors import IllegalAction, NotYourTurn
-from bot.service.results import Update
+from bot.service.results import Update, say
 from bot.service.steps import (
     SERVICE_MARK,
     Result,
@@ -23,11 +23,14 @@ from bot.service.steps import (
     apply_board_move,
     begin,
     deadline,
+    draws_possible,
+    engine_refusal,
     finished,
     title,
     with_changes,
 )
 from bot.service.store import MatchStore
+from bot.service.texts import Said, reason
 from bot.storage import MatchRecord, SeatRecord
 from engine import IllegalMove
 from engine.board import BoardState
@@ -46,20 +49,20 @@ class BoardMatches:
     async def move(self, record: MatchRecord, user_id: int, move: str) -> Update:
         """A board move by ``user_id`` (a person or the bot), under the match lock."""
         if len(move) > MAX_MOVE_TEXT:  # refused unread: errors never quote long user text
-            raise IllegalAction(f"that is not a {title(record.game)} move")
+            raise IllegalAction("not_a_move", game=title(record.game))
         check_running(record)
         seat = seat_of(record, user_id)
         state: BoardState = self.store.state(record)
         if state.seat_to_move != seat.seat:
             waiting = board_logic.user_to_move(record, state)
-            raise NotYourTurn(f"it is {mention(waiting)}'s turn")
+            raise NotYourTurn("turn_of", user=mention(waiting))
         try:
             # A Lublache move on the big board costs tens of ms: the engine works in a
             # thread while the loop serves other matches. This match stays locked, so its
             # moves keep their order, and nothing is announced before the commit below.
             new_state, new_json = await asyncio.to_thread(apply_board_move, state, seat.seat, move)
         except IllegalMove as error:
-            raise IllegalAction(str(error)) from None
+            raise engine_refusal(error) from None
         now = self.store.clock()
         settings = await self.store.settings(record.guild_id)
         step = begin(record, now)
@@ -72,7 +75,9 @@ class BoardMatches:
         step.lines.append(board_logic.move_text(record, seat.seat, state, new_state))
         if new_state.outcome is not None:
             result = board_logic.result_from_outcome(record, new_state)
-            return await self.finish(record, step, new_state, result, now, moved=True)
+            return await self.finish(
+                record, step, new_state, result, new_state.outcome, now, moved=True
+            )
         deadline_at: float | None
         warn_at: float | None
         deadline_at, warn_at = deadline(now, settings.board_move_seconds)
@@ -80,7 +85,9 @@ class BoardMatches:
             # No clock on the bot: advance_bots (or the next tick) makes its move.
             deadline_at = warn_at = None
         step.record = step.record.evolve(deadline_at=deadline_at, warn_at=warn_at, warned=False)
-        step.lines.append(board_logic.turn_text(step.record, new_state))
+        turn = board_logic.turn_text(step.record, new_state)
+        if turn is not None:
+            step.lines.append(turn)
         await self.store.commit(record, step, new_state)
         return self.describe.board("move", step.record, new_state, step.lines, moved=True)
 
@@ -93,26 +100,27 @@ class BoardMatches:
         step.log(user_id, seat.seat, SERVICE_MARK + "resign", now)
         state = self.store.state(record)
         winner = next(s.user_id for s in record.seats if s.seat != seat.seat)
-        result = {"winners": [winner], "reason": f"{mention(user_id)} resigned", "draw": False}
-        return await self.finish(record, step, state, result, now)
+        why = Said("reason_resigned", {"user": mention(user_id)})
+        result = {"winners": [winner], "reason": reason(why), "draw": False}
+        return await self.finish(record, step, state, result, why, now)
 
     async def offer_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         async with self.store.match(match_id, version) as record:
             check_running(record)
             seat = seat_of(record, user_id)
-            if record.game not in board_logic.DRAWABLE_GAMES:
-                raise IllegalAction(f"{title(record.game)} cannot end in a draw")
+            if not draws_possible(record.game):
+                raise IllegalAction("no_draws", game=title(record.game))
             if record.draw_offer_seat == seat.seat:
-                raise IllegalAction("you have already offered a draw")
+                raise IllegalAction("draw_offered_already")
             if record.draw_offer_seat is not None:
-                raise IllegalAction("your opponent offered a draw: accept or decline it")
+                raise IllegalAction("opponent_offered_draw")
             now = self.store.clock()
             step = begin(record, now)
             step.record = step.record.evolve(draw_offer_seat=seat.seat)
             step.log(user_id, seat.seat, SERVICE_MARK + "offer_draw", now)
             opponent = next(s.user_id for s in record.seats if s.seat != seat.seat)
             step.lines.append(
-                f"{mention(user_id)} offers a draw. {mention(opponent)} may accept or decline."
+                say("draw_offered", user=mention(user_id), opponent=mention(opponent))
             )
             state = self.store.state(record)
             await self.store.commit(record, step, state)
@@ -126,8 +134,9 @@ class BoardMatches:
             now = self.store.clock()
             step = begin(record, now)
             step.log(user_id, seat.seat, SERVICE_MARK + "accept_draw", now)
-            result = {"winners": [], "reason": "drawn by agreement", "draw": True}
-            return await self.finish(record, step, self.store.state(record), result, now)
+            why = Said("reason_agreed")
+            result = {"winners": [], "reason": reason(why), "draw": True}
+            return await self.finish(record, step, self.store.state(record), result, why, now)
 
     async def decline_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         async with self.store.match(match_id, version) as record:
@@ -140,7 +149,7 @@ class BoardMatches:
         step = begin(record, now)
         step.record = step.record.evolve(draw_offer_seat=None)
         step.log(user_id, seat.seat, SERVICE_MARK + "decline_draw", now)
-        step.lines.append(f"{mention(user_id)} declines the draw.")
+        step.lines.append(say("draw_declined", user=mention(user_id)))
         state = self.store.state(record)
         await self.store.commit(record, step, state)
         return self.describe.board("draw_declined", step.record, state, step.lines)
@@ -154,20 +163,17 @@ class BoardMatches:
         step.log(None, seat, SERVICE_MARK + "timeout", now)
         if state.ply == 0:
             step.record = finished(
-                step.record, {"winners": [], "reason": "nobody moved", "draw": False}, now
+                step.record,
+                {"winners": [], "reason": reason(Said("reason_nobody_moved")), "draw": False},
+                now,
             ).evolve(status="aborted")
-            step.lines.append(
-                f"{mention(loser)} did not make the first move in time: the match is cancelled."
-            )
+            step.lines.append(say("first_move_missed", user=mention(loser)))
             await self.store.commit(record, step, state)
             return self.describe.board("match_aborted", step.record, state, step.lines)
         winner = next(s.user_id for s in record.seats if s.seat != seat)
-        result = {
-            "winners": [winner],
-            "reason": f"{mention(loser)} ran out of time",
-            "draw": False,
-        }
-        return await self.finish(record, step, state, result, now)
+        why = Said("reason_timed_out", {"user": mention(loser)})
+        result = {"winners": [winner], "reason": reason(why), "draw": False}
+        return await self.finish(record, step, state, result, why, now)
 
     async def finish(
         self,
@@ -175,12 +181,13 @@ class BoardMatches:
         step: Step,
         state: Any,
         result: Result,
+        why: object,
         now: float,
         *,
         moved: bool = False,
     ) -> Update:
         step.record = finished(step.record, result, now)
-        step.closing.append(board_logic.result_text(step.record.seats, result))
+        step.closing.append(board_logic.result_line(step.record.seats, result, why))
         changes = await self.store.commit(original, step, state, board_logic.placings(step.record))
         update = self.describe.board(
             "match_over", step.record, state, step.lines + step.closing, moved=moved
@@ -191,7 +198,7 @@ class BoardMatches:
         check_running(record)
         seat = seat_of(record, user_id)
         if record.draw_offer_seat is None:
-            raise IllegalAction("there is no draw offer to answer")
+            raise IllegalAction("no_draw_offer")
         if record.draw_offer_seat == seat.seat:
-            raise IllegalAction("your opponent must answer your draw offer")
+            raise IllegalAction("opponent_must_answer")
         return seat

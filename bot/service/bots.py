@@ -18,9 +18,13 @@ from typing import Any
 
 from bot.service.errors import InvalidOptions
 from bot.storage.records import MatchRecord, SeatRecord, VsBotResult
+from engine import get_spec
 from engine.ai import leiff_bot
 from engine.ai.levels import DEFAULT_LEVEL, LEVEL_NAMES
+from engine.board import BoardState
 from engine.leiff.actions import OUT_OF_TURN_KINDS
+from engine.leiff.state import LeiffState
+from engine.spec import GameKind
 
 # Weakest first: when several bots share a Leiff table, the strongest names the match.
 LEVEL_ORDER: tuple[str, ...] = LEVEL_NAMES
@@ -33,7 +37,7 @@ def check_level(level: str | None) -> str:
         return DEFAULT_BOT_LEVEL
     name = str(level).strip().lower()
     if name not in LEVEL_ORDER:
-        raise InvalidOptions(f"the bot's levels are: {', '.join(LEVEL_ORDER)}")
+        raise InvalidOptions("unknown_level", levels=", ".join(LEVEL_ORDER))
     return name
 
 
@@ -78,7 +82,7 @@ def humans_at_table(record: MatchRecord) -> list[SeatRecord]:
     return [seat for seat in record.seats if not seat.is_bot and not seat.removed]
 
 
-def board_bot_to_move(record: MatchRecord, state: Any) -> SeatRecord | None:
+def board_bot_to_move(record: MatchRecord, state: BoardState) -> SeatRecord | None:
     """The bot seat that must move now in a board game, if any."""
     seat_number = state.seat_to_move
     if seat_number is None or state.outcome is not None:
@@ -99,7 +103,7 @@ def board_bot_answers_draw(record: MatchRecord) -> SeatRecord | None:
     return None
 
 
-def leiff_bot_choice(record: MatchRecord, state: Any) -> tuple[SeatRecord, str] | None:
+def leiff_bot_choice(record: MatchRecord, state: LeiffState) -> tuple[SeatRecord, str] | None:
     """The first bot seat (in seat order, among the seats that may act) that wants to act,
     with its action; None when no bot wants to act now.
 
@@ -137,7 +141,7 @@ def bot_due(record: MatchRecord, state: Any) -> bool:
     """Whether a bot seat would act now (what advance_bots would do first)."""
     if state is None or record.status != "running" or not bot_seats(record):
         return False
-    if record.game == "leiff":
+    if get_spec(record.game).kind is GameKind.CARDS:
         return leiff_bot_choice(record, state) is not None
     return (
         board_bot_answers_draw(record) is not None or board_bot_to_move(record, state) is not None

@@ -22,12 +22,20 @@ from bot.service.errors import (
     NotFound,
     SelfChallenge,
 )
-from bot.service.results import ChallengeInfo, Update
+from bot.service.results import ChallengeInfo, Update, say
 from bot.service.steps import is_table
 from bot.service.store import MatchStore
 from bot.service.vs_bot import BotOpponent
 from bot.storage import ChallengeRecord, ChallengeTaken, SeatRecord
 from engine import get_board_game
+
+# Why a challenge is no longer open, by its status.
+_CLOSED = {
+    "accepted": "challenge_accepted",
+    "declined": "challenge_declined",
+    "cancelled": "challenge_cancelled",
+    "expired": "challenge_closed_expired",
+}
 
 
 class Challenges:
@@ -71,7 +79,7 @@ class Challenges:
                 thread_id=thread_id,
             )
         if level is not None:
-            raise InvalidOptions("a level is only for games against the bot")
+            raise InvalidOptions("level_only_vs_bot")
         async with self.store.user_lock(guild_id, challenger_id):
             return await self._challenge(
                 guild_id, channel_id, challenger_id, game, target_id, size, options, thread_id
@@ -121,17 +129,17 @@ class Challenges:
     async def _rematch(self, match_id: int, user_id: int) -> Update:
         record = await self.store.load(match_id)
         if is_table(record):
-            raise IllegalAction("for another game of Leiff, open a new table")
+            raise IllegalAction("leiff_rematch")
         seat = seat_of(record, user_id)
         if record.status != "finished":
-            raise IllegalAction("a rematch can be asked for once the match is over")
+            raise IllegalAction("rematch_too_soon")
         if record.vs_bot:
             return await self.bots.rematch(record, user_id)
         opponent = next(s.user_id for s in record.seats if s.seat != seat.seat)
         for open_challenge in await self.store.repo.open_challenges(record.guild_id):
             if open_challenge.rematch_of == match_id:
                 if open_challenge.challenger_id == user_id:
-                    raise IllegalAction("you already asked for a rematch")
+                    raise IllegalAction("rematch_asked")
                 return await self.accept_challenge(open_challenge.id, user_id)
         settings = await self.store.settings(record.guild_id)
         await self.new_games.check_match_limit(settings, user_id, record.guild_id, "you")
@@ -149,7 +157,7 @@ class Challenges:
             options=dict(record.options.get("options", {})),
             rematch_of=match_id,
         )
-        text = f"{mention(user_id)} asks {mention(opponent)} for a rematch."
+        text = say("rematch_asked", user=mention(user_id), opponent=mention(opponent))
         return self.describe.challenge("challenge", challenge, [text])
 
     async def accept_challenge(self, challenge_id: int, user_id: int) -> Update:
@@ -161,9 +169,9 @@ class Challenges:
     async def _accept(self, challenge_id: int, user_id: int) -> Update:
         challenge = await self._open_challenge(challenge_id)
         if challenge.challenger_id == user_id:
-            raise SelfChallenge("you cannot accept your own challenge")
+            raise SelfChallenge("accept_own_challenge")
         if challenge.target_id is not None and challenge.target_id != user_id:
-            raise Forbidden(f"this challenge is for {mention(challenge.target_id)}")
+            raise Forbidden("challenge_for_other", user=mention(challenge.target_id))
         settings = await self.store.settings(challenge.guild_id)
         await self.new_games.check_match_limit(settings, user_id, challenge.guild_id, "you")
         await self.new_games.check_match_limit(
@@ -180,28 +188,30 @@ class Challenges:
             SeatRecord(seat=1, user_id=second, colour=state.seat_colour(1)),
         )
         draft = self.new_games.board_draft(challenge, state, seats, settings, self.store.clock())
-        return await self.new_games.start_board_match(challenge, draft, state, "")
+        return await self.new_games.start_board_match(challenge, draft, state)
 
     async def decline_challenge(self, challenge_id: int, user_id: int) -> Update:
         challenge = await self._open_challenge(challenge_id)
         if challenge.target_id is None or challenge.target_id != user_id:
-            raise Forbidden("only the challenged player can decline")
+            raise Forbidden("decline_not_target")
         closed = await self._close_challenge(challenge, "declined")
-        text = f"{mention(user_id)} declines the challenge of {mention(challenge.challenger_id)}."
+        text = say(
+            "challenge_declined", user=mention(user_id), challenger=mention(challenge.challenger_id)
+        )
         return self.describe.challenge("challenge_declined", closed, [text])
 
     async def cancel_challenge(self, challenge_id: int, user_id: int) -> Update:
         challenge = await self._open_challenge(challenge_id)
         if challenge.challenger_id != user_id:
-            raise Forbidden("only the player who made the challenge can withdraw it")
+            raise Forbidden("withdraw_not_challenger")
         closed = await self._close_challenge(challenge, "cancelled")
-        text = f"{mention(user_id)} withdraws the challenge."
+        text = say("challenge_withdrawn", user=mention(user_id))
         return self.describe.challenge("challenge_cancelled", closed, [text])
 
     async def get_challenge(self, challenge_id: int) -> ChallengeInfo:
         challenge = await self.store.repo.get_challenge(challenge_id)
         if challenge is None:
-            raise NotFound("there is no such challenge")
+            raise NotFound("no_such_challenge")
         return challenge_info(challenge)
 
     async def open_challenges(
@@ -219,11 +229,11 @@ class Challenges:
     async def _open_challenge(self, challenge_id: int) -> ChallengeRecord:
         challenge = await self.store.repo.get_challenge(challenge_id)
         if challenge is None:
-            raise NotFound("there is no such challenge")
+            raise NotFound("no_such_challenge")
         if challenge.status != "open":
-            raise ChallengeExpired(f"that challenge was already {challenge.status}")
+            raise ChallengeExpired(_CLOSED.get(challenge.status, "challenge_expired"))
         if challenge.expires_at <= self.store.clock():
-            raise ChallengeExpired("that challenge has expired")
+            raise ChallengeExpired("challenge_expired_now")
         return challenge
 
     async def _close_challenge(self, challenge: ChallengeRecord, status: str) -> ChallengeRecord:

@@ -18,9 +18,10 @@ from bot.service.board_matches import BoardMatches
 from bot.service.describe import Describer
 from bot.service.errors import ServiceError, StaleVersion
 from bot.service.leiff_tables import LeiffTables
-from bot.service.results import Event, Message, Update
+from bot.service.results import Event, Update, say
 from bot.service.steps import SERVICE_MARK, begin, duration, is_table
 from bot.service.store import MatchStore
+from bot.service.texts import Said
 from bot.service.vs_bot import BotOpponent
 from bot.storage import ACTIVE_STATUSES, ChallengeTaken, MatchRecord
 
@@ -54,7 +55,7 @@ class Clocks:
                     closed = await self.store.repo.close_challenge(challenge.id, "expired")
                 except ChallengeTaken:
                     continue
-                text = f"The challenge of {mention(closed.challenger_id)} expired."
+                text = say("challenge_expired", user=mention(closed.challenger_id))
                 updates.append(self.describe.challenge("challenge_expired", closed, [text]))
         # Bot turns first: after a restart (or a crash between a move and the bot's
         # answer) nothing stays stuck, and a bot acts before its clock could run out.
@@ -121,9 +122,9 @@ class Clocks:
         info = self.describe.info(record, state)
         left = max(0.0, (record.deadline_at or now) - now)
         users = bots.humans_only(record, info.to_act)
-        who = ", ".join(mention(u) for u in users) or "Nobody"
-        where = f"at table #{record.id}" if is_table(record) else f"in match #{record.id}"
-        text = f"{who}: {duration(left)} left to act {where}."
+        who: object = ", ".join(mention(u) for u in users) or Said("nobody")
+        code = "warning_table" if is_table(record) else "warning_match"
+        text = say(code, who=who, time=duration(left), id=record.id)
         return Update(
             kind="warning",
             match_id=record.id,
@@ -131,8 +132,7 @@ class Clocks:
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             thread_id=record.thread_id,
-            events=(Event("warning", {"seconds_left": left, "users": list(users)}),),
-            messages=(Message(text),),
+            events=(Event("warning", {"seconds_left": left, "users": list(users)}), text),
             mentions=users,
             match=info,
         )
@@ -143,7 +143,7 @@ class Clocks:
         if record.status == "lobby":
             step.record = step.record.evolve(status="aborted", deadline_at=None, finished_at=now)
             step.log(None, None, SERVICE_MARK + "expire", now)
-            step.lines.append("The Leiff table closed: nobody started the game in time.")
+            step.lines.append(say("lobby_expired"))
             await self.store.commit(record, step, None)
             return self.describe.lobby("lobby_expired", step.record, step.lines)
         if is_table(record):

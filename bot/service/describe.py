@@ -17,13 +17,14 @@ from bot.service.results import (
     ChallengeInfo,
     Event,
     MatchInfo,
-    Message,
     Picture,
     SeatInfo,
     Update,
+    say,
 )
 from bot.service.steps import is_table, title
 from bot.service.store import MatchStore
+from bot.service.texts import Said
 from bot.storage import ChallengeRecord, MatchRecord
 
 
@@ -94,7 +95,13 @@ class Describer:
         )
 
     def board(
-        self, kind: str, record: MatchRecord, state: Any, lines: list[str], *, moved: bool = False
+        self,
+        kind: str,
+        record: MatchRecord,
+        state: Any,
+        lines: Sequence[Event],
+        *,
+        moved: bool = False,
     ) -> Update:
         """A board match after a change (or as it is, ``kind="refresh"``)."""
         info = self.info(record, state)
@@ -111,8 +118,8 @@ class Describer:
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             thread_id=record.thread_id,
-            events=tuple(events),
-            messages=(Message("\n".join(line for line in lines if line)),) if lines else (),
+            events=(*events, *lines),
+            one_paragraph=True,
             pictures=(Picture("board", record.id, record.version, None, state=state),),
             buttons=(Buttons(None, board_logic.channel_actions(record, state), record.version),),
             mentions=bots.humans_only(record, info.to_act),
@@ -125,23 +132,21 @@ class Describer:
         record: MatchRecord,
         before: Any,
         states: list[Any],
-        lines: list[str],
-        closing: Sequence[str] = (),
+        lines: Sequence[Event],
+        closing: Sequence[Event] = (),
         *,
         only_user: int | None = None,
     ) -> Update:
         """A Leiff table after the engine produced ``states`` from ``before``.
         ``only_user``: private parts for that user only (None: for every player)."""
         final = states[-1] if states else self.store.state(record)
-        messages = [Message(line) for line in lines]
+        said = list(lines)
         events: list[Event] = []
         for state in states:
-            messages.extend(Message(text) for text in leiff_logic.public_texts(state, record))
-            messages.extend(
-                Message(text, to=user) for user, text in leiff_logic.private_texts(state, record)
-            )
+            said.extend(leiff_logic.public_lines(state, record))
+            said.extend(leiff_logic.private_lines(state, record))
             events.extend(Event(k, d) for k, d in leiff_logic.public_events(state))
-        messages.extend(Message(line) for line in closing)
+        said.extend(closing)
         info = self.info(record, final)
         pictures = [Picture("table", record.id, record.version, None, view=final.view(None))]
         buttons = []
@@ -181,15 +186,14 @@ class Describer:
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             thread_id=record.thread_id,
-            events=tuple(events),
-            messages=tuple(m for m in messages if m.text),
+            events=(*events, *said),
             pictures=tuple(pictures),
             buttons=tuple(buttons),
             mentions=bots.humans_only(record, info.to_act) if waiting_changed else (),
             match=info,
         )
 
-    def lobby(self, kind: str, record: MatchRecord, lines: list[str]) -> Update:
+    def lobby(self, kind: str, record: MatchRecord, lines: Sequence[Event]) -> Update:
         info = self.info(record, None)
         actions = ("join", "leave", "start") if record.status == "lobby" else ()
         return Update(
@@ -199,13 +203,16 @@ class Describer:
             guild_id=record.guild_id,
             channel_id=record.channel_id,
             thread_id=record.thread_id,
-            events=(Event(kind, {"players": list(info.user_ids), "host": record.host_id}),),
-            messages=(Message("\n".join(lines)),) if lines else (),
+            events=(
+                Event(kind, {"players": list(info.user_ids), "host": record.host_id}),
+                *lines,
+            ),
+            one_paragraph=True,
             buttons=(Buttons(None, actions, record.version),),
             match=info,
         )
 
-    def challenge(self, kind: str, challenge: ChallengeRecord, lines: list[str]) -> Update:
+    def challenge(self, kind: str, challenge: ChallengeRecord, lines: Sequence[Event]) -> Update:
         actions: tuple[str, ...] = ()
         if challenge.status == "open":
             actions = (
@@ -221,8 +228,7 @@ class Describer:
             guild_id=challenge.guild_id,
             channel_id=challenge.channel_id,
             thread_id=challenge.thread_id,
-            events=(Event(kind, {"challenge_id": challenge.id}),),
-            messages=tuple(Message(line) for line in lines),
+            events=(Event(kind, {"challenge_id": challenge.id}), *lines),
             buttons=(Buttons(None, actions, 0),),
             mentions=mentions,
             challenge=challenge_info(challenge),
@@ -249,18 +255,25 @@ def challenge_info(challenge: ChallengeRecord) -> ChallengeInfo:
     )
 
 
-def challenge_text(challenge: ChallengeRecord) -> str:
-    what = f"{title(challenge.game)} on a {challenge.size}-board"
-    if challenge.options:
-        # An option switched on reads as its name ("variant"), any other as name and value.
-        chosen = [
-            key if value is True else f"{key} {value}"
-            for key, value in sorted(challenge.options.items())
-            if value is not False
-        ]
-        what += f" ({', '.join(chosen)})" if chosen else ""
+def challenge_text(challenge: ChallengeRecord) -> Event:
+    """The line offering a challenge (or an open seek)."""
+    what = {"game": title(challenge.game), "size": challenge.size}
+    # An option switched on reads as its name ("variant"), any other as name and value.
+    chosen = [
+        key if value is True else f"{key} {value}"
+        for key, value in sorted(challenge.options.items())
+        if value is not False
+    ]
+    offered = (
+        Said("challenge_what_options", {**what, "options": ", ".join(chosen)})
+        if chosen
+        else Said("challenge_what", what)
+    )
     if challenge.target_id is None:
-        return f"{mention(challenge.challenger_id)} is looking for an opponent: {what}."
-    return (
-        f"{mention(challenge.challenger_id)} challenges {mention(challenge.target_id)} to {what}."
+        return say("challenge_open", user=mention(challenge.challenger_id), what=offered)
+    return say(
+        "challenge_to",
+        user=mention(challenge.challenger_id),
+        target=mention(challenge.target_id),
+        what=offered,
     )

@@ -22,25 +22,23 @@ class _IntRange:
     high: int
 
 
-# key -> (allowed values description, meaning): used by validation and describe()
-_BOOLEAN_KEYS = {
-    "leiff_drinking": "drinking-rule ledger in Leiff",
-    "leiff_water": "water rules instead of drinking",
-    "leiff_specials": "the five special cards",
-    "leiff_teams_allowed": "lobbies may play in teams",
-}
+# The on/off settings (what each means: docs/service.md, and the Discord layer's catalogue).
+_BOOLEAN_KEYS = frozenset(
+    {"leiff_drinking", "leiff_water", "leiff_specials", "leiff_teams_allowed"}
+)
+# The number settings and the values each allows.
 _INT_KEYS = {
-    "board_move_seconds": (_IntRange(60, 14 * 86400), "time per board-game move"),
-    "leiff_turn_seconds": (_IntRange(15, 86400), "time per Leiff turn"),
-    "leiff_choice_seconds": (_IntRange(15, 86400), "time per pending Leiff choice"),
-    "leiff_max_timeouts": (_IntRange(1, 10), "Leiff timeouts in a row before removal"),
-    "challenge_expiry_seconds": (_IntRange(60, 7 * 86400), "unanswered challenge lifetime"),
-    "challenge_cooldown_seconds": (_IntRange(0, 3600), "wait between two challenges"),
-    "max_matches_per_user": (_IntRange(1, 50), "running matches per player"),
+    "board_move_seconds": _IntRange(60, 14 * 86400),
+    "leiff_turn_seconds": _IntRange(15, 86400),
+    "leiff_choice_seconds": _IntRange(15, 86400),
+    "leiff_max_timeouts": _IntRange(1, 10),
+    "challenge_expiry_seconds": _IntRange(60, 7 * 86400),
+    "challenge_cooldown_seconds": _IntRange(0, 3600),
+    "max_matches_per_user": _IntRange(1, 50),
 }
 LEIFF_TARGETS = (50, 100)
 # the allowed range of each number setting, for whoever describes the settings
-INT_LIMITS = {key: (limits.low, limits.high) for key, (limits, _) in _INT_KEYS.items()}
+INT_LIMITS = {key: (limits.low, limits.high) for key, limits in _INT_KEYS.items()}
 
 
 @dataclass(frozen=True)
@@ -90,7 +88,7 @@ class GuildSettings:
     def with_changes(self, changes: Mapping[str, Any]) -> GuildSettings:
         """A copy with ``changes`` applied; every change is checked before any is applied."""
         if not changes:
-            raise InvalidSettings("no settings were given to change")
+            raise InvalidSettings("no_settings_given")
         checked = {key: validate_value(key, value) for key, value in changes.items()}
         return replace(self, **checked)
 
@@ -111,27 +109,9 @@ class GuildSettings:
             "teams": False,
         }
 
-    def describe(self) -> list[str]:
-        """One line per key with its value and meaning, for a settings command."""
-        lines = []
-        for key in self.all_keys():
-            value = getattr(self, key)
-            if key == "allowed_channels":
-                shown = ", ".join(f"<#{c}>" for c in value) if value else "all channels"
-                lines.append(f"{key}: {shown} (channels games may be hosted in)")
-            elif key == "leiff_target":
-                lines.append(f"{key}: {value} (Leiff target total, 50 or 100)")
-            elif key == "theme":
-                lines.append(f"{key}: {value} (pictures in channels: {', '.join(list_themes())})")
-            elif key == "language":
-                shown = value or "the server's"
-                lines.append(f"{key}: {shown} (language of channel messages)")
-            elif key in _BOOLEAN_KEYS:
-                lines.append(f"{key}: {'on' if value else 'off'} ({_BOOLEAN_KEYS[key]})")
-            else:
-                limits, meaning = _INT_KEYS[key]
-                lines.append(f"{key}: {value} ({meaning}, {limits.low}–{limits.high})")
-        return lines
+    def describe(self) -> list[tuple[str, object]]:
+        """Every setting with its value, in order (the Discord layer words them)."""
+        return [(key, getattr(self, key)) for key in self.all_keys()]
 
 
 def _as_bool(key: str, value: Any) -> bool:
@@ -141,17 +121,17 @@ def _as_bool(key: str, value: Any) -> bool:
         return True
     if isinstance(value, str) and value.strip().lower() in ("off", "false", "no", "0"):
         return False
-    raise InvalidSettings(f"{key} must be on or off, not {value!r}")
+    raise InvalidSettings("setting_on_off", key=key, value=repr(value))
 
 
 def _as_int(key: str, value: Any) -> int:
     if isinstance(value, bool):
-        raise InvalidSettings(f"{key} must be a whole number, not {value!r}")
+        raise InvalidSettings("setting_whole_number", key=key, value=repr(value))
     if isinstance(value, int):
         return value
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         return int(value.strip())
-    raise InvalidSettings(f"{key} must be a whole number, not {value!r}")
+    raise InvalidSettings("setting_whole_number", key=key, value=repr(value))
 
 
 def validate_value(key: str, value: Any) -> Any:
@@ -161,37 +141,39 @@ def validate_value(key: str, value: Any) -> Any:
     if key == "leiff_target":
         number = _as_int(key, value)
         if number not in LEIFF_TARGETS:
-            raise InvalidSettings(f"leiff_target must be 50 or 100, not {number}")
+            raise InvalidSettings("setting_leiff_target", value=number)
         return number
     if key in _INT_KEYS:
         number = _as_int(key, value)
-        limits = _INT_KEYS[key][0]
+        limits = _INT_KEYS[key]
         if not limits.low <= number <= limits.high:
             raise InvalidSettings(
-                f"{key} must be between {limits.low} and {limits.high}, not {number}"
+                "setting_range", key=key, low=limits.low, high=limits.high, value=number
             )
         return number
     if key == "allowed_channels":
         if isinstance(value, int | str):
             value = [value]
         if not isinstance(value, list | tuple | set | frozenset):
-            raise InvalidSettings("allowed_channels must be a list of channel ids")
+            raise InvalidSettings("channels_not_a_list")
         channels = sorted({_as_int(key, item) for item in value})
         if any(not 0 < channel <= MAX_SNOWFLAKE for channel in channels):
-            raise InvalidSettings("allowed_channels must hold channel ids")
+            raise InvalidSettings("channels_not_ids")
         if len(channels) > 50:
-            raise InvalidSettings("allowed_channels can hold at most 50 channels")
+            raise InvalidSettings("channels_too_many")
         return tuple(channels)
     if key == "theme":
         if not isinstance(value, str) or value.strip().lower() not in list_themes():
-            raise InvalidSettings(f"theme must be one of {', '.join(list_themes())}, not {value!r}")
+            raise InvalidSettings(
+                "setting_theme", themes=", ".join(list_themes()), value=repr(value)
+            )
         return value.strip().lower()
     if key == "language":
         text = str(value).strip().lower()
         if text in ("", "auto"):
             return ""
         if text not in LANGUAGES:
-            raise InvalidSettings(f"language must be one of {', '.join(LANGUAGES)} or auto")
+            raise InvalidSettings("setting_language", languages=", ".join(LANGUAGES))
         return text
     known = ", ".join(GuildSettings.all_keys())
-    raise InvalidSettings(f"there is no setting {key!r} (settings: {known})")
+    raise InvalidSettings("unknown_setting", key=repr(key), known=known)

@@ -16,8 +16,8 @@ from bot.service.describe import Describer
 from bot.service.errors import Forbidden, InvalidOptions, LobbyError
 from bot.service.guild_settings import LEIFF_TARGETS
 from bot.service.leiff_tables import LeiffTables
-from bot.service.results import Update
-from bot.service.steps import LEIFF, SERVICE_MARK, begin, leiff_summary
+from bot.service.results import Update, say
+from bot.service.steps import SERVICE_MARK, begin, leiff_summary, table_game
 from bot.service.store import MatchStore
 from bot.storage import MatchRecord, SeatRecord
 from engine import get_game
@@ -63,16 +63,16 @@ class LeiffLobbies:
         for key, value in (options or {}).items():
             if key == "target":
                 if isinstance(value, bool) or value not in LEIFF_TARGETS:
-                    raise InvalidOptions("the target is 50 or 100 points")
+                    raise InvalidOptions("leiff_target")
                 chosen["target"] = int(value)
             elif key == "teams":
                 if not isinstance(value, bool):
-                    raise InvalidOptions("teams is on or off")
+                    raise InvalidOptions("teams_on_or_off")
                 if value and not settings.leiff_teams_allowed:
-                    raise InvalidOptions("this server does not allow team games")
+                    raise InvalidOptions("teams_not_allowed")
                 chosen["teams"] = value
             else:
-                raise InvalidOptions(f"a Leiff table cannot choose {key!r} (only target and teams)")
+                raise InvalidOptions("leiff_option_unknown", key=repr(key))
         await self.new_games.check_match_limit(settings, host_id, guild_id, "you")
         now = self.store.clock()
         record = await self.store.repo.create_match(
@@ -81,7 +81,7 @@ class LeiffLobbies:
                 guild_id=guild_id,
                 channel_id=channel_id,
                 thread_id=thread_id,
-                game=LEIFF,
+                game=table_game(),
                 status="lobby",
                 created_at=now,
                 updated_at=now,
@@ -91,7 +91,7 @@ class LeiffLobbies:
                 seats=(SeatRecord(seat=0, user_id=host_id),),
             )
         )
-        text = f"{mention(host_id)} opens a Leiff table. Join in!"
+        text = say("lobby_opened", user=mention(host_id))
         return self.describe.lobby("lobby_opened", record, [text])
 
     async def join_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
@@ -101,9 +101,9 @@ class LeiffLobbies:
         ):
             check_lobby(record)
             if record.seat_of(user_id) is not None:
-                raise LobbyError("you are already at this table")
+                raise LobbyError("already_seated")
             if len(record.seats) >= leiff_logic.MAX_PLAYERS:
-                raise LobbyError(f"the table is full ({leiff_logic.MAX_PLAYERS} players)")
+                raise LobbyError("table_full", count=leiff_logic.MAX_PLAYERS)
             settings = await self.store.settings(record.guild_id)
             await self.new_games.check_match_limit(settings, user_id, record.guild_id, "you")
             now = self.store.clock()
@@ -114,7 +114,7 @@ class LeiffLobbies:
                 deadline_at=now + settings.challenge_expiry_seconds,
             )
             step.log(user_id, seat_number, SERVICE_MARK + "join", now)
-            step.lines.append(f"{mention(user_id)} joins the table.")
+            step.lines.append(say("lobby_joined", user=mention(user_id)))
             await self.store.commit(record, step, None)
             return self.describe.lobby("lobby_joined", step.record, step.lines)
 
@@ -132,15 +132,15 @@ class LeiffLobbies:
                 host = humans[0].user_id if humans else None
             step.record = step.record.evolve(seats=seats, host_id=host)
             step.log(user_id, seat.seat, SERVICE_MARK + "leave", now)
-            step.lines.append(f"{mention(user_id)} leaves the table.")
+            step.lines.append(say("table_left", user=mention(user_id)))
             if not humans:  # bots alone do not keep a table open
                 seats = ()
                 step.record = step.record.evolve(
                     status="aborted", deadline_at=None, finished_at=now
                 )
-                step.lines.append("The table is empty and closes.")
+                step.lines.append(say("table_empty"))
             elif host != record.host_id:
-                step.lines.append(f"{mention(host)} now hosts the table.")
+                step.lines.append(say("new_host", user=mention(host)))
             await self.store.commit(record, step, None)
             kind = "lobby_closed" if not seats else "lobby_left"
             return self.describe.lobby(kind, step.record, step.lines)
@@ -156,10 +156,10 @@ class LeiffLobbies:
         async with self.store.match(match_id, version) as record:
             check_lobby(record)
             if record.host_id != user_id:
-                raise Forbidden(f"only the host, {mention(record.host_id)}, can seat a bot")
+                raise Forbidden("host_only_add_bot", user=mention(record.host_id))
             level_name = bots.check_level(level)
             if len(record.seats) >= leiff_logic.MAX_PLAYERS:
-                raise LobbyError(f"the table is full ({leiff_logic.MAX_PLAYERS} players)")
+                raise LobbyError("table_full", count=leiff_logic.MAX_PLAYERS)
             settings = await self.store.settings(record.guild_id)
             now = self.store.clock()
             step = begin(record, now)
@@ -172,7 +172,7 @@ class LeiffLobbies:
             )
             step.log(user_id, seat_number, SERVICE_MARK + "add_bot", now)
             step.lines.append(
-                f"{mention(user_id)} seats {mention(bot_id)} ({level_name}) at the table."
+                say("bot_seated", user=mention(user_id), bot=mention(bot_id), level=level_name)
             )
             await self.store.commit(record, step, None)
             return self.describe.lobby("lobby_joined", step.record, step.lines)
@@ -186,16 +186,16 @@ class LeiffLobbies:
         async with self.store.match(match_id, version) as record:
             check_lobby(record)
             if record.host_id != user_id:
-                raise Forbidden(f"only the host, {mention(record.host_id)}, can remove a bot")
+                raise Forbidden("host_only_remove_bot", user=mention(record.host_id))
             seated = bots.bot_seats(record)
             if seat is None:
                 if not seated:
-                    raise LobbyError("there is no bot at this table")
+                    raise LobbyError("no_bot_seat")
                 leaving = seated[-1]
             else:
                 found = [s for s in seated if s.seat == seat]
                 if not found:
-                    raise LobbyError(f"seat {seat} is not a bot seat")
+                    raise LobbyError("not_a_bot_seat", seat=seat)
                 leaving = found[0]
             now = self.store.clock()
             step = begin(record, now)
@@ -204,7 +204,7 @@ class LeiffLobbies:
                 seats=tuple(s.evolve(seat=i) for i, s in enumerate(remaining))
             )
             step.log(user_id, leaving.seat, SERVICE_MARK + "remove_bot", now)
-            step.lines.append(f"{mention(leaving.user_id)} leaves the table.")
+            step.lines.append(say("table_left", user=mention(leaving.user_id)))
             await self.store.commit(record, step, None)
             return self.describe.lobby("lobby_left", step.record, step.lines)
 
@@ -212,19 +212,19 @@ class LeiffLobbies:
         async with self.store.match(match_id, version) as record:
             check_lobby(record)
             if record.host_id != user_id:
-                raise Forbidden(f"only the host, {mention(record.host_id)}, can start the game")
+                raise Forbidden("host_only_start", user=mention(record.host_id))
             players = len(record.seats)
             if players < leiff_logic.MIN_PLAYERS:
-                raise LobbyError("Leiff needs at least two players")
+                raise LobbyError("too_few_players")
             if record.options.get("teams") and players not in leiff_logic.TEAM_SIZES:
-                raise LobbyError("a team game needs 4 or 6 players")
+                raise LobbyError("team_sizes")
             seed = self.store.seed_source()
             try:
-                state = get_game(LEIFF).start(
+                state = get_game(record.game).start(
                     Setup(players=players, seed=seed, options=record.options)
                 )
-            except ValueError as error:
-                raise InvalidOptions(str(error)) from None
+            except ValueError:
+                raise InvalidOptions() from None
             now = self.store.clock()
             settings = await self.store.settings(record.guild_id)
             step = begin(record, now)
@@ -240,7 +240,7 @@ class LeiffLobbies:
             )
             step.log(user_id, 0, SERVICE_MARK + "start", now)
             step.lines.append(
-                f"The game starts with {players} players ({leiff_summary(record.options)})."
+                say("game_starts", count=players, summary=leiff_summary(record.options))
             )
             step.record = self.tables.deadline(step.record, None, state, settings, now)
             await self.store.commit(record, step, state)

@@ -16,8 +16,12 @@ from typing import Any
 from bot.service.board_logic import mention
 from bot.service.guild_settings import GuildSettings
 from bot.service.ratings import Placing
+from bot.service.results import Event, say
+from bot.service.texts import ENGINE_TEXT
 from bot.storage.records import MatchRecord
 from engine.leiff.actions import OUT_OF_TURN_KINDS
+from engine.leiff.state import LeiffState
+from engine.leiff.views import LeiffView
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
@@ -47,14 +51,14 @@ def fill_names(text: str, record: MatchRecord) -> str:
     return _NAME_TOKEN.sub(name, text)
 
 
-def deadline_key(state: Any) -> tuple[Any, ...]:
+def deadline_key(state: LeiffState) -> tuple[Any, ...]:
     """What the clock is running for: the deadline restarts only when this changes, so
     out-of-turn matching and catching never buy the turn player more time."""
     waiting = state.waiting_for()
     return (waiting["step"], waiting["turn"], waiting["round"], waiting.get("card"))
 
 
-def period_for(state: Any, settings: GuildSettings) -> float | None:
+def period_for(state: LeiffState, settings: GuildSettings) -> float | None:
     """Seconds allowed for the current step, or None when nothing is awaited."""
     waiting = state.waiting_for()
     if waiting["step"] == "over" or not waiting["owners"]:
@@ -64,16 +68,16 @@ def period_for(state: Any, settings: GuildSettings) -> float | None:
     return float(settings.leiff_choice_seconds)
 
 
-def owners(state: Any) -> list[int]:
+def owners(state: LeiffState) -> list[int]:
     """Seats the engine waits for (they owe the current step's choice)."""
     return list(state.waiting_for()["owners"])
 
 
-def public_texts(state: Any, record: MatchRecord) -> list[str]:
+def public_texts(state: LeiffState, record: MatchRecord) -> list[str]:
     return [fill_names(e["text"], record) for e in state.events if e["audience"] == "all"]
 
 
-def private_texts(state: Any, record: MatchRecord) -> list[tuple[int, str]]:
+def private_texts(state: LeiffState, record: MatchRecord) -> list[tuple[int, str]]:
     """(user id, text) for events only some seats may see (bot seats are told nothing:
     they read their own view; nor are players who left the table, whose hand a bot
     plays)."""
@@ -89,7 +93,28 @@ def private_texts(state: Any, record: MatchRecord) -> list[tuple[int, str]]:
     return found
 
 
-def public_events(state: Any) -> list[tuple[str, dict[str, Any]]]:
+def public_lines(state: LeiffState, record: MatchRecord) -> list[Event]:
+    """The public events of the engine's last step as lines for the channel (the engine's
+    own words, players' names filled in)."""
+    return [
+        say(ENGINE_TEXT, text=text, engine_kind=kind)
+        for kind, text in (
+            (e["kind"], fill_names(e["text"], record))
+            for e in state.events
+            if e["audience"] == "all"
+        )
+        if text
+    ]
+
+
+def private_lines(state: LeiffState, record: MatchRecord) -> list[Event]:
+    """The private events of the engine's last step as lines for each player told."""
+    return [
+        say(ENGINE_TEXT, to=user, text=text) for user, text in private_texts(state, record) if text
+    ]
+
+
+def public_events(state: LeiffState) -> list[tuple[str, dict[str, Any]]]:
     return [(e["kind"], dict(e["data"])) for e in state.events if e["audience"] == "all"]
 
 
@@ -119,46 +144,27 @@ def hand_version(view: dict[str, Any], seat: int) -> int:
     return HAND_VERSION_BASE + digest % HAND_VERSION_BASE
 
 
-def what_you_may_do(state: Any, seat: int) -> str:
-    """In words, what the engine waits for from ``seat`` now (for a refusal: never a list
-    of internal actions or seat numbers)."""
+def owner_refusal(state: LeiffState, seat: int) -> str:
+    """Why a choice the engine waits for from ``seat`` was refused, and what to do instead:
+    a service error code ("now_<step>"), never a list of internal actions or seat numbers."""
     waiting = state.waiting_for()
     step = waiting["step"]
     verbs = {action.split(" ", 1)[0] for action in state.legal_actions(seat)}
     if step == "look":
-        return "choose one of your cards to look at"
+        return "now_look"
     if step == "turn":
-        options = [
-            words
-            for verb, words in (
-                ("draw", "draw a card"),
-                ("take", "take the discard"),
-                ("leiff", "call Leiff"),
-            )
-            if verb in verbs
-        ]
-        return ", ".join(options[:-1]) + " or " + options[-1] if len(options) > 1 else options[0]
+        options = [verb for verb in ("draw", "take", "leiff") if verb in verbs]
+        return "now_turn_" + "_".join(options)
     if step == "hold":
-        if "discard" in verbs:
-            return "put the card you hold into one of your slots, or discard it"
-        return "put the card you hold into one of your slots"
+        return "now_hold_or_discard" if "discard" in verbs else "now_hold"
     if step == "effect":
-        return "use the card's effect or skip it" if "decline" in verbs else "use the card's effect"
-    if step == "spy":
-        return "choose one of the Magier's cards to look at"
-    if step == "exchange":
-        return "choose the card you give"
-    if step == "next":
-        return "deal the next round"
-    return "wait for your turn"
+        return "now_effect_or_skip" if "decline" in verbs else "now_effect"
+    if step in ("spy", "exchange", "next"):
+        return f"now_{step}"
+    return "now_wait"
 
 
-def owner_refusal(state: Any, seat: int) -> str:
-    """Why a choice the engine waits for from ``seat`` was refused, and what to do instead."""
-    return f"you cannot do that now: {what_you_may_do(state, seat)}"
-
-
-def controls(view: dict[str, Any], seat: int) -> list[str]:
+def controls(view: LeiffView, seat: int) -> list[str]:
     """The actions a player's private message offers, from their own view: the choices
     the engine waits for from them, and the out-of-turn ones (match one of your cards,
     catch another's, a team penalty) for every slot at the table while a round is played.
@@ -194,7 +200,7 @@ def controls(view: dict[str, Any], seat: int) -> list[str]:
     return own + found
 
 
-def private_basis(view: dict[str, Any], seat: int) -> tuple[Any, ...]:
+def private_basis(view: LeiffView, seat: int) -> tuple[Any, ...]:
     """Everything a player's private message shows, from their own view: the hand picture
     (``render.render_hand``: their cards as they know them, the card they hold, the
     discard top only while they hold a card or may take it, their total, immunity, the
@@ -225,20 +231,20 @@ def private_basis(view: dict[str, Any], seat: int) -> tuple[Any, ...]:
     )
 
 
-def hand_changed(before: Any, after: Any, seat: int) -> bool:
+def hand_changed(before: LeiffState | None, after: LeiffState, seat: int) -> bool:
     """Whether ``seat``'s private message must be redrawn (see :func:`private_basis`)."""
     if before is None:
         return True
     return private_basis(before.view(seat), seat) != private_basis(after.view(seat), seat)
 
 
-def teams_of(state: Any) -> list[list[int]]:
+def teams_of(state: LeiffState) -> list[list[int]]:
     teams = state.view(None).get("teams")
     return [list(team) for team in teams] if teams else [[seat] for seat in range(state.players)]
 
 
 def placings(
-    record: MatchRecord, state: Any, removed: Sequence[int], winners: Sequence[int]
+    record: MatchRecord, state: LeiffState, removed: Sequence[int], winners: Sequence[int]
 ) -> list[Placing]:
     """Ranks of a finished game: ``winners`` (seats) first, then by total (lower is better);
     players (or teams with a player) removed for timing out share the last place. Bot

@@ -15,13 +15,14 @@ from bot.service.board_logic import mention
 from bot.service.describe import Describer
 from bot.service.errors import IllegalAction, NotInMatch, NotYourTurn, StaleVersion
 from bot.service.guild_settings import GuildSettings
-from bot.service.results import Update
+from bot.service.results import Update, say
 from bot.service.steps import (
     MAX_AUTOMATIC_ACTIONS,
     SERVICE_MARK,
     Step,
     begin,
     deadline,
+    engine_refusal,
     finished,
     out_of_turn,
     parses,
@@ -29,14 +30,12 @@ from bot.service.steps import (
     with_changes,
 )
 from bot.service.store import MatchStore
+from bot.service.texts import Said, reason
 from bot.storage import MatchRecord
 from engine import IllegalMove
 
 # The longest action is the Klatschtante's rule: "rule " and up to 100 characters.
 MAX_ACTION_TEXT = 120
-HAND_MOVED_ON = (
-    "your cards or your choices changed after that message was drawn; use the newest one"
-)
 
 
 class LeiffTables:
@@ -56,15 +55,12 @@ class LeiffTables:
         step = begin(record, now)
         step.log(user_id, seat.seat, SERVICE_MARK + "resign", now)
         if seat.removed:
-            raise NotInMatch("you have already left this match")
+            raise NotInMatch("already_left")
         step.record = replace_seat(step.record, seat.seat, removed=True)
         staying = [s for s in step.record.seats if not s.removed]
-        if len(staying) > 1:
-            step.lines.append(
-                f"{mention(user_id)} leaves the table; a bot plays their hand from now on."
-            )
-        else:
-            step.lines.append(f"{mention(user_id)} leaves the table.")
+        # with others still playing, a bot takes over the seat (nothing said of the hand)
+        code = "table_left_to_bot" if len(staying) > 1 else "table_left"
+        step.lines.append(say(code, user=mention(user_id)))
         return await self.settle(record, step, self.store.state(record), now, "resigned")
 
     async def act(
@@ -74,32 +70,32 @@ class LeiffTables:
         chosen at (None: judge it as it comes). A click is refused as stale only when
         something changed for that player; other players' moves do not make it stale."""
         if len(action) > MAX_ACTION_TEXT:  # refused unread: errors never quote long user text
-            raise IllegalAction("that is not a Leiff action")
+            raise IllegalAction("not_a_leiff_action")
         check_running(record)
         seat = seat_of(record, user_id)
         if seat.removed:
-            raise NotInMatch("you left this match or were removed for timing out")
+            raise NotInMatch("removed")
         state = self.store.state(record)
         if (
             version is not None
             and version != record.version
             and version != leiff_logic.hand_version(state.view(seat.seat), seat.seat)
         ):
-            raise StaleVersion(HAND_MOVED_ON)
+            raise StaleVersion("hand_moved_on")
         if seat.seat not in state.actors():
-            raise NotYourTurn("you cannot act right now")
+            raise NotYourTurn("cannot_act_now")
         try:
             new_state = state.play(seat.seat, action)
         except IllegalMove as error:
-            reason = leiff_logic.fill_names(str(error), record)
+            refusal = engine_refusal(error, record)
             owes_a_choice = seat.seat in leiff_logic.owners(state)
             if not out_of_turn(action):
                 if not owes_a_choice:
-                    raise NotYourTurn(reason) from None
+                    raise NotYourTurn(refusal.code, **refusal.params) from None
                 if parses(action):
                     # The engine would list its internal actions: say it in words instead.
-                    reason = leiff_logic.owner_refusal(state, seat.seat)
-            raise IllegalAction(reason) from None
+                    raise IllegalAction(leiff_logic.owner_refusal(state, seat.seat)) from None
+            raise refusal from None
         now = self.store.clock()
         step = begin(record, now)
         step.record = replace_seat(step.record, seat.seat, timeouts=0)
@@ -143,19 +139,15 @@ class LeiffTables:
         humans_left = bots.humans_at_table(step.record)
         if current.outcome is not None or len(active) <= 1 or not humans_left:
             winners = list(current.outcome.winner) if current.outcome is not None else active
-            if current.outcome is not None:
-                reason = current.outcome.reason
-            elif len(active) <= 1:
-                reason = "everyone else left the table"
-            else:
-                reason = "every human player left the table"
+            why = Said("reason_everyone_left" if len(active) <= 1 else "reason_humans_left")
+            said = current.outcome.reason if current.outcome is not None else reason(why)
             users = [step.record.user_of(s) for s in winners]
             step.record = finished(
-                step.record, {"winners": users, "reason": reason, "draw": False}, now
+                step.record, {"winners": users, "reason": said, "draw": False}, now
             )
             if current.outcome is None:  # the engine's own "Game over" line says the rest
                 step.closing.append(
-                    board_logic.result_text(step.record.seats, step.record.result or {})
+                    board_logic.result_line(step.record.seats, step.record.result or {}, why)
                 )
             removed_seats = [s.seat for s in step.record.seats if s.removed]
             placings = leiff_logic.placings(step.record, current, removed_seats, winners)
@@ -226,12 +218,10 @@ class LeiffTables:
                 removed = seat_record.removed or timeouts >= settings.leiff_max_timeouts
                 step.record = replace_seat(step.record, seat, timeouts=timeouts, removed=removed)
                 user = mention(seat_record.user_id)
-                step.lines.append(f"{user} ran out of time; the default was played.")
+                step.lines.append(say("default_played", user=user))
                 if removed and not seat_record.removed:
                     step.log(None, seat, SERVICE_MARK + "remove", now)
-                    step.lines.append(
-                        f"{user} timed out {timeouts} times in a row and leaves the table."
-                    )
+                    step.lines.append(say("timed_out_removed", user=user, count=timeouts))
         # Always restart the clock after a timeout so a deadline never fires twice.
         step.record = step.record.evolve(deadline_at=None)
         if not step.actions:

@@ -15,7 +15,7 @@ from bot.service import leiff_logic
 from bot.service.describe import Describer
 from bot.service.errors import Forbidden, InvalidRequest, NotFound
 from bot.service.guild_settings import GuildSettings
-from bot.service.results import MatchInfo, Message, Update
+from bot.service.results import MatchInfo, Update
 from bot.service.steps import is_table
 from bot.service.store import MatchStore
 from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure
@@ -80,17 +80,17 @@ class Lookups:
     # a load of the match, its seats and its messages before it): no row written, no match.
     async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
         if not await self.repo.set_message(match_id, kind, message_id):
-            raise NotFound("there is no such match")
+            raise NotFound("no_such_match")
 
     async def record_delivered(self, match_id: int, version: int) -> None:
         """Every message of the match's step ``version`` went out (recorded with its
         messages as ``"delivered"``; a start sends again a match whose record is behind)."""
         if not await self.repo.set_message(match_id, "delivered", version):
-            raise NotFound("there is no such match")
+            raise NotFound("no_such_match")
 
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
         if not await self.repo.set_thread(match_id, thread_id):
-            raise NotFound("there is no such match")
+            raise NotFound("no_such_match")
 
     async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
         """Records the channel message that shows a challenge, so whichever process sees it
@@ -148,11 +148,9 @@ class Lookups:
             # What the player learnt in the last step ("You look at your slots 1 and 2: …"),
             # so a hand shown on request (DMs closed) tells what a DM would have told.
             news = tuple(
-                Message(text, to=user)
-                for user, text in leiff_logic.private_texts(state, record)
-                if user == for_user
+                line for line in leiff_logic.private_lines(state, record) if line.to == for_user
             )
-            return replace(update, messages=news + update.messages)
+            return replace(update, events=news + update.events)
         return self.describe.board("refresh", record, state, [])
 
     # ===================================================================== settings
@@ -164,9 +162,7 @@ class Lookups:
     ) -> GuildSettings:
         """Change some settings of a server (Manage Server only); all are checked first."""
         if not has_manage_guild:
-            raise Forbidden(
-                "changing the server's game settings needs the Manage Server permission"
-            )
+            raise Forbidden("manage_server_needed")
         # Changes apply to the settings as stored now, not as this process last read them.
         stored = GuildSettings.from_stored(await self.repo.get_settings(guild_id))
         updated = stored.with_changes(changes)

@@ -39,9 +39,9 @@ class Preferences:
     ) -> MemberPreferences:
         """Change some of the member's preferences (None: back to the default)."""
         if hints is not UNCHANGED and hints is not None and not isinstance(hints, bool):
-            raise InvalidSettings("hints are on or off")
+            raise InvalidSettings("hints_on_or_off")
         if theme is not UNCHANGED and theme is not None and theme not in list_themes():
-            raise InvalidSettings(f"the themes are {', '.join(list_themes())}")
+            raise InvalidSettings("unknown_theme", themes=", ".join(list_themes()))
         current = await self.preferences(user_id)
         updated = MemberPreferences(
             user_id=user_id,

@@ -9,23 +9,50 @@ to mention.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Protocol
 
+from bot.service.texts import ENGINE_PHRASE, ENGINE_TEXT, ENGLISH, RESULT, english
 from engine.board import BoardState
 from engine.leiff.views import LeiffView
 
 
 @dataclass(frozen=True)
 class Event:
-    """Something that happened, as JSON-able data (``kind`` e.g. "move", "timeout")."""
+    """Something that happened: ``kind`` a code, ``data`` its parameters.
+
+    ``to`` is who may read it: None for the channel (everyone), a user id for that user
+    alone (a Leiff player's own news). An event with ``said=True`` is a line to show: its
+    kind is a code of :mod:`bot.service.texts` and its data the parameters (see there);
+    the others are plain facts ("move", "result", "timeout", ...) for whoever needs them.
+    """
 
     kind: str
-    data: dict[str, Any] = field(default_factory=dict)
+    data: dict[str, object] = field(default_factory=dict)
+    to: int | None = None
+    said: bool = False
+
+
+class Note(Protocol):
+    """A line the Discord layer adds to an update (the service never makes one): who reads
+    it (``to``, None for the channel) and its words in a language."""
+
+    @property
+    def to(self) -> int | None: ...
+
+    def words(self, language: str) -> str: ...
+
+
+def say(code: str, /, to: int | None = None, **params: object) -> Event:
+    """A line to show: a code of :mod:`bot.service.texts` with its parameters."""
+    if code not in ENGLISH and code not in (ENGINE_PHRASE, ENGINE_TEXT, RESULT):
+        raise ValueError(f"unknown service text code {code!r}")
+    return Event(code, dict(params), to, said=True)
 
 
 @dataclass(frozen=True)
 class Message:
-    """A text for the match channel (``to=None``) or for one user only (``to=user_id``)."""
+    """A line in English for the match channel (``to=None``) or for one user only
+    (``to=user_id``): :attr:`Update.messages` gives the said events this way."""
 
     text: str
     to: int | None = None
@@ -85,8 +112,8 @@ class MatchInfo:
     to_act: tuple[int, ...]
     deadline_at: float | None
     warn_at: float | None
-    options: dict[str, Any]
-    result: dict[str, Any] | None
+    options: dict[str, object]
+    result: dict[str, object] | None
     score_text: str
     rated: bool
     vs_bot: bool
@@ -117,7 +144,7 @@ class ChallengeInfo:
     target_id: int | None  # None: an open seek
     game: str
     size: int | None
-    options: dict[str, Any]
+    options: dict[str, object]
     status: str
     created_at: float
     expires_at: float
@@ -201,14 +228,35 @@ class Update:
     channel_id: int | None = None
     thread_id: int | None = None
     events: tuple[Event, ...] = ()
-    messages: tuple[Message, ...] = ()
     pictures: tuple[Picture, ...] = ()
     buttons: tuple[Buttons, ...] = ()
     mentions: tuple[int, ...] = ()
     rating_changes: tuple[RatingChange, ...] = ()
     match: MatchInfo | None = None
     challenge: ChallengeInfo | None = None
+    # The channel's lines form one message (a board match, a lobby): Update.messages joins
+    # them, as the Discord layer shows them one under the other.
+    one_paragraph: bool = False
+    # Lines the Discord layer adds before the service's (anything with ``to`` and
+    # ``words(language)``); the service never sets them.
+    notes: tuple[Note, ...] = ()
+
+    @property
+    def said(self) -> tuple[Event, ...]:
+        """The events that are lines to show, in order."""
+        return tuple(event for event in self.events if event.said)
+
+    @property
+    def messages(self) -> tuple[Message, ...]:
+        """The said events in English (for logs and tests; the Discord layer words them in
+        the reader's language): one message per line, or the channel's lines as one."""
+        lines = [Message(english(e.kind, e.data), e.to) for e in self.said]
+        if not self.one_paragraph:
+            return tuple(lines)
+        channel = [line.text for line in lines if line.to is None and line.text]
+        private = tuple(line for line in lines if line.to is not None)
+        return ((Message("\n".join(channel)),) if channel else ()) + private
 
     def texts_for(self, user_id: int | None) -> list[str]:
-        """Texts for the channel (``None``) or for one user only."""
+        """Texts for the channel (``None``) or for one user only, in English."""
         return [m.text for m in self.messages if m.to == user_id]

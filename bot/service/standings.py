@@ -19,7 +19,7 @@ class Standings:
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:
         name = game_name(game)
         if not 1 <= limit <= 100:
-            raise InvalidOptions("the leaderboard shows 1 to 100 players")
+            raise InvalidOptions("leaderboard_size")
         rows = await self.repo.leaderboard(guild_id, name, limit)
         return [
             LeaderboardRow(

@@ -10,20 +10,22 @@ from __future__ import annotations
 import os
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from bot.service.board_logic import mention
-from bot.service.errors import InvalidOptions
-from bot.service.results import Update
+from bot.service.errors import ENGINE, IllegalAction, InvalidOptions
+from bot.service.leiff_logic import fill_names
+from bot.service.results import Event, Update
+from bot.service.texts import Said
 from bot.storage import ActionRecord, MatchRecord
-from engine import IllegalMove, get_game
+from engine import IllegalMove, game_names, get_game, get_spec, specs
 from engine.board import BoardState
 from engine.leiff import parse_action
 from engine.leiff.state import LeiffState
+from engine.spec import GameKind
 
-LEIFF = "leiff"
 # The warning goes out when this share of the time allowed is left.
 WARNING_FRACTION = 0.25
 # Bound on default actions applied in a row for removed players (a safety net: each one
@@ -57,12 +59,13 @@ def process_identity() -> str:
 
 @dataclass
 class Step:
-    """An accepted change in progress: the new record, its log rows and what to say."""
+    """An accepted change in progress: the new record, its log rows and what to say (said
+    events, :func:`bot.service.results.say`)."""
 
     record: MatchRecord
     actions: list[ActionRecord]
-    lines: list[str]  # said before what the engine reports
-    closing: list[str] = field(default_factory=list)  # said after it (the result)
+    lines: list[Event]  # said before what the engine reports
+    closing: list[Event] = field(default_factory=list)  # said after it (the result)
 
     def log(self, user_id: int | None, seat: int | None, action: str, now: float) -> None:
         """Add one action-log row; every row moves the match one version on."""
@@ -86,8 +89,19 @@ def begin(record: MatchRecord, now: float) -> Step:
 
 
 def is_table(record: MatchRecord) -> bool:
-    """Whether the match is a Leiff table (lobby or game) rather than a board match."""
-    return record.game == LEIFF
+    """Whether the match is played at a table (Leiff: a lobby, then cards) rather than on a
+    board: its game's spec says so."""
+    return get_spec(record.game).kind is GameKind.CARDS
+
+
+def table_game() -> str:
+    """The game a table (a lobby) is opened for: the registered card game."""
+    return next(spec.name for spec in specs() if spec.kind is GameKind.CARDS)
+
+
+def draws_possible(game: str) -> bool:
+    """Whether the game's rules can end level, so that players may agree a draw."""
+    return get_spec(game).draws_possible
 
 
 def apply_board_move(state: BoardState, seat: int, move: str) -> tuple[BoardState, str]:
@@ -132,39 +146,34 @@ def seat_removed(record: MatchRecord, user_id: int) -> bool:
     return seat is not None and seat.removed
 
 
-def games_count(count: int) -> str:
-    return "1 game" if count == 1 else f"{count} games"
-
-
-def where(record: MatchRecord, user_id: int) -> str:
-    """A match as a player finds it: "Lefe vs <@2> (#12) in <#5>"."""
-    place = f"<#{record.thread_id or record.channel_id}>"
+def place(record: MatchRecord, user_id: int) -> dict[str, object]:
+    """A match as a player finds it (``errors.PLACES``): "Lefe vs <@2> (#12) in <#5>"."""
+    where = f"<#{record.thread_id or record.channel_id}>"
     if is_table(record):
-        what = "a Leiff lobby" if record.status == "lobby" else "a Leiff table"
-        return f"{what} (#{record.id}) in {place}"
+        kind = "lobby" if record.status == "lobby" else "table"
+        return {"kind": kind, "id": record.id, "place": where}
     opponents = [s.user_id for s in record.seats if s.user_id != user_id]
-    against = f" vs {mention(opponents[0])}" if opponents else ""
-    return f"{title(record.game)}{against} (#{record.id}) in {place}"
+    if not opponents:
+        return {"kind": "board", "id": record.id, "place": where, "game": title(record.game)}
+    return {
+        "kind": "board_vs",
+        "id": record.id,
+        "place": where,
+        "game": title(record.game),
+        "opponent": mention(opponents[0]),
+    }
 
 
 def late_reason(record: MatchRecord, update: Update | None) -> str:
-    """Why an action that arrived after the deadline was refused, in words for anyone."""
+    """Why an action that arrived after the deadline was refused: a service error code."""
     kind = update.kind if update is not None else ""
     if kind == "lobby_expired":
-        return "too late: this table closed because nobody started the game in time"
+        return "late_lobby_expired"
     if kind == "match_aborted":
-        return "too late: the first move was not made in time, so the match was cancelled"
+        return "late_match_aborted"
     if is_table(record):
-        if kind == "match_over":
-            return (
-                "too late: the time for that step ran out first; the clock played the "
-                "default, and that ended the game"
-            )
-        return (
-            "too late: the time for that step ran out first, so the clock played the "
-            "default; look at the latest message"
-        )
-    return "too late: the time for that move ran out first, so the match is over"
+        return "late_leiff_over" if kind == "match_over" else "late_leiff_default"
+    return "late_board"
 
 
 def out_of_turn(action: str) -> bool:
@@ -187,31 +196,47 @@ def parses(action: str) -> bool:
 def game_name(game: str) -> str:
     try:
         return get_game(game).name
-    except KeyError as error:
-        raise InvalidOptions(str(error)) from None
+    except KeyError:
+        raise InvalidOptions(
+            "unknown_game", game=repr(game), games=", ".join(game_names())
+        ) from None
+
+
+def engine_refusal(error: IllegalMove, record: MatchRecord | None = None) -> IllegalAction:
+    """The engine's refusal as the service's: its code and parameters travel on (Leiff's
+    ``{pN}`` seat tokens in them become the players' names)."""
+    params: dict[str, object] = dict(error.params)
+    if record is not None:
+        params = {
+            key: fill_names(value, record) if isinstance(value, str) else value
+            for key, value in params.items()
+        }
+    return IllegalAction(ENGINE, engine_code=error.code, **params)
 
 
 def title(game: str) -> str:
     return str(getattr(get_game(game), "title", game.capitalize()))
 
 
-def leiff_summary(options: dict[str, Any]) -> str:
-    parts = [f"to {options.get('target', 50)} points"]
-    for key, label in (
-        ("teams", "teams"),
-        ("specials", "special cards"),
-        ("drinking", "drinking rules"),
-        ("water", "water rules"),
+def leiff_summary(options: Mapping[str, Any]) -> list[Said]:
+    """What a Leiff table plays with: its target and the rules switched on."""
+    parts = [Said("summary_target", {"target": options.get("target", 50)})]
+    for key, code in (
+        ("teams", "summary_teams"),
+        ("specials", "summary_specials"),
+        ("drinking", "summary_drinking"),
+        ("water", "summary_water"),
     ):
         if options.get(key):
-            parts.append(label)
-    return ", ".join(parts)
+            parts.append(Said(code))
+    return parts
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float) -> Said:
+    """A time left, in hours and minutes, minutes, or seconds."""
     seconds = round(seconds)
     if seconds >= 3600:
-        return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+        return Said("hours", {"hours": seconds // 3600, "minutes": f"{seconds % 3600 // 60:02d}"})
     if seconds >= 60:
-        return f"{seconds // 60} min"
-    return f"{seconds} s"
+        return Said("minutes", {"minutes": seconds // 60})
+    return Said("seconds", {"seconds": seconds})

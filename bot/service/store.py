@@ -156,13 +156,13 @@ class MatchStore:
         ):
             return
         update = await self.deadline_judge(record, now)
-        raise TooLate(late_reason(record, update), update)
+        raise TooLate(late_reason(record, update), update=update)
 
     # ---- reading -----------------------------------------------------------------------
     async def load(self, match_id: int) -> MatchRecord:
         record = await self.repo.get_match(match_id)
         if record is None:
-            raise NotFound("there is no such match")
+            raise NotFound("no_such_match")
         return record
 
     def state(self, record: MatchRecord) -> Any:

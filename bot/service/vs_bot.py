@@ -92,7 +92,7 @@ class BotOpponent:
     ) -> Update:
         bot_id = self.store.bot_user_id
         if bot_id is None:
-            raise InvalidOptions("the bot cannot play here: it was started without its user id")
+            raise InvalidOptions("no_bot_user")
         if user_id == bot_id:
             raise SelfChallenge()
         level_name = bots.check_level(level)
@@ -131,9 +131,7 @@ class BotOpponent:
         )
         # The bot never moves first (it is seat 1), so the human's clock runs from now.
         draft = self.new_games.board_draft(challenge, state, seats, settings, now, vs_bot=True)
-        return await self.new_games.start_board_match(
-            challenge, draft, state, f" (level {level_name})"
-        )
+        return await self.new_games.start_board_match(challenge, draft, state, level_name)
 
     async def rematch(self, record: MatchRecord, user_id: int) -> Update:
         """Another game against the bot at the same level, size and options, at once."""
@@ -141,7 +139,7 @@ class BotOpponent:
             user_id, ACTIVE_STATUSES, record.guild_id
         ):
             if active.rematch_of == record.id:
-                raise IllegalAction("the rematch has already started")
+                raise IllegalAction("rematch_started")
         async with self.store.user_lock(record.guild_id, user_id):
             return await self._start_vs_bot(
                 record.guild_id,

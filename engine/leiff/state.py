@@ -31,6 +31,9 @@ _OPTION_LABELS = {
     "teams": Text("game.leiff.option.teams", "play in teams of two (4 or 6 players)"),
 }
 
+# what a table chooses when it opens; the server decides the others (its settings)
+_PER_MATCH = frozenset({"target", "teams"})
+
 SPEC = GameSpec(
     name="leiff",
     title=Text("game.leiff.title", "Leiff"),
@@ -49,6 +52,7 @@ SPEC = GameSpec(
             default=getattr(_DEFAULTS, name),
             label=label,
             choices=TARGETS if name == "target" else (),
+            per_match=name in _PER_MATCH,
         )
         for name, label in _OPTION_LABELS.items()
     ),

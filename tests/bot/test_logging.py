@@ -12,7 +12,9 @@ import pytest
 
 from bot.app import configure_logging
 from tests.bot.leiff_driver import LeiffTable
-from tests.bot.test_leiff import open_table
+from tests.bot.test_leiff import language, open_table
+
+__all__ = ["language"]  # a fixture: the game runs in English and in German
 
 SEED = 987_654_321_987  # distinctive: a hit in a log line cannot be a coincidence
 
@@ -71,14 +73,32 @@ def record_text(record: logging.LogRecord) -> str:
     return text
 
 
+def private_lines(sim) -> list[str]:
+    """Lines of the players' private messages (DMs, ephemeral answers) that name a card,
+    in whatever language they were written."""
+    found = []
+    for message in sim.all_messages:
+        if message.channel.is_dm or message.visible_to is not None:
+            found += [line for line in (message.content or "").split("\n") if "[" in line]
+    return found
+
+
 async def test_a_leiff_game_at_debug_logs_no_hand_seed_or_draw_pile(
-    sim, world, make_bot, debug_logs
+    sim, world, language, make_bot, debug_logs
 ):
     assert logging.getLogger("bot").getEffectiveLevel() == logging.DEBUG
     handle = await sim.start_bot(lambda: make_bot(seed_source=lambda: SEED))
     players = [world.alice, world.bob, world.carol]
-    match_id, _ = await open_table(sim, world, players)
-    table = LeiffTable(sim, handle, match_id, players, world.channel)
+    match_id, _ = await open_table(sim, world, players, language)
+    table = LeiffTable(
+        sim,
+        handle,
+        match_id,
+        players,
+        world.channel,
+        channel_language=language,
+        languages={user.id: language for user in players},
+    )
     await table.audit()
     secrets: set[str] = set()
     for _ in range(12):
@@ -90,6 +110,7 @@ async def test_a_leiff_game_at_debug_logs_no_hand_seed_or_draw_pile(
         owner = waiting["owners"][0]
         await table.act(players[owner], state.default_action(owner))
     secrets.update(secrets_of(await table.state()))
+    secrets.update(private_lines(sim))
     await handle.stop()
 
     assert len(debug_logs.records) > 20, "the game logged almost nothing: not at DEBUG?"

@@ -15,6 +15,7 @@ import pytest
 from bot.features.board_games.feature import _move_label
 from bot.features.board_games.labels import ACTIONS
 from bot.service import board_logic
+from bot.service.texts import english
 from bot.storage.records import MatchRecord, SeatRecord
 from engine import BOARD_GAMES, get_game, get_spec
 from engine.board import BoardState
@@ -91,17 +92,26 @@ def test_special_moves_are_announced_as_the_service_announces_them(name: str) ->
                 after = before.play(special.move)
                 phrase = special.announce(seat, move=special.move, colour=after.seat_colour(seat))
                 words = phrase.english(player=board_logic.mention(USERS[seat]))
-                assert words == board_logic.move_text(record, seat, before, after)
+                said = board_logic.move_text(record, seat, before, after)
+                assert words == english(said.kind, said.data)
                 announced.add(special.move)
     assert announced == {m.move for m in spec.notation.special_moves}
 
 
 @pytest.mark.parametrize("name", BOARD_GAMES)
 def test_opening_hints_are_the_services_hints(name: str) -> None:
+    record = _record(name)
     for positions in _games(name, 2):
         for state in positions:
+            if state.outcome is not None:
+                continue
             hint = state.opening_hint()
-            assert (None if hint is None else hint.english()) == board_logic.opening_hint(state)
+            said = board_logic.turn_text(record, state)
+            assert said is not None
+            user = board_logic.mention(record.user_of(state.seat_to_move))
+            turn = f"{user} to move ({state.to_move})."
+            expected = turn if hint is None else f"{turn} {hint.english()}"
+            assert english(said.kind, said.data) == expected
 
 
 def test_a_bare_lefe_cell_completes_to_the_captures_it_may_mean() -> None:

@@ -220,13 +220,16 @@ class BoardGames:
     async def _capture_options(
         self, language: str, match: Any, user_id: int, move: str
     ) -> list[Choice]:
-        """Lefe: a bare cell whose placement must capture one of several trees."""
-        if match.game != "lefe" or "x" in move:
+        """A move written short that the rules complete in more than one way (Lefe: a bare
+        cell whose placement must capture one of several trees), as a menu; the spec's
+        notation says how moves complete."""
+        completion = get_spec(match.game).notation.completion
+        if completion is None:
             return []
         _, legal = await self._legal_moves(match, user_id)
         if move in legal:
             return []
-        captures = sorted(m for m in legal if m.startswith(move + "x"))
+        captures = sorted(completion.complete(move, legal))
         if len(captures) < 2:
             return []
         return [
@@ -324,7 +327,7 @@ def _with_note(update: Any, note: Note | None) -> Any:
     """The update with one more line for the channel message (first, after the header)."""
     if note is None:
         return update
-    return dataclasses.replace(update, messages=(note, *update.messages))
+    return dataclasses.replace(update, notes=(note, *update.notes))
 
 
 def _move_order(move: str) -> tuple[str, int, str]:

@@ -22,7 +22,7 @@ from bot.common.context import Context
 from bot.common.custom_ids import OPEN, PRACTICE, TUTORIAL
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
-from bot.common.games import game_choices
+from bot.common.games import game_choices, game_title
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.themes import member_theme
@@ -30,6 +30,7 @@ from bot.common.translator import command_text
 from bot.features.learning.messages import PageMessage, help_message
 from engine import get_spec
 from engine.spec import GameKind
+from i18n import phrase, translate
 from tutorial import PRACTICE_LEVEL, help_text, tutorial_games, tutorial_page, tutorial_pages
 
 # How many bot seats a Leiff practice table gets besides the member (a table of three).
@@ -87,7 +88,17 @@ class Learning:
     async def rules(self, interaction: discord.Interaction, game: str) -> None:
         async def run(responder: Responder) -> None:
             if game not in tutorial_games():
-                raise UserFacingError("bot.learning.no_tutorial")
+                # a game without a tutorial: its rules in a few words, from its spec
+                summary = phrase(responder.language, get_spec(game).summary())
+                await responder.private(
+                    translate(
+                        responder.language,
+                        "bot.learning.summary",
+                        game=game_title(game),
+                        summary=summary,
+                    )
+                )
+                return
             message = await self.page_message(responder, game, 1)
             await responder.private(**message.send_kwargs())
 

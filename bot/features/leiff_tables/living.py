@@ -29,17 +29,17 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
+from bot.common.context import Context
 from bot.common.delivery import Delivery
+from bot.common.outgoing import Outgoing
 from bot.common.redelivery import is_transient
 from bot.common.responder import Responder
-
-if TYPE_CHECKING:
-    from bot.features.leiff_tables.messages import LeiffMessages
 
 log = logging.getLogger(__name__)
 
@@ -73,10 +73,22 @@ class _Feed:
     delivery: Delivery | None = None
 
 
+class TableWords(Protocol):
+    """What the living message needs of the table's messages (``LeiffMessages``)."""
+
+    context: Context
+
+    def event_lines(self, update: Any, language: str) -> list[str]: ...
+
+    async def public_message(
+        self, update: Any, language: str, events: Sequence[str] | None = None
+    ) -> Outgoing: ...
+
+
 class LivingTables:
     """Keeps each running table's channel message up to date, coalescing its updates."""
 
-    def __init__(self, messages: LeiffMessages) -> None:
+    def __init__(self, messages: TableWords) -> None:
         self.messages = messages
         self._feeds: dict[int, _Feed] = {}
 

@@ -33,8 +33,6 @@ from engine.leiff.cards import display_name
 from i18n import N_, translate, translate_plural
 from render.leiff import special_subtitle
 
-MAX_PLAYERS = get_spec("leiff").players[1]
-
 
 def describe_options(language: str, options: dict[str, Any]) -> str:
     """A table's options in words: "to 50 points, special cards, drinking rules"."""
@@ -133,7 +131,7 @@ class LeiffMessages(MessageBuilder):
                     language,
                     "bot.leiff.lobby.players",
                     count=len(seat_names),
-                    most=MAX_PLAYERS,
+                    most=get_spec(match.game).players[1],
                     players=players,
                 )
             )
@@ -180,7 +178,7 @@ class LeiffMessages(MessageBuilder):
             actions.append(SHOW_HAND)
         elif match.status == "lobby":
             # The bot-seat buttons are the Discord layer's own (the service checks the host).
-            if len(match.seats) < MAX_PLAYERS:
+            if len(match.seats) < get_spec(match.game).players[1]:
                 actions.append(ADD_BOT)
             if any(seat.is_bot for seat in match.seats):
                 actions.append(REMOVE_BOT)
@@ -222,7 +220,7 @@ class LeiffMessages(MessageBuilder):
         if match is None or match.status == "lobby":
             return []
         users = {p.for_user for p in update.pictures if p.for_user is not None}
-        users |= {m.to for m in update.messages if m.to is not None}
+        users |= {e.to for e in update.said if e.to is not None}
         users |= {b.for_user for b in update.buttons if b.for_user is not None}
         # Leiff bot seats have negative pseudo ids: nobody to send a DM to.
         return sorted(u for u in users if u > 0)

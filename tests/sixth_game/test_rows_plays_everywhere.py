@@ -1,0 +1,237 @@
+"""Issue 17's acceptance test: the toy sixth game plays through the service and Discord.
+
+Rows (``tests/sixth_game/rows.py``: a spec and a rules class) is registered at test time,
+and nothing else is added anywhere: the match service, the renderer, the AI and the whole
+Discord layer (the real ``LeafBot`` with the real discord.py client, against the simulator)
+learn of it from its spec alone. Through the service: a challenge, a whole game, a draw
+offer, a game against the bot. Through Discord: ``/play`` (it is among the command's
+choices), the challenge accepted with a click, every move a ``/move`` with its board
+picture decoded and compared with the stored position, the result, ``/rules`` (its rules
+in a few words: it has no tutorial), ``/replay`` (a GIF with one frame per position), and a
+game against the bot whose moves come from the real AI worker processes.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.common.pictures import BOARD_WIDTH
+from bot.service import MatchService
+from engine import get_spec, registered
+from render.board import is_point_game
+from render.geometry import board_geometry
+from render.themes import get_theme
+from tests.bot.conftest import Clock, clock, database, make_bot, sim, world  # noqa: F401
+from tests.bot.helpers import decode_png, match_id_of, pick_move, pinged, stored_state
+from tests.discord_sim.models import SimMessage
+from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD
+from tests.sixth_game.rows import Rows
+
+BOT_REPLY_TIMEOUT = 60.0  # the first search starts a worker process
+
+
+@pytest.fixture
+def rows() -> Iterator[Rows]:
+    with registered(Rows()) as game:
+        yield game
+
+
+@pytest.fixture
+async def bot(rows: Rows, sim: Any, make_bot: Any) -> Any:  # noqa: F811
+    # registered before the client exists: its commands are built from the registry
+    yield await sim.start_bot(make_bot)
+
+
+def assert_picture_shows(message: SimMessage, state: Any) -> None:
+    """Every point's pixel shows the stone the stored position has there, or none."""
+    image = decode_png(message)
+    assert is_point_game(state)  # Rows is drawn on points and lines, as its spec says
+    geometry = board_geometry(state.size, BOARD_WIDTH, points=True)
+    assert image.size == (geometry.width, geometry.height)
+    theme = get_theme("classic")
+    fills = {colour: theme.stone(code + 1).fill for code, colour in enumerate(state.game.colors)}
+    for cell in state.grid.names:
+        pixel = image.getpixel(geometry.pixel(cell))
+        colour = state.stones.get(cell)
+        if colour is None:
+            assert not any(_close(pixel, fill) for fill in fills.values()), cell
+        else:
+            assert _close(pixel, fills[colour]), (cell, colour, pixel)
+
+
+def _close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 24) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=False))
+
+
+def is_board(message: SimMessage) -> bool:
+    return bool(
+        message.attachments
+        and message.attachments[0].filename == "board.png"
+        and not message.ephemeral
+    )
+
+
+# ---- through the match service ---------------------------------------------------------
+async def test_the_service_plays_it_from_challenge_to_result(rows: Rows, service: Any) -> None:
+    offer = await service.challenge(GUILD, CHANNEL, ALICE, "rows", BOB, size=3)
+    assert offer.challenge is not None and offer.challenge.game == "rows"
+    started = await service.accept_challenge(offer.challenge_id, BOB)
+    match_id = started.match_id
+    assert started.match.game == "rows" and started.match.to_act == (ALICE,)
+    assert "Rows on a 3-board" in started.texts_for(None)[0]
+    # its spec says a draw is possible: the board offers it, and it can be declined
+    assert "offer_draw" in started.buttons[0].actions
+    offered = await service.offer_draw(match_id, ALICE)
+    assert offered.match.draw_offer_by == ALICE
+    await service.decline_draw(match_id, BOB)
+    rng = random.Random(3)
+    update = started
+    while update.match.status == "running":
+        state = next(p.state for p in update.pictures if p.kind == "board")
+        user = (ALICE, BOB)[state.seat_to_move]
+        update = await service.play(match_id, user, pick_move(state, rng))
+    assert update.kind == "match_over" and update.match.result is not None
+    assert [e.kind for e in update.events if not e.said] == ["move", "result"]
+    assert update.rating_changes  # a rated game between people
+
+
+async def test_the_service_lets_the_bot_play_it(rows: Rows, clock: Clock, tmp_path: Any) -> None:  # noqa: F811
+    from bot.storage import open_repository
+
+    repo = await open_repository(str(tmp_path / "rows.sqlite3"))
+    service = MatchService(repo, clock=clock, bot_user_id=99)  # the real AI worker pool
+    started = await service.challenge_bot(GUILD, CHANNEL, ALICE, "rows", "easy", size=3)
+    match_id = started.match_id
+    rng = random.Random(1)
+    update = started
+    for _ in range(30):
+        if update.match.status != "running":
+            break
+        state = next(p.state for p in update.pictures if p.kind == "board")
+        update = await service.play(match_id, ALICE, pick_move(state, rng))
+        if update.match.bot_to_act:
+            replies = await service.advance_bots(match_id)
+            assert len(replies) == 1, "the bot did not answer with one move"
+            update = replies[-1]
+    assert update.match.status == "finished"
+    assert update.match.vs_bot and not update.match.rated
+    await repo.close()
+
+
+@pytest.fixture
+async def service(clock: Clock, tmp_path: Any) -> Any:  # noqa: F811
+    from bot.storage import open_repository
+
+    repo = await open_repository(str(tmp_path / "service.sqlite3"))
+    yield MatchService(repo, clock=clock)
+    await repo.close()
+
+
+# ---- through Discord -------------------------------------------------------------------
+@pytest.mark.compressed_rate_limits
+async def test_members_play_it_in_discord_with_pictures_rules_and_replay(
+    sim: Any,  # noqa: F811
+    world: Any,  # noqa: F811
+    bot: Any,
+) -> None:
+    players = [world.alice, world.bob]
+    # /play offers it: the command's choices come from the registered specs
+    play = next(c for c in sim.state.commands_for(world.guild) if c["name"] == "play")
+    game_option = next(o for o in play["options"] if o["name"] == "game")
+    assert {"name": "Rows", "value": "rows"} in [
+        {"name": c["name"], "value": c["value"]} for c in game_option["choices"]
+    ]
+
+    # and its own options, from its spec: a choice of the values it allows, and a switch
+    options = {o["name"]: o for o in play["options"]}
+    assert [c["value"] for c in options["line"]["choices"]] == [3, 4]
+    assert options["line"]["description"] == "stones in a row"
+    assert options["misere"]["type"] == 5  # a boolean
+    challenge = await sim.slash(
+        world.alice, "play", game="rows", opponent=world.bob, size=3, line=3, misere=False
+    )
+    assert not challenge.ephemeral, challenge.text
+    offer = challenge.last_message
+    assert "Rows" in offer.content and pinged(offer) == {world.bob.id}
+    accepted = await sim.click(world.bob, offer, "Accept")
+    board = accepted.last_message
+    match_id = match_id_of(board)
+    first = await stored_state(bot, match_id)
+    assert first.options["line"] == 3 and first.options["misere"] is False
+    assert_picture_shows(board, first)
+    assert pinged(board) == {world.alice.id}
+
+    rng = random.Random(7)
+    for _ in range(40):
+        state = await stored_state(bot, match_id)
+        if state.outcome is not None:
+            break
+        mover = players[state.seat_to_move]
+        moved = await sim.slash(mover, "move", cell=pick_move(state, rng))
+        board = moved.last_message
+        assert is_board(board), moved.text
+        after = await stored_state(bot, match_id)
+        assert_picture_shows(board, after)
+        if after.outcome is None:
+            assert pinged(board) == {players[after.seat_to_move].id}
+    final = await stored_state(bot, match_id)
+    assert final.outcome is not None, "the game did not end"
+    assert pinged(board) == set()
+    result = board.content or ""
+    assert "wins" in result or "drawn" in result, result
+
+    rules = await sim.slash(world.bob, "rules", game="rows")
+    assert rules.ephemeral
+    summary = get_spec("rows").summary().english()
+    assert "**Rows**" in rules.text and summary in rules.text, rules.text
+
+    replay = await sim.slash(world.alice, "replay", match=match_id)
+    gif = replay.last_message.attachments[0]
+    assert gif.filename.endswith(".gif")
+    frames = Image.open(io.BytesIO(gif.data))
+    assert frames.format == "GIF"
+    assert frames.n_frames == len(final.moves) + 1  # every position, from the empty board
+    sim.assert_no_bot_errors()
+
+
+@pytest.mark.compressed_rate_limits
+async def test_a_member_plays_it_against_the_bot_in_discord(
+    sim: Any,  # noqa: F811
+    world: Any,  # noqa: F811
+    bot: Any,
+) -> None:
+    me = sim.bot_user
+    started = await sim.slash(world.alice, "play", game="rows", opponent=me, size=3, level="easy")
+    assert not started.ephemeral, started.text
+    board = started.last_message
+    match_id = match_id_of(board)
+    match = await bot.client.service.get_match(match_id)
+    assert match.vs_bot and match.game == "rows" and match.bot_level == "easy"
+    rng = random.Random(2)
+    bot_moves = 0
+    for _ in range(20):
+        state = await stored_state(bot, match_id)
+        if state.outcome is not None:
+            break
+        assert state.seat_to_move == 0, "the bot left its turn unplayed"
+        moved = await sim.slash(world.alice, "move", cell=pick_move(state, rng))
+        mine = moved.last_message
+        assert_picture_shows(mine, await stored_state(bot, match_id))
+        if (await stored_state(bot, match_id)).outcome is not None:
+            break
+        reply = await sim.wait_for_message(
+            is_board, channel=world.channel, after=mine, timeout=BOT_REPLY_TIMEOUT
+        )
+        await bot.client.delivery.bots_idle()
+        after_bot = await stored_state(bot, match_id)
+        assert_picture_shows(reply, after_bot)
+        bot_moves += 1
+    assert bot_moves > 0
+    assert (await bot.client.service.get_match(match_id)).status == "finished"
+    sim.assert_no_bot_errors()
