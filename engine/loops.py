@@ -199,6 +199,264 @@ def cycle_order(grid: HexGrid, cells: set[int] | frozenset[int]) -> Loop:
     return tuple(order)
 
 
+# ---- the construction and its flood fills ----------------------------------------------
+# Plain functions of the board and bit masks: LoopFinder keeps the answers and what they
+# depend on, these work them out.
+
+
+def edge_reaching_empty_cells(grid: HexGrid, occupied: bytes | bytearray) -> int:
+    """The empty cells whose region of empty cells touches the board's edge, as a bit mask
+    over cell indices."""
+    neighbours, on_edge = grid.neighbours, grid.on_edge
+    flags = [False] * grid.cell_count
+    stack = [i for i in range(grid.cell_count) if on_edge[i] and not occupied[i]]
+    for i in stack:
+        flags[i] = True
+    while stack:
+        cell = stack.pop()
+        for nb in neighbours[cell]:
+            if not flags[nb] and not occupied[nb]:
+                flags[nb] = True
+                stack.append(nb)
+    reach_bits = 0
+    for index, flag in enumerate(flags):
+        if flag:
+            reach_bits |= 1 << index
+    return reach_bits
+
+
+def grow_loop(
+    grid: HexGrid,
+    occupied: bytes | bytearray,
+    occupied_bits: int,
+    reach_bits: int,
+    memo: dict[int, tuple[Loop | None, int]],
+    cell: int,
+) -> tuple[Loop | None, int]:
+    """The loop around ``cell`` and the cells looked at on the way (a bit mask).
+
+    ``occupied_bits`` and ``reach_bits`` are the board's occupied and edge-reaching empty
+    cells as bit masks (see :func:`edge_reaching_empty_cells`); ``memo`` maps every E met
+    (a bit mask) to the answer reached from it and the cells looked at from there on, and
+    is filled in on the way.
+    """
+    if grid.on_edge[cell]:
+        return None, 0
+    n = grid.n
+
+    # First round, E = {cell}: W is the ring of six, where every cell has exactly two
+    # neighbours in W, so only its empty cells move (answered with bit masks: about
+    # half of all constructions end here).
+    rings = ring_of_six(n)
+    ring_bits = _ring_masks(n)[cell]
+    empty_ring = ring_bits & ~occupied_bits
+    if not empty_ring:
+        return six_ring_loops(n)[cell], ring_bits
+    if empty_ring & (reach_bits | _edge_mask(n)):
+        return None, ring_bits
+    # E is kept twice: as flags per cell (for the walks) and as a bit mask (the memo's
+    # key); W only as a bit mask, so a W cell's number of neighbours in W is one AND
+    # and a bit count instead of bookkeeping
+    inside = bytearray(grid.cell_count)
+    inside[cell] = 1
+    region_bits = 1 << cell
+    members = [cell]
+    for w in rings[cell]:
+        if occupied[w]:
+            continue
+        inside[w] = 1
+        region_bits |= 1 << w
+        members.append(w)
+        outside = 0
+        for bit, nb in enumerate(rings[w]):
+            if not inside[nb]:
+                outside |= 1 << bit
+        if SEVERAL_RUNS[outside]:
+            for x in add_enclosed(grid, w, inside):
+                region_bits |= 1 << x
+                members.append(x)
+
+    # Later rounds. A round only re-examines the W cells whose count of W neighbours
+    # changed or that are new to W: the others were stones with exactly two and still
+    # are.
+    neighbour_masks = _neighbour_masks(n)
+    rim_bits = 0
+    for x in members:
+        rim_bits |= neighbour_masks[x]
+    rim_bits &= ~region_bits
+    looked_at = ring_bits | rim_bits
+    if looked_at & ~occupied_bits & reach_bits:
+        # an empty cell of W reaches the edge: the construction escapes in the next
+        # round (the commonest ending, settled before any bookkeeping)
+        return None, looked_at
+    edge_bits = _edge_mask(n)
+    to_examine = rim_bits
+    # Constructions from different cells often reach the same E and go on alike from
+    # there: every E met is remembered with the answer. What was looked at from E on is
+    # everything looked at outside E (a cell of an earlier W not in E is still in W).
+    path: list[int] = []
+    result: Loop | None = None
+    while True:
+        known = memo.get(region_bits)
+        if known is not None:
+            result = known[0]
+            looked_at |= known[1]
+            break
+        path.append(region_bits)
+        candidates = to_examine & rim_bits
+        moving = candidates & ~occupied_bits
+        if moving & reach_bits:
+            break  # this empty region, and with it the edge, joins E: no loop
+        stones = candidates & occupied_bits
+        while stones:
+            lowest = stones & -stones
+            stones ^= lowest
+            if (neighbour_masks[lowest.bit_length() - 1] & rim_bits).bit_count() != 2:
+                moving |= lowest
+        if not moving:
+            result = cycle_order(grid, _cells_of(rim_bits))
+            break
+        if moving & edge_bits:
+            break
+        to_examine = 0
+        while moving:
+            lowest = moving & -moving
+            moving ^= lowest
+            w = lowest.bit_length() - 1
+            if inside[w]:
+                continue  # already enclosed by an earlier cell of this round
+            inside[w] = 1
+            region_bits |= lowest
+            rim_bits &= ~lowest
+            outside_bits = 0
+            for bit, nb in enumerate(rings[w]):
+                if inside[nb]:
+                    continue
+                outside_bits |= 1 << bit
+                nb_bit = 1 << nb
+                if rim_bits & nb_bit:
+                    to_examine |= nb_bit  # it loses w as a W neighbour
+                else:
+                    # new to W: its W neighbours gain one
+                    rim_bits |= nb_bit
+                    looked_at |= nb_bit
+                    to_examine |= nb_bit | neighbour_masks[nb]
+            if SEVERAL_RUNS[outside_bits]:
+                # the pieces cut off are bounded by E alone: no W cell outside them
+                # neighbours them, so dropping them leaves the other counts right
+                for x in add_enclosed(grid, w, inside):
+                    x_bit = 1 << x
+                    region_bits |= x_bit
+                    rim_bits &= ~x_bit
+    for seen_region in path:
+        memo[seen_region] = (result, looked_at & ~seen_region)
+    return result, looked_at
+
+
+def add_enclosed(grid: HexGrid, cell: int, inside: bytearray) -> list[int]:
+    """Mark ``inside`` the pieces of the outside that ``cell`` has just cut off, and
+    return them.
+
+    Each piece is flooded from a neighbour of ``cell``, heading for the board's edge
+    first (neighbours nearer the edge are tried first), and given up as open as soon
+    as it reaches the edge: only pieces that really are cut off get flooded whole.
+    """
+    on_edge, towards_edge = grid.on_edge, neighbours_towards_edge(grid.n)
+    known_open: set[int] = set()  # cells shown to connect to the edge
+    enclosed: list[int] = []
+    for start in ring_of_six(grid.n)[cell]:
+        if inside[start] or start in known_open:
+            continue
+        seen = {start}
+        stack = [start]
+        open_to_edge = False
+        while stack:
+            x = stack.pop()
+            if on_edge[x] or x in known_open:
+                open_to_edge = True
+                break
+            for nb in towards_edge[x]:
+                if not inside[nb] and nb not in seen:
+                    seen.add(nb)
+                    stack.append(nb)
+        if open_to_edge:
+            known_open |= seen
+        else:
+            for x in seen:
+                inside[x] = 1
+            enclosed.extend(seen)
+    return enclosed
+
+
+def pieces_cut_off(grid: HexGrid, occupied: bytes, ring: tuple[int, ...]) -> list[set[int]]:
+    """The empty regions next to a new stone that no longer reach the board's edge,
+    when the region the stone was placed in did (``occupied`` includes the stone, ``ring``
+    is its neighbours in turning order)."""
+    on_edge, towards_edge = grid.on_edge, neighbours_towards_edge(grid.n)
+    known_open: set[int] = set()
+    pieces: list[set[int]] = []
+    for start in ring:
+        if start < 0 or occupied[start] or start in known_open:
+            continue
+        if any(start in piece for piece in pieces):
+            continue
+        seen = {start}
+        stack = [start]
+        open_to_edge = False
+        while stack:
+            x = stack.pop()
+            if on_edge[x] or x in known_open:
+                open_to_edge = True
+                break
+            for nb in towards_edge[x]:
+                if not occupied[nb] and nb not in seen:
+                    seen.add(nb)
+                    stack.append(nb)
+        if open_to_edge:
+            known_open |= seen
+        else:
+            pieces.append(seen)
+    return pieces
+
+
+def reach_without(
+    grid: HexGrid,
+    occupied: bytearray,
+    cells: list[int] | tuple[int, ...] | set[int],
+    reach_bits: int,
+) -> int:
+    """The edge-reaching empty cells (bit mask) once the stones on ``cells`` are gone
+    (``occupied`` without them, ``reach_bits`` the edge-reaching empty cells with them):
+    only the regions holding a freed cell can change, and they reach the edge if they
+    hold an edge cell or meet a region that did."""
+    neighbours, on_edge = grid.neighbours, grid.on_edge
+    done: set[int] = set()
+    for start in cells:
+        if start in done:
+            continue
+        # the freed cells and formerly shut-in empty cells joined to ``start``
+        joined = {start}
+        stack = [start]
+        reaches = False
+        while stack:
+            x = stack.pop()
+            if on_edge[x]:
+                reaches = True
+            for nb in neighbours[x]:
+                if occupied[nb] or nb in joined:
+                    continue
+                if reach_bits >> nb & 1:
+                    reaches = True
+                    continue
+                joined.add(nb)
+                stack.append(nb)
+        done |= joined
+        if reaches:
+            for x in joined:
+                reach_bits |= 1 << x
+    return reach_bits
+
+
 # Answers of the construction shared between finders, and so between positions: a move
 # list makes a finder per candidate placement, and the next position's list tries the
 # same placements on a board with one more stone. Keyed by board side, start cell and the
@@ -301,23 +559,7 @@ class LoopFinder:
             self._occupied_bits = occupied_bits
         reach_bits = self._reach_bits
         if reach_bits is None:
-            grid, occupied = self.grid, self.occupied
-            neighbours, on_edge = grid.neighbours, grid.on_edge
-            flags = [False] * grid.cell_count
-            stack = [i for i in range(grid.cell_count) if on_edge[i] and not occupied[i]]
-            for i in stack:
-                flags[i] = True
-            while stack:
-                cell = stack.pop()
-                for nb in neighbours[cell]:
-                    if not flags[nb] and not occupied[nb]:
-                        flags[nb] = True
-                        stack.append(nb)
-            reach_bits = 0
-            for index, flag in enumerate(flags):
-                if flag:
-                    reach_bits |= 1 << index
-            self._reach_bits = reach_bits
+            reach_bits = self._reach_bits = edge_reaching_empty_cells(self.grid, self.occupied)
         return occupied_bits, reach_bits
 
     # ---- the construction -------------------------------------------------------------
@@ -337,7 +579,7 @@ class LoopFinder:
         reach_bits = self._reach_bits
         if occupied_bits is None or reach_bits is None:
             occupied_bits, reach_bits = self._bits()
-        # The first round of the construction (see _grow()) ends most of them and costs
+        # The first round of the construction (see grow_loop()) ends most of them and costs
         # less than looking the answer up.
         n = self.grid.n
         ring_bits = _ring_masks(n)[cell]
@@ -350,7 +592,9 @@ class LoopFinder:
         tag = self._tag
         if tag is None:
             # a finder made from scratch shares nothing with the boards around it
-            loop, looked_at = self._grow(cell)
+            loop, looked_at = grow_loop(
+                self.grid, self.occupied, occupied_bits, reach_bits, self._memo, cell
+            )
             around[cell] = loop
             self._looked_at[cell] = looked_at
             return loop
@@ -369,163 +613,14 @@ class LoopFinder:
             if len(_shared_answers) >= _SHARED_KEYS_LIMIT:
                 _shared_answers.clear()  # only after board sizes were mixed a lot
             entries = _shared_answers[key] = []
-        loop, looked_at = self._grow(cell)
+        loop, looked_at = grow_loop(
+            self.grid, self.occupied, occupied_bits, reach_bits, self._memo, cell
+        )
         around[cell] = loop
         self._looked_at[cell] = looked_at
         entries.insert(0, (looked_at, occupied_bits & looked_at, reach_bits & looked_at, loop))
         del entries[_SHARED_DEPTH:]
         return loop
-
-    def _grow(self, cell: int) -> tuple[Loop | None, int]:
-        """The loop around ``cell`` and the cells looked at on the way (a bit mask)."""
-        grid, occupied = self.grid, self.occupied
-        if grid.on_edge[cell]:
-            return None, 0
-        occupied_bits, reach_bits = self._bits()
-        n = grid.n
-
-        # First round, E = {cell}: W is the ring of six, where every cell has exactly two
-        # neighbours in W, so only its empty cells move (answered with bit masks: about
-        # half of all constructions end here).
-        rings = self._rings
-        ring_bits = _ring_masks(n)[cell]
-        empty_ring = ring_bits & ~occupied_bits
-        if not empty_ring:
-            return six_ring_loops(n)[cell], ring_bits
-        if empty_ring & (reach_bits | _edge_mask(n)):
-            return None, ring_bits
-        # E is kept twice: as flags per cell (for the walks) and as a bit mask (the memo's
-        # key); W only as a bit mask, so a W cell's number of neighbours in W is one AND
-        # and a bit count instead of bookkeeping
-        inside = bytearray(grid.cell_count)
-        inside[cell] = 1
-        region_bits = 1 << cell
-        members = [cell]
-        for w in rings[cell]:
-            if occupied[w]:
-                continue
-            inside[w] = 1
-            region_bits |= 1 << w
-            members.append(w)
-            outside = 0
-            for bit, nb in enumerate(rings[w]):
-                if not inside[nb]:
-                    outside |= 1 << bit
-            if SEVERAL_RUNS[outside]:
-                for x in self._add_enclosed(w, inside):
-                    region_bits |= 1 << x
-                    members.append(x)
-
-        # Later rounds. A round only re-examines the W cells whose count of W neighbours
-        # changed or that are new to W: the others were stones with exactly two and still
-        # are.
-        neighbour_masks = _neighbour_masks(n)
-        rim_bits = 0
-        for x in members:
-            rim_bits |= neighbour_masks[x]
-        rim_bits &= ~region_bits
-        looked_at = ring_bits | rim_bits
-        if looked_at & ~occupied_bits & reach_bits:
-            # an empty cell of W reaches the edge: the construction escapes in the next
-            # round (the commonest ending, settled before any bookkeeping)
-            return None, looked_at
-        edge_bits = _edge_mask(n)
-        to_examine = rim_bits
-        # Constructions from different cells often reach the same E and go on alike from
-        # there: every E met is remembered with the answer. What was looked at from E on is
-        # everything looked at outside E (a cell of an earlier W not in E is still in W).
-        memo = self._memo
-        path: list[int] = []
-        result: Loop | None = None
-        while True:
-            known = memo.get(region_bits)
-            if known is not None:
-                result = known[0]
-                looked_at |= known[1]
-                break
-            path.append(region_bits)
-            candidates = to_examine & rim_bits
-            moving = candidates & ~occupied_bits
-            if moving & reach_bits:
-                break  # this empty region, and with it the edge, joins E: no loop
-            stones = candidates & occupied_bits
-            while stones:
-                lowest = stones & -stones
-                stones ^= lowest
-                if (neighbour_masks[lowest.bit_length() - 1] & rim_bits).bit_count() != 2:
-                    moving |= lowest
-            if not moving:
-                result = cycle_order(grid, _cells_of(rim_bits))
-                break
-            if moving & edge_bits:
-                break
-            to_examine = 0
-            while moving:
-                lowest = moving & -moving
-                moving ^= lowest
-                w = lowest.bit_length() - 1
-                if inside[w]:
-                    continue  # already enclosed by an earlier cell of this round
-                inside[w] = 1
-                region_bits |= lowest
-                rim_bits &= ~lowest
-                outside_bits = 0
-                for bit, nb in enumerate(rings[w]):
-                    if inside[nb]:
-                        continue
-                    outside_bits |= 1 << bit
-                    nb_bit = 1 << nb
-                    if rim_bits & nb_bit:
-                        to_examine |= nb_bit  # it loses w as a W neighbour
-                    else:
-                        # new to W: its W neighbours gain one
-                        rim_bits |= nb_bit
-                        looked_at |= nb_bit
-                        to_examine |= nb_bit | neighbour_masks[nb]
-                if SEVERAL_RUNS[outside_bits]:
-                    # the pieces cut off are bounded by E alone: no W cell outside them
-                    # neighbours them, so dropping them leaves the other counts right
-                    for x in self._add_enclosed(w, inside):
-                        x_bit = 1 << x
-                        region_bits |= x_bit
-                        rim_bits &= ~x_bit
-        for seen_region in path:
-            memo[seen_region] = (result, looked_at & ~seen_region)
-        return result, looked_at
-
-    def _add_enclosed(self, cell: int, inside: bytearray) -> list[int]:
-        """Mark ``inside`` the pieces of the outside that ``cell`` has just cut off, and
-        return them.
-
-        Each piece is flooded from a neighbour of ``cell``, heading for the board's edge
-        first (neighbours nearer the edge are tried first), and given up as open as soon
-        as it reaches the edge: only pieces that really are cut off get flooded whole.
-        """
-        on_edge, towards_edge = self.grid.on_edge, neighbours_towards_edge(self.grid.n)
-        known_open: set[int] = set()  # cells shown to connect to the edge
-        enclosed: list[int] = []
-        for start in self._rings[cell]:
-            if inside[start] or start in known_open:
-                continue
-            seen = {start}
-            stack = [start]
-            open_to_edge = False
-            while stack:
-                x = stack.pop()
-                if on_edge[x] or x in known_open:
-                    open_to_edge = True
-                    break
-                for nb in towards_edge[x]:
-                    if not inside[nb] and nb not in seen:
-                        seen.add(nb)
-                        stack.append(nb)
-            if open_to_edge:
-                known_open |= seen
-            else:
-                for x in seen:
-                    inside[x] = 1
-                enclosed.extend(seen)
-        return enclosed
 
     # ---- the same board with one more stone ---------------------------------------------
     def with_stone(self, cell: int) -> LoopFinder:
@@ -552,41 +647,12 @@ class LoopFinder:
         if SEVERAL_RUNS[open_around] and reach_bits & changed:
             # the stone may cut its empty region apart: a piece that no longer reaches the
             # edge is entirely made of neighbours' pieces, so flood from each of them
-            for piece in self._pieces_cut_off(occupied, ring):
+            for piece in pieces_cut_off(self.grid, occupied, ring):
                 for x in piece:
                     changed |= 1 << x
         successor._reach_bits = reach_bits & ~changed
         self._hand_over(successor, self._watchers_of(changed))
         return successor
-
-    def _pieces_cut_off(self, occupied: bytes, ring: tuple[int, ...]) -> list[set[int]]:
-        """The empty regions next to a new stone that no longer reach the board's edge,
-        when the region the stone was placed in did (``occupied`` includes the stone)."""
-        on_edge, towards_edge = self.grid.on_edge, neighbours_towards_edge(self.grid.n)
-        known_open: set[int] = set()
-        pieces: list[set[int]] = []
-        for start in ring:
-            if start < 0 or occupied[start] or start in known_open:
-                continue
-            if any(start in piece for piece in pieces):
-                continue
-            seen = {start}
-            stack = [start]
-            open_to_edge = False
-            while stack:
-                x = stack.pop()
-                if on_edge[x] or x in known_open:
-                    open_to_edge = True
-                    break
-                for nb in towards_edge[x]:
-                    if not occupied[nb] and nb not in seen:
-                        seen.add(nb)
-                        stack.append(nb)
-            if open_to_edge:
-                known_open |= seen
-            else:
-                pieces.append(seen)
-        return pieces
 
     def without_stones(self, cells: list[int] | tuple[int, ...] | set[int]) -> LoopFinder:
         """The finder of this occupancy with the stones on ``cells`` taken away.
@@ -605,44 +671,11 @@ class LoopFinder:
         for cell in cells:
             changed |= 1 << cell
         successor._occupied_bits = occupied_bits & ~changed
-        successor._reach_bits = self._reach_without(occupied, cells, reach_bits)
+        successor._reach_bits = reach_without(self.grid, occupied, cells, reach_bits)
         # the empty cells whose region's reach of the edge changed
         changed |= reach_bits ^ successor._reach_bits
         self._hand_over(successor, self._watchers_of(changed))
         return successor
-
-    def _reach_without(
-        self, occupied: bytearray, cells: list[int] | tuple[int, ...] | set[int], reach_bits: int
-    ) -> int:
-        """The edge-reaching empty cells (bit mask) once the stones on ``cells`` are gone
-        (``occupied`` without them): only the regions holding a freed cell can change,
-        and they reach the edge if they hold an edge cell or meet a region that did."""
-        neighbours, on_edge = self.grid.neighbours, self.grid.on_edge
-        done: set[int] = set()
-        for start in cells:
-            if start in done:
-                continue
-            # the freed cells and formerly shut-in empty cells joined to ``start``
-            joined = {start}
-            stack = [start]
-            reaches = False
-            while stack:
-                x = stack.pop()
-                if on_edge[x]:
-                    reaches = True
-                for nb in neighbours[x]:
-                    if occupied[nb] or nb in joined:
-                        continue
-                    if reach_bits >> nb & 1:
-                        reaches = True
-                        continue
-                    joined.add(nb)
-                    stack.append(nb)
-            done |= joined
-            if reaches:
-                for x in joined:
-                    reach_bits |= 1 << x
-        return reach_bits
 
     def _hand_over(self, successor: LoopFinder, unsettled: set[int]) -> None:
         """Give ``successor`` every answer of this finder except the ``unsettled`` ones.

@@ -30,3 +30,5 @@ def test_a_small_end_to_end_run_plays_and_measures(capsys: pytest.CaptureFixture
     printed = capsys.readouterr().out
     assert "board /move → board picture" in printed and "bot process tree" in printed
     assert "REST requests per move" in printed
+    assert "requests counted in Discord's global limit" in printed and "CPU per move" in printed
+    assert e2e.cpu_ms_per_move(stage) > 0

@@ -84,11 +84,23 @@ class Languages:
             chosen = (await service.get_settings(guild_id)).language
             if chosen:
                 return str(chosen)
-        return self.server_default(guild_id)
+        known = self.server_default(guild_id)
+        if known is not None:
+            return known
+        # A server of another shard (a DM click is handled by shard 0's process, which may
+        # post to any server's channel): ask Discord once, then remember it.
+        try:
+            guild = await self._client.fetch_guild(guild_id, with_counts=False)
+        except discord.HTTPException:
+            log.warning("could not read the language of server %s", guild_id)
+            return DEFAULT_LANGUAGE
+        self._servers[guild_id] = language_for(guild.preferred_locale)
+        return self._servers[guild_id]
 
-    def server_default(self, guild_id: int) -> str:
-        """The language a server's Discord locale asks for (its community setting)."""
+    def server_default(self, guild_id: int) -> str | None:
+        """The language a server's Discord locale asks for (its community setting), if
+        this process knows the server (its shard's cache, or an interaction from it)."""
         guild = self._client.get_guild(guild_id)
         if guild is not None:
             return language_for(guild.preferred_locale)
-        return self._servers.get(guild_id, DEFAULT_LANGUAGE)
+        return self._servers.get(guild_id)

@@ -1,8 +1,8 @@
 """Board-game moves, resignations, draw offers and timeouts of the match service.
 
 Each change holds the match's lock (taken by the caller or here), checks the caller's seat,
-lets the engine judge the move (in a worker thread: a big Lublache move costs tens of
-milliseconds), and commits the new state with its log row and clock before describing it.
+lets the engine judge the move (Lublache's in a worker thread: a big Lublache move can cost
+tens of milliseconds), and commits the new state with its log row and clock before describing it.
 """
 
 from __future__ import annotations
@@ -35,6 +35,13 @@ from bot.storage import MatchRecord, SeatRecord
 from engine import IllegalMove
 from engine.board import BoardState
 
+# The games whose engine may take long enough over a move to hold up the event loop (a
+# cold Lublache position on the 9-board: up to tens of ms). The others cost 0.1-0.25 ms a
+# move (the move, the new legal moves, the JSON; Lefe 7, Dalen 9, Les 9 mid-game), less
+# than handing the work to a thread and back, which also wakes threads that compete for
+# the interpreter lock: they play on the loop.
+ENGINE_IN_THREAD = frozenset({"lublache"})
+
 # Longer than any move of the board games ("i17xi16", "e10+b12"): refused without echo.
 MAX_MOVE_TEXT = 20
 
@@ -57,10 +64,15 @@ class BoardMatches:
             waiting = board_logic.user_to_move(record, state)
             raise NotYourTurn("turn_of", user=mention(waiting))
         try:
-            # A Lublache move on the big board costs tens of ms: the engine works in a
-            # thread while the loop serves other matches. This match stays locked, so its
-            # moves keep their order, and nothing is announced before the commit below.
-            new_state, new_json = await asyncio.to_thread(apply_board_move, state, seat.seat, move)
+            if record.game in ENGINE_IN_THREAD:
+                # A Lublache move on the big board can cost tens of ms: the engine works in
+                # a thread while the loop serves other matches. This match stays locked, so
+                # its moves keep their order, and nothing is announced before the commit.
+                new_state, new_json = await asyncio.to_thread(
+                    apply_board_move, state, seat.seat, move
+                )
+            else:
+                new_state, new_json = apply_board_move(state, seat.seat, move)
         except IllegalMove as error:
             raise engine_refusal(error) from None
         now = self.store.clock()

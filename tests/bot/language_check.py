@@ -29,11 +29,14 @@ import bot.common.errors
 import bot.common.match_lines
 import bot.common.service_words
 import bot.features.board_games.feature
+from bot.service.results import Event
+from bot.service.texts import ENGINE_TEXT
 from i18n.tools import read_catalogue, texts
 from tests.discord_sim.models import walk_components
 
 # Words of English that no German sentence of ours uses (German ones like "in", "an",
-# "was", "will", "also", "am", "Hand", "Start", "Bot" are left out on purpose).
+# "was", "will", "also", "am", "Hand", "Start", "Bot" are left out on purpose, and so are
+# "swap" and "pass": canonical moves, typed as they are in every language).
 ENGLISH_WORDS = frozenset(
     [
         "the",
@@ -139,9 +142,7 @@ ENGLISH_WORDS = frozenset(
         "scores",
         "points",
         "point",
-        "swap",
         "swaps",
-        "pass",
         "passes",
         "resign",
         "resigns",
@@ -313,14 +314,17 @@ def untranslated(sim: Any, names: Iterable[str] = (), ignore: Iterable[str] = ()
 
 
 @pytest.fixture
-def service_lines(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+def service_lines(monkeypatch: pytest.MonkeyPatch) -> ServiceLines:
     """Every line the service phrased itself, as the Discord layer showed it."""
-    said: list[str] = []
+    said = ServiceLines()
 
     def recording(function: Any) -> Any:
         def wrapper(*args: Any, **kwargs: Any) -> str:
             text = function(*args, **kwargs)
             said.append(text)
+            line = args[1] if len(args) > 1 else None
+            if isinstance(line, Event) and line.kind == ENGINE_TEXT:
+                said.engine.append(text)
             return text
 
         return wrapper
@@ -333,3 +337,18 @@ def service_lines(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     )
     monkeypatch.setattr(bot.common.match_lines, "result_words", recording(words.result_words))
     return said
+
+
+class ServiceLines(list[str]):
+    """The service's lines as shown; ``engine`` holds those that are the engine's own text
+    (the Leiff engine's event texts, which it writes in English until it speaks in codes)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.engine: list[str] = []
+
+    def english(self, names: Iterable[str]) -> tuple[list[str], list[str]]:
+        """The lines still holding English: the service's own, and the engine's texts."""
+        engine = set(self.engine)
+        english = sorted({line for line in self if english_in(line, names)})
+        return [x for x in english if x not in engine], [x for x in english if x in engine]

@@ -154,3 +154,21 @@ async def test_the_server_language_setting_overrides_its_discord_locale(sim, ger
     board = await sim.slash(world.bob, "leaderboard", game="dalen")
     assert board.last_message.content.startswith(words("de", "bot.leaderboard.title", game="Dalen"))
     sim.assert_no_bot_errors()
+
+
+async def test_a_server_of_another_shard_is_asked_for_its_language_once(sim, german_server, bot):
+    """A process that does not hold the server (another shard's, reached through a DM
+    click) reads the server's Discord locale over REST, once."""
+    world = german_server
+    languages = bot.client.context.languages
+    bot.client._connection._guilds.pop(world.guild.id)  # as if another shard held it
+    assert bot.client.get_guild(world.guild.id) is None
+    assert await languages.server(world.guild.id) == "de"
+    assert await languages.server(world.guild.id) == "de"
+    asked = [
+        r
+        for r in sim.requests
+        if r.method == "GET" and r.path.endswith(f"/guilds/{world.guild.id}")
+    ]
+    assert len(asked) == 1
+    sim.assert_no_bot_errors()

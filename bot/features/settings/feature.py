@@ -17,7 +17,7 @@ from bot.common.languages import LANGUAGE_NAMES
 from bot.common.responder import Responder
 from bot.common.translator import command_text
 from bot.features.settings.values import SETTING_TEXT_IDS, describe, setting_value
-from i18n import translate
+from i18n import language_for, translate
 
 
 class ServerSettings:
@@ -58,7 +58,9 @@ class ServerSettings:
                     interaction.guild_id, responder.user_id, allowed, **changes
                 )
             title = translate(responder.language, "bot.settings.title")
-            server_default = self.context.languages.server_default(interaction.guild_id)
+            server_default = self.context.languages.server_default(
+                interaction.guild_id
+            ) or language_for(interaction.guild_locale)
             body = "\n".join(describe(responder.language, current, server_default))
             await responder.private(f"{title}\n{body}")
 
