@@ -308,7 +308,13 @@ class LeiffMessages(MessageBuilder):
             lines.append(translate(language, "bot.leiff.left_table"))
         elif buttons is not None and not buttons.actions and match.status == "running":
             lines.append(translate(language, "bot.leiff.hand_nothing_to_do"))
-        if match.status == "running" and mine is not None and not gone and buttons is not None:
+        if (
+            match.status == "running"
+            and mine is not None
+            and not gone
+            and buttons is not None
+            and trade_from is None  # the second pick of a swap offers that swap alone
+        ):
             # always there, so it changes nothing between two steps (no extra edit)
             choices.append(
                 Choice(
