@@ -76,6 +76,39 @@ def split_sql(script: str) -> list[str]:
     return [statement.strip() for statement in body.split(";") if statement.strip()]
 
 
+def match_query(where: str) -> str:
+    """The query of the match rows ``where`` selects (their seats and messages apart)."""
+    return f"SELECT {_MATCH_SELECT} FROM matches {where}"
+
+
+def children_queries(rows: Sequence[Row]) -> list[tuple[str, list[Any]]]:
+    """The queries (with their values) of the seats and the messages of these match rows."""
+    ids_sql, ids = in_list(row["id"] for row in rows)
+    return [
+        (
+            f"SELECT * FROM match_seats WHERE match_id IN ({ids_sql}) ORDER BY match_id, seat",
+            ids,
+        ),
+        (f"SELECT * FROM match_messages WHERE match_id IN ({ids_sql}) ORDER BY kind", ids),
+    ]
+
+
+def assemble_matches(
+    rows: Sequence[Row], seat_rows: Sequence[Row], message_rows: Sequence[Row]
+) -> list[MatchRecord]:
+    """Match records from their rows, their seats' rows and their messages' rows."""
+    seats: dict[int, list[SeatRecord]] = {}
+    for row in seat_rows:
+        seats.setdefault(row["match_id"], []).append(mapping.seat_from_row(row))
+    messages: dict[int, dict[str, int]] = {}
+    for row in message_rows:
+        messages.setdefault(row["match_id"], {})[row["kind"]] = row["message_id"]
+    return [
+        mapping.match_from_row(row, seats.get(row["id"], ()), messages.get(row["id"]))
+        for row in rows
+    ]
+
+
 class SqlRepository(ChallengeQueries, MemberQueries, Repository):
     """Every repository method over a back end's :class:`Transaction` and ``_fetch``.
 
@@ -167,7 +200,7 @@ class SqlRepository(ChallengeQueries, MemberQueries, Repository):
         self, where: str, params: Sequence[Any], tx: Transaction | None = None
     ) -> list[MatchRecord]:
         fetch = tx.fetch if tx is not None else self._fetch
-        rows = await fetch(f"SELECT {_MATCH_SELECT} FROM matches {where}", params)
+        rows = await fetch(match_query(where), params)
         return await self._with_children(rows, tx)
 
     async def _with_children(
@@ -176,23 +209,10 @@ class SqlRepository(ChallengeQueries, MemberQueries, Repository):
         if not rows:
             return []
         fetch = tx.fetch if tx is not None else self._fetch
-        ids_sql, ids = in_list(row["id"] for row in rows)
-        seat_rows = await fetch(
-            f"SELECT * FROM match_seats WHERE match_id IN ({ids_sql}) ORDER BY match_id, seat", ids
-        )
-        message_rows = await fetch(
-            f"SELECT * FROM match_messages WHERE match_id IN ({ids_sql}) ORDER BY kind", ids
-        )
-        seats: dict[int, list[SeatRecord]] = {}
-        for row in seat_rows:
-            seats.setdefault(row["match_id"], []).append(mapping.seat_from_row(row))
-        messages: dict[int, dict[str, int]] = {}
-        for row in message_rows:
-            messages.setdefault(row["match_id"], {})[row["kind"]] = row["message_id"]
-        return [
-            mapping.match_from_row(row, seats.get(row["id"], ()), messages.get(row["id"]))
-            for row in rows
-        ]
+        (seats_sql, ids), (messages_sql, _) = children_queries(rows)
+        seat_rows = await fetch(seats_sql, ids)
+        message_rows = await fetch(messages_sql, ids)
+        return assemble_matches(rows, seat_rows, message_rows)
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         found = await self._load_matches("WHERE id = ?", (match_id,))

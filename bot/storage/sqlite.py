@@ -10,7 +10,8 @@ The queries themselves live in :class:`bot.storage.sql.SqlRepository`.
 aiosqlite runs the connection in a thread of its own and every call to it is a round trip
 to that thread (a queued call, a future, a wake-up of the event loop). Each statement here
 is one such trip: it runs, is read and its cursor closed in the thread
-(:func:`_run`, :func:`_rows`), where aiosqlite's cursor API would take three.
+(:func:`_run`, :func:`_rows`), where aiosqlite's cursor API would take three; matches
+with their seats and messages are read in one trip (:func:`_match_rows`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from typing import Any
 import aiosqlite
 
 from bot.storage.mapping import Row
-from bot.storage.sql import SqlRepository
+from bot.storage.records import MatchRecord
+from bot.storage.sql import SqlRepository, assemble_matches, children_queries, match_query
 from bot.storage.sql_access import Transaction
 
 
@@ -49,6 +51,17 @@ def _rows(connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> li
         return cursor.fetchall()
     finally:
         cursor.close()
+
+
+def _match_rows(
+    connection: sqlite3.Connection, sql: str, params: Sequence[Any]
+) -> tuple[list[Row], list[Row], list[Row]]:
+    """In aiosqlite's thread: matches, their seats and their messages, in one trip."""
+    rows = _rows(connection, sql, params)
+    if not rows:
+        return rows, [], []
+    (seats_sql, ids), (messages_sql, _) = children_queries(rows)
+    return rows, _rows(connection, seats_sql, ids), _rows(connection, messages_sql, ids)
 
 
 async def _in_thread(db: aiosqlite.Connection, function: Any, *args: Any) -> Any:
@@ -128,6 +141,18 @@ class SqliteRepository(SqlRepository):
     async def _migration_lock(self) -> AsyncIterator[None]:
         # Each migration takes SQLite's write lock; a second process re-reads what is applied.
         yield
+
+    async def _load_matches(
+        self, where: str, params: Sequence[Any], tx: Transaction | None = None
+    ) -> list[MatchRecord]:
+        if tx is not None:
+            return await super()._load_matches(where, params, tx)
+        # the reads of the matches, their seats and their messages in one trip
+        async with self._lock:
+            rows, seat_rows, message_rows = await _in_thread(
+                self._db, _match_rows, match_query(where), params
+            )
+        return assemble_matches(rows, seat_rows, message_rows)
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         async with self._lock:
