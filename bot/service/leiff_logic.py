@@ -81,6 +81,11 @@ def private_texts(state: LeiffState, record: MatchRecord) -> list[tuple[int, str
     """(user id, text) for events only some seats may see (bot seats are told nothing:
     they read their own view; nor are players who left the table, whose hand a bot
     plays)."""
+    return [(user, fill_names(item["text"], record)) for user, item in _private(state, record)]
+
+
+def _private(state: LeiffState, record: MatchRecord) -> list[tuple[int, dict[str, Any]]]:
+    """(user id, event) for each player told a private event (see :func:`private_texts`)."""
     bots = {s.seat for s in record.seats if s.is_bot or s.removed}
     found = []
     for item in state.events:
@@ -89,7 +94,7 @@ def private_texts(state: LeiffState, record: MatchRecord) -> list[tuple[int, str
         for seat in item["audience"]:
             user = record.user_of(seat)
             if user is not None and seat not in bots:
-                found.append((user, fill_names(item["text"], record)))
+                found.append((user, item))
     return found
 
 
@@ -124,20 +129,19 @@ def public_lines(state: LeiffState, record: MatchRecord) -> list[Event]:
 
 
 def private_lines(state: LeiffState, record: MatchRecord) -> list[Event]:
-    """The private events of the engine's last step as lines for each player told (bot
-    seats are told nothing: they read their own view)."""
+    """The private events of the engine's last step as lines for each player told (see
+    :func:`private_texts` for who is told)."""
     names = _names(state, record)
-    bots = {s.seat for s in record.seats if s.is_bot}
-    lines = []
-    for item in state.events:
-        if item["audience"] == "all" or not item["text"]:
-            continue
-        for seat in item["audience"]:
-            user = record.user_of(seat)
-            if user is not None and seat not in bots:
-                text = fill_names(item["text"], record)
-                lines.append(say(ENGINE_TEXT, to=user, text=text, **_engine_said(item, names)))
-    return lines
+    return [
+        say(
+            ENGINE_TEXT,
+            to=user,
+            text=fill_names(item["text"], record),
+            **_engine_said(item, names),
+        )
+        for user, item in _private(state, record)
+        if item["text"]
+    ]
 
 
 def public_events(state: LeiffState) -> list[tuple[str, dict[str, Any]]]:
