@@ -518,6 +518,19 @@ def _status(
     return ""
 
 
+def _hand_status(
+    view: LeiffView, names: Sequence[str], seat: int, language: str = DEFAULT_LANGUAGE
+) -> str:
+    """A hand's status line: what the table waits for from this seat, or, while others
+    are playing their turns, only that (whose turn it is changes with every action and is
+    the table's to show; the hand picture stays the same until this seat's part changes)."""
+    waiting = view.get("waiting_for") or {}
+    others = seat not in (waiting.get("owners") or ())
+    if others and not view.get("outcome") and waiting.get("step") in ("turn", "hold", "effect"):
+        return translate(language, "picture.leiff.others_turn")
+    return _status(view, names, seat, language)
+
+
 def _and_list(language: str, items: Sequence[str]) -> str:
     """Names joined "a and b and c" in the language."""
     joined = items[0]
@@ -1046,7 +1059,10 @@ class HandLayout:
     header: int
     slots: tuple[tuple[float, float, float, float], ...]  # one box per slot, in slot order
     held: tuple[float, float, float, float] | None  # the card this seat holds, if any
-    discard: tuple[float, float, float, float]
+    # the discard pile's top, shown only while this seat holds a card or may take it (the
+    # table in the channel shows it always: a hand that showed it would change, and need
+    # a new message, with every action at the table)
+    discard: tuple[float, float, float, float] | None
     info_x: float
     strip_top: float
     legend_top: float = 0.0  # under the strip: a line per special card shown (as the table's)
@@ -1081,11 +1097,14 @@ def hand_layout(view: LeiffView, seat: int, width: int) -> HandLayout:
     if holding and holding.get("seat") == seat:
         held = (x, strip_top, x + small_w, strip_top + small_h)
         x += small_w + 3 * gap
-    discard = (x, strip_top, x + small_w, strip_top + small_h)
+    discard = None
+    if held is not None or "take" in (view.get("legal_actions") or ()):
+        discard = (x, strip_top, x + small_w, strip_top + small_h)
+        x += small_w + 3 * gap
     hand = hands[seat] if 0 <= seat < len(hands) else []
     legend = _legend_labels(
         [hand],
-        view.get("discard_top"),
+        view.get("discard_top") if discard is not None else None,
         holding.get("card") if held is not None and holding else None,
     )
     legend_top = strip_top + small_h + 34 * s
@@ -1098,7 +1117,7 @@ def hand_layout(view: LeiffView, seat: int, width: int) -> HandLayout:
         tuple(boxes),
         held,
         discard,
-        x + small_w + 3 * gap,
+        x,
         strip_top,
         legend_top,
         legend,
@@ -1136,7 +1155,7 @@ def render_hand(
         width,
         translate(language, "picture.leiff.hand_title", name=who),
         _round_line(view, language),
-        _status(view, names, seat, language),
+        _hand_status(view, names, seat, language),
     )
     draw = ImageDraw.Draw(image)
     slot_font = font(round(15 * s), "bold")
@@ -1176,26 +1195,25 @@ def render_hand(
             "ms",
         )
     top_card = view.get("discard_top")
-    x0, y0, x1, y1 = layout.discard
-    if top_card is not None:
-        draw_card(image, layout.discard, str(top_card), chosen, language)
-    else:
-        draw.rounded_rectangle(
-            layout.discard, radius=round(6 * s), outline=chosen.card("table_muted"), width=1
+    if layout.discard is not None:
+        x0, y0, x1, y1 = layout.discard
+        if top_card is not None:
+            draw_card(image, layout.discard, str(top_card), chosen, language)
+        else:
+            draw.rounded_rectangle(
+                layout.discard, radius=round(6 * s), outline=chosen.card("table_muted"), width=1
+            )
+        draw_text(
+            draw,
+            ((x0 + x1) / 2, y1 + 20 * s),
+            translate(language, "picture.leiff.discard_top"),
+            caption,
+            chosen.card("table_text"),
+            "ms",
         )
-    draw_text(
-        draw,
-        ((x0 + x1) / 2, y1 + 20 * s),
-        translate(language, "picture.leiff.discard_top"),
-        caption,
-        chosen.card("table_text"),
-        "ms",
-    )
 
-    info = [
-        translate(language, "picture.leiff.draw_pile", count=view.get("draw_count", 0)),
-        translate(language, "picture.leiff.discard_pile", count=view.get("discard_count", 0)),
-    ]
+    # Only what changes with this seat's own play: the piles are the table's.
+    info = []
     totals = view.get("totals") or []
     if seat < len(totals):
         if view.get("teams"):  # the total that counts is the team's

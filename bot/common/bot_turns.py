@@ -60,6 +60,14 @@ class BotTurns:
                 del self._tasks[match_id]
             self._wanted.discard(match_id)
 
+    def running(self, match_id: int) -> asyncio.Task[None] | None:
+        """The task playing this match's bot turns, while it runs."""
+        task = self._tasks.get(match_id)
+        return task if task is not None and not task.done() else None
+
+    def running_count(self) -> int:
+        return len(self._tasks)
+
     async def idle(self) -> None:
         """Wait until no bot turn is being played or posted (tests and shutdown use it)."""
         while self._tasks:

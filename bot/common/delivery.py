@@ -95,6 +95,33 @@ class MessageBuilder:
         """The channel's notice that a player's DMs are closed (naming nothing secret)."""
         raise NotImplementedError
 
+    def sends_public(self, update: Any, responder: Responder | None) -> bool:
+        """Whether the builder sends this update's channel part itself (:meth:`send_public`)
+        instead of delivery posting :meth:`public_message`."""
+        return False
+
+    def send_public(
+        self,
+        update: Any,
+        language: str,
+        channel: discord.PartialMessageable | None,
+        delivery: Delivery,
+    ) -> None:
+        """Queue the channel part of ``update`` (returns at once; see :meth:`sends_public`).
+        The builder tells ``delivery`` when the channel shows it
+        (:meth:`Delivery.public_shown`) or when Discord keeps refusing it for now
+        (:meth:`Delivery.public_held_up`: then redelivery sends the match again later)."""
+        raise NotImplementedError
+
+    def public_posted(self, update: Any) -> None:
+        """Delivery posted this update's channel message the usual way."""
+
+    async def idle(self) -> None:
+        """Wait until nothing the builder queued is still being sent."""
+
+    async def close(self) -> None:
+        """Send what is queued, then stop (the process is closing)."""
+
 
 class Delivery:
     """Sends the messages of service updates and plays the bot seats' turns."""
@@ -136,6 +163,23 @@ class Delivery:
             task.cancel()
         # a bot move cut short here is played again by the next start's tick
         await asyncio.gather(*tasks, return_exceptions=True)
+        # what the features queued (a table's coalesced message) goes out before the end
+        for builder in self._unique_builders():
+            await builder.close()
+
+    def _unique_builders(self) -> list[MessageBuilder]:
+        return list({id(b): b for b in self._builders.values()}.values())
+
+    async def public_shown(self, match_id: int, version: int) -> None:
+        """A feature's background channel message now shows ``version``: it is delivered,
+        unless some part of the match is still waiting to go out."""
+        if match_id not in self.redelivery.pending:
+            await self.redelivery.record_delivered(match_id, version)
+
+    def public_held_up(self, match_id: int) -> None:
+        """A feature's background channel message could not be sent for now (Discord keeps
+        answering 429, or fails): redelivery sends the match again later, as it is then."""
+        self.redelivery.settle_missed(match_id, Undelivered(public=True))
 
     # ---- delivery that outlasts rate limits and restarts ----------------------------
     async def _guarded(self, sending: Awaitable[None]) -> bool:
@@ -169,9 +213,14 @@ class Delivery:
             self.redelivery.pending.pop(match_id, None)
             return
         if pending.public:
-            public = await self.public_message(update)
-            if public is not None:
-                await self._send_public(update, public, None)
+            if builder.sends_public(update, None):
+                builder.send_public(
+                    update, await self.channel_language(update), self.channel_of(update), self
+                )
+            else:
+                public = await self.public_message(update)
+                if public is not None:
+                    await self._send_public(update, public, None)
             pending.public = False
         users = set(pending.users)
         if pending.every_player:
@@ -195,8 +244,14 @@ class Delivery:
         self.bot_turns.request(update)
 
     async def bots_idle(self) -> None:
-        """Wait until no bot turn is being played or posted (tests and shutdown use it)."""
-        await self.bot_turns.idle()
+        """Wait until no bot turn is being played or posted and nothing the features queued
+        is still being sent (tests and shutdown use it)."""
+        while True:
+            await self.bot_turns.idle()
+            for builder in self._unique_builders():
+                await builder.idle()
+            if self.bot_turns.running_count() == 0:
+                return
 
     # ---- building ------------------------------------------------------------------
     async def channel_language(self, update: Any) -> str:
@@ -248,6 +303,7 @@ class Delivery:
         users = builder.private_users(update) if builder is not None else []
         missed = Undelivered()
         posted = None
+        own = False
         try:
             if (
                 builder is not None
@@ -263,12 +319,23 @@ class Delivery:
                 ):
                     missed.users.add(responder.user_id)
                 update = without_user(update, responder.user_id)
+            own = builder is not None and builder.sends_public(update, responder)
+            if own:
+                # the feature sends it in the background (and sees it through): nobody
+                # waits on the channel
+                assert builder is not None
+                builder.send_public(
+                    update, await self.channel_language(update), self.channel_of(update), self
+                )
             public, privates = await asyncio.gather(
-                self.public_message(update), self.private_messages(update)
+                self._no_message() if own else self.public_message(update),
+                self.private_messages(update),
             )
             if public is not None:
                 try:
                     posted = await self._send_public(update, public, responder)
+                    if builder is not None:
+                        builder.public_posted(update)
                 except Exception as error:
                     if not is_transient(error):
                         raise
@@ -287,11 +354,16 @@ class Delivery:
             # the action is committed: the bots play on whatever happened to its messages
             self.request_bot_turns(update)
         done = Undelivered(
-            public=public is not None and not missed.public,
+            public=(own or public is not None) and not missed.public,
             users=set(users) - missed.users,
         )
-        await self.redelivery.settle(update, missed, done, whole=whole)
+        # a channel part sent in the background counts as delivered once it is shown
+        await self.redelivery.settle(update, missed, done, whole=whole and not own)
         return posted
+
+    @staticmethod
+    async def _no_message() -> None:
+        return None
 
     async def publish_quietly(self, update: Any) -> None:
         """Publish, logging (not raising) a failure: for updates nobody is waiting for."""

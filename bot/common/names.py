@@ -2,7 +2,8 @@
 
 Without the privileged members intent the bot has no member list, so it learns names from
 every interaction (the user who clicked, members named in command options) and falls back
-to a REST lookup, then to a neutral "player …" so a picture is never held up by a name.
+to a REST lookup, then to a neutral "#1234" (the id's last digits, the same in every
+language) so a picture is never held up by a name.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ MAX_EXCERPT = 24  # characters of user text quoted back in a reply
 def clean_name(name: str) -> str:
     """One line, bounded length: the form drawn into pictures."""
     flat = " ".join(str(name).split())
-    return flat[:MAX_NAME] or "player"
+    return flat[:MAX_NAME] or "?"
 
 
 def in_text(name: str) -> str:
@@ -70,7 +71,7 @@ class NameBook:
     async def name(self, user_id: int | None) -> str:
         """The display name of a user; looked up over REST once if never seen."""
         if user_id is None:
-            return "the bot"
+            return "Bot"  # a seat without a user: only ever a bot
         if user_id < 0:
             # A Leiff bot seat's pseudo id: no Discord user to look up, ever.
             return f"Bot {-user_id}"
@@ -83,7 +84,7 @@ class NameBook:
                 user = await self._client.fetch_user(user_id)
             except discord.HTTPException:
                 user = None
-        name = clean_name(user.display_name) if user is not None else f"player {str(user_id)[-4:]}"
+        name = clean_name(user.display_name) if user is not None else f"#{str(user_id)[-4:]}"
         self._names[user_id] = name
         return name
 

@@ -88,6 +88,11 @@ class Redelivery:
         if whole and match.id not in self.pending:
             await self.record_delivered(match.id, match.version)
 
+    def settle_missed(self, match_id: int, missed: Undelivered) -> None:
+        """Hand a part of a match that could not go out now to its redelivery task."""
+        self.pending.setdefault(match_id, Undelivered()).add(missed)
+        self._start(match_id)
+
     async def record_delivered(self, match_id: int, version: int) -> None:
         try:
             await self.context.service.record_delivered(match_id, version)

@@ -161,7 +161,7 @@ class Describer:
                 actions = (
                     ()
                     if seat.removed or record.status != "running"
-                    else tuple(view["legal_actions"])
+                    else tuple(leiff_logic.controls(view, seat.seat))
                 )
                 # A private message carries its player's hand version, not the match's.
                 version = leiff_logic.hand_version(view, seat.seat)

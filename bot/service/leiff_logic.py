@@ -19,16 +19,20 @@ from bot.service.ratings import Placing
 from bot.service.results import Event, say
 from bot.service.texts import ENGINE_TEXT
 from bot.storage.records import MatchRecord
+from engine.leiff.actions import OUT_OF_TURN_KINDS
 from engine.leiff.state import LeiffState
+from engine.leiff.views import LeiffView
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 6
 TEAM_SIZES = (4, 6)
+# A Leiff table's channel message is edited in place, and an edit pings nobody; so a
+# player the table has waited this long for gets the clock's reminder (a new message that
+# pings them), unless a quarter of their time is left sooner (the usual warning).
+REMIND_AFTER_SECONDS = 120.0
 # Steps of a player's own turn (timed per turn); every other step is a pending choice.
 TURN_STEPS = frozenset({"turn"})
 _NAME_TOKEN = re.compile(r"\{p(\d+)\}")
-# Fields of a view whose change means the player's hand picture must be redrawn.
-HAND_FIELDS = ("hands", "hand_sizes", "holding", "discard_top", "round_over", "legal_actions")
 # Actions judged against the table as it is when they arrive, whatever message they came
 # from (the Discord layer sends them without a version): matching, catching, penalties and
 # dealing the next round.
@@ -121,8 +125,8 @@ def hand_version(view: dict[str, Any], seat: int) -> int:
 
     Other players' moves that leave all this alone keep it, so a click on a message that
     is still right for its player is judged against the newest state instead of being
-    refused, and their message needs no edit. Everything it covers is among
-    :data:`HAND_FIELDS`, so whenever it changes the player is sent new buttons.
+    refused, and their message needs no edit. Everything it covers is in
+    :func:`private_basis`, so whenever it changes the player is sent new buttons.
     """
     actions = [a for a in view["legal_actions"] if a.split(" ", 1)[0] not in UNVERSIONED]
     holding = view.get("holding")
@@ -159,11 +163,78 @@ def owner_refusal(state: LeiffState, seat: int) -> str:
     return "now_wait"
 
 
+def controls(view: LeiffView, seat: int) -> list[str]:
+    """The actions a player's private message offers, from their own view: the choices
+    the engine waits for from them, and the out-of-turn ones (match one of your cards,
+    catch another's, a team penalty) for every slot at the table while a round is played.
+
+    The out-of-turn controls are offered whatever the current step: whether one may be
+    used is judged when it arrives (the rules judge them against the pile as it is then),
+    so they do not come and go with every step of the others, and the message needs no
+    edit for that.
+    """
+    own = [a for a in view["legal_actions"] if a.split(" ", 1)[0] not in OUT_OF_TURN_KINDS]
+    if (
+        view["round_over"]
+        or view.get("outcome")
+        or view["waiting_for"]["step"]
+        in (
+            "next",
+            "over",
+        )
+    ):
+        return own
+    sizes = view["hand_sizes"]
+    found = [f"match {slot}" for slot in range(1, sizes[seat] + 1)]
+    found += [
+        f"catch {other}.{slot}"
+        for other in range(len(sizes))
+        if other != seat
+        for slot in range(1, sizes[other] + 1)
+    ]
+    teams = view.get("teams")
+    if teams:
+        mine: list[int] = next((team for team in teams if seat in team), [])
+        found += [f"penalty {other}" for other in range(len(sizes)) if other not in mine]
+    return own + found
+
+
+def private_basis(view: LeiffView, seat: int) -> tuple[Any, ...]:
+    """Everything a player's private message shows, from their own view: the hand picture
+    (``render.render_hand``: their cards as they know them, the card they hold, the
+    discard top only while they hold a card or may take it, their total, immunity, the
+    table rule, what the table waits for from them, the result) and their controls.
+
+    What changes with every action (the discard top, the piles, whose turn it is) is left
+    out, so a player's message is edited only when their own hand, turn or knowledge
+    changed; the table in the channel shows the rest.
+    """
+    holding = view.get("holding")
+    mine = holding if holding and holding.get("seat") == seat else None
+    actions = controls(view, seat)
+    waiting = view["waiting_for"]
+    owes = seat in waiting.get("owners", ())
+    totals = view.get("totals") or []
+    return (
+        view["round"],
+        view["hands"][seat],
+        mine,
+        view["discard_top"] if mine or "take" in actions else None,
+        view["round_over"],
+        actions,
+        (waiting["step"], waiting.get("card")) if owes else None,
+        totals[seat] if seat < len(totals) else None,
+        seat in (view.get("immune") or ()),
+        view.get("rule"),
+        view.get("outcome"),
+    )
+
+
 def hand_changed(before: LeiffState | None, after: LeiffState, seat: int) -> bool:
+    """Whether ``seat``'s private message must be redrawn (see :func:`private_basis`)."""
     if before is None:
         return True
-    old, new = before.view(seat), after.view(seat)
-    return any(old.get(key) != new.get(key) for key in HAND_FIELDS)
+    return private_basis(before.view(seat), seat) != private_basis(after.view(seat), seat)
 
 
 def teams_of(state: LeiffState) -> list[list[int]]:

@@ -177,6 +177,9 @@ class LeiffTables:
         warn_at: float | None = warned_at
         if after.waiting_for()["step"] == "next":
             warn_at = None  # nobody is late for dealing the next round
+        else:
+            # an edit of the table's message pings nobody: the reminder comes after a while
+            warn_at = min(warned_at, now + leiff_logic.REMIND_AFTER_SECONDS)
         return record.evolve(deadline_at=deadline_at, warn_at=warn_at, warned=False)
 
     async def timeout(self, record: MatchRecord, step: Step, now: float) -> Update:

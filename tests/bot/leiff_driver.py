@@ -4,11 +4,14 @@
 or the ephemeral "Show my hand" answer when their DMs are closed). After every step it
 audits every message and picture that appeared or changed, against the engine's truth:
 
-- a picture in the channel must be exactly the table drawn from the spectator view (in the
-  channel's language), and a hand picture sent to a player exactly that player's own view
-  (in their language; byte-for-byte, the renderer being deterministic);
-- every card named in a text must be one its audience was entitled to see in that step:
-  named by an engine event for that audience, or visible in that audience's view.
+- the newest table picture in the channel must be exactly the table drawn from the
+  spectator view (in the channel's language), an older one changed meanwhile (the living
+  message left behind at a round's end) the spectator view of one of the steps since the
+  last audit; a hand picture sent to a player exactly that player's own view (in their
+  language; byte-for-byte, the renderer being deterministic);
+- every card named in a text must be one its audience was entitled to see at some step
+  so far (the living table message keeps the public lines of earlier steps): named by an
+  engine event for that audience, or visible in that audience's view.
 """
 
 from __future__ import annotations
@@ -50,6 +53,11 @@ class LeiffTable:
     channel_language: str = "en"
     languages: dict[int, str] = field(default_factory=dict)
     audited: dict[int, tuple[tuple[int, ...], str]] = field(default_factory=dict)
+    # What each audience (a seat, None for the channel) was entitled to see at some step
+    # so far, and the states of the steps since the last audit (replayed from the seed).
+    known: dict[int | None, set[str]] = field(default_factory=dict)
+    replayed: Any = None
+    window: list[Any] = field(default_factory=list)
     checked_pictures: int = 0
     checked_texts: int = 0
 
@@ -132,9 +140,12 @@ class LeiffTable:
         return None
 
     async def audit(self) -> None:
-        """Check every message that appeared or changed since the last audit."""
+        """Check every message that appeared or changed since the last audit (once the
+        table's queued channel message and the bot seats' turns have gone out)."""
+        await self.handle.client.delivery.bots_idle()
         state = await self.state()
         names = await self.names()
+        self.learn(state)
         for message in self.sim.all_messages:
             if message.deleted:
                 continue
@@ -145,6 +156,35 @@ class LeiffTable:
             if message.author.id != self.sim.bot_user.id:
                 continue
             self.check_message(message, state, names)
+
+    def learn(self, state: Any) -> None:
+        """Replay the steps since the last audit (a burst of bot turns counts step by
+        step) and add what each audience could see at each."""
+        table = state._table
+        self.window = []
+        if self.replayed is None:
+            self.replayed = get_game("leiff").new(
+                state.players, table.seed, table.options, deck_order=table.deck_order
+            )
+            self._learn_step(self.replayed)
+        for seat, action in state.log[len(self.replayed.log) :]:
+            self.replayed = self.replayed.play(int(seat), str(action))
+            self._learn_step(self.replayed)
+        if not self.window:
+            self.window.append(self.replayed)
+
+    def _learn_step(self, state: Any) -> None:
+        self.window.append(state)
+        for seat in (None, *range(state.players)):
+            self.known.setdefault(seat, set()).update(self.allowed_cards(state, seat))
+
+    def newest_table_message(self) -> int | None:
+        tables = [
+            m.id
+            for m in self.channel.messages
+            if any(a.filename == "table.png" for a in m.attachments)
+        ]
+        return tables[-1] if tables else None
 
     def allowed_cards(self, state: Any, seat: int | None) -> set[str]:
         view = state.view(seat)
@@ -165,7 +205,7 @@ class LeiffTable:
     def check_message(self, message: SimMessage, state: Any, names: list[str]) -> None:
         seat = self.audience_of(message)
         for token in CARD_TOKEN.findall(message.content or ""):
-            assert token in self.allowed_cards(state, seat), (
+            assert token in self.known.get(seat, set()), (
                 f"message {message.id} for {'the channel' if seat is None else names[seat]} "
                 f"names the card [{token}] its audience may not know: {message.content!r}"
             )
@@ -175,14 +215,18 @@ class LeiffTable:
                 assert seat is None, (
                     f"a table picture went to a single player (message {message.id})"
                 )
-                expected = render.png_bytes(
-                    render.render_table(
-                        state.view(None), names=names, language=self.channel_language
+                candidates = (
+                    [state] if message.id == self.newest_table_message() else self.window[::-1]
+                )
+                assert any(
+                    attachment.data
+                    == render.png_bytes(
+                        render.render_table(
+                            step.view(None), names=names, language=self.channel_language
+                        )
                     )
-                )
-                assert attachment.data == expected, (
-                    f"table picture {message.id} is not the spectator view"
-                )
+                    for step in candidates
+                ), f"table picture {message.id} is not the spectator view"
             elif attachment.filename == "hand.png":
                 assert seat is not None, (
                     f"a hand picture was posted in the channel (message {message.id})"

@@ -40,6 +40,31 @@ async def test_a_board_move_costs_one_request_and_a_move_against_the_bot_two(
     assert board.per_action("429") == 0 and against_bot.per_action("429") == 0
 
 
+async def test_a_leiff_action_at_a_table_of_six_costs_at_most_two_requests(
+    tmp_path: Path,
+) -> None:
+    """Issue 20's Leiff goal: at most 2 requests per action on average at a table of six
+    outside the callback (the living table message edited, and only the DMs of players
+    whose own hand, turn or knowledge changed); a table of three costs no more."""
+    async with DiscordSimulator() as sim:
+        bench = Bench(sim, tmp_path)
+        await bench.start()
+        six = await bench.leiff_actions(6, 0, 12)
+        three = await bench.leiff_actions(3, 0, 12)
+        with_bots = await bench.leiff_actions(1, 5, 4)
+        assert not [i for i in sim.interactions if i.late_response]
+        sim.assert_no_bot_errors()
+
+    assert six.actions == 12 and three.actions == 12 and with_bots.actions == 4
+    assert six.outside_callback <= 2, six.as_dict()
+    assert three.outside_callback <= 2, three.as_dict()
+    # no new channel message per step: the one table message is edited
+    assert six.per_action("channel message") < 0.5, six.as_dict()
+    # a member's action and the five bot seats' steps after it: a few requests in all
+    assert with_bots.outside_callback <= 4, with_bots.as_dict()
+    assert six.per_action("429") == 0 and three.per_action("429") == 0
+
+
 async def test_bot_steps_after_a_member_s_action_edit_the_member_s_dm_once(
     tmp_path: Path,
 ) -> None:

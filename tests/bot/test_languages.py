@@ -101,7 +101,8 @@ async def test_a_german_member_in_an_english_server(sim, world, bot, make_bot, c
         assert hand.content != before
         assert hand.content.startswith(hand_header(language, match_id, world))
         await table.audit()
-    channel = world.channel.messages[-1]
+    # the table's living message (edited in place, so not always the newest message)
+    channel = [m for m in world.channel.messages if not m.ephemeral][-1]
     assert channel.content.startswith(words("en", "bot.leiff.header", table=match_id))
     sim.assert_no_bot_errors()
 

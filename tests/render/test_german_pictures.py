@@ -152,8 +152,11 @@ def test_german_and_english_leiff_pictures_show_the_same_cards() -> None:
             german = render_hand(view, seat, names=names, language="de")
             assert ImageChops.difference(english, german).getbbox() is not None, label
             layout = hand_layout(view, seat, 480)
-            labels = [*view["hands"][seat], view["discard_top"]]
-            boxes = [*layout.slots, layout.discard]
+            labels = [*view["hands"][seat]]
+            boxes = [*layout.slots]
+            if layout.discard is not None:  # shown while the seat holds a card or may take it
+                labels.append(view["discard_top"])
+                boxes.append(layout.discard)
             if layout.held:
                 labels.append(view["holding"]["card"])
                 boxes.append(layout.held)

@@ -184,11 +184,15 @@ async def test_timeouts_play_the_default_and_remove_a_player_who_keeps_timing_ou
     await service.update_settings(GUILD, ALICE, True, leiff_max_timeouts=2)
     started = await _table(service, 3)
     assert started.match.deadline_at == clock.now + 300
-    clock.advance(225)
+    # The reminder comes after two minutes of waiting (the table's message is edited in
+    # place, which pings nobody), before a quarter of the five minutes is left.
+    clock.advance(119)
+    assert await service.tick() == []
+    clock.advance(1)
     warnings = await service.tick()
     assert [(u.kind, u.mentions) for u in warnings] == [("warning", (ALICE,))]
     assert await service.tick() == []
-    clock.advance(75)
+    clock.advance(180)
     (first,) = await service.tick()
     assert first.kind == "timeout"
     assert "<@11> ran out of time; the default was played." in [m.text for m in first.messages]

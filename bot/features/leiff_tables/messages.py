@@ -14,15 +14,19 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import discord
+
 from bot.common.context import Context
 from bot.common.custom_ids import ADD_BOT, LEIFF, REMOVE_BOT, SHOW_HAND
-from bot.common.delivery import MessageBuilder
+from bot.common.delivery import Delivery, MessageBuilder
 from bot.common.match_lines import is_bot, rating_lines, result_line, thinking_line
 from bot.common.names import in_text
 from bot.common.outgoing import Outgoing, listing, sentence
+from bot.common.responder import Responder
 from bot.common.service_words import texts_for
 from bot.common.themes import member_theme, server_theme
 from bot.features.leiff_tables.labels import leiff_choices, table_choices
+from bot.features.leiff_tables.living import LivingTables
 from engine import get_spec
 from engine.leiff.cards import display_name
 from i18n import N_, translate, translate_plural
@@ -71,17 +75,50 @@ class LeiffMessages(MessageBuilder):
 
     def __init__(self, context: Context) -> None:
         self.context = context
+        self.living = LivingTables(self)
 
     def message_kind(self, update: Any) -> str:
         return "lobby" if update.match.status == "lobby" else "table"
 
+    # ---- the living table message (bot.features.leiff_tables.living) ----------------
+    def sends_public(self, update: Any, responder: Responder | None) -> bool:
+        return self.living.takes(update, responder)
+
+    def send_public(
+        self,
+        update: Any,
+        language: str,
+        channel: discord.PartialMessageable | None,
+        delivery: Delivery,
+    ) -> None:
+        self.living.submit(update, language, channel, delivery)
+
+    def public_posted(self, update: Any) -> None:
+        if update.match is not None and update.match.status != "lobby":
+            self.living.forget(update.match.id)
+
+    async def idle(self) -> None:
+        await self.living.idle()
+
+    async def close(self) -> None:
+        await self.living.close()
+
     # ---- the channel ---------------------------------------------------------------
-    async def public_message(self, update: Any, language: str) -> Outgoing:
+    def event_lines(self, update: Any, language: str) -> list[str]:
+        """The public events of one update as message lines."""
+        return [sentence(t) for t in texts_for(language, update, None)]
+
+    async def public_message(
+        self, update: Any, language: str, events: Sequence[str] | None = None
+    ) -> Outgoing:
+        """The channel message of ``update``: its header, the public events (``events``:
+        the lines to show instead of this update's own, as the living table message
+        gathers them), whose move it is and the table picture."""
         names = self.context.names
         match = update.match
         seat_names = await names.seat_names(match)
         lines = [translate(language, "bot.leiff.header", table=match.id)]
-        lines.extend(sentence(t) for t in texts_for(language, update, None))
+        lines.extend(self.event_lines(update, language) if events is None else events)
         pings: tuple[int, ...] = ()
         image = None
         if match.status == "lobby":
