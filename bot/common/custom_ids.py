@@ -35,6 +35,8 @@ OPEN = "~open:"  # /help: open a game's tutorial in a message of its own
 PRACTICE = "~practice:"  # a tutorial's last page: a practice game against the bot
 TRADE_FIRST = "~trade:"  # Leiff, a 9 at a big table: the first card of a swap is picked
 TRADE_BACK = "~back"  # Leiff: from the second pick of a swap back to the whole hand
+LEAVE_TABLE = "~quit"  # Leiff: a player asks to leave a running table (asked to confirm)
+LEAVE_CONFIRMED = "~quit!"  # Leiff: the player confirmed: a bot plays their hand from now on
 
 _HEAD = r"^lb\|(?P<scope>[bfct])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
 # Any of our ids (for decoding).

@@ -22,6 +22,7 @@ from engine import get_spec
 from engine.ai import leiff_bot
 from engine.ai.levels import DEFAULT_LEVEL, LEVEL_NAMES
 from engine.board import BoardState
+from engine.leiff.actions import OUT_OF_TURN_KINDS
 from engine.leiff.state import LeiffState
 from engine.spec import GameKind
 
@@ -124,6 +125,16 @@ def leiff_bot_choice(record: MatchRecord, state: LeiffState) -> tuple[SeatRecord
         if action is not None:
             return seat, action
     return None
+
+
+def stand_in_action(state: Any, seat: int) -> str | None:
+    """What a bot does in the place of a player who left the table (or timed out too
+    often): the Leiff bot's choice among what the engine waits for from that seat, from
+    the seat's own view only, else the engine's default."""
+    view = state.view(seat)
+    owed = [a for a in view["legal_actions"] if a.split(" ", 1)[0] not in OUT_OF_TURN_KINDS]
+    choice = leiff_bot.decide(view, owed) if owed else None
+    return choice if choice in owed else state.default_action(seat)
 
 
 def bot_due(record: MatchRecord, state: Any) -> bool:

@@ -155,7 +155,13 @@ class Describer:
                 continue
             if only_user is not None and seat.user_id != only_user:
                 continue
-            if kind == "refresh" or leiff_logic.hand_changed(before, final, seat.seat):
+            if seat.removed and kind not in ("refresh", "resigned"):
+                continue  # they left the table: a bot plays their hand, they get no DM
+            if (
+                kind == "refresh"
+                or (kind == "resigned" and seat.removed)
+                or leiff_logic.hand_changed(before, final, seat.seat)
+            ):
                 view = final.view(seat.seat)
                 pictures.append(Picture("hand", record.id, record.version, seat.user_id, view=view))
                 actions = (

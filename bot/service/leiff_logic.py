@@ -79,8 +79,9 @@ def public_texts(state: LeiffState, record: MatchRecord) -> list[str]:
 
 def private_texts(state: LeiffState, record: MatchRecord) -> list[tuple[int, str]]:
     """(user id, text) for events only some seats may see (bot seats are told nothing:
-    they read their own view)."""
-    bots = {s.seat for s in record.seats if s.is_bot}
+    they read their own view; nor are players who left the table, whose hand a bot
+    plays)."""
+    bots = {s.seat for s in record.seats if s.is_bot or s.removed}
     found = []
     for item in state.events:
         if item["audience"] == "all":

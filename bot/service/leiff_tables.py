@@ -46,8 +46,9 @@ class LeiffTables:
         self.describe = describe
 
     async def resign(self, record: MatchRecord, user_id: int) -> Update:
-        """Leave the table, under the match lock: from then on the player's decisions are
-        made by default and they rank last."""
+        """Leave the table, under the match lock: from then on a bot plays the player's
+        hand (they rank last); with one other player left, that player wins. Said in the
+        channel without a word about the hand."""
         check_running(record)
         seat = seat_of(record, user_id)
         now = self.store.clock()
@@ -56,7 +57,10 @@ class LeiffTables:
         if seat.removed:
             raise NotInMatch("already_left")
         step.record = replace_seat(step.record, seat.seat, removed=True)
-        step.lines.append(say("table_left", user=mention(user_id)))
+        staying = [s for s in step.record.seats if not s.removed]
+        # with others still playing, a bot takes over the seat (nothing said of the hand)
+        code = "table_left_to_bot" if len(staying) > 1 else "table_left"
+        step.lines.append(say(code, user=mention(user_id)))
         return await self.settle(record, step, self.store.state(record), now, "resigned")
 
     async def act(
@@ -107,8 +111,9 @@ class LeiffTables:
         kind: str,
         produced: list[Any] | None = None,
     ) -> Update:
-        """After a Leiff action: play removed players' defaults, end the game when it is
-        over (or when at most one player is left), set the clock, commit, describe."""
+        """After a Leiff action: a bot plays the choices owed by players who left (or
+        timed out too often), the game ends when it is over (or when at most one player is
+        left), the clock is set; commit, describe."""
         states = list(produced or [])
         current = states[-1] if states else before
         for _ in range(MAX_AUTOMATIC_ACTIONS):
@@ -118,14 +123,14 @@ class LeiffTables:
             if current.outcome is not None or current.waiting_for()["step"] == "next":
                 break
             pending = [
-                seat
+                (seat, action)
                 for seat in leiff_logic.owners(current)
-                if seat in removed and current.default_action(seat) is not None
+                if seat in removed and (action := bots.stand_in_action(current, seat))
             ]
             if not pending or len(removed) >= len(step.record.seats) - 1:
                 break
-            seat = pending[0]
-            current = current.play(seat, current.default_action(seat))
+            seat, action = pending[0]
+            current = current.play(seat, action)
             states.append(current)
             step.log(None, seat, current.log[-1][1], now)
         step.record = step.record.evolve(state=current.to_json())

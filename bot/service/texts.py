@@ -56,6 +56,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "lobby_opened": "{user} opens a Leiff table. Join in!",
     "lobby_joined": "{user} joins the table.",
     "table_left": "{user} leaves the table.",
+    "table_left_to_bot": "{user} leaves the table; a bot plays their hand from now on.",
     "table_empty": "The table is empty and closes.",
     "new_host": "{user} now hosts the table.",
     "bot_seated": "{user} seats {bot} ({level}) at the table.",

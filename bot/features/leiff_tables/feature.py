@@ -12,9 +12,12 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.common.components import Choice
 from bot.common.context import Context
 from bot.common.custom_ids import (
     ADD_BOT,
+    LEAVE_CONFIRMED,
+    LEAVE_TABLE,
     LEIFF,
     PROMPT,
     REMOVE_BOT,
@@ -130,6 +133,12 @@ class LeiffTables:
         if action.startswith(TRADE_FIRST) or action == TRADE_BACK:
             await self._trade_pick(responder, match_id, action)
             return
+        if action == LEAVE_TABLE:
+            await self._ask_to_leave(responder, match_id)
+            return
+        if action == LEAVE_CONFIRMED:
+            await self._leave(responder, match_id)
+            return
         if action == "join":
             update = await self.service.join_lobby(match_id, user_id, version=None)
         elif action == "leave":
@@ -151,6 +160,34 @@ class LeiffTables:
                     await self._refresh_hand(responder, match_id)
                 raise
         await self.delivery.publish(update, responder)
+
+    async def _ask_to_leave(self, responder: Responder, match_id: int) -> None:
+        """Leaving a running table is for good: ask first, privately."""
+        language = responder.language
+        confirm = Outgoing(
+            translate(language, "bot.leiff.leave.confirm", table=match_id),
+            choices=[
+                Choice(
+                    LEAVE_CONFIRMED,
+                    translate(language, "bot.leiff.leave.yes"),
+                    discord.ButtonStyle.danger,
+                )
+            ],
+            scope=LEIFF,
+            target=match_id,
+            language=language,
+        )
+        await responder.private(**confirm.send_kwargs())
+
+    async def _leave(self, responder: Responder, match_id: int) -> None:
+        """The player confirmed: a bot plays their hand from now on (at two players the
+        other wins). The confirmation becomes the answer; the table message and the
+        player's DM (its controls gone) are updated as after any step."""
+        update = await self.service.resign(match_id, responder.user_id)
+        done = translate(responder.language, "bot.leiff.leave.done", table=match_id)
+        if not await responder.update_origin(content=done, view=None):
+            await responder.private(done)
+        await self.delivery.publish(update)
 
     async def _hand_outgoing(
         self, match_id: int, user_id: int, language: str, trade_from: str | None = None

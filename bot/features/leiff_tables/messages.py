@@ -16,8 +16,9 @@ from typing import Any
 
 import discord
 
+from bot.common.components import Choice
 from bot.common.context import Context
-from bot.common.custom_ids import ADD_BOT, LEIFF, REMOVE_BOT, SHOW_HAND
+from bot.common.custom_ids import ADD_BOT, LEAVE_TABLE, LEIFF, REMOVE_BOT, SHOW_HAND
 from bot.common.delivery import Delivery, MessageBuilder
 from bot.common.match_lines import is_bot, rating_lines, result_line, thinking_line
 from bot.common.names import in_text
@@ -301,8 +302,27 @@ class LeiffMessages(MessageBuilder):
         ):
             trade_from = None  # that swap is no longer open: the whole hand again
         choices = leiff_choices(language, actions, seat_names, trade_from=trade_from)
-        if buttons is not None and not buttons.actions and match.status == "running":
+        mine = next((s for s in match.seats if s.user_id == user_id), None)
+        gone = mine is not None and mine.removed
+        if gone:
+            lines.append(translate(language, "bot.leiff.left_table"))
+        elif buttons is not None and not buttons.actions and match.status == "running":
             lines.append(translate(language, "bot.leiff.hand_nothing_to_do"))
+        if (
+            match.status == "running"
+            and mine is not None
+            and not gone
+            and buttons is not None
+            and trade_from is None  # the second pick of a swap offers that swap alone
+        ):
+            # always there, so it changes nothing between two steps (no extra edit)
+            choices.append(
+                Choice(
+                    LEAVE_TABLE,
+                    translate(language, "bot.leiff.button.leave_table"),
+                    discord.ButtonStyle.danger,
+                )
+            )
         version = buttons.version if buttons is not None else match.version
         return Outgoing(
             "\n".join(lines),

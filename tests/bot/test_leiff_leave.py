@@ -1,0 +1,113 @@
+"""Leaving a running Leiff table: asked to confirm in the player's DM, a bot plays their
+hand from then on (at two players the other wins), the table goes on, and nothing says
+what the hand held: not the channel, not the other players' DMs, not an answer, not a log.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+from tests.bot.leiff_driver import LeiffTable
+from tests.bot.test_leiff import open_table
+from tests.bot.test_leiff_private import long_clocks
+
+LEAVE = "~quit"
+CONFIRM = "~quit!"
+
+
+async def leave(sim, table: LeiffTable, user) -> object:
+    """The player presses Leave the table in their DM, then confirms."""
+    hand = await table.hand_message(user)
+    button = next(b for b in hand.buttons if b.custom_id and b.custom_id.endswith("|" + LEAVE))
+    asked = await sim.click(user, hand, button.custom_id)
+    assert asked.ephemeral and "for good" in asked.text, asked.text
+    # nothing happened yet: asking is not leaving
+    assert not any(
+        s.removed for s in (await table.handle.client.service.get_match(table.match_id)).seats
+    )
+    confirm = next(b for b in asked.last_message.buttons if b.custom_id.endswith("|" + CONFIRM))
+    await sim.click(user, asked.last_message, confirm.custom_id)
+    await table.audit()
+    # the question became the answer, its button gone
+    return sim.state.messages[asked.last_message.id]
+
+
+async def play_steps(table: LeiffTable, players, steps: int, left_seat: int) -> int:
+    """Play ``steps`` steps of whoever the table waits for (never the seat that left:
+    the bot plays it); returns how many steps the bot played for that seat."""
+    played_for_them = 0
+    for _ in range(steps):
+        state = await table.state()
+        waiting = state.waiting_for()
+        if state.outcome is not None or waiting["step"] == "next":
+            break
+        assert left_seat not in waiting["owners"], "the table waits for a player who left"
+        owner = waiting["owners"][0]
+        before = len(state.log)
+        action = state.default_action(owner)
+        if waiting["step"] == "hold":
+            action = "swap 1"  # keep the drawn card: no effect to answer
+        await table.act(players[owner], action)
+        state = await table.state()
+        played_for_them += sum(1 for seat, _ in state.log[before:] if seat == left_seat)
+    return played_for_them
+
+
+async def test_a_player_leaves_a_running_table_and_a_bot_plays_their_hand(
+    sim, world, bot, make_bot, caplog
+):
+    caplog.set_level(logging.DEBUG, logger="bot")
+    await long_clocks(sim, world)
+    players = [world.alice, world.bob, world.carol]
+    match_id, _ = await open_table(sim, world, players)
+    table = LeiffTable(sim, bot, match_id, players, world.channel)
+    await table.audit()
+
+    done = await leave(sim, table, world.bob)
+    assert f"You left table #{match_id}" in done.content and not done.buttons
+    match = await bot.client.service.get_match(match_id)
+    assert [s.removed for s in match.seats] == [False, True, False]
+    # announced in the channel's table message, naming no card of the hand
+    living = sim.state.messages[table.newest_table_message()]
+    (leave_line,) = [line for line in living.content.splitlines() if "leaves" in line]
+    assert leave_line == f"<@{world.bob.id}> leaves the table; a bot plays their hand from now on."
+    # Bob's DM says he left and offers nothing any more
+    bob_dm = [m for m in sim.dms(world.bob) if m.attachments][-1]
+    assert "You left this table" in bob_dm.content
+    assert not bob_dm.buttons and not bob_dm.selects
+
+    # The table goes on: Alice and Carol play, the bot plays Bob's seat in between.
+    played = await play_steps(table, players, 12, left_seat=1)
+    assert played > 0, "nobody played the seat of the player who left"
+    # A restart changes nothing: the seat is still played by the bot.
+    table.handle = await sim.restart_bot(make_bot)
+    played += await play_steps(table, players, 8, left_seat=1)
+    assert played > 2
+
+    # Nothing showed Bob's hand to anyone else: every message and picture passed the
+    # driver's audit (each card a text names was known to its audience at some step; the
+    # table pictures are the spectator's view), and the announcement names no card.
+    assert table.checked_pictures > 10
+    # the bot's log lines carry no state and no card
+    logged = "\n".join(r.getMessage() for r in caplog.records if r.name.startswith("bot"))
+    assert '"hands"' not in logged and not re.search(r"\[\w+\]", logged), logged
+    sim.assert_no_bot_errors()
+
+
+async def test_at_two_players_the_one_who_stays_wins(sim, world, bot):
+    await long_clocks(sim, world)
+    players = [world.alice, world.bob]
+    match_id, _ = await open_table(sim, world, players)
+    table = LeiffTable(sim, bot, match_id, players, world.channel)
+    await table.audit()
+    await leave(sim, table, world.alice)
+    match = await bot.client.service.get_match(match_id)
+    assert match.status == "finished"
+    assert match.result["winners"] == [world.bob.id]
+    # the end of the game is a new channel message, and it names no card of Alice's
+    final = sim.state.messages[table.newest_table_message()]
+    assert f"<@{world.alice.id}> leaves the table." in final.content
+    assert "[" not in final.content
+    assert not final.buttons
+    sim.assert_no_bot_errors()
