@@ -372,6 +372,10 @@ class BotProcess:
         self.sim, self.guild, self.database = sim, guild, database
         self.stats_path = folder / "bot-stats.json"
         self.process: asyncio.subprocess.Process | None = None
+        # The bot's stderr goes to a file, never a pipe: under overload it logs a warning per
+        # held-up message, and a pipe nobody reads fills at 64 KB and freezes the bot in
+        # its next log call (a sweep once hung that way, the bot idle and the run waiting).
+        self.stderr_path = folder / "bot-stderr.log"
 
     async def start(self, timeout: float = 60.0) -> None:
         env = {
@@ -383,22 +387,22 @@ class BotProcess:
             "PYTHONPATH": str(ROOT),
             "E2E_STATS": str(self.stats_path),
         }
-        self.process = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "bench.e2e_bot",
-            self.sim.base_url,
-            self.sim.gateway.url,
-            cwd=ROOT,
-            env=env,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.PIPE,
-        )
+        with self.stderr_path.open("wb") as stderr:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "bench.e2e_bot",
+                self.sim.base_url,
+                self.sim.gateway.url,
+                cwd=ROOT,
+                env=env,
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=stderr,
+            )
         deadline = time.monotonic() + timeout
         while not (self.sim.gateway.live_sessions and self.sim.commands(self.guild)):
             if self.process.returncode is not None:
-                assert self.process.stderr is not None
-                raise RuntimeError((await self.process.stderr.read()).decode())
+                raise RuntimeError(self.stderr_path.read_text(errors="replace"))
             if time.monotonic() > deadline:
                 raise RuntimeError("the bot did not connect in time")
             await asyncio.sleep(0.05)

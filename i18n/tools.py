@@ -154,9 +154,10 @@ ENGINE_DIR = ROOT / "engine"
 def engine_tables() -> dict[str, dict[str, str | tuple[str, str]]]:
     """The English of the code tables by message-id prefix (see ``i18n/babel.cfg``): the
     engine's refusals, its reasons for an end, and (prefix "") every ``Text`` written in
-    its modules; the match service's refusals."""
+    its modules; the Leiff engine's event texts; the match service's refusals."""
     refusals = (ENGINE_DIR / "errors.py").read_text(encoding="utf-8")
     reasons = (ENGINE_DIR / "reasons.py").read_text(encoding="utf-8")
+    leiff = (ENGINE_DIR / "leiff" / "events.py").read_text(encoding="utf-8")
     texts: dict[str, str | tuple[str, str]] = {}
     for path in sorted(ENGINE_DIR.rglob("*.py")):
         texts.update(texts_in_source(path.read_text(encoding="utf-8")))
@@ -165,6 +166,7 @@ def engine_tables() -> dict[str, dict[str, str | tuple[str, str]]]:
     return {
         "illegal.": table_in_source(refusals, "ENGLISH"),
         "outcome.": table_in_source(reasons, "REASONS"),
+        "leiff.": table_in_source(leiff, "ENGLISH"),
         "service.error.": table_in_source(service, "ENGLISH"),
         "service.say.": table_in_source(said, "ENGLISH"),
         "": texts,

@@ -16,6 +16,8 @@ from bot.service.results import Event, Note, Update
 from bot.service.texts import ENGINE_PHRASE, ENGINE_TEXT, RESULT, Said, mention, result_params
 from bot.service.texts import ENGLISH as SAY_ENGLISH
 from engine import IllegalMove
+from engine.leiff.events import card as leiff_card
+from engine.leiff.events import words
 from engine.phrases import Phrase
 from i18n import (
     DEFAULT_LANGUAGE,
@@ -28,6 +30,7 @@ from i18n import (
 
 ERROR_PREFIX = "service.error."
 SAY_PREFIX = "service.say."
+LEIFF_PREFIX = "leiff."
 
 
 def service_error(language: str, error: ServiceError) -> str:
@@ -70,7 +73,7 @@ def said_words(language: str, code: str, params: Mapping[str, object]) -> str:
         player = params.get("player")
         text = phrase(language, said) if player is None else phrase(language, said, player=player)
     elif code == ENGINE_TEXT:
-        text = str(params["text"])  # the engine's own English, until it speaks in codes
+        text = leiff_event(language, params)
     elif code == RESULT:
         text = _result_line(language, params)
     else:
@@ -86,6 +89,31 @@ def said_words(language: str, code: str, params: Mapping[str, object]) -> str:
     if isinstance(then, list | tuple) and then:
         text = " ".join([text, *(str(_value(language, item)) for item in then)])
     return text
+
+
+def leiff_event(language: str, params: Mapping[str, object]) -> str:
+    """A Leiff engine event said as a line (``said``: its code and parameters, ``names``:
+    how each seat is named) in ``language``, from the catalogue's ``leiff.<code>``; a line
+    without a code (said before the engine spoke in codes) keeps its English ``text``."""
+    says, names = params.get("said"), params.get("names")
+    if not isinstance(says, Mapping) or not isinstance(names, list):
+        return str(params["text"])
+    seat_names = [str(name) for name in names]
+
+    def message(code: str, values: dict[str, str], count: int | None) -> str:
+        msgid = LEIFF_PREFIX + code
+        if count is None:
+            return translate(language, msgid, **values)
+        values = {key: value for key, value in values.items() if key != "count"}
+        return translate_plural(language, msgid, f"{msgid}.plural", count, **values)
+
+    return words(
+        says,
+        message,
+        lambda seat: seat_names[seat],
+        leiff_card,
+        lambda items: listing(language, items),
+    )
 
 
 def _result_line(language: str, params: Mapping[str, object]) -> str:

@@ -81,6 +81,11 @@ def private_texts(state: LeiffState, record: MatchRecord) -> list[tuple[int, str
     """(user id, text) for events only some seats may see (bot seats are told nothing:
     they read their own view; nor are players who left the table, whose hand a bot
     plays)."""
+    return [(user, fill_names(item["text"], record)) for user, item in _private(state, record)]
+
+
+def _private(state: LeiffState, record: MatchRecord) -> list[tuple[int, dict[str, Any]]]:
+    """(user id, event) for each player told a private event (see :func:`private_texts`)."""
     bots = {s.seat for s in record.seats if s.is_bot or s.removed}
     found = []
     for item in state.events:
@@ -89,28 +94,53 @@ def private_texts(state: LeiffState, record: MatchRecord) -> list[tuple[int, str
         for seat in item["audience"]:
             user = record.user_of(seat)
             if user is not None and seat not in bots:
-                found.append((user, fill_names(item["text"], record)))
+                found.append((user, item))
     return found
+
+
+def _names(state: LeiffState, record: MatchRecord) -> list[str]:
+    """How the lines name each seat's player (see :func:`fill_names`)."""
+    return [mention(record.user_of(seat)) for seat in range(state.players)]
+
+
+def _engine_said(item: dict[str, Any], names: list[str]) -> dict[str, Any]:
+    """What an engine event says, as the Discord layer words it in the reader's language:
+    its code and parameters (``engine.leiff.events``) and the players' names; an event
+    stored before the engine spoke in codes has only its English ``text``."""
+    if "code" not in item:
+        return {}
+    return {"said": {"code": item["code"], "params": item["params"]}, "names": names}
 
 
 def public_lines(state: LeiffState, record: MatchRecord) -> list[Event]:
     """The public events of the engine's last step as lines for the channel (the engine's
-    own words, players' names filled in)."""
+    code and parameters, and its English with the players' names filled in)."""
+    names = _names(state, record)
     return [
-        say(ENGINE_TEXT, text=text, engine_kind=kind)
-        for kind, text in (
-            (e["kind"], fill_names(e["text"], record))
-            for e in state.events
-            if e["audience"] == "all"
+        say(
+            ENGINE_TEXT,
+            text=fill_names(e["text"], record),
+            engine_kind=e["kind"],
+            **_engine_said(e, names),
         )
-        if text
+        for e in state.events
+        if e["audience"] == "all" and e["text"]
     ]
 
 
 def private_lines(state: LeiffState, record: MatchRecord) -> list[Event]:
-    """The private events of the engine's last step as lines for each player told."""
+    """The private events of the engine's last step as lines for each player told (see
+    :func:`private_texts` for who is told)."""
+    names = _names(state, record)
     return [
-        say(ENGINE_TEXT, to=user, text=text) for user, text in private_texts(state, record) if text
+        say(
+            ENGINE_TEXT,
+            to=user,
+            text=fill_names(item["text"], record),
+            **_engine_said(item, names),
+        )
+        for user, item in _private(state, record)
+        if item["text"]
     ]
 
 

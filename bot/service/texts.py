@@ -10,8 +10,9 @@ announcement of a swap), or a plain value (a mention, a number, a colour, a move
 
 Three codes are not in the table because their words are someone else's:
 :data:`ENGINE_PHRASE` (an engine phrase said as a line, ``data["phrase"]`` with the
-``player`` it names), :data:`ENGINE_TEXT` (a Leiff event's text as the engine wrote it,
-``data["text"]``, until the engine speaks in codes) and :data:`RESULT` (a finished match's
+``player`` it names), :data:`ENGINE_TEXT` (a Leiff engine event: ``data["said"]``, its
+code and parameters, ``data["names"]``, how each seat is named, and ``data["text"]``, its
+English with the names filled in) and :data:`RESULT` (a finished match's
 result, worded from the stored result by :func:`result_text`).
 
 :func:`english` gives the English of an event, for logs, tests and ``Update.messages``; the

@@ -1,31 +1,244 @@
-"""Events: one message for one audience, produced by an action.
+"""Events: one message for one audience, produced by an action, said as a code.
 
-An event is a plain dict ``{"kind", "audience", "text", "data"}``. ``audience`` is ``"all"``
-(the channel and everyone) or a sorted list of seats. In ``text``, ``{pN}`` stands for
-player N's name and cards are written in brackets, ``[7]``, so that a reader (and the
+An event is a plain dict ``{"kind", "audience", "code", "params", "text", "data"}``.
+``audience`` is ``"all"`` (the channel and everyone) or a sorted list of seats. ``code`` is
+a key of :data:`ENGLISH` (the catalogue's ``leiff.<code>``) and ``params`` its parameters,
+so the edges word an event in the reader's language; ``text`` is its English, kept for
+logs, tests and the English readers of the engine's surface. In ``text``, ``{pN}`` stands
+for player N's name and cards are written in brackets, ``[7]``, so that a reader (and the
 tests) can see at a glance which card values a message names.
+
+Parameters are plain JSON values, typed by their names (:func:`words` reads them):
+
+- ``player`` or ``..._player``: a seat, written as that player's name;
+- ``card`` or ``..._card``: a card label, written as the card's name in brackets;
+- ``players``: a list of seats ("Ann and Ben"); ``cards``: a list of card labels;
+- a part (:func:`said`: ``{"code", "params"}``) is worded itself; a list of parts is
+  joined with :data:`SEPARATORS` of its name;
+- ``count`` chooses the form of a code with two English forms (singular, plural);
+- anything else (a slot, a round, a score, a table rule) is written as it is.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from engine.errors import fill
 from engine.leiff.cards import display_name
 
 PUBLIC = "all"
 
 _NAME_TOKEN = re.compile(r"\{p(\d+)\}")
 
+# code -> English (a pair: singular and plural, chosen by ``count``); the catalogue's
+# ``leiff.<code>`` (copied into the English catalogue by ``make i18n-update``).
+ENGLISH: dict[str, str | tuple[str, str]] = {
+    # ---- dealing and looking -------------------------------------------------------------
+    "deal": "Round {round}: four cards each; {card} starts the discard pile; {player} plays first.",
+    "look_choose": "Everyone chooses two of their cards to look at.",
+    "look_first_two": "You look at your slots 1 and 2: {card} and {second_card}.",
+    "look_public": "{player} looks at their slot {slot}.",
+    "look_private": "Your slot {slot} is {card}.",
+    "look_done": "Everyone has looked: {player} plays first.",
+    "refill": "The discard pile (all but its top card) is shuffled into a new draw pile.",
+    # ---- cards drawn face down -------------------------------------------------------------
+    "penalty_table_talk": "{player} gives {target_player} a table-talk penalty.",
+    "add_penalty": (
+        "{player} draws a penalty card: {count} card face down (now {total} cards).",
+        "{player} draws a penalty card: {count} cards face down (now {total} cards).",
+    ),
+    "add_wrong_match": (
+        "{player} draws for a wrong match: {count} card face down (now {total} cards).",
+        "{player} draws for a wrong match: {count} cards face down (now {total} cards).",
+    ),
+    "add_caught": (
+        "{player} was caught and draws: {count} card face down (now {total} cards).",
+        "{player} was caught and draws: {count} cards face down (now {total} cards).",
+    ),
+    "add_wrong_catch": (
+        "{player} caught wrongly and draws: {count} card face down (now {total} cards).",
+        "{player} caught wrongly and draws: {count} cards face down (now {total} cards).",
+    ),
+    "add_extra": (
+        "{player} draws an extra card: {count} card face down (now {total} cards).",
+        "{player} draws an extra card: {count} cards face down (now {total} cards).",
+    ),
+    # ---- drinks during a round -------------------------------------------------------------
+    "drink_immune": "{player} is immune (Kellner) and drinks nothing.",
+    "drink_shot": "{player} drinks a shot (or four sips).",
+    "drink_shot_doubled": "{player} drinks a shot (or four sips), doubled by the Magier.",
+    "drink_shot_linked": "{player} drinks a shot (or four sips). {linked_player} drinks the "
+    "same (Dorfschönheit).",
+    "drink_shot_doubled_linked": "{player} drinks a shot (or four sips), doubled by the Magier. "
+    "{linked_player} drinks the same (Dorfschönheit).",
+    "drink_hand_out": "{player} may hand out {hand_out} sip.",
+    # ---- matching and catching -------------------------------------------------------------
+    "match_right": "{player} matches {card} from slot {slot} onto {top_card}: right!",
+    "match_wrong": "{player} shows {card} from slot {slot} against {top_card}: wrong, it goes back.",
+    "catch_right": "{player} catches {card} in {owner_player}'s slot {slot}: right!",
+    "catch_wrong": "{player} turns over {owner_player}'s slot {slot}: {card} does not match "
+    "{top_card}, it goes back.",
+    # ---- the turn --------------------------------------------------------------------------
+    "next_round": "{player} deals the next round.",
+    "leiff": "{player} calls Leiff! The round ends.",
+    "draw": "{player} draws a card from the draw pile.",
+    "draw_private": "You draw {card}.",
+    "take": "{player} takes {card} from the discard pile.",
+    "swap_taken": "{player} puts {held_card} into slot {slot} and discards {card}.",
+    "swap_drawn": "{player} puts the drawn card into slot {slot} and discards {card}.",
+    "swap_private": "Your slot {slot} is now {card}.",
+    "discard": "{player} discards {card}.",
+    "decline": "{player} does not use the {card}.",
+    "draw_pile_empty": "The draw pile is empty and cannot be refilled: the round ends.",
+    # ---- the special cards -----------------------------------------------------------------
+    "belle_link_ends": "The previous Dorfschönheit link ends.",
+    "peek_own": "{player} looks at their own slot {slot}.",
+    "peek_other": "{player} looks at {owner_player}'s slot {slot}.",
+    "peek_own_private": "Your slot {slot} is {card}.",
+    "peek_other_private": "{owner_player}'s slot {slot} is {card}.",
+    "blind_swap": "{player} swaps {a_player}'s slot {a_slot} with {b_player}'s slot {b_slot}, "
+    "unseen.",
+    "slot_discard": "{player} uses the slot machine to discard {card} from slot {slot}.",
+    "slot_give": "{player} uses the slot machine on {target_player}.",
+    "rotate": "{player} rearranges {target_player}'s cards without showing the new order.",
+    "rotate_private": (
+        "You turned {target_player}'s cards {count} step clockwise.",
+        "You turned {target_player}'s cards {count} steps clockwise.",
+    ),
+    "immune": "{player} is immune until the next round: no drinking, no card effects.",
+    "rule": "{player} sets a new table rule: {rule}",
+    "belle_link": "{player} will drink whatever {right_player} drinks, until the next "
+    "Dorfschönheit.",
+    "show": "{player} shows everyone their slot {slot}: {card}.",
+    "swap_hands": "{player} swaps their whole hand with {left_player}'s.",
+    "enchant_look": (
+        "{player} enchants {target_player}: at round end they exchange a card; "
+        "{target_player} may now look at {count} of {player}'s cards.",
+        "{player} enchants {target_player}: at round end they exchange a card; "
+        "{target_player} may now look at {count} of {player}'s cards.",
+    ),
+    "enchant_double": "{player} enchants {target_player}: at round end they exchange a card, "
+    "and {player} drinks double this round.",
+    "exchange_immune": "{target_player} is immune (Kellner): the Magier's exchange is off.",
+    "exchange": "The Magier's exchange: {target_player} gives {player} the card they choose "
+    "as their best, {player} gives back the card they choose as their worst.",
+    "exchange_chosen": "{player} has chosen the card to give.",
+    "exchange_done": "{target_player}'s slot {b_slot} and {player}'s slot {a_slot} change hands.",
+    # ---- the end of a round ----------------------------------------------------------------
+    "reveal": "All hands are revealed. {hands}",
+    "reveal_hand": "{player}: {cards}",
+    "reveal_no_cards": "{player}: no cards",
+    "scores": "Round {round} scores: {scores}.",
+    "scores_bonus": "Round {round} scores: {scores}. {bonus}",
+    "score": "{player} {score} (total {total})",
+    "scores_teams": "Round {round} scores:\n{teams}",
+    "scores_teams_bonus": "Round {round} scores:\n{teams}\n{bonus}",
+    "team_score": "Team {players}: {score} this round ({shares}), {total} in total.",
+    "share": "{player} {score}",
+    "bonus_lowest_score": "{player} called Leiff and gets {bonus} (strictly lowest score).",
+    "bonus_not_lowest_score": "{player} called Leiff and gets {bonus} (not strictly lowest score).",
+    "bonus_lowest_team": "{player} called Leiff and gets {bonus} (strictly lowest team).",
+    "bonus_not_lowest_team": "{player} called Leiff and gets {bonus} (not strictly lowest team).",
+    "drinks": "Drinks this round: {drinks}.",
+    "drinks_shots": ("{count} shot (or {sips} sips)", "{count} shots (or {sips} sips)"),
+    "drinks_sips": ("{count} sip", "{count} sips"),
+    "drinks_owed": "{player} {owed}",
+    "drinks_owed_both": "{player} {shots} and {sips}",
+    "drinks_owed_hands_out": "{player} {owed}, and hands out {given}",
+    "drinks_owed_both_hands_out": "{player} {shots} and {sips}, and hands out {given}",
+    "drinks_hands_out": "{player} hands out {given}",
+    "drinks_nothing": "{player} nothing",
+    "game_over": (
+        "Game over: a total reached {target}. {players} wins with the lowest total, {best}.",
+        "Game over: a total reached {target}. {players} win with the lowest total, {best}.",
+    ),
+}
 
-def event(kind: str, audience: str | Sequence[int], text: str, **data: Any) -> dict[str, Any]:
+# how a list of parts is joined, by the parameter's name
+SEPARATORS: dict[str, str] = {
+    "hands": "; ",
+    "scores": ", ",
+    "shares": ", ",
+    "teams": "\n",
+    "drinks": "; ",
+}
+
+
+def said(code: str, **params: Any) -> dict[str, Any]:
+    """Something said: a code of :data:`ENGLISH` and its parameters (JSON values)."""
+    if code not in ENGLISH:
+        raise ValueError(f"unknown Leiff event code {code!r}: add it to engine.leiff.events")
+    return {"code": code, "params": params}
+
+
+def event(
+    kind: str, audience: str | Sequence[int], says: dict[str, Any], **data: Any
+) -> dict[str, Any]:
+    """An event of ``kind`` for ``audience`` saying ``says`` (a :func:`said`)."""
     return {
         "kind": kind,
         "audience": PUBLIC if audience == PUBLIC else sorted(set(audience)),
-        "text": text,
+        "code": says["code"],
+        "params": says["params"],
+        "text": english(says),
         "data": data,
     }
+
+
+# message(code, values, count) -> the sentence of a code, its values filled in
+Message = Callable[[str, dict[str, str], int | None], str]
+
+
+def words(
+    says: Mapping[str, Any],
+    message: Message,
+    name: Callable[[int], str],
+    card_name: Callable[[str], str],
+    and_: Callable[[list[str]], str],
+) -> str:
+    """``says`` in words: each parameter written by its kind (see the module's docstring),
+    then the code's message from ``message`` (the engine's English, or a catalogue's)."""
+    values: dict[str, str] = {}
+    count: int | None = None
+    for key, value in says["params"].items():
+        if key == "count":
+            count = int(value)
+            values[key] = str(value)
+        elif key == "player" or key.endswith("_player"):
+            values[key] = name(int(value))
+        elif key == "card" or key.endswith("_card"):
+            values[key] = card_name(str(value))
+        elif key == "players":
+            values[key] = and_([name(int(seat)) for seat in value])
+        elif key == "cards":
+            values[key] = " ".join(card_name(str(label)) for label in value)
+        elif isinstance(value, Mapping):
+            values[key] = words(value, message, name, card_name, and_)
+        elif isinstance(value, list):
+            values[key] = SEPARATORS[key].join(
+                words(item, message, name, card_name, and_) for item in value
+            )
+        else:
+            values[key] = str(value)
+    return message(str(says["code"]), values, count)
+
+
+def _english_message(code: str, values: dict[str, str], count: int | None) -> str:
+    params: dict[str, Any] = dict(values)
+    if count is not None:
+        params["count"] = count
+    return fill(ENGLISH[code], params)
+
+
+def _english_and(items: list[str]) -> str:
+    return " and ".join(items)
+
+
+def english(says: Mapping[str, Any]) -> str:
+    """The English of something said, players as ``{pN}`` tokens, cards in brackets."""
+    return words(says, _english_message, player, card, _english_and)
 
 
 def card(label: str) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 from engine.errors import IllegalMove
 from engine.leiff.actions import Action
 from engine.leiff.cards import display_name
-from engine.leiff.events import PUBLIC, card, event, player
+from engine.leiff.events import PUBLIC, event, player, said
 from engine.leiff.scoring import finish_round, record_drink
 from engine.leiff.table import PLAY_STEPS, Table
 
@@ -75,13 +75,11 @@ def deal(t: Table, events: Events) -> None:
     t.refills = 0
     t.exhausted = False
     t.round_scores = None
-    top = card(t.label(t.discard[-1]))
     events.append(
         event(
             "deal",
             PUBLIC,
-            f"Round {t.round}: four cards each; {top} starts the discard pile; "
-            f"{player(t.first)} plays first.",
+            said("deal", round=t.round, card=t.label(t.discard[-1]), player=t.first),
             round=t.round,
             first=t.first,
             card=t.label(t.discard[-1]),
@@ -91,7 +89,7 @@ def deal(t: Table, events: Events) -> None:
         t.step = "look"
         t.turn = None
         t.looks_left = [2] * n
-        events.append(event("look", PUBLIC, "Everyone chooses two of their cards to look at."))
+        events.append(event("look", PUBLIC, said("look_choose")))
         return
     t.step = "turn"
     t.turn = t.first
@@ -99,12 +97,12 @@ def deal(t: Table, events: Events) -> None:
     for seat in range(n):
         first_two = t.hands[seat][:2]
         t.known[seat].update(first_two)
-        shown = " and ".join(card(t.label(c)) for c in first_two)
+        first, second = (t.label(c) for c in first_two)  # four cards dealt: two to look at
         events.append(
             event(
                 "look",
                 [seat],
-                f"You look at your slots 1 and 2: {shown}.",
+                said("look_first_two", card=first, second_card=second),
                 reveal=[[seat, i + 1, t.label(c)] for i, c in enumerate(first_two)],
             )
         )
@@ -124,7 +122,7 @@ def _refill(t: Table, events: Events) -> None:
         event(
             "refill",
             PUBLIC,
-            "The discard pile (all but its top card) is shuffled into a new draw pile.",
+            said("refill"),
         )
     )
 
@@ -139,7 +137,8 @@ def _take_from_draw(t: Table, events: Events) -> int | None:
 
 
 def _add_cards(t: Table, seat: int, count: int, why: str, events: Events) -> int:
-    """Seat draws ``count`` cards face down to the end of its hand, unseen by anyone."""
+    """Seat draws ``count`` cards face down to the end of its hand, unseen by anyone;
+    ``why`` is the code of what is said (``add_penalty``, ``add_caught``, ...)."""
     drawn = 0
     for _ in range(count):
         card_id = _take_from_draw(t, events)
@@ -152,8 +151,7 @@ def _add_cards(t: Table, seat: int, count: int, why: str, events: Events) -> int
             event(
                 "penalty",
                 PUBLIC,
-                f"{player(seat)} {why}: {drawn} card{'s' if drawn > 1 else ''} face down "
-                f"(now {len(t.hands[seat])} cards).",
+                said(why, player=seat, count=drawn, total=len(t.hands[seat])),
                 seat=seat,
                 ops=[["add", seat]] * drawn,
             )
@@ -174,22 +172,22 @@ def _drink_event(t: Table, seat: int, events: Events, *, shots: int = 0, hand_ou
         return
     if shots:
         drank = record_drink(t, seat, shots=shots)
+        code = "drink_shot_doubled" if seat in t.doubled else "drink_shot"
+        params: dict[str, Any] = {"player": seat}
         if not drank:
-            text = f"{player(seat)} is immune (Kellner) and drinks nothing."
-        elif seat in t.doubled:
-            text = f"{player(seat)} drinks a shot (or four sips), doubled by the Magier."
-        else:
-            text = f"{player(seat)} drinks a shot (or four sips)."
-        if drank and t.link is not None and t.link[1] == seat and t.link[0] not in t.immune:
-            text += f" {player(t.link[0])} drinks the same (Dorfschönheit)."
-        events.append(event("drink", PUBLIC, text, seat=seat, shots=shots if drank else 0))
+            code = "drink_immune"
+        elif t.link is not None and t.link[1] == seat and t.link[0] not in t.immune:
+            code += "_linked"
+            params["linked_player"] = t.link[0]
+        says = said(code, **params)
+        events.append(event("drink", PUBLIC, says, seat=seat, shots=shots if drank else 0))
     if hand_out:
         record_drink(t, seat, hand_out=hand_out)
         events.append(
             event(
                 "drink",
                 PUBLIC,
-                f"{player(seat)} may hand out {hand_out} sip.",
+                said("drink_hand_out", player=seat, hand_out=hand_out),
                 seat=seat,
                 hand_out=hand_out,
             )
@@ -226,7 +224,7 @@ def _next_exchange(t: Table, events: Events) -> None:
                 event(
                     "exchange",
                     PUBLIC,
-                    f"{player(target)} is immune (Kellner): the Magier's exchange is off.",
+                    said("exchange_immune", target_player=target),
                 )
             )
             continue
@@ -237,8 +235,7 @@ def _next_exchange(t: Table, events: Events) -> None:
             event(
                 "exchange",
                 PUBLIC,
-                f"The Magier's exchange: {player(target)} gives {player(by)} the card they choose "
-                f"as their best, {player(by)} gives back the card they choose as their worst.",
+                said("exchange", target_player=target, player=by),
                 by=by,
                 target=target,
             )
@@ -257,9 +254,7 @@ def settle(t: Table, events: Events) -> None:
     if t.exhausted or (not t.draw and t.holding is None):
         if t.holding is not None:
             t.discard.append(t.holding)
-        events.append(
-            event("round", PUBLIC, "The draw pile is empty and cannot be refilled: the round ends.")
-        )
+        events.append(event("round", PUBLIC, said("draw_pile_empty")))
         t.caller = None
         _end_round(t, events)
         return
@@ -479,9 +474,9 @@ def _apply_out_of_turn(t: Table, seat: int, action: Action, events: Events) -> N
         if t.options.team_of(target) == t.options.team_of(seat):
             raise IllegalMove("leiff_penalty_other_team")
         events.append(
-            event("penalty", PUBLIC, f"{player(seat)} gives {player(target)} a table-talk penalty.")
+            event("penalty", PUBLIC, said("penalty_table_talk", player=seat, target_player=target))
         )
-        _add_cards(t, target, 1, "draws a penalty card", events)
+        _add_cards(t, target, 1, "add_penalty", events)
         return
     if top is None:
         raise IllegalMove("leiff_nothing_to_match")
@@ -496,7 +491,7 @@ def _apply_out_of_turn(t: Table, seat: int, action: Action, events: Events) -> N
                 event(
                     "match",
                     PUBLIC,
-                    f"{player(seat)} matches {card(label)} from slot {slot} onto {card(top_label)}: right!",
+                    said("match_right", player=seat, card=label, slot=slot, top_card=top_label),
                     seat=seat,
                     slot=slot,
                     card=label,
@@ -510,8 +505,7 @@ def _apply_out_of_turn(t: Table, seat: int, action: Action, events: Events) -> N
                 event(
                     "match",
                     PUBLIC,
-                    f"{player(seat)} shows {card(label)} from slot {slot} against {card(top_label)}: "
-                    "wrong, it goes back.",
+                    said("match_wrong", player=seat, card=label, slot=slot, top_card=top_label),
                     seat=seat,
                     slot=slot,
                     card=label,
@@ -519,7 +513,7 @@ def _apply_out_of_turn(t: Table, seat: int, action: Action, events: Events) -> N
                     reveal=[[seat, slot, label]],
                 )
             )
-            _add_cards(t, seat, MATCH_PENALTY, "draws for a wrong match", events)
+            _add_cards(t, seat, MATCH_PENALTY, "add_wrong_match", events)
         return
     # catch
     owner, slot = action.numbers
@@ -535,7 +529,7 @@ def _apply_out_of_turn(t: Table, seat: int, action: Action, events: Events) -> N
             event(
                 "catch",
                 PUBLIC,
-                f"{player(seat)} catches {card(label)} in {player(owner)}'s slot {slot}: right!",
+                said("catch_right", player=seat, card=label, owner_player=owner, slot=slot),
                 seat=seat,
                 owner=owner,
                 slot=slot,
@@ -544,7 +538,7 @@ def _apply_out_of_turn(t: Table, seat: int, action: Action, events: Events) -> N
                 ops=[["remove", owner, slot]],
             )
         )
-        _add_cards(t, owner, MATCH_PENALTY, "was caught and draws", events)
+        _add_cards(t, owner, MATCH_PENALTY, "add_caught", events)
         _drink_event(t, owner, events, shots=1)
         _drink_event(t, seat, events, hand_out=1)
     else:
@@ -553,8 +547,14 @@ def _apply_out_of_turn(t: Table, seat: int, action: Action, events: Events) -> N
             event(
                 "catch",
                 PUBLIC,
-                f"{player(seat)} turns over {player(owner)}'s slot {slot}: {card(label)} does not "
-                f"match {card(top_label)}, it goes back.",
+                said(
+                    "catch_wrong",
+                    player=seat,
+                    owner_player=owner,
+                    slot=slot,
+                    card=label,
+                    top_card=top_label,
+                ),
                 seat=seat,
                 owner=owner,
                 slot=slot,
@@ -563,13 +563,13 @@ def _apply_out_of_turn(t: Table, seat: int, action: Action, events: Events) -> N
                 reveal=[[owner, slot, label]],
             )
         )
-        _add_cards(t, seat, CATCH_PENALTY, "caught wrongly and draws", events)
+        _add_cards(t, seat, CATCH_PENALTY, "add_wrong_catch", events)
         _drink_event(t, seat, events, shots=1)
 
 
 # ---- the turn player's actions ----------------------------------------------------------------
 def _do_next(t: Table, seat: int, action: Action, events: Events) -> None:
-    events.append(event("next", PUBLIC, f"{player(seat)} deals the next round."))
+    events.append(event("next", PUBLIC, said("next_round", player=seat)))
     deal(t, events)
 
 
@@ -578,24 +578,24 @@ def _do_look(t: Table, seat: int, action: Action, events: Events) -> None:
     card_id = t.hands[seat][slot - 1]
     t.known[seat].add(card_id)
     t.looks_left[seat] -= 1
-    events.append(event("look", PUBLIC, f"{player(seat)} looks at their slot {slot}."))
+    events.append(event("look", PUBLIC, said("look_public", player=seat, slot=slot)))
     events.append(
         event(
             "look",
             [seat],
-            f"Your slot {slot} is {card(t.label(card_id))}.",
+            said("look_private", slot=slot, card=t.label(card_id)),
             reveal=[[seat, slot, t.label(card_id)]],
         )
     )
     if not any(t.looks_left):
         t.step = "turn"
         t.turn = t.first
-        events.append(event("turn", PUBLIC, f"Everyone has looked: {player(t.first)} plays first."))
+        events.append(event("turn", PUBLIC, said("look_done", player=t.first)))
 
 
 def _do_leiff(t: Table, seat: int, action: Action, events: Events) -> None:
     t.caller = seat
-    events.append(event("leiff", PUBLIC, f"{player(seat)} calls Leiff! The round ends.", seat=seat))
+    events.append(event("leiff", PUBLIC, said("leiff", player=seat), seat=seat))
     _end_round(t, events)
 
 
@@ -604,11 +604,14 @@ def _do_draw(t: Table, seat: int, action: Action, events: Events) -> None:
     t.holding = card_id
     t.hold_source = "draw"
     t.step = "hold"
+    events.append(event("draw", PUBLIC, said("draw", player=seat), seat=seat))
     events.append(
-        event("draw", PUBLIC, f"{player(seat)} draws a card from the draw pile.", seat=seat)
-    )
-    events.append(
-        event("draw", [seat], f"You draw {card(t.label(card_id))}.", holding=t.label(card_id))
+        event(
+            "draw",
+            [seat],
+            said("draw_private", card=t.label(card_id)),
+            holding=t.label(card_id),
+        )
     )
 
 
@@ -622,7 +625,7 @@ def _do_take(t: Table, seat: int, action: Action, events: Events) -> None:
         event(
             "take",
             PUBLIC,
-            f"{player(seat)} takes {card(label)} from the discard pile.",
+            said("take", player=seat, card=label),
             seat=seat,
             card=label,
         )
@@ -645,7 +648,7 @@ def _do_swap(t: Table, seat: int, action: Action, events: Events) -> None:
             event(
                 "swap",
                 PUBLIC,
-                f"{player(seat)} puts {card(t.label(held))} into slot {slot} and discards {card(old_label)}.",
+                said("swap_taken", player=seat, held_card=t.label(held), slot=slot, card=old_label),
                 seat=seat,
                 slot=slot,
                 card=old_label,
@@ -659,7 +662,7 @@ def _do_swap(t: Table, seat: int, action: Action, events: Events) -> None:
             event(
                 "swap",
                 PUBLIC,
-                f"{player(seat)} puts the drawn card into slot {slot} and discards {card(old_label)}.",
+                said("swap_drawn", player=seat, slot=slot, card=old_label),
                 seat=seat,
                 slot=slot,
                 card=old_label,
@@ -670,7 +673,7 @@ def _do_swap(t: Table, seat: int, action: Action, events: Events) -> None:
             event(
                 "swap",
                 [seat],
-                f"Your slot {slot} is now {card(t.label(held))}.",
+                said("swap_private", slot=slot, card=t.label(held)),
                 reveal=[[seat, slot, t.label(held)]],
             )
         )
@@ -686,7 +689,7 @@ def _do_discard(t: Table, seat: int, action: Action, events: Events) -> None:
     t.holding = None
     t.hold_source = None
     events.append(
-        event("discard", PUBLIC, f"{player(seat)} discards {card(label)}.", seat=seat, card=label)
+        event("discard", PUBLIC, said("discard", player=seat, card=label), seat=seat, card=label)
     )
     spec = t.deck.spec(label)
     if from_draw and spec.effect is not None:
@@ -695,20 +698,18 @@ def _do_discard(t: Table, seat: int, action: Action, events: Events) -> None:
         if spec.effect == "belle" and t.link is not None:
             # a new Dorfschönheit ends the previous one's drinking link, whatever is chosen now
             t.link = None
-            events.append(event("effect", PUBLIC, "The previous Dorfschönheit link ends."))
+            events.append(event("effect", PUBLIC, said("belle_link_ends")))
         return
     _end_turn(t)
 
 
 def _do_decline(t: Table, seat: int, action: Action, events: Events) -> None:
-    events.append(
-        event("decline", PUBLIC, f"{player(seat)} does not use the {card(t.effect or '')}.")
-    )
+    events.append(event("decline", PUBLIC, said("decline", player=seat, card=t.effect or "")))
     _end_turn(t)
 
 
-def _effect_event(t: Table, text: str, **data: Any) -> dict[str, Any]:
-    return event("effect", PUBLIC, text, card=t.effect, **data)
+def _effect_event(t: Table, says: dict[str, Any], **data: Any) -> dict[str, Any]:
+    return event("effect", PUBLIC, says, card=t.effect, **data)
 
 
 def _do_peek(t: Table, seat: int, action: Action, events: Events) -> None:
@@ -718,14 +719,20 @@ def _do_peek(t: Table, seat: int, action: Action, events: Events) -> None:
         owner, slot = action.numbers
     card_id = t.hands[owner][slot - 1]
     t.known[seat].add(card_id)
-    whose = "their own" if owner == seat else f"{player(owner)}'s"
-    events.append(_effect_event(t, f"{player(seat)} looks at {whose} slot {slot}.", seat=seat))
-    whose_private = "Your" if owner == seat else f"{player(owner)}'s"
+    if owner == seat:
+        public, private = said("peek_own", player=seat, slot=slot), "peek_own_private"
+    else:
+        public = said("peek_other", player=seat, owner_player=owner, slot=slot)
+        private = "peek_other_private"
+    events.append(_effect_event(t, public, seat=seat))
+    params: dict[str, Any] = {"slot": slot, "card": t.label(card_id)}
+    if owner != seat:
+        params["owner_player"] = owner
     events.append(
         event(
             "effect",
             [seat],
-            f"{whose_private} slot {slot} is {card(t.label(card_id))}.",
+            said(private, **params),
             reveal=[[owner, slot, t.label(card_id)]],
         )
     )
@@ -742,7 +749,14 @@ def _do_trade(t: Table, seat: int, action: Action, events: Events) -> None:
     events.append(
         _effect_event(
             t,
-            f"{player(seat)} swaps {player(a_seat)}'s slot {a_slot} with {player(b_seat)}'s slot {b_slot}, unseen.",
+            said(
+                "blind_swap",
+                player=seat,
+                a_player=a_seat,
+                a_slot=a_slot,
+                b_player=b_seat,
+                b_slot=b_slot,
+            ),
             ops=[["exchange", a_seat, a_slot, b_seat, b_slot]],
         )
     )
@@ -755,7 +769,7 @@ def _do_slot_discard(t: Table, seat: int, action: Action, events: Events) -> Non
     events.append(
         _effect_event(
             t,
-            f"{player(seat)} uses the slot machine to discard {card(t.label(card_id))} from slot {slot}.",
+            said("slot_discard", player=seat, card=t.label(card_id), slot=slot),
             ops=[["remove", seat, slot]],
             discarded=t.label(card_id),
         )
@@ -765,8 +779,8 @@ def _do_slot_discard(t: Table, seat: int, action: Action, events: Events) -> Non
 
 def _do_slot_give(t: Table, seat: int, action: Action, events: Events) -> None:
     target = action.numbers[0]
-    events.append(_effect_event(t, f"{player(seat)} uses the slot machine on {player(target)}."))
-    _add_cards(t, target, 1, "draws an extra card", events)
+    events.append(_effect_event(t, said("slot_give", player=seat, target_player=target)))
+    _add_cards(t, target, 1, "add_extra", events)
     _end_turn(t)
 
 
@@ -782,7 +796,7 @@ def _do_rotate(t: Table, seat: int, action: Action, events: Events) -> None:
     events.append(
         _effect_event(
             t,
-            f"{player(seat)} rearranges {player(target)}'s cards without showing the new order.",
+            said("rotate", player=seat, target_player=target),
             ops=[["scramble", target, seat]],
         )
     )
@@ -790,7 +804,7 @@ def _do_rotate(t: Table, seat: int, action: Action, events: Events) -> None:
         event(
             "effect",
             [seat],
-            f"You turned {player(target)}'s cards {steps} step{'s' if steps > 1 else ''} clockwise.",
+            said("rotate_private", target_player=target, count=steps),
             ops=[["rotate", target, steps]],
         )
     )
@@ -799,19 +813,13 @@ def _do_rotate(t: Table, seat: int, action: Action, events: Events) -> None:
 
 def _do_immune(t: Table, seat: int, action: Action, events: Events) -> None:
     t.immune.add(seat)
-    events.append(
-        _effect_event(
-            t, f"{player(seat)} is immune until the next round: no drinking, no card effects."
-        )
-    )
+    events.append(_effect_event(t, said("immune", player=seat)))
     _end_turn(t)
 
 
 def _do_rule(t: Table, seat: int, action: Action, events: Events) -> None:
     t.rule = action.text
-    events.append(
-        _effect_event(t, f"{player(seat)} sets a new table rule: {action.text}", rule=action.text)
-    )
+    events.append(_effect_event(t, said("rule", player=seat, rule=action.text), rule=action.text))
     _end_turn(t)
 
 
@@ -821,7 +829,7 @@ def _do_belle_link(t: Table, seat: int, action: Action, events: Events) -> None:
     events.append(
         _effect_event(
             t,
-            f"{player(seat)} will drink whatever {player(right)} drinks, until the next Dorfschönheit.",
+            said("belle_link", player=seat, right_player=right),
             link=[seat, right],
         )
     )
@@ -836,7 +844,7 @@ def _do_belle_show(t: Table, seat: int, action: Action, events: Events) -> None:
     events.append(
         _effect_event(
             t,
-            f"{player(seat)} shows everyone their slot {slot}: {card(label)}.",
+            said("show", player=seat, slot=slot, card=label),
             reveal=[[seat, slot, label]],
         )
     )
@@ -849,7 +857,7 @@ def _do_belle_swap(t: Table, seat: int, action: Action, events: Events) -> None:
     events.append(
         _effect_event(
             t,
-            f"{player(seat)} swaps their whole hand with {player(left)}'s.",
+            said("swap_hands", player=seat, left_player=left),
             ops=[["swap_hands", seat, left]],
         )
     )
@@ -864,8 +872,7 @@ def _do_enchant(t: Table, seat: int, action: Action, events: Events) -> None:
         events.append(
             _effect_event(
                 t,
-                f"{player(seat)} enchants {player(target)}: at round end they exchange a card; "
-                f"{player(target)} may now look at {looks} of {player(seat)}'s cards.",
+                said("enchant_look", player=seat, target_player=target, count=looks),
                 target=target,
             )
         )
@@ -876,8 +883,7 @@ def _do_enchant(t: Table, seat: int, action: Action, events: Events) -> None:
     events.append(
         _effect_event(
             t,
-            f"{player(seat)} enchants {player(target)}: at round end they exchange a card, "
-            f"and {player(seat)} drinks double this round.",
+            said("enchant_double", player=seat, target_player=target),
             target=target,
         )
     )
@@ -892,13 +898,13 @@ def _do_spy(t: Table, seat: int, action: Action, events: Events) -> None:
     t.known[seat].add(card_id)
     t.spy["left"] -= 1
     events.append(
-        event("effect", PUBLIC, f"{player(seat)} looks at {player(owner)}'s slot {slot}.")
+        event("effect", PUBLIC, said("peek_other", player=seat, owner_player=owner, slot=slot))
     )
     events.append(
         event(
             "effect",
             [seat],
-            f"{player(owner)}'s slot {slot} is {card(t.label(card_id))}.",
+            said("peek_other_private", owner_player=owner, slot=slot, card=t.label(card_id)),
             reveal=[[owner, slot, t.label(card_id)]],
         )
     )
@@ -910,7 +916,7 @@ def _do_give(t: Table, seat: int, action: Action, events: Events) -> None:
     ex = t.exchange
     assert ex is not None
     ex["gives"][seat] = action.numbers[0]
-    events.append(event("exchange", PUBLIC, f"{player(seat)} has chosen the card to give."))
+    events.append(event("exchange", PUBLIC, said("exchange_chosen", player=seat)))
     by, target = ex["by"], ex["target"]
     if by in ex["gives"] and target in ex["gives"]:
         a, b = ex["gives"][by], ex["gives"][target]
@@ -920,7 +926,7 @@ def _do_give(t: Table, seat: int, action: Action, events: Events) -> None:
             event(
                 "exchange",
                 PUBLIC,
-                f"{player(target)}'s slot {b} and {player(by)}'s slot {a} change hands.",
+                said("exchange_done", target_player=target, b_slot=b, player=by, a_slot=a),
                 ops=[["exchange", by, a, target, b]],
             )
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, TypedDict
 
-from engine.leiff.events import PUBLIC, card, event, player
+from engine.leiff.events import PUBLIC, event, said
 from engine.leiff.table import Outcome, Table
 
 SIPS, SHOTS, HAND_OUT = 0, 1, 2
@@ -95,36 +95,41 @@ def seat_totals(t: Table) -> list[int]:
     return [totals[unit_of(t, seat)] for seat in range(t.players)]
 
 
-def _team_score_lines(t: Table, scores: list[int]) -> str:
+def _team_score_lines(t: Table, scores: list[int]) -> list[dict[str, Any]]:
     """One line per team: its round score (each player's share) and its total."""
     totals = unit_totals(t)
     lines = []
     for team, seats in enumerate(t.options.teams_list() or []):
-        names = " and ".join(player(s) for s in seats)
-        shares = ", ".join(f"{player(s)} {scores[s]}" for s in seats)
+        shares = [said("share", player=s, score=scores[s]) for s in seats]
         round_score = sum(scores[s] for s in seats)
-        lines.append(f"Team {names}: {round_score} this round ({shares}), {totals[team]} in total.")
-    return "\n".join(lines)
+        lines.append(
+            said(
+                "team_score",
+                players=list(seats),
+                score=round_score,
+                shares=shares,
+                total=totals[team],
+            )
+        )
+    return lines
 
 
-def _drinks_text(seat: int, row: Drinks) -> str:
+def _drinks_part(seat: int, row: Drinks) -> dict[str, Any]:
     """One seat's part of the round's drinks, counted in words with their plurals."""
     shots, sips, hand_out = row["shots"], row["sips"], row["hand_out"]
-    who = player(seat)
-    shot_part = (
-        f"{shots} shot (or 4 sips)" if shots == 1 else f"{shots} shots (or {4 * shots} sips)"
-    )
-    sip_part = "1 sip" if sips == 1 else f"{sips} sips"
-    given = "1 sip" if hand_out == 1 else f"{hand_out} sips"
+    shot_part = said("drinks_shots", count=shots, sips=4 * shots)
+    sip_part = said("drinks_sips", count=sips)
+    given = said("drinks_sips", count=hand_out)
+    if not shots and not sips:
+        if hand_out:
+            return said("drinks_hands_out", player=seat, given=given)
+        return said("drinks_nothing", player=seat)
+    out = "_hands_out" if hand_out else ""
+    extra: dict[str, Any] = {"given": given} if hand_out else {}
     if shots and sips:
-        owed = f"{who} {shot_part} and {sip_part}"
-    elif shots:
-        owed = f"{who} {shot_part}"
-    elif sips:
-        owed = f"{who} {sip_part}"
-    else:
-        return f"{who} hands out {given}" if hand_out else f"{who} nothing"
-    return f"{owed}, and hands out {given}" if hand_out else owed
+        return said(f"drinks_owed_both{out}", player=seat, shots=shot_part, sips=sip_part, **extra)
+    owed = shot_part if shots else sip_part
+    return said(f"drinks_owed{out}", player=seat, owed=owed, **extra)
 
 
 def finish_round(t: Table, events: list[dict[str, Any]]) -> None:
@@ -140,49 +145,49 @@ def finish_round(t: Table, events: list[dict[str, Any]]) -> None:
     for hand in t.hands:
         for c in hand:
             t.reveal_to_all(c)
-    shown = "; ".join(
-        player(s) + ": " + (" ".join(card(t.label(c)) for c in t.hands[s]) or "no cards")
+    shown = [
+        said("reveal_hand", player=s, cards=[t.label(c) for c in t.hands[s]])
+        if t.hands[s]
+        else said("reveal_no_cards", player=s)
         for s in range(n)
-    )
-    events.append(event("reveal", PUBLIC, f"All hands are revealed. {shown}", reveal=reveal))
+    ]
+    events.append(event("reveal", PUBLIC, said("reveal", hands=shown), reveal=reveal))
 
     sums = [sum(t.value(c) for c in hand) for hand in t.hands]
     scores = list(sums)
-    bonus_text = ""
+    bonus: dict[str, Any] | None = None
     if t.caller is not None:
         unit_sums: dict[int, int] = {}
         for seat in range(n):
             unit_sums[unit_of(t, seat)] = unit_sums.get(unit_of(t, seat), 0) + sums[seat]
         mine = unit_sums[unit_of(t, t.caller)]
         strictly_lowest = all(v > mine for u, v in unit_sums.items() if u != unit_of(t, t.caller))
-        bonus = -5 if strictly_lowest else 5
-        scores[t.caller] += bonus
+        points = -5 if strictly_lowest else 5
+        scores[t.caller] += points
+        lowest = "lowest" if strictly_lowest else "not_lowest"
         who = "team" if t.options.teams else "score"
-        bonus_text = (
-            f" {player(t.caller)} called Leiff and gets {bonus:+d}"
-            f" ({'strictly lowest' if strictly_lowest else 'not strictly lowest'} {who})."
-        )
+        bonus = said(f"bonus_{lowest}_{who}", player=t.caller, bonus=f"{points:+d}")
     t.round_scores = scores
     t.history.append(scores)
     totals = seat_totals(t)
+    with_bonus = {} if bonus is None else {"bonus": bonus}
+    tail = "" if bonus is None else "_bonus"
     if t.options.teams:
-        text = f"Round {t.round} scores:\n" + _team_score_lines(t, scores)
-        if bonus_text:
-            text += "\n" + bonus_text.strip()
+        says = said(
+            f"scores_teams{tail}", round=t.round, teams=_team_score_lines(t, scores), **with_bonus
+        )
     else:
-        score_text = ", ".join(f"{player(s)} {scores[s]} (total {totals[s]})" for s in range(n))
-        text = f"Round {t.round} scores: {score_text}.{bonus_text}"
-    events.append(event("round", PUBLIC, text, scores=scores))
+        parts = [said("score", player=s, score=scores[s], total=totals[s]) for s in range(n)]
+        says = said(f"scores{tail}", round=t.round, scores=parts, **with_bonus)
+    events.append(event("round", PUBLIC, says, scores=scores))
 
     if t.options.drinking:
         for seat in range(n):
             sips, shots, hand_out = hand_drinks([t.value(c) for c in t.hands[seat]])
             record_drink(t, seat, sips=sips, shots=shots, hand_out=hand_out)
         rows = ledger(t) or []
-        parts = [_drinks_text(seat, row) for seat, row in enumerate(rows)]
-        events.append(
-            event("drink", PUBLIC, "Drinks this round: " + "; ".join(parts) + ".", ledger=rows)
-        )
+        parts = [_drinks_part(seat, row) for seat, row in enumerate(rows)]
+        events.append(event("drink", PUBLIC, said("drinks", drinks=parts), ledger=rows))
 
     unit_scores = unit_totals(t)
     if max(unit_scores) >= t.options.target:
@@ -192,17 +197,14 @@ def finish_round(t: Table, events: list[dict[str, Any]]) -> None:
             winners, "leiff_target_reached", target=t.options.target, best=best
         )
         t.step = "over"
-        names = " and ".join(player(s) for s in winners)
-        if len(winners) == 1:
-            text = (
-                f"Game over: a total reached {t.options.target}. "
-                f"{names} wins with the lowest total, {best}."
-            )
-        else:
-            text = (
-                f"Game over: a total reached {t.options.target}. "
-                f"{names} win with the lowest total, {best}."
-            )
-        events.append(event("game_over", PUBLIC, text, winner=winners))
+        says = said(
+            "game_over",
+            target=t.options.target,
+            players=winners,
+            count=len(winners),
+            best=best,
+        )
+        events.append(event("game_over", PUBLIC, says, winner=winners))
+
     else:
         t.step = "next"

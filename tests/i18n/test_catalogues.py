@@ -35,6 +35,10 @@ SAME_IN_GERMAN = {
     "bot.leaderboard.row",
     "bot.match.rating_change",
     "bot.stats.vs_bot_row",
+    # parts of the Leiff engine's lines made only of a name and its cards, score or drinks
+    "leiff.drinks_owed",
+    "leiff.reveal_hand",
+    "leiff.share",
     *(f"game.{name}.title" for name in (*BOARD_GAMES, "leiff")),  # the games' own names
 }
 
