@@ -31,15 +31,17 @@ import dataclasses
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 import discord
 
 from bot.common.context import Context
 from bot.common.delivery import Delivery
-from bot.common.outgoing import Outgoing
+from bot.common.outgoing import Outgoing, match_of
 from bot.common.redelivery import is_transient
 from bot.common.responder import Responder
+from bot.service.protocol import GameService
+from bot.service.results import Update
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +64,7 @@ class _Feed:
 
     message_id: int | None = None
     shown: list[str] = field(default_factory=list)  # event lines the message shows
-    pending: Any = None  # the newest update not shown yet
+    pending: Update | None = None  # the newest update not shown yet
     lines: list[str] = field(default_factory=list)  # event lines gathered since
     fresh: bool = False  # the next request posts a new message
     language: str = "en"
@@ -78,10 +80,10 @@ class TableWords(Protocol):
 
     context: Context
 
-    def event_lines(self, update: Any, language: str) -> list[str]: ...
+    def event_lines(self, update: Update, language: str) -> list[str]: ...
 
     async def public_message(
-        self, update: Any, language: str, events: Sequence[str] | None = None
+        self, update: Update, language: str, events: Sequence[str] | None = None
     ) -> Outgoing: ...
 
 
@@ -93,11 +95,11 @@ class LivingTables:
         self._feeds: dict[int, _Feed] = {}
 
     @property
-    def service(self) -> Any:
+    def service(self) -> GameService:
         return self.messages.context.service
 
     @staticmethod
-    def takes(update: Any, responder: Responder | None) -> bool:
+    def takes(update: Update, responder: Responder | None) -> bool:
         """Whether this update's channel part goes to the living message. Lobbies, ``/board``
         (a new message on purpose; the table sent again by redelivery is an edit) and a click on a public message (the start of a game:
         the interaction's own answer) go the usual way."""
@@ -117,7 +119,7 @@ class LivingTables:
 
     def submit(
         self,
-        update: Any,
+        update: Update,
         language: str,
         channel: discord.PartialMessageable | None,
         delivery: Delivery | None = None,
@@ -127,7 +129,7 @@ class LivingTables:
         ``BOT_BURST_SECONDS``, so that a burst of them becomes one edit; ``delivery`` is
         told when the message shows a version, or when Discord keeps refusing it for now
         (its redelivery then sends the table again later, as it is then)."""
-        match = update.match
+        match = match_of(update)
         if channel is None:
             return
         feed = self._feeds.setdefault(match.id, _Feed())
@@ -159,7 +161,8 @@ class LivingTables:
                 try:
                     await self._show(feed, update, lines, fresh)
                     if feed.pending is None and feed.delivery is not None:
-                        await feed.delivery.public_shown(update.match.id, update.match.version)
+                        shown = match_of(update)
+                        await feed.delivery.public_shown(shown.id, shown.version)
                 except asyncio.CancelledError:
                     raise
                 except Exception as error:
@@ -189,13 +192,14 @@ class LivingTables:
         if task is not None and not task.done() and task is not asyncio.current_task():
             await asyncio.wait({task}, timeout=BOT_BURST_SECONDS)
 
-    async def _show(self, feed: _Feed, update: Any, lines: list[str], fresh: bool) -> None:
+    async def _show(self, feed: _Feed, update: Update, lines: list[str], fresh: bool) -> None:
         """One request: edit the living message into ``update``, or post a new one."""
         assert feed.channel is not None
         if not any(p.kind == "table" for p in update.pictures):
             # a clock reminder carries no picture: the table as it stands (same version)
-            current = await self.service.current(update.match.id)
+            current = await self.service.current(match_of(update).id)
             update = dataclasses.replace(update, pictures=current.pictures)
+        match = match_of(update)
         shown = (lines if fresh or feed.message_id is None else feed.shown + lines)[-RECENT_LINES:]
         outgoing = await self.messages.public_message(update, feed.language, shown)
         if not fresh and feed.message_id is not None:
@@ -204,7 +208,7 @@ class LivingTables:
                     **outgoing.edit_kwargs()
                 )
                 feed.shown = shown
-                feed.status = update.match.status
+                feed.status = match.status
                 return
             except discord.NotFound:
                 pass  # deleted by someone: a new message takes its place
@@ -212,9 +216,9 @@ class LivingTables:
         posted = await feed.channel.send(**outgoing.send_kwargs())
         feed.message_id = posted.id
         feed.shown = shown
-        feed.status = update.match.status
-        await self.service.set_message(update.match.id, TABLE, posted.id)
-        if previous is not None and update.match.status != "running":
+        feed.status = match.status
+        await self.service.set_message(match.id, TABLE, posted.id)
+        if previous is not None and match.status != "running":
             # a finished table keeps no live button anywhere
             with contextlib.suppress(discord.HTTPException):
                 await feed.channel.get_partial_message(previous).edit(view=None)
