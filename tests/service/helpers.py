@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from babel.messages.pofile import read_po
+
 from bot.service import MatchService, Update
 from bot.storage import SqliteRepository, open_repository
+from i18n.catalogues import po_path
 
 GUILD = 1000
 CHANNEL = 2000
@@ -50,3 +53,15 @@ async def start_board_match(
     )
     assert offer.challenge_id is not None
     return await service.accept_challenge(offer.challenge_id, second)
+
+
+def catalogue_entries(language: str) -> dict[str, tuple[str, ...]]:
+    """A language's catalogue as read from its .po file: each id's text (or plural texts)."""
+    with po_path(language).open("rb") as handle:
+        catalogue = read_po(handle, locale=language)
+    entries = {}
+    for message in catalogue:
+        key = message.id if isinstance(message.id, str) else message.id[0]
+        text = message.string
+        entries[key] = (text,) if isinstance(text, str) else tuple(text)
+    return entries

@@ -13,7 +13,6 @@ import ast
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 
 import bot.service.errors as errors
 from bot.common.service_words import service_error
@@ -25,8 +24,7 @@ from bot.service import (
     ServiceError,
     TooManyMatches,
 )
-from i18n.catalogues import po_path
-from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD, start_board_match
+from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD, catalogue_entries, start_board_match
 
 SERVICE = Path(errors.__file__).resolve().parent
 ERROR_CLASSES = {
@@ -79,20 +77,9 @@ def test_codes_are_identifiers_and_english_lives_only_in_the_table() -> None:
         assert default in errors.ENGLISH, cls
 
 
-def _catalogue(language: str) -> dict[str, tuple[str, ...]]:
-    with po_path(language).open("rb") as handle:
-        catalogue = read_po(handle, locale=language)
-    entries = {}
-    for message in catalogue:
-        key = message.id if isinstance(message.id, str) else message.id[0]
-        text = message.string
-        entries[key] = (text,) if isinstance(text, str) else tuple(text)
-    return entries
-
-
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_every_service_code_has_a_catalogue_entry(language: str) -> None:
-    entries = _catalogue(language)
+    entries = catalogue_entries(language)
     for code, english in errors.ENGLISH.items():
         texts = entries.get(f"service.error.{code}")
         assert texts and all(text.strip() for text in texts), (language, code)

@@ -14,15 +14,21 @@ import ast
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 
 import bot.service.texts as texts
 from bot.common.service_words import texts_for
 from bot.service import MatchService, Update
 from engine import get_game
 from i18n import outcome_reason, translate
-from i18n.catalogues import po_path
-from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, start_board_match
+from tests.service.helpers import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    GUILD,
+    catalogue_entries,
+    start_board_match,
+)
 
 SERVICE = Path(texts.__file__).resolve().parent
 SPEAKERS = {"say", "Said", "Message"}
@@ -62,20 +68,9 @@ def test_every_code_written_at_a_line_is_in_the_table() -> None:
             assert code.value in texts.ENGLISH or code.value in SPECIAL, f"{name}:{line}"
 
 
-def _catalogue(language: str) -> dict[str, tuple[str, ...]]:
-    with po_path(language).open("rb") as handle:
-        catalogue = read_po(handle, locale=language)
-    entries = {}
-    for message in catalogue:
-        key = message.id if isinstance(message.id, str) else message.id[0]
-        text = message.string
-        entries[key] = (text,) if isinstance(text, str) else tuple(text)
-    return entries
-
-
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_every_said_code_has_a_catalogue_entry(language: str) -> None:
-    entries = _catalogue(language)
+    entries = catalogue_entries(language)
     for code, english in texts.ENGLISH.items():
         found = entries.get(f"service.say.{code}")
         assert found and all(text.strip() for text in found), (language, code)
