@@ -143,15 +143,18 @@ def _warm_up() -> int:
     """Import and draw once per kind of picture, so that no real picture pays for start-up.
 
     Besides the imports, each board size and the Leiff table and hand build their colour
-    palette on first use (about 25 ms a board size, 85 ms for Leiff): drawing an empty
-    board of every size and a fresh table here, in the default theme that most servers
+    palette on first use (about 25 ms a board size, as much again with move hints, 85 ms
+    for Leiff): drawing an empty board of every size, with and without hints, and a fresh
+    table here, in the default theme that most servers
     keep, moves that cost out of the first moves' replies. Other themes build theirs on
     first use."""
     drawn = 0
     for name in board_game_names():
         game = get_board_game(name)
         for size in game.sizes:
-            drawn += len(board_png(game.new(size=size), ("", "")))
+            empty = game.new(size=size)
+            drawn += len(board_png(empty, ("", "")))
+            drawn += len(board_png(empty, ("", ""), hints=True))  # the hint palette
     table = Leiff().new(players=2, seed=0)
     drawn += len(table_png(table.view(None), ("", "")))
     drawn += len(hand_png(table.view(0), 0, ("", "")))
