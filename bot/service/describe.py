@@ -54,7 +54,8 @@ class Describer:
             if is_table(record):
                 totals = state.view(None)["totals"]
                 score = " · ".join(
-                    f"{mention(record.user_of(seat))} {total}" for seat, total in enumerate(totals)
+                    f"{leiff_logic.seat_mention(record, seat)} {total}"
+                    for seat, total in enumerate(totals)
                 )
             else:
                 score = state.score_text()
