@@ -711,8 +711,7 @@ def render_board(
     geo = board_geometry(state.size, width, points)
     image = board_background(state.size, width, points, chosen.name, bool(show_labels)).copy()
     _draw_areas(image, geo, chosen, state)
-    for sprite, centre in board_marks(geo, chosen, state, replay=replay):
-        sprite.paste_on(image, centre)
+    sprites.paste_all(image, board_marks(geo, chosen, state, replay=replay))
     _draw_header(image, state, names, chosen, width, language, replay=replay)
     image.info[PALETTE_INFO] = board_palette(
         state.size, width, points, chosen.name, bool(show_labels)
