@@ -101,6 +101,13 @@ def _check(name: str, value: Any) -> None:
             and abs(value) < MAX_SECONDS
         ):
             raise InvalidRequest("time_not_seconds")
+    elif name == "messages":
+        # message ids (snowflakes) or delivery records (versions) by kind
+        if not isinstance(value, Mapping) or not all(
+            isinstance(kind, str) and is_int(number) and 0 <= number <= MAX_SNOWFLAKE
+            for kind, number in value.items()
+        ):
+            raise InvalidRequest("not_message_records")
     elif name == "has_manage_guild" and not isinstance(value, bool):
         raise InvalidRequest("permission_not_yes_no")
 

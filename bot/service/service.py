@@ -326,6 +326,9 @@ class MatchService:
     async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
         await self.lookups.set_message(match_id, kind, message_id)
 
+    async def set_messages(self, match_id: int, messages: Mapping[str, int]) -> None:
+        await self.lookups.set_messages(match_id, messages)
+
     async def record_delivered(self, match_id: int, version: int) -> None:
         await self.lookups.record_delivered(match_id, version)
 

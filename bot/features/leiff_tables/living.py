@@ -38,7 +38,7 @@ import discord
 from bot.common.context import Context
 from bot.common.delivery import Delivery
 from bot.common.outgoing import Outgoing, match_of
-from bot.common.redelivery import is_transient
+from bot.common.redelivery import CHANNEL_SHOWS, is_transient
 from bot.common.responder import Responder
 from bot.service.protocol import GameService
 from bot.service.results import Update
@@ -217,7 +217,8 @@ class LivingTables:
         feed.message_id = posted.id
         feed.shown = shown
         feed.status = match.status
-        await self.service.set_message(match.id, TABLE, posted.id)
+        # the message and the version it shows in one statement (see ``redelivery``)
+        await self.service.set_messages(match.id, {TABLE: posted.id, CHANNEL_SHOWS: match.version})
         if previous is not None and match.status != "running":
             # a finished table keeps no live button anywhere
             with contextlib.suppress(discord.HTTPException):
