@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from bot.service.errors import (
@@ -31,6 +31,9 @@ MAX_SNOWFLAKE = 2**63 - 1
 MAX_SECONDS = 2**53
 # Leiff bot seats sit under small negative pseudo user ids (-1, -2, …).
 MIN_PSEUDO_USER = -64
+# A living Leiff table keeps a dozen event lines; each is a line of a Discord message.
+MAX_LINES = 50
+MAX_LINE = 2000
 
 # parameter -> (the error code for a bad value, its class, whether None is allowed)
 _IDS: dict[str, tuple[str, type[ServiceError], bool]] = {
@@ -108,6 +111,15 @@ def _check(name: str, value: Any) -> None:
             for kind, number in value.items()
         ):
             raise InvalidRequest("not_message_records")
+    elif name == "lines":
+        # a living table's event lines: a short list of texts, never one text
+        if (
+            isinstance(value, str)
+            or not isinstance(value, Sequence)
+            or len(value) > MAX_LINES
+            or not all(isinstance(line, str) and len(line) <= MAX_LINE for line in value)
+        ):
+            raise InvalidRequest("lines_not_texts")
     elif name == "has_manage_guild" and not isinstance(value, bool):
         raise InvalidRequest("permission_not_yes_no")
 

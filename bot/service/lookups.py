@@ -7,7 +7,7 @@ DMs refuse the bot, and reads and changes a server's settings.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -86,6 +86,13 @@ class Lookups:
         """Record several message ids (or delivery records) by kind in one statement."""
         if not await self.repo.set_messages(match_id, messages):
             raise NotFound("no_such_match")
+
+    async def table_lines(self, match_id: int) -> tuple[int, list[str]] | None:
+        """The public event lines a Leiff table's living message shows, with its id."""
+        return await self.repo.table_lines(match_id)
+
+    async def set_table_lines(self, match_id: int, message_id: int, lines: Sequence[str]) -> None:
+        await self.repo.set_table_lines(match_id, message_id, lines)
 
     async def record_delivered(self, match_id: int, version: int) -> None:
         """Every message of the match's step ``version`` went out (recorded with its

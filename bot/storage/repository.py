@@ -159,6 +159,15 @@ class Repository(abc.ABC):
         statement; False (nothing written) if there is no such match."""
 
     @abc.abstractmethod
+    async def table_lines(self, match_id: int) -> tuple[int, list[str]] | None:
+        """The event lines a Leiff table's living message shows, with that message's id
+        (None when none were kept)."""
+
+    @abc.abstractmethod
+    async def set_table_lines(self, match_id: int, message_id: int, lines: Sequence[str]) -> None:
+        """Keep the event lines the table's living message ``message_id`` shows."""
+
+    @abc.abstractmethod
     async def set_thread(self, match_id: int, thread_id: int | None) -> bool:
         """Record the match's thread; False if there is no such match."""
 

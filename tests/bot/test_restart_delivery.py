@@ -11,7 +11,9 @@ step committed, some records written, the rest not) and start a new client on it
   and a table message that shows the step is not touched;
 - a match kept before the records existed (none at all): its channel message is read back
   from Discord, and the current board posted once only if that message shows an older
-  version.
+  version;
+- a living Leiff table message shows the same event lines after a restart (they are kept
+  with the match: the public lines the channel shows, nothing more).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ from tests.bot.test_stalls import (
     ORIGINAL_EDIT,
     flood,
     idle,
+    leiff_step,
 )
 
 
@@ -198,4 +201,36 @@ async def test_a_match_without_records_whose_board_is_behind_gets_it_once(
     again = await sim.restart_bot(make_bot)
     await idle(again)
     assert public(world.channel) == count + 1
+    sim.assert_no_bot_errors()
+
+
+def event_lines(message: Any) -> list[str]:
+    """The living table message's event lines: between its header and whose move it is."""
+    return (message.content or "").split("\n")[1:-1]
+
+
+async def test_a_living_table_keeps_its_event_lines_across_a_restart(sim, world, bot, make_bot):
+    players = [world.alice, world.bob, world.carol]
+    match_id, _ = await open_table(sim, world, players)
+    await idle(bot)
+    table = LeiffTable(sim, bot, match_id, players, world.channel)
+    for _ in range(2):
+        await idle(bot, await leiff_step(table, players))
+    match = await stored_match(bot, match_id)
+    living = sim.state.messages[match.messages["table"]]
+    before = event_lines(living)
+    assert len(before) >= 2, living.content
+    # what is kept is what the channel shows: public lines only
+    assert await bot.client.service.table_lines(match_id) == (living.id, before)
+    await bot.stop()
+
+    restarted = await sim.start_bot(make_bot)
+    table.handle = restarted
+    await idle(restarted, await leiff_step(table, players))
+    after = await stored_match(restarted, match_id)
+    assert after.messages["table"] == living.id, "a new table message was posted"
+    shown = event_lines(sim.state.messages[living.id])
+    assert len(shown) > len(before)
+    assert shown[: len(before)] == before, "the lines before the restart are gone"
+    await table.audit()
     sim.assert_no_bot_errors()

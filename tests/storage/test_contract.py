@@ -234,6 +234,21 @@ async def test_several_messages_are_written_in_one_call(repo: Repository) -> Non
     assert await repo.get_match(match.id + 1) is None
 
 
+async def test_a_tables_event_lines_are_kept_with_their_message(repo: Repository) -> None:
+    match = await repo.create_match(draft(messages={}))
+    assert await repo.table_lines(match.id) is None
+    await repo.set_table_lines(match.id, 2**62, ["**Ann** draws.", "Ärger: **Bo** „ruft“ Leiff!"])
+    assert await repo.table_lines(match.id) == (
+        2**62,
+        ["**Ann** draws.", "Ärger: **Bo** „ruft“ Leiff!"],
+    )
+    await repo.set_table_lines(match.id, 5, [])
+    assert await repo.table_lines(match.id) == (5, [])
+    # no such match: nothing kept
+    await repo.set_table_lines(match.id + 1, 6, ["x"])
+    assert await repo.table_lines(match.id + 1) is None
+
+
 # ---- clocks and claims -----------------------------------------------------------------
 async def test_due_matches_are_the_passed_deadlines_and_unsent_warnings(repo: Repository) -> None:
     late = await repo.create_match(draft(deadline_at=100.0, warn_at=90.0))
