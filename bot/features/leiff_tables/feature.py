@@ -16,6 +16,7 @@ from bot.common.components import Choice
 from bot.common.context import Context
 from bot.common.custom_ids import (
     ADD_BOT,
+    FORM,
     LEAVE_CONFIRMED,
     LEAVE_TABLE,
     LEIFF,
@@ -24,6 +25,7 @@ from bot.common.custom_ids import (
     SHOW_HAND,
     TRADE_BACK,
     TRADE_FIRST,
+    make_id,
 )
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
@@ -45,33 +47,27 @@ OUT_OF_TURN = OUT_OF_TURN_KINDS | {"next"}
 
 class RuleModal(discord.ui.Modal):
     """Free text for the Klatschtante's table rule; submitting plays ``rule TEXT``. Its
-    title and label are in the language of the member who opens it."""
+    title and label are in the language of the member who opens it.
 
-    def __init__(
-        self, tables: LeiffTables, match_id: int, version: int, suggestion: str, language: str
-    ) -> None:
-        super().__init__(title=translate(language, "bot.leiff.rule_form.title"), timeout=600)
+    Its custom id is one of ours (``lb|f|<match>|<version>|~form:rule``): the client hands
+    every submission to the router (:meth:`ComponentRouter.on_form`), so a form opened
+    before a restart is played by the next process like any old button. The modal object
+    only draws the form."""
+
+    def __init__(self, match_id: int, version: int, suggestion: str, language: str) -> None:
+        super().__init__(
+            title=translate(language, "bot.leiff.rule_form.title"),
+            timeout=600,
+            custom_id=make_id(LEIFF, match_id, version, f"{FORM}rule"),
+        )
         self.rule: discord.ui.TextInput[RuleModal] = discord.ui.TextInput(
             label=translate(language, "bot.leiff.rule_form.label"), min_length=1, max_length=100
         )
         self.add_item(self.rule)
-        self.tables = tables
-        self.match_id = match_id
-        self.version = version
         self.rule.default = suggestion[:100] or None
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        text = " ".join(str(self.rule.value).split())
-
-        async def play(responder: Responder) -> None:
-            if not text:
-                raise UserFacingError("bot.leiff.rule_form.empty")
-            update = await self.tables.service.leiff_action(
-                self.match_id, responder.user_id, f"rule {text}", version=self.version
-            )
-            await self.tables.delivery.publish(update, responder)
-
-        await self.tables.errors.run(interaction, play)
+        """Nothing here: the router plays it (see the class)."""
 
 
 class LeiffTables:
@@ -130,6 +126,9 @@ class LeiffTables:
             return
         if action.startswith(PROMPT):
             await self._open_rule_modal(responder, match_id, version)
+            return
+        if action.startswith(FORM):
+            await self._submit_rule(responder, match_id, version, action[len(FORM) :])
             return
         if action.startswith(TRADE_FIRST) or action == TRADE_BACK:
             await self._trade_pick(responder, match_id, action)
@@ -242,4 +241,19 @@ class LeiffTables:
         suggestion = next((a[len("rule ") :] for a in actions if a.startswith("rule ")), None)
         if suggestion is None:
             raise UserFacingError("bot.leiff.error.no_rule_now")
-        await responder.modal(RuleModal(self, match_id, version, suggestion, responder.language))
+        await responder.modal(RuleModal(match_id, version, suggestion, responder.language))
+
+    async def _submit_rule(
+        self, responder: Responder, match_id: int, version: int, submitted: str
+    ) -> None:
+        """The rule form was sent (by this process or one before a restart): ``rule TEXT``."""
+        kind, _, text = submitted.partition(" ")
+        text = " ".join(text.split())
+        if kind != "rule":
+            raise UserFacingError("bot.error.button_unused")
+        if not text:
+            raise UserFacingError("bot.leiff.rule_form.empty")
+        update = await self.service.leiff_action(
+            match_id, responder.user_id, f"rule {text}", version=version
+        )
+        await self.delivery.publish(update, responder)
