@@ -56,7 +56,9 @@ class SimHTTPError(Exception):
 
 @dataclass
 class RouteFault:
-    """A planned failure: the next ``remaining`` requests matching the route get ``status``."""
+    """A planned failure: the next ``remaining`` requests matching the route get ``status``
+    (status 0: they are carried out as usual, and their answer comes back only after
+    ``answer_after`` seconds, as when Discord is slow to answer what it has done)."""
 
     method: str
     route: str
@@ -65,6 +67,7 @@ class RouteFault:
     body: dict[str, Any]
     headers: dict[str, str] = field(default_factory=dict)
     hits: int = 0
+    answer_after: float = 0.0
 
     def matches(self, method: str, template: str, path: str) -> bool:
         return self.remaining > 0 and self.method == method and self.route in (template, path)
@@ -342,7 +345,8 @@ class SimState:
             listener(message)
 
     def _event_payload(self, message: SimMessage) -> dict[str, Any]:
-        payload = message.to_payload(self.base_url)
+        # ``announce`` encodes it before returning: no copy of the message's parts needed
+        payload = message.to_payload(self.base_url, copy_parts=False)
         guild = message.channel.guild
         if guild is not None and message.author.id in guild.members:
             payload["member"] = guild.members[message.author.id].to_payload(with_user=False)
