@@ -13,7 +13,15 @@ from bot.service import board_logic
 from bot.service.errors import ENGINE, ServiceError
 from bot.service.errors import ENGLISH as ERROR_ENGLISH
 from bot.service.results import Event, Note, Update
-from bot.service.texts import ENGINE_PHRASE, ENGINE_TEXT, RESULT, Said, mention, result_params
+from bot.service.texts import (
+    ENGINE_PHRASE,
+    ENGINE_TEXT,
+    RESULT,
+    Said,
+    english_mention,
+    mention,
+    result_params,
+)
 from bot.service.texts import ENGLISH as SAY_ENGLISH
 from engine import IllegalMove
 from engine.leiff.events import card as leiff_card
@@ -42,7 +50,7 @@ def service_error(language: str, error: ServiceError) -> str:
 
 def error_text(language: str, code: str, params: Mapping[str, object]) -> str:
     """A service error code with its parameters in ``language``."""
-    values = dict(params)
+    values = {key: _value(language, value) for key, value in params.items()}
     if code == ENGINE:
         engine_code = str(values.pop("engine_code"))
         return illegal_move(language, IllegalMove(engine_code, **values))
@@ -122,7 +130,7 @@ def _result_line(language: str, params: Mapping[str, object]) -> str:
     why being the engine's outcome or the service's reason, each in that language."""
     seats, result = result_params(params)
     if language == DEFAULT_LANGUAGE:
-        return result_words(language, seats, result, mention)
+        return result_words(language, seats, result, english_mention)
     why, outcome = params.get("why"), params.get("outcome")
     if isinstance(why, Said):
         because = said_words(language, why.code, why.params)
@@ -130,7 +138,7 @@ def _result_line(language: str, params: Mapping[str, object]) -> str:
         because = outcome_reason(language, outcome)
     else:
         because = str(result.get("reason") or "")
-    winners = [mention(user) for user in result.get("winners") or []]  # type: ignore[attr-defined]
+    winners = [str(_value(language, mention(user))) for user in result.get("winners") or []]  # type: ignore[attr-defined]
     names = listing(language, winners)
     if result.get("draw") or not winners:
         code = "result_drawn" if because else "result_drawn_plain"

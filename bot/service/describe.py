@@ -61,7 +61,8 @@ class Describer:
                 view = spectator_view if spectator_view is not None else state.view(None)
                 totals = view["totals"]
                 score = " · ".join(
-                    f"{mention(record.user_of(seat))} {total}" for seat, total in enumerate(totals)
+                    f"{leiff_logic.seat_mention(record, seat)} {total}"
+                    for seat, total in enumerate(totals)
                 )
             else:
                 score = state.score_text()

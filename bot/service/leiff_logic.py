@@ -46,7 +46,7 @@ def fill_names(text: str, record: MatchRecord) -> str:
     """Replace ``{pN}`` with a mention of the user in seat N ("Bot N" for a bot seat)."""
 
     def name(match: re.Match[str]) -> str:
-        return mention(record.user_of(int(match.group(1))))
+        return seat_mention(record, int(match.group(1)))
 
     return _NAME_TOKEN.sub(name, text)
 
@@ -100,7 +100,14 @@ def _private(state: LeiffState, record: MatchRecord) -> list[tuple[int, dict[str
 
 def _names(state: LeiffState, record: MatchRecord) -> list[str]:
     """How the lines name each seat's player (see :func:`fill_names`)."""
-    return [mention(record.user_of(seat)) for seat in range(state.players)]
+    return [seat_mention(record, seat) for seat in range(state.players)]
+
+
+def seat_mention(record: MatchRecord, seat: int) -> str:
+    """How lines name the player in a Leiff seat. Every seat at a table has a user (a member
+    or a bot seat's pseudo id); "?" only for a seat number the table does not have."""
+    user = record.user_of(seat)
+    return "?" if user is None else mention(user)
 
 
 def _engine_said(item: dict[str, Any], names: list[str]) -> dict[str, Any]:

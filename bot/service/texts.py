@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from engine.phrases import Phrase
 
@@ -80,6 +80,8 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "hours": "{hours} h {minutes} min",
     "minutes": "{minutes} min",
     "seconds": "{seconds} s",
+    # a seat without a user (only ever a bot), where a line names a player
+    "a_bot": "a bot",
     # why a match ended, when the service ended it (the engine says its own reasons)
     "reason_resigned": "{user} resigned",
     "reason_timed_out": "{user} ran out of time",
@@ -107,6 +109,10 @@ class Said:
     def __post_init__(self) -> None:
         if self.code not in ENGLISH:
             raise ValueError(f"unknown service text code {self.code!r}")
+
+    def __str__(self) -> str:
+        """The English (for logs, tests and English texts such as ``str(error)``)."""
+        return english(self.code, self.params)
 
 
 def reason(why: Said) -> str:
@@ -164,18 +170,30 @@ class SeatColour(NamedTuple):
     colour: str | None
 
 
-def mention(user_id: int | None) -> str:
-    """How texts name a player: a Discord mention, or "Bot N" for a Leiff bot seat's
-    pseudo id (negative; no Discord user has one)."""
+@overload
+def mention(user_id: int) -> str: ...
+@overload
+def mention(user_id: int | None) -> str | Said: ...
+def mention(user_id: int | None) -> str | Said:
+    """How texts name a player: a Discord mention, "Bot N" for a Leiff bot seat's pseudo id
+    (negative; no Discord user has one), or, for a seat without a user, "a bot" said in the
+    reader's language (:data:`ENGLISH` ``a_bot``)."""
     if user_id is None:
-        return "a bot"
+        return Said("a_bot")
     if user_id < 0:
         return f"Bot {-user_id}"
     return f"<@{user_id}>"
 
 
+def english_mention(user_id: int | None) -> str:
+    """:func:`mention` in English, as a string."""
+    return str(mention(user_id))
+
+
 def result_text(
-    seats: Iterable[Any], result: dict[str, Any], name: Callable[[int | None], str] = mention
+    seats: Iterable[Any],
+    result: dict[str, Any],
+    name: Callable[[int | None], str] = english_mention,
 ) -> str:
     """The result in one sentence that names the winner once: "<@1> (dark) wins 4–2: light
     has no legal placement." (the engine's "dark wins 4–2: …" with the player put in),

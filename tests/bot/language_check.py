@@ -6,7 +6,7 @@ labels, its menus' placeholders and options, and every form (modal) it opened.
 :func:`english_in` says which English a text still holds, by two independent tests:
 
 - a fragment of an English catalogue entry (the words between its placeholders) that the
-  German catalogue never uses, and
+  German catalogue never uses (a short one, such as "a bot", as whole words), and
 - English function words and game words no German sentence uses (``the``, ``your``,
   ``plays``, ``wins``, …),
 
@@ -206,6 +206,9 @@ def _literal_parts(text: str) -> list[str]:
     return [part.strip(" .,:;!?…()*\n") for part in re.split(r"\{[^{}]*\}", text)]
 
 
+SHORT_FRAGMENT = 8  # characters: a shorter fragment is only found as whole words
+
+
 @functools.cache
 def english_fragments() -> tuple[str, ...]:
     """Pieces of English catalogue entries (two words at least) the German never uses."""
@@ -218,7 +221,7 @@ def english_fragments() -> tuple[str, ...]:
             continue
         for text in texts(message):
             for part in _literal_parts(text):
-                if len(part) >= 8 and " " in part and part.casefold() not in german:
+                if len(part) >= 3 and " " in part and part.casefold() not in german:
                     found.add(part)
     return tuple(sorted(found, key=len, reverse=True))
 
@@ -246,10 +249,18 @@ def neutral(text: str, names: Iterable[str] = ()) -> str:
 def english_in(text: str, names: Iterable[str] = ()) -> list[str]:
     """The English a text still holds (empty when it reads German)."""
     plain = neutral(text, names)
-    found = [fragment for fragment in english_fragments() if fragment in plain]
+    found = [
+        fragment
+        for fragment in english_fragments()
+        if (fragment in plain if len(fragment) >= SHORT_FRAGMENT else _as_words(fragment, plain))
+    ]
     words = re.findall(r"[A-Za-zÄÖÜäöüß']+", plain)
     found += [word for word in words if word.casefold().strip("'") in ENGLISH_WORDS]
     return found
+
+
+def _as_words(fragment: str, text: str) -> bool:
+    return re.search(rf"(?<!\w){re.escape(fragment)}(?!\w)", text, re.IGNORECASE) is not None
 
 
 def visible_texts(sim: Any) -> list[tuple[str, str]]:

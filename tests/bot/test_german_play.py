@@ -23,6 +23,8 @@ from typing import Any
 import pytest
 
 from bot.common.pictures import board_png
+from bot.storage.records import MatchRecord, SeatRecord
+from engine import get_board_game
 from i18n import translate
 from tests.bot.helpers import pick_move, stored_state
 from tests.bot.language_check import service_lines, untranslated
@@ -72,6 +74,8 @@ async def play_moves(sim, handle, players, match_id: int, rng, count: int | None
     return state
 
 
+# A whole game in one channel: its point is the flow, not the limits (see conftest).
+@pytest.mark.compressed_rate_limits
 async def test_a_german_server_plays_the_board_games_in_german(sim, german, bot, service_lines):
     world = german
     rng = random.Random(5)
@@ -143,4 +147,38 @@ async def test_a_german_server_plays_the_board_games_in_german(sim, german, bot,
     service_english, engine_english = service_lines.english(PLAYERS)
     assert not service_english, service_english
     assert not engine_english, engine_english  # the board games' engine speaks in codes
+    sim.assert_no_bot_errors()
+
+
+async def test_a_seat_without_a_user_is_named_in_german(sim, german, bot, clock, service_lines):
+    """A bot seat stored without a user (the seat the service names "a bot" in English)
+    reads German in the lines naming it: the result after its opponent resigns."""
+    world = german
+    state = get_board_game("lefe").new(size=5)
+    stored = await bot.client.service.repo.create_match(
+        MatchRecord(
+            id=0,
+            guild_id=world.guild.id,
+            channel_id=world.channel.id,
+            game="lefe",
+            status="running",
+            created_at=clock(),
+            updated_at=clock(),
+            state=state.to_json(),
+            rated=False,
+            seats=(
+                SeatRecord(seat=0, user_id=world.alice.id, colour=state.seat_colour(0)),
+                SeatRecord(seat=1, user_id=None, is_bot=True, colour=state.seat_colour(1)),
+            ),
+        )
+    )
+    board = (await sim.slash(world.alice, "board")).last_message
+    assert match_number(board) == stored.id
+    await sim.click(world.alice, board, de("bot.board.button.resign"))
+    result = world.channel.messages[-1].content
+    bot_name = de("service.say.a_bot")
+    resigned = de("service.say.reason_resigned", user=f"<@{world.alice.id}>")
+    assert de("service.say.result_win", names=bot_name, reason=resigned) in result
+    assert untranslated(sim, names=PLAYERS) == []
+    assert service_lines and service_lines.english(PLAYERS) == ([], [])
     sim.assert_no_bot_errors()
