@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from bot.service import board_logic, bots
+from bot.service import board_logic, bots, reasons
 from bot.service.admission import check_running, seat_of
 from bot.service.board_logic import mention
 from bot.service.describe import Describer
@@ -30,7 +30,7 @@ from bot.service.steps import (
     with_changes,
 )
 from bot.service.store import MatchStore
-from bot.service.texts import Said, reason
+from bot.service.texts import Said
 from bot.storage import MatchRecord, SeatRecord
 from engine import IllegalMove
 from engine.board import BoardState
@@ -113,7 +113,7 @@ class BoardMatches:
         state = self.store.state(record)
         winner = next(s.user_id for s in record.seats if s.seat != seat.seat)
         why = Said("reason_resigned", {"user": mention(user_id)})
-        result = {"winners": [winner], "reason": reason(why), "draw": False}
+        result = reasons.result([winner], why)
         return await self.finish(record, step, state, result, why, now)
 
     async def offer_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
@@ -147,7 +147,7 @@ class BoardMatches:
             step = begin(record, now)
             step.log(user_id, seat.seat, SERVICE_MARK + "accept_draw", now)
             why = Said("reason_agreed")
-            result = {"winners": [], "reason": reason(why), "draw": True}
+            result = reasons.result([], why, draw=True)
             return await self.finish(record, step, self.store.state(record), result, why, now)
 
     async def decline_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
@@ -176,7 +176,7 @@ class BoardMatches:
         if state.ply == 0:
             step.record = finished(
                 step.record,
-                {"winners": [], "reason": reason(Said("reason_nobody_moved")), "draw": False},
+                reasons.result([], Said("reason_nobody_moved")),
                 now,
             ).evolve(status="aborted")
             step.lines.append(say("first_move_missed", user=mention(loser)))
@@ -184,7 +184,7 @@ class BoardMatches:
             return self.describe.board("match_aborted", step.record, state, step.lines)
         winner = next(s.user_id for s in record.seats if s.seat != seat)
         why = Said("reason_timed_out", {"user": mention(loser)})
-        result = {"winners": [winner], "reason": reason(why), "draw": False}
+        result = reasons.result([winner], why)
         return await self.finish(record, step, state, result, why, now)
 
     async def finish(

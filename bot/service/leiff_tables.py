@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.service import board_logic, bots, leiff_logic
+from bot.service import board_logic, bots, leiff_logic, reasons
 from bot.service.admission import check_running, seat_of
 from bot.service.board_logic import mention
 from bot.service.describe import Describer
@@ -30,7 +30,7 @@ from bot.service.steps import (
     with_changes,
 )
 from bot.service.store import MatchStore
-from bot.service.texts import Said, reason
+from bot.service.texts import Said
 from bot.storage import MatchRecord
 from engine import IllegalMove
 
@@ -140,11 +140,9 @@ class LeiffTables:
         if current.outcome is not None or len(active) <= 1 or not humans_left:
             winners = list(current.outcome.winner) if current.outcome is not None else active
             why = Said("reason_everyone_left" if len(active) <= 1 else "reason_humans_left")
-            said = current.outcome.reason if current.outcome is not None else reason(why)
             users = [step.record.user_of(s) for s in winners]
-            step.record = finished(
-                step.record, {"winners": users, "reason": said, "draw": False}, now
-            )
+            result = reasons.result(users, current.outcome or why)
+            step.record = finished(step.record, result, now)
             if current.outcome is None:  # the engine's own "Game over" line says the rest
                 step.closing.append(
                     board_logic.result_line(step.record.seats, step.record.result or {}, why)
