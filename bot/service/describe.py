@@ -8,7 +8,6 @@ a challenge. It reads and never changes anything.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from bot.service import board_logic, bots, leiff_logic
 from bot.service.board_logic import mention
@@ -22,10 +21,12 @@ from bot.service.results import (
     Update,
     say,
 )
-from bot.service.steps import is_table, title
+from bot.service.steps import GameState, title
 from bot.service.store import MatchStore
 from bot.service.texts import Said
 from bot.storage import ChallengeRecord, MatchRecord
+from engine.board import BoardState
+from engine.leiff.state import LeiffState
 
 
 class Describer:
@@ -34,11 +35,11 @@ class Describer:
     def __init__(self, store: MatchStore) -> None:
         self.store = store
 
-    def info(self, record: MatchRecord, state: Any) -> MatchInfo:
+    def info(self, record: MatchRecord, state: GameState | None) -> MatchInfo:
         to_act: tuple[int, ...] = ()
         score = ""
         if state is not None and record.status == "running":
-            if is_table(record):
+            if isinstance(state, LeiffState):
                 removed = {s.seat for s in record.seats if s.removed}
                 to_act = tuple(
                     u
@@ -51,7 +52,7 @@ class Describer:
                 user = board_logic.user_to_move(record, state)
                 to_act = () if user is None else (user,)
         if state is not None:
-            if is_table(record):
+            if isinstance(state, LeiffState):
                 totals = state.view(None)["totals"]
                 score = " · ".join(
                     f"{leiff_logic.seat_mention(record, seat)} {total}"
@@ -99,7 +100,7 @@ class Describer:
         self,
         kind: str,
         record: MatchRecord,
-        state: Any,
+        state: BoardState,
         lines: Sequence[Event],
         *,
         moved: bool = False,
@@ -112,27 +113,23 @@ class Describer:
             events.append(Event("move", {"move": last.move, "colour": last.colour}))
         if record.result is not None:
             events.append(Event("result", dict(record.result)))
-        return Update(
-            kind=kind,
-            match_id=record.id,
-            version=record.version,
-            guild_id=record.guild_id,
-            channel_id=record.channel_id,
-            thread_id=record.thread_id,
+        return match_update(
+            kind,
+            record,
+            info,
             events=(*events, *lines),
             one_paragraph=True,
             pictures=(Picture("board", record.id, record.version, None, state=state),),
             buttons=(Buttons(None, board_logic.channel_actions(record, state), record.version),),
             mentions=bots.humans_only(record, info.to_act),
-            match=info,
         )
 
     def table(
         self,
         kind: str,
         record: MatchRecord,
-        before: Any,
-        states: list[Any],
+        before: LeiffState | None,
+        states: Sequence[LeiffState],
         lines: Sequence[Event],
         closing: Sequence[Event] = (),
         *,
@@ -140,7 +137,7 @@ class Describer:
     ) -> Update:
         """A Leiff table after the engine produced ``states`` from ``before``.
         ``only_user``: private parts for that user only (None: for every player)."""
-        final = states[-1] if states else self.store.state(record)
+        final = states[-1] if states else self.store.table_state(record)
         said = list(lines)
         events: list[Event] = []
         for state in states:
@@ -180,37 +177,29 @@ class Describer:
         waiting_changed = (
             before is None or leiff_logic.deadline_key(before) != leiff_logic.deadline_key(final)
         ) and final.waiting_for()["step"] != "next"
-        return Update(
-            kind=kind,
-            match_id=record.id,
-            version=record.version,
-            guild_id=record.guild_id,
-            channel_id=record.channel_id,
-            thread_id=record.thread_id,
+        return match_update(
+            kind,
+            record,
+            info,
             events=(*events, *said),
             pictures=tuple(pictures),
             buttons=tuple(buttons),
             mentions=bots.humans_only(record, info.to_act) if waiting_changed else (),
-            match=info,
         )
 
     def lobby(self, kind: str, record: MatchRecord, lines: Sequence[Event]) -> Update:
         info = self.info(record, None)
         actions = ("join", "leave", "start") if record.status == "lobby" else ()
-        return Update(
-            kind=kind,
-            match_id=record.id,
-            version=record.version,
-            guild_id=record.guild_id,
-            channel_id=record.channel_id,
-            thread_id=record.thread_id,
+        return match_update(
+            kind,
+            record,
+            info,
             events=(
                 Event(kind, {"players": list(info.user_ids), "host": record.host_id}),
                 *lines,
             ),
             one_paragraph=True,
             buttons=(Buttons(None, actions, record.version),),
-            match=info,
         )
 
     def challenge(self, kind: str, challenge: ChallengeRecord, lines: Sequence[Event]) -> Update:
@@ -234,6 +223,35 @@ class Describer:
             mentions=mentions,
             challenge=challenge_info(challenge),
         )
+
+
+def match_update(
+    kind: str,
+    record: MatchRecord,
+    info: MatchInfo,
+    *,
+    events: tuple[Event, ...],
+    pictures: tuple[Picture, ...] = (),
+    buttons: tuple[Buttons, ...] = (),
+    mentions: tuple[int, ...] = (),
+    one_paragraph: bool = False,
+) -> Update:
+    """An update about one match: where it is and its version from ``record``, ``info`` its
+    snapshot, and what the change says and shows."""
+    return Update(
+        kind=kind,
+        match_id=record.id,
+        version=record.version,
+        guild_id=record.guild_id,
+        channel_id=record.channel_id,
+        thread_id=record.thread_id,
+        events=events,
+        pictures=pictures,
+        buttons=buttons,
+        mentions=mentions,
+        one_paragraph=one_paragraph,
+        match=info,
+    )
 
 
 def challenge_info(challenge: ChallengeRecord) -> ChallengeInfo:
