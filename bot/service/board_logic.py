@@ -64,7 +64,9 @@ def turn_text(record: MatchRecord, state: BoardState) -> Event | None:
     return say("board_turn", user=mention(user), colour=state.to_move, then=[hint] if hint else [])
 
 
-def result_line(seats: Iterable[Any], result: dict[str, Any], why: Said | Any) -> Event:
+def result_line(
+    seats: Iterable[Any], result: dict[str, Any], why: Said | reasons.EngineOutcome
+) -> Event:
     """The line saying a finished match's result (:func:`result_text` in English). ``why``
     the match ended: the service's reason (a :class:`Said`) or the engine's outcome."""
     pairs = [(seat.user_id, seat.colour) for seat in seats]

@@ -192,7 +192,7 @@ class BoardMatches:
         step: Step,
         state: BoardState,
         result: Result,
-        why: object,
+        why: Said | reasons.EngineOutcome,
         now: float,
         *,
         moved: bool = False,
