@@ -74,6 +74,8 @@ async def play_moves(sim, handle, players, match_id: int, rng, count: int | None
     return state
 
 
+# A whole game in one channel: its point is the flow, not the limits (see conftest).
+@pytest.mark.compressed_rate_limits
 async def test_a_german_server_plays_the_board_games_in_german(sim, german, bot, service_lines):
     world = german
     rng = random.Random(5)

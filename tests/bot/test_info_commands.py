@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from tests.bot.helpers import pinged, start_board_match
@@ -19,6 +20,8 @@ async def finish_by_resignation(sim, winner, loser, clock) -> int:
     return match_id
 
 
+# Several games in one channel: the point is what the commands show, not the limits.
+@pytest.mark.compressed_rate_limits
 async def test_leaderboard_stats_replay_and_games(sim, world, bot, clock):
     first = await finish_by_resignation(sim, world.alice, world.bob, clock)
     await finish_by_resignation(sim, world.alice, world.bob, clock)

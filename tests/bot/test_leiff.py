@@ -58,6 +58,8 @@ def language(request, world) -> str:
     return request.param
 
 
+# A whole game in one channel: its point is the flow, not the limits (see conftest).
+@pytest.mark.compressed_rate_limits
 async def test_three_player_game_with_dms_fallback_and_no_leaks(
     sim, world, language, bot, service_lines
 ):
@@ -235,6 +237,8 @@ def seed_with_an_early_gossip(players: int) -> int:
     raise AssertionError("no seed draws the Klatschtante early")
 
 
+# A whole game in one channel: its point is the flow, not the limits (see conftest).
+@pytest.mark.compressed_rate_limits
 async def test_klatschtante_rule_by_form_never_pings_and_no_drinking_when_disabled(
     sim, world, language, make_bot
 ):

@@ -8,6 +8,8 @@ from __future__ import annotations
 import logging
 import re
 
+import pytest
+
 from tests.bot.leiff_driver import LeiffTable
 from tests.bot.test_leiff import open_table
 from tests.bot.test_leiff_private import long_clocks
@@ -54,6 +56,8 @@ async def play_steps(table: LeiffTable, players, steps: int, left_seat: int) -> 
     return played_for_them
 
 
+# A whole game in one channel: its point is the flow, not the limits (see conftest).
+@pytest.mark.compressed_rate_limits
 async def test_a_player_leaves_a_running_table_and_a_bot_plays_their_hand(
     sim, world, bot, make_bot, caplog
 ):

@@ -6,11 +6,15 @@ other actions; the player picks the first card, then the second (or goes back).
 
 from __future__ import annotations
 
+import pytest
+
 from tests.bot.leiff_driver import LeiffTable
 from tests.bot.test_components import nine_to_answer
 from tests.bot.test_leiff import open_table
 
 
+# A table played until a 9 comes, in one channel: its point is the two picks, not the limits.
+@pytest.mark.compressed_rate_limits
 async def test_a_nine_at_four_players_is_answered_by_two_picks(sim, world, make_bot):
     dan = sim.add_member(world.guild, "dan")
     players = [world.alice, world.bob, world.carol, dan]

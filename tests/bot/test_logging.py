@@ -83,6 +83,8 @@ def private_lines(sim) -> list[str]:
     return found
 
 
+# A whole game in one channel: its point is the flow, not the limits (see conftest).
+@pytest.mark.compressed_rate_limits
 async def test_a_leiff_game_at_debug_logs_no_hand_seed_or_draw_pile(
     sim, world, language, make_bot, debug_logs
 ):

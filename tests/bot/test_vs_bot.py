@@ -190,6 +190,8 @@ async def click_action(sim: Any, user: Any, action: str) -> Any:
     raise AssertionError(f"no control for {action!r} in {user.name}'s hand")
 
 
+# A whole game in one channel: its point is the flow, not the limits (see conftest).
+@pytest.mark.compressed_rate_limits
 async def test_a_leiff_table_with_a_bot_seat_plays_a_round_with_one_person(sim, world, make_bot):
     handle = await sim.start_bot(lambda: make_bot(ai_move=ai_in_thread))
     opened = await sim.slash(world.alice, "play", game="leiff")
