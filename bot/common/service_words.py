@@ -133,11 +133,13 @@ def _result_line(language: str, params: Mapping[str, object]) -> str:
     if language == DEFAULT_LANGUAGE:
         return result_words(language, seats, result, english_mention)
     why, outcome = params.get("why"), params.get("outcome")
-    reason: Reason | None = reasons.reason_of(result)
+    reason: Reason | None
     if isinstance(why, Said):
         reason = why
     elif isinstance(outcome, Mapping):
         reason = dict(outcome)
+    else:
+        reason = reasons.reason_of(result)
     winners = [str(_value(language, mention(user))) for user in _winners(result)]
     return _result_sentence(language, result, winners, reason)
 

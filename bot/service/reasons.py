@@ -3,12 +3,13 @@
 A stored result (``MatchRecord.result``) names the winners, says why in English
 (``reason``, for logs and English texts) and, since results carry codes, says why as a
 code too: ``why``, the service's reason (a :class:`bot.service.texts.Said` of a
-``reason_*`` code, as data), or ``outcome``, the engine's (its outcome's ``to_dict()``: code
-and parameters). :func:`reason_of` gives the code back for the edges to word in the
-reader's language (``i18n.outcome_reason`` words an engine outcome's data); for a result stored before codes existed it recognises the English of
-every known reason (the service's ``reason_*`` texts and the engine's
-:data:`engine.reasons.REASONS`) and gives its code, so old history lines read in German
-too. An English reason it does not know stays as it is.
+``reason_*`` code, as data), or ``outcome``, the engine's (its outcome's ``to_dict()``:
+code and parameters). :func:`reason_of` gives the code back for the edges to word in the
+reader's language (``i18n.outcome_reason`` words an engine outcome's data). For a result
+stored before codes existed it recognises the English of every known reason (the
+service's ``reason_*`` texts and the engine's :data:`engine.reasons.REASONS`) and gives
+its code, so old history lines read in German too; an English reason it does not know
+stays as it is.
 """
 
 from __future__ import annotations
