@@ -8,7 +8,9 @@ Configured like the bot (``DISCORD_TOKEN``, ``DATABASE_PATH``, ``DEV_GUILD_ID``,
 every event-loop lag sample (the overshoot of a 10 ms sleep, with its wall-clock time) and
 every garbage-collector pause, as JSON. The load generator decides which window counts.
 With ``E2E_PROFILE`` set to a file name, the bot's main thread runs under cProfile and its
-statistics are written there (to see where the bot's own time goes).
+statistics are written there (to see where the bot's own time goes). With ``E2E_PICTURES``
+set to a file name, every call to the picture workers (function name and arguments) is
+written there, pickled, for ``python -m bench.picture_calls`` to replay.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import cProfile
 import gc
 import json
 import os
+import pickle
 import sys
 import time
 from pathlib import Path
@@ -74,6 +77,18 @@ def main(argv: list[str]) -> int:
         watch.start()
 
     app.LeafBot.setup_hook = watched_setup_hook  # type: ignore[method-assign,assignment]
+    capture_path = os.environ.get("E2E_PICTURES")
+    captured: list[tuple[str, tuple[Any, ...]]] = []
+    if capture_path:
+        from bot.common import pictures
+
+        run = pictures.Painter._run
+
+        async def capturing_run(painter: Any, func: Any, *args: Any) -> Any:
+            captured.append((func.__name__, args))
+            return await run(painter, func, *args)
+
+        pictures.Painter._run = capturing_run  # type: ignore[method-assign,assignment]
     profile_path = os.environ.get("E2E_PROFILE")
     profiler = cProfile.Profile() if profile_path else None
     try:
@@ -85,6 +100,8 @@ def main(argv: list[str]) -> int:
             profiler.disable()
             profiler.dump_stats(profile_path)
         watch.write(Path(os.environ["E2E_STATS"]))
+        if capture_path:
+            Path(capture_path).write_bytes(pickle.dumps(captured))
 
 
 if __name__ == "__main__":

@@ -35,8 +35,15 @@ from PIL import Image, ImageChops, ImageDraw
 from engine.spec import BoardView
 from i18n import DEFAULT_LANGUAGE
 from render import sprites
-from render.board import is_point_game, owned_loops, render_board
-from render.encode import PALETTE_INFO
+from render.board import (
+    board_background,
+    board_palette_panels,
+    is_point_game,
+    owned_loops,
+    palette_sample,
+    render_board,
+)
+from render.encode import PALETTE_INFO, palette_of
 from render.geometry import MAX_WIDTH, MIN_WIDTH, SQRT3, BoardGeometry, board_geometry
 from render.text import draw_text, font, wrap_text
 from render.themes import RGB, Theme, get_theme
@@ -263,15 +270,7 @@ def _draw_marks(
 ) -> None:
     sizes = mark_sizes(geo)
     halo_colour = _colour(theme, "halo", theme.background)
-    may = _colour(theme, "may", theme.placed)
-    if sizes.may_ring:
-        dot = sprites.ring(sizes.dot_radius - sizes.line, sizes.dot_radius, may)
-        dot_halo = sprites.ring(
-            sizes.dot_radius - sizes.line - 1, sizes.dot_radius + 1, halo_colour
-        )
-    else:
-        dot = sprites.stone(sizes.dot_radius, may, may, 0.0)
-        dot_halo = sprites.stone(sizes.dot_radius + 1.2, halo_colour, halo_colour, 0.0)
+    dot_halo, dot = _may_sprites(sizes, theme)
     for name in marks.may:
         index = _index(state, name)
         if index is not None and not state.cells[index]:
@@ -297,6 +296,21 @@ def _draw_marks(
         index = _index(state, name)
         if index is not None:
             here.paste_on(image, geo.centres[index])
+
+
+def _may_sprites(sizes: MarkSizes, theme: Theme) -> tuple[sprites.Sprite, sprites.Sprite]:
+    """The "may" mark: its halo and itself (a dot, or a ring round a Les point)."""
+    halo_colour = _colour(theme, "halo", theme.background)
+    may = _colour(theme, "may", theme.placed)
+    if sizes.may_ring:
+        dot = sprites.ring(sizes.dot_radius - sizes.line, sizes.dot_radius, may)
+        dot_halo = sprites.ring(
+            sizes.dot_radius - sizes.line - 1, sizes.dot_radius + 1, halo_colour
+        )
+    else:
+        dot = sprites.stone(sizes.dot_radius, may, may, 0.0)
+        dot_halo = sprites.stone(sizes.dot_radius + 1.2, halo_colour, halo_colour, 0.0)
+    return dot_halo, dot
 
 
 @lru_cache(maxsize=32)
@@ -385,8 +399,30 @@ def render_hints(
 ) -> Image.Image:
     """The board with a dot on every cell where the player to move may put a stone
     (``legal_moves`` are the state's, passed in so that this stays a function of the view)."""
-    marks = Annotations(may=hint_cells(state, legal_moves))
-    return render_annotated(
+    return render_hint_cells(
+        state,
+        hint_cells(state, legal_moves),
+        names=names,
+        theme=theme,
+        width=width,
+        show_labels=show_labels,
+        language=language,
+    )
+
+
+def render_hint_cells(
+    state: BoardView,
+    cells: Sequence[str],
+    *,
+    names: tuple[str, str] = ("", ""),
+    theme: str = "classic",
+    width: int = 480,
+    show_labels: bool = True,
+    language: str = DEFAULT_LANGUAGE,
+) -> Image.Image:
+    """:func:`render_hints` from the hint cells (:func:`hint_cells`) worked out already."""
+    marks = Annotations(may=tuple(cells))
+    image = render_annotated(
         state,
         marks,
         names=names,
@@ -395,6 +431,41 @@ def render_hints(
         show_labels=show_labels,
         language=language,
     )
+    if marks:
+        # the dots' colours are in the hint palette: no palette built for each picture
+        image.info[PALETTE_INFO] = hint_palette(
+            state.size, width, is_point_game(state), get_theme(theme).name, bool(show_labels)
+        )
+    return image
+
+
+@lru_cache(maxsize=16)
+def hint_palette(size: int, width: int, points: bool, theme_name: str, labels: bool) -> Image.Image:
+    """The palette of a board picture with move hints: the board's own sample
+    (:func:`render.board.board_palette_panels`) and one more copy of the board with a hint
+    on every cell, over the empty board (the cell names under the dots) and over stones
+    (their edges beside a dot's halo). Every hint picture of a board shares it, as every
+    plain picture shares the board's palette; mapping to it costs a fifth of building a
+    palette for each picture."""
+    theme = get_theme(theme_name)
+    geo = board_geometry(size, width, points)
+    panels = board_palette_panels(size, width, points, theme_name, labels)
+    dotted = board_background(size, width, points, theme_name, labels).copy()
+    stones = [(index, 1 + index % 2) for index in range(len(geo.centres)) if index % 3 == 1]
+    for index, code in stones:
+        colours = theme.stone(code)
+        sprites.stone(
+            geo.stone_radius, colours.fill, colours.edge, max(1.0, geo.stone_radius * 0.1)
+        ).paste_on(dotted, geo.centres[index])
+    sizes = mark_sizes(geo)
+    halo, dot = _may_sprites(sizes, theme)
+    taken = {index for index, _ in stones}
+    for index, centre in enumerate(geo.centres):
+        if index not in taken:  # as on a picture: hints on empty cells only
+            where = sizes.dot_centre(centre)
+            halo.paste_on(dotted, where)
+            dot.paste_on(dotted, where)
+    return palette_of(palette_sample([*panels, dotted]))
 
 
 # ---- panels and figures ---------------------------------------------------------------------

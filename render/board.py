@@ -573,12 +573,29 @@ def board_palette(
     size: int, width: int, points: bool, theme_name: str, labels: bool
 ) -> Image.Image:
     """The palette every picture of this board gets (see ``render.encode``): the octree's
-    colours of a sample made of the pieces a picture is drawn from. Three copies of the
-    board: stones of both colours on every cell with each kind of last-turn mark; the same
-    under the first colour's flat tint and loop outlines; the same under the second colour's
-    stripes. The header of the first holds text in every header colour on each header
-    background, the turn highlight and the colour icons. The sample depends only on the
-    arguments, so the palette, and the file of every picture, is deterministic."""
+    colours of a sample made of the pieces a picture is drawn from
+    (:func:`board_palette_panels`). The sample depends only on the arguments, so the
+    palette, and the file of every picture, is deterministic."""
+    return palette_of(palette_sample(board_palette_panels(size, width, points, theme_name, labels)))
+
+
+def palette_sample(panels: Sequence[Image.Image]) -> Image.Image:
+    """``panels`` (pictures of one size) one above the other: what a palette is made from."""
+    width, height = panels[0].size
+    sample = Image.new("RGB", (width, height * len(panels)))
+    for number, image in enumerate(panels):
+        sample.paste(image, (0, number * height))
+    return sample
+
+
+def board_palette_panels(
+    size: int, width: int, points: bool, theme_name: str, labels: bool
+) -> list[Image.Image]:
+    """Three copies of the board that hold every colour a picture of it draws: stones of
+    both colours on every cell with each kind of last-turn mark; the same under the first
+    colour's flat tint and loop outlines; the same under the second colour's stripes. The
+    header of the first holds text in every header colour on each header background, the
+    turn highlight and the colour icons."""
     theme = get_theme(theme_name)
     geo = board_geometry(size, width, points)
     background = board_background(size, width, points, theme_name, labels)
@@ -624,10 +641,7 @@ def board_palette(
         if panel == 0:
             _sample_header(image, theme, width)
         panels.append(image)
-    sample = Image.new("RGB", (width, geo.height * 3))
-    for number, image in enumerate(panels):
-        sample.paste(image, (0, number * geo.height))
-    return palette_of(sample)
+    return panels
 
 
 def _sample_header(image: Image.Image, theme: Theme, width: int) -> None:

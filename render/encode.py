@@ -82,11 +82,12 @@ def png_bytes(image: Image.Image) -> bytes:
         indexed.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
         return buffer.getvalue()
     width, height = indexed.size
-    pixels = indexed.tobytes()
-    # every row starts with its filter type; 0 ("none") suits palette pictures best
-    rows = b"".join(
-        b"\x00" + pixels[start : start + width] for start in range(0, width * height, width)
-    )
+    # every row starts with its filter type; 0 ("none") suits palette pictures best: the
+    # picture pasted one pixel right into a column of zeros gives those rows in one C call
+    # (slicing and joining 700 rows in Python cost a quarter of a millisecond more)
+    framed = Image.new("L", (width + 1, height), 0)
+    framed.im.paste(indexed.im, (1, 0, width + 1, height))
+    rows = framed.tobytes()
     palette = bytes(indexed.getpalette() or [])[: 3 * PALETTE_COLOURS]
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)
     return b"".join(

@@ -10,8 +10,9 @@ pasting is all a render does per stone.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -24,15 +25,21 @@ class Sprite:
     colour: Image.Image  # RGB
     mask: Image.Image  # L, coverage
     half: int  # the sprite is 2·half+1 pixels square; its centre pixel is (half, half)
+    _cores: tuple[Any, Any, int] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # the cores, fetched once: Image.im is a property that checks the image every time,
+        # and a board pastes a few hundred sprites
+        object.__setattr__(self, "_cores", (self.colour.im, self.mask.im, 2 * self.half + 1))
 
     def paste_on(self, image: Image.Image, centre: tuple[float, float]) -> None:
         x = math.floor(centre[0]) - self.half
         y = math.floor(centre[1]) - self.half
-        side = 2 * self.half + 1
+        colour, mask, side = self._cores
         # Image.paste() with its checks costs more than the pasting of a small sprite; the
         # core call is the very same operation (our images are plain in-memory ones)
         image.load()
-        image.im.paste(self.colour.im, (x, y, x + side, y + side), self.mask.im)
+        image.im.paste(colour, (x, y, x + side, y + side), mask)
 
 
 def _canvas(

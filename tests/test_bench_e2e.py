@@ -8,13 +8,19 @@ refused, and the bot's loop samples, CPU and process-tree memory come back.
 from __future__ import annotations
 
 import asyncio
+import pickle
+from pathlib import Path
 
 import pytest
 
-from bench import e2e
+from bench import e2e, picture_calls
 
 
-def test_a_small_end_to_end_run_plays_and_measures(capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_small_end_to_end_run_plays_and_measures(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    calls_file = tmp_path / "calls.pickle"
+    monkeypatch.setenv("E2E_PICTURES", str(calls_file))  # the bot's process inherits it
     stages = asyncio.run(e2e.run([(3.0, 1.0, 2.0)], board_matches=4, leiff_tables=1))
     (stage,) = stages
     figures = stage.figures
@@ -32,3 +38,10 @@ def test_a_small_end_to_end_run_plays_and_measures(capsys: pytest.CaptureFixture
     assert "REST requests per move" in printed
     assert "requests counted in Discord's global limit" in printed and "CPU per move" in printed
     assert e2e.cpu_ms_per_move(stage) > 0
+    # the bot wrote down its picture workers' calls, which replay here
+    calls = pickle.loads(calls_file.read_bytes())
+    names = {name for name, _ in calls}
+    assert {"board_png_from_json", "table_png", "hand_png"} <= names
+    assert picture_calls.main([str(calls_file)]) == 0
+    replayed = capsys.readouterr().out
+    assert f"{len(calls)} calls" in replayed and "CPU per move" in replayed

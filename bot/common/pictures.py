@@ -25,6 +25,7 @@ from engine.board import BoardState
 from engine.leiff import Leiff
 from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE
+from render.annotations import hint_cells, render_hint_cells
 from tutorial import hint_picture, illegal_move_picture, tutorial_page
 
 log = logging.getLogger(__name__)
@@ -42,11 +43,21 @@ def board_png_from_json(
     state_json: str,
     names: tuple[str, ...],
     language: str = DEFAULT_LANGUAGE,
-    hints: bool = False,
+    hints: tuple[str, ...] | None = None,
     theme: str = "classic",
 ) -> bytes:
+    """:func:`board_png` in a worker, from the state's JSON. ``hints`` are the cells to dot
+    (:func:`render.annotations.hint_cells`), worked out by the bot, whose service knows the
+    legal moves already: the worker would take milliseconds to find a Lublache 9-board's
+    again. The same picture as :func:`board_png` draws."""
     state = get_board_game(game).from_json(state_json)
-    return board_png(state, names, language, hints, theme)
+    if hints is None:
+        return board_png(state, names, language, False, theme)
+    pair = (names[0], names[1]) if len(names) >= 2 else ("", "")
+    image = render_hint_cells(
+        state, hints, names=pair, theme=theme, width=BOARD_WIDTH, language=language
+    )
+    return render.png_bytes(image)
 
 
 def board_png(
@@ -132,15 +143,18 @@ def _warm_up() -> int:
     """Import and draw once per kind of picture, so that no real picture pays for start-up.
 
     Besides the imports, each board size and the Leiff table and hand build their colour
-    palette on first use (about 25 ms a board size, 85 ms for Leiff): drawing an empty
-    board of every size and a fresh table here, in the default theme that most servers
+    palette on first use (about 25 ms a board size, as much again with move hints, 85 ms
+    for Leiff): drawing an empty board of every size, with and without hints, and a fresh
+    table here, in the default theme that most servers
     keep, moves that cost out of the first moves' replies. Other themes build theirs on
     first use."""
     drawn = 0
     for name in board_game_names():
         game = get_board_game(name)
         for size in game.sizes:
-            drawn += len(board_png(game.new(size=size), ("", "")))
+            empty = game.new(size=size)
+            drawn += len(board_png(empty, ("", "")))
+            drawn += len(board_png(empty, ("", ""), hints=True))  # the hint palette
     table = Leiff().new(players=2, seed=0)
     drawn += len(table_png(table.view(None), ("", "")))
     drawn += len(hand_png(table.view(0), 0, ("", "")))
@@ -217,7 +231,7 @@ class Painter:
                 state.to_json(),
                 tuple(names),
                 language,
-                hints,
+                hint_cells(state, state.legal_moves()) if hints else None,
                 theme,
             )
         return await self._run(board_png, state, tuple(names), language, hints, theme)
