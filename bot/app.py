@@ -32,11 +32,12 @@ from discord import app_commands
 from bot import ai_pool
 from bot.common.components import ActionButton, ActionSelect
 from bot.common.context import Context
+from bot.common.custom_ids import FORM, ComponentId
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, report_error
 from bot.common.game_features import GameFeature
 from bot.common.pictures import Painter
-from bot.common.routing import ComponentRouter
+from bot.common.routing import ComponentRouter, form_text
 from bot.common.translator import CatalogueTranslator
 from bot.features.board_games import BoardGames
 from bot.features.information import Information
@@ -193,6 +194,16 @@ class LeafBot(discord.AutoShardedClient):
         else:
             synced = await self.tree.sync()
             log.info("synced %d commands globally (may take up to an hour to appear)", len(synced))
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A submitted form of ours goes to the router: custom ids say what it completes,
+        so a form opened before a restart still plays (``ComponentRouter.on_form``)."""
+        if interaction.type is not discord.InteractionType.modal_submit:
+            return
+        data: Any = interaction.data or {}
+        form = ComponentId.decode(str(data.get("custom_id") or ""))
+        if form is not None and form.action.startswith(FORM):
+            await self.components.on_form(interaction, form, form_text(data))
 
     async def on_ready(self) -> None:
         user = self.user

@@ -28,6 +28,9 @@ SCOPES = (BOARD, LEIFF, CHALLENGE, TUTORIAL)
 SHOW_HAND = "~hand"  # the "Show my hand" fallback for a player whose DMs are closed
 PICK = "~pick"  # a select menu: the chosen option's value is the action
 PROMPT = "~prompt:"  # a button that opens a modal to complete an action (Klatschtante's rule)
+# a modal's own id: the action it completes, the text typed into it following after a space
+# (so a form opened before a restart is still handled by the next process)
+FORM = "~form:"
 CAPTURE_PREFIX = "~cap:"  # Lefe: choose which tree a placement captures
 ADD_BOT = "~addbot"  # a Leiff lobby: the host seats a bot
 REMOVE_BOT = "~rmbot"  # a Leiff lobby: the host removes the last bot seat

@@ -28,7 +28,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
@@ -38,7 +38,15 @@ from bot.common.components import disabled_copy
 from bot.common.context import Context
 from bot.common.direct_messages import DirectMessages
 from bot.common.outgoing import Outgoing, match_of, sentence, without_user
-from bot.common.redelivery import Redelivery, Undelivered, is_transient
+from bot.common.redelivery import (
+    CHANNEL_SHOWS,
+    Redelivery,
+    Undelivered,
+    channel_is_current,
+    guarded,
+    is_transient,
+    private_shows,
+)
 from bot.common.responder import Responder
 from bot.common.service_words import texts_for
 from bot.service.protocol import GameService
@@ -58,6 +66,10 @@ KEPT = "kept"
 
 def _of(update: Update, error: BaseException) -> tuple[Any, str]:
     return update.match.id if update.match is not None else None, str(error) or type(error).__name__
+
+
+async def _no_message() -> None:
+    return None
 
 
 class MessageBuilder(ABC):
@@ -178,10 +190,9 @@ class Delivery:
         return list({id(b): b for b in self._builders.values()}.values())
 
     async def public_shown(self, match_id: int, version: int) -> None:
-        """A feature's background channel message now shows ``version``: it is delivered,
-        unless some part of the match is still waiting to go out."""
-        if match_id not in self.redelivery.pending:
-            await self.redelivery.record_delivered(match_id, version)
+        """A feature's background channel message now shows ``version``: recorded, and the
+        step as delivered once its private messages went out too."""
+        await self.redelivery.public_shown(match_id, version)
 
     def public_held_up(self, match_id: int) -> None:
         """A feature's background channel message could not be sent for now (Discord keeps
@@ -189,18 +200,6 @@ class Delivery:
         self.redelivery.settle_missed(match_id, Undelivered(public=True))
 
     # ---- delivery that outlasts rate limits and restarts ----------------------------
-    async def _guarded(self, sending: Awaitable[None]) -> bool:
-        """Run one send; False when it failed for a reason that passes (see
-        :func:`is_transient`)."""
-        try:
-            await sending
-        except Exception as error:
-            if not is_transient(error):
-                raise
-            log.warning("a private message is held up: %s", error)
-            return False
-        return True
-
     def resume_undelivered(self, matches: Iterable[MatchInfo]) -> int:
         """At start: send again every match whose last step may not have gone out
         (:meth:`Redelivery.resume`). Returns how many."""
@@ -219,11 +218,18 @@ class Delivery:
         if update.match is None or builder is None:
             self.redelivery.pending.pop(match_id, None)
             return
+        public_later = False
+        if pending.public and pending.look_first:
+            pending.look_first = False
+            shown = update.match.messages.get(builder.message_kind(update))
+            if await channel_is_current(self.channel_of(update), shown, update.match):
+                pending.public = False
         if pending.public:
             if builder.sends_public(update, None):
                 builder.send_public(
                     update, await self.channel_language(update), self.channel_of(update), self
                 )
+                public_later = True
             else:
                 public = await self.public_message(update)
                 if public is not None:
@@ -231,7 +237,7 @@ class Delivery:
             pending.public = False
         users = set(pending.users)
         if pending.every_player:
-            users |= set(builder.private_users(update))
+            users |= set(builder.private_users(update)) - pending.up_to_date
         for user_id in sorted(users):
             outgoing = await self.current_private(
                 update, user_id, await self.context.languages.member(user_id)
@@ -242,7 +248,9 @@ class Delivery:
         if not pending:
             self.redelivery.pending.pop(match_id, None)
             log.info("match %s delivered again (version %s)", match_id, update.match.version)
-            await self.redelivery.record_delivered(match_id, update.match.version)
+            await self.redelivery.settle(
+                update, Undelivered(), Undelivered(), whole=True, public_later=public_later
+            )
             self.request_bot_turns(update)
 
     # ---- the bot's own turns (BotTurns) -------------------------------------------------
@@ -321,7 +329,7 @@ class Delivery:
                 mine = (
                     await builder.private_messages(update, {responder.user_id: responder.language})
                 )[responder.user_id]
-                if not await self._guarded(
+                if not await guarded(
                     self._send_private(update, responder.user_id, mine, responder)
                 ):
                     missed.users.add(responder.user_id)
@@ -335,7 +343,7 @@ class Delivery:
                     update, await self.channel_language(update), self.channel_of(update), self
                 )
             public, privates = await asyncio.gather(
-                self._no_message() if own else self.public_message(update),
+                _no_message() if own else self.public_message(update),
                 self.private_messages(update),
             )
             if public is not None:
@@ -351,10 +359,7 @@ class Delivery:
                     )
                     missed.public = True
             sent = await asyncio.gather(
-                *(
-                    self._guarded(self._send_private(update, u, o, responder))
-                    for u, o in privates.items()
-                )
+                *(guarded(self._send_private(update, u, o, responder)) for u, o in privates.items())
             )
             missed.users.update(u for u, ok in zip(privates, sent, strict=True) if not ok)
         finally:
@@ -365,12 +370,8 @@ class Delivery:
             users=set(users) - missed.users,
         )
         # a channel part sent in the background counts as delivered once it is shown
-        await self.redelivery.settle(update, missed, done, whole=whole and not own)
+        await self.redelivery.settle(update, missed, done, whole=whole, public_later=own)
         return posted
-
-    @staticmethod
-    async def _no_message() -> None:
-        return None
 
     async def publish_quietly(self, update: Update) -> None:
         """Publish, logging (not raising) a failure: for updates nobody is waiting for."""
@@ -402,7 +403,9 @@ class Delivery:
             assert responder is not None and origin is not None
             if await responder.update_origin(**public.edit_kwargs()):
                 if update.match is not None:
-                    await self.service.set_message(update.match.id, kind, origin.id)
+                    await self.service.set_messages(
+                        update.match.id, {kind: origin.id, CHANNEL_SHOWS: update.match.version}
+                    )
                 return origin
         if origin is not None and responder is not None and not responder.origin_updated:
             # the clicked message has been used: its buttons go grey
@@ -428,11 +431,12 @@ class Delivery:
         # Record the new message and grey out the previous one, side by side.
         chores = []
         if update.match is not None and posted is not None:
-            chores.append(self.service.set_message(update.match.id, kind, posted.id))
+            # the new message, and that the channel shows this version: one statement, so a
+            # start after a crash never posts it a second time
+            records = {kind: posted.id, CHANNEL_SHOWS: update.match.version}
             if keep:
-                chores.append(
-                    self.service.set_message(update.match.id, f"{kind}:{KEPT}", posted.id)
-                )
+                records[f"{kind}:{KEPT}"] = posted.id
+            chores.append(self.service.set_messages(update.match.id, records))
         if update.match is None and update.challenge is not None and posted is not None:
             chores.append(self.service.set_challenge_message(update.challenge.id, posted.id))
         if (
@@ -464,7 +468,10 @@ class Delivery:
             and await responder.update_origin(**outgoing.edit_kwargs())
         ):
             if responder.in_dm and responder.origin is not None:
-                await self.service.set_message(match.id, f"hand:{user_id}", responder.origin.id)
+                await self.service.set_messages(
+                    match.id,
+                    {f"hand:{user_id}": responder.origin.id, private_shows(user_id): match.version},
+                )
             return
         refusal = await self.dms.refusal(user_id)
         if not self.dms.worth_trying(refusal, match.id):

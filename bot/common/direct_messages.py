@@ -15,6 +15,7 @@ import discord
 
 from bot.common.context import Context
 from bot.common.outgoing import Outgoing
+from bot.common.redelivery import private_shows
 from bot.service.results import MatchInfo
 from bot.storage import DmFailure
 
@@ -89,4 +90,8 @@ class DirectMessages:
             except discord.NotFound:
                 pass
         posted = await channel.send(**outgoing.send_kwargs())
-        await self.context.service.set_message(match.id, key, posted.id)
+        # the message and the version it shows in one statement: a start after a crash
+        # edits it rather than posting a second one
+        await self.context.service.set_messages(
+            match.id, {key: posted.id, private_shows(user_id): match.version}
+        )

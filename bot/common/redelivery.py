@@ -6,19 +6,28 @@ lost: the delivery hands what it missed to :class:`Redelivery`, whose task per m
 the match *as it is then* until every part went out. A later step's messages replace an
 earlier step's that never went out. When all of a step went out, its version is recorded
 as delivered; a start sends again every match whose recorded version is behind.
+
+Each part is also recorded as it goes out, with the match's messages: the version the
+channel shows (``delivered:channel``, in the same statement as a new channel message's id)
+and, for a step not all of which went out, the version each player's private message
+shows (``delivered:<user id>``). So a start sends again only the parts that are behind,
+and never posts a second copy of a channel message that reached Discord. A match stored
+before these records existed has none: its channel message is read back from Discord, and
+the current one posted once only if that message shows an older version (or is gone).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 import aiohttp
 import discord
 
 from bot.common.context import Context
+from bot.common.custom_ids import ComponentId
 from bot.service.results import MatchInfo, Update
 
 log = logging.getLogger(__name__)
@@ -28,6 +37,19 @@ REDELIVERY_FIRST_SECONDS = 1.0
 REDELIVERY_LONGEST_SECONDS = 60.0
 # Recorded with the match's messages: the last version whose messages all went out.
 DELIVERED = "delivered"
+# ... the version the channel message shows, and the version a player's private one shows
+# (only where they are ahead of "delivered").
+CHANNEL_SHOWS = "delivered:channel"
+
+
+def private_shows(user_id: int) -> str:
+    """The record of the version a player's private message shows."""
+    return f"delivered:{user_id}"
+
+
+def has_records(messages: Mapping[str, int]) -> bool:
+    """Whether any delivery record was kept for the match (none before they existed)."""
+    return any(kind == DELIVERED or kind.startswith(f"{DELIVERED}:") for kind in messages)
 
 
 def is_transient(error: BaseException) -> bool:
@@ -38,14 +60,55 @@ def is_transient(error: BaseException) -> bool:
     return isinstance(error, discord.RateLimited | aiohttp.ClientError | OSError | TimeoutError)
 
 
+async def guarded(sending: Awaitable[None]) -> bool:
+    """Run one send; False when it failed for a reason that passes (see
+    :func:`is_transient`)."""
+    try:
+        await sending
+    except Exception as error:
+        if not is_transient(error):
+            raise
+        log.warning("a private message is held up: %s", error)
+        return False
+    return True
+
+
+async def channel_is_current(
+    channel: discord.PartialMessageable | None, message_id: int | None, match: MatchInfo
+) -> bool:
+    """For a match kept before delivery records existed: whether its recorded channel
+    message already shows the current version (read from its buttons' custom ids). A
+    message whose buttons say nothing (none left) is taken as current: a second copy of a
+    message that reached Discord is worse than an old picture, which ``/board`` redraws.
+    A message that is gone is not."""
+    if message_id is None or channel is None:
+        return False
+    try:
+        message = await channel.fetch_message(message_id)
+    except discord.NotFound:
+        return False
+    versions = [
+        decoded.version
+        for row in message.components
+        for item in getattr(row, "children", [row])
+        if (decoded := ComponentId.decode(getattr(item, "custom_id", None) or "")) is not None
+        and decoded.target == match.id
+    ]
+    return not versions or max(versions) >= match.version
+
+
 @dataclass
 class Undelivered:
     """What of a match's messages has not gone out yet: the channel message, players' DMs
-    (``every_player``: every player's, as after a restart nobody knows which)."""
+    (``every_player``: every player's but those in ``up_to_date``, as after a restart
+    nobody knows which). ``look_first``: the channel message was recorded by a version
+    without delivery records; it is read back from Discord before anything is posted."""
 
     public: bool = False
     users: set[int] = field(default_factory=set)
     every_player: bool = False
+    up_to_date: set[int] = field(default_factory=set)
+    look_first: bool = False
 
     def __bool__(self) -> bool:
         return self.public or bool(self.users) or self.every_player
@@ -54,6 +117,8 @@ class Undelivered:
         self.public |= other.public
         self.users |= other.users
         self.every_player |= other.every_player
+        self.up_to_date &= other.up_to_date
+        self.look_first &= other.look_first
 
 
 class Redelivery:
@@ -65,13 +130,24 @@ class Redelivery:
         self.send_again = send_again
         self.pending: dict[int, Undelivered] = {}
         self._tasks: dict[int, asyncio.Task[None]] = {}
+        # A step whose channel part goes out in the background is delivered when both that
+        # and its private messages went out, in either order: the versions of each so far.
+        self._shown: dict[int, int] = {}
+        self._privates_sent: dict[int, int] = {}
 
     async def settle(
-        self, update: Update, missed: Undelivered, done: Undelivered, *, whole: bool
+        self,
+        update: Update,
+        missed: Undelivered,
+        done: Undelivered,
+        *,
+        whole: bool,
+        public_later: bool = False,
     ) -> None:
-        """After a publish: hand what did not go out to the match's redelivery task, or
-        record the version as delivered. What went out now replaces what an earlier step
-        could not send."""
+        """After a publish: hand what did not go out to the match's redelivery task, and
+        record what did. What went out now replaces what an earlier step could not send.
+        ``public_later``: the channel part is being sent in the background
+        (:meth:`public_shown` tells when it is shown)."""
         match = update.match
         if match is None:
             return
@@ -81,37 +157,85 @@ class Redelivery:
             pending.users -= done.users
             if not pending:
                 del self.pending[match.id]
+        records = {private_shows(user): match.version for user in done.users}
         if missed:
             self.pending.setdefault(match.id, Undelivered()).add(missed)
             self._start(match.id)
-            return
-        if whole and match.id not in self.pending:
-            await self.record_delivered(match.id, match.version)
+        elif whole and match.id not in self.pending:
+            if public_later and self._shown.get(match.id, -1) < match.version:
+                # the channel part is still on its way: it records the whole step when shown
+                self._privates_sent[match.id] = max(
+                    match.version, self._privates_sent.get(match.id, -1)
+                )
+            else:
+                records = {DELIVERED: match.version}
+                self._forget(match.id)
+        await self.record(match.id, records)
+
+    async def public_shown(self, match_id: int, version: int) -> None:
+        """A channel message sent in the background now shows ``version``: recorded, and
+        the whole step as delivered when its private messages went out too."""
+        self._shown[match_id] = max(version, self._shown.get(match_id, -1))
+        records = {CHANNEL_SHOWS: version}
+        if match_id not in self.pending and self._privates_sent.get(match_id, -1) >= version:
+            records[DELIVERED] = version
+            self._forget(match_id)
+        await self.record(match_id, records)
+
+    def _forget(self, match_id: int) -> None:
+        self._shown.pop(match_id, None)
+        self._privates_sent.pop(match_id, None)
 
     def settle_missed(self, match_id: int, missed: Undelivered) -> None:
         """Hand a part of a match that could not go out now to its redelivery task."""
         self.pending.setdefault(match_id, Undelivered()).add(missed)
         self._start(match_id)
 
-    async def record_delivered(self, match_id: int, version: int) -> None:
+    async def record(self, match_id: int, records: Mapping[str, int]) -> None:
+        """Write delivery records with the match's messages (one statement)."""
+        if not records:
+            return
         try:
-            await self.context.service.record_delivered(match_id, version)
+            await self.context.service.set_messages(match_id, records)
         except Exception:
-            log.exception("could not record match %s as delivered", match_id)
+            log.exception("could not record the delivery of match %s", match_id)
+
+    async def record_delivered(self, match_id: int, version: int) -> None:
+        await self.record(match_id, {DELIVERED: version})
 
     def resume(self, matches: Iterable[MatchInfo]) -> int:
-        """At start: send again every match whose last step may not have gone out (its
-        delivered version is behind its version: the process stopped, or was killed,
-        before all of it was sent). Returns how many."""
+        """At start: send again what of each match may not have gone out (its delivered
+        version is behind its version: the process stopped, or was killed, before all of
+        it was sent): the channel message if the version it shows is behind, the private
+        messages of the players whose record is behind. A match without any record (kept
+        by a version before them) has its channel message looked at first. Returns how
+        many matches."""
         count = 0
         for match in matches:
-            delivered = match.messages.get(DELIVERED)
-            if delivered is None or delivered >= match.version:
+            pending = self.behind(match)
+            if pending is None:
                 continue
-            self.pending[match.id] = Undelivered(public=True, every_player=True)
+            self.pending[match.id] = pending
             self._start(match.id, wait=0.0)
             count += 1
         return count
+
+    @staticmethod
+    def behind(match: MatchInfo) -> Undelivered | None:
+        """What of ``match`` its delivery records say may not have gone out, or None."""
+        records = match.messages
+        if not has_records(records):
+            return Undelivered(public=True, look_first=True)
+        delivered = records.get(DELIVERED, -1)
+        if delivered >= match.version:
+            return None
+        channel = max(delivered, records.get(CHANNEL_SHOWS, -1))
+        up_to_date = {
+            user
+            for user in match.user_ids
+            if max(delivered, records.get(private_shows(user), -1)) >= match.version
+        }
+        return Undelivered(public=channel < match.version, every_player=True, up_to_date=up_to_date)
 
     def _start(self, match_id: int, wait: float = REDELIVERY_FIRST_SECONDS) -> None:
         task = self._tasks.get(match_id)
@@ -152,4 +276,6 @@ class Redelivery:
         tasks = list(self._tasks.values())
         self._tasks.clear()
         self.pending.clear()
+        self._shown.clear()
+        self._privates_sent.clear()
         return tasks

@@ -11,7 +11,9 @@ Nothing the REST queue does may hold the acknowledgement up. The timer takes no 
 answer holds while it waits for Discord: only the first response itself (the interaction
 callback) is serialised, and a first response still on its way at ``ABANDON_AFTER_SECONDS``
 (discord.py sleeping on a 429, say) is given up, so that the timer's acknowledgement goes
-out in time instead; the answer then follows as a follow-up or an edit.
+out in time instead; the answer then follows as a follow-up or an edit. Unless the given-up
+response reached Discord after all (the acknowledgement then meets 40060, "already
+acknowledged"): that response is the answer, and it is not sent a second time.
 """
 
 from __future__ import annotations
@@ -48,6 +50,14 @@ class _Missed:
 
 
 MISSED = _Missed()
+
+
+class _Unseen:
+    """The first response was given up while under way, yet it reached Discord (the
+    acknowledgement after it met 40060): it is the answer, and must not be sent again."""
+
+
+UNSEEN = _Unseen()
 
 
 class Responder:
@@ -142,11 +152,12 @@ class Responder:
                 return
             log.warning("could not acknowledge interaction %s", self.interaction.id)
 
-    async def _first_response(self, send: Callable[[], Awaitable[T]]) -> T | _Missed:
+    async def _first_response(self, send: Callable[[], Awaitable[T]]) -> T | _Missed | _Unseen:
         """Send the interaction's first response, unless it was acknowledged already
         (then :data:`MISSED`: the caller answers as after an acknowledgement). The timer
         may give the call up while discord.py waits on a rate limit; then this waits for
-        the timer's acknowledgement and returns :data:`MISSED` too."""
+        the timer's acknowledgement and returns :data:`MISSED` too, or :data:`UNSEEN` when
+        the call reached Discord all the same (the caller must not answer again)."""
         async with self._callback_lock:
             if self._is_done():
                 return MISSED
@@ -164,7 +175,17 @@ class Responder:
         async with self._callback_lock:  # the timer acknowledges meanwhile
             if not self._is_done():
                 await self._defer_locked()
+        if self._acknowledged_unseen:
+            return UNSEEN
         return MISSED
+
+    async def _original(self) -> discord.Message | None:
+        """The message of a first response that reached Discord unseen (read back)."""
+        try:
+            return await self.interaction.original_response()
+        except discord.HTTPException as error:
+            log.warning("could not read back the answer to %s: %s", self.interaction.id, error)
+            return None
 
     async def finish(self) -> None:
         """Make sure Discord got some answer (a click that changed nothing visible)."""
@@ -193,6 +214,9 @@ class Responder:
             in_place = self.channel_id == getattr(channel, "id", None) and not self.in_dm
             if in_place and not self.is_component and not self.is_modal:
                 sent = await self._first_response(lambda: response.send_message(**message))
+                if isinstance(sent, _Unseen):
+                    self._public_sent = True
+                    return await self._original()
                 if not isinstance(sent, _Missed):
                     self._public_sent = True
                     resource = sent.resource if sent is not None else None
@@ -227,6 +251,7 @@ class Responder:
             response = self.interaction.response
             try:
                 sent = await self._first_response(lambda: response.edit_message(**changes))
+                # (UNSEEN: the edit was made)
                 if isinstance(sent, _Missed):
                     _rewind(changes)
                     await self.interaction.edit_original_response(**changes)
@@ -244,6 +269,8 @@ class Responder:
             sent = await self._first_response(
                 lambda: response.send_message(content, ephemeral=True, **message)
             )
+            if isinstance(sent, _Unseen):
+                return await self._original()
             if not isinstance(sent, _Missed):
                 resource = sent.resource if sent is not None else None
                 return resource if isinstance(resource, discord.Message) else None

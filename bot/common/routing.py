@@ -9,7 +9,8 @@ Leiff tables, challenges), inside the one error handler.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
 
 import discord
 
@@ -46,3 +47,27 @@ class ComponentRouter:
             await handler(responder, component.target, component.version, action)
 
         await self.errors.run(interaction, run)
+
+    async def on_form(self, interaction: discord.Interaction, form: ComponentId, text: str) -> None:
+        """A submitted modal whose custom id is one of ours: its action followed by the
+        text typed into it goes to the scope's handler, like a click. Every submission
+        comes this way, also of a form opened by a process before a restart (discord.py
+        knows only the modals its own process opened)."""
+
+        async def run(responder: Responder) -> None:
+            handler = self._routes.get(form.scope)
+            if handler is None:
+                raise UserFacingError("bot.error.button_unused")
+            await handler(responder, form.target, form.version, f"{form.action} {text}")
+
+        await self.errors.run(interaction, run)
+
+
+def form_text(data: Mapping[str, Any]) -> str:
+    """The text typed into a submitted modal's (first) field. Fields come in action rows,
+    or in labels (Discord's newer layout)."""
+    for row in data.get("components") or []:
+        for field in row.get("components") or [row.get("component") or {}]:
+            if "value" in field:
+                return str(field.get("value") or "")
+    return ""

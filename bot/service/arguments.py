@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import inspect
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from bot.service.errors import (
@@ -31,6 +31,9 @@ MAX_SNOWFLAKE = 2**63 - 1
 MAX_SECONDS = 2**53
 # Leiff bot seats sit under small negative pseudo user ids (-1, -2, …).
 MIN_PSEUDO_USER = -64
+# A living Leiff table keeps a dozen event lines; each is a line of a Discord message.
+MAX_LINES = 50
+MAX_LINE = 2000
 
 # parameter -> (the error code for a bad value, its class, whether None is allowed)
 _IDS: dict[str, tuple[str, type[ServiceError], bool]] = {
@@ -101,6 +104,22 @@ def _check(name: str, value: Any) -> None:
             and abs(value) < MAX_SECONDS
         ):
             raise InvalidRequest("time_not_seconds")
+    elif name == "messages":
+        # message ids (snowflakes) or delivery records (versions) by kind
+        if not isinstance(value, Mapping) or not all(
+            isinstance(kind, str) and is_int(number) and 0 <= number <= MAX_SNOWFLAKE
+            for kind, number in value.items()
+        ):
+            raise InvalidRequest("not_message_records")
+    elif name == "lines":
+        # a living table's event lines: a short list of texts, never one text
+        if (
+            isinstance(value, str)
+            or not isinstance(value, Sequence)
+            or len(value) > MAX_LINES
+            or not all(isinstance(line, str) and len(line) <= MAX_LINE for line in value)
+        ):
+            raise InvalidRequest("lines_not_texts")
     elif name == "has_manage_guild" and not isinstance(value, bool):
         raise InvalidRequest("permission_not_yes_no")
 

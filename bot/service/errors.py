@@ -54,6 +54,8 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "no_such_game": "there is no such game",
     "no_such_level": "there is no such level",
     "not_a_message_kind": "that is not a kind of message",
+    "not_message_records": "those are not message ids by kind",
+    "lines_not_texts": "the lines are given as a short list of texts",
     "options_not_names": "options are given as names with their values",
     "time_not_seconds": "the time must be a number of seconds",
     "permission_not_yes_no": "the permission must be given as yes or no",

@@ -7,7 +7,7 @@ DMs refuse the bot, and reads and changes a server's settings.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -83,11 +83,22 @@ class Lookups:
         if not await self.repo.set_message(match_id, kind, message_id):
             raise NotFound("no_such_match")
 
+    async def set_messages(self, match_id: int, messages: Mapping[str, int]) -> None:
+        """Record several message ids (or delivery records) by kind in one statement."""
+        if not await self.repo.set_messages(match_id, messages):
+            raise NotFound("no_such_match")
+
+    async def table_lines(self, match_id: int) -> tuple[int, list[str]] | None:
+        """The public event lines a Leiff table's living message shows, with its id."""
+        return await self.repo.table_lines(match_id)
+
+    async def set_table_lines(self, match_id: int, message_id: int, lines: Sequence[str]) -> None:
+        await self.repo.set_table_lines(match_id, message_id, lines)
+
     async def record_delivered(self, match_id: int, version: int) -> None:
         """Every message of the match's step ``version`` went out (recorded with its
         messages as ``"delivered"``; a start sends again a match whose record is behind)."""
-        if not await self.repo.set_message(match_id, "delivered", version):
-            raise NotFound("no_such_match")
+        await self.set_messages(match_id, {"delivered": version})
 
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
         if not await self.repo.set_thread(match_id, thread_id):

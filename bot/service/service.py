@@ -26,7 +26,7 @@ pick the part by the kind of match under the match's lock.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.service.admission import NewGames
@@ -325,6 +325,15 @@ class MatchService:
 
     async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
         await self.lookups.set_message(match_id, kind, message_id)
+
+    async def set_messages(self, match_id: int, messages: Mapping[str, int]) -> None:
+        await self.lookups.set_messages(match_id, messages)
+
+    async def table_lines(self, match_id: int) -> tuple[int, list[str]] | None:
+        return await self.lookups.table_lines(match_id)
+
+    async def set_table_lines(self, match_id: int, message_id: int, lines: Sequence[str]) -> None:
+        await self.lookups.set_table_lines(match_id, message_id, lines)
 
     async def record_delivered(self, match_id: int, version: int) -> None:
         await self.lookups.record_delivered(match_id, version)

@@ -8,7 +8,7 @@ database itself, so two processes sharing one database can never both apply an a
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from bot.storage.records import (
@@ -149,9 +149,23 @@ class Repository(abc.ABC):
     async def actions(self, match_id: int) -> list[ActionRecord]:
         """The action log of a match in version order."""
 
-    @abc.abstractmethod
     async def set_message(self, match_id: int, kind: str, message_id: int) -> bool:
         """Record the message of ``kind``; False (nothing written) if there is no such match."""
+        return await self.set_messages(match_id, {kind: message_id})
+
+    @abc.abstractmethod
+    async def set_messages(self, match_id: int, messages: Mapping[str, int]) -> bool:
+        """Record several of the match's messages (or delivery records) by kind, in one
+        statement; False (nothing written) if there is no such match."""
+
+    @abc.abstractmethod
+    async def table_lines(self, match_id: int) -> tuple[int, list[str]] | None:
+        """The event lines a Leiff table's living message shows, with that message's id
+        (None when none were kept)."""
+
+    @abc.abstractmethod
+    async def set_table_lines(self, match_id: int, message_id: int, lines: Sequence[str]) -> None:
+        """Keep the event lines the table's living message ``message_id`` shows."""
 
     @abc.abstractmethod
     async def set_thread(self, match_id: int, thread_id: int | None) -> bool:

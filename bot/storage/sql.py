@@ -40,6 +40,7 @@ from bot.storage.repository import (
 from bot.storage.sql_access import Transaction, in_list
 from bot.storage.sql_challenges import ChallengeQueries
 from bot.storage.sql_members import MemberQueries
+from bot.storage.sql_messages import MessageQueries
 
 MIGRATIONS_ROOT = Path(__file__).parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
@@ -109,7 +110,7 @@ def assemble_matches(
     ]
 
 
-class SqlRepository(ChallengeQueries, MemberQueries, Repository):
+class SqlRepository(ChallengeQueries, MemberQueries, MessageQueries, Repository):
     """Every repository method over a back end's :class:`Transaction` and ``_fetch``.
 
     Here: migrations, matches, their seats, actions, claims and the taking of a challenge;
@@ -408,17 +409,6 @@ class SqlRepository(ChallengeQueries, MemberQueries, Repository):
             "SELECT * FROM actions WHERE match_id = ? ORDER BY version", (match_id,)
         )
         return [mapping.action_from_row(row) for row in rows]
-
-    async def set_message(self, match_id: int, kind: str, message_id: int) -> bool:
-        # One statement that also tells whether the match exists (no row: nothing written).
-        # "WHERE EXISTS" also keeps SQLite from reading ON CONFLICT as part of the SELECT.
-        changed = await self._write(
-            "INSERT INTO match_messages(match_id, kind, message_id) "
-            "SELECT ?, ?, ? WHERE EXISTS (SELECT 1 FROM matches WHERE id = ?) "
-            "ON CONFLICT(match_id, kind) DO UPDATE SET message_id = excluded.message_id",
-            (match_id, kind, message_id, match_id),
-        )
-        return changed > 0
 
     async def set_thread(self, match_id: int, thread_id: int | None) -> bool:
         changed = await self._write(

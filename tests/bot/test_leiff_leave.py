@@ -1,4 +1,5 @@
-"""Leaving a running Leiff table: asked to confirm in the player's DM, a bot plays their
+"""Leaving a running Leiff table: asked to confirm (in the player's DM, or answering
+``/leave`` in the table's channel), a bot plays their
 hand from then on (at two players the other wins), the table goes on, and nothing says
 what the hand held: not the channel, not the other players' DMs, not an answer, not a log.
 """
@@ -10,10 +11,12 @@ import re
 
 import pytest
 
+from i18n import translate
 from tests.bot.leiff_driver import LeiffTable
-from tests.bot.test_leiff import open_table
+from tests.bot.test_leiff import language, open_table
 from tests.bot.test_leiff_private import long_clocks
 
+__all__ = ["language"]  # the fixture: English and German servers
 LEAVE = "~quit"
 CONFIRM = "~quit!"
 
@@ -114,4 +117,85 @@ async def test_at_two_players_the_one_who_stays_wins(sim, world, bot):
     assert f"<@{world.alice.id}> leaves the table." in final.content
     assert "[" not in final.content
     assert not final.buttons
+    sim.assert_no_bot_errors()
+
+
+async def test_leave_by_command_asks_first_and_then_a_bot_plays_the_hand(sim, world, language, bot):
+    """``/leave`` (German ``/verlassen``) in the table's channel does what the DM button
+    does: it asks privately, in the member's language, and leaving takes the confirmation."""
+    await long_clocks(sim, world)
+    players = [world.alice, world.bob, world.carol]
+    match_id, _ = await open_table(sim, world, players, language)
+    languages = {user.id: language for user in players}
+    table = LeiffTable(
+        sim, bot, match_id, players, world.channel, channel_language=language, languages=languages
+    )
+    await table.audit()
+    asked = await sim.slash(world.bob, "leave")
+    assert asked.ephemeral
+    assert asked.text == translate(language, "bot.leiff.leave.confirm", table=match_id)
+    assert not any(s.removed for s in (await bot.client.service.get_match(match_id)).seats)
+    (confirm,) = asked.last_message.buttons
+    assert confirm.label == translate(language, "bot.leiff.leave.yes")
+    await sim.click(world.bob, asked.last_message, confirm.custom_id)
+    await table.audit()
+    match = await bot.client.service.get_match(match_id)
+    assert [s.removed for s in match.seats] == [False, True, False]
+    answer = sim.state.messages[asked.last_message.id]
+    assert answer.content == translate(language, "bot.leiff.leave.done", table=match_id)
+    assert not answer.buttons
+    # the table goes on, Bob's seat played by the bot; asking again finds no table of his
+    assert await play_steps(table, players, 10, left_seat=1) > 0
+    again = await sim.slash(world.bob, "leave")
+    assert again.ephemeral
+    assert again.text == translate(language, "bot.leiff.leave.none_here")
+    sim.assert_no_bot_errors()
+
+
+async def test_leave_by_command_never_guesses_between_two_tables(sim, world, bot):
+    await long_clocks(sim, world)
+    first, _ = await open_table(sim, world, [world.alice, world.bob])
+    second, _ = await open_table(sim, world, [world.carol, world.alice])
+    # the list offers Alice's two tables here, Bob's only one
+    offered = await sim.autocomplete(world.alice, "leave", option="table", value="")
+    assert sorted(choice["value"] for choice in offered) == [first, second]
+    assert {choice["name"] for choice in offered} == {
+        f"Leiff table #{first}",
+        f"Leiff table #{second}",
+    }
+    assert [
+        c["value"] for c in await sim.autocomplete(world.bob, "leave", option="table", value="")
+    ] == [first]
+
+    which = await sim.slash(world.alice, "leave")
+    assert which.ephemeral and not which.last_message.buttons
+    assert f"#{first}" in which.text and f"#{second}" in which.text
+    not_bobs = await sim.slash(world.bob, "leave", table=second)
+    assert not_bobs.text == translate("en", "bot.leiff.leave.not_yours", table=second)
+    chosen = await sim.slash(world.alice, "leave", table=second)
+    assert chosen.text == translate("en", "bot.leiff.leave.confirm", table=second)
+    for match_id in (first, second):
+        match = await bot.client.service.get_match(match_id)
+        assert not any(s.removed for s in match.seats), "a table was left without confirming"
+    sim.assert_no_bot_errors()
+
+
+async def test_leave_by_command_leaves_a_lobby_at_once(sim, world, bot):
+    opened = await sim.slash(world.alice, "play", game="leiff")
+    lobby = opened.last_message
+    await sim.click(world.bob, lobby, translate("en", "bot.leiff.button.join"))
+    match_id = int(lobby.buttons[0].custom_id.split("|")[2])
+    left = await sim.slash(world.bob, "leave")
+    assert left.ephemeral
+    assert left.text == translate("en", "bot.leiff.leave.lobby_done", table=match_id)
+    match = await bot.client.service.get_match(match_id)
+    assert world.bob.id not in match.user_ids
+    # the channel shows the lobby without Bob, with its buttons
+    shown = [m for m in world.channel.messages if not m.ephemeral][-1]
+    assert f"<@{world.bob.id}> leaves the table." in (shown.content or "")
+    assert "Players (1/6): **alice**." in (shown.content or "")
+    # one live lobby: the older message lost its buttons
+    if shown.id != lobby.id:
+        assert not sim.state.messages[lobby.id].buttons
+    assert {b.label for b in shown.buttons} >= {translate("en", "bot.leiff.button.join")}
     sim.assert_no_bot_errors()

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from i18n import translate
 from tests.bot.helpers import (
     check_board_message,
     last_board_message,
@@ -9,7 +12,9 @@ from tests.bot.helpers import (
     stored_state,
 )
 from tests.bot.leiff_driver import LeiffTable
-from tests.bot.test_leiff import open_table
+from tests.bot.test_leiff import language, open_table, seed_with_an_early_gossip
+
+__all__ = ["language"]  # the fixture: English and German servers
 
 
 async def test_board_game_continues_after_a_restart_and_old_buttons_work(sim, world, bot, make_bot):
@@ -89,3 +94,80 @@ async def test_rate_limits_and_a_gateway_reconnect_lose_nothing(sim, world, bot)
     state = await table.state()
     assert state.log[-1] == (turn, "draw")
     sim.assert_no_bot_errors()
+
+
+async def test_a_klatschtante_form_opened_before_a_restart_is_played_after_it(
+    sim, world, language, make_bot
+):
+    """The rule form is one of the bot's own ids (``lb|f|<match>|<version>|~form:rule``):
+    the process after a restart plays a form the one before opened, as it plays an old
+    button; and the button opens a form again after the restart."""
+    seed = seed_with_an_early_gossip(2)
+    handle = await sim.start_bot(lambda: make_bot(seed_source=lambda: seed))
+    await sim.slash(world.admin, "settings", key="leiff_specials", value="on")
+    players = [world.alice, world.bob]
+    match_id, _ = await open_table(sim, world, players, language)
+    languages = {user.id: language for user in players}
+    table = LeiffTable(
+        sim,
+        handle,
+        match_id,
+        players,
+        world.channel,
+        channel_language=language,
+        languages=languages,
+    )
+    writer = await play_to_the_gossip(table, players)
+    hand = await table.hand_message(writer)
+    button = next(b for b in hand.buttons if b.custom_id and b.custom_id.endswith("~prompt:rule"))
+    opened = await sim.click(writer, hand, button.custom_id)
+    assert opened.modal is not None
+
+    table.handle = await sim.restart_bot(lambda: make_bot(seed_source=lambda: seed))
+    label = translate(language, "bot.leiff.rule_form.label")
+    rule = "whoever laughs draws"
+    submitted = await sim.submit_modal(writer, opened, {label: rule})
+    assert not submitted.ephemeral, submitted.text
+    await table.audit()
+    assert (await table.state()).view(None)["rule"] == rule
+    assert any(rule in (m.content or "") for m in world.channel.messages)
+
+    # the same form sent again is refused: that step is over (the version moved on)
+    again = await sim.submit_modal(writer, opened, {label: "something else"})
+    assert again.ephemeral
+    assert (await table.state()).view(None)["rule"] == rule
+    sim.assert_no_bot_errors()
+
+
+async def test_the_klatschtante_button_opens_its_form_after_a_restart(sim, world, make_bot):
+    seed = seed_with_an_early_gossip(2)
+    handle = await sim.start_bot(lambda: make_bot(seed_source=lambda: seed))
+    await sim.slash(world.admin, "settings", key="leiff_specials", value="on")
+    players = [world.alice, world.bob]
+    match_id, _ = await open_table(sim, world, players)
+    table = LeiffTable(sim, handle, match_id, players, world.channel)
+    writer = await play_to_the_gossip(table, players)
+
+    table.handle = await sim.restart_bot(lambda: make_bot(seed_source=lambda: seed))
+    await table.write_rule(writer, "no phones at the table")
+    assert (await table.state()).view(None)["rule"] == "no phones at the table"
+    sim.assert_no_bot_errors()
+
+
+async def play_to_the_gossip(table: LeiffTable, players: list[Any]) -> Any:
+    """Play until a player must write the Klatschtante's rule; returns that player."""
+    for _ in range(40):
+        state = await table.state()
+        waiting = state.waiting_for()
+        turn_player = players[waiting["turn"]] if waiting["turn"] is not None else None
+        if waiting["step"] == "turn":
+            await table.act(turn_player, "draw")
+        elif waiting["step"] == "hold":
+            holding = state.view(waiting["turn"])["holding"]["card"]
+            await table.act(turn_player, "discard" if holding == "gossip" else "swap 4")
+        elif waiting["step"] == "effect" and waiting["card"] == "gossip":
+            return turn_player
+        else:
+            owner = waiting["owners"][0]
+            await table.act(players[owner], state.default_action(owner))
+    raise AssertionError("nobody had to write a rule")

@@ -9,7 +9,9 @@ injection on top:
 - more 429s on a route than discord.py retries (it gives up after 5 tries): the committed
   step's messages are sent again until they land, a later step's replacing an earlier
   one's, and the next player always gets their buttons;
-- a bot stopped while messages are still undelivered sends them at its next start.
+- a bot stopped while messages are still undelivered sends them at its next start;
+- a first answer that reached Discord but whose HTTP answer came back after the responder
+  gave it up (the acknowledgement then meets 40060) is not sent a second time.
 
 No test measures time: each waits until delivery is idle and checks what players see.
 """
@@ -212,4 +214,54 @@ async def test_undelivered_messages_are_sent_at_the_next_start(sim, world, bot, 
     hand = await table.hand_message(players[turn])
     assert any(b.custom_id.endswith("|discard") for b in hand.buttons if b.custom_id)
     await table.act(players[turn], "discard")
+    sim.assert_no_bot_errors()
+
+
+def callbacks_refused_as_answered(sim: DiscordSimulator) -> int:
+    """Callbacks Discord refused because the interaction had its answer already (40060)."""
+    return sum(
+        1
+        for r in sim.state.requests
+        if r.method == "POST" and r.route == CALLBACK.split(" ", 1)[1] and r.status == 400
+    )
+
+
+async def test_a_first_answer_that_reached_discord_unseen_is_not_posted_twice(sim, world, bot):
+    """The board answering a move reaches Discord, but its HTTP answer comes back after the
+    responder gave it up (2.2 s): the acknowledgement then meets 40060, and the board is
+    not posted a second time; the one that arrived is the recorded board."""
+    players = [world.alice, world.bob]
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    state = await stored_state(bot, match_id)
+    boards = sum(1 for m in world.channel.messages if m.attachments and not m.ephemeral)
+    slow = sim.slow_answer(CALLBACK, seconds=3.0)
+    moved = await sim.slash(
+        players[state.seat_to_move], "move", cell=pick_move(state, random.Random(2))
+    )
+    await idle(bot, moved)
+    assert slow.hits == 1 and callbacks_refused_as_answered(sim) == 1
+    assert moved.message is not None and not moved.message.ephemeral
+    assert moved.followups == [], "the board was answered twice"
+    assert sum(1 for m in world.channel.messages if m.attachments and not m.ephemeral) == boards + 1
+    after = await stored_state(bot, match_id)
+    board = last_board_message(world.channel)
+    assert board.id == moved.message.id
+    assert (await bot.client.service.get_match(match_id)).messages["board"] == board.id
+    assert pinged(board) == {players[after.seat_to_move].id}
+    assert "Resign" in live_buttons(board)
+    sim.assert_no_bot_errors()
+
+
+async def test_a_private_answer_that_reached_discord_unseen_is_not_sent_twice(sim, world, bot):
+    """The same for a private answer: a refused move is told once."""
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    state = await stored_state(bot, match_id)
+    waiting = (world.alice, world.bob)[1 - state.seat_to_move]
+    slow = sim.slow_answer(CALLBACK, seconds=3.0)
+    refused = await sim.slash(waiting, "move", cell=pick_move(state, random.Random(3)))
+    await idle(bot, refused)
+    assert slow.hits == 1 and callbacks_refused_as_answered(sim) == 1
+    assert refused.ephemeral and refused.text
+    assert refused.followups == [], "the refusal was sent twice"
+    assert await stored_state(bot, match_id) == state
     sim.assert_no_bot_errors()

@@ -738,6 +738,17 @@ class DiscordSimulator:
         self.state.faults.append(fault)
         return fault
 
+    def slow_answer(self, route: str, *, seconds: float, count: int = 1) -> RouteFault:
+        """Carry out the next ``count`` requests of ``route`` as usual, but send their
+        answer only ``seconds`` later (a client that gives up waiting still had its
+        request done: an interaction callback counts as the interaction's answer)."""
+        method, path = _split_route(route)
+        fault = RouteFault(
+            method=method, route=path, remaining=count, status=0, body={}, answer_after=seconds
+        )
+        self.state.faults.append(fault)
+        return fault
+
     def fail_requests(
         self, route: str, *, status: int, code: int, message: str, count: int = 1
     ) -> RouteFault:

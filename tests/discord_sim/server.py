@@ -10,6 +10,7 @@ and is listed in ``state.unhandled_requests`` so a test can see it.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -170,7 +171,7 @@ class SimServer:
         if needs_auth and request.headers.get("Authorization") != f"Bot {self.state.token}":
             return error_response(401, 0, "401: Unauthorized")
         fault = self.state.take_fault(request.method, template, path)
-        if fault is not None:
+        if fault is not None and fault.status:
             response = json_response(fault.body, fault.status)
             if fault.status == 429:
                 response.headers.update(injected_limit_headers(request.method, template, fault))
@@ -192,6 +193,9 @@ class SimServer:
                 }
             response = error_response(error.status, error.code, error.message, errors)
         response.headers.update(verdict.headers)
+        if fault is not None and fault.answer_after:
+            # done, but the answer is slow to come back (the client may give up waiting)
+            await asyncio.sleep(fault.answer_after)
         return response
 
     async def unhandled(self, request: web.Request) -> web.Response:

@@ -56,7 +56,9 @@ class SimHTTPError(Exception):
 
 @dataclass
 class RouteFault:
-    """A planned failure: the next ``remaining`` requests matching the route get ``status``."""
+    """A planned failure: the next ``remaining`` requests matching the route get ``status``
+    (status 0: they are carried out as usual, and their answer comes back only after
+    ``answer_after`` seconds, as when Discord is slow to answer what it has done)."""
 
     method: str
     route: str
@@ -65,6 +67,7 @@ class RouteFault:
     body: dict[str, Any]
     headers: dict[str, str] = field(default_factory=dict)
     hits: int = 0
+    answer_after: float = 0.0
 
     def matches(self, method: str, template: str, path: str) -> bool:
         return self.remaining > 0 and self.method == method and self.route in (template, path)

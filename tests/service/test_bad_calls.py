@@ -57,6 +57,10 @@ def bad_values(name: str) -> list[object]:
         return list(BAD_TEXTS)
     if name == "options":
         return list(BAD_OPTIONS)
+    if name == "messages":
+        return [None, "board", [("board", 5)], {"board": "5"}, {5: 5}, {"board": -1}, {"b": 2**64}]
+    if name == "lines":
+        return [None, "a line", [5], ["x" * 2001], ["x"] * 51, {"a": "b"}]
     if name == "language":
         return [*BAD_TEXTS, "", "fr", "de-DE"]
     return []
@@ -89,6 +93,8 @@ async def valid_arguments(service: MatchService) -> dict[str, object]:
         "move": "c3",
         "action": "draw",
         "kind": "board",
+        "lines": ["**Ann** draws."],
+        "messages": {"board": 5555, "delivered": 3},
         "size": None,
         "limit": 10,
         "seat": None,

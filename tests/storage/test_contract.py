@@ -218,6 +218,37 @@ async def test_messages_and_threads_are_kept(repo: Repository) -> None:
     assert (await repo.get_match(match.id)).messages["board"] == 559
 
 
+async def test_several_messages_are_written_in_one_call(repo: Repository) -> None:
+    match = await repo.create_match(draft(messages={}))
+    await repo.set_message(match.id, "board", 555)
+    big = 2**62  # message ids are snowflakes: 64-bit on both backends
+    assert await repo.set_messages(match.id, {"board": big, "delivered:channel": 7}) is True
+    assert await repo.set_messages(match.id, {"delivered:channel": 8, f"hand:{ALICE}": 9})
+    assert (await repo.get_match(match.id)).messages == {
+        "board": big,
+        "delivered:channel": 8,
+        f"hand:{ALICE}": 9,
+    }
+    # no such match: nothing written
+    assert await repo.set_messages(match.id + 1, {"board": 1, "delivered": 2}) is False
+    assert await repo.get_match(match.id + 1) is None
+
+
+async def test_a_tables_event_lines_are_kept_with_their_message(repo: Repository) -> None:
+    match = await repo.create_match(draft(messages={}))
+    assert await repo.table_lines(match.id) is None
+    await repo.set_table_lines(match.id, 2**62, ["**Ann** draws.", "Ärger: **Bo** „ruft“ Leiff!"])
+    assert await repo.table_lines(match.id) == (
+        2**62,
+        ["**Ann** draws.", "Ärger: **Bo** „ruft“ Leiff!"],
+    )
+    await repo.set_table_lines(match.id, 5, [])
+    assert await repo.table_lines(match.id) == (5, [])
+    # no such match: nothing kept
+    await repo.set_table_lines(match.id + 1, 6, ["x"])
+    assert await repo.table_lines(match.id + 1) is None
+
+
 # ---- clocks and claims -----------------------------------------------------------------
 async def test_due_matches_are_the_passed_deadlines_and_unsent_warnings(repo: Repository) -> None:
     late = await repo.create_match(draft(deadline_at=100.0, warn_at=90.0))

@@ -10,11 +10,13 @@ from __future__ import annotations
 from typing import Any
 
 import discord
+from discord import app_commands
 
 from bot.common.components import Choice
 from bot.common.context import Context
 from bot.common.custom_ids import (
     ADD_BOT,
+    FORM,
     LEAVE_CONFIRMED,
     LEAVE_TABLE,
     LEIFF,
@@ -23,6 +25,7 @@ from bot.common.custom_ids import (
     SHOW_HAND,
     TRADE_BACK,
     TRADE_FIRST,
+    make_id,
 )
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
@@ -30,12 +33,14 @@ from bot.common.game_features import GameFeature, PlayRequest
 from bot.common.outgoing import Outgoing
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
+from bot.common.translator import command_text
 from bot.features.leiff_tables.messages import LeiffMessages
 from bot.service import StaleVersion
+from bot.service.results import MatchInfo
 from engine import get_spec
 from engine.leiff.actions import OUT_OF_TURN_KINDS
 from engine.spec import GameKind
-from i18n import translate
+from i18n import N_, language_for, translate
 
 # Matching, catching and penalties are judged against the pile as it is when they arrive
 # (the rules say so), so they carry no version; so does dealing the next round.
@@ -44,38 +49,31 @@ OUT_OF_TURN = OUT_OF_TURN_KINDS | {"next"}
 
 class RuleModal(discord.ui.Modal):
     """Free text for the Klatschtante's table rule; submitting plays ``rule TEXT``. Its
-    title and label are in the language of the member who opens it."""
+    title and label are in the language of the member who opens it.
 
-    def __init__(
-        self, tables: LeiffTables, match_id: int, version: int, suggestion: str, language: str
-    ) -> None:
-        super().__init__(title=translate(language, "bot.leiff.rule_form.title"), timeout=600)
+    Its custom id is one of ours (``lb|f|<match>|<version>|~form:rule``): the client hands
+    every submission to the router (:meth:`ComponentRouter.on_form`), so a form opened
+    before a restart is played by the next process like any old button. The modal object
+    only draws the form."""
+
+    def __init__(self, match_id: int, version: int, suggestion: str, language: str) -> None:
+        super().__init__(
+            title=translate(language, "bot.leiff.rule_form.title"),
+            timeout=600,
+            custom_id=make_id(LEIFF, match_id, version, f"{FORM}rule"),
+        )
         self.rule: discord.ui.TextInput[RuleModal] = discord.ui.TextInput(
             label=translate(language, "bot.leiff.rule_form.label"), min_length=1, max_length=100
         )
         self.add_item(self.rule)
-        self.tables = tables
-        self.match_id = match_id
-        self.version = version
         self.rule.default = suggestion[:100] or None
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        text = " ".join(str(self.rule.value).split())
-
-        async def play(responder: Responder) -> None:
-            if not text:
-                raise UserFacingError("bot.leiff.rule_form.empty")
-            update = await self.tables.service.leiff_action(
-                self.match_id, responder.user_id, f"rule {text}", version=self.version
-            )
-            await self.tables.delivery.publish(update, responder)
-
-        await self.tables.errors.run(interaction, play)
+        """Nothing here: the router plays it (see the class)."""
 
 
 class LeiffTables(GameFeature):
-    """Leiff lobbies and tables: their buttons, forms and messages (no commands of their
-    own: a table is opened with ``/play`` and played with buttons)."""
+    """Leiff lobbies and tables: their buttons, forms, messages and ``/leave``."""
 
     def __init__(self, context: Context, delivery: Delivery, errors: ErrorHandler) -> None:
         super().__init__(context, delivery, errors)
@@ -84,6 +82,92 @@ class LeiffTables(GameFeature):
     def register(self, router: ComponentRouter) -> None:
         router.route(LEIFF, self._click)
         self.delivery.register(GameKind.CARDS.value, self.messages)
+
+    def commands(self) -> list[app_commands.Command[Any, ..., None]]:
+        """``/leave``: what the hand's **Leave the table** button does (and the lobby's
+        **Leave**), typed in the table's channel. A table is opened with ``/play`` and
+        played with buttons."""
+        feature = self
+
+        @app_commands.command(
+            name=command_text("command.leave.name"),
+            description=command_text("command.leave.description"),
+        )
+        @app_commands.rename(table=command_text("command.option.table"))
+        @app_commands.describe(table=command_text("command.leave.table"))
+        @app_commands.guild_only()
+        async def leave_command(
+            interaction: discord.Interaction, table: app_commands.Range[int, 1] | None = None
+        ) -> None:
+            async def run(responder: Responder) -> None:
+                await feature.leave_by_command(interaction, responder, table)
+
+            await feature.errors.run(interaction, run)
+
+        @leave_command.autocomplete("table")
+        async def leave_table_autocomplete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[int]]:
+            language = language_for(interaction.locale)
+            typed = "".join(str(current).split()).lstrip("#")
+            tables = await feature._my_tables_here(interaction)
+            return [
+                app_commands.Choice(name=feature._table_label(language, t)[:100], value=t.id)
+                for t in tables
+                if not typed or typed in str(t.id)
+            ][:25]
+
+        return [leave_command]
+
+    # ---- /leave ----------------------------------------------------------------------
+    async def _my_tables_here(self, interaction: discord.Interaction) -> list[MatchInfo]:
+        """The caller's Leiff tables and lobbies in this channel that they have not left."""
+        if interaction.guild_id is None:
+            return []
+        user_id = interaction.user.id
+        return [
+            match
+            for match in await self.service.user_matches(user_id, interaction.guild_id)
+            if get_spec(match.game).kind is GameKind.CARDS
+            and interaction.channel_id in (match.thread_id, match.channel_id)
+            and any(s.user_id == user_id and not s.removed for s in match.seats)
+        ]
+
+    @staticmethod
+    def _table_label(language: str, match: MatchInfo) -> str:
+        if match.status == "lobby":
+            key = N_("bot.leiff.leave.lobby_label")
+        else:
+            key = N_("bot.leiff.leave.label")
+        return translate(language, key, table=match.id)
+
+    async def leave_by_command(
+        self, interaction: discord.Interaction, responder: Responder, table: int | None
+    ) -> None:
+        """``/leave [table]``: a running table asks first, as its button does (the answer
+        carries the same **Yes, leave the table**); a lobby is left at once, as with its
+        **Leave** button. Without ``table``, the caller's only table here; with several, it
+        names them and leaves none: leaving never guesses."""
+        mine = await self._my_tables_here(interaction)
+        if table is not None:
+            chosen = next((m for m in mine if m.id == table), None)
+            if chosen is None:
+                raise UserFacingError("bot.leiff.leave.not_yours", table=table)
+        elif not mine:
+            raise UserFacingError("bot.leiff.leave.none_here")
+        elif len(mine) > 1:
+            labels = [self._table_label(responder.language, m) for m in mine]
+            raise UserFacingError("bot.leiff.leave.which", tables=labels)
+        else:
+            chosen = mine[0]
+        if chosen.status == "lobby":
+            update = await self.service.leave_lobby(chosen.id, responder.user_id, version=None)
+            await responder.private(
+                translate(responder.language, "bot.leiff.leave.lobby_done", table=chosen.id)
+            )
+            await self.delivery.publish(update)
+            return
+        await self._ask_to_leave(responder, chosen.id)
 
     # ---- opening a table (from /play) --------------------------------------------------
     async def start(self, request: PlayRequest) -> None:
@@ -110,6 +194,9 @@ class LeiffTables(GameFeature):
             return
         if action.startswith(PROMPT):
             await self._open_rule_modal(responder, match_id, version)
+            return
+        if action.startswith(FORM):
+            await self._submit_rule(responder, match_id, version, action[len(FORM) :])
             return
         if action.startswith(TRADE_FIRST) or action == TRADE_BACK:
             await self._trade_pick(responder, match_id, action)
@@ -222,4 +309,19 @@ class LeiffTables(GameFeature):
         suggestion = next((a[len("rule ") :] for a in actions if a.startswith("rule ")), None)
         if suggestion is None:
             raise UserFacingError("bot.leiff.error.no_rule_now")
-        await responder.modal(RuleModal(self, match_id, version, suggestion, responder.language))
+        await responder.modal(RuleModal(match_id, version, suggestion, responder.language))
+
+    async def _submit_rule(
+        self, responder: Responder, match_id: int, version: int, submitted: str
+    ) -> None:
+        """The rule form was sent (by this process or one before a restart): ``rule TEXT``."""
+        kind, _, text = submitted.partition(" ")
+        text = " ".join(text.split())
+        if kind != "rule":
+            raise UserFacingError("bot.error.button_unused")
+        if not text:
+            raise UserFacingError("bot.leiff.rule_form.empty")
+        update = await self.service.leiff_action(
+            match_id, responder.user_id, f"rule {text}", version=version
+        )
+        await self.delivery.publish(update, responder)

@@ -19,8 +19,10 @@ channel's limit, and nobody waits on it: :meth:`LivingTables.submit` only queues
 acting player's answer and the other players' DMs go out beside it.
 
 The message's id is stored with the match (``service.set_message(match, "table", id)``),
-so after a restart the same message is edited, not duplicated; what was queued is sent
-before the process closes (:meth:`LivingTables.close`).
+so after a restart the same message is edited, not duplicated; so are the event lines it
+shows (``service.set_table_lines``: public events only, the ones the channel already sees),
+so that the message looks the same after a restart. What was queued is sent before the
+process closes (:meth:`LivingTables.close`).
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ import discord
 from bot.common.context import Context
 from bot.common.delivery import Delivery
 from bot.common.outgoing import Outgoing, match_of
-from bot.common.redelivery import is_transient
+from bot.common.redelivery import CHANNEL_SHOWS, is_transient
 from bot.common.responder import Responder
 from bot.service.protocol import GameService
 from bot.service.results import Update
@@ -64,6 +66,8 @@ class _Feed:
 
     message_id: int | None = None
     shown: list[str] = field(default_factory=list)  # event lines the message shows
+    # whether ``shown`` is known for ``message_id`` (else it is read from the database)
+    loaded: bool = False
     pending: Update | None = None  # the newest update not shown yet
     lines: list[str] = field(default_factory=list)  # event lines gathered since
     fresh: bool = False  # the next request posts a new message
@@ -116,6 +120,7 @@ class LivingTables:
         if feed is not None:
             feed.message_id = None
             feed.shown = []
+            feed.loaded = False
 
     def submit(
         self,
@@ -200,6 +205,9 @@ class LivingTables:
             current = await self.service.current(match_of(update).id)
             update = dataclasses.replace(update, pictures=current.pictures)
         match = match_of(update)
+        if not fresh and feed.message_id is not None and not feed.loaded:
+            feed.shown = await self._kept_lines(match.id, feed.message_id)
+            feed.loaded = True
         shown = (lines if fresh or feed.message_id is None else feed.shown + lines)[-RECENT_LINES:]
         outgoing = await self.messages.public_message(update, feed.language, shown)
         if not fresh and feed.message_id is not None:
@@ -209,6 +217,7 @@ class LivingTables:
                 )
                 feed.shown = shown
                 feed.status = match.status
+                await self._keep_lines(match.id, feed.message_id, shown)
                 return
             except discord.NotFound:
                 pass  # deleted by someone: a new message takes its place
@@ -216,12 +225,33 @@ class LivingTables:
         posted = await feed.channel.send(**outgoing.send_kwargs())
         feed.message_id = posted.id
         feed.shown = shown
+        feed.loaded = True
         feed.status = match.status
-        await self.service.set_message(match.id, TABLE, posted.id)
+        # the message and the version it shows in one statement (see ``redelivery``)
+        await self.service.set_messages(match.id, {TABLE: posted.id, CHANNEL_SHOWS: match.version})
+        await self._keep_lines(match.id, posted.id, shown)
         if previous is not None and match.status != "running":
             # a finished table keeps no live button anywhere
             with contextlib.suppress(discord.HTTPException):
                 await feed.channel.get_partial_message(previous).edit(view=None)
+
+    async def _kept_lines(self, match_id: int, message_id: int) -> list[str]:
+        """The lines the message showed when this process, or the one before a restart,
+        last sent it (none for a message they were not kept for)."""
+        try:
+            kept = await self.service.table_lines(match_id)
+        except Exception:
+            log.exception("could not read the lines of table %s", match_id)
+            return []
+        return kept[1] if kept is not None and kept[0] == message_id else []
+
+    async def _keep_lines(self, match_id: int, message_id: int, shown: list[str]) -> None:
+        """Keep the lines the message shows (public events only, as the channel sees
+        them; at most ``RECENT_LINES``), so that it looks the same after a restart."""
+        try:
+            await self.service.set_table_lines(match_id, message_id, shown)
+        except Exception:
+            log.exception("could not keep the lines of table %s", match_id)
 
     async def idle(self) -> None:
         """Wait until no table message is queued or being sent."""

@@ -1,0 +1,51 @@
+"""The SQL of a match's messages: the ids the bot must find again, what they show, and
+the event lines of a Leiff table's living message (written once for both back ends).
+
+A group of queries of :class:`bot.storage.sql.SqlRepository` over a back end's
+:class:`bot.storage.sql_access.SqlAccess`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+
+from bot.storage.sql_access import SqlAccess
+
+
+class MessageQueries(SqlAccess):
+    """Message ids and delivery records by kind; a living table's lines."""
+
+    async def set_messages(self, match_id: int, messages: Mapping[str, int]) -> bool:
+        # One statement that also tells whether the match exists (no row: nothing written).
+        # The WHERE also keeps SQLite from reading ON CONFLICT as part of the SELECT; the
+        # casts give PostgreSQL the types of the VALUES' parameters.
+        if not messages:
+            return True
+        rows = ", ".join(["(CAST(? AS TEXT), CAST(? AS BIGINT))"] * len(messages))
+        changed = await self._write(
+            "INSERT INTO match_messages(match_id, kind, message_id) "
+            f"SELECT m.id, v.column1, v.column2 FROM (VALUES {rows}) AS v, matches m "
+            "WHERE m.id = ? "
+            "ON CONFLICT(match_id, kind) DO UPDATE SET message_id = excluded.message_id",
+            (*(x for item in messages.items() for x in item), match_id),
+        )
+        return changed > 0
+
+    async def table_lines(self, match_id: int) -> tuple[int, list[str]] | None:
+        rows = await self._fetch(
+            "SELECT message_id, lines FROM table_lines WHERE match_id = ?", (match_id,)
+        )
+        if not rows:
+            return None
+        return int(rows[0]["message_id"]), [str(line) for line in json.loads(rows[0]["lines"])]
+
+    async def set_table_lines(self, match_id: int, message_id: int, lines: Sequence[str]) -> None:
+        # one statement; a match deleted meanwhile writes nothing
+        await self._write(
+            "INSERT INTO table_lines(match_id, message_id, lines) "
+            "SELECT id, ?, ? FROM matches WHERE id = ? "
+            "ON CONFLICT(match_id) DO UPDATE "
+            "SET message_id = excluded.message_id, lines = excluded.lines",
+            (message_id, json.dumps(list(lines), ensure_ascii=False), match_id),
+        )

@@ -1,0 +1,236 @@
+"""A start sends again only what of a match did not reach Discord, and never a second copy.
+
+Each part of a step is recorded as it goes out (``bot/common/redelivery.py``): the version
+the channel shows, in the same statement as a new channel message's id, and the version a
+player's private message shows. A process killed between two of them leaves the records of
+the parts that went out; these tests leave the database exactly as such a kill would (the
+step committed, some records written, the rest not) and start a new client on it:
+
+- a board that reached the channel is not posted again; one that did not is posted once;
+- at a Leiff table, only the players whose DM is behind get it again (an edit in place),
+  and a table message that shows the step is not touched;
+- a match kept before the records existed (none at all): its channel message is read back
+  from Discord, and the current board posted once only if that message shows an older
+  version;
+- a living Leiff table message shows the same event lines after a restart (they are kept
+  with the match: the public lines the channel shows, nothing more).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+from bot.common.custom_ids import ComponentId
+from tests.bot.helpers import (
+    last_board_message,
+    pick_move,
+    start_board_match,
+    stored_match,
+    stored_state,
+)
+from tests.bot.leiff_driver import LeiffTable
+from tests.bot.test_leiff import open_table
+from tests.bot.test_stalls import (
+    CALLBACK,
+    CHANNEL_EDIT,
+    CHANNEL_POST,
+    FOLLOWUP,
+    ORIGINAL_EDIT,
+    flood,
+    idle,
+    leiff_step,
+)
+
+
+def versions_on(message: Any) -> set[int]:
+    """The match versions the message's buttons were drawn for."""
+    ids = [b.custom_id for b in message.buttons if b.custom_id]
+    return {decoded.version for i in ids if (decoded := ComponentId.decode(i)) is not None}
+
+
+async def move(sim: Any, handle: Any, world: Any, match_id: int, seed: int) -> Any:
+    state = await stored_state(handle, match_id)
+    mover = (world.alice, world.bob)[state.seat_to_move]
+    return await sim.slash(mover, "move", cell=pick_move(state, random.Random(seed)))
+
+
+def public(channel: Any) -> int:
+    """How many messages of the channel everybody sees (not the deferred answers)."""
+    return sum(1 for m in channel.messages if not m.ephemeral)
+
+
+async def forget_records(handle: Any, match_id: int) -> None:
+    """The match as a version before delivery records kept it: none of them."""
+    await handle.client.service.repo._write(
+        "DELETE FROM match_messages WHERE match_id = ? AND kind LIKE 'delivered%'", (match_id,)
+    )
+
+
+async def undelivered_move(sim: Any, handle: Any, world: Any, match_id: int) -> list[Any]:
+    """A move committed while Discord refuses every message (the faults are returned: the
+    caller stops the bot with the move undelivered, then lifts them)."""
+    faults = flood(sim, CHANNEL_POST, CHANNEL_EDIT, FOLLOWUP, ORIGINAL_EDIT, count=10_000)
+    faults.append(sim.rate_limit(CALLBACK, retry_after=3.5))
+    before = public(world.channel)
+    moved = await move(sim, handle, world, match_id, 3)
+    await asyncio.gather(*moved.handler_tasks, return_exceptions=True)
+    assert public(world.channel) == before, "the board got through after all"
+    return faults
+
+
+async def stop_and_recover(handle: Any, faults: list[Any]) -> None:
+    """The bot stops with what is undelivered; then Discord recovers."""
+    await handle.stop()
+    for fault in faults:
+        fault.remaining = 0
+
+
+async def test_a_board_that_reached_the_channel_is_not_posted_again(sim, world, bot, make_bot):
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    moved = await move(sim, bot, world, match_id, 1)
+    await idle(bot, moved)
+    match = await stored_match(bot, match_id)
+    assert match.messages["delivered"] == match.version
+    assert match.messages["delivered:channel"] == match.version
+    # killed after the board went out and was recorded, before the step's whole record
+    await bot.client.service.set_messages(match_id, {"delivered": match.version - 1})
+    board = last_board_message(world.channel)
+    count = public(world.channel)
+    await bot.stop()
+
+    restarted = await sim.start_bot(make_bot)
+    await idle(restarted)
+    assert public(world.channel) == count, "a second copy of the board was posted"
+    assert not sim.state.messages[board.id].edited
+    assert (await stored_match(restarted, match_id)).messages["delivered"] == match.version
+    # the board's buttons still play
+    moved = await move(sim, restarted, world, match_id, 2)
+    assert not moved.ephemeral, moved.text
+    sim.assert_no_bot_errors()
+
+
+async def test_a_board_that_never_reached_the_channel_is_posted_once(sim, world, bot, make_bot):
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "dalen", 5)
+    faults = await undelivered_move(sim, bot, world, match_id)
+    await stop_and_recover(bot, faults)
+    count = public(world.channel)
+
+    restarted = await sim.start_bot(make_bot)
+    await idle(restarted)
+    match = await stored_match(restarted, match_id)
+    assert public(world.channel) == count + 1
+    assert versions_on(last_board_message(world.channel)) == {match.version}
+    assert match.messages["delivered"] == match.version
+    # and a further start has nothing left to send
+    again = await sim.restart_bot(make_bot)
+    await idle(again)
+    assert public(world.channel) == count + 1
+    sim.assert_no_bot_errors()
+
+
+async def test_a_leiff_start_sends_only_the_hands_that_are_behind(sim, world, bot, make_bot):
+    players = [world.alice, world.bob, world.carol]
+    match_id, _ = await open_table(sim, world, players)
+    await idle(bot)
+    table = LeiffTable(sim, bot, match_id, players, world.channel)
+    state = await table.state()
+    drawn = await table.act(players[state.waiting_for()["turn"]], "draw")
+    await idle(bot, drawn)
+    match = await stored_match(bot, match_id)
+    assert match.messages["delivered"] == match.version
+    # killed after the table message and Alice's DM went out, before Bob's and Carol's
+    await bot.client.service.set_messages(
+        match_id, {"delivered": match.version - 1, f"delivered:{world.alice.id}": match.version}
+    )
+    hands = {p.id: (await table.hand_message(p)).id for p in players}
+    revisions = {i: len(sim.state.messages[i].history) for i in hands.values()}
+    table_message = sim.state.messages[match.messages["table"]]
+    table_revisions = len(table_message.history)
+    count = public(world.channel)
+    await bot.stop()
+
+    restarted = await sim.start_bot(make_bot)
+    await idle(restarted)
+    table.handle = restarted
+    assert public(world.channel) == count
+    assert len(table_message.history) == table_revisions, "the table was sent again"
+    edits = {u: len(sim.state.messages[hands[u]].history) - revisions[hands[u]] for u in hands}
+    assert edits == {world.alice.id: 0, world.bob.id: 1, world.carol.id: 1}
+    for player in players:  # edited in place: still one hand message each
+        assert (await table.hand_message(player)).id == hands[player.id]
+    assert (await stored_match(restarted, match_id)).messages["delivered"] == match.version
+    await table.audit()
+    sim.assert_no_bot_errors()
+
+
+async def test_a_match_without_records_whose_board_is_current_is_left_alone(
+    sim, world, bot, make_bot
+):
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lublache", 5)
+    moved = await move(sim, bot, world, match_id, 4)
+    await idle(bot, moved)
+    await forget_records(bot, match_id)
+    count = public(world.channel)
+    await bot.stop()
+
+    restarted = await sim.start_bot(make_bot)
+    await idle(restarted)
+    match = await stored_match(restarted, match_id)
+    assert public(world.channel) == count
+    # looked at once: from now on the match has its records
+    assert match.messages["delivered"] == match.version
+    sim.assert_no_bot_errors()
+
+
+async def test_a_match_without_records_whose_board_is_behind_gets_it_once(
+    sim, world, bot, make_bot
+):
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    faults = await undelivered_move(sim, bot, world, match_id)
+    await forget_records(bot, match_id)
+    await stop_and_recover(bot, faults)
+    count = public(world.channel)
+
+    restarted = await sim.start_bot(make_bot)
+    await idle(restarted)
+    match = await stored_match(restarted, match_id)
+    assert public(world.channel) == count + 1
+    assert versions_on(last_board_message(world.channel)) == {match.version}
+    again = await sim.restart_bot(make_bot)
+    await idle(again)
+    assert public(world.channel) == count + 1
+    sim.assert_no_bot_errors()
+
+
+def event_lines(message: Any) -> list[str]:
+    """The living table message's event lines: between its header and whose move it is."""
+    return (message.content or "").split("\n")[1:-1]
+
+
+async def test_a_living_table_keeps_its_event_lines_across_a_restart(sim, world, bot, make_bot):
+    players = [world.alice, world.bob, world.carol]
+    match_id, _ = await open_table(sim, world, players)
+    await idle(bot)
+    table = LeiffTable(sim, bot, match_id, players, world.channel)
+    for _ in range(2):
+        await idle(bot, await leiff_step(table, players))
+    match = await stored_match(bot, match_id)
+    living = sim.state.messages[match.messages["table"]]
+    before = event_lines(living)
+    assert len(before) >= 2, living.content
+    # what is kept is what the channel shows: public lines only
+    assert await bot.client.service.table_lines(match_id) == (living.id, before)
+    await bot.stop()
+
+    restarted = await sim.start_bot(make_bot)
+    table.handle = restarted
+    await idle(restarted, await leiff_step(table, players))
+    after = await stored_match(restarted, match_id)
+    assert after.messages["table"] == living.id, "a new table message was posted"
+    shown = event_lines(sim.state.messages[living.id])
+    assert len(shown) > len(before)
+    assert shown[: len(before)] == before, "the lines before the restart are gone"
+    await table.audit()
+    sim.assert_no_bot_errors()
