@@ -30,6 +30,7 @@ from engine.leiff.events import words
 from engine.phrases import Phrase
 from i18n import (
     DEFAULT_LANGUAGE,
+    colour_name,
     illegal_move,
     outcome_reason,
     phrase,
@@ -154,6 +155,9 @@ def _result_sentence(
     language: str, result: Mapping[str, object], winners: list[str], reason: Reason | None
 ) -> str:
     """Who won (``winners``: their names) and why, in a language other than English."""
+    named = _winner_in_outcome(language, result, winners, reason)
+    if named is not None:
+        return named
     if isinstance(reason, Said):
         because = said_words(language, reason.code, reason.params)
     elif reason is not None:
@@ -168,6 +172,26 @@ def _result_sentence(
     else:
         code = "result_win_many" if because else "result_win_many_plain"
     return translate(language, SAY_PREFIX + code, names=names, reason=because)
+
+
+def _winner_in_outcome(
+    language: str, result: Mapping[str, object], winners: list[str], reason: Reason | None
+) -> str | None:
+    """An engine outcome that itself says who won ("{colour} wins 4–2: …") with the player
+    put in for the colour: "Bernd (Hell) gewinnt 4–2: …", so the winner is named once, as
+    English does; None for any other result."""
+    if result.get("draw") or len(winners) != 1 or not isinstance(reason, Mapping):
+        return None
+    params = reason.get("params")
+    if not reason.get("code") or not isinstance(params, Mapping):
+        return None
+    colour = params.get("colour")
+    if not isinstance(colour, str) or not str(reason.get("reason", "")).startswith(
+        f"{colour} wins"
+    ):
+        return None
+    player = f"{winners[0]} ({colour_name(language, colour)})"
+    return outcome_reason(language, {**reason, "params": {**params, "colour": player}}) + "."
 
 
 def _value(language: str, value: object) -> object:

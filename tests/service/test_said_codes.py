@@ -19,7 +19,7 @@ import bot.service.texts as texts
 from bot.common.service_words import texts_for
 from bot.service import MatchService, Update
 from engine import get_game
-from i18n import outcome_reason, translate
+from i18n import colour_name, outcome_reason, translate
 from tests.service.helpers import (
     ALICE,
     BOB,
@@ -128,8 +128,20 @@ async def test_an_engine_ending_reads_in_german_with_the_engine_s_reason(
         state = state.play(move)
     _same_in_english(update)
     german = texts_for("de", update, None)[-1]
-    assert german.endswith(outcome_reason("de", state.outcome) + "."), german
-    assert "gewinnt" in german or "unentschieden" in german
+    outcome = state.outcome
+    assert outcome is not None
+    data = outcome.to_dict()
+    colour = data["params"].get("colour")
+    if outcome.reason.startswith(f"{colour} wins"):
+        # the engine's "Hell gewinnt 2–1: …" with the winner put in, named once
+        winner = ALICE if state.seat_of(outcome.winner) == 0 else BOB
+        named = f"<@{winner}> ({colour_name('de', colour)})"
+        expected = outcome_reason("de", {**data, "params": {**data["params"], "colour": named}})
+        assert german == expected + ".", german
+        assert german.count("gewinnt") == 1, german
+    else:
+        assert german.endswith(outcome_reason("de", outcome) + "."), german
+        assert "unentschieden" in german.lower(), german
 
 
 async def test_a_leiff_lobby_and_the_clock_read_in_german(service: MatchService) -> None:
