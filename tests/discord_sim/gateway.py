@@ -84,9 +84,15 @@ class GatewaySession:
 
     async def dispatch(self, event: str, data: dict[str, Any]) -> None:
         """Send (or, while disconnected, buffer) one event with the next sequence number."""
+        await self.dispatch_encoded(event, json.dumps(data))
+
+    async def dispatch_encoded(self, event: str, data: str) -> None:
+        """``dispatch`` with the event's data already encoded as JSON."""
         async with self.send_lock:
             self.sequence += 1
-            frame = json.dumps({"op": DISPATCH, "t": event, "s": self.sequence, "d": data})
+            frame = (
+                f'{{"op": {DISPATCH}, "t": {json.dumps(event)}, "s": {self.sequence}, "d": {data}}}'
+            )
             self.buffer.append((self.sequence, frame))
             websocket = self.websocket
             if websocket is not None and not websocket.closed:
@@ -162,11 +168,17 @@ class Gateway:
         """Send an event to the live sessions of its guild's shard (DM events: shard 0)
         whose intents include ``intent`` (0 = always)."""
         guild_id = guild_of_event(event, data)
+        encoded: str | None = None
         for session in self.live_sessions:
             if not session.receives(guild_id):
                 continue
             if intent == 0 or session.intents & intent:
-                task = asyncio.get_running_loop().create_task(session.dispatch(event, data))
+                # Encoded now, once for every session: what changes later (the message's
+                # next edit) is not in this event.
+                encoded = json.dumps(data) if encoded is None else encoded
+                task = asyncio.get_running_loop().create_task(
+                    session.dispatch_encoded(event, encoded)
+                )
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
 

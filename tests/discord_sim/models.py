@@ -8,12 +8,14 @@ directly: ``channel.messages[-1].buttons[0].custom_id``, ``message.attachments[0
 
 from __future__ import annotations
 
-import copy
+import functools
 import itertools
+import json
 import re
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
@@ -432,13 +434,15 @@ class SimMessage:
     def snapshot(self) -> MessageRevision:
         return MessageRevision(
             content=self.content,
-            embeds=copy.deepcopy(self.embeds),
-            components=copy.deepcopy(self.components),
+            embeds=_json_copy(self.embeds),
+            components=_json_copy(self.components),
             attachments=tuple(self.attachments),
             edited_at=self.edited_at or self.created_at,
         )
 
-    def to_payload(self, base_url: str) -> dict[str, Any]:
+    def to_payload(self, base_url: str, *, copy_parts: bool = True) -> dict[str, Any]:
+        """The message as Discord sends it. ``copy_parts=False`` shares the embed and
+        component dicts with the stored message: only for a payload encoded at once."""
         channel = self.channel
         payload: dict[str, Any] = {
             "id": str(self.id),
@@ -451,8 +455,8 @@ class SimMessage:
             "mentions": [],
             "mention_roles": [],
             "attachments": [a.to_payload(base_url) for a in self.attachments],
-            "embeds": copy.deepcopy(self.embeds),
-            "components": copy.deepcopy(self.components),
+            "embeds": _json_copy(self.embeds) if copy_parts else self.embeds,
+            "components": _json_copy(self.components) if copy_parts else self.components,
             "pinned": False,
             "flags": self.flags,
             "timestamp": _iso(self.created_at),
@@ -471,9 +475,14 @@ class SimMessage:
         return f"SimMessage(id={self.id}, channel={self.channel.name!r}{flags}, content={self.content!r})"
 
 
-def _iso(timestamp: float) -> str:
-    from datetime import UTC, datetime
+def _json_copy(parts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A deep copy of embeds or components (JSON as the bot sent it): through the JSON
+    codec, several times faster than ``copy.deepcopy``."""
+    return json.loads(json.dumps(parts)) if parts else []
 
+
+@functools.lru_cache(maxsize=4096)  # a message's times are sent with every payload of it
+def _iso(timestamp: float) -> str:
     return datetime.fromtimestamp(timestamp, UTC).isoformat()
 
 

@@ -19,6 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from .command_schema import command_problem
+from .forms import UploadedFile, media_type, parse_form, parse_json
 from .gateway import Gateway
 from .interactions import (
     APPLICATION_COMMAND,
@@ -203,22 +204,18 @@ class SimServer:
 
     async def _read_body(
         self, request: web.Request
-    ) -> tuple[dict[str, Any], dict[int, tuple[str, bytes, str | None]]]:
+    ) -> tuple[dict[str, Any], dict[int, UploadedFile]]:
         """The JSON payload and the uploaded files by index (``files[n]``)."""
-        if request.content_type.startswith("multipart/"):
-            form = await request.post()
-            payload = json.loads(str(form.get("payload_json") or "{}"))
-            files: dict[int, tuple[str, bytes, str | None]] = {}
-            for key, value in form.items():
-                if key.startswith("files[") and isinstance(value, web.FileField):
-                    files[int(key[6:-1])] = (value.filename, value.file.read(), value.content_type)
-            return payload, files
         if not request.can_read_body:
             return {}, {}
-        return await request.json(), {}
+        content_type = request.headers.get("Content-Type", "")
+        body = await request.read()
+        if media_type(content_type).startswith("multipart/"):
+            return parse_form(content_type, body)
+        return parse_json(body), {}
 
     def _attachments(
-        self, meta: list[dict[str, Any]] | None, files: dict[int, tuple[str, bytes, str | None]]
+        self, meta: list[dict[str, Any]] | None, files: dict[int, UploadedFile]
     ) -> list[SimAttachment]:
         described = {int(m["id"]): m for m in meta or [] if "filename" in m}
         attachments = []
@@ -305,7 +302,7 @@ class SimServer:
         )
 
     def _message_json(self, message: SimMessage) -> web.Response:
-        return json_response(message.to_payload(self.state.base_url))
+        return json_response(message.to_payload(self.state.base_url, copy_parts=False))
 
     # ----------------------------------------------------------------- login and gateway
 
@@ -466,7 +463,9 @@ class SimServer:
             after = int(request.query["after"])
             messages = [m for m in messages if m.id > after][:limit]
         newest_first = list(reversed(messages))[:limit]
-        return json_response([m.to_payload(self.state.base_url) for m in newest_first])
+        return json_response(
+            [m.to_payload(self.state.base_url, copy_parts=False) for m in newest_first]
+        )
 
     async def get_message(self, request: web.Request) -> web.Response:
         channel = self.state.get_channel(int(request.match_info["channel_id"]))
@@ -605,7 +604,7 @@ class SimServer:
         }
         if message is not None:
             body["interaction"]["response_message_id"] = str(message.id)
-            body["resource"]["message"] = message.to_payload(self.state.base_url)
+            body["resource"]["message"] = message.to_payload(self.state.base_url, copy_parts=False)
         return json_response(body)
 
     def _response_message(

@@ -345,7 +345,8 @@ class SimState:
             listener(message)
 
     def _event_payload(self, message: SimMessage) -> dict[str, Any]:
-        payload = message.to_payload(self.base_url)
+        # ``announce`` encodes it before returning: no copy of the message's parts needed
+        payload = message.to_payload(self.base_url, copy_parts=False)
         guild = message.channel.guild
         if guild is not None and message.author.id in guild.members:
             payload["member"] = guild.members[message.author.id].to_payload(with_user=False)
