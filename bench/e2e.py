@@ -635,7 +635,8 @@ def report(stage: Stage, samples: dict[str, list[tuple[float, float]]]) -> None:
             f"   bot event-loop lag (10 ms sleep overshoot): p50 "
             f"{statistics.median(lags) * 1000:.1f} ms, p99 {percentile(lags, 0.99) * 1000:.1f}"
             f" ms, max {max(lags) * 1000:.1f} ms; longest GC pause "
-            f"{max(pauses, default=0.0) * 1000:.1f} ms ({len(pauses)} collections)"
+            f"{max(pauses, default=0.0) * 1000:.1f} ms ({len(pauses)} collections, "
+            f"{sum(pauses) * 1000:.0f} ms in all)"
         )
     actions = figures.board_moves + figures.leiff_actions
     if actions:

@@ -8,9 +8,11 @@ Configured like the bot (``DISCORD_TOKEN``, ``DATABASE_PATH``, ``DEV_GUILD_ID``,
 every event-loop lag sample (the overshoot of a 10 ms sleep, with its wall-clock time) and
 every garbage-collector pause, as JSON. The load generator decides which window counts.
 With ``E2E_PROFILE`` set to a file name, the bot's main thread runs under cProfile and its
-statistics are written there (to see where the bot's own time goes). With ``E2E_PICTURES``
-set to a file name, every call to the picture workers (function name and arguments) is
-written there, pickled, for ``python -m bench.picture_calls`` to replay.
+statistics are written there (to see where the bot's own time goes), timed by the thread's
+CPU clock: on a shared machine wall time mostly measures waiting for a core or for the
+interpreter lock (a syscall that wakes a thread hands the lock over). With
+``E2E_PICTURES`` set to a file name, every call to the picture workers (function name and
+arguments) is written there, pickled, for ``python -m bench.picture_calls`` to replay.
 """
 
 from __future__ import annotations
@@ -90,7 +92,7 @@ def main(argv: list[str]) -> int:
 
         pictures.Painter._run = capturing_run  # type: ignore[method-assign,assignment]
     profile_path = os.environ.get("E2E_PROFILE")
-    profiler = cProfile.Profile() if profile_path else None
+    profiler = cProfile.Profile(time.thread_time) if profile_path else None
     try:
         if profiler is not None:
             profiler.enable()

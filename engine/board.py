@@ -534,8 +534,15 @@ class BoardState:
         return _state_dict(self)
 
     def to_json(self) -> str:
-        """Byte-stable JSON: the same state always gives the same text."""
-        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        """Byte-stable JSON: the same state always gives the same text (worked out once:
+        the bot stores a new position and sends it to its picture workers)."""
+        cached = self._cache.get("json")
+        if cached is None:
+            cached = json.dumps(
+                self.to_dict(), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+            )
+            self._cache["json"] = cached
+        return str(cached)
 
     @classmethod
     def _from_dict(cls, game: BoardGame, data: Mapping[str, Any]) -> BoardState:

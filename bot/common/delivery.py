@@ -31,6 +31,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import discord
+from discord.http import handle_message_parameters
 
 from bot.common.bot_turns import BotTurns
 from bot.common.components import disabled_copy
@@ -57,6 +58,9 @@ log = logging.getLogger(__name__)
 CHALLENGE_END_KINDS = {"challenge_declined", "challenge_cancelled", "challenge_expired"}
 CHALLENGE = "challenge"  # the builder of updates about a challenge (no match yet)
 
+
+# An edit that takes every button and menu off a message.
+NO_COMPONENTS = handle_message_parameters(view=None)
 
 # Recorded as "<kind>:kept": a channel message whose buttons may stay when a newer one
 # comes (see ``MessageBuilder.outdated_by_newer``).
@@ -451,8 +455,11 @@ class Delivery:
         return posted
 
     async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
+        # The request alone: nobody reads the edited message, so discord.py is spared
+        # building a Message (author, components, attachments) from the answer, which on
+        # every board move cost more than the request itself.
         try:
-            await channel.get_partial_message(message_id).edit(view=None)
+            await self.client.http.edit_message(channel.id, message_id, params=NO_COMPONENTS)
         except discord.HTTPException as error:
             log.debug("could not clear the buttons of message %s: %s", message_id, error)
 

@@ -127,14 +127,44 @@ def _check(name: str, value: Any) -> None:
 def checked(call: _Call) -> _Call:
     """``call`` with its arguments checked by name before it runs."""
     signature = inspect.signature(call)
+    parameters = signature.parameters.values()
+    # Every service call takes plain named parameters: then the names of the positional
+    # arguments are known in advance, and a call is matched up without Signature.bind
+    # (a tenth of its cost, on every call of every update).
+    plain = all(p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) for p in parameters)
+    positional = tuple(p.name for p in parameters if p.kind is p.POSITIONAL_OR_KEYWORD)
+    named = frozenset(signature.parameters)
+    # the parameters without a default: (position or None for keyword-only, name)
+    required = tuple(
+        (positional.index(p.name) if p.name in positional else None, p.name)
+        for p in parameters
+        if p.default is p.empty
+    )
+
+    def well_formed(args: tuple[Any, ...], kwargs: dict[str, Any]) -> bool:
+        """Whether the call names each parameter at most once and every required one."""
+        if not plain or len(args) > len(positional) or not named.issuperset(kwargs):
+            return False
+        if kwargs and any(name in kwargs for name in positional[: len(args)]):
+            return False
+        return all(
+            (index is not None and index < len(args)) or name in kwargs for index, name in required
+        )
 
     @functools.wraps(call)
     async def wrapper(*args: Any, **kwargs: Any) -> Any:
-        # A call of the wrong shape (a missing argument) is a bug and raises TypeError.
-        bound = signature.bind(*args, **kwargs)
-        for name, value in bound.arguments.items():
-            if name != "self":
+        if well_formed(args, kwargs):
+            for name, value in zip(positional, args, strict=False):  # fewer args: defaults
+                if name != "self":
+                    _check(name, value)
+            for name, value in kwargs.items():
                 _check(name, value)
+        else:
+            # A call of the wrong shape (a missing argument) is a bug and raises TypeError.
+            bound = signature.bind(*args, **kwargs)
+            for name, value in bound.arguments.items():
+                if name != "self":
+                    _check(name, value)
         return await call(*args, **kwargs)
 
     return wrapper  # type: ignore[return-value]

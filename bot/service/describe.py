@@ -33,8 +33,14 @@ class Describer:
 
     def __init__(self, store: MatchStore) -> None:
         self.store = store
+        # Per running table, the last state described and what each player's private
+        # message showed then (leiff_logic.private_basis): the next action starts from that
+        # very state (the store's cache), so whether a hand changed is decided without
+        # working the old views out again (a view costs about as much as the action).
+        self._bases: dict[int, tuple[Any, dict[int, tuple[Any, ...]]]] = {}
 
-    def info(self, record: MatchRecord, state: Any) -> MatchInfo:
+    def info(self, record: MatchRecord, state: Any, spectator_view: Any = None) -> MatchInfo:
+        """``spectator_view``: the table's ``state.view(None)`` when the caller has it."""
         to_act: tuple[int, ...] = ()
         score = ""
         if state is not None and record.status == "running":
@@ -52,7 +58,8 @@ class Describer:
                 to_act = () if user is None else (user,)
         if state is not None:
             if is_table(record):
-                totals = state.view(None)["totals"]
+                view = spectator_view if spectator_view is not None else state.view(None)
+                totals = view["totals"]
                 score = " · ".join(
                     f"{leiff_logic.seat_mention(record, seat)} {total}"
                     for seat, total in enumerate(totals)
@@ -148,9 +155,25 @@ class Describer:
             said.extend(leiff_logic.private_lines(state, record))
             events.extend(Event(k, d) for k, d in leiff_logic.public_events(state))
         said.extend(closing)
-        info = self.info(record, final)
-        pictures = [Picture("table", record.id, record.version, None, view=final.view(None))]
+        spectator = final.view(None)
+        info = self.info(record, final, spectator)
+        pictures = [Picture("table", record.id, record.version, None, view=spectator)]
         buttons = []
+        kept = self._bases.get(record.id)
+        bases_before = kept[1] if kept is not None and kept[0] is before else {}
+        bases: dict[int, tuple[Any, ...]] = {}
+        views: dict[int, Any] = {}
+
+        def hand_changed(seat: int) -> bool:
+            """leiff_logic.hand_changed, with the views worked out once."""
+            views[seat] = final.view(seat)
+            bases[seat] = leiff_logic.private_basis(views[seat], seat)
+            if before is None:
+                return True
+            if seat not in bases_before:
+                return bool(leiff_logic.private_basis(before.view(seat), seat) != bases[seat])
+            return bases_before[seat] != bases[seat]
+
         for seat in record.seats:
             if seat.user_id is None or seat.is_bot:
                 continue
@@ -161,9 +184,9 @@ class Describer:
             if (
                 kind == "refresh"
                 or (kind == "resigned" and seat.removed)
-                or leiff_logic.hand_changed(before, final, seat.seat)
+                or hand_changed(seat.seat)
             ):
-                view = final.view(seat.seat)
+                view = views[seat.seat] if seat.seat in views else final.view(seat.seat)
                 pictures.append(Picture("hand", record.id, record.version, seat.user_id, view=view))
                 actions = (
                     ()
@@ -173,6 +196,10 @@ class Describer:
                 # A private message carries its player's hand version, not the match's.
                 version = leiff_logic.hand_version(view, seat.seat)
                 buttons.append(Buttons(seat.user_id, actions, version))
+        if record.status != "running":
+            self._bases.pop(record.id, None)
+        elif bases:
+            self._bases[record.id] = (final, bases)
         if record.result is not None:
             events.append(Event("result", dict(record.result)))
         # Ping whoever the table now waits for, once; dealing the next round pings nobody

@@ -106,6 +106,11 @@ class MatchService:
         self.standings = Standings(repo)
         self.lookups = Lookups(self.store, self.describe)
         self.prefs = Preferences(repo, clock)
+        self.store.finished_listeners.append(
+            lambda record: self.prefs.match_finished(
+                (s.user_id for s in record.seats if s.user_id is not None), record.game
+            )
+        )
 
     @property
     def bot_user_id(self) -> int | None:

@@ -92,6 +92,9 @@ class MatchStore:
         # seen at most SETTINGS_SECONDS later.
         self._settings: dict[int, tuple[float, GuildSettings]] = {}
         self.settings_clock: Callable[[], float] = time.monotonic
+        # Told of every match that finishes through this process (what is kept in memory
+        # about its players, e.g. their finished games for the hints, is out of date).
+        self.finished_listeners: list[Callable[[MatchRecord], None]] = []
 
     async def settings(self, guild_id: int) -> GuildSettings:
         now = self.settings_clock()
@@ -232,4 +235,7 @@ class MatchStore:
             self._states[record.id] = (record.version, state)
         else:
             self._states.pop(record.id, None)  # finished: parse again if ever asked
+        if record.status == "finished" and original.status != "finished":
+            for listener in self.finished_listeners:
+                listener(record)
         return changes

@@ -8,10 +8,13 @@ keeps coroutines sharing the connection from interleaving inside each other's tr
 The queries themselves live in :class:`bot.storage.sql.SqlRepository`.
 
 aiosqlite runs the connection in a thread of its own and every call to it is a round trip
-to that thread (a queued call, a future, a wake-up of the event loop). Each statement here
-is one such trip: it runs, is read and its cursor closed in the thread
-(:func:`_run`, :func:`_rows`), where aiosqlite's cursor API would take three; matches
-with their seats and messages are read in one trip (:func:`_match_rows`).
+to that thread (a queued call, a future, a wake-up of the event loop, and on a busy machine
+two thread switches for the interpreter lock). A statement runs, is read and its cursor
+closed in one trip (:func:`_run`, :func:`_rows`), where aiosqlite's cursor API would take
+three; matches with their seats and messages are read in one trip (:func:`_match_rows`).
+A transaction takes no trip of its own: ``BEGIN IMMEDIATE`` goes with its first statement,
+and statements whose result nobody reads (``executemany``: the action log's rows) wait and
+go with the next statement or with ``COMMIT`` (a move's commit: two trips, not four).
 """
 
 from __future__ import annotations
@@ -53,6 +56,42 @@ def _rows(connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> li
         cursor.close()
 
 
+def _steps(
+    connection: sqlite3.Connection,
+    begin: bool,
+    pending: Sequence[tuple[str, Sequence[Sequence[Any]]]],
+    last: Any,
+    *args: Any,
+) -> Any:
+    """In aiosqlite's thread: ``BEGIN IMMEDIATE`` first when ``begin``, the statements
+    ``pending`` (``executemany``), then ``last(connection, *args)``; its result."""
+    if begin:
+        _run(connection, "BEGIN IMMEDIATE", ())
+    for sql, rows in pending:
+        _run_many(connection, sql, rows)
+    return last(connection, *args)
+
+
+def _flush_and_commit(
+    connection: sqlite3.Connection,
+    begin: bool,
+    pending: Sequence[tuple[str, Sequence[Sequence[Any]]]],
+) -> None:
+    """In aiosqlite's thread: ``BEGIN IMMEDIATE`` first when ``begin``, the statements still
+    waiting, then ``COMMIT``. A transaction that cannot end so (one of them fails, or SQLite
+    refuses the commit) is rolled back."""
+    try:
+        if begin:
+            _run(connection, "BEGIN IMMEDIATE", ())
+        for sql, rows in pending:
+            _run_many(connection, sql, rows)
+        _run(connection, "COMMIT", ())
+    except BaseException:
+        if connection.in_transaction:
+            _run(connection, "ROLLBACK", ())
+        raise
+
+
 def _match_rows(
     connection: sqlite3.Connection, sql: str, params: Sequence[Any]
 ) -> tuple[list[Row], list[Row], list[Row]]:
@@ -71,17 +110,47 @@ async def _in_thread(db: aiosqlite.Connection, function: Any, *args: Any) -> Any
 
 
 class _SqliteTransaction(Transaction):
+    """A transaction that begins with its first statement and sends statements whose
+    result is not read with the next trip (see the module's docstring)."""
+
     def __init__(self, db: aiosqlite.Connection) -> None:
         self._db = db
+        self.begun = False
+        self._pending: list[tuple[str, Sequence[Sequence[Any]]]] = []
+
+    async def _trip(self, last: Any, *args: Any) -> Any:
+        begin, pending = not self.begun, self._pending
+        self.begun, self._pending = True, []
+        return await _in_thread(self._db, _steps, begin, pending, last, *args)
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        return int(await _in_thread(self._db, _run, sql, params))
+        return int(await self._trip(_run, sql, params))
 
     async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None:
-        await _in_thread(self._db, _run_many, sql, rows)
+        # Sent with the next trip; a failure then fails the whole transaction, as it would now.
+        self._pending.append((sql, list(rows)))
 
     async def fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
-        return list(await _in_thread(self._db, _rows, sql, params))
+        return list(await self._trip(_rows, sql, params))
+
+    async def commit(self) -> None:
+        if not self.begun and not self._pending:
+            return  # nothing was run: no transaction to end
+        begin, pending = not self.begun, self._pending
+        self.begun, self._pending = True, []
+        await _in_thread(self._db, _flush_and_commit, begin, pending)
+
+    async def rollback(self) -> None:
+        self._pending = []
+        if self.begun:
+            await _in_thread(self._db, _rollback)
+
+
+def _rollback(connection: sqlite3.Connection) -> None:
+    """In aiosqlite's thread: end the open transaction, if any (a ``BEGIN`` that failed
+    left none)."""
+    if connection.in_transaction:
+        _run(connection, "ROLLBACK", ())
 
 
 class SqliteRepository(SqlRepository):
@@ -123,13 +192,13 @@ class SqliteRepository(SqlRepository):
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Transaction]:
         async with self._lock:
-            await _in_thread(self._db, _run, "BEGIN IMMEDIATE", ())
+            tx = _SqliteTransaction(self._db)
             try:
-                yield _SqliteTransaction(self._db)
+                yield tx
             except BaseException:
-                await _in_thread(self._db, _run, "ROLLBACK", ())
+                await tx.rollback()
                 raise
-            await _in_thread(self._db, _run, "COMMIT", ())
+            await tx.commit()
 
     async def _write(self, sql: str, params: Sequence[Any] = ()) -> int:
         # Autocommit: the statement is its own transaction (it takes the write lock, waits

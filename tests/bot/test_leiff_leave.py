@@ -120,6 +120,8 @@ async def test_at_two_players_the_one_who_stays_wins(sim, world, bot):
     sim.assert_no_bot_errors()
 
 
+# A table played in one channel until a step comes: its point is that step, not the limits.
+@pytest.mark.compressed_rate_limits
 async def test_leave_by_command_asks_first_and_then_a_bot_plays_the_hand(sim, world, language, bot):
     """``/leave`` (German ``/verlassen``) in the table's channel does what the DM button
     does: it asks privately, in the member's language, and leaving takes the confirmation."""

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from i18n import translate
 from tests.bot.helpers import (
     check_board_message,
@@ -96,6 +98,8 @@ async def test_rate_limits_and_a_gateway_reconnect_lose_nothing(sim, world, bot)
     sim.assert_no_bot_errors()
 
 
+# A table played in one channel until a step comes: its point is that step, not the limits.
+@pytest.mark.compressed_rate_limits
 async def test_a_klatschtante_form_opened_before_a_restart_is_played_after_it(
     sim, world, language, make_bot
 ):
@@ -139,6 +143,8 @@ async def test_a_klatschtante_form_opened_before_a_restart_is_played_after_it(
     sim.assert_no_bot_errors()
 
 
+# A table played in one channel until a step comes: its point is that step, not the limits.
+@pytest.mark.compressed_rate_limits
 async def test_the_klatschtante_button_opens_its_form_after_a_restart(sim, world, make_bot):
     seed = seed_with_an_early_gossip(2)
     handle = await sim.start_bot(lambda: make_bot(seed_source=lambda: seed))

@@ -11,6 +11,7 @@ decides what is legal.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -212,6 +213,13 @@ def _parsed(action: str) -> Action | None:
 def leiff_choice(language: str, action: str, seat_names: Sequence[str]) -> Choice:
     """How one Leiff action reads in ``language`` (families with many members become a
     select menu)."""
+    return _leiff_choice(language, action, tuple(seat_names))
+
+
+# A hand message lists a dozen or more actions and is redrawn after most actions at its
+# table, with the same few labels each time: each is worded once (a Choice is immutable).
+@functools.lru_cache(maxsize=4096)
+def _leiff_choice(language: str, action: str, seat_names: tuple[str, ...]) -> Choice:
 
     def seat(number: int) -> str:
         if 0 <= number < len(seat_names):
