@@ -29,6 +29,7 @@ from typing import Any
 from engine import BOARD_GAMES, get_board_game
 from engine.leiff import Leiff
 from render import png_bytes, render_async, render_board, render_hand, render_table, replay_gif
+from render.annotations import hint_cells, render_hint_cells
 from render.offload import shutdown_renderer
 
 RUNS = 60
@@ -112,6 +113,38 @@ def _boards() -> None:
         sizes = [len(png_bytes(image)) / 1024 for image in images]
         print(
             f"{name:<10}{size:>5}{len(sample[-1].stones):>8}{statistics.median(drawn):>9.2f}"
+            f"{statistics.median(encoded):>11.2f}{statistics.median(both):>9.2f}"
+            f"{statistics.median(cpu):>8.2f}{statistics.median(sizes):>8.1f}"
+        )
+
+
+def _hint_boards() -> None:
+    print(
+        "\nthe same with move hints (a member's first games; every board of bench.e2e): the "
+        "cells to dot worked out beforehand, as the bot does (its service knows the legal moves)"
+    )
+    print(
+        f"{'game':<10}{'size':>5}{'dots':>8}{'draw ms':>9}{'encode ms':>11}{'both ms':>9}"
+        f"{'cpu ms':>8}{'PNG KB':>8}"
+    )
+    for name in BOARD_GAMES:
+        size = max(get_board_game(name).sizes)
+        positions = _game_positions(name, size, seed=1)
+        start = len(positions) // 3
+        sample = [(s, hint_cells(s, s.legal_moves())) for s in positions[start : start + 40]]
+
+        def draw(item: tuple[Any, tuple[str, ...]]) -> Any:
+            return render_hint_cells(item[0], item[1], names=NAMES)
+
+        draw(sample[0])  # the hint palette, once per process
+        drawn, _, _ = _each(draw, sample)
+        images = [draw(item) for item in sample]
+        encoded, _, _ = _each(png_bytes, images)
+        both, cpu, _ = _each(lambda item: png_bytes(draw(item)), sample)
+        sizes = [len(png_bytes(image)) / 1024 for image in images]
+        dots = statistics.median(len(cells) for _, cells in sample)
+        print(
+            f"{name:<10}{size:>5}{dots:>8.0f}{statistics.median(drawn):>9.2f}"
             f"{statistics.median(encoded):>11.2f}{statistics.median(both):>9.2f}"
             f"{statistics.median(cpu):>8.2f}{statistics.median(sizes):>8.1f}"
         )
@@ -208,6 +241,7 @@ async def _loop_lag() -> tuple[float, int, float]:
 
 def main() -> None:
     _boards()
+    _hint_boards()
     _replays()
     _leiff()
     lag, count, elapsed = asyncio.run(_loop_lag())

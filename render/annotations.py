@@ -271,12 +271,13 @@ def _draw_marks(
     sizes = mark_sizes(geo)
     halo_colour = _colour(theme, "halo", theme.background)
     dot_halo, dot = _may_sprites(sizes, theme)
+    dots: list[tuple[sprites.Sprite, tuple[float, float]]] = []
     for name in marks.may:
         index = _index(state, name)
         if index is not None and not state.cells[index]:
             where = sizes.dot_centre(geo.centres[index])
-            dot_halo.paste_on(image, where)
-            dot.paste_on(image, where)
+            dots += ((dot_halo, where), (dot, where))
+    sprites.paste_all(image, dots)
     no_entry = _no_entry(
         sizes.sign_radius, sizes.line * 1.15, _colour(theme, "may_not", theme.captured)
     )

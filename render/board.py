@@ -26,7 +26,7 @@ from i18n import DEFAULT_LANGUAGE, N_, colour_name, outcome_reason, phrase, tran
 from render import sprites
 from render.encode import PALETTE_INFO, palette_of
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
-from render.text import Font, draw_text, fit_text, font, wrap_text
+from render.text import Font, draw_text, fit_text, font, text_width, wrap_text
 from render.themes import RGB, Theme, get_theme
 
 SUPERSAMPLE_BACKGROUND = 3
@@ -476,7 +476,7 @@ def header_layout(
             else translate(language, "picture.board.colour_not_chosen")
         )
         right_text = fit_text(right, small_font, width * 0.4)
-        right_width = small_font.getlength(right_text)
+        right_width = text_width(right_text, small_font)
         texts.append(
             HeaderText(
                 (width - pad - 2 * s, baseline), right_text, small_font, theme.header_muted, "rs"
@@ -711,8 +711,7 @@ def render_board(
     geo = board_geometry(state.size, width, points)
     image = board_background(state.size, width, points, chosen.name, bool(show_labels)).copy()
     _draw_areas(image, geo, chosen, state)
-    for sprite, centre in board_marks(geo, chosen, state, replay=replay):
-        sprite.paste_on(image, centre)
+    sprites.paste_all(image, board_marks(geo, chosen, state, replay=replay))
     _draw_header(image, state, names, chosen, width, language, replay=replay)
     image.info[PALETTE_INFO] = board_palette(
         state.size, width, points, chosen.name, bool(show_labels)

@@ -17,7 +17,8 @@ colour they draw (see :func:`render.board.board_palette`). Mapping each pixel to
 nearest colour of a known palette costs a fifth of building one from the picture, and the
 same palette for every picture of a match keeps the files alike. Drawing over a picture in
 colours its palette lacks (the marks of ``render.annotations``) drops the palette, and the
-octree builds one again.
+octree builds one again, unless the marks bring a palette of their own (move hints:
+``render.annotations.hint_palette``).
 """
 
 from __future__ import annotations

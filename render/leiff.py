@@ -25,7 +25,7 @@ from i18n import DEFAULT_LANGUAGE, N_, outcome_reason, translate, translate_plur
 from render import sprites
 from render.encode import PALETTE_INFO, palette_of
 from render.geometry import check_width, scale_of
-from render.text import Font, draw_text, fit_text, font, wrap_text
+from render.text import Font, draw_text, fit_text, font, text_width, wrap_text
 from render.themes import RGB, Theme, get_theme
 
 SLOT_MACHINE = "slot"
@@ -925,7 +925,7 @@ def _draw_legend(
         x += chip_w + 6 * s
         name = display_name(label)
         draw_text(draw, (x, baseline), name, bold, theme.card("table_text"), "ls")
-        x += bold.getlength(name) + regular.getlength(" ")
+        x += text_width(name, bold) + text_width(" ", regular)
         effect = fit_text(
             f"– {special_subtitle(label, language) or ''}", regular, layout.width - pad - x
         )

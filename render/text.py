@@ -141,10 +141,11 @@ def draw_text(
     used_font: Font,
     fill: tuple[int, int, int],
     anchor: str = "la",
-) -> tuple[int, int, int, int]:
-    """Draw ``text`` and return its bounding box (so layouts and tests can check it)."""
+) -> None:
+    """Draw ``text`` as ``draw.text`` would, replaying the glyph bitmaps of an earlier
+    call with the same arguments (a picture's names and labels are drawn again and again)."""
     if not text:
-        return (int(xy[0]), int(xy[1]), int(xy[0]), int(xy[1]))
+        return
     key = (xy, text, used_font, fill, anchor, draw.mode)
     with _laid_out_lock:
         laid_out = _laid_out.get(key)
@@ -156,10 +157,8 @@ def draw_text(
             _laid_out[key] = laid_out
             if len(_laid_out) > _LAID_OUT_LIMIT:
                 _laid_out.popitem(last=False)
-    bitmaps, box = laid_out
-    for position, mask, ink in bitmaps:
+    for position, mask, ink in laid_out:
         draw.draw.draw_bitmap(position, mask, ink)
-    return box
 
 
 class _BitmapRecorder:
@@ -179,7 +178,7 @@ class _BitmapRecorder:
 
 _LAID_OUT_LIMIT = 4096  # a glyph bitmap is a few KB at most
 _laid_out_lock = threading.Lock()
-_laid_out: OrderedDict[tuple[Any, ...], tuple[list[tuple[Any, Any, int]], Any]] = OrderedDict()
+_laid_out: OrderedDict[tuple[Any, ...], list[tuple[Any, Any, int]]] = OrderedDict()
 
 
 def _lay_out(
@@ -189,11 +188,10 @@ def _lay_out(
     fill: tuple[int, int, int],
     anchor: str,
     mode: str,
-) -> tuple[list[tuple[Any, Any, int]], tuple[int, int, int, int]]:
-    """What ``draw.text`` would paint (glyph bitmaps, where, in which ink) and the box."""
+) -> list[tuple[Any, Any, int]]:
+    """What ``draw.text`` would paint: glyph bitmaps, where, in which ink."""
     draw = ImageDraw.Draw(Image.new(mode, (1, 1)))
     recorder = _BitmapRecorder(draw.draw)
     draw.draw = recorder
     draw.text(xy, text, font=used_font, fill=fill, anchor=anchor)
-    box = tuple(int(v) for v in draw.textbbox(xy, text, font=used_font, anchor=anchor))
-    return recorder.calls, box  # type: ignore[return-value]
+    return recorder.calls
