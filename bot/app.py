@@ -35,6 +35,7 @@ from bot.common.context import Context
 from bot.common.custom_ids import FORM, ComponentId
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, report_error
+from bot.common.game_features import GameFeature
 from bot.common.pictures import Painter
 from bot.common.routing import ComponentRouter, form_text
 from bot.common.translator import CatalogueTranslator
@@ -42,7 +43,7 @@ from bot.features.board_games import BoardGames
 from bot.features.information import Information
 from bot.features.learning import Learning
 from bot.features.leiff_tables import LeiffTables
-from bot.features.play import Play, Starter
+from bot.features.play import Play
 from bot.features.settings import Preferences, ServerSettings
 from bot.service import MatchService
 from bot.service.protocol import GameService
@@ -116,7 +117,7 @@ class LeafBot(discord.AutoShardedClient):
         board_games.register(self.components)
         leiff_tables.register(self.components)
         learning.register(self.components)
-        starters: dict[GameKind, Starter] = {
+        starters: dict[GameKind, GameFeature] = {
             GameKind.BOARD: board_games,
             GameKind.CARDS: leiff_tables,
         }

@@ -21,6 +21,7 @@ also follow the protocol every game shares (:class:`engine.protocols.State`):
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self, overload
@@ -202,10 +203,10 @@ class BoardGame:
 
 
 @dataclass(frozen=True, eq=False)
-class BoardState:
+class BoardState(ABC):
     """One immutable position of a board game.
 
-    Subclasses implement the rule hooks. They may keep game-specific JSON-able values in
+    Subclasses implement the rule hooks (the abstract methods). They may keep game-specific JSON-able values in
     ``extra`` (a dict never mutated after construction) and lazily cached, derived data in
     ``_cache`` (never serialised: it must be recomputable from the other fields).
     """
@@ -489,29 +490,34 @@ class BoardState:
         )
 
     # ---- rule hooks (subclasses) -----------------------------------------------------------
+    @abstractmethod
     def _legal_moves(self) -> list[str]:
-        raise NotImplementedError
+        """The canonical moves other than ``swap`` (the base adds it when allowed)."""
 
+    @abstractmethod
     def _apply(self, text: str) -> BoardState:
         """Parse and apply a lower-cased, stripped move other than ``swap``."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _outcome_now(self) -> Outcome | None:
         """The outcome if the end rule applies to this position, else None."""
-        raise NotImplementedError
 
     @property
+    @abstractmethod
     def score(self) -> dict[str, int]:
-        """Live score per colour (Lefe points, Dalen stone counts, Les holes, ...)."""
-        raise NotImplementedError
+        """Score per colour if the game were scored now (Lefe points, Dalen stone counts,
+        Les holes, ...); the AI's evaluators read it."""
 
+    # ---- the live score as pictures and messages show it (optional hooks) ---------------
     def score_phrases(self) -> list[Phrase]:
-        """The live score, one phrase per colour (a game words its own score)."""
+        """The live score, one phrase per colour (a game words its own score); none for a
+        game that shows no live score."""
         return [_SCORE(colour=colour, value=value) for colour, value in self.score.items()]
 
-    def score_summary(self) -> ScoreSummary:
+    def score_summary(self) -> ScoreSummary | None:
         """The live score as data: points, who leads, and what the points are made of
-        (games say what their points count; by default only the points)."""
+        (games say what their points count; by default only the points); None for a game
+        that shows no live score (its pictures then have no score line)."""
         points = tuple(self.score.items())
         (first, a), (second, b) = points
         leader = first if a > b else second if b > a else None

@@ -41,6 +41,7 @@ Everything is checked against a plain transcription of the ruling in the tests.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from engine.hexgrid import HexGrid, hex_grid
@@ -367,25 +368,36 @@ def add_enclosed(grid: HexGrid, cell: int, inside: bytearray) -> list[int]:
     for start in ring_of_six(grid.n)[cell]:
         if inside[start] or start in known_open:
             continue
-        seen = {start}
-        stack = [start]
-        open_to_edge = False
-        while stack:
-            x = stack.pop()
-            if on_edge[x] or x in known_open:
-                open_to_edge = True
-                break
-            for nb in towards_edge[x]:
-                if not inside[nb] and nb not in seen:
-                    seen.add(nb)
-                    stack.append(nb)
-        if open_to_edge:
-            known_open |= seen
-        else:
+        seen = _cut_off(start, inside, on_edge, towards_edge, known_open)
+        if seen is not None:
             for x in seen:
                 inside[x] = 1
             enclosed.extend(seen)
     return enclosed
+
+
+def _cut_off(
+    start: int,
+    blocked: bytes | bytearray,
+    on_edge: Sequence[bool],
+    towards_edge: Sequence[Sequence[int]],
+    known_open: set[int],
+) -> set[int] | None:
+    """The cells not ``blocked`` joined to ``start``, if they do not reach the board's
+    edge; None if they do (then they are added to ``known_open``). Heads for the edge
+    first and stops as soon as it gets there."""
+    seen = {start}
+    stack = [start]
+    while stack:
+        x = stack.pop()
+        if on_edge[x] or x in known_open:
+            known_open |= seen
+            return None
+        for nb in towards_edge[x]:
+            if not blocked[nb] and nb not in seen:
+                seen.add(nb)
+                stack.append(nb)
+    return seen
 
 
 def pieces_cut_off(grid: HexGrid, occupied: bytes, ring: tuple[int, ...]) -> list[set[int]]:
@@ -400,21 +412,8 @@ def pieces_cut_off(grid: HexGrid, occupied: bytes, ring: tuple[int, ...]) -> lis
             continue
         if any(start in piece for piece in pieces):
             continue
-        seen = {start}
-        stack = [start]
-        open_to_edge = False
-        while stack:
-            x = stack.pop()
-            if on_edge[x] or x in known_open:
-                open_to_edge = True
-                break
-            for nb in towards_edge[x]:
-                if not occupied[nb] and nb not in seen:
-                    seen.add(nb)
-                    stack.append(nb)
-        if open_to_edge:
-            known_open |= seen
-        else:
+        seen = _cut_off(start, occupied, on_edge, towards_edge, known_open)
+        if seen is not None:
             pieces.append(seen)
     return pieces
 

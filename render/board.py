@@ -400,9 +400,8 @@ def score_words(state: BoardView, language: str = DEFAULT_LANGUAGE) -> str:
     """The live score as a sentence: who leads, by how much, and what the points are made
     of ("Dark leads 3–2: distinct leaf counts 2 vs 2, most leaves: dark"); "" for a game
     without a live score."""
-    try:
-        summary = state.score_summary()
-    except NotImplementedError:
+    summary = state.score_summary()
+    if summary is None:  # a game that shows no live score
         return ""
     values = dict(summary.points)
     details = translate(language, "list.comma").join(
@@ -428,11 +427,8 @@ def score_words(state: BoardView, language: str = DEFAULT_LANGUAGE) -> str:
 
 def score_line(state: BoardView, language: str = DEFAULT_LANGUAGE) -> str:
     """The live score in the header, e.g. "dark 3 (2, 1) · light 2 (no trees)"."""
-    try:
-        phrases = state.score_phrases()
-    except NotImplementedError:  # a game without a live score
-        return ""
-    return " · ".join(phrase(language, said) for said in phrases)
+    # a game that shows no live score has no phrases: no score line
+    return " · ".join(phrase(language, said) for said in state.score_phrases())
 
 
 def header_layout(

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -75,18 +76,19 @@ async def _no_message() -> None:
     return None
 
 
-class MessageBuilder:
-    """What a feature builds for the updates of its kind of game. The defaults suit a
-    game without private messages."""
+class MessageBuilder(ABC):
+    """What a feature builds for the updates of its kind of game. Every builder makes the
+    channel message (the abstract methods); the other defaults suit a game without
+    private messages, and a builder with private users implements the private ones."""
 
+    @abstractmethod
     async def public_message(self, update: Update, language: str) -> Outgoing | None:
         """The channel message of an update in ``language``, or None when the channel has
         nothing new."""
-        raise NotImplementedError
 
+    @abstractmethod
     def message_kind(self, update: Update) -> str:
         """The name the channel message is recorded under ("board", "lobby", "table")."""
-        raise NotImplementedError
 
     def private_users(self, update: Update) -> list[int]:
         """The users this update has something private for."""
@@ -133,12 +135,15 @@ class MessageBuilder:
 
     def public_posted(self, update: Update) -> None:
         """Delivery posted this update's channel message the usual way."""
+        return None  # a builder that queues nothing of its own has nothing to do
 
     async def idle(self) -> None:
         """Wait until nothing the builder queued is still being sent."""
+        return None  # a builder that queues nothing of its own has nothing to do
 
     async def close(self) -> None:
         """Send what is queued, then stop (the process is closing)."""
+        return None  # a builder that queues nothing of its own has nothing to do
 
 
 class Delivery:

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from bot.common.outgoing import listing
-from bot.service import board_logic
+from bot.service import board_logic, reasons
 from bot.service.errors import ENGINE, ServiceError
 from bot.service.errors import ENGLISH as ERROR_ENGLISH
+from bot.service.reasons import Reason
 from bot.service.results import Event, Note, Update
 from bot.service.texts import (
     ENGINE_PHRASE,
@@ -132,13 +133,33 @@ def _result_line(language: str, params: Mapping[str, object]) -> str:
     if language == DEFAULT_LANGUAGE:
         return result_words(language, seats, result, english_mention)
     why, outcome = params.get("why"), params.get("outcome")
+    reason: Reason | None
     if isinstance(why, Said):
-        because = said_words(language, why.code, why.params)
+        reason = why
     elif isinstance(outcome, Mapping):
-        because = outcome_reason(language, outcome)
+        reason = dict(outcome)
     else:
+        reason = reasons.reason_of(result)
+    winners = [str(_value(language, mention(user))) for user in _winners(result)]
+    return _result_sentence(language, result, winners, reason)
+
+
+def _winners(result: Mapping[str, object]) -> list[int | None]:
+    winners = result.get("winners") or []
+    assert isinstance(winners, list | tuple)
+    return list(winners)
+
+
+def _result_sentence(
+    language: str, result: Mapping[str, object], winners: list[str], reason: Reason | None
+) -> str:
+    """Who won (``winners``: their names) and why, in a language other than English."""
+    if isinstance(reason, Said):
+        because = said_words(language, reason.code, reason.params)
+    elif reason is not None:
+        because = outcome_reason(language, reason)
+    else:  # an English reason nobody knows the code of stays as it was stored
         because = str(result.get("reason") or "")
-    winners = [str(_value(language, mention(user))) for user in result.get("winners") or []]  # type: ignore[attr-defined]
     names = listing(language, winners)
     if result.get("draw") or not winners:
         code = "result_drawn" if because else "result_drawn_plain"
@@ -184,5 +205,10 @@ def result_words(
     result: dict[str, object],
     name: Callable[[int | None], str],
 ) -> str:
-    """A finished match's result in one sentence in ``language`` (``name`` writes a player)."""
-    return board_logic.result_text(seats, result, name)
+    """A finished match's result in one sentence in ``language`` (``name`` writes a player),
+    as history lines and refreshed messages say it: why from the stored result's code, or,
+    for a result stored before codes, from the code of its English reason."""
+    if language == DEFAULT_LANGUAGE:
+        return board_logic.result_text(seats, result, name)
+    winners = [name(user) for user in _winners(result)]
+    return _result_sentence(language, result, winners, reasons.reason_of(result))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -19,6 +19,7 @@ from discord import app_commands
 from bot.common.context import Context
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
+from bot.common.game_features import GameFeature, PlayRequest
 from bot.common.games import game_choices
 from bot.common.outgoing import only_for
 from bot.common.responder import Responder
@@ -36,21 +37,6 @@ LEVEL_TEXT_IDS = {
 }
 
 
-class Starter(Protocol):
-    """What starts a game of one kind (a challenge, a lobby)."""
-
-    async def start(
-        self,
-        interaction: discord.Interaction,
-        responder: Responder,
-        game: str,
-        opponent: discord.abc.User | None,
-        size: int | None,
-        options: dict[str, object],
-        level: str | None,
-    ) -> None: ...
-
-
 class Play:
     """``/play`` and ``/board``."""
 
@@ -59,7 +45,7 @@ class Play:
         context: Context,
         delivery: Delivery,
         errors: ErrorHandler,
-        starters: Mapping[GameKind, Starter],
+        starters: Mapping[GameKind, GameFeature],
     ) -> None:
         self.context = context
         self.delivery = delivery
@@ -79,7 +65,9 @@ class Play:
             if interaction.guild_id is None:
                 raise UserFacingError("bot.play.error.not_in_dms")
             starter = self.starters[get_spec(game).kind]
-            await starter.start(interaction, responder, game, opponent, size, options, level)
+            await starter.start(
+                PlayRequest(interaction, responder, game, opponent, size, options, level)
+            )
 
         await self.errors.run(interaction, run)
 

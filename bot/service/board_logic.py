@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from bot.service import reasons
 from bot.service.ratings import Placing
 from bot.service.results import Event, say
 from bot.service.texts import ENGINE_PHRASE, RESULT, Said
@@ -63,7 +64,9 @@ def turn_text(record: MatchRecord, state: BoardState) -> Event | None:
     return say("board_turn", user=mention(user), colour=state.to_move, then=[hint] if hint else [])
 
 
-def result_line(seats: Iterable[Any], result: dict[str, Any], why: Said | Any) -> Event:
+def result_line(
+    seats: Iterable[Any], result: dict[str, Any], why: Said | reasons.EngineOutcome
+) -> Event:
     """The line saying a finished match's result (:func:`result_text` in English). ``why``
     the match ended: the service's reason (a :class:`Said`) or the engine's outcome."""
     pairs = [(seat.user_id, seat.colour) for seat in seats]
@@ -77,9 +80,9 @@ def result_from_outcome(record: MatchRecord, state: BoardState) -> dict[str, Any
     outcome = state.outcome
     assert outcome is not None, "the game has not ended"
     if outcome.winner is None:
-        return {"winners": [], "reason": outcome.reason, "draw": True}
+        return reasons.result([], outcome, draw=True)
     winner = record.user_of(state.seat_of(outcome.winner))
-    return {"winners": [winner], "reason": outcome.reason, "draw": False}
+    return reasons.result([winner], outcome)
 
 
 def placings(record: MatchRecord) -> list[Placing]:

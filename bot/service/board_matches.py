@@ -8,9 +8,8 @@ tens of milliseconds), and commits the new state with its log row and clock befo
 from __future__ import annotations
 
 import asyncio
-from typing import Any
 
-from bot.service import board_logic, bots
+from bot.service import board_logic, bots, reasons
 from bot.service.admission import check_running, seat_of
 from bot.service.board_logic import mention
 from bot.service.describe import Describer
@@ -30,7 +29,7 @@ from bot.service.steps import (
     with_changes,
 )
 from bot.service.store import MatchStore
-from bot.service.texts import Said, reason
+from bot.service.texts import Said
 from bot.storage import MatchRecord, SeatRecord
 from engine import IllegalMove
 from engine.board import BoardState
@@ -59,7 +58,7 @@ class BoardMatches:
             raise IllegalAction("not_a_move", game=title(record.game))
         check_running(record)
         seat = seat_of(record, user_id)
-        state: BoardState = self.store.state(record)
+        state = self.store.board_state(record)
         if state.seat_to_move != seat.seat:
             waiting = board_logic.user_to_move(record, state)
             raise NotYourTurn("turn_of", user=mention(waiting))
@@ -110,10 +109,10 @@ class BoardMatches:
         now = self.store.clock()
         step = begin(record, now)
         step.log(user_id, seat.seat, SERVICE_MARK + "resign", now)
-        state = self.store.state(record)
+        state = self.store.board_state(record)
         winner = next(s.user_id for s in record.seats if s.seat != seat.seat)
         why = Said("reason_resigned", {"user": mention(user_id)})
-        result = {"winners": [winner], "reason": reason(why), "draw": False}
+        result = reasons.result([winner], why)
         return await self.finish(record, step, state, result, why, now)
 
     async def offer_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
@@ -134,7 +133,7 @@ class BoardMatches:
             step.lines.append(
                 say("draw_offered", user=mention(user_id), opponent=mention(opponent))
             )
-            state = self.store.state(record)
+            state = self.store.board_state(record)
             await self.store.commit(record, step, state)
             update = self.describe.board("draw_offered", step.record, state, step.lines)
             pinged = () if opponent is None else bots.humans_only(record, (opponent,))
@@ -147,8 +146,8 @@ class BoardMatches:
             step = begin(record, now)
             step.log(user_id, seat.seat, SERVICE_MARK + "accept_draw", now)
             why = Said("reason_agreed")
-            result = {"winners": [], "reason": reason(why), "draw": True}
-            return await self.finish(record, step, self.store.state(record), result, why, now)
+            result = reasons.result([], why, draw=True)
+            return await self.finish(record, step, self.store.board_state(record), result, why, now)
 
     async def decline_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         async with self.store.match(match_id, version) as record:
@@ -162,21 +161,21 @@ class BoardMatches:
         step.record = step.record.evolve(draw_offer_seat=None)
         step.log(user_id, seat.seat, SERVICE_MARK + "decline_draw", now)
         step.lines.append(say("draw_declined", user=mention(user_id)))
-        state = self.store.state(record)
+        state = self.store.board_state(record)
         await self.store.commit(record, step, state)
         return self.describe.board("draw_declined", step.record, state, step.lines)
 
     async def timeout(self, record: MatchRecord, step: Step, now: float) -> Update:
         """The player to move ran out of time (under the match lock): they lose, or the
         match is cancelled when nobody has moved yet."""
-        state = self.store.state(record)
+        state = self.store.board_state(record)
         seat = state.seat_to_move
         loser = record.user_of(seat) if seat is not None else None
         step.log(None, seat, SERVICE_MARK + "timeout", now)
         if state.ply == 0:
             step.record = finished(
                 step.record,
-                {"winners": [], "reason": reason(Said("reason_nobody_moved")), "draw": False},
+                reasons.result([], Said("reason_nobody_moved")),
                 now,
             ).evolve(status="aborted")
             step.lines.append(say("first_move_missed", user=mention(loser)))
@@ -184,16 +183,16 @@ class BoardMatches:
             return self.describe.board("match_aborted", step.record, state, step.lines)
         winner = next(s.user_id for s in record.seats if s.seat != seat)
         why = Said("reason_timed_out", {"user": mention(loser)})
-        result = {"winners": [winner], "reason": reason(why), "draw": False}
+        result = reasons.result([winner], why)
         return await self.finish(record, step, state, result, why, now)
 
     async def finish(
         self,
         original: MatchRecord,
         step: Step,
-        state: Any,
+        state: BoardState,
         result: Result,
-        why: object,
+        why: Said | reasons.EngineOutcome,
         now: float,
         *,
         moved: bool = False,

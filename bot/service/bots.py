@@ -14,17 +14,14 @@ Pure functions over records and engine states; the service does the locking and 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from bot.service.errors import InvalidOptions
 from bot.storage.records import MatchRecord, SeatRecord, VsBotResult
-from engine import get_spec
 from engine.ai import leiff_bot
 from engine.ai.levels import DEFAULT_LEVEL, LEVEL_NAMES
 from engine.board import BoardState
 from engine.leiff.actions import OUT_OF_TURN_KINDS
 from engine.leiff.state import LeiffState
-from engine.spec import GameKind
 
 # Weakest first: when several bots share a Leiff table, the strongest names the match.
 LEVEL_ORDER: tuple[str, ...] = LEVEL_NAMES
@@ -127,7 +124,7 @@ def leiff_bot_choice(record: MatchRecord, state: LeiffState) -> tuple[SeatRecord
     return None
 
 
-def stand_in_action(state: Any, seat: int) -> str | None:
+def stand_in_action(state: LeiffState, seat: int) -> str | None:
     """What a bot does in the place of a player who left the table (or timed out too
     often): the Leiff bot's choice among what the engine waits for from that seat, from
     the seat's own view only, else the engine's default."""
@@ -137,11 +134,11 @@ def stand_in_action(state: Any, seat: int) -> str | None:
     return choice if choice in owed else state.default_action(seat)
 
 
-def bot_due(record: MatchRecord, state: Any) -> bool:
+def bot_due(record: MatchRecord, state: BoardState | LeiffState | None) -> bool:
     """Whether a bot seat would act now (what advance_bots would do first)."""
     if state is None or record.status != "running" or not bot_seats(record):
         return False
-    if get_spec(record.game).kind is GameKind.CARDS:
+    if isinstance(state, LeiffState):
         return leiff_bot_choice(record, state) is not None
     return (
         board_bot_answers_draw(record) is not None or board_bot_to_move(record, state) is not None

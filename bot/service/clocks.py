@@ -15,7 +15,7 @@ import logging
 from bot.service import bots
 from bot.service.board_logic import mention
 from bot.service.board_matches import BoardMatches
-from bot.service.describe import Describer
+from bot.service.describe import Describer, match_update
 from bot.service.errors import ServiceError, StaleVersion
 from bot.service.leiff_tables import LeiffTables
 from bot.service.results import Event, Update, say
@@ -125,16 +125,12 @@ class Clocks:
         who: object = ", ".join(mention(u) for u in users) or Said("nobody")
         code = "warning_table" if is_table(record) else "warning_match"
         text = say(code, who=who, time=duration(left), id=record.id)
-        return Update(
-            kind="warning",
-            match_id=record.id,
-            version=record.version,
-            guild_id=record.guild_id,
-            channel_id=record.channel_id,
-            thread_id=record.thread_id,
+        return match_update(
+            "warning",
+            record,
+            info,
             events=(Event("warning", {"seconds_left": left, "users": list(users)}), text),
             mentions=users,
-            match=info,
         )
 
     async def timeout(self, record: MatchRecord, now: float) -> Update | None:

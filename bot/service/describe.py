@@ -22,10 +22,13 @@ from bot.service.results import (
     Update,
     say,
 )
-from bot.service.steps import is_table, title
+from bot.service.steps import GameState, title
 from bot.service.store import MatchStore
 from bot.service.texts import Said
 from bot.storage import ChallengeRecord, MatchRecord
+from engine.board import BoardState
+from engine.leiff.state import LeiffState
+from engine.leiff.views import LeiffView
 
 
 class Describer:
@@ -37,14 +40,19 @@ class Describer:
         # message showed then (leiff_logic.private_basis): the next action starts from that
         # very state (the store's cache), so whether a hand changed is decided without
         # working the old views out again (a view costs about as much as the action).
-        self._bases: dict[int, tuple[Any, dict[int, tuple[Any, ...]]]] = {}
+        self._bases: dict[int, tuple[LeiffState, dict[int, tuple[Any, ...]]]] = {}
 
-    def info(self, record: MatchRecord, state: Any, spectator_view: Any = None) -> MatchInfo:
+    def info(
+        self,
+        record: MatchRecord,
+        state: GameState | None,
+        spectator_view: LeiffView | None = None,
+    ) -> MatchInfo:
         """``spectator_view``: the table's ``state.view(None)`` when the caller has it."""
         to_act: tuple[int, ...] = ()
         score = ""
         if state is not None and record.status == "running":
-            if is_table(record):
+            if isinstance(state, LeiffState):
                 removed = {s.seat for s in record.seats if s.removed}
                 to_act = tuple(
                     u
@@ -57,7 +65,7 @@ class Describer:
                 user = board_logic.user_to_move(record, state)
                 to_act = () if user is None else (user,)
         if state is not None:
-            if is_table(record):
+            if isinstance(state, LeiffState):
                 view = spectator_view if spectator_view is not None else state.view(None)
                 totals = view["totals"]
                 score = " · ".join(
@@ -106,7 +114,7 @@ class Describer:
         self,
         kind: str,
         record: MatchRecord,
-        state: Any,
+        state: BoardState,
         lines: Sequence[Event],
         *,
         moved: bool = False,
@@ -119,27 +127,23 @@ class Describer:
             events.append(Event("move", {"move": last.move, "colour": last.colour}))
         if record.result is not None:
             events.append(Event("result", dict(record.result)))
-        return Update(
-            kind=kind,
-            match_id=record.id,
-            version=record.version,
-            guild_id=record.guild_id,
-            channel_id=record.channel_id,
-            thread_id=record.thread_id,
+        return match_update(
+            kind,
+            record,
+            info,
             events=(*events, *lines),
             one_paragraph=True,
             pictures=(Picture("board", record.id, record.version, None, state=state),),
             buttons=(Buttons(None, board_logic.channel_actions(record, state), record.version),),
             mentions=bots.humans_only(record, info.to_act),
-            match=info,
         )
 
     def table(
         self,
         kind: str,
         record: MatchRecord,
-        before: Any,
-        states: list[Any],
+        before: LeiffState | None,
+        states: Sequence[LeiffState],
         lines: Sequence[Event],
         closing: Sequence[Event] = (),
         *,
@@ -147,7 +151,7 @@ class Describer:
     ) -> Update:
         """A Leiff table after the engine produced ``states`` from ``before``.
         ``only_user``: private parts for that user only (None: for every player)."""
-        final = states[-1] if states else self.store.state(record)
+        final = states[-1] if states else self.store.table_state(record)
         said = list(lines)
         events: list[Event] = []
         for state in states:
@@ -162,7 +166,7 @@ class Describer:
         kept = self._bases.get(record.id)
         bases_before = kept[1] if kept is not None and kept[0] is before else {}
         bases: dict[int, tuple[Any, ...]] = {}
-        views: dict[int, Any] = {}
+        views: dict[int, LeiffView] = {}
 
         def hand_changed(seat: int) -> bool:
             """leiff_logic.hand_changed, with the views worked out once."""
@@ -207,37 +211,29 @@ class Describer:
         waiting_changed = (
             before is None or leiff_logic.deadline_key(before) != leiff_logic.deadline_key(final)
         ) and final.waiting_for()["step"] != "next"
-        return Update(
-            kind=kind,
-            match_id=record.id,
-            version=record.version,
-            guild_id=record.guild_id,
-            channel_id=record.channel_id,
-            thread_id=record.thread_id,
+        return match_update(
+            kind,
+            record,
+            info,
             events=(*events, *said),
             pictures=tuple(pictures),
             buttons=tuple(buttons),
             mentions=bots.humans_only(record, info.to_act) if waiting_changed else (),
-            match=info,
         )
 
     def lobby(self, kind: str, record: MatchRecord, lines: Sequence[Event]) -> Update:
         info = self.info(record, None)
         actions = ("join", "leave", "start") if record.status == "lobby" else ()
-        return Update(
-            kind=kind,
-            match_id=record.id,
-            version=record.version,
-            guild_id=record.guild_id,
-            channel_id=record.channel_id,
-            thread_id=record.thread_id,
+        return match_update(
+            kind,
+            record,
+            info,
             events=(
                 Event(kind, {"players": list(info.user_ids), "host": record.host_id}),
                 *lines,
             ),
             one_paragraph=True,
             buttons=(Buttons(None, actions, record.version),),
-            match=info,
         )
 
     def challenge(self, kind: str, challenge: ChallengeRecord, lines: Sequence[Event]) -> Update:
@@ -261,6 +257,35 @@ class Describer:
             mentions=mentions,
             challenge=challenge_info(challenge),
         )
+
+
+def match_update(
+    kind: str,
+    record: MatchRecord,
+    info: MatchInfo,
+    *,
+    events: tuple[Event, ...],
+    pictures: tuple[Picture, ...] = (),
+    buttons: tuple[Buttons, ...] = (),
+    mentions: tuple[int, ...] = (),
+    one_paragraph: bool = False,
+) -> Update:
+    """An update about one match: where it is and its version from ``record``, ``info`` its
+    snapshot, and what the change says and shows."""
+    return Update(
+        kind=kind,
+        match_id=record.id,
+        version=record.version,
+        guild_id=record.guild_id,
+        channel_id=record.channel_id,
+        thread_id=record.thread_id,
+        events=events,
+        pictures=pictures,
+        buttons=buttons,
+        mentions=mentions,
+        one_paragraph=one_paragraph,
+        match=info,
+    )
 
 
 def challenge_info(challenge: ChallengeRecord) -> ChallengeInfo:

@@ -21,6 +21,7 @@ from bot.service.steps import SERVICE_MARK, begin, leiff_summary, table_game
 from bot.service.store import MatchStore
 from bot.storage import MatchRecord, SeatRecord
 from engine import get_game
+from engine.leiff.state import LeiffState
 from engine.spec import Setup
 
 
@@ -225,6 +226,8 @@ class LeiffLobbies:
                 )
             except ValueError:
                 raise InvalidOptions() from None
+            if not isinstance(state, LeiffState):
+                raise TypeError(f"{record.game} does not make a Leiff table")
             now = self.store.clock()
             settings = await self.store.settings(record.guild_id)
             step = begin(record, now)

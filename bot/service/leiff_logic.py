@@ -155,7 +155,7 @@ def public_events(state: LeiffState) -> list[tuple[str, dict[str, Any]]]:
     return [(e["kind"], dict(e["data"])) for e in state.events if e["audience"] == "all"]
 
 
-def hand_version(view: dict[str, Any], seat: int) -> int:
+def hand_version(view: LeiffView, seat: int) -> int:
     """The version a player's private buttons carry: a digest of what their decisions rest
     on, taken from their own view (``state.view(seat)``): the round, their hand as they know
     it, the card they hold, the choices the engine offers them now, and the discard top

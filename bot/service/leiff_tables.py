@@ -7,9 +7,7 @@ engine waits for something new.
 
 from __future__ import annotations
 
-from typing import Any
-
-from bot.service import board_logic, bots, leiff_logic
+from bot.service import board_logic, bots, leiff_logic, reasons
 from bot.service.admission import check_running, seat_of
 from bot.service.board_logic import mention
 from bot.service.describe import Describer
@@ -30,9 +28,10 @@ from bot.service.steps import (
     with_changes,
 )
 from bot.service.store import MatchStore
-from bot.service.texts import Said, reason
+from bot.service.texts import Said
 from bot.storage import MatchRecord
 from engine import IllegalMove
+from engine.leiff.state import LeiffState
 
 # The longest action is the Klatschtante's rule: "rule " and up to 100 characters.
 MAX_ACTION_TEXT = 120
@@ -61,7 +60,7 @@ class LeiffTables:
         # with others still playing, a bot takes over the seat (nothing said of the hand)
         code = "table_left_to_bot" if len(staying) > 1 else "table_left"
         step.lines.append(say(code, user=mention(user_id)))
-        return await self.settle(record, step, self.store.state(record), now, "resigned")
+        return await self.settle(record, step, self.store.table_state(record), now, "resigned")
 
     async def act(
         self, record: MatchRecord, user_id: int, action: str, version: int | None = None
@@ -75,7 +74,7 @@ class LeiffTables:
         seat = seat_of(record, user_id)
         if seat.removed:
             raise NotInMatch("removed")
-        state = self.store.state(record)
+        state = self.store.table_state(record)
         if (
             version is not None
             and version != record.version
@@ -106,10 +105,10 @@ class LeiffTables:
         self,
         original: MatchRecord,
         step: Step,
-        before: Any,
+        before: LeiffState,
         now: float,
         kind: str,
-        produced: list[Any] | None = None,
+        produced: list[LeiffState] | None = None,
     ) -> Update:
         """After a Leiff action: a bot plays the choices owed by players who left (or
         timed out too often), the game ends when it is over (or when at most one player is
@@ -140,11 +139,9 @@ class LeiffTables:
         if current.outcome is not None or len(active) <= 1 or not humans_left:
             winners = list(current.outcome.winner) if current.outcome is not None else active
             why = Said("reason_everyone_left" if len(active) <= 1 else "reason_humans_left")
-            said = current.outcome.reason if current.outcome is not None else reason(why)
             users = [step.record.user_of(s) for s in winners]
-            step.record = finished(
-                step.record, {"winners": users, "reason": said, "draw": False}, now
-            )
+            result = reasons.result(users, current.outcome or why)
+            step.record = finished(step.record, result, now)
             if current.outcome is None:  # the engine's own "Game over" line says the rest
                 step.closing.append(
                     board_logic.result_line(step.record.seats, step.record.result or {}, why)
@@ -163,8 +160,8 @@ class LeiffTables:
     def deadline(
         self,
         record: MatchRecord,
-        before: Any,
-        after: Any,
+        before: LeiffState | None,
+        after: LeiffState,
         settings: GuildSettings,
         now: float,
     ) -> MatchRecord:
@@ -190,7 +187,7 @@ class LeiffTables:
     async def timeout(self, record: MatchRecord, step: Step, now: float) -> Update:
         """The time for the step ran out (under the match lock): the clock plays each late
         seat's default; a person late too often in a row leaves the table."""
-        state = self.store.state(record)
+        state = self.store.table_state(record)
         settings = await self.store.settings(record.guild_id)
         key = leiff_logic.deadline_key(state)
         step_name = state.waiting_for()["step"]

@@ -19,6 +19,7 @@ from bot.service.results import MatchInfo, Update
 from bot.service.steps import is_table
 from bot.service.store import MatchStore
 from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure
+from engine.leiff.state import LeiffState
 from i18n import LANGUAGES
 
 
@@ -152,7 +153,7 @@ class Lookups:
         state = self.store.state(record)
         if state is None:  # a lobby, open or closed
             return self.describe.lobby("refresh", record, [])
-        if is_table(record):
+        if isinstance(state, LeiffState):
             update = self.describe.table("refresh", record, None, [], [], only_user=for_user)
             if for_user is None:
                 return update

@@ -14,7 +14,6 @@ import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
-from typing import Any
 
 from bot.service import bots
 from bot.service.errors import NotFound, StaleVersion, TooLate
@@ -38,6 +37,8 @@ from bot.storage import (
     VsBotResult,
 )
 from engine import get_game
+from engine.board import BoardState
+from engine.leiff.state import LeiffState
 
 # How long settings read from the database are used before they are read again (a change
 # made by this process is used at once).
@@ -83,7 +84,7 @@ class MatchStore:
         # Parsed engine states by match id, valid for the version stored beside them: a
         # state is only ever used for the version just read from the database, so another
         # process moving the match on can never be answered from here.
-        self._states: dict[int, tuple[int, Any]] = {}
+        self._states: dict[int, tuple[int, GameState]] = {}
         # Servers' settings as last read, with when (monotonic seconds): every action reads
         # them (the move's clock, the reply's language and theme), and they change only
         # when an admin changes them. A change made here replaces the entry at once
@@ -168,7 +169,7 @@ class MatchStore:
             raise NotFound("no_such_match")
         return record
 
-    def state(self, record: MatchRecord) -> Any:
+    def state(self, record: MatchRecord) -> GameState | None:
         """The parsed engine state of the record's version (None for a lobby)."""
         if record.state is None:
             return None
@@ -176,7 +177,23 @@ class MatchStore:
         if cached is not None and cached[0] == record.version:
             return cached[1]
         state = get_game(record.game).from_json(record.state)
+        if not isinstance(state, BoardState | LeiffState):
+            raise TypeError(f"match {record.id}: {record.game} has no state the service knows")
         self._states[record.id] = (record.version, state)
+        return state
+
+    def board_state(self, record: MatchRecord) -> BoardState:
+        """The position of a board match (a programming error for anything else)."""
+        state = self.state(record)
+        if not isinstance(state, BoardState):
+            raise TypeError(f"match {record.id} is not a running board match")
+        return state
+
+    def table_state(self, record: MatchRecord) -> LeiffState:
+        """The table of a started Leiff match (a programming error for anything else)."""
+        state = self.state(record)
+        if not isinstance(state, LeiffState):
+            raise TypeError(f"match {record.id} is not a started Leiff table")
         return state
 
     def remember(self, record: MatchRecord, state: GameState) -> None:
@@ -188,7 +205,7 @@ class MatchStore:
         self,
         original: MatchRecord,
         step: Step,
-        state: Any,
+        state: GameState | None,
         placings: Sequence[Placing] = (),
     ) -> list[RatingChange]:
         """Store the step in one transaction (with ratings when it ended a rated match).
@@ -208,7 +225,7 @@ class MatchStore:
         self,
         original: MatchRecord,
         step: Step,
-        state: Any,
+        state: GameState | None,
         placings: Sequence[Placing],
     ) -> list[RatingChange]:
         # Whether a bot is to act now is stored with the match: the clock of any process

@@ -115,11 +115,6 @@ class Said:
         return english(self.code, self.params)
 
 
-def reason(why: Said) -> str:
-    """The English of why a match ended (stored with its result)."""
-    return english(why.code, why.params)
-
-
 def english(code: str, params: Mapping[str, object]) -> str:
     """The English of a said code with its parameters (and what is said ``then``)."""
     if code == ENGINE_PHRASE:

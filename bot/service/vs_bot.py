@@ -24,10 +24,12 @@ from bot.service.errors import (
 )
 from bot.service.leiff_tables import LeiffTables
 from bot.service.results import Update
-from bot.service.steps import MAX_BOT_ACTIONS, AIMove, is_table
+from bot.service.steps import MAX_BOT_ACTIONS, AIMove
 from bot.service.store import MatchStore
 from bot.storage import ACTIVE_STATUSES, MatchRecord, SeatRecord
 from engine import get_board_game
+from engine.board import BoardState
+from engine.leiff.state import LeiffState
 
 log = logging.getLogger(__name__)
 
@@ -203,7 +205,7 @@ class BotOpponent:
         if record.status != "running":
             return None
         state = self.store.state(record)
-        if is_table(record):
+        if isinstance(state, LeiffState):
             choice = bots.leiff_bot_choice(record, state)
             if choice is None:
                 return None
@@ -216,6 +218,8 @@ class BotOpponent:
         if answering is not None and answering.user_id is not None:
             async with self.store.match(match_id, record.version, judge_deadline=False) as current:
                 return await self.boards.decline(current, answering.user_id)
+        if not isinstance(state, BoardState):
+            return None
         seat = bots.board_bot_to_move(record, state)
         if seat is None or seat.user_id is None:
             return None

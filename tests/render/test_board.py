@@ -11,11 +11,13 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engine import BOARD_GAMES, get_game
 from engine.board import EMPTY, LastTurn
+from engine.phrases import Phrase
 from render import THEMES, list_themes, png_bytes, render_board
-from render.board import board_background, owned_loops, score_words
+from render.board import board_background, owned_loops, score_line, score_words
 from render.geometry import board_geometry
 from render.themes import get_theme
 from tests.render.helpers import close, decode, pixels, played_game, random_position
+from tests.sixth_game.rows import Rows, RowsState
 
 ALL_SIZES = [(name, size) for name in BOARD_GAMES for size in get_game(name).sizes]
 MAX_PNG_BYTES = 400_000
@@ -244,3 +246,32 @@ def test_les_shades_exactly_the_holes_its_header_counts(theme: str) -> None:
         assert score_words(state).count("–") == 1
         assert f"{max(counts.values())}–{min(counts.values())}" in score_words(state)
     assert checked > 0
+
+
+class _NoLiveScoreState(RowsState):
+    """Rows as a game that shows no live score (its optional score hooks say none)."""
+
+    def score_phrases(self) -> list[Phrase]:
+        return []
+
+    def score_summary(self) -> None:
+        return None
+
+
+class _NoLiveScore(Rows):
+    state_class = _NoLiveScoreState
+
+
+def test_a_game_without_a_live_score_draws_no_score_line() -> None:
+    scored = Rows().new(4).play("c3")
+    quiet = _NoLiveScore().new(4).play("c3")
+    assert score_words(scored) and score_line(scored)
+    assert score_words(quiet) == "" and score_line(quiet) == ""
+    names = ("Ann", "Ben")
+    with_score = decode(png_bytes(render_board(scored, names=names)))
+    without = decode(png_bytes(render_board(quiet, names=names)))
+    assert with_score.size == without.size
+    difference = ImageChops.difference(with_score, without).getbbox()
+    assert difference is not None, "the score line was not drawn for the scored game"
+    # only the header's text differs: the board itself is the same
+    assert difference[3] < with_score.size[1] // 2

@@ -91,7 +91,12 @@ async def test_resign_ends_the_match_and_rates_it(service: MatchService) -> None
     update = await service.resign(match_id, BOB)
     assert update.kind == "match_over"
     assert update.match.status == "finished"
-    assert update.match.result == {"winners": [ALICE], "reason": "<@12> resigned", "draw": False}
+    assert update.match.result == {
+        "winners": [ALICE],
+        "reason": "<@12> resigned",
+        "draw": False,
+        "why": {"code": "reason_resigned", "params": {"user": "<@12>"}},
+    }
     changes = {c.user_id: c for c in update.rating_changes}
     assert changes[ALICE].after_mu > changes[ALICE].before_mu
     assert changes[BOB].after_mu < changes[BOB].before_mu
@@ -113,6 +118,7 @@ async def test_a_game_played_to_its_end_records_the_engine_result(service: Match
     winner_seat = state.seat_of(state.outcome.winner)
     assert update.match.result["winners"] == [(ALICE, BOB)[winner_seat]]
     assert update.match.result["reason"] == state.outcome.reason
+    assert update.match.result["outcome"] == state.outcome.to_dict()  # its code, to word it
     assert update.match.deadline_at is None
 
 
@@ -131,7 +137,12 @@ async def test_draw_offer_accept_and_decline(service: MatchService) -> None:
         await service.accept_draw(match_id, BOB)
     await service.offer_draw(match_id, BOB)
     ended = await service.accept_draw(match_id, ALICE)
-    assert ended.match.result == {"winners": [], "reason": "drawn by agreement", "draw": True}
+    assert ended.match.result == {
+        "winners": [],
+        "reason": "drawn by agreement",
+        "draw": True,
+        "why": {"code": "reason_agreed", "params": {}},
+    }
     assert {c.user_id for c in ended.rating_changes} == {ALICE, BOB}
 
 

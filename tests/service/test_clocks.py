@@ -48,6 +48,7 @@ async def test_running_out_of_time_loses(service: MatchService, clock: ManualClo
         "winners": [ALICE],
         "reason": "<@12> ran out of time",
         "draw": False,
+        "why": {"code": "reason_timed_out", "params": {"user": "<@12>"}},
     }
     assert {c.user_id for c in over.rating_changes} == {ALICE, BOB}
     log = await service.action_log(started.match_id)

@@ -22,6 +22,7 @@ from bot.common.custom_ids import BOARD, CHALLENGE
 from bot.common.delivery import CHALLENGE as CHALLENGE_MESSAGES
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
+from bot.common.game_features import GameFeature, PlayRequest
 from bot.common.names import excerpt
 from bot.common.outgoing import full_sentence
 from bot.common.responder import Responder
@@ -33,7 +34,6 @@ from bot.features.board_games.labels import KEEP
 from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup, Note
 from bot.features.board_games.messages import BoardMessages, ChallengeMessages
 from bot.service import IllegalAction
-from bot.service.protocol import GameService
 from bot.service.results import MatchInfo, Update
 from engine import get_spec
 from engine.board import BoardState
@@ -46,13 +46,11 @@ BOARD_SERVICE_ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
 MOVE_TEXT = re.compile(r"[a-z0-9+ ]{1,20}")
 
 
-class BoardGames:
+class BoardGames(GameFeature):
     """Board matches and challenges: their commands, buttons and messages."""
 
     def __init__(self, context: Context, delivery: Delivery, errors: ErrorHandler) -> None:
-        self.context = context
-        self.delivery = delivery
-        self.errors = errors
+        super().__init__(context, delivery, errors)
         self.lookup = MatchLookup(context)
 
     def register(self, router: ComponentRouter) -> None:
@@ -61,40 +59,27 @@ class BoardGames:
         self.delivery.register(GameKind.BOARD.value, BoardMessages(self.context))
         self.delivery.register(CHALLENGE_MESSAGES, ChallengeMessages(self.context))
 
-    @property
-    def service(self) -> GameService:
-        return self.context.service
-
     # ---- starting a match (from /play) ------------------------------------------------
-    async def start(
-        self,
-        interaction: discord.Interaction,
-        responder: Responder,
-        game: str,
-        opponent: discord.abc.User | None,
-        size: int | None,
-        options: dict[str, object],
-        level: str | None,
-    ) -> None:
-        """A challenge to ``opponent`` (or to anyone); against the bot, the match at once."""
-        assert interaction.guild_id is not None and interaction.channel_id is not None
+    async def start(self, request: PlayRequest) -> None:
+        """A challenge to the opponent (or to anyone); against the bot, the match at once."""
+        opponent = request.opponent
         me = self.context.client.user
         against_me = opponent is not None and me is not None and opponent.id == me.id
         if opponent is not None and opponent.bot and not against_me:
             raise UserFacingError("bot.challenge.error.other_bot")
-        if level is not None and not against_me:
+        if request.level is not None and not against_me:
             raise UserFacingError("bot.challenge.error.level_needs_bot")
         update = await self.service.challenge(
-            interaction.guild_id,
-            interaction.channel_id,
-            responder.user_id,
-            game,
+            request.guild_id,
+            request.channel_id,
+            request.responder.user_id,
+            request.game,
             opponent.id if opponent is not None else None,
-            size=size,
-            options=options or None,
-            level=level,
+            size=request.size,
+            options=request.options or None,
+            level=request.level,
         )
-        await self.delivery.publish(update, responder)
+        await self.delivery.publish(update, request.responder)
 
     # ---- clicks --------------------------------------------------------------------
     async def _challenge_click(

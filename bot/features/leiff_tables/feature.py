@@ -29,13 +29,13 @@ from bot.common.custom_ids import (
 )
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
+from bot.common.game_features import GameFeature, PlayRequest
 from bot.common.outgoing import Outgoing
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.translator import command_text
 from bot.features.leiff_tables.messages import LeiffMessages
 from bot.service import StaleVersion
-from bot.service.protocol import GameService
 from bot.service.results import MatchInfo
 from engine import get_spec
 from engine.leiff.actions import OUT_OF_TURN_KINDS
@@ -72,22 +72,16 @@ class RuleModal(discord.ui.Modal):
         """Nothing here: the router plays it (see the class)."""
 
 
-class LeiffTables:
-    """Leiff lobbies and tables: their buttons, forms and messages."""
+class LeiffTables(GameFeature):
+    """Leiff lobbies and tables: their buttons, forms, messages and ``/leave``."""
 
     def __init__(self, context: Context, delivery: Delivery, errors: ErrorHandler) -> None:
-        self.context = context
-        self.delivery = delivery
-        self.errors = errors
+        super().__init__(context, delivery, errors)
         self.messages = LeiffMessages(context)
 
     def register(self, router: ComponentRouter) -> None:
         router.route(LEIFF, self._click)
         self.delivery.register(GameKind.CARDS.value, self.messages)
-
-    @property
-    def service(self) -> GameService:
-        return self.context.service
 
     def commands(self) -> list[app_commands.Command[Any, ..., None]]:
         """``/leave``: what the hand's **Leave the table** button does (and the lobby's
@@ -176,31 +170,21 @@ class LeiffTables:
         await self._ask_to_leave(responder, chosen.id)
 
     # ---- opening a table (from /play) --------------------------------------------------
-    async def start(
-        self,
-        interaction: discord.Interaction,
-        responder: Responder,
-        game: str,
-        opponent: discord.abc.User | None,
-        size: int | None,
-        options: dict[str, object],
-        level: str | None,
-    ) -> None:
+    async def start(self, request: PlayRequest) -> None:
         """A lobby anyone may join; bots are seated from the lobby, not by options."""
-        assert interaction.guild_id is not None and interaction.channel_id is not None
-        if level is not None:
+        if request.level is not None:
             raise UserFacingError("bot.leiff.error.no_level")
-        if opponent is not None:
+        if request.opponent is not None:
             raise UserFacingError("bot.leiff.error.no_opponent")
-        if size is not None:
+        if request.size is not None:
             raise UserFacingError("bot.leiff.error.no_size")
         update = await self.service.open_lobby(
-            interaction.guild_id,
-            interaction.channel_id,
-            responder.user_id,
-            options=options or None,
+            request.guild_id,
+            request.channel_id,
+            request.responder.user_id,
+            options=request.options or None,
         )
-        await self.delivery.publish(update, responder)
+        await self.delivery.publish(update, request.responder)
 
     # ---- clicks --------------------------------------------------------------------
     async def _click(self, responder: Responder, match_id: int, version: int, action: str) -> None:
