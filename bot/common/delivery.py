@@ -222,18 +222,20 @@ class Delivery:
         if update.match is None or builder is None:
             self.redelivery.pending.pop(match_id, None)
             return
-        public_later = False
+        # a channel part sent in the background (now, or still on its way from an earlier
+        # publish) counts once it is shown: the step is recorded as delivered only then
+        public_later = builder.sends_public(update, None)
         if pending.public and pending.look_first:
             pending.look_first = False
             shown = update.match.messages.get(builder.message_kind(update))
             if await channel_is_current(self.channel_of(update), shown, update.match):
                 pending.public = False
+                self.redelivery.note_shown(match_id, update.match.version)
         if pending.public:
             if builder.sends_public(update, None):
                 builder.send_public(
                     update, await self.channel_language(update), self.channel_of(update), self
                 )
-                public_later = True
             else:
                 public = await self.public_message(update)
                 if public is not None:
@@ -253,7 +255,11 @@ class Delivery:
             self.redelivery.pending.pop(match_id, None)
             log.info("match %s delivered again (version %s)", match_id, update.match.version)
             await self.redelivery.settle(
-                update, Undelivered(), Undelivered(), whole=True, public_later=public_later
+                update,
+                Undelivered(),
+                Undelivered(users=users),
+                whole=True,
+                public_later=public_later,
             )
             self.request_bot_turns(update)
 

@@ -175,12 +175,16 @@ class Redelivery:
     async def public_shown(self, match_id: int, version: int) -> None:
         """A channel message sent in the background now shows ``version``: recorded, and
         the whole step as delivered when its private messages went out too."""
-        self._shown[match_id] = max(version, self._shown.get(match_id, -1))
+        self.note_shown(match_id, version)
         records = {CHANNEL_SHOWS: version}
         if match_id not in self.pending and self._privates_sent.get(match_id, -1) >= version:
             records[DELIVERED] = version
             self._forget(match_id)
         await self.record(match_id, records)
+
+    def note_shown(self, match_id: int, version: int) -> None:
+        """The channel shows ``version`` (known without sending it)."""
+        self._shown[match_id] = max(version, self._shown.get(match_id, -1))
 
     def _forget(self, match_id: int) -> None:
         self._shown.pop(match_id, None)
@@ -215,6 +219,12 @@ class Redelivery:
             pending = self.behind(match)
             if pending is None:
                 continue
+            # what the channel shows, as recorded: a channel part that is current needs no
+            # showing before the step counts as delivered
+            records = match.messages
+            self.note_shown(
+                match.id, max(records.get(DELIVERED, -1), records.get(CHANNEL_SHOWS, -1))
+            )
             self.pending[match.id] = pending
             self._start(match.id, wait=0.0)
             count += 1

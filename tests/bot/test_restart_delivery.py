@@ -13,7 +13,10 @@ step committed, some records written, the rest not) and start a new client on it
   from Discord, and the current board posted once only if that message shows an older
   version;
 - a living Leiff table message shows the same event lines after a restart (they are kept
-  with the match: the public lines the channel shows, nothing more).
+  with the match: the public lines the channel shows, nothing more);
+- a table message sent in the background counts only once it is shown: while Discord
+  refuses it, the step is not recorded as delivered; a table without records whose
+  message is current is left alone and recorded.
 """
 
 from __future__ import annotations
@@ -233,4 +236,71 @@ async def test_a_living_table_keeps_its_event_lines_across_a_restart(sim, world,
     assert len(shown) > len(before)
     assert shown[: len(before)] == before, "the lines before the restart are gone"
     await table.audit()
+    sim.assert_no_bot_errors()
+
+
+async def test_a_table_message_still_refused_is_not_recorded_as_delivered(
+    sim, world, bot, make_bot
+):
+    """A start sends a table whose message is behind; while Discord keeps refusing that
+    edit, the step is not recorded as delivered (a crash then would lose it), and once the
+    edit lands it is."""
+    players = [world.alice, world.bob, world.carol]
+    match_id, _ = await open_table(sim, world, players)
+    await idle(bot)
+    table = LeiffTable(sim, bot, match_id, players, world.channel)
+    await idle(bot, await leiff_step(table, players))
+    match = await stored_match(bot, match_id)
+    version = match.version
+    # killed after every DM went out, before the table message showed the step
+    await bot.client.service.set_messages(
+        match_id,
+        {"delivered": version - 1, "delivered:channel": version - 1}
+        | {f"delivered:{p.id}": version for p in players},
+    )
+    await bot.stop()
+    living = match.messages["table"]
+    refused = sim.rate_limit(
+        f"PATCH /channels/{world.channel.id}/messages/{living}", count=10_000, retry_after=0.05
+    )
+
+    restarted = await sim.start_bot(make_bot)
+    for _ in range(200):  # until Discord refused the edit a few times (bounded)
+        if refused.hits >= 6:
+            break
+        await asyncio.sleep(0.05)
+    assert refused.hits >= 6
+    kept = await stored_match(restarted, match_id)
+    assert kept.messages["delivered"] < version, "recorded as delivered while refused"
+    refused.remaining = 0
+    await idle(restarted)
+    assert (await stored_match(restarted, match_id)).messages["delivered"] == version
+    table.handle = restarted
+    await table.audit()
+    sim.assert_no_bot_errors()
+
+
+async def test_a_table_without_records_whose_message_is_current_is_left_alone(
+    sim, world, bot, make_bot
+):
+    players = [world.alice, world.bob, world.carol]
+    match_id, _ = await open_table(sim, world, players)
+    await idle(bot)
+    table = LeiffTable(sim, bot, match_id, players, world.channel)
+    await idle(bot, await leiff_step(table, players))
+    match = await stored_match(bot, match_id)
+    await forget_records(bot, match_id)
+    living = sim.state.messages[match.messages["table"]]
+    revisions = len(living.history)
+    hands = {p.id: (await table.hand_message(p)).id for p in players}
+    hand_revisions = {i: len(sim.state.messages[i].history) for i in hands.values()}
+    count = public(world.channel)
+    await bot.stop()
+
+    restarted = await sim.start_bot(make_bot)
+    await idle(restarted)
+    assert public(world.channel) == count
+    assert len(living.history) == revisions, "the current table was sent again"
+    assert {i: len(sim.state.messages[i].history) for i in hands.values()} == hand_revisions
+    assert (await stored_match(restarted, match_id)).messages["delivered"] == match.version
     sim.assert_no_bot_errors()
