@@ -37,6 +37,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import os
 import random
@@ -502,6 +503,36 @@ async def paced(workers: list[Any], rate: float, seconds: float, figures: Figure
         await asyncio.gather(*tasks)
 
 
+class HarnessPauses:
+    """The garbage collector's pauses in this process: the simulator's and the players'.
+
+    They are Discord's side of the wire, not the bot's, yet a long one holds up every reply
+    in flight and lands in the reply figures. The simulator keeps every request and message
+    it has seen, so its heap grows from stage to stage; before each stage its objects are
+    collected once and frozen (:func:`freeze`), and the pauses during the stage are reported
+    beside the bot's."""
+
+    def __init__(self) -> None:
+        self.pauses: list[tuple[float, float]] = []  # (wall-clock end, seconds)
+        self._started = 0.0
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses.append((time.time(), time.perf_counter() - self._started))
+
+    @staticmethod
+    def freeze() -> None:
+        """Collect once and leave everything alive now out of later collections."""
+        gc.collect()
+        gc.freeze()
+
+    def between(self, started: float, ended: float) -> list[float]:
+        return [p for at, p in self.pauses if started <= at <= ended]
+
+
 @dataclass
 class Stage:
     board_rate: float
@@ -518,6 +549,8 @@ class Stage:
     requests: dict[str, int] = field(default_factory=dict)
     # requests the simulator refused with a 429 during the stage, by scope
     refused_429: dict[str, int] = field(default_factory=dict)
+    # this process's (the simulator's and players') GC pauses during the stage, seconds
+    harness_pauses: list[float] = field(default_factory=list)
 
     def lags(self, samples: dict[str, list[tuple[float, float]]]) -> list[float]:
         return [lag for at, lag in samples.get("lags", []) if self.started <= at <= self.ended]
@@ -638,6 +671,12 @@ def report(stage: Stage, samples: dict[str, list[tuple[float, float]]]) -> None:
             f"{max(pauses, default=0.0) * 1000:.1f} ms ({len(pauses)} collections, "
             f"{sum(pauses) * 1000:.0f} ms in all)"
         )
+    if stage.harness_pauses:
+        print(
+            f"   simulator and players' own GC (Discord's side): longest pause "
+            f"{max(stage.harness_pauses) * 1000:.1f} ms ({len(stage.harness_pauses)} "
+            f"collections, {sum(stage.harness_pauses) * 1000:.0f} ms in all)"
+        )
     actions = figures.board_moves + figures.leiff_actions
     if actions:
         per = ", ".join(
@@ -730,9 +769,13 @@ async def run(
                 f"({count} processes) {rss:.0f} MB resident summed, {pss:.0f} MB proportional"
             )
             done = []
+            harness = HarnessPauses()
             try:
                 for board_rate, leiff_rate, seconds in stages:
-                    done.append(await drive(bot, matches, tables, board_rate, leiff_rate, seconds))
+                    harness.freeze()
+                    stage = await drive(bot, matches, tables, board_rate, leiff_rate, seconds)
+                    stage.harness_pauses = harness.between(stage.started, stage.ended)
+                    done.append(stage)
             finally:
                 await repo.close()
                 samples = await bot.stop()
