@@ -139,6 +139,17 @@ class Figures:
     deferred: int = 0
     board_moves: int = 0
     leiff_actions: int = 0
+    # when (wall clock, at dispatch) each reply slower than the target was asked for: slow
+    # replies bunched in one moment point at a stall, spread out at queueing
+    slow_at: list[float] = field(default_factory=list)
+
+    def timed(self, seconds: float | None, into: list[float]) -> None:
+        """One answered interaction's reply time (None: no picture reply to time)."""
+        if seconds is None:
+            return
+        into.append(seconds)
+        if seconds > REPLY_P99_TARGET:
+            self.slow_at.append(time.time() - seconds)
 
     def deferred_reply(self, result: Any) -> bool:
         """A slow command: the bot deferred privately and posted the board in the channel."""
@@ -193,9 +204,7 @@ class BoardMatch:
             return
         self.played += 1
         figures.board_moves += 1
-        seconds = reply_seconds(result)
-        if seconds is not None:
-            figures.replies.append(seconds)
+        figures.timed(reply_seconds(result), figures.replies)
 
 
 async def build_board_matches(
@@ -327,9 +336,7 @@ class LeiffTable:
             figures.refuse(result.text)
             return
         figures.leiff_actions += 1
-        seconds = reply_seconds(result)
-        if seconds is not None:
-            figures.leiff_replies.append(seconds)
+        figures.timed(reply_seconds(result), figures.leiff_replies)
 
 
 async def open_leiff_tables(
@@ -662,6 +669,14 @@ def report(stage: Stage, samples: dict[str, list[tuple[float, float]]]) -> None:
     print(f"   board /move → board picture:    {describe(figures.replies)}")
     print(f"   Leiff DM click → hand picture:  {describe(figures.leiff_replies)}")
     print(f"   all replies:                    {describe(figures.replies + figures.leiff_replies)}")
+    if figures.slow_at:
+        moments = sorted(figures.slow_at)
+        seconds = sorted({int(at - stage.started) for at in moments})
+        print(
+            f"   replies over {REPLY_P99_TARGET * 1000:.0f} ms: {len(moments)}, asked for in "
+            f"{len(seconds)} distinct seconds of the stage, from +{moments[0] - stage.started:.1f}"
+            f" s to +{moments[-1] - stage.started:.1f} s"
+        )
     lags, pauses = stage.lags(samples), stage.pauses(samples)
     if lags:
         print(
