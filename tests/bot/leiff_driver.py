@@ -244,3 +244,22 @@ class LeiffTable:
                 continue
             Image.open(io.BytesIO(attachment.data)).verify()
             self.checked_pictures += 1
+
+
+async def play_to_the_gossip(table: LeiffTable, players: list[Any]) -> Any:
+    """Play until a player must write the Klatschtante's rule; returns that player."""
+    for _ in range(40):
+        state = await table.state()
+        waiting = state.waiting_for()
+        turn_player = players[waiting["turn"]] if waiting["turn"] is not None else None
+        if waiting["step"] == "turn":
+            await table.act(turn_player, "draw")
+        elif waiting["step"] == "hold":
+            holding = state.view(waiting["turn"])["holding"]["card"]
+            await table.act(turn_player, "discard" if holding == "gossip" else "swap 4")
+        elif waiting["step"] == "effect" and waiting["card"] == "gossip":
+            return turn_player
+        else:
+            owner = waiting["owners"][0]
+            await table.act(players[owner], state.default_action(owner))
+    raise AssertionError("nobody had to write a rule")

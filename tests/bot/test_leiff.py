@@ -12,7 +12,7 @@ from i18n import translate
 from render.leiff import special_subtitle
 from tests.bot.helpers import pinged
 from tests.bot.language_check import service_lines, untranslated
-from tests.bot.leiff_driver import LeiffTable
+from tests.bot.leiff_driver import LeiffTable, play_to_the_gossip
 
 __all__ = ["service_lines"]  # a fixture
 
@@ -259,21 +259,8 @@ async def test_klatschtante_rule_by_form_never_pings_and_no_drinking_when_disabl
     )
     await table.audit()
     rule = f"<@{world.carol.id}> and @everyone sing"
-    for _ in range(40):
-        state = await table.state()
-        waiting = state.waiting_for()
-        turn_player = players[waiting["turn"]] if waiting["turn"] is not None else None
-        if waiting["step"] == "turn":
-            await table.act(turn_player, "draw")
-        elif waiting["step"] == "hold":
-            holding = state.view(waiting["turn"])["holding"]["card"]
-            await table.act(turn_player, "discard" if holding == "gossip" else "swap 4")
-        elif waiting["step"] == "effect" and waiting["card"] == "gossip":
-            await table.write_rule(turn_player, rule)
-            break
-        else:
-            owner = waiting["owners"][0]
-            await table.act(players[owner], state.default_action(owner))
+    writer = await play_to_the_gossip(table, players)
+    await table.write_rule(writer, rule)
     state = await table.state()
     assert state.view(None)["rule"] == rule
     # the form spoke the writer's language

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from i18n import translate
@@ -13,7 +11,7 @@ from tests.bot.helpers import (
     start_board_match,
     stored_state,
 )
-from tests.bot.leiff_driver import LeiffTable
+from tests.bot.leiff_driver import LeiffTable, play_to_the_gossip
 from tests.bot.test_leiff import language, open_table, seed_with_an_early_gossip
 
 __all__ = ["language"]  # the fixture: English and German servers
@@ -158,22 +156,3 @@ async def test_the_klatschtante_button_opens_its_form_after_a_restart(sim, world
     await table.write_rule(writer, "no phones at the table")
     assert (await table.state()).view(None)["rule"] == "no phones at the table"
     sim.assert_no_bot_errors()
-
-
-async def play_to_the_gossip(table: LeiffTable, players: list[Any]) -> Any:
-    """Play until a player must write the Klatschtante's rule; returns that player."""
-    for _ in range(40):
-        state = await table.state()
-        waiting = state.waiting_for()
-        turn_player = players[waiting["turn"]] if waiting["turn"] is not None else None
-        if waiting["step"] == "turn":
-            await table.act(turn_player, "draw")
-        elif waiting["step"] == "hold":
-            holding = state.view(waiting["turn"])["holding"]["card"]
-            await table.act(turn_player, "discard" if holding == "gossip" else "swap 4")
-        elif waiting["step"] == "effect" and waiting["card"] == "gossip":
-            return turn_player
-        else:
-            owner = waiting["owners"][0]
-            await table.act(players[owner], state.default_action(owner))
-    raise AssertionError("nobody had to write a rule")
