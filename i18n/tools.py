@@ -110,8 +110,12 @@ def _serialise(catalogue: Catalog) -> bytes:
 
 
 def _without_dates(data: bytes) -> bytes:
+    """A catalogue's text without what changes when nothing was changed: its dates and the
+    Babel version that wrote it (a new Babel release must not rewrite every file)."""
     lines = data.splitlines()
-    return b"\n".join(line for line in lines if b"-Date:" not in line)
+    return b"\n".join(
+        line for line in lines if b"-Date:" not in line and b'"Generated-By:' not in line
+    )
 
 
 def _shown(path: Path) -> str:

@@ -37,6 +37,18 @@ def test_an_update_of_current_catalogues_changes_nothing(scratch: Path) -> None:
     assert {path: path.read_bytes() for path in scratch.rglob("*.po*")} == before
 
 
+def test_catalogues_written_by_another_babel_release_are_left_alone(scratch: Path) -> None:
+    """The "Generated-By" line names the Babel that wrote the file: a newer Babel on a
+    fresh machine is no change to the catalogues."""
+    for path in scratch.rglob("*.po*"):
+        text = path.read_bytes()
+        assert b'"Generated-By: Babel ' in text
+        path.write_bytes(text.replace(b'"Generated-By: Babel ', b'"Generated-By: Babel 0.'))
+    before = {path: path.read_bytes() for path in scratch.rglob("*.po*")}
+    tools.update()
+    assert {path: path.read_bytes() for path in scratch.rglob("*.po*")} == before
+
+
 def test_a_changed_english_text_marks_the_german_fuzzy(
     scratch: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
