@@ -5,8 +5,10 @@ The behaviour both back ends share is in the contract suite, ``tests/storage/``.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,6 +19,7 @@ from bot.storage import (
     open_repository,
     sqlite_path,
 )
+from bot.storage.sqlite import SqliteRepository
 from tests.service.helpers import CHANNEL, GUILD
 
 
@@ -142,3 +145,124 @@ async def test_a_file_of_the_previous_release_is_upgraded_and_its_bot_turns_foun
         assert [m.id for m in claimed] == [1]
     finally:
         await upgraded.close()
+
+
+async def test_plain_reads_run_on_the_loop_through_a_read_only_connection(db_path: Path) -> None:
+    """A read outside a transaction takes no trip to the writer's thread and sees every
+    write committed before it; the read-only connection refuses a write."""
+    repo = await open_repository(db_path)
+    assert isinstance(repo, SqliteRepository) and repo._reader is not None
+    trips = 0
+    execute = repo._db._execute
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await execute(*args, **kwargs)
+
+    repo._db._execute = counted  # type: ignore[method-assign]
+    stored = await repo.create_match(_draft())
+    written = trips
+    assert written > 0
+    assert await repo.get_match(stored.id) == stored  # read at once, after the commit
+    await repo.set_messages(stored.id, {"board": 77})
+    assert (await repo.get_match(stored.id)).messages["board"] == 77  # type: ignore[union-attr]
+    assert trips == written + 1  # the write alone: both reads ran without a trip
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        repo._reader.execute("DELETE FROM matches")
+    await repo.close()
+
+
+async def test_one_statement_writes_waiting_together_commit_together(db_path: Path) -> None:
+    """Group commit: writes queued together go in one trip and one transaction, each with
+    its own result; one that fails fails alone."""
+    repo = await open_repository(db_path)
+    assert isinstance(repo, SqliteRepository)
+    stored = await repo.create_match(_draft())
+    statements: list[str] = []
+    await repo._db.set_trace_callback(statements.append)
+    results = await asyncio.gather(
+        repo.set_messages(stored.id, {"board": 1}),
+        repo.set_messages(stored.id, {"hand:1": 2}),
+        repo.set_messages(999, {"board": 3}),  # no such match: nothing written, False
+        repo._write("INSERT INTO match_messages(match_id, kind, message_id) VALUES (999, 'x', 5)"),
+        repo.set_messages(stored.id, {"hand:2": 4}),
+        return_exceptions=True,
+    )
+    await repo._db.set_trace_callback(None)
+    assert results[:3] == [True, True, False]
+    assert isinstance(results[3], sqlite3.IntegrityError)  # the foreign key, that write alone
+    assert results[4] is True
+    # the five queued together: one transaction
+    assert [s.split()[0] for s in statements] == [
+        "BEGIN", "INSERT", "INSERT", "INSERT", "INSERT", "INSERT", "COMMIT",
+    ]  # fmt: skip
+    found = await repo.get_match(stored.id)
+    assert found is not None
+    assert {k: found.messages[k] for k in ("board", "hand:1", "hand:2")} == {
+        "board": 1,
+        "hand:1": 2,
+        "hand:2": 4,
+    }
+    assert "x" not in found.messages
+    await repo.close()
+
+
+async def test_a_write_that_ends_the_group_transaction_fails_every_write_of_it(
+    db_path: Path,
+) -> None:
+    """When an error ends the whole transaction (here a conflict resolved by rolling it
+    back), the writes before it in the group are undone too, and each of them is told so."""
+    repo = await open_repository(db_path)
+    try:
+        assert isinstance(repo, SqliteRepository)
+        stored = await repo.create_match(_draft())
+        assert await repo.set_messages(stored.id, {"board": 1})
+        results = await asyncio.gather(
+            repo.set_messages(stored.id, {"hand:1": 2}),
+            repo._write(
+                "INSERT OR ROLLBACK INTO match_messages(match_id, kind, message_id) "
+                "VALUES (?, 'board', 5)",
+                (stored.id,),
+            ),
+            repo.set_messages(stored.id, {"hand:2": 3}),
+            return_exceptions=True,
+        )
+        assert all(isinstance(r, sqlite3.IntegrityError) for r in results), results
+        found = await repo.get_match(stored.id)
+        assert found is not None and found.messages["board"] == 1
+        assert "hand:1" not in found.messages and "hand:2" not in found.messages
+    finally:
+        await repo.close()
+
+
+async def test_a_writer_that_gives_up_before_its_turn_writes_nothing(db_path: Path) -> None:
+    """A write cancelled while it waits (the connection busy with a transaction) is left
+    out of the next group; the others of the group are written; a close commits what is
+    queued before it."""
+    repo = await open_repository(db_path)
+    try:
+        assert isinstance(repo, SqliteRepository)
+        stored = await repo.create_match(_draft())
+        async with repo._transaction() as tx:  # holds the connection meanwhile
+            await tx.fetch("SELECT 1")
+            given_up = asyncio.ensure_future(repo.set_messages(stored.id, {"hand:1": 1}))
+            kept = asyncio.ensure_future(repo.set_messages(stored.id, {"hand:2": 2}))
+            await asyncio.sleep(0)
+            given_up.cancel()
+        assert await kept is True
+        assert given_up.cancelled()
+        found = await repo.get_match(stored.id)
+        assert found is not None and "hand:1" not in found.messages
+        assert found.messages["hand:2"] == 2
+        last = asyncio.ensure_future(repo.set_messages(stored.id, {"hand:3": 3}))
+        await asyncio.sleep(0)
+    finally:
+        await repo.close()
+    assert await last is True
+    again = await open_repository(db_path)
+    try:
+        found = await again.get_match(stored.id)
+        assert found is not None and found.messages["hand:3"] == 3
+    finally:
+        await again.close()
