@@ -37,6 +37,7 @@ from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, report_error
 from bot.common.game_features import GameFeature
 from bot.common.pictures import Painter
+from bot.common.rate_buckets import amortise_bucket_sweeps
 from bot.common.routing import ComponentRouter, form_text
 from bot.common.translator import CatalogueTranslator
 from bot.features.board_games import BoardGames
@@ -96,6 +97,7 @@ class LeafBot(discord.AutoShardedClient):
         if settings.shard_ids is not None:
             client_options.setdefault("shard_ids", list(settings.shard_ids))
         super().__init__(intents=intents(), **client_options)
+        amortise_bucket_sweeps(self.http)
         self.settings = settings
         self.tree = LeafTree(self)
         self.context = Context(self, Painter(settings.render_workers), service)
