@@ -13,6 +13,7 @@ what keeps ``legal_moves()`` fast.
 from __future__ import annotations
 
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
@@ -42,6 +43,11 @@ class HexGrid:
     @property
     def centre(self) -> int:
         return self._index_of_coord[(0, 0)]
+
+    @property
+    def index_by_name(self) -> Mapping[str, int]:
+        """Each cell's index by its name as notation writes it (lower case, no spaces)."""
+        return self._index_of_name
 
     def index(self, name: str) -> int | None:
         """Index of a cell name (case-insensitive, spaces ignored), or None if not on the board."""

@@ -87,10 +87,16 @@ def hint_cells(state: BoardView, legal_moves: Iterable[str]) -> tuple[str, ...]:
     turn), in notation order, from the game's canonical moves: a move's leading cell name is
     where its stone goes; words (``swap``, ``pass``, ``black``) place nothing."""
     grid = state.grid
+    # Most canonical moves are a cell's name and nothing else: a dictionary look-up finds
+    # them (this runs on the bot's event loop for every board picture with hints, some
+    # seventy moves each); the others are parsed.
+    by_name = grid.index_by_name
     found: set[int] = set()
     for move in legal_moves:
-        match = _LEADING_CELL.match(move)
-        index = grid.index(match[0]) if match else None
+        index = by_name.get(move)
+        if index is None:
+            match = _LEADING_CELL.match(move)
+            index = grid.index(match[0]) if match else None
         if index is not None:
             found.add(index)
     return tuple(grid.names[index] for index in sorted(found))
