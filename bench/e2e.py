@@ -41,6 +41,7 @@ import gc
 import json
 import os
 import random
+import shutil
 import signal
 import statistics
 import sys
@@ -142,12 +143,17 @@ class Figures:
     # when (wall clock, at dispatch) each reply slower than the target was asked for: slow
     # replies bunched in one moment point at a stall, spread out at queueing
     slow_at: list[float] = field(default_factory=list)
+    # every reply: (wall clock at dispatch, seconds, "board" or "leiff"), for E2E_TRACE
+    asked: list[tuple[float, float, str]] = field(default_factory=list)
 
     def timed(self, seconds: float | None, into: list[float]) -> None:
         """One answered interaction's reply time (None: no picture reply to time)."""
         if seconds is None:
             return
         into.append(seconds)
+        self.asked.append(
+            (time.time() - seconds, seconds, "board" if into is self.replies else "leiff")
+        )
         if seconds > REPLY_P99_TARGET:
             self.slow_at.append(time.time() - seconds)
 
@@ -516,13 +522,8 @@ class HarnessPauses:
     They are Discord's side of the wire, not the bot's, yet a long one holds up every reply
     in flight and lands in the reply figures. The simulator keeps every request and message
     it has seen, so its heap grows from stage to stage; before each stage its objects are
-    collected once and frozen (:func:`freeze`), and the pauses during the stage are reported
-    beside the bot's."""
-
-    def __init__(self) -> None:
-        self.pauses: list[tuple[float, float]] = []  # (wall-clock end, seconds)
-        self._started = 0.0
-        gc.callbacks.append(self._on_gc)
+    collected once and frozen (:meth:`freeze`) and the collector is off during the stage
+    (``--harness-gc`` keeps it on; its pauses are then reported beside the bot's)."""
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -530,11 +531,24 @@ class HarnessPauses:
         else:
             self.pauses.append((time.time(), time.perf_counter() - self._started))
 
-    @staticmethod
-    def freeze() -> None:
-        """Collect once and leave everything alive now out of later collections."""
+    def __init__(self, collect_during_stages: bool = False) -> None:
+        self.pauses: list[tuple[float, float]] = []  # (wall-clock end, seconds)
+        self._started = 0.0
+        self.collect_during_stages = collect_during_stages
+        gc.callbacks.append(self._on_gc)
+
+    def freeze(self) -> None:
+        """Collect once and leave everything alive now out of later collections; then,
+        unless asked to collect during stages, switch this process's collector off until
+        :meth:`thaw`. Discord's servers do not pause for a Python collector, and a
+        stage allocates a few hundred MB at most here."""
         gc.collect()
         gc.freeze()
+        if not self.collect_during_stages:
+            gc.disable()
+
+    def thaw(self) -> None:
+        gc.enable()
 
     def between(self, started: float, ended: float) -> list[float]:
         return [p for at, p in self.pauses if started <= at <= ended]
@@ -735,6 +749,7 @@ async def run(
     board_matches: int = BOARD_MATCHES,
     leiff_tables: int = LEIFF_TABLES,
     global_limit: int = DEFAULT_GLOBAL_LIMIT,
+    harness_gc: bool = False,
 ) -> list[Stage]:
     """Build the world, start the bot, play each (board rate, Leiff rate, seconds) stage."""
     from tests.discord_sim.harness import DiscordSimulator
@@ -784,16 +799,40 @@ async def run(
                 f"({count} processes) {rss:.0f} MB resident summed, {pss:.0f} MB proportional"
             )
             done = []
-            harness = HarnessPauses()
+            harness = HarnessPauses(collect_during_stages=harness_gc)
             try:
                 for board_rate, leiff_rate, seconds in stages:
                     harness.freeze()
-                    stage = await drive(bot, matches, tables, board_rate, leiff_rate, seconds)
+                    try:
+                        stage = await drive(bot, matches, tables, board_rate, leiff_rate, seconds)
+                    finally:
+                        harness.thaw()
                     stage.harness_pauses = harness.between(stage.started, stage.ended)
                     done.append(stage)
             finally:
                 await repo.close()
                 samples = await bot.stop()
+                trace = os.environ.get("E2E_TRACE")
+                if trace and done:
+                    # bench.e2e_trace lines these up with the bot's own trace
+                    trace_dir = Path(trace)
+                    shutil.copy(bot.stats_path, trace_dir / "bot-stats.json")
+                    (trace_dir / "replies.json").write_text(json.dumps(done[-1].figures.asked))
+                    (trace_dir / "harness-gc.json").write_text(json.dumps(harness.pauses))
+                    now_wall, now_clock = time.time(), time.perf_counter()
+                    (trace_dir / "interactions.json").write_text(
+                        json.dumps(
+                            {
+                                str(i.id): (
+                                    now_wall - (now_clock - i.dispatched_at),
+                                    now_wall - (now_clock - i.first_response_at),
+                                )
+                                for i in sim.interactions
+                                if i.first_response_at is not None
+                                and i.dispatched_at >= now_clock - (now_wall - done[-1].started)
+                            }
+                        )
+                    )
             late = sum(1 for i in sim.interactions if i.late_response)
     for stage in done:
         stage.samples = samples
@@ -822,12 +861,17 @@ def main(argv: list[str] | None = None) -> None:
         default=DEFAULT_GLOBAL_LIMIT,
         help="Discord's global limit the simulator enforces (requests/s; Discord's default: 50)",
     )
+    parser.add_argument(
+        "--harness-gc",
+        action="store_true",
+        help="keep the simulator's own garbage collector on during the stages",
+    )
     args = parser.parse_args(argv)
     if args.sweep:
         stages = [(rate * 0.8, rate * 0.2, SWEEP_SECONDS) for rate in SWEEP_RATES]
     else:
         stages = [(args.board_rate, args.leiff_rate, args.seconds)]
-    asyncio.run(run(stages, args.matches, args.tables, args.global_limit))
+    asyncio.run(run(stages, args.matches, args.tables, args.global_limit, args.harness_gc))
 
 
 if __name__ == "__main__":

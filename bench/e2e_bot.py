@@ -91,6 +91,13 @@ def main(argv: list[str]) -> int:
             return await run(painter, func, *args)
 
         pictures.Painter._run = capturing_run  # type: ignore[method-assign,assignment]
+    trace_folder = os.environ.get("E2E_TRACE")
+    trace = None
+    if trace_folder:
+        from bench.e2e_trace import BotTrace
+
+        trace = BotTrace(Path(trace_folder))
+        trace.install()
     profile_path = os.environ.get("E2E_PROFILE")
     profiler = cProfile.Profile(time.thread_time) if profile_path else None
     try:
@@ -102,6 +109,8 @@ def main(argv: list[str]) -> int:
             profiler.disable()
             profiler.dump_stats(profile_path)
         watch.write(Path(os.environ["E2E_STATS"]))
+        if trace is not None:
+            trace.write()
         if capture_path:
             Path(capture_path).write_bytes(pickle.dumps(captured))
 
