@@ -28,8 +28,14 @@ completed, the CPU milliseconds per move of the bot's process and of its tree, a
 requests per move by category. ``--sweep`` raises the rate stage by stage and names the highest one that still
 meets both targets (reply p99 ≤ 100 ms, loop-lag p99 ≤ 50 ms).
 
+The simulator's own garbage collector is off during each stage (Discord's servers do not
+stall our replies for it; ``--harness-gc`` keeps it on). With ``E2E_TRACE`` set to a folder
+the run also writes a timeline there that ``python -m bench.e2e_trace FOLDER`` reads: where
+each reply's time went (gateway, the bot's work by part, the callback) and what was long
+while replies bunched up.
+
     python -m bench.e2e [--seconds S] [--board-rate R] [--leiff-rate L] [--sweep]
-                        [--matches N] [--tables T] [--global-limit G]
+                        [--matches N] [--tables T] [--global-limit G] [--harness-gc]
 """
 
 from __future__ import annotations

@@ -79,6 +79,13 @@ def main(argv: list[str]) -> int:
         watch.start()
 
     app.LeafBot.setup_hook = watched_setup_hook  # type: ignore[method-assign,assignment]
+    trace_folder = os.environ.get("E2E_TRACE")
+    trace = None
+    if trace_folder:
+        from bench.e2e_trace import BotTrace
+
+        trace = BotTrace(Path(trace_folder))
+        trace.install()  # before the capture below, which then records through it
     capture_path = os.environ.get("E2E_PICTURES")
     captured: list[tuple[str, tuple[Any, ...]]] = []
     if capture_path:
@@ -91,13 +98,6 @@ def main(argv: list[str]) -> int:
             return await run(painter, func, *args)
 
         pictures.Painter._run = capturing_run  # type: ignore[method-assign,assignment]
-    trace_folder = os.environ.get("E2E_TRACE")
-    trace = None
-    if trace_folder:
-        from bench.e2e_trace import BotTrace
-
-        trace = BotTrace(Path(trace_folder))
-        trace.install()
     profile_path = os.environ.get("E2E_PROFILE")
     profiler = cProfile.Profile(time.thread_time) if profile_path else None
     try:

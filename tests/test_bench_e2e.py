@@ -8,12 +8,13 @@ refused, and the bot's loop samples, CPU and process-tree memory come back.
 from __future__ import annotations
 
 import asyncio
+import gc
 import pickle
 from pathlib import Path
 
 import pytest
 
-from bench import e2e, picture_calls
+from bench import e2e, e2e_trace, picture_calls
 
 
 def test_a_small_end_to_end_run_plays_and_measures(
@@ -21,8 +22,13 @@ def test_a_small_end_to_end_run_plays_and_measures(
 ) -> None:
     calls_file = tmp_path / "calls.pickle"
     monkeypatch.setenv("E2E_PICTURES", str(calls_file))  # the bot's process inherits it
+    trace = tmp_path / "trace"
+    trace.mkdir()
+    monkeypatch.setenv("E2E_TRACE", str(trace))
     stages = asyncio.run(e2e.run([(3.0, 1.0, 2.0)], board_matches=4, leiff_tables=1))
     (stage,) = stages
+    # the simulator's own collector was off during the stage, and is on again
+    assert stage.harness_pauses == [] and gc.isenabled()
     figures = stage.figures
     assert figures.board_moves >= 3 and figures.leiff_actions >= 1
     assert figures.refused == 0, figures.refusals
@@ -45,3 +51,11 @@ def test_a_small_end_to_end_run_plays_and_measures(
     assert picture_calls.main([str(calls_file)]) == 0
     replayed = capsys.readouterr().out
     assert f"{len(calls)} calls" in replayed and "CPU per move" in replayed
+    # the timeline of the run: every reply, split into the bot's parts
+    e2e_trace.analyse(trace)
+    timeline = capsys.readouterr().out
+    replies = len(figures.replies) + len(figures.leiff_replies)
+    assert f"{replies} replies" in timeline
+    assert "_flush_and_commit" in timeline  # the moves' transactions, counted by kind
+    assert f"all: {replies} replies, bot's work mean" in timeline
+    assert "picture draw" in timeline and "sqlite" in timeline
