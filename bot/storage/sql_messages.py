@@ -12,9 +12,24 @@ from collections.abc import Mapping, Sequence
 
 from bot.storage.sql_access import SqlAccess
 
+# A delivery record ("delivered", "delivered:channel", "delivered:<user>") holds a match
+# version, which only grows: two steps' deliveries finishing out of order (in one process or
+# in two) must not set it back, or the next start would send the newer step again.
+_IS_DELIVERY_RECORD = (
+    "(match_messages.kind = 'delivered' OR match_messages.kind LIKE 'delivered:%')"
+)
+
 
 class MessageQueries(SqlAccess):
     """Message ids and delivery records by kind; a living table's lines."""
+
+    #: "sqlite" or "postgresql" (the repository's)
+    dialect: str = ""
+
+    @property
+    def _greatest(self) -> str:
+        """The larger of two values: SQLite's MAX with two arguments, PostgreSQL's GREATEST."""
+        return "MAX" if self.dialect == "sqlite" else "GREATEST"
 
     async def set_messages(self, match_id: int, messages: Mapping[str, int]) -> bool:
         # One statement that also tells whether the match exists (no row: nothing written).
@@ -27,7 +42,9 @@ class MessageQueries(SqlAccess):
             "INSERT INTO match_messages(match_id, kind, message_id) "
             f"SELECT m.id, v.column1, v.column2 FROM (VALUES {rows}) AS v, matches m "
             "WHERE m.id = ? "
-            "ON CONFLICT(match_id, kind) DO UPDATE SET message_id = excluded.message_id",
+            "ON CONFLICT(match_id, kind) DO UPDATE SET message_id = CASE "
+            f"WHEN {_IS_DELIVERY_RECORD} THEN {self._greatest}(match_messages.message_id, "
+            "excluded.message_id) ELSE excluded.message_id END",
             (*(x for item in messages.items() for x in item), match_id),
         )
         return changed > 0

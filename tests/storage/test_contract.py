@@ -234,6 +234,20 @@ async def test_several_messages_are_written_in_one_call(repo: Repository) -> Non
     assert await repo.get_match(match.id + 1) is None
 
 
+async def test_a_delivery_record_never_goes_back(repo: Repository) -> None:
+    """Delivery records hold match versions: a late write of an older one keeps the newer
+    (two steps' deliveries can finish out of order); message ids are replaced as written."""
+    match = await repo.create_match(draft(messages={}))
+    newer = {"delivered": 6, "delivered:channel": 7, f"delivered:{ALICE}": 8, "board": 900}
+    assert await repo.set_messages(match.id, newer)
+    older = {"delivered": 5, "delivered:channel": 5, f"delivered:{ALICE}": 5, "board": 800}
+    assert await repo.set_messages(match.id, older)
+    assert (await repo.get_match(match.id)).messages == {**newer, "board": 800}
+    assert await repo.set_messages(match.id, {"delivered": 9, "delivered:channel": 9})
+    messages = (await repo.get_match(match.id)).messages
+    assert messages["delivered"] == 9 and messages["delivered:channel"] == 9
+
+
 async def test_a_tables_event_lines_are_kept_with_their_message(repo: Repository) -> None:
     match = await repo.create_match(draft(messages={}))
     assert await repo.table_lines(match.id) is None
