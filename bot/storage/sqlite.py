@@ -18,7 +18,9 @@ go with the next statement or with ``COMMIT`` (a move's commit: two trips, not f
 
 Plain reads (outside a transaction of ours) take no trip at all: a second connection,
 read-only, runs them on the event loop's own thread. In WAL mode a reader never waits for
-the writer and sees every transaction committed before it began, which is what a read
+the writer (a read refused by another connection's lock on the file is not waited for on
+the loop: it goes through the writer's thread) and sees every transaction committed
+before it began, which is what a read
 through the writer's lock saw too (and what PostgreSQL's pool gives). An indexed read of a
 few rows costs tens of microseconds, less than the hand-over to another thread, and under
 load each trip also waits for a turn of the busy event loop: a board move read its match
@@ -163,9 +165,12 @@ def _settle(
             waiter.set_result(int(result))
 
 
-def _read_rows(connection: sqlite3.Connection, sql: str, params: Sequence[Any]) -> list[Row]:
-    """On the event loop's thread, through the read-only connection: one query's rows."""
-    return _rows(connection, sql, params)
+# SQLite's primary result codes for "another connection holds a lock"
+_BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
+
+
+def _is_busy(error: sqlite3.OperationalError) -> bool:
+    return (getattr(error, "sqlite_errorcode", 0) & 0xFF) in _BUSY_CODES
 
 
 async def _in_thread(db: aiosqlite.Connection, function: Any, *args: Any) -> Any:
@@ -327,8 +332,15 @@ class SqliteRepository(SqlRepository):
         if tx is not None:
             return await super()._load_matches(where, params, tx)
         if self._reader is not None:
-            rows, seat_rows, message_rows = _match_rows(self._reader, match_query(where), params)
-            return assemble_matches(rows, seat_rows, message_rows)
+            try:
+                rows, seat_rows, message_rows = _match_rows(
+                    self._reader, match_query(where), params
+                )
+                return assemble_matches(rows, seat_rows, message_rows)
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error):
+                    raise
+                # the file is locked (see _open_reader): wait in the database thread
         # the reads of the matches, their seats and their messages in one trip
         async with self._lock:
             rows, seat_rows, message_rows = await _in_thread(
@@ -338,7 +350,12 @@ class SqliteRepository(SqlRepository):
 
     async def _fetch(self, sql: str, params: Sequence[Any] = ()) -> list[Row]:
         if self._reader is not None:
-            return _read_rows(self._reader, sql, params)
+            try:
+                return _rows(self._reader, sql, params)
+            except sqlite3.OperationalError as error:
+                if not _is_busy(error):
+                    raise
+                # the file is locked (see _open_reader): wait in the database thread
         async with self._lock:
             return list(await _in_thread(self._db, _rows, sql, params))
 
@@ -351,8 +368,11 @@ def _open_reader(path: Path) -> sqlite3.Connection:
     makes a write through it an error rather than a surprise."""
     reader = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
     reader.row_factory = sqlite3.Row
-    # A WAL reader waits only while the file is being recovered after a crash, at start.
-    reader.execute("PRAGMA busy_timeout = 10000")
+    # A WAL reader is refused only while another connection holds the file exclusively
+    # (recovering it after a crash, the last connection of a process closing it, exclusive
+    # locking mode). It must never wait on the event loop: refused at once, the read is
+    # run through the writer's thread instead, which waits as long as busy_timeout allows.
+    reader.execute("PRAGMA busy_timeout = 0")
     reader.execute("PRAGMA query_only = ON")
     reader.execute("PRAGMA foreign_keys = ON")  # as the writer (PRAGMA reads say so)
     return reader

@@ -266,3 +266,33 @@ async def test_a_writer_that_gives_up_before_its_turn_writes_nothing(db_path: Pa
         assert found is not None and found.messages["hand:3"] == 3
     finally:
         await again.close()
+
+
+async def test_a_read_refused_by_a_lock_waits_in_the_database_thread(
+    db_path: Path, tmp_path: Path
+) -> None:
+    """The loop never waits on a file lock: a plain read that SQLite refuses as locked
+    (here: the read-only connection's file held exclusively by another connection) is run
+    through the writer's thread instead, with the same answer."""
+    repo = await open_repository(db_path)
+    assert isinstance(repo, SqliteRepository) and repo._reader is not None
+    stored = await repo.create_match(_draft())
+    locked_file = tmp_path / "locked.sqlite3"
+    holder = sqlite3.connect(locked_file, isolation_level=None)
+    refused = sqlite3.connect(locked_file, isolation_level=None, check_same_thread=False)
+    own_reader = repo._reader
+    try:
+        holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+        holder.execute("CREATE TABLE matches(id INTEGER)")  # holds the file from now on
+        refused.execute("PRAGMA busy_timeout = 0")
+        with pytest.raises(sqlite3.OperationalError, match="locked"):
+            refused.execute("SELECT 1 FROM matches")
+        repo._reader = refused
+        assert await repo.get_match(stored.id) == stored
+        rows = await repo._fetch("SELECT id FROM matches")
+        assert [row["id"] for row in rows] == [stored.id]
+    finally:
+        repo._reader = own_reader
+        refused.close()
+        holder.close()
+        await repo.close()
