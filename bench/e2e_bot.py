@@ -13,6 +13,9 @@ CPU clock: on a shared machine wall time mostly measures waiting for a core or f
 interpreter lock (a syscall that wakes a thread hands the lock over). With
 ``E2E_PICTURES`` set to a file name, every call to the picture workers (function name and
 arguments) is written there, pickled, for ``python -m bench.picture_calls`` to replay.
+With ``E2E_HEAP`` set to a file name, the number of objects the garbage collector tracks at
+the end (the start-up heap it froze left out) is written there by type, as JSON: what a
+full collection walks. ``E2E_TRACE``: see :mod:`bench.e2e_trace`.
 """
 
 from __future__ import annotations
@@ -58,6 +61,14 @@ class LoopWatch:
 
     def write(self, path: Path) -> None:
         path.write_text(json.dumps({"lags": self.lags, "pauses": self.pauses}))
+        heap = os.environ.get("E2E_HEAP")
+        if heap:
+            # what the collector walks at the end (frozen start-up objects left out), by type
+            counts: dict[str, int] = {}
+            for item in gc.get_objects():
+                name = type(item).__qualname__
+                counts[name] = counts.get(name, 0) + 1
+            Path(heap).write_text(json.dumps(counts))
 
 
 def main(argv: list[str]) -> int:
