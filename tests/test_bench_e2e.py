@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import json
 import pickle
 from pathlib import Path
 
@@ -25,8 +26,13 @@ def test_a_small_end_to_end_run_plays_and_measures(
     trace = tmp_path / "trace"
     trace.mkdir()
     monkeypatch.setenv("E2E_TRACE", str(trace))
+    heap = tmp_path / "heap.json"
+    monkeypatch.setenv("E2E_HEAP", str(heap))
     stages = asyncio.run(e2e.run([(3.0, 1.0, 2.0)], board_matches=4, leiff_tables=1))
     (stage,) = stages
+    # what the bot's collector tracked at the end, by type
+    tracked = json.loads(heap.read_text())
+    assert tracked["dict"] > 0 and sum(tracked.values()) > 1000
     # the simulator's own collector was off during the stage, and is on again
     assert stage.harness_pauses == [] and gc.isenabled()
     figures = stage.figures
