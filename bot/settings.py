@@ -63,13 +63,30 @@ def parse_shard_ids(raw: str) -> tuple[int, ...]:
     return tuple(found)
 
 
+def usable_cores() -> int:
+    """The cores this process may run on (a container's limit, where the system says it)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
+
+
+def default_render_workers(cores: int | None = None) -> int:
+    """Picture workers when ``RENDER_WORKERS`` is not set: one per core but one, at least one.
+
+    The bot's own process (its event loop, database thread and the pool's threads) needs a
+    core of its own: on two cores, two busy picture workers took it from the loop in bursts,
+    and the replies waited (``make bench-e2e`` at 80 moves/s: p99 41–159 ms with two
+    workers, 25–28 ms with one, which used 0.42 of a core; docs/benchmarks/e2e.md)."""
+    return max(1, (usable_cores() if cores is None else cores) - 1)
+
+
 @dataclass(frozen=True)
 class Settings:
     token: str | None = field(default=None, repr=False)
     database_path: Path = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
     log_level: str = "INFO"
-    render_workers: int = 2
+    render_workers: int = field(default_factory=lambda: default_render_workers())
     ai_workers: int = 1
     # sqlite:///path or postgresql://...; None: the SQLite file at database_path.
     database_url: str | None = field(default=None, repr=False)
@@ -148,7 +165,7 @@ class Settings:
             )
         shard_ids = (merged.get("SHARD_IDS") or "").strip()
         # 0 is a real choice: pictures drawn in threads of the bot process, no workers.
-        render_workers = integer("RENDER_WORKERS", 2)
+        render_workers = integer("RENDER_WORKERS", default_render_workers())
         if render_workers is None or render_workers < 0:
             raise SystemExit("RENDER_WORKERS must be 0 or more")
         return cls(

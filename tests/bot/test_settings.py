@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.app import LeafBot
-from bot.settings import Settings, parse_shard_ids
+from bot.settings import Settings, default_render_workers, parse_shard_ids, usable_cores
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -25,8 +25,9 @@ def test_render_workers_zero_draws_in_threads_of_the_bot_process():
     assert bot.painter.workers == 0 and bot.painter._pool is None
 
 
-def test_render_workers_are_processes_two_by_default():
-    assert load().render_workers == 2
+def test_render_workers_are_one_per_core_but_one_by_default():
+    assert load().render_workers == default_render_workers() == max(1, usable_cores() - 1)
+    assert [default_render_workers(cores) for cores in (1, 2, 4, 8)] == [1, 1, 3, 7]
     assert load(RENDER_WORKERS="3").render_workers == 3
     with pytest.raises(SystemExit, match="RENDER_WORKERS"):
         load(RENDER_WORKERS="-1")
@@ -42,6 +43,7 @@ def test_the_three_descriptions_of_render_workers_agree():
     for text in (row, comment, mention):
         words = " ".join(text.split()).lower()
         assert "process" in words and "0" in words and "thread" in words, text
+        assert "one per core but one" in words, text  # the default, said the same way
         assert "threads that draw" not in words, text
 
 
