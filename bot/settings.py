@@ -86,7 +86,7 @@ class Settings:
     database_path: Path = DEFAULT_DATABASE_PATH
     dev_guild_id: int | None = None
     log_level: str = "INFO"
-    render_workers: int = field(default_factory=lambda: default_render_workers())
+    render_workers: int = field(default_factory=default_render_workers)
     ai_workers: int = 1
     # sqlite:///path or postgresql://...; None: the SQLite file at database_path.
     database_url: str | None = field(default=None, repr=False)

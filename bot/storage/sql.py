@@ -118,8 +118,6 @@ class SqlRepository(ChallengeQueries, MemberQueries, MessageQueries, Repository)
     is kept about people and servers :class:`bot.storage.sql_members.MemberQueries`.
     """
 
-    #: "sqlite" or "postgresql": the folder of its migrations.
-    dialect: str = ""
     #: Appended to the query that claims due matches (PostgreSQL: skip rows others hold).
     skip_locked: str = ""
 

@@ -39,6 +39,10 @@ class Transaction(abc.ABC):
 class SqlAccess(abc.ABC):
     """A back end's way to run queries: transactions and plain reads."""
 
+    #: "sqlite" or "postgresql": the folder of its migrations, and the few words where
+    #: the two differ
+    dialect: str = ""
+
     @abc.abstractmethod
     def _transaction(self) -> AbstractAsyncContextManager[Transaction]: ...
 

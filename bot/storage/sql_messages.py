@@ -23,9 +23,6 @@ _IS_DELIVERY_RECORD = (
 class MessageQueries(SqlAccess):
     """Message ids and delivery records by kind; a living table's lines."""
 
-    #: "sqlite" or "postgresql" (the repository's)
-    dialect: str = ""
-
     @property
     def _greatest(self) -> str:
         """The larger of two values: SQLite's MAX with two arguments, PostgreSQL's GREATEST."""

@@ -18,18 +18,17 @@ go with the next statement or with ``COMMIT`` (a move's commit: two trips, not f
 
 Plain reads (outside a transaction of ours) take no trip at all: a second connection,
 read-only, runs them on the event loop's own thread. In WAL mode a reader never waits for
-the writer (a read refused by another connection's lock on the file is not waited for on
-the loop: it goes through the writer's thread) and sees every transaction committed
-before it began, which is what a read
-through the writer's lock saw too (and what PostgreSQL's pool gives). An indexed read of a
-few rows costs tens of microseconds, less than the hand-over to another thread, and under
-load each trip also waits for a turn of the busy event loop: a board move read its match
-and preferences in three trips before.
+the writer and sees every transaction committed before it began, which is what a read
+through the writer's lock saw too (and what PostgreSQL's pool gives); a read refused by
+another connection's lock on the file is not waited for on the loop but goes through the
+writer's thread. An indexed read of a few rows costs tens of microseconds, less than the
+hand-over to another thread, and under load each trip also waits for a turn of the busy
+event loop: a board move read its match and preferences in three trips before.
 
 Writes of one statement (message ids, delivery records, table lines: a few per move, each
-committed on its own) are committed together when several are waiting (group commit): the
-first to take the lock runs every write queued by then in one transaction, one trip and one
-``fsync`` instead of one each. A statement that fails fails alone (SQLite undoes just that
+committed on its own) are committed together when several are waiting (group commit): they
+queue, and one task commits everything queued at a time in one transaction, one trip and
+one ``fsync`` instead of one each. A statement that fails fails alone (SQLite undoes just that
 statement); one that ends the whole transaction, or a failed ``COMMIT``, fails them all.
 """
 
@@ -309,16 +308,14 @@ class SqliteRepository(SqlRepository):
                 self._queued_writes = []
                 if not batch:
                     continue
+                writes = [(sql, params) for sql, params, _ in batch]
                 try:
-                    results = await _in_thread(
-                        self._db, _run_writes, [(sql, params) for sql, params, _ in batch]
-                    )
-                except BaseException as error:
-                    failure = error if isinstance(error, Exception) else asyncio.CancelledError()
-                    results = [failure] * len(batch)
-                    if not isinstance(error, Exception):
-                        _settle(batch, results)
-                        raise
+                    results = await _in_thread(self._db, _run_writes, writes)
+                except Exception as error:  # the trip itself failed (connection closed)
+                    results = [error] * len(batch)
+                except BaseException:  # cancelled: nobody may wait on a future forever
+                    _settle(batch, [asyncio.CancelledError()] * len(batch))
+                    raise
                 _settle(batch, results)
 
     @asynccontextmanager
