@@ -107,31 +107,40 @@ def wrap_text(text: object, used_font: Font, max_width: float, max_lines: int) -
 
 @lru_cache(maxsize=1024)
 def _wrapped(text: str, used_font: Font, max_width: float, max_lines: int) -> tuple[str, ...]:
+    # Greedy word wrap: each line takes as many of the words left as fit. Measuring is
+    # most of the cost of a fresh line (a picture's status and score change every move), so
+    # a text that fits is measured once, and a line's word count is found by halving (a
+    # line's width grows with every word it takes) rather than word by word.
+    if not text or text_width(text, used_font) <= max_width:
+        return (text,) if text else ()
     words = text.split(" ")
     lines: list[str] = []
-    current = ""
     index = 0
     while index < len(words) and len(lines) < max_lines:
-        word = words[index]
-        candidate = f"{current} {word}" if current else word
-        if text_width(candidate, used_font) <= max_width:
-            current = candidate
+        taken = _words_that_fit(words, index, used_font, max_width)
+        if taken == 0:  # a single word wider than the line: cut it
+            lines.append(fit_text(words[index], used_font, max_width))
             index += 1
             continue
-        if not current:  # a single word wider than the line
-            lines.append(fit_text(word, used_font, max_width))
-            index += 1
-            continue
-        lines.append(current)
-        current = ""
-    if current and len(lines) < max_lines:
-        lines.append(current)
-        current = ""
-    if lines and (index < len(words) or current):
+        lines.append(" ".join(words[index : index + taken]))
+        index += taken
+    if lines and index < len(words):
         # text is left over: run it into the last line, which fit_text then cuts with "…"
-        leftover = " ".join(word for word in (current, *words[index:]) if word)
+        leftover = " ".join(word for word in words[index:] if word)
         lines[-1] = fit_text(f"{lines[-1]} {leftover}", used_font, max_width)
     return tuple(line for line in lines if line)
+
+
+def _words_that_fit(words: list[str], start: int, used_font: Font, max_width: float) -> int:
+    """How many of ``words`` from ``start`` on fit on one line (0 if not even the first)."""
+    low, high = 0, len(words) - start
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text_width(" ".join(words[start : start + middle]), used_font) <= max_width:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def draw_text(

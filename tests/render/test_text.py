@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from PIL import Image, ImageDraw
 
@@ -9,7 +11,7 @@ from engine import BOARD_GAMES
 from render import png_bytes, render_board
 from render.board import header_layout
 from render.geometry import header_height
-from render.text import ELLIPSIS, clean_text, fit_text, font, wrap_text
+from render.text import ELLIPSIS, Font, clean_text, fit_text, font, wrap_text
 from render.themes import get_theme
 from tests.render.helpers import decode, played_game
 
@@ -52,6 +54,51 @@ def test_wrap_text_keeps_to_its_line_count_and_marks_the_cut() -> None:
     assert lines[-1].endswith(ELLIPSIS)
     assert all(used.getlength(line) <= 150 for line in lines)
     assert wrap_text("short", used, 150, max_lines=2) == ["short"]
+
+
+def _wrapped_word_by_word(text: str, used: Font, max_width: float, max_lines: int) -> list[str]:
+    """The wrap as it was first written (each word tried in turn, the line measured each
+    time): what the faster one must still give."""
+    words = clean_text(text).split(" ")
+    lines: list[str] = []
+    current = ""
+    index = 0
+    while index < len(words) and len(lines) < max_lines:
+        word = words[index]
+        candidate = f"{current} {word}" if current else word
+        if used.getlength(candidate) <= max_width:
+            current = candidate
+            index += 1
+            continue
+        if not current:
+            lines.append(fit_text(word, used, max_width))
+            index += 1
+            continue
+        lines.append(current)
+        current = ""
+    if current and len(lines) < max_lines:
+        lines.append(current)
+        current = ""
+    if lines and (index < len(words) or current):
+        leftover = " ".join(word for word in (current, *words[index:]) if word)
+        lines[-1] = fit_text(f"{lines[-1]} {leftover}", used, max_width)
+    return [line for line in lines if line]
+
+
+def test_wrap_text_gives_the_lines_of_a_word_by_word_wrap() -> None:
+    rng = random.Random(21)
+    vocabulary = [
+        "a", "to", "move", "Last:", "p3.", "Борис", "(light)", "leads", "39–38:", "stones",
+        "W" * 40, "Bärbel", "张伟的名字", "محمد", "Überlänge-Schmidt", "🍺", "—", "…",
+    ]  # fmt: skip
+    for trial in range(400):
+        text = " ".join(rng.choice(vocabulary) for _ in range(rng.randint(0, 30)))
+        used = font(rng.choice((11, 14, 17)), rng.choice(("regular", "bold")))
+        max_width = rng.choice((20, 60, 150, 300, 464, 900)) + rng.random()
+        max_lines = rng.randint(1, 4)
+        assert wrap_text(text, used, max_width, max_lines) == _wrapped_word_by_word(
+            text, used, max_width, max_lines
+        ), (trial, text, max_width, max_lines)
 
 
 @pytest.mark.parametrize("game_name", BOARD_GAMES)
