@@ -12,7 +12,8 @@ RGB pixels of its PNG file decoded again.
 version; a picture that changes on purpose is re-recorded the same way, and the commit
 says so (the board pictures were, for issue 20's phone-width legibility: rim coordinates,
 the bold last-move ring, Les's shaded holes, the score in words; then each picture's own
-128-colour palette, which moves the decoded PNG pixels, and Leiff cards at whole pixels).
+128-colour palette, which moves the decoded PNG pixels, and Leiff cards at whole pixels;
+then the board's background scaled down with a box filter, for smaller files).
 """
 
 from __future__ import annotations
