@@ -7,6 +7,8 @@ The engine never imports this package. Everything the bot needs is exported here
   player's hand (that seat's view);
 - :func:`replay_gif` — a whole board game as an animated GIF;
 - :func:`png_bytes` — deterministic PNG bytes of a picture;
+- :func:`board_png` — a reply's board picture as PNG bytes, drawn straight to the
+  palette (the file of ``png_bytes(render_board(...))``, faster);
 - :func:`render_async` / :func:`shutdown_renderer` — run any of these off the event loop;
 - :data:`THEMES` / :func:`list_themes` — the colour themes (data in ``data/themes``).
 """
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from render.board import render_board
 from render.encode import png_bytes
+from render.indexed import board_png
 from render.leiff import render_hand, render_table
 from render.offload import render_async, shutdown_renderer
 from render.replay import replay_gif
@@ -22,6 +25,7 @@ from render.themes import THEMES, list_themes
 
 __all__ = [
     "THEMES",
+    "board_png",
     "list_themes",
     "png_bytes",
     "render_async",

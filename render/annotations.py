@@ -276,7 +276,7 @@ def _draw_marks(
 ) -> None:
     sizes = mark_sizes(geo)
     halo_colour = _colour(theme, "halo", theme.background)
-    dot_halo, dot = _may_sprites(sizes, theme)
+    dot_halo, dot = may_sprites(sizes, theme)
     dots: list[tuple[sprites.Sprite, tuple[float, float]]] = []
     for name in marks.may:
         index = _index(state, name)
@@ -305,7 +305,7 @@ def _draw_marks(
             here.paste_on(image, geo.centres[index])
 
 
-def _may_sprites(sizes: MarkSizes, theme: Theme) -> tuple[sprites.Sprite, sprites.Sprite]:
+def may_sprites(sizes: MarkSizes, theme: Theme) -> tuple[sprites.Sprite, sprites.Sprite]:
     """The "may" mark: its halo and itself (a dot, or a ring round a Les point)."""
     halo_colour = _colour(theme, "halo", theme.background)
     may = _colour(theme, "may", theme.placed)
@@ -465,7 +465,7 @@ def hint_palette(size: int, width: int, points: bool, theme_name: str, labels: b
             geo.stone_radius, colours.fill, colours.edge, max(1.0, geo.stone_radius * 0.1)
         ).paste_on(dotted, geo.centres[index])
     sizes = mark_sizes(geo)
-    halo, dot = _may_sprites(sizes, theme)
+    halo, dot = may_sprites(sizes, theme)
     taken = {index for index, _ in stones}
     for index, centre in enumerate(geo.centres):
         if index not in taken:  # as on a picture: hints on empty cells only

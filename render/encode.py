@@ -82,6 +82,11 @@ def png_bytes(image: Image.Image) -> bytes:
         buffer = io.BytesIO()
         indexed.save(buffer, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
         return buffer.getvalue()
+    return indexed_png_bytes(indexed)
+
+
+def indexed_png_bytes(indexed: Image.Image) -> bytes:
+    """The PNG file of a palette image, its indices and palette as they are."""
     width, height = indexed.size
     # every row starts with its filter type; 0 ("none") suits palette pictures best: the
     # picture pasted one pixel right into a column of zeros gives those rows in one C call

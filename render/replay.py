@@ -37,6 +37,7 @@ from render.board import (
     owned_areas,
     render_board,
 )
+from render.boxes import Box, mark_box, merged, overlap, union
 from render.geometry import MIN_WIDTH, board_geometry
 from render.themes import get_theme
 
@@ -44,40 +45,6 @@ FRAME_MS = 800
 LAST_FRAME_MS = 4000
 MAX_GIF_BYTES = 8 * 1024 * 1024
 TRANSPARENT = 255  # palette index of 'unchanged' pixels; the frames use the 255 others
-
-Box = tuple[int, int, int, int]  # left, top, right, bottom (right and bottom exclusive)
-
-
-def _mark_box(mark: Mark) -> Box:
-    """The pixels a sprite pasted at its centre can touch."""
-    sprite, (x, y) = mark
-    left, top = math.floor(x) - sprite.half, math.floor(y) - sprite.half
-    side = 2 * sprite.half + 1
-    return (left, top, left + side, top + side)
-
-
-def _overlap(a: Box, b: Box) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _union(boxes: Iterable[Box]) -> Box:
-    lefts, tops, rights, bottoms = zip(*boxes, strict=True)
-    return (min(lefts), min(tops), max(rights), max(bottoms))
-
-
-def _merged(boxes: Iterable[Box]) -> list[Box]:
-    """Overlapping boxes joined into their union (a stone and its marker share a cell):
-    fewer, larger boxes to paint again."""
-    merged: list[Box] = []
-    for box in sorted(boxes):
-        while True:
-            joined = next((other for other in merged if _overlap(other, box)), None)
-            if joined is None:
-                break
-            merged.remove(joined)
-            box = _union((joined, box))
-        merged.append(box)
-    return merged
 
 
 class _Painter:
@@ -126,7 +93,7 @@ class _Painter:
     def _boxed(self, state: BoardView) -> list[tuple[Mark, Box]]:
         """The stones and markers of ``state`` in pasting order, each with its box."""
         return [
-            (mark, _mark_box(mark))
+            (mark, mark_box(*mark))
             for mark in board_marks(self.geo, self.theme, state, replay=True)
         ]
 
@@ -145,7 +112,7 @@ class _Painter:
         boxes = [self._loop_box(cells) for _, _, cells in set(areas) ^ set(self.areas)]
         self.areas = areas
         touching = [
-            area for area in areas if any(_overlap(self._loop_box(area[2]), b) for b in boxes)
+            area for area in areas if any(overlap(self._loop_box(area[2]), b) for b in boxes)
         ]
         fresh = self.background.copy()
         _draw_areas(fresh, self.geo, self.theme, state, touching)
@@ -177,11 +144,11 @@ class _Painter:
         self.boxed, self.keys, self.layout = boxed, keys, layout
         dirty = {box for _, box in before ^ keys}
         dirty.update(self._new_base(state))
-        painted = [self._clip(box) for box in _merged(dirty)]
+        painted = [self._clip(box) for box in merged(dirty)]
         for box in painted:
             self._repaint(box, boxed, None)
         header = self.header
-        if layout != layout_before or any(_overlap(box, header) for box in painted):
+        if layout != layout_before or any(overlap(box, header) for box in painted):
             # the header goes on top of everything, so it is painted last
             self._repaint(header, boxed, state)
             painted.append(header)
@@ -267,7 +234,7 @@ def _gif(
         painted = painter.advance(state)
         for box in painted:
             current.paste(_indices(painter.frame.crop(box), palette), box)
-        area = _union(painted)
+        area = union(painted)
         changed = ImageChops.difference(current.crop(area), shown.crop(area)).getbbox()
         if changed is None:
             # nothing to show (a pass): one transparent pixel keeps the frame and its duration

@@ -29,8 +29,8 @@ from engine import IllegalMove
 from engine.board import BoardState
 from engine.registry import get_spec
 from i18n import DEFAULT_LANGUAGE, phrase, translate
-from render import png_bytes
-from render.annotations import refusal_annotations, render_annotated, render_hints
+from render import board_png, png_bytes
+from render.annotations import hint_cells, refusal_annotations, render_annotated
 from tutorial import dalen, lefe, leiff, les, lublache
 from tutorial.help import HelpText, help_text
 from tutorial.pages import PRACTICE_LEVEL, Page
@@ -169,10 +169,14 @@ def hint_picture(
 ) -> bytes:
     """The board picture of ``state`` with a dot on every cell where the player to move may
     put a stone (the first stone of a Les turn; the set-up stone during the Les set-up)."""
-    image = render_hints(
-        state, state.legal_moves(), names=names, theme=theme, width=width, language=language
+    return board_png(
+        state,
+        names=names,
+        theme=theme,
+        width=width,
+        language=language,
+        hints=hint_cells(state, state.legal_moves()),
     )
-    return png_bytes(image)
 
 
 def illegal_move_picture(

@@ -26,7 +26,7 @@ from engine.board import BoardState
 from engine.leiff import Leiff
 from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE
-from render.annotations import hint_cells, render_hint_cells
+from render.annotations import hint_cells
 from tutorial import hint_picture, illegal_move_picture, tutorial_page
 
 log = logging.getLogger(__name__)
@@ -55,10 +55,9 @@ def board_png_from_json(
     if hints is None:
         return board_png(state, names, language, False, theme)
     pair = (names[0], names[1]) if len(names) >= 2 else ("", "")
-    image = render_hint_cells(
-        state, hints, names=pair, theme=theme, width=BOARD_WIDTH, language=language
+    return render.board_png(
+        state, names=pair, theme=theme, width=BOARD_WIDTH, language=language, hints=hints
     )
-    return render.png_bytes(image)
 
 
 def board_png(
@@ -73,10 +72,8 @@ def board_png(
     pair = (names[0], names[1]) if len(names) >= 2 else ("", "")
     if hints:
         return hint_picture(state, names=pair, theme=theme, width=BOARD_WIDTH, language=language)
-    return render.png_bytes(
-        render.render_board(
-            state, names=_pair(names), theme=theme, width=BOARD_WIDTH, language=language
-        )
+    return render.board_png(
+        state, names=_pair(names), theme=theme, width=BOARD_WIDTH, language=language
     )
 
 

@@ -1,0 +1,284 @@
+"""A reply's board picture drawn straight to palette indices: the PNG without the RGB picture.
+
+``png_bytes(render_board(...))`` draws every pixel in RGB and then maps each of the
+picture's 340,000 pixels to the board's palette, which costs about as much as drawing.
+Yet most of a board picture is its cached background and its stones, and a stone on a
+given cell always looks the same. So :func:`board_png` starts from the background's indices
+(mapped once per board), puts each stone in as indices (mapped once per stone colour and
+cell: the stone pasted on the background there), and draws in RGB only what varies in
+more ways: the header, the last turn's marks and the shaded loops and holes, each in a box
+of its own, drawn as :func:`render.board.render_board` draws it and then mapped.
+
+Mapping a pixel to the palette depends on that pixel alone, so this is exact when every
+pixel outside those boxes is the background or one stone on it; that holds when no two
+stones (or hint dots) can touch, which is checked once per board and kind of stone. If they
+could, the picture is drawn whole instead. Tests compare the files with
+``png_bytes(render_board(...))`` byte for byte on random positions of every game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from engine.board import EMPTY
+from engine.spec import BoardView
+from i18n import DEFAULT_LANGUAGE
+from render import sprites
+from render.annotations import hint_palette, mark_sizes, may_sprites, render_hint_cells
+from render.board import (
+    Mark,
+    _draw_areas,
+    _draw_header,
+    board_background,
+    board_marks,
+    board_palette,
+    is_point_game,
+    owned_areas,
+    render_board,
+)
+from render.boxes import Box, clipped, mark_box, merged, overlap, union
+from render.encode import indexed_png_bytes, png_bytes
+from render.geometry import board_geometry
+from render.themes import get_theme
+
+Group = tuple[sprites.Sprite, ...]  # sprites pasted in turn at one centre (a dot and its halo)
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """Where a group of sprites can paint, seen from the cell it belongs to: its offset
+    from the cell's centre and the box of its nonzero coverage around the pixel it is
+    pasted at."""
+
+    offset: tuple[float, float]
+    reach: Box
+
+
+class _Board:
+    """A board's background in RGB and in indices, and its stones as indices, per place."""
+
+    def __init__(self, background: Image.Image, palette: Image.Image, centres: Sequence[Any]):
+        self.background = background
+        self.palette = palette
+        self.indices = _mapped(background, palette)
+        self.size = background.size
+        self.centres = list(centres)
+        self._stamps: dict[tuple[int, ...], tuple[Group, Any, Any, Box]] = {}
+        self._apart: dict[tuple[_Kind, _Kind], bool] = {}
+
+    def stamp(self, group: Group, centre: tuple[float, float]) -> tuple[Any, Any, Box]:
+        """``group`` pasted on the background at ``centre``, as indices, with the mask of
+        the pixels it paints and its box (made once per place)."""
+        x, y = math.floor(centre[0]), math.floor(centre[1])
+        key = (*map(id, group), x, y)
+        found = self._stamps.get(key)
+        if found is None:
+            box = clipped(union(mark_box(sprite, centre) for sprite in group), self.size)
+            piece = self.background.crop(box)
+            painted = Image.new("L", piece.size, 0)
+            for sprite in group:
+                sprite.paste_on(piece, (centre[0] - box[0], centre[1] - box[1]))
+                coverage = _coverage(sprite)
+                left, top, _, _ = mark_box(sprite, (centre[0] - box[0], centre[1] - box[1]))
+                side = 2 * sprite.half + 1
+                painted.im.paste(coverage.im, (left, top, left + side, top + side), coverage.im)
+            # the group is kept with its stamp, so the ids in the key stay its own
+            found = (group, _mapped(piece, self.palette).im, painted.im, box)
+            self._stamps[key] = found
+        return found[1], found[2], found[3]
+
+    def apart(self, first: _Kind, second: _Kind) -> bool:
+        """Whether a group of kind ``first`` on one cell and one of kind ``second`` on
+        another can never paint the same pixel, on any two cells of this board."""
+        key = (first, second)
+        known = self._apart.get(key)
+        if known is None:
+            known = self._apart[key] = _never_touch(self.centres, first, second)
+        return known
+
+
+def _never_touch(centres: Sequence[tuple[float, float]], first: _Kind, second: _Kind) -> bool:
+    def placed(kind: _Kind) -> list[Box]:
+        (dx, dy), (left, top, right, bottom) = kind.offset, kind.reach
+        boxes = []
+        for x, y in centres:
+            px, py = math.floor(x + dx), math.floor(y + dy)
+            boxes.append((px + left, py + top, px + right, py + bottom))
+        return boxes
+
+    ones, others = placed(first), placed(second)
+    for i, one in enumerate(ones):
+        for j, other in enumerate(others):
+            if i != j and overlap(one, other):
+                return False
+    return True
+
+
+_coverages: dict[int, tuple[sprites.Sprite, Image.Image]] = {}
+
+
+def _coverage(sprite: sprites.Sprite) -> Image.Image:
+    """The pixels a sprite paints at all (255) or leaves alone (0); kept with the sprite,
+    whose id is the key while it lives."""
+    found = _coverages.get(id(sprite))
+    if found is None:
+        found = _coverages[id(sprite)] = (sprite, sprite.mask.point([0] + [255] * 255))
+    return found[1]
+
+
+_kinds: dict[tuple[object, ...], tuple[Group, _Kind]] = {}
+
+
+def _kind(group: Group, offset: tuple[float, float]) -> _Kind:
+    """A group's kind: the box round its pasting pixel where its coverage is not zero
+    (worked out once per group, which is kept with it while its ids are the key)."""
+    key = (*map(id, group), *offset)
+    found = _kinds.get(key)
+    if found is None:
+        boxes = []
+        for sprite in group:
+            bbox = sprite.mask.getbbox()
+            if bbox is not None:
+                half = sprite.half
+                boxes.append((bbox[0] - half, bbox[1] - half, bbox[2] - half, bbox[3] - half))
+        found = _kinds[key] = (group, _Kind(offset, union(boxes) if boxes else (0, 0, 0, 0)))
+    return found[1]
+
+
+def _mapped(image: Image.Image, palette: Image.Image) -> Image.Image:
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+@lru_cache(maxsize=32)
+def _board(
+    size: int, width: int, points: bool, theme_name: str, labels: bool, hints: bool
+) -> _Board:
+    make_palette = hint_palette if hints else board_palette
+    return _Board(
+        board_background(size, width, points, theme_name, labels),
+        make_palette(size, width, points, theme_name, labels),
+        board_geometry(size, width, points).centres,
+    )
+
+
+def board_png(
+    state: BoardView,
+    *,
+    names: tuple[str, str] = ("", ""),
+    theme: str = "classic",
+    width: int = 480,
+    show_labels: bool = True,
+    language: str = DEFAULT_LANGUAGE,
+    hints: Sequence[str] | None = None,
+) -> bytes:
+    """The PNG file of a board picture for a reply: ``png_bytes(render_board(...))``, or
+    with ``hints`` (the cells to dot, :func:`render.annotations.hint_cells`) the file of
+    :func:`render.annotations.render_hint_cells`, byte for byte, drawn faster."""
+    chosen = get_theme(theme)
+    points = is_point_game(state)
+    geo = board_geometry(state.size, width, points)
+    labels = bool(show_labels)
+    marks = board_marks(geo, chosen, state)
+    stones = sum(1 for code in state.cells if code != EMPTY)
+    dots: list[Mark] = []
+    dot_kind: _Kind | None = None
+    dot_group: Group = ()
+    if hints:
+        sizes = mark_sizes(geo)
+        dot_group = may_sprites(sizes, chosen)
+        dot_kind = _kind(dot_group, (0.0, sizes.dot_drop))
+        for name in hints:
+            index = state.grid.index(name)
+            if index is not None and not state.cells[index]:
+                where = sizes.dot_centre(geo.centres[index])
+                dots += [(dot_group[0], where), (dot_group[1], where)]
+    # a picture asked for with hints has the hint palette, dots or none (as render_hint_cells)
+    board = _board(state.size, width, points, chosen.name, labels, bool(hints))
+
+    # whether stones and dots on different cells can touch (then the picture is drawn whole)
+    distinct = {id(sprite): sprite for sprite, _ in marks[:stones]}.values()
+    stone_kinds = {_kind((sprite,), (0.0, 0.0)) for sprite in distinct}
+    kinds = [*stone_kinds, *([dot_kind] if dots and dot_kind else [])]
+    if not all(board.apart(one, other) for one in kinds for other in kinds):
+        return _drawn_whole(state, names, chosen.name, width, labels, language, hints)
+
+    # the boxes drawn in RGB: the header, the last turn's marks, the shaded areas
+    areas = owned_areas(state)
+    reach = geo.radius * 1.1 + 4  # a hole's hexagons, a loop's band and its halo
+    boxes: list[Box] = [(0, 0, width, geo.header_height)]
+    boxes += [mark_box(sprite, centre) for sprite, centre in marks[stones:]]
+    for _, _, cells in areas:
+        centres = [geo.centres[i] for i in (state.grid.index(c) for c in cells) if i is not None]
+        if centres:
+            boxes.append(
+                (
+                    math.floor(min(x for x, _ in centres) - reach),
+                    math.floor(min(y for _, y in centres) - reach),
+                    math.ceil(max(x for x, _ in centres) + reach) + 1,
+                    math.ceil(max(y for _, y in centres) + reach) + 1,
+                )
+            )
+    drawn = [clipped(box, board.size) for box in merged(boxes)]
+
+    indices = board.indices.copy()
+    core = indices.im
+    for sprite, centre in marks[:stones]:
+        piece, painted, box = board.stamp((sprite,), centre)
+        core.paste(piece, box, painted)
+    for number in range(0, len(dots), 2):
+        piece, painted, box = board.stamp(dot_group, dots[number][1])
+        core.paste(piece, box, painted)
+
+    base = board.background
+    if areas:
+        base = base.copy()
+        _draw_areas(base, geo, chosen, state)
+    everything = [(mark, mark_box(*mark)) for mark in marks]
+    on_top = [(mark, mark_box(*mark)) for mark in dots]
+    for box in drawn:
+        left, top = box[0], box[1]
+        piece = base.crop(box)
+        for (sprite, (x, y)), mark in everything:
+            if overlap(mark, box):
+                sprite.paste_on(piece, (x - left, y - top))
+        if overlap(box, (0, 0, width, geo.header_height)):
+            # merged with the header's box, which starts at the top left corner: the
+            # header's coordinates are this piece's
+            _draw_header(piece, state, names, chosen, width, language)
+        for (sprite, (x, y)), mark in on_top:
+            if overlap(mark, box):
+                sprite.paste_on(piece, (x - left, y - top))
+        core.paste(_mapped(piece, board.palette).im, box)
+    return indexed_png_bytes(indices)
+
+
+def _drawn_whole(
+    state: BoardView,
+    names: tuple[str, str],
+    theme: str,
+    width: int,
+    labels: bool,
+    language: str,
+    hints: Sequence[str] | None,
+) -> bytes:
+    if hints:
+        image = render_hint_cells(
+            state,
+            hints,
+            names=names,
+            theme=theme,
+            width=width,
+            show_labels=labels,
+            language=language,
+        )
+    else:
+        image = render_board(
+            state, names=names, theme=theme, width=width, show_labels=labels, language=language
+        )
+    return png_bytes(image)
