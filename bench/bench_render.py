@@ -2,14 +2,15 @@
 
 Board picture for a reply (issue 21: draw + encode at most 3 ms at n=9, PNG at most 30 KB):
 for each board game at its largest size, 40 consecutive positions from a third of a seeded
-random game on are each drawn at 480 px for the first time and encoded, as the bot does after
-every move: the static background, the palette and the names were drawn for the match's
-first picture, but the header's move number, score and status are new text in every
-picture, and laying out new text is a fair part of the cost (an earlier version of this
-benchmark drew the positions once before timing them, which left that out). Drawing and
-encoding are also timed apart, on the next 40 positions. The same for boards with move
-hints (on another game, so that their headers are new too), and for the Leiff table and a
-hand over consecutive actions.
+random game on are each drawn at 480 px for the first time, straight to the PNG file, as
+the bot does after every move (``render.board_png``): the static background, the palette
+and the names were drawn for the match's first picture, but the header's move number,
+score and status are new text in every picture, and laying out new text is a fair part of
+the cost (an earlier version of this benchmark drew the positions once before timing them,
+which left that out). Beside it, the RGB picture (``render_board``) drawn and encoded apart
+on the next 40 positions. The same for boards with move hints (on another game, so that
+their headers are new too), and for the Leiff table and a hand over consecutive actions
+(drawn in RGB and encoded).
 
 Replay GIF (issue 21: at most 0.65 ms per frame for a 200-frame game at 400 px, at most
 300 KB): a seeded random game of each board game at its largest size with at least 200
@@ -32,7 +33,15 @@ from typing import Any
 
 from engine import BOARD_GAMES, get_board_game
 from engine.leiff import Leiff
-from render import png_bytes, render_async, render_board, render_hand, render_table, replay_gif
+from render import (
+    board_png,
+    png_bytes,
+    render_async,
+    render_board,
+    render_hand,
+    render_table,
+    replay_gif,
+)
 from render.annotations import hint_cells, render_hint_cells
 from render.offload import shutdown_renderer
 
@@ -100,30 +109,35 @@ def _windows(items: list[Any]) -> tuple[list[Any], list[Any]]:
     return items[start : start + WINDOW], items[start + WINDOW : start + 2 * WINDOW]
 
 
-def _row(draw: Callable[[Any], Any], items: list[Any]) -> str:
-    """Medians over fresh items: drawing, encoding, both (wall and CPU) and the PNG size."""
+def _row(
+    draw: Callable[[Any], Any], items: list[Any], reply: Callable[[Any], bytes] | None = None
+) -> str:
+    """Medians over fresh items: the reply's file (``reply``, else drawing and encoding)
+    in wall and CPU time and its size, then drawing and encoding the RGB picture apart."""
     for_both, for_split = _windows(items)
-    draw(items[0])  # what a match draws once: the background, the palette, the names
-    both, cpu, _ = _each(functools.partial(_drawn_and_encoded, draw), for_both)
-    sizes = [len(_drawn_and_encoded(draw, item)) / 1024 for item in for_both]
+    make = reply or functools.partial(_drawn_and_encoded, draw)
+    make(items[0])  # what a match draws once: the background, the palette, the names
+    both, cpu, _ = _each(make, for_both)
+    sizes = [len(make(item)) / 1024 for item in for_both]
     drawn, _, _ = _each(draw, for_split)
     encoded, _, _ = _each(png_bytes, [draw(item) for item in for_split])
     return (
-        f"{statistics.median(drawn):>9.2f}{statistics.median(encoded):>11.2f}"
         f"{statistics.median(both):>9.2f}{statistics.median(cpu):>8.2f}"
         f"{statistics.median(sizes):>8.1f}"
+        f"{statistics.median(drawn):>11.2f}{statistics.median(encoded):>12.2f}"
     )
 
 
-COLUMNS = f"{'draw ms':>9}{'encode ms':>11}{'both ms':>9}{'cpu ms':>8}{'PNG KB':>8}"
+COLUMNS = f"{'both ms':>9}{'cpu ms':>8}{'PNG KB':>8}{'RGB draw':>11}{'RGB encode':>12}"
 
 
 def _boards() -> None:
     print(
         f"board picture for a reply, 480 px, classic theme: {WINDOW} consecutive positions "
-        "from a third of a game on, each drawn for the first time and encoded ('both', its CPU "
-        "time and the size; drawing and encoding apart on the next "
-        f"{WINDOW}); medians; target draw + encode <= 3 ms, PNG <= 30 KB at n=9"
+        "from a third of a game on, each drawn for the first time straight to its PNG file as "
+        "the bot does (render.board_png: 'both', its CPU time and the size); then the RGB "
+        f"picture drawn and encoded apart on the next {WINDOW} (render_board, png_bytes); "
+        "medians; target draw + encode <= 3 ms, PNG <= 30 KB at n=9"
     )
     print(f"{'game':<10}{'size':>5}{'stones':>8}{COLUMNS}")
     for name in BOARD_GAMES:
@@ -134,7 +148,11 @@ def _boards() -> None:
             for state in positions:
                 state.loops()  # worked out by the engine when the move was played
         stones = len(_windows(positions)[0][-1].stones)
-        row = _row(lambda s: render_board(s, names=NAMES), positions)
+        row = _row(
+            lambda s: render_board(s, names=NAMES),
+            positions,
+            lambda s: board_png(s, names=NAMES),
+        )
         print(f"{name:<10}{size:>5}{stones:>8}{row}")
 
 
@@ -153,8 +171,11 @@ def _hint_boards() -> None:
         def draw(item: tuple[Any, tuple[str, ...]]) -> Any:
             return render_hint_cells(item[0], item[1], names=NAMES)
 
+        def reply(item: tuple[Any, tuple[str, ...]]) -> bytes:
+            return board_png(item[0], names=NAMES, hints=item[1])
+
         dots = statistics.median(len(cells) for _, cells in _windows(items)[0])
-        print(f"{name:<10}{size:>5}{dots:>8.0f}{_row(draw, items)}")
+        print(f"{name:<10}{size:>5}{dots:>8.0f}{_row(draw, items, reply)}")
 
 
 def _replays() -> None:
