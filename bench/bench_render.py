@@ -7,7 +7,9 @@ the bot does after every move (``render.board_png``): the static background, the
 and the names were drawn for the match's first picture, but the header's move number,
 score and status are new text in every picture, and laying out new text is a fair part of
 the cost (an earlier version of this benchmark drew the positions once before timing them,
-which left that out). Beside it, the RGB picture (``render_board``) drawn and encoded apart
+which left that out). Another game on the same board is drawn first, as a picture worker
+that has run for a while has drawn other matches (the stones' palette indices per cell
+are remembered per board). Beside it, the RGB picture (``render_board``) drawn and encoded apart
 on the next 40 positions. The same for boards with move hints (on another game, so that
 their headers are new too), and for the Leiff table and a hand over consecutive actions
 (drawn in RGB and encoded).
@@ -28,7 +30,7 @@ import itertools
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine import BOARD_GAMES, get_board_game
@@ -110,12 +112,19 @@ def _windows(items: list[Any]) -> tuple[list[Any], list[Any]]:
 
 
 def _row(
-    draw: Callable[[Any], Any], items: list[Any], reply: Callable[[Any], bytes] | None = None
+    draw: Callable[[Any], Any],
+    items: list[Any],
+    reply: Callable[[Any], bytes] | None = None,
+    earlier: Sequence[Any] = (),
 ) -> str:
     """Medians over fresh items: the reply's file (``reply``, else drawing and encoding)
-    in wall and CPU time and its size, then drawing and encoding the RGB picture apart."""
+    in wall and CPU time and its size, then drawing and encoding the RGB picture apart.
+    ``earlier`` items (of other games) are drawn first, as a picture worker that has been
+    running for a while has drawn other matches on the same board."""
     for_both, for_split = _windows(items)
     make = reply or functools.partial(_drawn_and_encoded, draw)
+    for item in earlier:
+        make(item)
     make(items[0])  # what a match draws once: the background, the palette, the names
     both, cpu, _ = _each(make, for_both)
     sizes = [len(make(item)) / 1024 for item in for_both]
@@ -152,6 +161,7 @@ def _boards() -> None:
             lambda s: render_board(s, names=NAMES),
             positions,
             lambda s: board_png(s, names=NAMES),
+            _game_positions(name, size, seed=3),
         )
         print(f"{name:<10}{size:>5}{stones:>8}{row}")
 
@@ -175,7 +185,8 @@ def _hint_boards() -> None:
             return board_png(item[0], names=NAMES, hints=item[1])
 
         dots = statistics.median(len(cells) for _, cells in _windows(items)[0])
-        print(f"{name:<10}{size:>5}{dots:>8.0f}{_row(draw, items, reply)}")
+        earlier = [(s, hint_cells(s, s.legal_moves())) for s in _game_positions(name, size, 4)]
+        print(f"{name:<10}{size:>5}{dots:>8.0f}{_row(draw, items, reply, earlier)}")
 
 
 def _replays() -> None:

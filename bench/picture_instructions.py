@@ -1,0 +1,122 @@
+"""Instructions per board picture, counted by valgrind: a figure the machine does not move.
+
+    python -m bench.picture_instructions            # needs valgrind (callgrind)
+
+Wall and CPU times of a picture vary by half from one run to the next on a shared virtual
+machine, and by a factor of two or more between days; the number of instructions a
+picture takes does not. This draws 20 consecutive positions of a seeded Dalen, Lublache
+and Les game at n=9 (from the 60th move on, about a third of such a game), each for the
+first time as the bot does, three ways under ``valgrind --tool=callgrind``, and subtracts a
+run that only sets up (imports, the games, another game's pictures on each board as a
+worker that has run a while has drawn, each board's first picture):
+
+- ``reply``: :func:`render.board_png`, what the bot's picture workers do after a move;
+- ``rgb``: ``png_bytes(render_board(...))``, the RGB picture and its encoding;
+- ``draw``: ``render_board(...)`` alone.
+
+Each run takes about a minute (valgrind is some fifty times slower than the machine).
+Compare two versions of the renderer by running this in each checkout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import shutil
+import subprocess
+import sys
+from typing import Any
+
+GAMES = ("dalen", "lublache", "les")
+SIZE = 9
+PICTURES_PER_GAME = 20
+FIRST_PLY = 60  # about a third of these games at n=9
+NAMES = ("Anna Lindqvist", "Борис 🐉")
+MODES = ("reply", "rgb", "draw")
+
+
+def _positions(game_name: str, seed: int = 1) -> list[Any]:
+    """The first position before the window (drawn while setting up), then the window."""
+    from engine import get_board_game
+
+    rng = random.Random(seed)
+    state = get_board_game(game_name).new(size=SIZE)
+    positions = [state]
+    while len(positions) < FIRST_PLY + PICTURES_PER_GAME and not state.is_over:
+        state = state.play(rng.choice(state.legal_moves()))
+        positions.append(state)
+    return positions[FIRST_PLY - 1 : FIRST_PLY + PICTURES_PER_GAME]
+
+
+def work(mode: str) -> None:
+    """What one valgrind run does: set up, then draw the pictures of ``mode`` (or none)."""
+    from render import board_png, png_bytes, render_board
+
+    windows = [_positions(name) for name in GAMES]
+    # as a worker that has run a while: other matches on the same boards were drawn before
+    earlier = [state for name in GAMES for state in _positions(name, seed=2)]
+    for state in earlier:
+        board_png(state, names=NAMES)
+    for window in windows:
+        for state in window:
+            if state.game.spec.drawing.owned_loops:
+                state.loops()  # the engine works the loops out when a move is played
+        board_png(window[0], names=NAMES)
+        png_bytes(render_board(window[0], names=NAMES))
+    for window in windows:
+        for state in window[1:]:
+            if mode == "reply":
+                board_png(state, names=NAMES)
+            elif mode == "rgb":
+                png_bytes(render_board(state, names=NAMES))
+            elif mode == "draw":
+                render_board(state, names=NAMES)
+
+
+def _count(mode: str) -> int:
+    """Instructions of one run of :func:`work` under callgrind."""
+    completed = subprocess.run(
+        [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            "-m",
+            "bench.picture_instructions",
+            "--work",
+            mode,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = re.search(r"Collected : (\d+)", completed.stderr)
+    if found is None:
+        raise SystemExit(f"valgrind printed no count:\n{completed.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--work", choices=(*MODES, "setup"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.work:
+        work(args.work)
+        return 0
+    if shutil.which("valgrind") is None:
+        print("valgrind is not installed (Debian: apt install valgrind)", file=sys.stderr)
+        return 2
+    pictures = len(GAMES) * PICTURES_PER_GAME
+    setup = _count("setup")
+    print(
+        f"{pictures} board pictures (n={SIZE}: {', '.join(GAMES)}), each drawn for the first time"
+    )
+    for mode in MODES:
+        spent = _count(mode) - setup
+        print(f"  {mode:<6} {spent / pictures / 1e6:6.2f} M instructions per picture")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
