@@ -19,12 +19,14 @@ could, the picture is drawn whole instead. Tests compare the files with
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image
+from PIL import Image, ImageChops
 
 from engine.board import EMPTY
 from engine.spec import BoardView
@@ -47,17 +49,22 @@ from render.encode import indexed_png_bytes, png_bytes
 from render.geometry import board_geometry
 from render.themes import get_theme
 
+SHADED_KEPT = 8  # shaded boards kept per board (1.4 MB each at 480 px)
 Group = tuple[sprites.Sprite, ...]  # sprites pasted in turn at one centre (a dot and its halo)
 
 
 @dataclass(frozen=True)
 class _Kind:
     """Where a group of sprites can paint, seen from the cell it belongs to: its offset
-    from the cell's centre and the box of its nonzero coverage around the pixel it is
-    pasted at."""
+    from the cell's centre, the box of its nonzero coverage round the pixel it is pasted
+    at, and that coverage (255 where it paints, ``2·half+1`` pixels square, the pasting
+    pixel in the middle)."""
 
     offset: tuple[float, float]
     reach: Box
+    coverage: Image.Image = field(compare=False, hash=False)
+    half: int = 0
+    group: tuple[int, ...] = ()  # the sprites' ids: two groups are two kinds
 
 
 class _Board:
@@ -69,14 +76,16 @@ class _Board:
         self.indices = _mapped(background, palette)
         self.size = background.size
         self.centres = list(centres)
-        self._stamps: dict[tuple[int, ...], tuple[Group, Any, Any, Box]] = {}
+        self._stamps: dict[tuple[float, ...], tuple[Group, Any, Any, Box]] = {}
         self._apart: dict[tuple[_Kind, _Kind], bool] = {}
+        # the board with some matches' loops and holes shaded (see board_png)
+        self.shaded: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+        self.lock = threading.Lock()
 
     def stamp(self, group: Group, centre: tuple[float, float]) -> tuple[Any, Any, Box]:
         """``group`` pasted on the background at ``centre``, as indices, with the mask of
         the pixels it paints and its box (made once per place)."""
-        x, y = math.floor(centre[0]), math.floor(centre[1])
-        key = (*map(id, group), x, y)
+        key = (*map(id, group), *centre)  # the same centre floors to the same pixel
         found = self._stamps.get(key)
         if found is None:
             box = clipped(union(mark_box(sprite, centre) for sprite in group), self.size)
@@ -104,20 +113,41 @@ class _Board:
 
 
 def _never_touch(centres: Sequence[tuple[float, float]], first: _Kind, second: _Kind) -> bool:
-    def placed(kind: _Kind) -> list[Box]:
-        (dx, dy), (left, top, right, bottom) = kind.offset, kind.reach
-        boxes = []
-        for x, y in centres:
-            px, py = math.floor(x + dx), math.floor(y + dy)
-            boxes.append((px + left, py + top, px + right, py + bottom))
-        return boxes
+    def placed(kind: _Kind) -> list[tuple[int, int]]:
+        dx, dy = kind.offset
+        return [(math.floor(x + dx), math.floor(y + dy)) for x, y in centres]
 
     ones, others = placed(first), placed(second)
-    for i, one in enumerate(ones):
-        for j, other in enumerate(others):
-            if i != j and overlap(one, other):
+    (l1, t1, r1, b1), (l2, t2, r2, b2) = first.reach, second.reach
+    checked: dict[tuple[int, int], bool] = {}
+    for i, (x1, y1) in enumerate(ones):
+        for j, (x2, y2) in enumerate(others):
+            if i == j or not overlap(
+                (x1 + l1, y1 + t1, x1 + r1, y1 + b1), (x2 + l2, y2 + t2, x2 + r2, y2 + b2)
+            ):
+                continue
+            # the boxes meet (round sprites' corners do on close boards): do the pixels?
+            shift = (x2 - x1, y2 - y1)
+            touch = checked.get(shift)
+            if touch is None:
+                touch = checked[shift] = _coverages_meet(first, second, shift)
+            if touch:
                 return False
     return True
+
+
+def _coverages_meet(first: _Kind, second: _Kind, shift: tuple[int, int]) -> bool:
+    """Whether ``first`` pasted at a pixel and ``second`` pasted ``shift`` from it paint
+    some pixel in common."""
+    dx, dy = shift
+    a, b = first.half, second.half
+    left, right = max(-a, dx - b), min(a, dx + b) + 1
+    top, bottom = max(-a, dy - b), min(a, dy + b) + 1
+    if left >= right or top >= bottom:
+        return False
+    mine = first.coverage.crop((left + a, top + a, right + a, bottom + a))
+    theirs = second.coverage.crop((left - dx + b, top - dy + b, right - dx + b, bottom - dy + b))
+    return ImageChops.multiply(mine, theirs).getbbox() is not None
 
 
 _coverages: dict[int, tuple[sprites.Sprite, Image.Image]] = {}
@@ -136,18 +166,25 @@ _kinds: dict[tuple[object, ...], tuple[Group, _Kind]] = {}
 
 
 def _kind(group: Group, offset: tuple[float, float]) -> _Kind:
-    """A group's kind: the box round its pasting pixel where its coverage is not zero
-    (worked out once per group, which is kept with it while its ids are the key)."""
+    """A group's kind: where its coverage is not zero round its pasting pixel (worked out
+    once per group, which is kept with it while its ids are the key)."""
     key = (*map(id, group), *offset)
     found = _kinds.get(key)
     if found is None:
-        boxes = []
+        half = max(sprite.half for sprite in group)
+        coverage = Image.new("L", (2 * half + 1, 2 * half + 1), 0)
         for sprite in group:
-            bbox = sprite.mask.getbbox()
-            if bbox is not None:
-                half = sprite.half
-                boxes.append((bbox[0] - half, bbox[1] - half, bbox[2] - half, bbox[3] - half))
-        found = _kinds[key] = (group, _Kind(offset, union(boxes) if boxes else (0, 0, 0, 0)))
+            painted = _coverage(sprite)
+            corner = half - sprite.half
+            coverage.paste(painted, (corner, corner), painted)
+        bbox = coverage.getbbox()
+        reach = (
+            (bbox[0] - half, bbox[1] - half, bbox[2] - half, bbox[3] - half)
+            if bbox is not None
+            else (0, 0, 0, 0)
+        )
+        kind = _Kind(offset, reach, coverage, half, tuple(map(id, group)))
+        found = _kinds[key] = (group, kind)
     return found[1]
 
 
@@ -237,25 +274,57 @@ def board_png(
 
     base = board.background
     if areas:
-        base = base.copy()
-        _draw_areas(base, geo, chosen, state)
-    everything = [(mark, mark_box(*mark)) for mark in marks]
-    on_top = [(mark, mark_box(*mark)) for mark in dots]
+        # a match's loops and holes stay from one move to the next: the board under the
+        # stones with them shaded is kept for the next picture (Pillow draws a loop's
+        # rounded joints slowly)
+        key = (state.game.colors[0], tuple(areas))
+        with board.lock:  # render_async draws on several threads
+            shaded = board.shaded.get(key)
+            if shaded is not None:
+                board.shaded.move_to_end(key)
+        if shaded is None:
+            shaded = base.copy()
+            _draw_areas(shaded, geo, chosen, state)
+            with board.lock:
+                board.shaded[key] = shaded
+                if len(board.shaded) > SHADED_KEPT:
+                    board.shaded.popitem(last=False)
+        base = shaded
+    under = _placed(marks)
+    over = _placed(dots)
     for box in drawn:
-        left, top = box[0], box[1]
         piece = base.crop(box)
-        for (sprite, (x, y)), mark in everything:
-            if overlap(mark, box):
-                sprite.paste_on(piece, (x - left, y - top))
-        if overlap(box, (0, 0, width, geo.header_height)):
+        sprites.paste_all(piece, _touching(under, box))
+        if box[1] < geo.header_height:
             # merged with the header's box, which starts at the top left corner: the
             # header's coordinates are this piece's
             _draw_header(piece, state, names, chosen, width, language)
-        for (sprite, (x, y)), mark in on_top:
-            if overlap(mark, box):
-                sprite.paste_on(piece, (x - left, y - top))
+        sprites.paste_all(piece, _touching(over, box))
         core.paste(_mapped(piece, board.palette).im, box)
     return indexed_png_bytes(indices)
+
+
+Placed = tuple[
+    sprites.Sprite, float, float, int, int, int
+]  # sprite, centre, its box's corner and side
+
+
+def _placed(marks: Sequence[Mark]) -> list[Placed]:
+    floor = math.floor
+    return [
+        (sprite, x, y, floor(x) - sprite.half, floor(y) - sprite.half, 2 * sprite.half + 1)
+        for sprite, (x, y) in marks
+    ]
+
+
+def _touching(placed: list[Placed], box: Box) -> list[Mark]:
+    """The marks whose sprites reach into ``box``, in order, their centres moved into it."""
+    left, top, right, bottom = box
+    return [
+        (sprite, (x - left, y - top))
+        for sprite, x, y, x0, y0, side in placed
+        if x0 < right and left < x0 + side and y0 < bottom and top < y0 + side
+    ]
 
 
 def _drawn_whole(

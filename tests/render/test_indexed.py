@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from PIL import Image, ImageDraw
 
 from engine import BOARD_GAMES, get_board_game
 from render import board_png, list_themes, png_bytes, render_board
@@ -70,10 +71,29 @@ def test_the_same_position_gives_the_same_file_again() -> None:
     assert all(board_png(state, names=NAMES) == first for _ in range(3))
 
 
+def _square(half: int, offset: tuple[float, float] = (0.0, 0.0)) -> _Kind:
+    side = 2 * half + 1
+    return _Kind(
+        offset, (-half, -half, half + 1, half + 1), Image.new("L", (side, side), 255), half
+    )
+
+
+def _disc(half: int) -> _Kind:
+    side = 2 * half + 1
+    coverage = Image.new("L", (side, side), 0)
+    ImageDraw.Draw(coverage).ellipse((0, 0, side - 1, side - 1), fill=255)
+    return _Kind((0.0, 0.0), (-half, -half, half + 1, half + 1), coverage, half)
+
+
 def test_groups_that_could_touch_are_told_apart() -> None:
     centres = [(10.0, 10.0), (20.0, 10.0)]
-    small = _Kind((0.0, 0.0), (-4, -4, 5, 5))  # 9 pixels wide, 10 apart: never touch
-    large = _Kind((0.0, 0.0), (-6, -6, 7, 7))  # 13 pixels wide: they would
-    assert _never_touch(centres, small, small)
-    assert not _never_touch(centres, large, large)
-    assert not _never_touch(centres, small, _Kind((-5.0, 0.0), (-4, -4, 5, 5)))
+    assert _never_touch(centres, _square(4), _square(4))  # 9 pixels wide, 10 apart
+    assert not _never_touch(centres, _square(6), _square(6))  # 13 pixels wide
+    assert not _never_touch(centres, _square(4), _square(4, (-5.0, 0.0)))
+
+
+def test_round_groups_whose_boxes_meet_at_a_corner_are_apart() -> None:
+    # neighbours on a diagonal: the squares round two discs overlap, the discs do not
+    centres = [(20.0, 20.0), (29.0, 29.0)]
+    assert _never_touch(centres, _disc(6), _disc(6))
+    assert not _never_touch(centres, _square(6), _square(6))
