@@ -12,6 +12,7 @@ machine with three reels and a lever.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -333,6 +334,44 @@ def draw_card(
         draw.text((x1 - w * 0.08, y1 - h * 0.04), text, font=corner, fill=colour, anchor="rd")
 
 
+def place_card(
+    image: Image.Image,
+    box: tuple[float, float, float, float],
+    label: str | None,
+    theme: Theme,
+    language: str = DEFAULT_LANGUAGE,
+) -> None:
+    """:func:`draw_card` in any ``box``, the same pixels, from a cache of drawn cards.
+
+    A card drawn with its box moved by an even number of pixels is the same card moved:
+    Pillow's rasteriser floors and rounds in C, and the rounding in Python (half to even)
+    keeps its result under even shifts too. So each card is drawn once per label, size
+    and place modulo 2 pixels, on a transparent canvas, and pasted through its opacity
+    (every pixel of a card is opaque: nothing of it is blended with what lies under it).
+    A table and a hand draw the same few cards at the same places again and again."""
+    x0, y0, x1, y1 = box
+    left, top = x0 % 2.0, y0 % 2.0
+    colour, opaque = _placed_card(label, left, top, x1 - x0, y1 - y0, theme.name, language)
+    image.paste(colour, (round(x0 - left), round(y0 - top)), opaque)
+
+
+@lru_cache(maxsize=512)
+def _placed_card(
+    label: str | None,
+    left: float,
+    top: float,
+    width: float,
+    height: float,
+    theme_name: str,
+    language: str,
+) -> tuple[Image.Image, Image.Image]:
+    canvas = Image.new("RGBA", (math.ceil(left + width) + 2, math.ceil(top + height) + 2))
+    draw_card(
+        canvas, (left, top, left + width, top + height), label, get_theme(theme_name), language
+    )
+    return canvas.convert("RGB"), canvas.getchannel("A")
+
+
 @lru_cache(maxsize=512)
 def _card_tile(
     label: str | None, width: int, height: int, theme_name: str, language: str, paper: RGB
@@ -621,13 +660,13 @@ def _piles(
     if view.get("draw_count", 0):
         for depth in (2, 1):
             offset = depth * 2 * s
-            draw_card(
+            place_card(
                 image,
                 (draw_x + offset, y + offset, draw_x + card_w + offset, y + card_h + offset),
                 None,
                 theme,
             )
-        draw_card(image, (draw_x, y, draw_x + card_w, y + card_h), None, theme)
+        place_card(image, (draw_x, y, draw_x + card_w, y + card_h), None, theme)
     else:
         draw.rounded_rectangle(
             (draw_x, y, draw_x + card_w, y + card_h),
@@ -646,7 +685,7 @@ def _piles(
     discard_x = columns[1] - card_w / 2
     top_card = view.get("discard_top")
     if top_card is not None:
-        draw_card(
+        place_card(
             image, (discard_x, y, discard_x + card_w, y + card_h), str(top_card), theme, language
         )
     else:
@@ -674,7 +713,7 @@ def _piles(
         held = holding.get("card")
         hx = right_x
         small_w = 44 * s
-        draw_card(
+        place_card(
             image,
             (hx, y, hx + small_w, y + small_w * CARD_RATIO),
             None if held is None else str(held),
@@ -1160,7 +1199,7 @@ def render_hand(
     draw = ImageDraw.Draw(image)
     slot_font = font(round(15 * s), "bold")
     for slot, (label, box) in enumerate(zip(hand, layout.slots, strict=True)):
-        draw_card(image, box, None if label is None else str(label), chosen, language)
+        place_card(image, box, None if label is None else str(label), chosen, language)
         draw_text(
             draw,
             ((box[0] + box[2]) / 2, box[3] + 20 * s),
@@ -1182,7 +1221,7 @@ def render_hand(
             width=max(2, round(ring)),
         )
         held = holding.get("card")
-        draw_card(image, layout.held, None if held is None else str(held), chosen, language)
+        place_card(image, layout.held, None if held is None else str(held), chosen, language)
         from_draw = holding.get("source") == "draw"
         msgid = N_("picture.leiff.just_drawn") if from_draw else N_("picture.leiff.just_taken")
         # kept to its column: a longer caption would run into the discard pile's
@@ -1198,7 +1237,7 @@ def render_hand(
     if layout.discard is not None:
         x0, y0, x1, y1 = layout.discard
         if top_card is not None:
-            draw_card(image, layout.discard, str(top_card), chosen, language)
+            place_card(image, layout.discard, str(top_card), chosen, language)
         else:
             draw.rounded_rectangle(
                 layout.discard, radius=round(6 * s), outline=chosen.card("table_muted"), width=1

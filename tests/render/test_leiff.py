@@ -5,12 +5,19 @@ from __future__ import annotations
 import random
 
 import pytest
-from PIL import ImageChops
+from PIL import Image, ImageChops
 
 from engine import get_game
 from engine.leiff import random_action
 from render import list_themes, png_bytes, render_hand, render_table
-from render.leiff import hand_layout
+from render.leiff import (
+    CARD_RATIO,
+    SLOT_MACHINE,
+    SPECIALS,
+    draw_card,
+    hand_layout,
+    place_card,
+)
 from render.themes import get_theme
 from tests.render.helpers import close, decode
 
@@ -164,3 +171,25 @@ def test_a_team_tables_rows_say_that_their_totals_are_the_teams():
         f"Game over: Hal and Jo win. A total reached 50, and {view['totals'][0]} is the "
         "lowest total."
     )
+
+
+def test_a_placed_card_is_the_drawn_card_anywhere() -> None:
+    # place_card pastes cards drawn once per place modulo 2 pixels: the pixels must be
+    # draw_card's at any box, fractions of a half and odd whole parts included, over any
+    # background (a card blends nothing with what lies under it)
+    rng = random.Random(21)
+    labels = [None, "-1", "5", "13", SLOT_MACHINE, *SPECIALS]
+    for theme_name in list_themes():
+        theme = get_theme(theme_name)
+        for _ in range(40):
+            background = Image.effect_noise((140, 170), 60).convert("RGB")
+            width = rng.choice((30, 44, 60, 70.5, 84, 107))
+            x0 = rng.choice((3, 4, 5.5, 6.5, 7.25, 10.75)) + rng.randint(0, 8)
+            y0 = rng.choice((2, 3.5, 4.5, 9.1)) + rng.randint(0, 8)
+            box = (x0, y0, x0 + width, y0 + width * CARD_RATIO)
+            label = rng.choice(labels)
+            language = rng.choice(("en", "de"))
+            drawn, placed = background.copy(), background.copy()
+            draw_card(drawn, box, label, theme, language)
+            place_card(placed, box, label, theme, language)
+            assert ImageChops.difference(drawn, placed).getbbox() is None, (box, label)
