@@ -24,7 +24,7 @@ from engine.leiff.scoring import Drinks
 from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE, N_, outcome_reason, translate, translate_plural
 from render import sprites
-from render.encode import PALETTE_INFO, palette_of
+from render.encode import LEVEL_INFO, PALETTE_INFO, palette_of
 from render.geometry import check_width, scale_of
 from render.text import Font, draw_text, fit_text, font, text_width, wrap_text
 from render.themes import RGB, Theme, get_theme
@@ -53,6 +53,7 @@ SHORT_NAMES = {
 }
 SUBTITLE_MIN_WIDTH = 70  # narrower cards (table rows) show the short name, big
 CARD_RATIO = 1.4  # height / width
+LEIFF_LEVEL = 3  # the PNG compression level of tables and hands (see render.encode)
 HEADER_HEIGHT = 84  # at the reference width of 480 pixels
 PILE_CARD = 72  # wide enough for a special card's name and what it does
 PILES_HEIGHT = 10 + PILE_CARD * CARD_RATIO + 30  # the draw and discard piles with their counts
@@ -1083,6 +1084,7 @@ def render_table(
             )
     _draw_legend(image, layout, chosen, language)
     image.info[PALETTE_INFO] = leiff_palette(chosen.name, width)
+    image.info[LEVEL_INFO] = LEIFF_LEVEL
     return image
 
 
@@ -1275,4 +1277,5 @@ def render_hand(
             line_y += 17 * s
     _draw_legend(image, layout, chosen, language)
     image.info[PALETTE_INFO] = leiff_palette(chosen.name, width)
+    image.info[LEVEL_INFO] = LEIFF_LEVEL
     return image
