@@ -49,7 +49,7 @@ from render.encode import indexed_png_bytes, png_bytes
 from render.geometry import board_geometry
 from render.themes import get_theme
 
-SHADED_KEPT = 8  # shaded boards kept per board (1.4 MB each at 480 px)
+SHADED_KEPT = 8  # shaded boards kept in all (1.4 MB each at 480 px)
 Group = tuple[sprites.Sprite, ...]  # sprites pasted in turn at one centre (a dot and its halo)
 
 
@@ -78,9 +78,6 @@ class _Board:
         self.centres = list(centres)
         self._stamps: dict[tuple[float, ...], tuple[Group, Any, Any, Box]] = {}
         self._apart: dict[tuple[_Kind, _Kind], bool] = {}
-        # the board with some matches' loops and holes shaded (see board_png)
-        self.shaded: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
-        self.lock = threading.Lock()
 
     def stamp(self, group: Group, centre: tuple[float, float]) -> tuple[Any, Any, Box]:
         """``group`` pasted on the background at ``centre``, as indices, with the mask of
@@ -192,7 +189,13 @@ def _mapped(image: Image.Image, palette: Image.Image) -> Image.Image:
     return image.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
-@lru_cache(maxsize=32)
+# the boards of some matches with their loops and holes shaded (see board_png), by the
+# board's arguments, the first colour and the areas; render_async draws on several threads
+_shaded: OrderedDict[tuple[object, ...], Image.Image] = OrderedDict()
+_shaded_lock = threading.Lock()
+
+
+@lru_cache(maxsize=16)  # a board's indices and stamps: about 2 MB at 480 px
 def _board(
     size: int, width: int, points: bool, theme_name: str, labels: bool, hints: bool
 ) -> _Board:
@@ -277,18 +280,18 @@ def board_png(
         # a match's loops and holes stay from one move to the next: the board under the
         # stones with them shaded is kept for the next picture (Pillow draws a loop's
         # rounded joints slowly)
-        key = (state.game.colors[0], tuple(areas))
-        with board.lock:  # render_async draws on several threads
-            shaded = board.shaded.get(key)
+        key = (state.size, width, points, chosen.name, labels, state.game.colors[0], *areas)
+        with _shaded_lock:
+            shaded = _shaded.get(key)
             if shaded is not None:
-                board.shaded.move_to_end(key)
+                _shaded.move_to_end(key)
         if shaded is None:
             shaded = base.copy()
             _draw_areas(shaded, geo, chosen, state)
-            with board.lock:
-                board.shaded[key] = shaded
-                if len(board.shaded) > SHADED_KEPT:
-                    board.shaded.popitem(last=False)
+            with _shaded_lock:
+                _shaded[key] = shaded
+                if len(_shaded) > SHADED_KEPT:
+                    _shaded.popitem(last=False)
         base = shaded
     under = _placed(marks)
     over = _placed(dots)
