@@ -11,8 +11,9 @@ of its own, drawn as :func:`render.board.render_board` draws it and then mapped.
 
 Mapping a pixel to the palette depends on that pixel alone, so this is exact when every
 pixel outside those boxes is the background or one stone on it; that holds when no two
-stones (or hint dots) can touch, which is checked once per board and kind of stone. If they
-could, the picture is drawn whole instead. Tests compare the files with
+stones (or hint dots) can touch, which is checked once per board and kind of stone (pixel
+by pixel where the squares round two of them meet). If they could, the picture is drawn
+whole instead. Tests compare the files with
 ``png_bytes(render_board(...))`` byte for byte on random positions of every game.
 """
 
@@ -50,6 +51,7 @@ from render.geometry import board_geometry
 from render.themes import get_theme
 
 SHADED_KEPT = 8  # shaded boards kept in all (1.4 MB each at 480 px)
+REMEMBERED_SPRITES = 1024  # sprites' coverages and kinds remembered before starting afresh
 Group = tuple[sprites.Sprite, ...]  # sprites pasted in turn at one centre (a dot and its halo)
 
 
@@ -64,7 +66,7 @@ class _Kind:
     reach: Box
     coverage: Image.Image = field(compare=False, hash=False)
     half: int = 0
-    group: tuple[int, ...] = ()  # the sprites' ids: two groups are two kinds
+    pixels: bytes = b""  # the coverage's: kinds that paint alike are one kind
 
 
 class _Board:
@@ -155,6 +157,8 @@ def _coverage(sprite: sprites.Sprite) -> Image.Image:
     whose id is the key while it lives."""
     found = _coverages.get(id(sprite))
     if found is None:
+        if len(_coverages) > REMEMBERED_SPRITES:  # sprites made anew after their cache
+            _coverages.clear()  # let go of them (render.sprites keeps 256 of a kind)
         found = _coverages[id(sprite)] = (sprite, sprite.mask.point([0] + [255] * 255))
     return found[1]
 
@@ -168,6 +172,8 @@ def _kind(group: Group, offset: tuple[float, float]) -> _Kind:
     key = (*map(id, group), *offset)
     found = _kinds.get(key)
     if found is None:
+        if len(_kinds) > REMEMBERED_SPRITES:
+            _kinds.clear()
         half = max(sprite.half for sprite in group)
         coverage = Image.new("L", (2 * half + 1, 2 * half + 1), 0)
         for sprite in group:
@@ -180,7 +186,7 @@ def _kind(group: Group, offset: tuple[float, float]) -> _Kind:
             if bbox is not None
             else (0, 0, 0, 0)
         )
-        kind = _Kind(offset, reach, coverage, half, tuple(map(id, group)))
+        kind = _Kind(offset, reach, coverage, half, coverage.tobytes())
         found = _kinds[key] = (group, kind)
     return found[1]
 
