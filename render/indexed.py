@@ -38,6 +38,7 @@ from render.board import (
     Mark,
     _draw_areas,
     _draw_header,
+    _stone_sprite,
     board_background,
     board_marks,
     board_palette,
@@ -80,6 +81,7 @@ class _Board:
         self.centres = list(centres)
         self._stamps: dict[tuple[float, ...], tuple[Group, Any, Any, Box]] = {}
         self._apart: dict[tuple[_Kind, _Kind], bool] = {}
+        self.drawable = True  # no two stones or dots can touch (see _board)
 
     def stamp(self, group: Group, centre: tuple[float, float]) -> tuple[Any, Any, Box]:
         """``group`` pasted on the background at ``centre``, as indices, with the mask of
@@ -206,11 +208,21 @@ def _board(
     size: int, width: int, points: bool, theme_name: str, labels: bool, hints: bool
 ) -> _Board:
     make_palette = hint_palette if hints else board_palette
-    return _Board(
+    geo = board_geometry(size, width, points)
+    board = _Board(
         board_background(size, width, points, theme_name, labels),
         make_palette(size, width, points, theme_name, labels),
-        board_geometry(size, width, points).centres,
+        geo.centres,
     )
+    # whether stones (and dots) on different cells can touch, worked out here, when a
+    # worker warms up, rather than in a reply: it compares every pair of cells
+    theme = get_theme(theme_name)
+    kinds = [_kind((_stone_sprite(geo, theme, code),), (0.0, 0.0)) for code in (1, 2)]
+    if hints:
+        sizes = mark_sizes(geo)
+        kinds.append(_kind(may_sprites(sizes, theme), (0.0, sizes.dot_drop)))
+    board.drawable = all(board.apart(one, other) for one in kinds for other in kinds)
+    return board
 
 
 def board_png(
@@ -233,12 +245,10 @@ def board_png(
     marks = board_marks(geo, chosen, state)
     stones = sum(1 for code in state.cells if code != EMPTY)
     dots: list[Mark] = []
-    dot_kind: _Kind | None = None
     dot_group: Group = ()
     if hints:
         sizes = mark_sizes(geo)
         dot_group = may_sprites(sizes, chosen)
-        dot_kind = _kind(dot_group, (0.0, sizes.dot_drop))
         for name in hints:
             index = state.grid.index(name)
             if index is not None and not state.cells[index]:
@@ -247,11 +257,7 @@ def board_png(
     # a picture asked for with hints has the hint palette, dots or none (as render_hint_cells)
     board = _board(state.size, width, points, chosen.name, labels, bool(hints))
 
-    # whether stones and dots on different cells can touch (then the picture is drawn whole)
-    distinct = {id(sprite): sprite for sprite, _ in marks[:stones]}.values()
-    stone_kinds = {_kind((sprite,), (0.0, 0.0)) for sprite in distinct}
-    kinds = [*stone_kinds, *([dot_kind] if dots and dot_kind else [])]
-    if not all(board.apart(one, other) for one in kinds for other in kinds):
+    if not board.drawable:  # stones or dots on different cells could touch
         return _drawn_whole(state, names, chosen.name, width, labels, language, hints)
 
     # the boxes drawn in RGB: the header, the last turn's marks, the shaded areas

@@ -142,10 +142,11 @@ def _warm_up() -> int:
 
     Besides the imports, each board size and the Leiff table and hand build their colour
     palette on first use (about 25 ms a board size, as much again with move hints, 85 ms
-    for Leiff): drawing an empty board of every size, with and without hints, and a fresh
-    table here, in the default theme that most servers
-    keep, moves that cost out of the first moves' replies. Other themes build theirs on
-    first use."""
+    for Leiff), and each board size checks once that its stones cannot touch
+    (``render.indexed``; a few milliseconds more): drawing an empty board of every size,
+    with and without hints, and a fresh table here, in the default theme that most servers
+    keep, moves that cost out of the first moves' replies. Other themes pay it on first
+    use."""
     drawn = 0
     for name in board_game_names():
         game = get_board_game(name)
