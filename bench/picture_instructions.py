@@ -49,8 +49,9 @@ def _positions(game_name: str, seed: int = 1) -> list[Any]:
     return positions[FIRST_PLY - 1 : FIRST_PLY + PICTURES_PER_GAME]
 
 
-def work(mode: str) -> None:
-    """What one valgrind run does: set up, then draw the pictures of ``mode`` (or none)."""
+def work(mode: str) -> list[Any]:
+    """What one valgrind run does: set up, then draw the pictures of ``mode`` (none for
+    ``setup``); what it drew (PNG bytes, or images for ``draw``)."""
     from render import board_png, png_bytes, render_board
 
     windows = [_positions(name) for name in GAMES]
@@ -64,14 +65,16 @@ def work(mode: str) -> None:
                 state.loops()  # the engine works the loops out when a move is played
         board_png(window[0], names=NAMES)
         png_bytes(render_board(window[0], names=NAMES))
+    drawn: list[Any] = []
     for window in windows:
         for state in window[1:]:
             if mode == "reply":
-                board_png(state, names=NAMES)
+                drawn.append(board_png(state, names=NAMES))
             elif mode == "rgb":
-                png_bytes(render_board(state, names=NAMES))
+                drawn.append(png_bytes(render_board(state, names=NAMES)))
             elif mode == "draw":
-                render_board(state, names=NAMES)
+                drawn.append(render_board(state, names=NAMES))
+    return drawn
 
 
 def _count(mode: str) -> int:

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bench import picture_instructions
 
 
-@pytest.mark.parametrize("mode", [*picture_instructions.MODES, "setup"])
-def test_each_mode_draws_its_pictures(mode: str) -> None:
-    picture_instructions.work(mode)
+def test_each_mode_draws_its_pictures_and_setup_none() -> None:
+    pictures = len(picture_instructions.GAMES) * picture_instructions.PICTURES_PER_GAME
+    reply = picture_instructions.work("reply")
+    rgb = picture_instructions.work("rgb")
+    drawn = picture_instructions.work("draw")
+    assert len(reply) == len(rgb) == len(drawn) == pictures
+    # the bot's file and the RGB picture's file are the same bytes, of pictures drawn whole
+    assert reply == rgb
+    assert all(image.size == drawn[0].size and image.mode == "RGB" for image in drawn)
+    assert picture_instructions.work("setup") == []
 
 
 def test_the_window_is_a_third_into_each_game() -> None:
