@@ -582,8 +582,17 @@ class Stage:
     def lags(self, samples: dict[str, list[tuple[float, float]]]) -> list[float]:
         return [lag for at, lag in samples.get("lags", []) if self.started <= at <= self.ended]
 
-    def pauses(self, samples: dict[str, list[tuple[float, float]]]) -> list[float]:
-        return [p for at, p in samples.get("pauses", []) if self.started <= at <= self.ended]
+    def pauses(self, samples: dict[str, list[Any]]) -> list[float]:
+        return [p[1] for p in samples.get("pauses", []) if self.started <= p[0] <= self.ended]
+
+    def pauses_by_generation(self, samples: dict[str, list[Any]]) -> dict[int, list[float]]:
+        """The stage's GC pauses by the oldest generation each collected (-1: unknown)."""
+        found: dict[int, list[float]] = {}
+        for pause in samples.get("pauses", []):
+            if self.started <= pause[0] <= self.ended:
+                generation = int(pause[2]) if len(pause) > 2 else -1
+                found.setdefault(generation, []).append(pause[1])
+        return found
 
 
 async def drive(
@@ -706,6 +715,16 @@ def report(stage: Stage, samples: dict[str, list[tuple[float, float]]]) -> None:
             f"{max(pauses, default=0.0) * 1000:.1f} ms ({len(pauses)} collections, "
             f"{sum(pauses) * 1000:.0f} ms in all)"
         )
+        by_generation = stage.pauses_by_generation(samples)
+        if by_generation:
+            print(
+                "   bot GC by generation: "
+                + "; ".join(
+                    f"gen {generation}: {len(found)} collections, "
+                    f"{sum(found) * 1000:.0f} ms, longest {max(found) * 1000:.1f} ms"
+                    for generation, found in sorted(by_generation.items())
+                )
+            )
     if stage.harness_pauses:
         print(
             f"   simulator and players' own GC (Discord's side): longest pause "

@@ -39,7 +39,8 @@ class LoopWatch:
 
     def __init__(self) -> None:
         self.lags: list[tuple[float, float]] = []  # (wall-clock time, lag seconds)
-        self.pauses: list[tuple[float, float]] = []  # (wall-clock time, pause seconds)
+        # (wall-clock time, pause seconds, generation collected)
+        self.pauses: list[tuple[float, float, int]] = []
         self._gc_started = 0.0
         self._task: asyncio.Task[None] | None = None
 
@@ -57,7 +58,8 @@ class LoopWatch:
         if phase == "start":
             self._gc_started = time.perf_counter()
         else:
-            self.pauses.append((time.time(), time.perf_counter() - self._gc_started))
+            pause = time.perf_counter() - self._gc_started
+            self.pauses.append((time.time(), pause, int(info.get("generation", -1))))
 
     def write(self, path: Path) -> None:
         path.write_text(json.dumps({"lags": self.lags, "pauses": self.pauses}))
