@@ -4,7 +4,8 @@ The engine never imports this package. Everything the bot needs is exported here
 
 - :func:`render_board` — a board game state (Lefe, Dalen, Lublache, Les) as a picture;
 - :func:`render_table` / :func:`render_hand` — Leiff's table (spectator view) and one
-  player's hand (that seat's view);
+  player's hand (that seat's view); :func:`table_png` / :func:`hand_png` — their PNG
+  files, drawing only the strips earlier pictures did not have;
 - :func:`replay_gif` — a whole board game as an animated GIF;
 - :func:`png_bytes` — deterministic PNG bytes of a picture;
 - :func:`board_png` — a reply's board picture as PNG bytes, drawn straight to the
@@ -18,7 +19,7 @@ from __future__ import annotations
 from render.board import render_board
 from render.encode import png_bytes
 from render.indexed import board_png
-from render.leiff import render_hand, render_table
+from render.leiff import hand_png, render_hand, render_table, table_png
 from render.offload import render_async, shutdown_renderer
 from render.replay import replay_gif
 from render.themes import THEMES, list_themes
@@ -26,6 +27,7 @@ from render.themes import THEMES, list_themes
 __all__ = [
     "THEMES",
     "board_png",
+    "hand_png",
     "list_themes",
     "png_bytes",
     "render_async",
@@ -34,4 +36,5 @@ __all__ = [
     "render_table",
     "replay_gif",
     "shutdown_renderer",
+    "table_png",
 ]

@@ -24,6 +24,7 @@ from engine.leiff.scoring import Drinks
 from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE, N_, outcome_reason, translate, translate_plural
 from render import sprites
+from render.bands import Band, bands_png, draw_bands
 from render.encode import LEVEL_INFO, PALETTE_INFO, palette_of
 from render.geometry import check_width, scale_of
 from render.text import Font, draw_text, fit_text, font, text_width, wrap_text
@@ -637,17 +638,55 @@ def _round_line(view: LeiffView, language: str = DEFAULT_LANGUAGE) -> str:
     return " · ".join(parts)
 
 
-def _piles(
+Held = tuple[str | None, str]  # the card someone holds (None: face down) and who holds it
+
+
+def _pile_values(
+    view: LeiffView, names: Sequence[str], viewer: int | None, language: str = DEFAULT_LANGUAGE
+) -> tuple[int, str | None, int, Held | None]:
+    """What the piles show, from the view: the draw pile's size, the discard pile's top
+    card and size, and the card someone holds with the words saying who holds it."""
+    top_card = view.get("discard_top")
+    holding = view.get("holding")
+    held: Held | None = None
+    if holding:
+        seat = int(holding.get("seat") or 0)
+        card = holding.get("card")
+        from_draw = holding.get("source") == "draw"
+        if seat == viewer:
+            msgid = (
+                N_("picture.leiff.you_hold_drawn")
+                if from_draw
+                else N_("picture.leiff.you_hold_taken")
+            )
+            text = translate(language, msgid)
+        else:
+            msgid = (
+                N_("picture.leiff.holds_drawn") if from_draw else N_("picture.leiff.holds_taken")
+            )
+            text = translate(language, msgid, name=_seat_name(names, seat, language))
+        held = (None if card is None else str(card), text)
+    return (
+        view.get("draw_count", 0),
+        None if top_card is None else str(top_card),
+        view.get("discard_count", 0),
+        held,
+    )
+
+
+def _draw_piles(
     image: Image.Image,
-    view: LeiffView,
-    theme: Theme,
+    theme_name: str,
     width: int,
+    language: str,
     top: float,
-    names: Sequence[str],
-    viewer: int | None,
-    language: str = DEFAULT_LANGUAGE,
-) -> float:
-    """Draw pile (a back and its count) and discard pile (its top card and count)."""
+    piles: tuple[int, str | None, int, Held | None],
+    rule: tuple[str, ...],
+) -> None:
+    """Draw pile (a back and its count), discard pile (its top card and count), the card
+    someone holds, and under them the Klatschtante's rule, if one is set."""
+    theme = get_theme(theme_name)
+    draw_count, top_card, discard_count, held = piles
     s = scale_of(width)
     draw = ImageDraw.Draw(image)
     card_w = PILE_CARD * s
@@ -658,7 +697,7 @@ def _piles(
     columns = (width * 0.16, width * 0.42)
     draw_x = columns[0] - card_w / 2
     # a draw pile looks like a stack: two offset backs under the top one
-    if view.get("draw_count", 0):
+    if draw_count:
         for depth in (2, 1):
             offset = depth * 2 * s
             place_card(
@@ -678,17 +717,14 @@ def _piles(
     draw_text(
         draw,
         (columns[0], y + card_h + 20 * s),
-        translate(language, "picture.leiff.draw_count", count=view.get("draw_count", 0)),
+        translate(language, "picture.leiff.draw_count", count=draw_count),
         count_font,
         theme.card("table_text"),
         "ms",
     )
     discard_x = columns[1] - card_w / 2
-    top_card = view.get("discard_top")
     if top_card is not None:
-        place_card(
-            image, (discard_x, y, discard_x + card_w, y + card_h), str(top_card), theme, language
-        )
+        place_card(image, (discard_x, y, discard_x + card_w, y + card_h), top_card, theme, language)
     else:
         draw.rounded_rectangle(
             (discard_x, y, discard_x + card_w, y + card_h),
@@ -699,41 +735,20 @@ def _piles(
     draw_text(
         draw,
         (columns[1], y + card_h + 20 * s),
-        translate(language, "picture.leiff.discard_count", count=view.get("discard_count", 0)),
+        translate(language, "picture.leiff.discard_count", count=discard_count),
         count_font,
         theme.card("table_text"),
         "ms",
     )
 
     # the card someone holds right now: its face only when the view shows it
-    holding = view.get("holding")
     right_x = width * 0.64
     text_width = width - right_x - 10 * s
-    if holding:
-        seat = int(holding.get("seat") or 0)
-        held = holding.get("card")
+    if held is not None:
+        card, text = held
         hx = right_x
         small_w = 44 * s
-        place_card(
-            image,
-            (hx, y, hx + small_w, y + small_w * CARD_RATIO),
-            None if held is None else str(held),
-            theme,
-            language,
-        )
-        from_draw = holding.get("source") == "draw"
-        if seat == viewer:
-            msgid = (
-                N_("picture.leiff.you_hold_drawn")
-                if from_draw
-                else N_("picture.leiff.you_hold_taken")
-            )
-            text = translate(language, msgid)
-        else:
-            msgid = (
-                N_("picture.leiff.holds_drawn") if from_draw else N_("picture.leiff.holds_taken")
-            )
-            text = translate(language, msgid, name=_seat_name(names, seat, language))
+        place_card(image, (hx, y, hx + small_w, y + small_w * CARD_RATIO), card, theme, language)
         lines = wrap_text(text, label_font, text_width, max_lines=4)
         for number, line in enumerate(lines):
             draw_text(
@@ -744,7 +759,7 @@ def _piles(
                 theme.card("table_text"),
                 "ls",
             )
-    return y + card_h + 30 * s
+    _draw_rule(image, theme, width, y + card_h + 30 * s, rule, language)
 
 
 def _rule_lines(view: LeiffView, width: int) -> list[str]:
@@ -760,24 +775,23 @@ def _rule_box_height(view: LeiffView, width: int) -> float:
     return (26 + 18 * len(lines) + 8) * scale_of(width) if lines else 0.0
 
 
-def _rule_box(
+def _draw_rule(
     image: Image.Image,
-    view: LeiffView,
     theme: Theme,
     width: int,
     top: float,
+    lines: Sequence[str],
     language: str = DEFAULT_LANGUAGE,
-) -> float:
-    """The Klatschtante's table rule in a box under the piles (nothing when none is set)."""
-    lines = _rule_lines(view, width)
+) -> None:
+    """The Klatschtante's table rule (its wrapped ``lines``) in a box under the piles."""
     if not lines:
-        return top
+        return
     s = scale_of(width)
     draw = ImageDraw.Draw(image)
     pad = 10 * s
     rule_font = font(round(14 * s))
     title_font = font(round(13 * s), "bold")
-    height = _rule_box_height(view, width) - 8 * s
+    height = (26 + 18 * len(lines) + 8) * s - 8 * s  # as _rule_box_height's, to the last bit
     draw.rounded_rectangle(
         (pad, top, width - pad, top + height),
         radius=round(8 * s),
@@ -801,7 +815,6 @@ def _rule_box(
             theme.card("face_text"),
             "ls",
         )
-    return top + height + 8 * s
 
 
 def _drinks_text(entry: Drinks | None, language: str = DEFAULT_LANGUAGE) -> str:
@@ -928,47 +941,53 @@ def table_layout(view: LeiffView, width: int) -> TableLayout:
 
 
 def _draw_legend(
-    image: Image.Image, layout: TableLayout | HandLayout, theme: Theme, language: str
+    image: Image.Image,
+    theme_name: str,
+    width: int,
+    language: str,
+    top: float,
+    line_height: float,
+    labels: tuple[str, ...],
 ) -> None:
-    """One line per special card shown: its short name on a little card, its German name
-    and what it does ("KP Kneipenphilosoph – reorders a player's hand")."""
-    s = scale_of(layout.width)
+    """One line per special card shown (``labels``), from ``top`` on: its short name on a
+    little card, its German name and what it does ("KP Kneipenphilosoph – reorders a
+    player's hand")."""
+    theme = get_theme(theme_name)
+    s = scale_of(width)
     draw = ImageDraw.Draw(image)
     pad = 10 * s
     bold, regular = font(round(15 * s), "bold"), font(round(14 * s))
     chip = font(round(12 * s), "bold")
-    for number, label in enumerate(layout.legend):
-        top = layout.legend_top + number * layout.line_height
-        baseline = top + 14 * s
+    for number, label in enumerate(labels):
+        row = top + number * line_height
+        baseline = row + 14 * s
         x = pad
         short = SHORT_NAMES.get(label)
         if short is not None:
             chip_w = 26 * s
             draw.rounded_rectangle(
-                (x, top + 1 * s, x + chip_w, top + 17 * s),
+                (x, row + 1 * s, x + chip_w, row + 17 * s),
                 radius=round(3 * s),
                 fill=theme.card("special_face"),
                 outline=theme.card("face_edge"),
             )
             draw_text(
-                draw, (x + chip_w / 2, top + 9 * s), short, chip, theme.card("face_text"), "mm"
+                draw, (x + chip_w / 2, row + 9 * s), short, chip, theme.card("face_text"), "mm"
             )
         else:  # the slot machine: a yellow chip
             chip_w = 26 * s
             draw.rounded_rectangle(
-                (x, top + 1 * s, x + chip_w, top + 17 * s),
+                (x, row + 1 * s, x + chip_w, row + 17 * s),
                 radius=round(3 * s),
                 fill=theme.card("slot_face"),
                 outline=theme.card("face_edge"),
             )
-            draw_text(draw, (x + chip_w / 2, top + 9 * s), "0", chip, theme.card("face_text"), "mm")
+            draw_text(draw, (x + chip_w / 2, row + 9 * s), "0", chip, theme.card("face_text"), "mm")
         x += chip_w + 6 * s
         name = display_name(label)
         draw_text(draw, (x, baseline), name, bold, theme.card("table_text"), "ls")
         x += text_width(name, bold) + text_width(" ", regular)
-        effect = fit_text(
-            f"– {special_subtitle(label, language) or ''}", regular, layout.width - pad - x
-        )
+        effect = fit_text(f"– {special_subtitle(label, language) or ''}", regular, width - pad - x)
         draw_text(draw, (x, baseline), effect, regular, theme.card("table_muted"), "ls")
 
 
@@ -989,52 +1008,72 @@ def render_table(
     many; special cards there show a short name, explained by a legend under the seats.
     """
     check_width(width)
-    chosen = get_theme(theme)
+    layout, bands = table_bands(view, names, theme, width, language)
+    image = Image.new("RGB", (width, layout.height), get_theme(theme).card("table"))
+    draw_bands(image, bands)
+    image.info[PALETTE_INFO] = leiff_palette(theme, width)
+    image.info[LEVEL_INFO] = LEIFF_LEVEL
+    return image
+
+
+def table_png(
+    view: LeiffView,
+    *,
+    names: Sequence[str],
+    theme: str = "classic",
+    width: int = 480,
+    language: str = DEFAULT_LANGUAGE,
+) -> bytes:
+    """The PNG file of :func:`render_table` (byte for byte ``png_bytes`` of it), drawing
+    only the strips of the table that earlier pictures did not have (see render.bands)."""
+    check_width(width)
+    layout, bands = table_bands(view, names, theme, width, language)
+    size = (width, layout.height)
+    palette = leiff_palette(theme, width)
+    return bands_png(size, get_theme(theme).card("table"), palette, bands, LEIFF_LEVEL)
+
+
+def table_bands(
+    view: LeiffView, names: Sequence[str], theme: str, width: int, language: str
+) -> tuple[TableLayout, list[Band]]:
+    """The table's layout and its strips, top to bottom: the header, the piles with the
+    rule, one block per seat, the legend (every row in exactly one)."""
     s = scale_of(width)
     layout = table_layout(view, width)
     players = len(layout.seats)
     hands: list[list[str | None]] = list(view.get("hands") or [[] for _ in range(players)])
     drinks = view.get("drinks") if (view.get("options") or {}).get("drinking") else None
-    image = Image.new("RGB", (width, layout.height), chosen.card("table"))
-    top = _header(
-        image,
-        chosen,
-        width,
-        "Leiff",
-        _round_line(view, language),
-        _status(view, names, None, language),
-    )
-    y = _piles(image, view, chosen, width, top, names, None, language)
-    _rule_box(image, view, chosen, width, y, language)
-    draw = ImageDraw.Draw(image)
+    # the header's rectangle takes the row under it too (Pillow's boxes include their end)
+    header = round(HEADER_HEIGHT * s) + 1
+    title = ("Leiff", _round_line(view, language), _status(view, names, None, language))
+    bands = [
+        Band(0, header, _header_band, (theme, width, *title)),
+        Band(
+            header,
+            round(layout.seats_top),
+            _draw_piles,
+            (
+                theme,
+                width,
+                language,
+                round(HEADER_HEIGHT * s),
+                _pile_values(view, names, None, language),
+                tuple(_rule_lines(view, width)),
+            ),
+        ),
+    ]
     waiting = view.get("waiting_for") or {}
     turn = waiting.get("turn")
     immune = set(view.get("immune") or [])
     link = view.get("link")
     enchantments = view.get("enchantments") or []
-    pad = 10 * s
     name_font = font(round(15 * s), "bold")
     small = font(round(12 * s))
-    slot_font = font(round(11 * s))
     for seat, block in enumerate(layout.seats):
-        if seat == turn:
-            x0, y0, x1, y1 = block.box
-            draw.rounded_rectangle(
-                (x0, y0 + 2 * s, x1, y1 - 2 * s),
-                radius=round(6 * s),
-                fill=chosen.card("empty_slot"),
-            )
-            sprites.triangle(6 * s, chosen.header_turn).paste_on(
-                image, (pad + 4 * s, block.baselines[0] - 5 * s)
-            )
-        name_x = pad + 16 * s
         hand = hands[seat] if seat < len(hands) else []
         size = (view.get("hand_sizes") or [len(hand)] * players)[seat]
         room = block.text_width
         name = fit_text(_seat_name(names, seat, language), name_font, room)
-        draw_text(
-            draw, (name_x, block.baselines[0]), name, name_font, chosen.card("table_text"), "ls"
-        )
         details = score_details(view, seat, language)
         if not view.get("teams"):
             # (a team row needs its room for the team's scores; the slot numbers under
@@ -1060,32 +1099,73 @@ def render_table(
         lines: list[str] = []
         for part in (" · ".join(details), " · ".join(effects)):
             lines.extend(wrap_text(part, small, room, max_lines=2))
-        for baseline, line in zip(block.baselines[1:], lines, strict=False):
-            draw_text(draw, (name_x, baseline), line, small, chosen.card("table_muted"), "ls")
-        # slot numbers under the cards: they are what a catch ("catch 2.3") names
-        paper = chosen.card("empty_slot") if seat == turn else chosen.card("table")
-        for slot, (label, box) in enumerate(zip(hand, block.cards, strict=False)):
-            x0, y0, x1, y1 = (round(v) for v in box)
-            paste_card(
-                image,
-                (x0, y0, x1, y1),
-                None if label is None else str(label),
-                chosen,
-                language,
-                paper,
+        labels = tuple(None if label is None else str(label) for label in hand)
+        bands.append(
+            Band(
+                round(block.box[1]),
+                round(block.box[3]),
+                _draw_seat,
+                (theme, width, language, block, seat == turn, name, tuple(lines), labels),
             )
-            draw_text(
-                draw,
-                ((box[0] + box[2]) / 2, box[3] + 13 * s),
-                str(slot + 1),
-                slot_font,
-                chosen.card("table_muted"),
-                "ms",
-            )
-    _draw_legend(image, layout, chosen, language)
-    image.info[PALETTE_INFO] = leiff_palette(chosen.name, width)
-    image.info[LEVEL_INFO] = LEIFF_LEVEL
-    return image
+        )
+    legend = (theme, width, language, layout.legend_top, layout.line_height, layout.legend)
+    bands.append(Band(bands[-1].bottom, layout.height, _draw_legend, legend))
+    return layout, bands
+
+
+def _header_band(
+    image: Image.Image, theme_name: str, width: int, title: str, subtitle: str, status: str
+) -> None:
+    _header(image, get_theme(theme_name), width, title, subtitle, status)
+
+
+def _draw_seat(
+    image: Image.Image,
+    theme_name: str,
+    width: int,
+    language: str,
+    block: SeatBlock,
+    turn: bool,
+    name: str,
+    lines: tuple[str, ...],
+    labels: tuple[str | None, ...],
+) -> None:
+    """One seat's block: highlighted while it is to act, its name, the ``lines`` of scores
+    and effects under it, and its cards with their slot numbers."""
+    chosen = get_theme(theme_name)
+    s = scale_of(width)
+    draw = ImageDraw.Draw(image)
+    pad = 10 * s
+    if turn:
+        x0, y0, x1, y1 = block.box
+        draw.rounded_rectangle(
+            (x0, y0 + 2 * s, x1, y1 - 2 * s),
+            radius=round(6 * s),
+            fill=chosen.card("empty_slot"),
+        )
+        sprites.triangle(6 * s, chosen.header_turn).paste_on(
+            image, (pad + 4 * s, block.baselines[0] - 5 * s)
+        )
+    name_x = pad + 16 * s
+    name_font = font(round(15 * s), "bold")
+    small = font(round(12 * s))
+    slot_font = font(round(11 * s))
+    draw_text(draw, (name_x, block.baselines[0]), name, name_font, chosen.card("table_text"), "ls")
+    for baseline, line in zip(block.baselines[1:], lines, strict=False):
+        draw_text(draw, (name_x, baseline), line, small, chosen.card("table_muted"), "ls")
+    # slot numbers under the cards: they are what a catch ("catch 2.3") names
+    paper = chosen.card("empty_slot") if turn else chosen.card("table")
+    for slot, (label, box) in enumerate(zip(labels, block.cards, strict=False)):
+        x0, y0, x1, y1 = (round(v) for v in box)
+        paste_card(image, (x0, y0, x1, y1), label, chosen, language, paper)
+        draw_text(
+            draw,
+            ((box[0] + box[2]) / 2, box[3] + 13 * s),
+            str(slot + 1),
+            slot_font,
+            chosen.card("table_muted"),
+            "ms",
+        )
 
 
 # ---- one hand -----------------------------------------------------------------------------
@@ -1183,76 +1263,56 @@ def render_hand(
     reader's ``language``.
     """
     check_width(width)
-    chosen = get_theme(theme)
+    layout, bands = hand_bands(view, seat, names, theme, width, language)
+    image = Image.new("RGB", (width, layout.height), get_theme(theme).card("table"))
+    draw_bands(image, bands)
+    image.info[PALETTE_INFO] = leiff_palette(theme, width)
+    image.info[LEVEL_INFO] = LEIFF_LEVEL
+    return image
+
+
+def hand_png(
+    view: LeiffView,
+    seat: int,
+    *,
+    names: Sequence[str],
+    theme: str = "classic",
+    width: int = 480,
+    language: str = DEFAULT_LANGUAGE,
+) -> bytes:
+    """The PNG file of :func:`render_hand` (byte for byte ``png_bytes`` of it), drawing
+    only the strips of the hand that earlier pictures did not have (see render.bands)."""
+    check_width(width)
+    layout, bands = hand_bands(view, seat, names, theme, width, language)
+    size = (width, layout.height)
+    palette = leiff_palette(theme, width)
+    return bands_png(size, get_theme(theme).card("table"), palette, bands, LEIFF_LEVEL)
+
+
+def hand_bands(
+    view: LeiffView, seat: int, names: Sequence[str], theme: str, width: int, language: str
+) -> tuple[HandLayout, list[Band]]:
+    """The hand's layout and its strips, top to bottom: the header, the cards, and the
+    strip under them (the card held, the discard pile's top, the totals, the legend)."""
     s = scale_of(width)
     layout = hand_layout(view, seat, width)
     hands = view.get("hands") or []
-    hand: list[str | None] = list(hands[seat]) if 0 <= seat < len(hands) else []
-    image = Image.new("RGB", (width, layout.height), chosen.card("table"))
+    hand = hands[seat] if 0 <= seat < len(hands) else []
+    labels = tuple(None if label is None else str(label) for label in hand)
     who = _seat_name(names, seat, language)
-    _header(
-        image,
-        chosen,
-        width,
+    title = (
         translate(language, "picture.leiff.hand_title", name=who),
         _round_line(view, language),
         _hand_status(view, names, seat, language),
     )
-    draw = ImageDraw.Draw(image)
-    slot_font = font(round(15 * s), "bold")
-    for slot, (label, box) in enumerate(zip(hand, layout.slots, strict=True)):
-        place_card(image, box, None if label is None else str(label), chosen, language)
-        draw_text(
-            draw,
-            ((box[0] + box[2]) / 2, box[3] + 20 * s),
-            str(slot + 1),
-            slot_font,
-            chosen.card("table_text"),
-            "ms",
-        )
-
-    caption = font(round(13 * s))
+    held = None
     holding = view.get("holding")
     if layout.held is not None and holding:
-        x0, y0, x1, y1 = layout.held
-        ring = 4 * s
-        draw.rounded_rectangle(
-            (x0 - ring / 2, y0 - ring / 2, x1 + ring / 2, y1 + ring / 2),
-            radius=round(8 * s),
-            outline=chosen.card("drawn_ring"),
-            width=max(2, round(ring)),
-        )
-        held = holding.get("card")
-        place_card(image, layout.held, None if held is None else str(held), chosen, language)
+        card = holding.get("card")
         from_draw = holding.get("source") == "draw"
         msgid = N_("picture.leiff.just_drawn") if from_draw else N_("picture.leiff.just_taken")
-        # kept to its column: a longer caption would run into the discard pile's
-        draw_text(
-            draw,
-            ((x0 + x1) / 2, y1 + 20 * s),
-            fit_text(translate(language, msgid), caption, (x1 - x0) + 2 * 10 * s),
-            caption,
-            chosen.card("table_text"),
-            "ms",
-        )
+        held = (None if card is None else str(card), translate(language, msgid))
     top_card = view.get("discard_top")
-    if layout.discard is not None:
-        x0, y0, x1, y1 = layout.discard
-        if top_card is not None:
-            place_card(image, layout.discard, str(top_card), chosen, language)
-        else:
-            draw.rounded_rectangle(
-                layout.discard, radius=round(6 * s), outline=chosen.card("table_muted"), width=1
-            )
-        draw_text(
-            draw,
-            ((x0 + x1) / 2, y1 + 20 * s),
-            translate(language, "picture.leiff.discard_top"),
-            caption,
-            chosen.card("table_text"),
-            "ms",
-        )
-
     # Only what changes with this seat's own play: the piles are the table's.
     info = []
     totals = view.get("totals") or []
@@ -1265,6 +1325,102 @@ def render_hand(
         info.append(translate(language, "picture.leiff.you_are_immune"))
     if view.get("rule"):
         info.append(translate(language, "picture.leiff.rule", rule=view["rule"]))
+    header = round(HEADER_HEIGHT * s) + 1  # (the header's rectangle takes the row under it)
+    # the cards' strip ends between the last row's slot numbers and the held card's ring
+    cut = math.floor(layout.strip_top - 4 * s)
+    strip = (
+        theme,
+        width,
+        language,
+        layout,
+        held,
+        None if top_card is None else str(top_card),
+        tuple(info),
+    )
+    return layout, [
+        Band(0, header, _header_band, (theme, width, *title)),
+        Band(header, cut, _draw_hand_cards, (theme, width, language, layout.slots, labels)),
+        Band(cut, layout.height, _draw_hand_strip, strip),
+    ]
+
+
+def _draw_hand_cards(
+    image: Image.Image,
+    theme_name: str,
+    width: int,
+    language: str,
+    slots: tuple[tuple[float, float, float, float], ...],
+    labels: tuple[str | None, ...],
+) -> None:
+    """A hand's cards in their ``slots``, each numbered like its button."""
+    chosen = get_theme(theme_name)
+    s = scale_of(width)
+    draw = ImageDraw.Draw(image)
+    slot_font = font(round(15 * s), "bold")
+    for slot, (label, box) in enumerate(zip(labels, slots, strict=True)):
+        place_card(image, box, label, chosen, language)
+        draw_text(
+            draw,
+            ((box[0] + box[2]) / 2, box[3] + 20 * s),
+            str(slot + 1),
+            slot_font,
+            chosen.card("table_text"),
+            "ms",
+        )
+
+
+def _draw_hand_strip(
+    image: Image.Image,
+    theme_name: str,
+    width: int,
+    language: str,
+    layout: HandLayout,
+    held: tuple[str | None, str] | None,
+    top_card: str | None,
+    info: tuple[str, ...],
+) -> None:
+    """Under a hand's cards: the card this seat holds (ringed, with its caption), the
+    discard pile's top, the ``info`` lines (totals, immunity, the rule) and the legend."""
+    chosen = get_theme(theme_name)
+    s = scale_of(width)
+    draw = ImageDraw.Draw(image)
+    caption = font(round(13 * s))
+    if layout.held is not None and held is not None:
+        x0, y0, x1, y1 = layout.held
+        ring = 4 * s
+        draw.rounded_rectangle(
+            (x0 - ring / 2, y0 - ring / 2, x1 + ring / 2, y1 + ring / 2),
+            radius=round(8 * s),
+            outline=chosen.card("drawn_ring"),
+            width=max(2, round(ring)),
+        )
+        card, words = held
+        place_card(image, layout.held, card, chosen, language)
+        # kept to its column: a longer caption would run into the discard pile's
+        draw_text(
+            draw,
+            ((x0 + x1) / 2, y1 + 20 * s),
+            fit_text(words, caption, (x1 - x0) + 2 * 10 * s),
+            caption,
+            chosen.card("table_text"),
+            "ms",
+        )
+    if layout.discard is not None:
+        x0, y0, x1, y1 = layout.discard
+        if top_card is not None:
+            place_card(image, layout.discard, top_card, chosen, language)
+        else:
+            draw.rounded_rectangle(
+                layout.discard, radius=round(6 * s), outline=chosen.card("table_muted"), width=1
+            )
+        draw_text(
+            draw,
+            ((x0 + x1) / 2, y1 + 20 * s),
+            translate(language, "picture.leiff.discard_top"),
+            caption,
+            chosen.card("table_text"),
+            "ms",
+        )
     info_font: Font = font(round(13 * s))
     line_y = layout.strip_top + 14 * s
     for entry in info:
@@ -1275,7 +1431,6 @@ def render_hand(
                 draw, (layout.info_x, line_y), line, info_font, chosen.card("table_text"), "ls"
             )
             line_y += 17 * s
-    _draw_legend(image, layout, chosen, language)
-    image.info[PALETTE_INFO] = leiff_palette(chosen.name, width)
-    image.info[LEVEL_INFO] = LEIFF_LEVEL
-    return image
+    _draw_legend(
+        image, theme_name, width, language, layout.legend_top, layout.line_height, layout.legend
+    )

@@ -83,9 +83,7 @@ def table_png(
     language: str = DEFAULT_LANGUAGE,
     theme: str = "classic",
 ) -> bytes:
-    return render.png_bytes(
-        render.render_table(view, names=list(names), language=language, theme=theme)
-    )
+    return render.table_png(view, names=names, language=language, theme=theme)
 
 
 def hand_png(
@@ -95,10 +93,8 @@ def hand_png(
     language: str = DEFAULT_LANGUAGE,
     theme: str = "classic",
 ) -> bytes:
-    return render.png_bytes(
-        render.render_hand(
-            view, seat, names=list(names), width=HAND_WIDTH, language=language, theme=theme
-        )
+    return render.hand_png(
+        view, seat, names=names, width=HAND_WIDTH, language=language, theme=theme
     )
 
 

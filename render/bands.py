@@ -1,0 +1,101 @@
+"""Pictures made of horizontal bands, each a pure function of its own arguments.
+
+A Leiff table is a stack of strips: the header, the piles, one block per seat, the legend.
+An action changes two or three of them (the status line, the piles, the seat that acted
+and the seat to act next); the others come back pixel for pixel in the table's next
+picture. So a picture is described as :class:`Band` s: the rows a band covers, the function
+that draws it and the arguments it draws from. :func:`draw_bands` draws them all, in order,
+on an RGB picture (the reference); :func:`bands_png` gives that picture's PNG file while
+drawing and mapping to the palette only the bands it has not seen before: the others are
+pasted as palette indices kept from earlier pictures.
+
+Mapping a pixel to the palette depends on that pixel alone, so the file is byte for byte
+``png_bytes`` of the RGB picture provided that a band paints nothing outside its rows and
+that its pixels depend on nothing but its function and arguments. The first is checked by
+the tests, band by band; the second is why a band's function takes plain values (names,
+lines of text, card labels, a theme's name) rather than a whole view.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from PIL import Image
+
+from render.encode import indexed_png_bytes
+
+KEPT_BANDS = 256  # bands kept as indices, for all pictures (a seat's block: about 45 KB)
+
+Draw = Callable[..., Any]
+
+
+@dataclass(frozen=True)
+class Band:
+    """Rows ``top`` to ``bottom`` (excluded) of a picture, drawn by ``draw(image, *args)``
+    from ``args`` alone (whole pixels; ``args`` hashable)."""
+
+    top: int
+    bottom: int
+    draw: Draw
+    args: tuple[Hashable, ...]
+
+    def paint(self, image: Image.Image) -> None:
+        self.draw(image, *self.args)
+
+
+def draw_bands(image: Image.Image, bands: Sequence[Band]) -> None:
+    """Draw every band on ``image``, in order: the reference picture."""
+    for band in bands:
+        band.paint(image)
+
+
+# a band's indices by its rows, its function and its arguments, for every picture drawn in
+# this process; render_async draws on several threads
+_kept: OrderedDict[tuple[Hashable, ...], Image.Image] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def bands_png(
+    size: tuple[int, int],
+    background: tuple[int, int, int],
+    palette: Image.Image,
+    bands: Sequence[Band],
+    level: int,
+) -> bytes:
+    """The PNG file of the picture that :func:`draw_bands` draws on a ``size`` picture of
+    ``background`` colour, mapped to ``palette`` and compressed at ``level``: the same bytes
+    as ``png_bytes`` of that picture, drawing only the bands no earlier picture had."""
+    width, height = size
+    rows = 0
+    for band in bands:
+        if band.top != rows or band.bottom < band.top:
+            raise ValueError(f"band {band.draw.__name__} starts at row {band.top}, not {rows}")
+        rows = band.bottom
+    if rows != height:
+        raise ValueError(f"the bands cover {rows} rows of a picture {height} rows high")
+    colours = bytes(palette.getpalette() or [])
+    indexed = Image.new("P", size, 0)
+    indexed.putpalette(colours)
+    canvas: Image.Image | None = None
+    for band in bands:
+        key = (width, band.top, band.bottom, band.draw, band.args, background, colours)
+        with _kept_lock:
+            tile = _kept.get(key)
+            if tile is not None:
+                _kept.move_to_end(key)
+        if tile is None:
+            if canvas is None:
+                canvas = Image.new("RGB", size, background)
+            band.paint(canvas)
+            piece = canvas.crop((0, band.top, width, band.bottom))
+            tile = piece.quantize(palette=palette, dither=Image.Dither.NONE)
+            with _kept_lock:
+                _kept[key] = tile
+                while len(_kept) > KEPT_BANDS:
+                    _kept.popitem(last=False)
+        indexed.im.paste(tile.im, (0, band.top, width, band.bottom))
+    return indexed_png_bytes(indexed, level)
