@@ -12,7 +12,9 @@ that has run for a while has drawn other matches (the stones' palette indices pe
 are remembered per board). Beside it, the RGB picture (``render_board``) drawn and encoded apart
 on the next 40 positions. The same for boards with move hints (on another game, so that
 their headers are new too), and for the Leiff table and a hand over consecutive actions
-(drawn in RGB and encoded).
+(``render.table_png`` and ``render.hand_png``, as the bot sends them: the strips an
+earlier action's picture had are pasted as palette indices; beside them, the RGB picture
+drawn and encoded apart).
 
 Replay GIF (issue 21: at most 0.65 ms per frame for a 200-frame game at 400 px, at most
 300 KB): a seeded random game of each board game at its largest size with at least 200
@@ -37,12 +39,14 @@ from engine import BOARD_GAMES, get_board_game
 from engine.leiff import Leiff
 from render import (
     board_png,
+    hand_png,
     png_bytes,
     render_async,
     render_board,
     render_hand,
     render_table,
     replay_gif,
+    table_png,
 )
 from render.annotations import hint_cells, render_hint_cells
 from render.offload import shutdown_renderer
@@ -225,17 +229,24 @@ def _leiff() -> None:
         states.append(state)
     names = [f"Player {n}" for n in range(6)]
     print(
-        f"\nLeiff, 6 players, 480 px: {WINDOW} consecutive actions, each picture drawn for the "
-        f"first time and encoded (drawing and encoding apart on the next {WINDOW}); medians; "
-        "target draw + encode <= 3 ms"
+        f"\nLeiff, 6 players, 480 px: {WINDOW} consecutive actions, each picture's file made "
+        "for the first time as the bot does (render.table_png, render.hand_png: the strips "
+        "an earlier picture had are kept as indices); then the RGB picture drawn and encoded "
+        f"apart on the next {WINDOW}; medians; target draw + encode <= 3 ms"
     )
     print(f"{'picture':<8}{COLUMNS}")
     pictures = {
-        "table": lambda s: render_table(s.view(None), names=names),
-        "hand": lambda s: render_hand(s.view(2), 2, names=names),
+        "table": (
+            lambda s: render_table(s.view(None), names=names),
+            lambda s: table_png(s.view(None), names=names),
+        ),
+        "hand": (
+            lambda s: render_hand(s.view(2), 2, names=names),
+            lambda s: hand_png(s.view(2), 2, names=names),
+        ),
     }
-    for label, draw in pictures.items():
-        print(f"{label:<8}{_row(draw, states)}")
+    for label, (draw, reply) in pictures.items():
+        print(f"{label:<8}{_row(draw, states, reply)}")
 
 
 async def _loop_lag() -> tuple[float, int, float]:

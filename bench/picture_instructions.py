@@ -1,4 +1,4 @@
-"""Instructions per board picture, counted by valgrind: a figure the machine does not move.
+"""Instructions per picture, counted by valgrind: a figure the machine does not move.
 
     python -m bench.picture_instructions            # needs valgrind (callgrind)
 
@@ -13,6 +13,12 @@ worker that has run a while has drawn, each board's first picture):
 - ``reply``: :func:`render.board_png`, what the bot's picture workers do after a move;
 - ``rgb``: ``png_bytes(render_board(...))``, the RGB picture and its encoding;
 - ``draw``: ``render_board(...)`` alone.
+
+Then the Leiff pictures of 40 consecutive actions of a seeded six-seat table (specials and
+drinking rules on), from its 40th action on: ``table`` and ``hand`` are the files the bot
+sends (:func:`render.table_png`, :func:`render.hand_png`: strips an earlier picture had are
+pasted as palette indices), ``table-rgb`` and ``hand-rgb`` the RGB pictures drawn whole
+and encoded.
 
 Each run takes about a minute (valgrind is some fifty times slower than the machine).
 Compare two versions of the renderer by running this in each checkout.
@@ -34,6 +40,8 @@ PICTURES_PER_GAME = 20
 FIRST_PLY = 60  # about a third of these games at n=9
 NAMES = ("Anna Lindqvist", "Борис 🐉")
 MODES = ("reply", "rgb", "draw")
+LEIFF_MODES = ("table", "table-rgb", "hand", "hand-rgb")
+LEIFF_FIRST, LEIFF_PICTURES = 40, 40  # a six-seat table's actions: before, then drawn
 
 
 def _positions(game_name: str, seed: int = 1) -> list[Any]:
@@ -49,10 +57,33 @@ def _positions(game_name: str, seed: int = 1) -> list[Any]:
     return positions[FIRST_PLY - 1 : FIRST_PLY + PICTURES_PER_GAME]
 
 
+def _leiff_views() -> list[Any]:
+    """The spectator's view and seat 2's after each action of a seeded six-seat game with
+    the specials and the drinking rules, from its 40th action on (one before the window)."""
+    from engine.leiff import Leiff, random_action
+
+    state = Leiff().new(players=6, seed=3, options={"specials": True, "drinking": True})
+    rng = random.Random(3)
+    views: list[tuple[Any, Any]] = []
+    while len(views) < LEIFF_FIRST + LEIFF_PICTURES and state.actors():
+        views.append((state.view(None), state.view(2)))
+        seat, action = random_action(state, rng)
+        state = state.play(seat, action)
+    return views[LEIFF_FIRST - 1 :]
+
+
 def work(mode: str) -> list[Any]:
     """What one valgrind run does: set up, then draw the pictures of ``mode`` (none for
     ``setup``); what it drew (PNG bytes, or images for ``draw``)."""
-    from render import board_png, png_bytes, render_board
+    from render import (
+        board_png,
+        hand_png,
+        png_bytes,
+        render_board,
+        render_hand,
+        render_table,
+        table_png,
+    )
 
     windows = [_positions(name) for name in GAMES]
     # as a worker that has run a while: other matches on the same boards were drawn before
@@ -65,7 +96,23 @@ def work(mode: str) -> list[Any]:
                 state.loops()  # the engine works the loops out when a move is played
         board_png(window[0], names=NAMES)
         png_bytes(render_board(window[0], names=NAMES))
+    views = _leiff_views()
+    names = [f"Player {n}" for n in range(6)]
+    table, hand = views[0]
+    table_png(table, names=names)
+    png_bytes(render_table(table, names=names))
+    hand_png(hand, 2, names=names)
+    png_bytes(render_hand(hand, 2, names=names))
     drawn: list[Any] = []
+    for table, hand in views[1:]:
+        if mode == "table":
+            drawn.append(table_png(table, names=names))
+        elif mode == "table-rgb":
+            drawn.append(png_bytes(render_table(table, names=names)))
+        elif mode == "hand":
+            drawn.append(hand_png(hand, 2, names=names))
+        elif mode == "hand-rgb":
+            drawn.append(png_bytes(render_hand(hand, 2, names=names)))
     for window in windows:
         for state in window[1:]:
             if mode == "reply":
@@ -102,7 +149,7 @@ def _count(mode: str) -> int:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--work", choices=(*MODES, "setup"), help=argparse.SUPPRESS)
+    parser.add_argument("--work", choices=(*MODES, *LEIFF_MODES, "setup"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.work:
         work(args.work)
@@ -117,7 +164,14 @@ def main(argv: list[str]) -> int:
     )
     for mode in MODES:
         spent = _count(mode) - setup
-        print(f"  {mode:<6} {spent / pictures / 1e6:6.2f} M instructions per picture")
+        print(f"  {mode:<9} {spent / pictures / 1e6:6.2f} M instructions per picture")
+    print(
+        f"{LEIFF_PICTURES} Leiff pictures of each kind (six seats, specials and drinking "
+        f"rules, from the {LEIFF_FIRST}th action on), each made for the first time"
+    )
+    for mode in LEIFF_MODES:
+        spent = _count(mode) - setup
+        print(f"  {mode:<9} {spent / LEIFF_PICTURES / 1e6:6.2f} M instructions per picture")
     return 0
 
 

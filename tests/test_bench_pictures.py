@@ -22,3 +22,14 @@ def test_the_window_is_a_third_into_each_game() -> None:
         window = picture_instructions._positions(name)
         assert len(window) == picture_instructions.PICTURES_PER_GAME + 1
         assert window[0].ply == picture_instructions.FIRST_PLY - 1
+
+
+def test_the_leiff_modes_make_the_files_the_bot_sends() -> None:
+    table = picture_instructions.work("table")
+    hand = picture_instructions.work("hand")
+    assert len(table) == len(hand) == picture_instructions.LEIFF_PICTURES
+    # the strip-by-strip files are the RGB pictures' files, and the table changes
+    assert table == picture_instructions.work("table-rgb")
+    assert hand == picture_instructions.work("hand-rgb")
+    assert len(set(table)) > picture_instructions.LEIFF_PICTURES // 2
+    assert all(data.startswith(b"\x89PNG") for data in table + hand)
