@@ -170,12 +170,121 @@ def build_view(
     """A persistent view with one component per choice, or None when there is nothing
     (the menus' own placeholders in ``language``).
 
-    Families with more than ``select_threshold`` members become select menus (one per 25 options); everything else is
-    a button. If the choices do not fit in five rows the remaining buttons are folded into
-    one more select menu, so no action is ever silently dropped.
+    Families with more than ``select_threshold`` members become select menus (one per 25
+    options); everything else is a button. If the choices do not fit in five rows the
+    remaining buttons are folded into one more select menu, so no action is ever silently
+    dropped.
     """
     if not choices:
         return None
+    button_rows, selects = _arranged(choices, select_threshold, language)
+    view = discord.ui.View(timeout=None)
+    for row, members in enumerate(button_rows):
+        for choice in members:
+            view.add_item(
+                ActionButton(
+                    ComponentId(scope, target, version, choice.action),
+                    label=choice.label,
+                    style=choice.style,
+                    disabled=disabled,
+                    row=row,
+                )
+            )
+    for number, (placeholder, members) in enumerate(selects):
+        view.add_item(
+            ActionSelect(
+                ComponentId(scope, target, version, f"{PICK}{number}"),
+                options=_options(members),
+                placeholder=placeholder,
+                disabled=disabled,
+                row=len(button_rows) + number,
+            )
+        )
+    return view
+
+
+class FixedComponents:
+    """A message's components as Discord's payload, given to discord.py as its ``view``.
+
+    A ``discord.ui.View`` is built to be listened to; ours never are (a click is parsed
+    from its custom id by the dynamic items, see the module's docstring). Yet a view, its
+    items and their wrappers refer to each other, so every view sent becomes cyclic
+    garbage that only the garbage collector frees: with the interactions discord.py
+    parses, that made each young collection in the bot cost about a millisecond under
+    load. This holds the same payload (:func:`components` builds it from discord.py's own
+    items, which refer to nothing) and tells discord.py there is nothing to store."""
+
+    __discord_ui_view__ = True  # what discord.py checks before sending a view
+    timeout = None
+
+    def __init__(self, rows: list[dict[str, Any]]) -> None:
+        self.rows = rows
+
+    def to_components(self) -> list[dict[str, Any]]:
+        return self.rows
+
+    def has_components_v2(self) -> bool:
+        return False
+
+    def is_finished(self) -> bool:
+        return True  # nothing to store or to time out
+
+    def is_dispatchable(self) -> bool:
+        return False
+
+
+def components(
+    scope: str,
+    target: int,
+    version: int,
+    choices: Sequence[Choice],
+    *,
+    disabled: bool = False,
+    select_threshold: int = SELECT_THRESHOLD,
+    language: str = DEFAULT_LANGUAGE,
+) -> FixedComponents | None:
+    """What :func:`build_view` would send, as a payload without a view (see
+    :class:`FixedComponents`); None when there is nothing."""
+    if not choices:
+        return None
+    button_rows, selects = _arranged(choices, select_threshold, language)
+    rows = [
+        {
+            "type": 1,
+            "components": [
+                discord.ui.Button(
+                    label=choice.label[:80],
+                    style=choice.style or discord.ButtonStyle.secondary,
+                    custom_id=ComponentId(scope, target, version, choice.action).encode(),
+                    disabled=disabled,
+                ).to_component_dict()
+                for choice in members
+            ],
+        }
+        for members in button_rows
+    ]
+    for number, (placeholder, members) in enumerate(selects):
+        menu: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=ComponentId(scope, target, version, f"{PICK}{number}").encode(),
+            options=_options(members),
+            placeholder=(placeholder or "…")[:150],
+            disabled=disabled,
+            min_values=1,
+            max_values=1,
+        )
+        rows.append({"type": 1, "components": [menu.to_component_dict()]})
+    return FixedComponents(rows)
+
+
+def _options(members: Sequence[Choice]) -> list[discord.SelectOption]:
+    return [discord.SelectOption(label=m.label[:100], value=m.action[:100]) for m in members]
+
+
+def _arranged(
+    choices: Sequence[Choice], select_threshold: int, language: str
+) -> tuple[list[list[Choice]], list[tuple[str, list[Choice]]]]:
+    """The rows of buttons, then the select menus (placeholder, members) under them: at
+    most five rows in all."""
     families: dict[str, list[Choice]] = {}
     for choice in choices:
         families.setdefault(choice.family or choice.action, []).append(choice)
@@ -209,34 +318,11 @@ def build_view(
         else:
             log.error("%d actions do not fit in one message", sum(len(m) for _, m in selects))
             break
-
-    view = discord.ui.View(timeout=None)
-    row = 0
-    for index in range(0, len(buttons), BUTTONS_PER_ROW):
-        for choice in buttons[index : index + BUTTONS_PER_ROW]:
-            view.add_item(
-                ActionButton(
-                    ComponentId(scope, target, version, choice.action),
-                    label=choice.label,
-                    style=choice.style,
-                    disabled=disabled,
-                    row=row,
-                )
-            )
-        row += 1
-    for number, (placeholder, members) in enumerate(selects[: MAX_ROWS - row]):
-        options = [discord.SelectOption(label=m.label[:100], value=m.action[:100]) for m in members]
-        view.add_item(
-            ActionSelect(
-                ComponentId(scope, target, version, f"{PICK}{number}"),
-                options=options,
-                placeholder=placeholder,
-                disabled=disabled,
-                row=row,
-            )
-        )
-        row += 1
-    return view
+    button_rows = [
+        buttons[index : index + BUTTONS_PER_ROW]
+        for index in range(0, len(buttons), BUTTONS_PER_ROW)
+    ]
+    return button_rows, selects[: MAX_ROWS - len(button_rows)]
 
 
 def _packed(selects: list[tuple[str, list[Choice]]], more: str) -> list[tuple[str, list[Choice]]]:

@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.common.components import Choice, build_view
+from bot.common.components import Choice, FixedComponents, components
 from bot.common.custom_ids import BOARD
 from bot.service.results import ChallengeInfo, MatchInfo, Update
 from i18n import DEFAULT_LANGUAGE, translate
@@ -38,8 +38,9 @@ class Outgoing:
     pings: tuple[int, ...] = ()
     language: str = DEFAULT_LANGUAGE
 
-    def view(self) -> discord.ui.View | None:
-        return build_view(
+    def view(self) -> FixedComponents | None:
+        """The message's buttons and menus, for discord.py's ``view`` argument."""
+        return components(
             self.scope, self.target, self.version, self.choices, language=self.language
         )
 

@@ -172,3 +172,72 @@ def test_menus_too_many_for_five_rows_are_packed_and_nothing_is_dropped():
     buttons, options, rows = _controls(view)
     assert rows <= 5 and buttons == ["decline"]
     assert sorted(options) == sorted(c.action for c in choices if c.action != "decline")
+
+
+def _random_choices(rng: Any) -> list[Any]:
+    from bot.common.components import Choice
+
+    styles = list(discord.ButtonStyle)[:4]
+    choices = []
+    for family in rng.sample(["catch", "match", "penalty", "", "swap"], rng.randint(1, 5)):
+        for number in range(rng.randint(1, 30 if family else 8)):
+            action = f"{family} {number}" if family else f"act{number}"
+            label = rng.choice(["A", "Ziehen", "Fang 2.3 " * rng.randint(1, 12), "🐉 x"])
+            choices.append(
+                Choice(action, label, rng.choice(styles), family, rng.choice(["", "Catch…"]))
+            )
+    return choices
+
+
+def test_the_payload_without_a_view_is_the_views_own():
+    import random
+
+    from bot.common.components import components
+
+    rng = random.Random(5)
+    compared = 0
+    for _ in range(300):
+        choices = _random_choices(rng)
+        disabled = rng.random() < 0.2
+        threshold = rng.choice([3, 5, 8])
+        language = rng.choice(["en", "de"])
+        view = build_view(
+            "f", 7, 3, choices, disabled=disabled, select_threshold=threshold, language=language
+        )
+        fixed = components(
+            "f", 7, 3, choices, disabled=disabled, select_threshold=threshold, language=language
+        )
+        assert view is not None and fixed is not None
+        assert fixed.to_components() == view.to_components()
+        compared += len(view.children)
+    assert compared > 1000
+    assert components("f", 7, 3, []) is None
+
+
+def test_the_payload_leaves_no_garbage_for_the_collector_and_nothing_to_store():
+    import gc
+    import random
+
+    from bot.common.components import components
+
+    choices = _random_choices(random.Random(1))
+    gc.collect()
+    gc.disable()
+    try:
+        for _ in range(20):
+            fixed = components("b", 1, 1, choices)
+            assert fixed is not None and fixed.is_finished() and not fixed.is_dispatchable()
+            del fixed
+        unreachable = gc.collect()
+    finally:
+        gc.enable()
+    assert unreachable == 0
+    # a view of the same choices is cyclic garbage once dropped: what the payload avoids
+    gc.disable()
+    try:
+        for _ in range(5):
+            view = build_view("b", 1, 1, choices)
+            del view
+        assert gc.collect() > 0
+    finally:
+        gc.enable()
