@@ -296,9 +296,10 @@ def analyse(folder: Path, window: float = 0.5) -> None:
     for at, took in bot["worker_pauses"]:
         if took > 0.01:
             events.append((at - took, f"worker GC {took * 1000:.0f} ms"))
-    for at, took in stats["pauses"]:
+    for at, took, *generation in stats["pauses"]:  # (older files: no generation)
         if took > 0.01:
-            events.append((at - took, f"bot GC {took * 1000:.0f} ms"))
+            collected = f" (generation {generation[0]})" if generation else ""
+            events.append((at - took, f"bot GC {took * 1000:.0f} ms{collected}"))
     for at, lag in stats["lags"]:
         if lag > 0.02:
             events.append((at - lag, f"bot loop lag {lag * 1000:.0f} ms"))

@@ -28,7 +28,9 @@ from PIL import Image
 
 from render.encode import indexed_png_bytes
 
-KEPT_BANDS = 256  # bands kept as indices, for all pictures (a seat's block: about 45 KB)
+# bands kept as indices, for all pictures: about 350 of a table's seat blocks at 480 px
+# (45 KB each), fewer of wider pictures
+KEPT_BYTES = 16 * 2**20
 
 Draw = Callable[..., Any]
 
@@ -57,6 +59,19 @@ def draw_bands(image: Image.Image, bands: Sequence[Band]) -> None:
 # this process; render_async draws on several threads
 _kept: OrderedDict[tuple[Hashable, ...], Image.Image] = OrderedDict()
 _kept_lock = threading.Lock()
+_kept_bytes = 0
+
+
+def _keep(key: tuple[Hashable, ...], tile: Image.Image) -> None:
+    global _kept_bytes
+    with _kept_lock:
+        if key in _kept:
+            return
+        _kept[key] = tile
+        _kept_bytes += tile.width * tile.height
+        while _kept_bytes > KEPT_BYTES and len(_kept) > 1:
+            _, dropped = _kept.popitem(last=False)
+            _kept_bytes -= dropped.width * dropped.height
 
 
 def bands_png(
@@ -93,9 +108,6 @@ def bands_png(
             band.paint(canvas)
             piece = canvas.crop((0, band.top, width, band.bottom))
             tile = piece.quantize(palette=palette, dither=Image.Dither.NONE)
-            with _kept_lock:
-                _kept[key] = tile
-                while len(_kept) > KEPT_BANDS:
-                    _kept.popitem(last=False)
+            _keep(key, tile)
         indexed.im.paste(tile.im, (0, band.top, width, band.bottom))
     return indexed_png_bytes(indexed, level)

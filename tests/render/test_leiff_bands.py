@@ -121,3 +121,16 @@ def test_strips_that_do_not_cover_the_picture_are_refused() -> None:
         bands_png((480, layout.height + 1), paper, palette, bands, 3)
     with pytest.raises(ValueError, match="starts at row"):
         bands_png((480, layout.height), paper, palette, bands[1:], 3)
+
+
+def test_the_strips_kept_stay_within_their_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    from render import bands
+
+    monkeypatch.setattr(bands, "KEPT_BYTES", 200_000)  # a few strips at 480 px
+    names = NAMES[:6]
+    for state in _game(1, 6, {"specials": True}, actions=30)[::3]:
+        table = state.view(None)
+        expected = png_bytes(render_table(table, names=names))
+        assert table_png(table, names=names) == expected
+        assert bands._kept_bytes <= 200_000
+        assert bands._kept_bytes == sum(t.width * t.height for t in bands._kept.values())
