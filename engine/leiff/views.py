@@ -166,6 +166,22 @@ def default_action(t: Table, seat: int) -> str | None:
     return None
 
 
+_SHARED = (str, int, float, bool, type(None))  # immutable: a copy may share them
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts, lists, strings, numbers), as ``copy.deepcopy``
+    makes it, in a fraction of its time: a bot asks for several views per action, each with
+    its events. Anything else is left to ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {key: json_copy(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [json_copy(item) for item in value]
+    if isinstance(value, _SHARED):
+        return value
+    return copy.deepcopy(value)
+
+
 def view(t: Table, viewer: int | None) -> LeiffView:
     """Everything ``viewer`` (a seat, or None for the channel) may know right now."""
     if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < t.players):
@@ -213,5 +229,5 @@ def view(t: Table, viewer: int | None) -> LeiffView:
         "drinks": ledger(t),
         "round_over": revealed,
         "outcome": None if t.outcome is None else outcome_dict(t.outcome),
-        "events": copy.deepcopy([e for e in t.events if visible_to(e, viewer)]),
+        "events": [json_copy(e) for e in t.events if visible_to(e, viewer)],
     }

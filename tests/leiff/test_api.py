@@ -154,3 +154,36 @@ def test_error_texts_name_no_hidden_card():
         state.play(0, "peek 1")
     for text in (str(caught.value), illegal_move("de", caught.value)):
         assert "13" not in text and "[" not in text
+
+
+def test_a_views_events_are_a_deep_copy_of_what_the_viewer_may_see():
+    import copy
+
+    from engine.leiff.events import visible_to
+    from engine.leiff.views import json_copy
+
+    def containers(value, found):
+        if isinstance(value, dict | list):
+            found.add(id(value))
+            for item in value.values() if isinstance(value, dict) else value:
+                containers(item, found)
+        return found
+
+    rng = random.Random(11)
+    state = GAME.new(players=4, seed=11, options=OPTIONS)
+    checked = 0
+    while state.actors() and checked < 400:
+        seat, action = random_action(state, rng)
+        state = state.play(seat, action)
+        events = state._table.events
+        for viewer in (None, 0, 1, 2, 3):
+            shown = state.view(viewer)["events"]
+            assert shown == copy.deepcopy([e for e in events if visible_to(e, viewer)])
+            # nothing a viewer may change is shared with the state
+            assert not containers(shown, set()) & containers(events, set())
+            checked += 1
+    assert checked >= 400
+    odd = {"set": {1, 2}, "tuple": (1, [2])}
+    copied = json_copy(odd)
+    assert copied == odd and copied["set"] is not odd["set"]
+    assert copied["tuple"][1] is not odd["tuple"][1]
