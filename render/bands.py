@@ -97,6 +97,8 @@ def bands_png(
     indexed.putpalette(colours)
     canvas: Image.Image | None = None
     for band in bands:
+        if band.bottom == band.top:
+            continue  # (a strip with nothing to show this time)
         key = (width, band.top, band.bottom, band.draw, band.args, background, colours)
         with _kept_lock:
             tile = _kept.get(key)

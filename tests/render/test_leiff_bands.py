@@ -134,3 +134,16 @@ def test_the_strips_kept_stay_within_their_bytes(monkeypatch: pytest.MonkeyPatch
         assert table_png(table, names=names) == expected
         assert bands._kept_bytes <= 200_000
         assert bands._kept_bytes == sum(t.width * t.height for t in bands._kept.values())
+
+
+def test_an_empty_strip_is_passed_over() -> None:
+    state = _game(2, 3, {}, actions=4)[-1]
+    layout, bands = table_bands(state.view(None), NAMES, "classic", 480, "en")
+    paper = get_theme("classic").card("table")
+    palette = leiff_palette("classic", 480)
+    empty = Band(bands[1].top, bands[1].top, bands[1].draw, bands[1].args)
+    with_empty = [bands[0], empty, *bands[1:]]
+    size = (480, layout.height)
+    assert bands_png(size, paper, palette, with_empty, 3) == bands_png(
+        size, paper, palette, bands, 3
+    )
