@@ -43,7 +43,7 @@ from render.board import (
     palette_sample,
     render_board,
 )
-from render.encode import PALETTE_INFO, palette_of
+from render.encode import LEVEL_INFO, PALETTE_INFO, palette_of
 from render.geometry import MAX_WIDTH, MIN_WIDTH, SQRT3, BoardGeometry, board_geometry
 from render.text import draw_text, font, wrap_text
 from render.themes import RGB, Theme, get_theme
@@ -353,8 +353,11 @@ def draw_annotations(
     width; the geometry is read from the picture's width)."""
     if not marks:
         return
-    # the marks' colours are not in the board's own palette: the encoder builds one
+    # the marks' colours are not in the board's own palette: the encoder builds one; and
+    # the picture is packed at the default level (the plain board's level 5 is for files
+    # of the board's own colours, which a marked picture exceeds)
     image.info.pop(PALETTE_INFO, None)
+    image.info.pop(LEVEL_INFO, None)
     chosen = get_theme(theme)
     geo = board_geometry(state.size, image.width, is_point_game(state))
     if marks.shade:

@@ -35,6 +35,7 @@ from i18n import DEFAULT_LANGUAGE
 from render import sprites
 from render.annotations import hint_palette, mark_sizes, may_sprites, render_hint_cells
 from render.board import (
+    BOARD_LEVEL,
     Mark,
     _draw_areas,
     _draw_header,
@@ -47,7 +48,7 @@ from render.board import (
     render_board,
 )
 from render.boxes import Box, clipped, mark_box, merged, overlap, union
-from render.encode import indexed_png_bytes, png_bytes
+from render.encode import PNG_COMPRESS_LEVEL, indexed_png_bytes, png_bytes
 from render.geometry import board_geometry
 from render.themes import get_theme
 
@@ -316,7 +317,8 @@ def board_png(
             _draw_header(piece, state, names, chosen, width, language)
         sprites.paste_all(piece, _touching(over, box))
         core.paste(_mapped(piece, board.palette).im, box)
-    return indexed_png_bytes(indices)
+    # (a picture asked for with hints is render_hint_cells's: marks drawn, level 6)
+    return indexed_png_bytes(indices, PNG_COMPRESS_LEVEL if hints else BOARD_LEVEL)
 
 
 Placed = tuple[
