@@ -1009,11 +1009,7 @@ def render_table(
     """
     check_width(width)
     layout, bands = table_bands(view, names, theme, width, language)
-    image = Image.new("RGB", (width, layout.height), get_theme(theme).card("table"))
-    draw_bands(image, bands)
-    image.info[PALETTE_INFO] = leiff_palette(theme, width)
-    image.info[LEVEL_INFO] = LEIFF_LEVEL
-    return image
+    return _picture(bands, layout.height, theme, width)
 
 
 def table_png(
@@ -1028,9 +1024,23 @@ def table_png(
     only the strips of the table that earlier pictures did not have (see render.bands)."""
     check_width(width)
     layout, bands = table_bands(view, names, theme, width, language)
-    size = (width, layout.height)
-    palette = leiff_palette(theme, width)
-    return bands_png(size, get_theme(theme).card("table"), palette, bands, LEIFF_LEVEL)
+    return _file(bands, layout.height, theme, width)
+
+
+def _picture(bands: Sequence[Band], height: int, theme: str, width: int) -> Image.Image:
+    """A table's or hand's strips drawn on the table's colour, with the palette and the
+    compression level its file is made with."""
+    image = Image.new("RGB", (width, height), get_theme(theme).card("table"))
+    draw_bands(image, bands)
+    image.info[PALETTE_INFO] = leiff_palette(theme, width)
+    image.info[LEVEL_INFO] = LEIFF_LEVEL
+    return image
+
+
+def _file(bands: Sequence[Band], height: int, theme: str, width: int) -> bytes:
+    """The PNG file of :func:`_picture`, drawing only the strips not kept from before."""
+    paper = get_theme(theme).card("table")
+    return bands_png((width, height), paper, leiff_palette(theme, width), bands, LEIFF_LEVEL)
 
 
 def table_bands(
@@ -1264,11 +1274,7 @@ def render_hand(
     """
     check_width(width)
     layout, bands = hand_bands(view, seat, names, theme, width, language)
-    image = Image.new("RGB", (width, layout.height), get_theme(theme).card("table"))
-    draw_bands(image, bands)
-    image.info[PALETTE_INFO] = leiff_palette(theme, width)
-    image.info[LEVEL_INFO] = LEIFF_LEVEL
-    return image
+    return _picture(bands, layout.height, theme, width)
 
 
 def hand_png(
@@ -1284,9 +1290,7 @@ def hand_png(
     only the strips of the hand that earlier pictures did not have (see render.bands)."""
     check_width(width)
     layout, bands = hand_bands(view, seat, names, theme, width, language)
-    size = (width, layout.height)
-    palette = leiff_palette(theme, width)
-    return bands_png(size, get_theme(theme).card("table"), palette, bands, LEIFF_LEVEL)
+    return _file(bands, layout.height, theme, width)
 
 
 def hand_bands(
