@@ -94,15 +94,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TE
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80],
-                style=style or discord.ButtonStyle.secondary,
-                custom_id=component_id.encode(),
-                disabled=disabled,
-            ),
-            row=row,
-        )
+        super().__init__(_button(component_id, label, style, disabled), row=row)
         self.component_id = component_id
 
     @classmethod
@@ -129,17 +121,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
         disabled: bool = False,
         row: int | None = None,
     ) -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=component_id.encode(),
-                options=list(options),
-                placeholder=(placeholder or "…")[:150],
-                disabled=disabled,
-                min_values=1,
-                max_values=1,
-            ),
-            row=row,
-        )
+        super().__init__(_select(component_id, options, placeholder, disabled), row=row)
         self.component_id = component_id
 
     @classmethod
@@ -252,11 +234,11 @@ def components(
         {
             "type": 1,
             "components": [
-                discord.ui.Button(
-                    label=choice.label[:80],
-                    style=choice.style or discord.ButtonStyle.secondary,
-                    custom_id=ComponentId(scope, target, version, choice.action).encode(),
-                    disabled=disabled,
+                _button(
+                    ComponentId(scope, target, version, choice.action),
+                    choice.label,
+                    choice.style,
+                    disabled,
                 ).to_component_dict()
                 for choice in members
             ],
@@ -264,16 +246,39 @@ def components(
         for members in button_rows
     ]
     for number, (placeholder, members) in enumerate(selects):
-        menu: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=ComponentId(scope, target, version, f"{PICK}{number}").encode(),
-            options=_options(members),
-            placeholder=(placeholder or "…")[:150],
-            disabled=disabled,
-            min_values=1,
-            max_values=1,
-        )
+        component_id = ComponentId(scope, target, version, f"{PICK}{number}")
+        menu = _select(component_id, _options(members), placeholder, disabled)
         rows.append({"type": 1, "components": [menu.to_component_dict()]})
     return FixedComponents(rows)
+
+
+def _button(
+    component_id: ComponentId, label: str, style: Any, disabled: bool
+) -> discord.ui.Button[Any]:
+    """One of our buttons as discord.py's item (within Discord's label limit)."""
+    return discord.ui.Button(
+        label=label[:80],
+        style=style or discord.ButtonStyle.secondary,
+        custom_id=component_id.encode(),
+        disabled=disabled,
+    )
+
+
+def _select(
+    component_id: ComponentId,
+    options: Sequence[discord.SelectOption],
+    placeholder: str | None,
+    disabled: bool,
+) -> discord.ui.Select[Any]:
+    """One of our menus as discord.py's item: one option is chosen at a time."""
+    return discord.ui.Select(
+        custom_id=component_id.encode(),
+        options=list(options),
+        placeholder=(placeholder or "…")[:150],
+        disabled=disabled,
+        min_values=1,
+        max_values=1,
+    )
 
 
 def _options(members: Sequence[Choice]) -> list[discord.SelectOption]:
