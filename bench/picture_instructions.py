@@ -6,11 +6,13 @@ Wall and CPU times of a picture vary by half from one run to the next on a share
 machine, and by a factor of two or more between days; the number of instructions a
 picture takes does not. This draws 20 consecutive positions of a seeded Dalen, Lublache
 and Les game at n=9 (from the 60th move on, about a third of such a game), each for the
-first time as the bot does, three ways under ``valgrind --tool=callgrind``, and subtracts a
+first time as the bot does, four ways under ``valgrind --tool=callgrind``, and subtracts a
 run that only sets up (imports, the games, another game's pictures on each board as a
 worker that has run a while has drawn, each board's first picture):
 
 - ``reply``: :func:`render.board_png`, what the bot's picture workers do after a move;
+- ``hints``: the same with move hints (the cells to dot worked out beforehand, as the bot's
+  service does), the picture of a member's first games;
 - ``rgb``: ``png_bytes(render_board(...))``, the RGB picture and its encoding;
 - ``draw``: ``render_board(...)`` alone.
 
@@ -41,7 +43,7 @@ SIZE = 9
 PICTURES_PER_GAME = 20
 FIRST_PLY = 60  # about a third of these games at n=9
 NAMES = ("Anna Lindqvist", "Борис 🐉")
-MODES = ("reply", "rgb", "draw")
+MODES = ("reply", "hints", "rgb", "draw")
 LEIFF_MODES = ("table", "table-rgb", "hand", "hand-rgb")
 LEIFF_FIRST, LEIFF_PICTURES = 40, 40  # a six-seat table's actions: before, then drawn
 
@@ -98,6 +100,11 @@ def work(mode: str) -> list[Any]:
                 state.loops()  # the engine works the loops out when a move is played
         board_png(window[0], names=NAMES)
         png_bytes(render_board(window[0], names=NAMES))
+    from render.annotations import hint_cells
+
+    hinted = [[hint_cells(state, state.legal_moves()) for state in window] for window in windows]
+    for window, cells in zip(windows, hinted, strict=True):
+        board_png(window[0], names=NAMES, hints=cells[0])
     views = _leiff_views()
     names = [f"Player {n}" for n in range(6)]
     table, hand = views[0]
@@ -120,10 +127,12 @@ def work(mode: str) -> list[Any]:
             drawn.append(hand_png(hand, 2, names=names))
         elif mode == "hand-rgb":
             drawn.append(png_bytes(render_hand(hand, 2, names=names)))
-    for window in windows:
-        for state in window[1:]:
+    for window, cells in zip(windows, hinted, strict=True):
+        for state, dots in zip(window[1:], cells[1:], strict=True):
             if mode == "reply":
                 drawn.append(board_png(state, names=NAMES))
+            elif mode == "hints":
+                drawn.append(board_png(state, names=NAMES, hints=dots))
             elif mode == "rgb":
                 drawn.append(png_bytes(render_board(state, names=NAMES)))
             elif mode == "draw":

@@ -36,6 +36,7 @@ from engine.spec import BoardView
 from i18n import DEFAULT_LANGUAGE
 from render import sprites
 from render.board import (
+    BOARD_LEVEL,
     board_background,
     board_palette_panels,
     is_point_game,
@@ -442,10 +443,12 @@ def render_hint_cells(
         language=language,
     )
     if marks:
-        # the dots' colours are in the hint palette: no palette built for each picture
+        # the dots' colours are in the hint palette: no palette built for each picture; and
+        # the dots leave the file as small as a plain board's, packed at the board's level
         image.info[PALETTE_INFO] = hint_palette(
             state.size, width, is_point_game(state), get_theme(theme).name, bool(show_labels)
         )
+        image.info[LEVEL_INFO] = BOARD_LEVEL
     return image
 
 

@@ -30,10 +30,11 @@ from render.text import Font, draw_text, fit_text, font, text_width, wrap_text
 from render.themes import RGB, Theme, get_theme
 
 SUPERSAMPLE_BACKGROUND = 3
-# The PNG compression level of a board picture: level 5 packs one in three quarters of
-# level 6's time (libdeflate; a fifth of the cost of a reply's picture) for a file 4–7 %
-# larger, 23–28 KB at 480 px. Pictures with marks drawn over them (move hints, tutorials,
-# refusals) keep level 6: their extra colours take more room.
+# The PNG compression level of a board picture, with or without move hints: level 5 packs
+# one in about three quarters of level 6's time (libdeflate) for a file a tenth larger,
+# 17–22 KB at 480 px, hints included. Pictures with other marks drawn over them
+# (tutorials, refusals) are packed at the default level 6: they are few, and their extra
+# colours take more room.
 BOARD_LEVEL = 5
 
 
@@ -244,16 +245,13 @@ def owned_areas(state: BoardView) -> list[Area]:
 
 
 def _plate(geo: BoardGeometry) -> list[tuple[float, float]]:
-    """The corners of Les's hexagonal plate (0.8·R beyond the outer points)."""
+    """The corners of Les's hexagonal plate: the grid's six corner points, each pushed 0.8·R
+    further out from the centre."""
     ox, oy = geo.origin
-    reach = SQRT3 * geo.radius * (geo.size - 1) + 0.8 * geo.radius
-    return [
-        (
-            ox + reach * math.cos(math.radians(30 + 60 * i)),
-            oy + reach * math.sin(math.radians(30 + 60 * i)),
-        )
-        for i in range(6)
-    ]
+    m = geo.size - 1
+    corners = [geo.at(q, r) for q, r in ((m, 0), (0, m), (-m, m), (-m, 0), (0, -m), (m, -m))]
+    out = 1 + 0.8 * geo.radius / (SQRT3 * geo.radius * m)  # the corner points are m·√3·R out
+    return [(ox + (x - ox) * out, oy + (y - oy) * out) for x, y in corners]
 
 
 @lru_cache(maxsize=8)

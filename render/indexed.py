@@ -48,7 +48,7 @@ from render.board import (
     render_board,
 )
 from render.boxes import Box, clipped, mark_box, merged, overlap, union
-from render.encode import PNG_COMPRESS_LEVEL, indexed_png_bytes, png_bytes
+from render.encode import indexed_png_bytes, png_bytes
 from render.geometry import board_geometry
 from render.themes import get_theme
 
@@ -317,8 +317,7 @@ def board_png(
             _draw_header(piece, state, names, chosen, width, language)
         sprites.paste_all(piece, _touching(over, box))
         core.paste(_mapped(piece, board.palette).im, box)
-    # (a picture asked for with hints is render_hint_cells's: marks drawn, level 6)
-    return indexed_png_bytes(indices, PNG_COMPRESS_LEVEL if hints else BOARD_LEVEL)
+    return indexed_png_bytes(indices, BOARD_LEVEL)
 
 
 Placed = tuple[

@@ -17,6 +17,20 @@ def test_each_mode_draws_its_pictures_and_setup_none() -> None:
     assert picture_instructions.work("setup") == []
 
 
+def test_the_hints_mode_makes_the_files_with_dots_the_bot_sends() -> None:
+    from render import png_bytes
+    from render.annotations import hint_cells, render_hint_cells
+
+    hinted = picture_instructions.work("hints")
+    plain = picture_instructions.work("reply")
+    assert len(hinted) == len(plain)
+    assert all(dotted != bare for dotted, bare in zip(hinted, plain, strict=True))
+    first = picture_instructions._positions(picture_instructions.GAMES[0])[1]
+    dots = hint_cells(first, first.legal_moves())
+    names = picture_instructions.NAMES
+    assert hinted[0] == png_bytes(render_hint_cells(first, dots, names=names))
+
+
 def test_the_window_is_a_third_into_each_game() -> None:
     for name in picture_instructions.GAMES:
         window = picture_instructions._positions(name)

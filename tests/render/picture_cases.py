@@ -13,7 +13,8 @@ version; a picture that changes on purpose is re-recorded the same way, and the 
 says so (the board pictures were, for issue 20's phone-width legibility: rim coordinates,
 the bold last-move ring, Les's shaded holes, the score in words; then each picture's own
 128-colour palette, which moves the decoded PNG pixels, and Leiff cards at whole pixels;
-then the board's background scaled down with a box filter, for smaller files).
+then the board's background scaled down with a box filter, for smaller files; then the
+cells on a lattice of whole pixels, for files a third smaller).
 """
 
 from __future__ import annotations
