@@ -55,6 +55,23 @@ def test_with_hints_the_file_is_the_hint_pictures(game_name: str) -> None:
     assert dotted > 5
 
 
+@pytest.mark.parametrize("game_name", BOARD_GAMES)
+def test_files_stay_well_under_30_kb_at_the_largest_size_hints_included(game_name: str) -> None:
+    """Issue 21's size target with a margin: with the cells on whole pixels, whole games
+    at the largest size and 480 px, in every theme, stay under 26 KB (24 KB at most
+    measured; before the lattice, late Lublache positions reached 33 KB)."""
+    size = max(get_board_game(game_name).sizes)
+    themes = list_themes()
+    sizes = []
+    for number, state in enumerate(_positions(game_name, size, seed=4, every=7)):
+        theme = themes[number % len(themes)]
+        cells = hint_cells(state, state.legal_moves())
+        sizes.append(len(board_png(state, names=NAMES, theme=theme)))
+        sizes.append(len(board_png(state, names=NAMES, theme=theme, hints=cells)))
+    assert len(sizes) > 20
+    assert max(sizes) <= 26 * 1024, max(sizes)
+
+
 @pytest.mark.parametrize("theme", list_themes())
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_every_theme_and_language(theme: str, language: str) -> None:
