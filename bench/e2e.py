@@ -892,6 +892,9 @@ def main(argv: list[str] | None = None) -> None:
         help="keep the simulator's own garbage collector on during the stages",
     )
     args = parser.parse_args(argv)
+    trace = os.environ.get("E2E_TRACE")
+    if trace:
+        Path(trace).mkdir(parents=True, exist_ok=True)  # the bot's process writes there too
     if args.sweep:
         stages = [(rate * 0.8, rate * 0.2, SWEEP_SECONDS) for rate in SWEEP_RATES]
     else:
