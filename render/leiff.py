@@ -24,8 +24,8 @@ from engine.leiff.scoring import Drinks
 from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE, N_, outcome_reason, translate, translate_plural
 from render import sprites
-from render.bands import Band, bands_png, draw_bands
-from render.encode import LEVEL_INFO, PALETTE_INFO, palette_of
+from render.bands import Band, band_cuts, bands_png, draw_bands
+from render.encode import LEVEL_INFO, PALETTE_INFO, SEGMENTS_INFO, palette_of
 from render.geometry import check_width, scale_of
 from render.text import Font, draw_text, fit_text, font, text_width, wrap_text
 from render.themes import RGB, Theme, get_theme
@@ -1034,6 +1034,7 @@ def _picture(bands: Sequence[Band], height: int, theme: str, width: int) -> Imag
     draw_bands(image, bands)
     image.info[PALETTE_INFO] = leiff_palette(theme, width)
     image.info[LEVEL_INFO] = LEIFF_LEVEL
+    image.info[SEGMENTS_INFO] = (image.size, band_cuts(bands))
     return image
 
 
