@@ -184,8 +184,8 @@ def _indices(image: Image.Image, palette: Image.Image) -> Image.Image:
 
 def _lzw(indices: Image.Image) -> bytes:
     """An image's indices as GIF image data (LZW, in sub-blocks, terminated)."""
-    frame = Image.frombytes("P", indices.size, indices.tobytes())
-    return bytes([8]) + frame.tobytes("gif", "P") + b"\x00"
+    # the GIF coder reads a greyscale picture's bytes as it reads a palette picture's
+    return bytes([8]) + indices.tobytes("gif", "L") + b"\x00"
 
 
 def _frame_block(box: Box, indices: Image.Image, duration_ms: int) -> bytes:
@@ -235,7 +235,8 @@ def _gif(
         for box in painted:
             current.paste(_indices(painter.frame.crop(box), palette), box)
         area = union(painted)
-        changed = ImageChops.difference(current.crop(area), shown.crop(area)).getbbox()
+        difference = ImageChops.difference(current.crop(area), shown.crop(area))
+        changed = difference.getbbox()
         if changed is None:
             # nothing to show (a pass): one transparent pixel keeps the frame and its duration
             blocks.append(_frame_block((0, 0, 1, 1), Image.new("L", (1, 1), TRANSPARENT), duration))
@@ -246,8 +247,8 @@ def _gif(
             area[0] + changed[2],
             area[1] + changed[3],
         )
-        after, before = current.crop(box), shown.crop(box)
-        unchanged = ImageChops.difference(after, before).point([255, *([0] * 255)], "1")
+        after = current.crop(box)
+        unchanged = difference.crop(changed).point([255, *([0] * 255)], "1")
         delta = after.copy()
         delta.paste(TRANSPARENT, mask=unchanged)
         blocks.append(_frame_block(box, delta, duration))
