@@ -250,7 +250,7 @@ def _plate(geo: BoardGeometry) -> list[tuple[float, float]]:
     ox, oy = geo.origin
     m = geo.size - 1
     corners = [geo.at(q, r) for q, r in ((m, 0), (0, m), (-m, m), (-m, 0), (0, -m), (m, -m))]
-    out = 1 + 0.8 * geo.radius / (SQRT3 * geo.radius * m)  # the corner points are m·√3·R out
+    out = 1 + 0.8 * geo.radius / (SQRT3 * geo.radius * m)  # corners m·√3·R out (within a pixel)
     return [(ox + (x - ox) * out, oy + (y - oy) * out) for x, y in corners]
 
 
