@@ -250,7 +250,9 @@ def _plate(geo: BoardGeometry) -> list[tuple[float, float]]:
     ox, oy = geo.origin
     m = geo.size - 1
     corners = [geo.at(q, r) for q, r in ((m, 0), (0, m), (-m, m), (-m, 0), (0, -m), (m, -m))]
-    out = 1 + 0.8 * geo.radius / (SQRT3 * geo.radius * m)  # corners m·√3·R out (within a pixel)
+    # a regular grid's corners are m·√3·R out; the lattice's differ by its squash, a few
+    # hundredths, and so does the 0.8·R they are pushed by
+    out = 1 + 0.8 * geo.radius / (SQRT3 * geo.radius * m)
     return [(ox + (x - ox) * out, oy + (y - oy) * out) for x, y in corners]
 
 
