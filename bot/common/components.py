@@ -6,8 +6,10 @@ holds the match or challenge id, the version and the action. They are registered
 parsed from its custom id and handed to the client's component router (its ``components``
 attribute, :class:`ComponentHandler`); no view object has to survive.
 
-:func:`build_view` lays a list of :class:`Choice` out as buttons (and select menus for long
-families such as "catch a card"), within Discord's limits of five rows of five buttons;
+:func:`components` lays a list of :class:`Choice` out as buttons (and select menus for long
+families such as "catch a card"), within Discord's limits of five rows of five buttons, as
+the payload every message the bot sends carries; :func:`build_view` lays them out the same
+as a ``discord.ui.View``, the reference the tests hold that payload to.
 :func:`ordered_choices` turns action strings into choices from a feature's table of labels.
 """
 

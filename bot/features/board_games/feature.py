@@ -16,7 +16,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.common.components import Choice, build_view
+from bot.common.components import Choice, components
 from bot.common.context import Context
 from bot.common.custom_ids import BOARD, CHALLENGE
 from bot.common.delivery import CHALLENGE as CHALLENGE_MESSAGES
@@ -145,7 +145,7 @@ class BoardGames(GameFeature):
                     if await self._refuse_with_picture(responder, match, move, reason):
                         return
                     raise refusal from None
-                view = build_view(
+                view = components(
                     BOARD,
                     match.id,
                     match.version,
