@@ -31,7 +31,7 @@ from typing import Any
 
 from PIL import Image
 
-from render.encode import Piece, compressed_rows, segmented_png_bytes
+from render.encode import PALETTE_COLOURS, Piece, compressed_rows, segmented_png_bytes
 
 # bands kept as indices (and compressed, a twentieth of that), for all pictures: about 350
 # of a table's seat blocks at 480 px (45 KB each), fewer of wider pictures
@@ -128,4 +128,4 @@ def bands_png(
             found = (tile, compressed_rows(tile, level))
             _keep(key, *found)
         pieces.append(found[1])
-    return segmented_png_bytes(size, colours[: 3 * 256], pieces, level)
+    return segmented_png_bytes(size, colours[: 3 * PALETTE_COLOURS], pieces, level)
