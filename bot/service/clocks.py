@@ -64,8 +64,7 @@ class Clocks:
             self.store.owner, lease_now, lease_now + self.store.claim_seconds
         )
         for record in leftovers:
-            running = self.bots.bot_locks.get(record.id)
-            if running is not None and running.locked():
+            if self.bots.bot_locks.locked(record.id):
                 continue  # advance_bots is playing this match's bots here (and releases it)
             try:
                 if bots.bot_due(record, self.store.state(record)):

@@ -9,7 +9,6 @@ its action-log rows), then :meth:`MatchStore.commit` (one transaction, ratings i
 
 from __future__ import annotations
 
-import asyncio
 import secrets
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
@@ -18,6 +17,7 @@ from contextlib import asynccontextmanager
 from bot.service import bots
 from bot.service.errors import NotFound, StaleVersion, TooLate
 from bot.service.guild_settings import GuildSettings
+from bot.service.locks import KeyedLocks
 from bot.service.ratings import Placing, RatingBook
 from bot.service.results import RatingChange, Update
 from bot.service.steps import (
@@ -77,10 +77,11 @@ class MatchStore:
         self.seed_source = seed_source or (lambda: secrets.randbits(62))
         # Set by the service once its clocks exist: applies a deadline an action finds passed.
         self.deadline_judge: DeadlineJudge | None = None
-        self._locks: dict[int, asyncio.Lock] = {}
+        # Per match id; each lock exists only while somebody holds or waits for it.
+        self._locks: KeyedLocks[int] = KeyedLocks()
         # Per (guild, user): makes "check the cooldown and limits, then store" one step.
         # Lock order: a match lock may be taken before a user lock, never after.
-        self._user_locks: dict[tuple[int, int], asyncio.Lock] = {}
+        self._user_locks: KeyedLocks[tuple[int, int]] = KeyedLocks()
         # Parsed engine states by match id, valid for the version stored beside them: a
         # state is only ever used for the version just read from the database, so another
         # process moving the match on can never be answered from here.
@@ -122,14 +123,12 @@ class MatchStore:
     # ---- locks -------------------------------------------------------------------------
     @asynccontextmanager
     async def lock(self, match_id: int) -> AsyncIterator[None]:
-        lock = self._locks.setdefault(match_id, asyncio.Lock())
-        async with lock:
+        async with self._locks.hold(match_id):
             yield
 
     @asynccontextmanager
     async def user_lock(self, guild_id: int, user_id: int) -> AsyncIterator[None]:
-        lock = self._user_locks.setdefault((guild_id, user_id), asyncio.Lock())
-        async with lock:
+        async with self._user_locks.hold((guild_id, user_id)):
             yield
 
     @asynccontextmanager

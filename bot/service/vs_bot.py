@@ -8,7 +8,6 @@ the match lock; Leiff bot seats decide from their own view only.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Mapping
 from typing import Any
@@ -23,6 +22,7 @@ from bot.service.errors import (
     StaleVersion,
 )
 from bot.service.leiff_tables import LeiffTables
+from bot.service.locks import KeyedLocks
 from bot.service.results import Update
 from bot.service.steps import MAX_BOT_ACTIONS, AIMove
 from bot.service.store import MatchStore
@@ -52,8 +52,9 @@ class BotOpponent:
         # Default: the shared worker-process pool of bot/ai_pool.py (imported on first use).
         self.ai_move = ai_move
         # Per match: only one advance_bots runs at a time in this process (and the match's
-        # claim in the database makes it one across processes).
-        self.bot_locks: dict[int, asyncio.Lock] = {}
+        # claim in the database makes it one across processes). The clock reads it to leave
+        # a match whose bots are being played here.
+        self.bot_locks: KeyedLocks[int] = KeyedLocks()
 
     async def challenge_bot(
         self,
@@ -165,9 +166,8 @@ class BotOpponent:
         the Update is returned). Returns ``[]`` when no bot has anything to do. Safe to
         call after every update of any match; :meth:`tick` calls it too.
         """
-        lock = self.bot_locks.setdefault(match_id, asyncio.Lock())
         updates: list[Update] = []
-        async with lock:
+        async with self.bot_locks.hold(match_id):
             for _ in range(3):
                 # Across processes, the match's claim lets one of them play its bots; the
                 # others leave it (the claimant loops until no bot is due).
