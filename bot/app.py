@@ -50,6 +50,7 @@ from bot.service import MatchService
 from bot.service.protocol import GameService
 from bot.settings import Settings
 from bot.storage import Repository, open_repository
+from bot.storage.driver_logs import STATE_LOGGERS
 from bot.storage.repository import SchemaTooNew
 from engine.spec import GameKind
 from render import shutdown_renderer
@@ -256,15 +257,10 @@ class LeafBot(discord.AutoShardedClient):
         log.info("bot closed")
 
 
-# Libraries that see stored state: a database driver's debug lines carry each statement
-# with its parameters, that is whole Leiff states (every hand, the draw pile, the seed). A
-# log may be pasted into a bug report, so these never log below WARNING, whatever LOG_LEVEL.
-STATE_LOGGERS = ("aiosqlite", "asyncpg")
-
-
 def configure_logging(level: str) -> None:
     """Plain, readable logs on stderr; discord.py's own chatter one level quieter, and the
-    database drivers (which would print hidden cards) capped at WARNING."""
+    database drivers (which would print hidden cards) capped at WARNING (the repository
+    caps them too when it opens its connection, for those who never call this)."""
     chosen = getattr(logging, level.upper(), logging.INFO)
     # A stderr handler unless one is configured already; the level is set either way.
     logging.basicConfig(format="%(asctime)s %(levelname)-7s %(name)s: %(message)s")

@@ -18,6 +18,7 @@ from typing import Any
 
 import asyncpg  # type: ignore[import-untyped]
 
+from bot.storage.driver_logs import cap_driver_logs
 from bot.storage.mapping import Row
 from bot.storage.sql import SqlRepository, split_sql
 from bot.storage.sql_access import Transaction
@@ -76,6 +77,7 @@ class PostgresRepository(SqlRepository):
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> PostgresRepository:
+        cap_driver_logs()
         pool = await asyncpg.create_pool(
             url, min_size=1, max_size=max(1, pool_size), reset=_keep_session
         )

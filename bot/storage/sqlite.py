@@ -43,6 +43,7 @@ from typing import Any
 
 import aiosqlite
 
+from bot.storage.driver_logs import cap_driver_logs
 from bot.storage.mapping import Row
 from bot.storage.records import MatchRecord
 from bot.storage.sql import SqlRepository, assemble_matches, children_queries, match_query
@@ -247,6 +248,7 @@ class SqliteRepository(SqlRepository):
         path = Path(path)
         if str(path) != ":memory:":
             path.parent.mkdir(parents=True, exist_ok=True)
+        cap_driver_logs()  # before the first statement: aiosqlite logs each at DEBUG
         connection = await aiosqlite.connect(str(path), isolation_level=None)
         connection.row_factory = sqlite3.Row
         await connection.execute("PRAGMA busy_timeout = 10000")
