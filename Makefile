@@ -3,20 +3,30 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
+# The locked versions, with their hashes (docs/install.md): the build tools, the bot's
+# dependencies, and those plus the dev tools. `make lock` writes them from pyproject.toml.
+LOCK_BUILD := requirements/build.txt
+LOCK_RUN   := requirements/run.txt
+LOCK_DEV   := requirements/dev.txt
+UV_COMPILE := $(PY) -m uv pip compile --quiet --generate-hashes --universal --python-version 3.11 --custom-compile-command "make lock"
 
-.PHONY: run test lint typecheck bench bench-ai bench-e2e bench-scale clean install dev i18n-extract i18n-update i18n-check
+.PHONY: run test lint typecheck bench bench-ai bench-e2e bench-scale clean install dev lock i18n-extract i18n-update i18n-check
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install --upgrade pip setuptools wheel
+	$(PIP) install --require-hashes -r $(LOCK_BUILD)
 
-$(VENV)/.installed: pyproject.toml | $(PY)
-	$(PIP) install -e .
+# Exactly the locked versions (every file checked against its hash), then the project itself
+# on top without resolving anything again (--no-deps) and built with the locked setuptools.
+$(VENV)/.installed: pyproject.toml $(LOCK_RUN) | $(PY)
+	$(PIP) install --require-hashes -r $(LOCK_RUN)
+	$(PIP) install --no-deps --no-build-isolation -e .
 	@touch $@
 
-$(VENV)/.installed-dev: pyproject.toml | $(PY)
-	$(PIP) install -e '.[dev]'
+$(VENV)/.installed-dev: pyproject.toml $(LOCK_DEV) | $(PY)
+	$(PIP) install --require-hashes -r $(LOCK_DEV)
+	$(PIP) install --no-deps --no-build-isolation -e .
 	@touch $@ $(VENV)/.installed
 
 install: $(VENV)/.installed
@@ -24,6 +34,13 @@ dev: $(VENV)/.installed-dev
 
 run: $(VENV)/.installed
 	$(PY) -m bot
+
+# Re-resolve the locks from pyproject.toml (and requirements/build.in) to the newest versions
+# its ranges allow, for every platform and Python 3.11+; tests/test_lock.py checks they match.
+lock: dev
+	$(UV_COMPILE) requirements/build.in -o $(LOCK_BUILD)
+	$(UV_COMPILE) pyproject.toml -o $(LOCK_RUN)
+	$(UV_COMPILE) pyproject.toml --extra dev -o $(LOCK_DEV)
 
 lint: dev
 	$(PY) -m ruff check .
