@@ -33,7 +33,7 @@ SETUP_STONES = 4
 _SETUP_HEADER = Text(
     "les.setup.header", "Set-up: {player} places stone {step} of {stones} ({colour})."
 )
-_SETUP_HINT = Text("les.setup.hint", "Les set-up: stone {step} of {stones}.")
+_SETUP_HINT = Text("les.setup.hint", "Les set-up: stone {step} of {stones} ({colour}).")
 _CHOOSE_HEADER = Text("les.choose.header", "{player} chooses to play black or white.")
 _CHOOSE_HINT = Text("les.choose.hint", "Choose your side: black or white (black moves first).")
 _PAIR = Text("les.move.pair", "{first} then {second}")
@@ -173,7 +173,8 @@ class LesState(BoardState):
 
     def opening_hint(self) -> Phrase | None:
         if self.phase == "setup":
-            return _SETUP_HINT(0, step=int(self.extra.get("step", 1)), stones=SETUP_STONES)
+            step = int(self.extra.get("step", 1))
+            return _SETUP_HINT(0, step=step, stones=SETUP_STONES, colour=str(self.to_move))
         if self.phase == "choose":
             return _CHOOSE_HINT(1)
         return None

@@ -24,9 +24,15 @@ from engine.board import BoardState
 SPECIAL_MOVES = ("swap", "pass", "black", "white")
 
 
+def seat_colour(state: BoardState, seat: int) -> str | None:
+    """The colour ``seat`` plays, or None while the opening has not given it one yet (the
+    Les set-up: the stones laid then are of both colours, and the other player chooses)."""
+    return state.seat_colour(seat) if state.colours_assigned else None
+
+
 def seats_with_colours(record: MatchRecord, state: BoardState) -> tuple[SeatRecord, ...]:
     """The seats with the colours they play now (after a swap or the Les side choice)."""
-    return tuple(s.evolve(colour=state.seat_colour(s.seat)) for s in record.seats)
+    return tuple(s.evolve(colour=seat_colour(state, s.seat)) for s in record.seats)
 
 
 def user_to_move(record: MatchRecord, state: BoardState) -> int | None:
@@ -49,6 +55,9 @@ def move_text(record: MatchRecord, seat: int, before: BoardState, after: BoardSt
         then.append(Said("stones_captured", {"count": captured}))
     if flipped:
         then.append(Said("stones_flipped", {"count": flipped}))
+    if not before.colours_assigned:
+        # an opening step (the Les set-up): the colour is the stone's, not the player's
+        return say("opening_stone", user=user, colour=after.last_turn.colour, move=move, then=then)
     colour = before.seat_colour(seat)
     return say("board_move", user=user, colour=colour, move=move, then=then)
 
@@ -61,7 +70,12 @@ def turn_text(record: MatchRecord, state: BoardState) -> Event | None:
     if user is None or (seat is not None and seat.is_bot):
         return None
     hint = state.opening_hint()
-    return say("board_turn", user=mention(user), colour=state.to_move, then=[hint] if hint else [])
+    then = [hint] if hint else []
+    if not state.colours_assigned:
+        # nobody plays a colour yet (the Les set-up and side choice): the hint says what
+        # the step asks for, the stone's colour included
+        return say("board_turn_plain", user=mention(user), then=then)
+    return say("board_turn", user=mention(user), colour=state.to_move, then=then)
 
 
 def result_line(

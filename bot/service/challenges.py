@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.service import board_logic
 from bot.service.admission import NewGames, board_options, check_channel, seat_of
 from bot.service.board_logic import mention
 from bot.service.describe import Describer, challenge_info, challenge_text
@@ -184,8 +185,8 @@ class Challenges:
                 first, second = second, first  # seats swap in a rematch
         state = get_board_game(challenge.game).new(challenge.size, **challenge.options)
         seats = (
-            SeatRecord(seat=0, user_id=first, colour=state.seat_colour(0)),
-            SeatRecord(seat=1, user_id=second, colour=state.seat_colour(1)),
+            SeatRecord(seat=0, user_id=first, colour=board_logic.seat_colour(state, 0)),
+            SeatRecord(seat=1, user_id=second, colour=board_logic.seat_colour(state, 1)),
         )
         draft = self.new_games.board_draft(challenge, state, seats, settings, self.store.clock())
         return await self.new_games.start_board_match(challenge, draft, state)

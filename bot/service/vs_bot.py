@@ -12,7 +12,7 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-from bot.service import bots
+from bot.service import board_logic, bots
 from bot.service.admission import NewGames, board_options, check_channel
 from bot.service.board_matches import BoardMatches
 from bot.service.errors import (
@@ -123,12 +123,12 @@ class BotOpponent:
         )
         state = get_board_game(game_name).new(size, **options)
         seats = (
-            SeatRecord(seat=0, user_id=user_id, colour=state.seat_colour(0)),
+            SeatRecord(seat=0, user_id=user_id, colour=board_logic.seat_colour(state, 0)),
             SeatRecord(
                 seat=1,
                 user_id=bot_id,
                 is_bot=True,
-                colour=state.seat_colour(1),
+                colour=board_logic.seat_colour(state, 1),
                 bot_level=level_name,
             ),
         )

@@ -109,7 +109,10 @@ def test_opening_hints_are_the_services_hints(name: str) -> None:
             said = board_logic.turn_text(record, state)
             assert said is not None
             user = board_logic.mention(record.user_of(state.seat_to_move))
-            turn = f"{user} to move ({state.to_move})."
+            # while nobody plays a colour yet (the Les set-up and side choice) the line
+            # names none: the hint says the colour of the stone to lay
+            colour = f" ({state.to_move})" if state.colours_assigned else ""
+            turn = f"{user} to move{colour}."
             expected = turn if hint is None else f"{turn} {hint.english()}"
             assert english(said.kind, said.data) == expected
 
