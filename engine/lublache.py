@@ -349,6 +349,7 @@ SPEC = GameSpec(
     sizes=(5, 7, 9),
     default_size=7,
     uses_pie=True,
+    slow_moves=True,  # a cold move list on the 9-board: tens of ms, more in the slow tail
     notation=Notation(examples=("e5",), special_moves=(SWAP_MOVE,)),
     ai=BoardAI(
         evaluator=lublache_evaluator,

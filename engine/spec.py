@@ -224,6 +224,10 @@ class GameSpec:
     options: tuple[OptionSpec, ...] = ()
     uses_pie: bool = False  # the second move may be ``swap``
     draws_possible: bool = False  # the rules can end level, so players may agree a draw
+    # a move (the play, the next legal moves, the JSON) may cost tens of milliseconds, as a
+    # cold Lublache position on the 9-board does: a caller serving others meanwhile (an
+    # event loop) should work it out aside, in a thread
+    slow_moves: bool = False
     notation: Notation = field(default_factory=Notation)
     ai: BoardAI = field(default_factory=BoardAI)
     drawing: Drawing = field(default_factory=Drawing)

@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from engine.leiff.cards import display_name
 from engine.leiff.scoring import Drinks
+from engine.leiff.state import SPEC
 from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE, N_, outcome_reason, translate, translate_plural
 from render import sprites
@@ -1056,7 +1057,7 @@ def table_bands(
     drinks = view.get("drinks") if (view.get("options") or {}).get("drinking") else None
     # the header's rectangle takes the row under it too (Pillow's boxes include their end)
     header = round(HEADER_HEIGHT * s) + 1
-    title = ("Leiff", _round_line(view, language), _status(view, names, None, language))
+    title = (SPEC.title.english, _round_line(view, language), _status(view, names, None, language))
     bands = [
         Band(0, header, _header_band, (theme, width, *title)),
         Band(

@@ -1,11 +1,14 @@
-"""The bot and the renderer never compare a game's name: they read the game's spec.
+"""The bot and the renderer never decide by a game's name: they read the game's spec.
 
 What a game is lives in its :class:`engine.spec.GameSpec`, registered once; a sixth game
 (tests/sixth_game) needs nothing else. This scans the product code of ``bot/`` and
-``render/`` for the built-in games' names used to decide anything: compared (``==``,
-``!=``, ``in``), looked up by a literal (``get_spec("leiff")``), matched in a ``case``, or
-used as the keys of a per-game table. The registrations in ``engine/`` are the one place a
-game's name is written.
+``render/`` for the built-in games' names written as a literal where they can decide
+anything: compared (``==``, ``!=``, ``in``), looked up (``get_spec("leiff")``,
+``TABLE["lefe"]``), matched in a ``case``, held in a set, tuple or list (``frozenset({"lublache"})``:
+one name is enough), or a key of a dict (``{"lefe": ...}``, ``dict(lefe=...)``). The
+registrations in ``engine/`` are the one place a game's name is written; an engine word
+spelled like a game (Leiff's action "leiff") is named by the engine's constant
+(``engine.leiff.CALL_LEIFF``).
 """
 
 from __future__ import annotations
@@ -17,40 +20,45 @@ ROOT = Path(__file__).resolve().parent.parent
 SCANNED = ("bot", "render")
 NAMES = {"lefe", "dalen", "les", "lublache", "leiff"}
 LOOKUPS = {"get_game", "get_spec", "get_board_game", "get_tutorial"}
+COLLECTIONS = {ast.Set: "a set", ast.Tuple: "a tuple", ast.List: "a list"}
 
 
-def _names_in(node: ast.AST) -> list[str]:
-    """The game names a literal (or a set, tuple or list of literals) spells."""
+def _name_of(node: ast.AST | None) -> str | None:
+    """The game name a string literal spells, if it spells one."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        return [node.value] if node.value.lower() in NAMES else []
-    if isinstance(node, ast.Set | ast.Tuple | ast.List):
-        return [name for element in node.elts for name in _names_in(element)]
-    if isinstance(node, ast.Call) and node.args:  # frozenset({...}), set((...))
-        return _names_in(node.args[0])
-    return []
+        return node.value if node.value.lower() in NAMES else None
+    return None
 
 
 def uses_of_game_names(source: str) -> list[tuple[int, str]]:
-    """(line, what) for every place a game's name decides something."""
+    """(line, what) for every place a game's name is written where it can decide something."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Compare):
             for operand in [node.left, *node.comparators]:
-                found += [(node.lineno, f"compares {name!r}") for name in _names_in(operand)]
+                if name := _name_of(operand):
+                    found.append((node.lineno, f"compares {name!r}"))
+        elif isinstance(node, ast.Set | ast.Tuple | ast.List):
+            names = [name for element in node.elts if (name := _name_of(element))]
+            if names:
+                found.append((node.lineno, f"{COLLECTIONS[type(node)]} holding {names}"))
+        elif isinstance(node, ast.Dict):
+            keys = [name for key in node.keys if (name := _name_of(key))]
+            if keys:
+                found.append((node.lineno, f"a dict keyed by {keys}"))
+        elif isinstance(node, ast.Subscript):
+            if name := _name_of(node.slice):
+                found.append((node.lineno, f"looks up {name!r}"))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute):
             called = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-            if called in LOOKUPS and node.args:
-                found += [(node.lineno, f"looks up {n!r}") for n in _names_in(node.args[0])]
+            if called in LOOKUPS and node.args and (name := _name_of(node.args[0])):
+                found.append((node.lineno, f"looks up {name!r}"))
+            if called == "dict":
+                keys = [k.arg for k in node.keywords if k.arg and k.arg.lower() in NAMES]
+                if keys:
+                    found.append((node.lineno, f"a dict keyed by {keys}"))
         elif isinstance(node, ast.match_case):
             found += [(node.pattern.lineno, f"matches {n!r}") for n in _pattern_names(node)]
-        elif isinstance(node, ast.Dict):
-            keys = [name for key in node.keys if key is not None for name in _names_in(key)]
-            if len(keys) >= 2:  # a table keyed by game
-                found.append((node.lineno, f"a table keyed by {sorted(keys)}"))
-        elif isinstance(node, ast.Assign | ast.AnnAssign):
-            value = node.value
-            if value is not None and len(_names_in(value)) >= 2:  # a set of games
-                found.append((node.lineno, f"a list of games {_names_in(value)}"))
     return found
 
 
@@ -79,23 +87,40 @@ def test_the_bot_and_the_renderer_never_decide_by_a_game_s_name() -> None:
 def test_the_scan_finds_each_way_of_deciding_by_name() -> None:
     source = """
 if game == "lefe": pass
-if record.game in {"lefe", "dalen"}: pass
-DRAWABLE = frozenset({"les", "dalen"})
+if "Dalen" != title: pass
 spec = get_spec("leiff")
-COLOURS = {"lefe": 1, "dalen": 2}
 match game:
     case "lublache": pass
-label = {"leiff": "call Leiff"}  # an action of that name, one key: not a table of games
+ENGINE_IN_THREAD = frozenset({"lublache"})
+SLOW = ("les",)
+if record.game in ["lefe", "dalen"]: pass
+COLOURS = {"lefe": 1}
+LABELS = dict(leiff="call Leiff")
+colour = COLOURS["dalen"]
+verbs = ("draw", "take", CALL_LEIFF)  # the engine's constant: not a literal name
+name = "lefe"  # a name alone decides nothing (a test fixture, a docstring)
+print("lefe and dalen")
 """
-    found = sorted(what for _, what in uses_of_game_names(source))
+    found = sorted(uses_of_game_names(source))
     assert found == sorted(
         [
-            "compares 'lefe'",
-            "compares 'lefe'",
-            "compares 'dalen'",
-            "a list of games ['les', 'dalen']",
-            "looks up 'leiff'",
-            "a table keyed by ['dalen', 'lefe']",
-            "matches 'lublache'",
+            (2, "compares 'lefe'"),
+            (3, "compares 'Dalen'"),
+            (4, "looks up 'leiff'"),
+            (6, "matches 'lublache'"),
+            (7, "a set holding ['lublache']"),
+            (8, "a tuple holding ['les']"),
+            (9, "a list holding ['lefe', 'dalen']"),
+            (10, "a dict keyed by ['lefe']"),
+            (11, "a dict keyed by ['leiff']"),
+            (12, "looks up 'dalen'"),
         ]
     )
+
+
+def test_the_scan_would_have_found_the_service_s_set_of_slow_games() -> None:
+    # what bot/service/board_matches.py held before the spec said which moves are slow
+    source = (
+        'ENGINE_IN_THREAD = frozenset({"lublache"})\nif record.game in ENGINE_IN_THREAD: pass\n'
+    )
+    assert uses_of_game_names(source) == [(1, "a set holding ['lublache']")]

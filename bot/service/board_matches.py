@@ -34,13 +34,6 @@ from bot.storage import MatchRecord, SeatRecord
 from engine import IllegalMove
 from engine.board import BoardState
 
-# The games whose engine may take long enough over a move to hold up the event loop (a
-# cold Lublache position on the 9-board: up to tens of ms). The others cost 0.1-0.25 ms a
-# move (the move, the new legal moves, the JSON; Lefe 7, Dalen 9, Les 9 mid-game), less
-# than handing the work to a thread and back, which also wakes threads that compete for
-# the interpreter lock: they play on the loop.
-ENGINE_IN_THREAD = frozenset({"lublache"})
-
 # Longer than any move of the board games ("i17xi16", "e10+b12"): refused without echo.
 MAX_MOVE_TEXT = 20
 
@@ -63,10 +56,13 @@ class BoardMatches:
             waiting = board_logic.user_to_move(record, state)
             raise NotYourTurn("turn_of", user=mention(waiting))
         try:
-            if record.game in ENGINE_IN_THREAD:
-                # A Lublache move on the big board can cost tens of ms: the engine works in
-                # a thread while the loop serves other matches. This match stays locked, so
-                # its moves keep their order, and nothing is announced before the commit.
+            if state.game.spec.slow_moves:
+                # A move of such a game (its spec says so: Lublache's cold 9-board positions
+                # cost tens of ms) is worked out in a thread while the loop serves other
+                # matches. This match stays locked, so its moves keep their order, and
+                # nothing is announced before the commit. The other games cost 0.1-0.25 ms
+                # a move, less than handing the work to a thread and back (which also wakes
+                # threads that compete for the interpreter lock): they play on the loop.
                 new_state, new_json = await asyncio.to_thread(
                     apply_board_move, state, seat.seat, move
                 )

@@ -19,7 +19,7 @@ from bot.service.ratings import Placing
 from bot.service.results import Event, say
 from bot.service.texts import ENGINE_TEXT
 from bot.storage.records import MatchRecord
-from engine.leiff.actions import OUT_OF_TURN_KINDS
+from engine.leiff.actions import CALL_LEIFF, OUT_OF_TURN_KINDS
 from engine.leiff.state import LeiffState
 from engine.leiff.views import LeiffView
 
@@ -190,7 +190,7 @@ def owner_refusal(state: LeiffState, seat: int) -> str:
     if step == "look":
         return "now_look"
     if step == "turn":
-        options = [verb for verb in ("draw", "take", "leiff") if verb in verbs]
+        options = [verb for verb in ("draw", "take", CALL_LEIFF) if verb in verbs]
         return "now_turn_" + "_".join(options)
     if step == "hold":
         return "now_hold_or_discard" if "discard" in verbs else "now_hold"

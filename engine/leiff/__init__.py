@@ -7,7 +7,7 @@ rules for players in ``docs/rules/leiff.md``.
 
 from __future__ import annotations
 
-from engine.leiff.actions import Action, parse_action
+from engine.leiff.actions import CALL_LEIFF, Action, parse_action
 from engine.leiff.cards import DISPLAY_NAMES, Deck, card_value, display_name, load_default_deck
 from engine.leiff.events import render_text
 from engine.leiff.options import LeiffOptions
@@ -16,6 +16,7 @@ from engine.leiff.state import Leiff, LeiffState
 from engine.leiff.table import Outcome
 
 __all__ = [
+    "CALL_LEIFF",
     "DISPLAY_NAMES",
     "Action",
     "Deck",

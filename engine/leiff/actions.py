@@ -14,12 +14,16 @@ from engine.errors import IllegalMove
 
 RULE_MAX_LENGTH = 100
 
+# The action that calls Leiff (ends the round) is spelled like the game: code outside the
+# engine names it by this constant, never by the game's name.
+CALL_LEIFF = "leiff"
+
 # Actions any seat may take during play, whoever's turn it is.
 OUT_OF_TURN_KINDS = frozenset({"match", "catch", "penalty"})
 
 _SEAT_SLOT = r"(\d+)\s*\.\s*(\d+)"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("leiff", re.compile(r"leiff!?")),
+    (CALL_LEIFF, re.compile(r"leiff!?")),
     ("draw", re.compile(r"draw")),
     ("take", re.compile(r"take")),
     ("discard", re.compile(r"discard")),

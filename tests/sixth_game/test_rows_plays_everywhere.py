@@ -13,8 +13,10 @@ game against the bot whose moves come from the real AI worker processes.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -31,7 +33,7 @@ from tests.bot.conftest import Clock, clock, database, make_bot, sim, world  # n
 from tests.bot.helpers import decode_png, match_id_of, pick_move, pinged, stored_state
 from tests.discord_sim.models import SimMessage
 from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD
-from tests.sixth_game.rows import Rows
+from tests.sixth_game.rows import Rows, RowsState
 
 BOT_REPLY_TIMEOUT = 60.0  # the first search starts a worker process
 
@@ -122,6 +124,42 @@ async def test_the_service_lets_the_bot_play_it(rows: Rows, clock: Clock, tmp_pa
     assert update.match.status == "finished"
     assert update.match.vs_bot and not update.match.rated
     await repo.close()
+
+
+PLAYED_IN: list[threading.Thread] = []  # where each move of the rows below was worked out
+
+
+class _ThreadNotingRowsState(RowsState):
+    def _apply(self, text: str) -> Any:
+        PLAYED_IN.append(threading.current_thread())
+        return super()._apply(text)
+
+
+class _SlowRows(Rows):
+    """Rows whose spec says a move may be slow (as Lublache's does)."""
+
+    spec = dataclasses.replace(Rows.spec, slow_moves=True)
+    state_class = _ThreadNotingRowsState
+
+
+class _QuickRows(Rows):
+    state_class = _ThreadNotingRowsState
+
+
+@pytest.mark.parametrize("game_class", [_SlowRows, _QuickRows])
+async def test_a_game_whose_spec_says_moves_are_slow_is_played_off_the_loop(
+    game_class: type[Rows], service: Any
+) -> None:
+    with registered(game_class()):
+        offer = await service.challenge(GUILD, CHANNEL, ALICE, "rows", BOB, size=3)
+        started = await service.accept_challenge(offer.challenge_id, BOB)
+        PLAYED_IN.clear()
+        state = next(p.state for p in started.pictures if p.kind == "board")
+        await service.play(started.match_id, ALICE, state.legal_moves()[0])
+    # the spec decides, not the game's name: both are called "rows"
+    assert PLAYED_IN, "the move was not played"
+    on_the_loop = [thread is threading.main_thread() for thread in PLAYED_IN]
+    assert not any(on_the_loop) if game_class.spec.slow_moves else all(on_the_loop)
 
 
 @pytest.fixture

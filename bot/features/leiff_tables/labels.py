@@ -27,7 +27,7 @@ from bot.common.custom_ids import (
     TRADE_FIRST,
 )
 from engine import IllegalMove
-from engine.leiff import parse_action
+from engine.leiff import CALL_LEIFF, parse_action
 from engine.leiff.actions import Action
 from i18n import N_, translate, translate_plural
 
@@ -110,7 +110,7 @@ class Label:
 
 # By the kind of the parsed action (engine.leiff.actions).
 LABELS: dict[str, Label] = {
-    "leiff": Label(N_("bot.leiff.action.leiff"), STYLE.danger),
+    CALL_LEIFF: Label(N_("bot.leiff.action.leiff"), STYLE.danger),
     "draw": Label(N_("bot.leiff.action.draw"), STYLE.primary),
     "take": Label(N_("bot.leiff.action.take"), STYLE.primary),
     "discard": Label(N_("bot.leiff.action.discard"), STYLE.secondary),
