@@ -39,6 +39,7 @@ from bot.storage.repository import (
 )
 from bot.storage.sql_access import Transaction, in_list
 from bot.storage.sql_challenges import ChallengeQueries
+from bot.storage.sql_lookups import channel_lookup, guild_lookup
 from bot.storage.sql_members import MemberQueries
 from bot.storage.sql_messages import MessageQueries
 
@@ -328,24 +329,12 @@ class SqlRepository(ChallengeQueries, MemberQueries, MessageQueries, Repository)
         statuses: Iterable[str],
         user_id: int | None = None,
     ) -> list[MatchRecord]:
-        sql, values = in_list(statuses)
-        where = f"WHERE guild_id = ? AND (channel_id = ? OR thread_id = ?) AND status IN ({sql})"
-        params: list[Any] = [guild_id, channel_id, channel_id, *values]
-        if user_id is not None:  # only the matches with a seat of that user
-            where += " AND id IN (SELECT match_id FROM match_seats WHERE user_id = ?)"
-            params.append(user_id)
-        return await self._load_matches(where + " ORDER BY updated_at DESC, id DESC", params)
+        return await self._load_matches(*channel_lookup(guild_id, channel_id, statuses, user_id))
 
     async def matches_in_guild(
         self, guild_id: int, statuses: Iterable[str], limit: int | None = None
     ) -> list[MatchRecord]:
-        sql, values = in_list(statuses)
-        params: list[Any] = [guild_id, *values]
-        tail = " ORDER BY updated_at DESC, id DESC"
-        if limit is not None:
-            tail += " LIMIT ?"
-            params.append(limit)
-        return await self._load_matches(f"WHERE guild_id = ? AND status IN ({sql})" + tail, params)
+        return await self._load_matches(*guild_lookup(guild_id, statuses, limit))
 
     async def claim_due_matches(
         self, now: float, owner: str, lease_now: float, lease_until: float, limit: int = 100

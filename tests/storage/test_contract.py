@@ -201,6 +201,31 @@ async def test_lookups_by_status_user_channel_and_guild(repo: Repository) -> Non
     assert [m.id for m in await repo.matches_with_status(["finished"])] == [done.id]
 
 
+async def test_a_servers_newest_matches_mix_the_statuses_in_time_order(repo: Repository) -> None:
+    # /games reads each status's newest apart and merges them: the merge must give the
+    # same list as one query over both statuses would
+    times = {"lobby": [3.0, 9.0, 7.0], "running": [8.0, 1.0, 9.0, 5.0], "finished": [10.0, 11.0]}
+    ids: dict[int, float] = {}
+    statuses: dict[int, str] = {}
+    for status, stamps in times.items():
+        for stamp in stamps:
+            match = await repo.create_match(draft(status=status, updated_at=stamp))
+            statuses[match.id] = status
+            if status != "finished":
+                ids[match.id] = stamp
+    await repo.create_match(draft(guild_id=GUILD + 1, status="running", updated_at=20.0))
+    newest = sorted(ids, key=lambda i: (ids[i], i), reverse=True)
+    active = ("lobby", "running")
+    for limit in (1, 2, 4, 7, 50):
+        found = await repo.matches_in_guild(GUILD, active, limit=limit)
+        assert [m.id for m in found] == newest[:limit]
+    assert [m.id for m in await repo.matches_in_guild(GUILD, active)] == newest
+    running = [i for i in newest if statuses[i] == "running"][:2]
+    twice = await repo.matches_in_guild(GUILD, ("running", "running"), 2)
+    assert [m.id for m in twice] == running  # a status named twice is read once
+    assert await repo.matches_in_guild(GUILD, (), 5) == []
+
+
 async def test_messages_and_threads_are_kept(repo: Repository) -> None:
     match = await repo.create_match(draft(messages={}))
     await repo.set_message(match.id, "board", 555)
