@@ -11,7 +11,9 @@ Discord layer, the pictures) turn them into a sentence in the reader's language 
 - :func:`colour_name` — an engine colour ("dark") in the reader's language;
 - :func:`language_for` — a Discord locale (``interaction.locale``,
   ``guild.preferred_locale``) mapped to a supported language, English otherwise;
-- :func:`N_` — marks a message id written as data (a table of ids) for extraction.
+- :func:`N_` — marks a message id written as data (a table of ids) for extraction;
+- :mod:`i18n.typed` — what members type (on/off, times such as "2 Std."), read in every
+  language, and times written for the reader ("1 Tag", "1 day").
 
 Message ids are stable codes, not English sentences (``docs/i18n.md`` says why and how to
 add a message or a language). The catalogues are ``i18n/locales/<language>/LC_MESSAGES/

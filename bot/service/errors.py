@@ -163,7 +163,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     # settings
     "manage_server_needed": "changing the server's game settings needs the Manage Server permission",
     "no_settings_given": "no settings were given to change",
-    "setting_on_off": "{key} must be on or off, not {value}",
+    "setting_on_off": "{key} must be true or false, not {value}",
     "setting_whole_number": "{key} must be a whole number, not {value}",
     "setting_leiff_target": "leiff_target must be 50 or 100, not {value}",
     "setting_range": "{key} must be between {low} and {high}, not {value}",

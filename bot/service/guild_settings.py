@@ -15,30 +15,31 @@ from bot.service.errors import InvalidSettings
 from i18n import LANGUAGES
 from render.themes import DEFAULT_THEME, list_themes
 
-
-@dataclass(frozen=True)
-class _IntRange:
-    low: int
-    high: int
-
-
-# The on/off settings (what each means: docs/service.md, and the Discord layer's catalogue).
-_BOOLEAN_KEYS = frozenset(
-    {"leiff_drinking", "leiff_water", "leiff_specials", "leiff_teams_allowed"}
-)
-# The number settings and the values each allows.
-_INT_KEYS = {
-    "board_move_seconds": _IntRange(60, 14 * 86400),
-    "leiff_turn_seconds": _IntRange(15, 86400),
-    "leiff_choice_seconds": _IntRange(15, 86400),
-    "leiff_max_timeouts": _IntRange(1, 10),
-    "challenge_expiry_seconds": _IntRange(60, 7 * 86400),
-    "challenge_cooldown_seconds": _IntRange(0, 3600),
-    "max_matches_per_user": _IntRange(1, 50),
+# What kind of value each setting holds. The service takes and gives the values themselves
+# (True, 86400, "night"); reading what a member typed ("an", "1 Tag", "Nacht") and writing
+# values for a reader is the edges' work (bot/features/settings/values.py).
+# On/off settings (what each means: docs/service.md, and the Discord layer's catalogue).
+SWITCHES = ("leiff_drinking", "leiff_water", "leiff_specials", "leiff_teams_allowed")
+# Times, in seconds, each with the lowest and highest allowed.
+DURATIONS = {
+    "board_move_seconds": (60, 14 * 86400),
+    "leiff_turn_seconds": (15, 86400),
+    "leiff_choice_seconds": (15, 86400),
+    "challenge_expiry_seconds": (60, 7 * 86400),
+    "challenge_cooldown_seconds": (0, 3600),
+}
+# Counts, each with the lowest and highest allowed.
+COUNTS = {
+    "leiff_max_timeouts": (1, 10),
+    "max_matches_per_user": (1, 50),
 }
 LEIFF_TARGETS = (50, 100)
-# the allowed range of each number setting, for whoever describes the settings
-INT_LIMITS = {key: (limits.low, limits.high) for key, limits in _INT_KEYS.items()}
+# Settings that take one of a few values (ids, not words).
+CHOICES: dict[str, tuple[object, ...]] = {
+    "leiff_target": LEIFF_TARGETS,
+    "theme": tuple(list_themes()),
+}
+_LIMITS = {**DURATIONS, **COUNTS}
 
 
 @dataclass(frozen=True)
@@ -117,42 +118,33 @@ class GuildSettings:
 def _as_bool(key: str, value: Any) -> bool:
     if isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().lower() in ("on", "true", "yes", "1"):
-        return True
-    if isinstance(value, str) and value.strip().lower() in ("off", "false", "no", "0"):
-        return False
     raise InvalidSettings("setting_on_off", key=key, value=repr(value))
 
 
 def _as_int(key: str, value: Any) -> int:
-    if isinstance(value, bool):
-        raise InvalidSettings("setting_whole_number", key=key, value=repr(value))
-    if isinstance(value, int):
+    if isinstance(value, int) and not isinstance(value, bool):
         return value
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        return int(value.strip())
     raise InvalidSettings("setting_whole_number", key=key, value=repr(value))
 
 
 def validate_value(key: str, value: Any) -> Any:
-    """The checked, normalised value for ``key``; :class:`InvalidSettings` names what is wrong."""
-    if key in _BOOLEAN_KEYS:
+    """The checked value for ``key`` (True, 86400, "night"; not words a member typed: the
+    edges read those); :class:`InvalidSettings` names what is wrong."""
+    if key in SWITCHES:
         return _as_bool(key, value)
     if key == "leiff_target":
         number = _as_int(key, value)
         if number not in LEIFF_TARGETS:
             raise InvalidSettings("setting_leiff_target", value=number)
         return number
-    if key in _INT_KEYS:
+    if key in _LIMITS:
         number = _as_int(key, value)
-        limits = _INT_KEYS[key]
-        if not limits.low <= number <= limits.high:
-            raise InvalidSettings(
-                "setting_range", key=key, low=limits.low, high=limits.high, value=number
-            )
+        low, high = _LIMITS[key]
+        if not low <= number <= high:
+            raise InvalidSettings("setting_range", key=key, low=low, high=high, value=number)
         return number
     if key == "allowed_channels":
-        if isinstance(value, int | str):
+        if isinstance(value, int):
             value = [value]
         if not isinstance(value, list | tuple | set | frozenset):
             raise InvalidSettings("channels_not_a_list")

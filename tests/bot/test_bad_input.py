@@ -101,16 +101,18 @@ async def test_settings_need_manage_server(sim, world, bot):
     with pytest.raises(InteractionNotAllowed):
         await sim.slash(world.alice, "settings")
     shown = await sim.slash(world.admin, "settings")
-    assert shown.ephemeral and "leiff_drinking: off" in shown.text
+    assert shown.ephemeral and "Leiff: drinking rules (a tally of drinks): **off**" in shown.text
     await assert_refused(
         await sim.slash(world.admin, "settings", key="leiff_turn_seconds", value="3"),
-        "leiff_turn_seconds",
+        "Leiff: time per turn",
     )
     await assert_refused(await sim.slash(world.admin, "settings", key="leiff_drinking"), "value")
     settings = await bot.client.service.get_settings(world.guild.id)
     assert settings.leiff_turn_seconds == 300 and settings.leiff_drinking is False
     changed = await sim.slash(world.admin, "settings", key="challenge_cooldown_seconds", value="0")
-    assert changed.ephemeral and "challenge_cooldown_seconds: 0" in changed.text
+    assert (
+        changed.ephemeral and "Challenges: wait before challenging again: **0 s**" in changed.text
+    )
 
 
 async def test_games_only_in_the_allowed_channels(sim, world, bot):
@@ -171,7 +173,7 @@ async def test_a_move_after_the_deadline_is_refused_and_the_channel_sees_the_los
 
 async def test_refusals_are_whole_sentences_that_keep_what_was_typed(sim, world, bot):
     setting = await sim.slash(world.admin, "settings", key="leiff_turn_seconds", value="3")
-    assert setting.text == "leiff_turn_seconds must be between 15 and 86400, not 3."
+    assert setting.text == "Leiff: time per turn: 3 s is out of range (allowed: 15 s to 1 day)."
     await start_board_match(sim, world.alice, world.bob, "lefe", 5)
     typed = await sim.slash(world.alice, "move", cell="hello")
     assert typed.text == "“hello” is not a Lefe move; write a cell such as e5, or e5xg6."

@@ -9,10 +9,8 @@ import pytest
 
 from bot.common.components import ActionButton, ActionSelect, build_view
 from bot.common.custom_ids import BUTTON_TEMPLATE, SELECT_TEMPLATE, ComponentId, make_id
-from bot.common.errors import UserFacingError
 from bot.features.board_games.labels import board_choices
 from bot.features.leiff_tables.labels import leiff_choices
-from bot.features.settings.values import setting_value
 
 
 def test_custom_ids_round_trip_and_refuse_what_does_not_fit():
@@ -69,15 +67,6 @@ def test_labels_read_like_the_table():
     assert labels["~prompt:rule"] == "Write the table rule…"
     ordered = [c.action for c in board_choices("en", ["resign", "swap", "offer_draw"])]
     assert ordered == ["swap", "offer_draw", "resign"]
-
-
-def test_setting_values_from_text():
-    assert setting_value("allowed_channels", "<#12>, 34") == [12, 34]
-    assert setting_value("allowed_channels", "none") == []
-    assert setting_value("leiff_target", "100") == 100
-    assert setting_value("leiff_drinking", "on") == "on"
-    with pytest.raises(UserFacingError):
-        setting_value("allowed_channels", "#general")
 
 
 def test_service_sentences_start_upper_case_but_cells_keep_theirs():

@@ -7,8 +7,10 @@ import re
 
 import pytest
 
+from bot.features.settings.values import setting_name
 from engine.leiff.cards import display_name
 from i18n import translate
+from i18n.typed import write_switch
 from render.leiff import special_subtitle
 from tests.bot.helpers import pinged
 from tests.bot.language_check import service_lines, untranslated
@@ -44,8 +46,8 @@ async def open_table(sim, world, players, language: str = "en") -> tuple[int, ob
 async def enable_expansions(sim, world, language: str = "en") -> None:
     for key in ("leiff_specials", "leiff_drinking"):
         changed = await sim.slash(world.admin, "settings", key=key, value="on")
-        on = translate(language, "bot.settings.on")
-        assert changed.ephemeral and f"{key}: {on}" in changed.text
+        on = write_switch(language, True)
+        assert changed.ephemeral and f"{setting_name(language, key)}: **{on}**" in changed.text
 
 
 @pytest.fixture(params=["en", "de"])
@@ -245,7 +247,8 @@ async def test_klatschtante_rule_by_form_never_pings_and_no_drinking_when_disabl
     seed = seed_with_an_early_gossip(2)
     handle = await sim.start_bot(lambda: make_bot(seed_source=lambda: seed))
     changed = await sim.slash(world.admin, "settings", key="leiff_specials", value="on")
-    assert f"leiff_specials: {translate(language, 'bot.settings.on')}" in changed.text
+    on = write_switch(language, True)
+    assert f"{setting_name(language, 'leiff_specials')}: **{on}**" in changed.text
     players = [world.alice, world.bob]
     match_id, _ = await open_table(sim, world, players, language)
     table = LeiffTable(

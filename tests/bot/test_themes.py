@@ -43,7 +43,7 @@ async def test_the_server_theme_colours_its_channels_and_members_choose_their_ow
     assert theme_of(decode_png(board)) == "classic"
 
     changed = await sim.slash(world.admin, "settings", key="theme", value="night")
-    assert changed.ephemeral and "theme: night" in changed.text
+    assert changed.ephemeral and "Colours of the pictures in channels: **night**" in changed.text
     chosen = await sim.slash(world.alice, "prefs", theme="paper")
     assert chosen.ephemeral and "paper" in chosen.text
     world.bob.locale = "de"

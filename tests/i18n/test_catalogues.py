@@ -21,7 +21,7 @@ from i18n.tools import engine_tables, extract, placeholders, problems, read_cata
 ROOT = Path(__file__).resolve().parents[2]
 # the namespaces message ids live in (docs/i18n.md)
 MESSAGE_ID = re.compile(
-    r"(bot|card|colour|command|illegal|list|outcome|picture|tutorial)\.[a-z0-9_.]+"
+    r"(bot|card|colour|command|duration|illegal|list|outcome|picture|tutorial|typed)\.[a-z0-9_.]+"
 )
 # entries whose German rightly reads the same as the English (formats, names, numbers)
 SAME_IN_GERMAN = {
@@ -35,6 +35,7 @@ SAME_IN_GERMAN = {
     "bot.leaderboard.row",
     "bot.match.rating_change",
     "bot.stats.vs_bot_row",
+    "bot.settings.line",  # a setting's name and its value
     # parts of the Leiff engine's lines made only of a name and its cards, score or drinks
     "leiff.drinks_owed",
     "leiff.reveal_hand",

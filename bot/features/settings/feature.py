@@ -1,7 +1,10 @@
 """The settings feature: ``/settings``, a server's own settings (Manage Server).
 
-Members' own preferences (``/prefs``) belong here too, beside the server's: a module of
-this package each.
+``key`` offers each setting by its name in the admin's language (the stored key never
+changes); ``value`` is typed in the words of either language and autocompleted with the
+values of the setting chosen (``values.py`` reads and writes them, ``suggestions.py``
+offers them). Members' own preferences (``/prefs``) belong here too, beside the
+server's: a module of this package each.
 """
 
 from __future__ import annotations
@@ -16,8 +19,31 @@ from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.languages import LANGUAGE_NAMES
 from bot.common.responder import Responder
 from bot.common.translator import command_text
-from bot.features.settings.values import SETTING_TEXT_IDS, describe, setting_value
+from bot.features.settings.suggestions import suggestions
+from bot.features.settings.values import (
+    SETTING_TEXT_IDS,
+    describe,
+    read_value,
+    refusal,
+    setting_line,
+    setting_name,
+)
+from bot.service import InvalidSettings
 from i18n import language_for, translate
+
+# the name Discord gives the key option in an autocomplete's namespace (its default name)
+KEY_OPTION = command_text("command.option.key").message
+
+
+def game_channels(guild: discord.Guild | None) -> list[tuple[str, int]]:
+    """The server's channels games may be allowed in: (name, id)."""
+    if guild is None:
+        return []
+    return [
+        (channel.name, channel.id)
+        for channel in guild.channels
+        if isinstance(channel, discord.TextChannel | discord.ForumChannel)
+    ]
 
 
 class ServerSettings:
@@ -40,31 +66,68 @@ class ServerSettings:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
                 raise UserFacingError("bot.settings.error.server_only")
+            if not interaction.permissions.manage_guild:
+                raise UserFacingError("bot.error.manage_server")
             service = self.context.service
-            allowed = bool(interaction.permissions.manage_guild)
+            words = responder.language
             changes: dict[str, Any] = {}
+            if key is None and value is not None:
+                raise UserFacingError("bot.settings.error.no_key")
             if key is not None:
                 if value is None:
-                    raise UserFacingError("bot.settings.error.no_value", key=key)
-                changes[key] = setting_value(key, value)
+                    raise UserFacingError(
+                        "bot.settings.error.no_value", name=setting_name(words, key)
+                    )
+                by_name = {name.casefold(): id for name, id in game_channels(interaction.guild)}
+                changes[key] = read_value(words, key, value, by_name)
             if language is not None:
                 changes["language"] = language
             if not changes:
-                if not allowed:
-                    raise UserFacingError("bot.error.manage_server")
                 current = await service.get_settings(interaction.guild_id)
             else:
-                current = await service.update_settings(
-                    interaction.guild_id, responder.user_id, allowed, **changes
-                )
-            title = translate(responder.language, "bot.settings.title")
+                try:
+                    current = await service.update_settings(
+                        interaction.guild_id,
+                        responder.user_id,
+                        bool(interaction.permissions.manage_guild),
+                        **changes,
+                    )
+                except InvalidSettings as error:
+                    reworded = refusal(words, key, error) if key is not None else None
+                    if reworded is None:
+                        raise
+                    raise reworded from error
+            lines = [translate(words, "bot.settings.title")]
+            if key is not None:
+                changed = setting_line(words, current, key)
+                lines.append(translate(words, "bot.settings.changed", setting=changed))
             server_default = self.context.languages.server_default(
                 interaction.guild_id
             ) or language_for(interaction.guild_locale)
-            body = "\n".join(describe(responder.language, current, server_default))
-            await responder.private(f"{title}\n{body}")
+            lines += describe(words, current, server_default)
+            await responder.private("\n".join(lines))
 
         await self.errors.run(interaction, run)
+
+    async def value_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The values of the setting chosen in ``key`` that fit what was typed."""
+        if interaction.guild_id is None or not interaction.permissions.manage_guild:
+            return []
+        key = getattr(interaction.namespace, KEY_OPTION, None)
+        if not isinstance(key, str) or key not in SETTING_TEXT_IDS:
+            return []
+        settings = await self.context.service.get_settings(interaction.guild_id)
+        offered = suggestions(
+            language_for(interaction.locale),
+            key,
+            current,
+            settings,
+            game_channels(interaction.guild),
+            interaction.channel_id,
+        )
+        return [app_commands.Choice(name=name, value=value) for name, value in offered]
 
     def commands(self) -> list[app_commands.Command[Any, ..., None]]:
         feature = self
@@ -111,5 +174,11 @@ class ServerSettings:
                 value,
                 language.value if language else None,
             )
+
+        @settings_command.autocomplete("value")
+        async def settings_value_autocomplete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return await feature.value_autocomplete(interaction, current)
 
         return [settings_command]

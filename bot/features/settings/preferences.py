@@ -25,15 +25,10 @@ from bot.common.context import Context
 from bot.common.errors import ErrorHandler
 from bot.common.responder import Responder
 from bot.common.translator import command_text
+from bot.features.settings.values import THEME_TEXT_IDS
 from bot.service.preferences import HINT_GAMES, UNCHANGED
-from i18n import N_, translate
+from i18n import translate
 from render.themes import list_themes
-
-THEME_TEXT_IDS = {
-    "classic": N_("command.prefs.theme.classic"),
-    "night": N_("command.prefs.theme.night"),
-    "paper": N_("command.prefs.theme.paper"),
-}
 
 
 class Preferences:

@@ -1,14 +1,49 @@
-"""Server settings as typed in ``/settings``: text in, the values the service checks out;
-and the settings as the reader's language describes them."""
+"""Server settings as an admin types and reads them, in either language.
+
+The service takes and gives the values themselves (``True``, ``86400``, ``"night"``,
+channel ids: :mod:`bot.service.guild_settings` says which setting holds which kind). This
+module is the edge's half:
+
+- :func:`read_value`: what the admin typed into ``/settings value:`` read as that value, in
+  the words of any supported language whatever the admin's own (:mod:`i18n.typed`: "an",
+  "on", "1 Tag", "2 h", "Nacht", "night", ``#spiele``); a refusal names only what the admin
+  can type, in their language;
+- :func:`refusal`: the service's refusal of a value (out of range) in the same words;
+- :func:`write_value` and :func:`describe`: values and the list of settings as the reader's
+  language writes them ("1 day (allowed: 1 min to 14 days)", "1 Tag (erlaubt: 1 Min. bis
+  14 Tage)"); what is written can be typed back.
+
+Each setting has a name of its own in every language (:data:`SETTING_TEXT_IDS`, the
+choices of ``/settings key``); the stored key never changes.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from bot.common.errors import UserFacingError
 from bot.common.languages import LANGUAGE_NAMES
-from bot.service.guild_settings import INT_LIMITS, GuildSettings
-from i18n import N_, translate
+from bot.common.names import excerpt
+from bot.service import InvalidSettings
+from bot.service.guild_settings import (
+    CHOICES,
+    COUNTS,
+    DURATIONS,
+    LEIFF_TARGETS,
+    SWITCHES,
+    GuildSettings,
+)
+from i18n import LANGUAGES, N_, translate
+from i18n.typed import (
+    every_word,
+    normal,
+    read_duration,
+    read_switch,
+    write_duration,
+    write_switch,
+)
 
-# each setting key with the message id of its choice (English: the key itself)
+# each setting key with the message id of its name (as /settings lists and offers it)
 SETTING_TEXT_IDS = {
     "leiff_drinking": N_("command.settings.key.leiff_drinking"),
     "leiff_water": N_("command.settings.key.leiff_water"),
@@ -26,30 +61,183 @@ SETTING_TEXT_IDS = {
     "theme": N_("command.settings.key.theme"),
 }
 
+# each theme's name (the same names /prefs offers)
+THEME_TEXT_IDS = {
+    "classic": N_("command.prefs.theme.classic"),
+    "night": N_("command.prefs.theme.night"),
+    "paper": N_("command.prefs.theme.paper"),
+}
 
-def setting_value(key: str, value: str) -> int | str | list[int]:
-    """Settings arrive as text; channel lists may be given as mentions or ids."""
+# the words for "every channel" (no restriction) in allowed_channels
+ALL_CHANNELS = N_("typed.all_channels")
+
+ChannelNames = Mapping[str, int]  # a server's channels: name (as typed) → id
+
+
+def setting_name(language: str, key: str) -> str:
+    return translate(language, SETTING_TEXT_IDS[key])
+
+
+def theme_name(language: str, theme: str) -> str:
+    return translate(language, THEME_TEXT_IDS[theme])
+
+
+def read_theme(typed: str) -> str | None:
+    """A theme's id from its id or its name in any language ("Nacht", "night")."""
+    wanted = normal(typed)
+    for theme, msgid in THEME_TEXT_IDS.items():
+        if wanted == theme or wanted in {normal(translate(lang, msgid)) for lang in LANGUAGES}:
+            return theme
+    return None
+
+
+def _or(language: str, items: Sequence[str]) -> str:
+    """ "a, b or c" in ``language``."""
+    if len(items) == 1:
+        return items[0]
+    return translate(language, "list.or", left=", ".join(items[:-1]), right=items[-1])
+
+
+def choice_words(language: str, key: str) -> list[str]:
+    """The values a choice setting takes, as the reader's language writes them."""
+    if key == "theme":
+        return [theme_name(language, str(theme)) for theme in CHOICES["theme"]]
+    return [str(value) for value in CHOICES[key]]
+
+
+def allowed_range(language: str, key: str) -> str:
+    """ "1 min to 14 days" / "1 Min. bis 14 Tage"; "1 to 10" for a count."""
+    low, high = DURATIONS.get(key) or COUNTS[key]
+    return translate(
+        language,
+        "bot.settings.range",
+        low=write_value(language, key, low),
+        high=write_value(language, key, high),
+    )
+
+
+def write_value(language: str, key: str, value: object) -> str:
+    """A value as the reader's language writes it (and as it can be typed back)."""
+    if key in SWITCHES:
+        return write_switch(language, bool(value))
+    if key in DURATIONS:
+        assert isinstance(value, int)
+        return write_duration(language, value)
+    if key == "theme":
+        return theme_name(language, str(value))
     if key == "allowed_channels":
-        tokens = value.replace(",", " ").split()
-        ids = []
-        for token in tokens:
-            if token.lower() == "none":
-                continue
-            digits = token.strip("<#>")
-            if not digits.isdigit():
-                raise UserFacingError("bot.settings.error.channels")
-            ids.append(int(digits))
-        return ids
-    text = value.strip()
-    if text.lstrip("-").isdigit():
+        channels = list(value) if isinstance(value, list | tuple) else []
+        if not channels:
+            return translate(language, "bot.settings.all_channels")
+        return ", ".join(f"<#{channel}>" for channel in channels)
+    return str(value)
+
+
+def read_value(
+    language: str, key: str, typed: str, channels: ChannelNames | None = None
+) -> bool | int | str | list[int]:
+    """What the admin typed for ``key``, as the value the service takes; a refusal (in
+    ``language``) names the values the admin can type. ``channels``: the server's channels
+    by name, for ``allowed_channels`` given by name."""
+    name = setting_name(language, key)
+    quoted = excerpt(typed)
+    if key in SWITCHES:
+        switch = read_switch(typed)
+        if switch is None:
+            raise UserFacingError(
+                "bot.settings.error.switch",
+                name=name,
+                on=write_switch(language, True),
+                off=write_switch(language, False),
+                typed=quoted,
+            )
+        return switch
+    if key in DURATIONS:
+        seconds = read_duration(typed)
+        if seconds is None:
+            example = write_value(language, key, getattr(GuildSettings(), key))
+            raise UserFacingError(
+                "bot.settings.error.duration",
+                name=name,
+                example=example,
+                range=allowed_range(language, key),
+                typed=quoted,
+            )
+        return seconds
+    if key in COUNTS:
+        text = typed.strip()
+        if not text.isdigit():
+            raise UserFacingError(
+                "bot.settings.error.count",
+                name=name,
+                range=allowed_range(language, key),
+                typed=quoted,
+            )
         return int(text)
-    return text
+    if key == "theme":
+        theme = read_theme(typed)
+        if theme is None:
+            raise UserFacingError(
+                "bot.settings.error.choice",
+                name=name,
+                choices=_or(language, choice_words(language, key)),
+                typed=quoted,
+            )
+        return theme
+    if key == "leiff_target":
+        text = normal(typed)
+        if text.isdigit() and int(text) in LEIFF_TARGETS:
+            return int(text)
+        raise UserFacingError(
+            "bot.settings.error.choice",
+            name=name,
+            choices=_or(language, choice_words(language, key)),
+            typed=quoted,
+        )
+    if key == "allowed_channels":
+        return _read_channels(language, typed, channels or {})
+    raise UserFacingError("bot.settings.error.no_key")
+
+
+def _read_channels(language: str, typed: str, channels: ChannelNames) -> list[int]:
+    """Channels as mentions (what Discord inserts for ``#``), ids or names, separated by
+    commas or spaces; "all" (or "none", as before: no restriction) in any language."""
+    if normal(typed) in every_word(ALL_CHANNELS):
+        return []
+    found = []
+    for token in typed.replace(",", " ").split():
+        bare = token.removeprefix("<#").removesuffix(">").lstrip("#")
+        if bare.isdigit():
+            found.append(int(bare))
+        elif bare.casefold() in channels:
+            found.append(channels[bare.casefold()])
+        else:
+            raise UserFacingError(
+                "bot.settings.error.channels",
+                name=setting_name(language, "allowed_channels"),
+                all=translate(language, "bot.settings.all_channels"),
+                typed=excerpt(token),
+            )
+    return found
+
+
+def refusal(language: str, key: str, error: InvalidSettings) -> UserFacingError | None:
+    """The service's refusal of a value read from the admin's text, in their words (the
+    value out of range), or None when it is not about one value of ``key``."""
+    if error.code == "setting_range" and error.params.get("key") == key:
+        return UserFacingError(
+            "bot.settings.error.range",
+            name=setting_name(language, key),
+            value=write_value(language, key, error.params["value"]),
+            range=allowed_range(language, key),
+        )
+    return None
 
 
 def describe(language: str, settings: GuildSettings, server_default: str) -> list[str]:
-    """One line per setting, in ``language``: its name as ``/settings`` lists it, its value
-    and, for a number, the values allowed; first the language of channel messages
-    (``server_default``: the one the server's Discord locale gives)."""
+    """One line per setting, in ``language``: its name, its value and, for a time or a
+    count, the values allowed; first the language of channel messages (``server_default``:
+    the one the server's Discord locale gives)."""
     if settings.language:
         chosen = LANGUAGE_NAMES.get(settings.language, settings.language)
     else:
@@ -57,23 +245,20 @@ def describe(language: str, settings: GuildSettings, server_default: str) -> lis
             language, "bot.settings.language.auto", name=LANGUAGE_NAMES[server_default]
         )
     lines = [translate(language, "bot.settings.language", value=chosen)]
-    for key, msgid in SETTING_TEXT_IDS.items():
-        value = getattr(settings, key)
-        if key == "allowed_channels":
-            shown = (
-                ", ".join(f"<#{c}>" for c in value)
-                if value
-                else translate(language, "bot.settings.all_channels")
-            )
-        elif isinstance(value, bool):
-            shown = translate(language, N_("bot.settings.on") if value else N_("bot.settings.off"))
-        elif key in INT_LIMITS:
-            low, high = INT_LIMITS[key]
-            shown = translate(language, "bot.settings.number", value=value, low=low, high=high)
-        else:
-            shown = str(value)
-        name = translate(language, msgid)
-        # English names a setting by its key; other languages add the key for /settings
-        line = f"{key}: {shown}"
-        lines.append(f"`{line}`" if name == key else f"{name}: `{line}`")
+    for key in SETTING_TEXT_IDS:
+        lines.append(setting_line(language, settings, key))
     return lines
+
+
+def setting_line(language: str, settings: GuildSettings, key: str) -> str:
+    """ "Board games: time per move: **1 day** (allowed: 1 min to 14 days)"."""
+    shown = write_value(language, key, getattr(settings, key))
+    if key in DURATIONS or key in COUNTS:
+        return translate(
+            language,
+            "bot.settings.line_range",
+            name=setting_name(language, key),
+            value=shown,
+            range=allowed_range(language, key),
+        )
+    return translate(language, "bot.settings.line", name=setting_name(language, key), value=shown)
