@@ -253,13 +253,48 @@ async def test_settings_are_offered_by_their_names_in_each_language(sim, world, 
         assert "_" not in english and "_" not in german and english != german
 
 
-async def test_prefs_offers_the_words_settings_read(sim, world, bot):
-    """``/vorlieben`` names the themes and on/off as ``/einstellungen`` reads them."""
-    (command,) = [c for c in sim.commands(world.guild) if c["name"] == "prefs"]
-    options = {o["name"]: o for o in command["options"]}
-    for choice in options["theme"]["choices"]:
-        await change(sim, world, "theme", choice["name_localizations"]["de"])
-        assert (await stored(bot, world)).theme == choice["value"]
-    for choice in options["hints"]["choices"]:
-        await change(sim, world, "leiff_water", choice["name_localizations"]["de"])
-        assert (await stored(bot, world)).leiff_water is (choice["value"] == "on")
+async def test_prefs_reads_the_same_words_in_either_language(sim, german, bot):
+    """``/vorlieben`` offers and reads on/off and the themes as ``/einstellungen`` does:
+    "Nacht" and "night", "an" and "off", whatever the member's language."""
+    world = german
+    world.alice.locale = "de"
+    service = bot.client.service
+
+    async def offered(option: str, typed: str = "") -> list[str]:
+        found = await sim.autocomplete(world.alice, "prefs", option=option, value=typed)
+        return [c["name"] for c in found]
+
+    assert await offered("theme") == ["klassisch", "Nacht", "Papier"]
+    assert await offered("hints", "a") == ["an", "aus"]
+    reply = await sim.slash(world.alice, "prefs", theme="Nacht", hints="aus")
+    assert reply.ephemeral and de("bot.prefs.theme.chosen", theme="Nacht") in reply.text
+    assert de("bot.prefs.hints.off") in reply.text
+    chosen = await service.preferences(world.alice.id)
+    assert (chosen.theme, chosen.hints) == ("night", False)
+    assert await offered("theme") == ["klassisch", "Nacht (jetzt)", "Papier"]
+    assert await offered("hints") == ["an", "aus (jetzt)"]
+    await sim.slash(world.alice, "prefs", theme="paper", hints="on")  # English words too
+    chosen = await service.preferences(world.alice.id)
+    assert (chosen.theme, chosen.hints) == ("paper", True)
+    # a refusal names the words, in German
+    refused = await sim.slash(world.alice, "prefs", theme="Neon")
+    assert refused.text == de(
+        "bot.settings.error.choice",
+        name=de("bot.prefs.theme.name"),
+        choices="klassisch, Nacht oder Papier",
+        typed="Neon",
+    )
+    refused = await sim.slash(world.alice, "prefs", hints="vielleicht")
+    assert refused.text == de(
+        "bot.settings.error.switch",
+        name=de("bot.prefs.hints.name"),
+        on="an",
+        off="aus",
+        typed="vielleicht",
+    )
+    assert (await service.preferences(world.alice.id)) == chosen
+    # every theme /vorlieben offers is a value /einstellungen takes
+    for name in await offered("theme"):
+        await change(sim, world, "theme", name.removesuffix(" (jetzt)"))
+    assert untranslated(sim, names=ADMIN_NAMES) == []
+    sim.assert_no_bot_errors()

@@ -1,17 +1,22 @@
 """``/prefs``: a member's own preferences, the same on every server and in DMs.
 
-- ``hints:on|off``: dots on the board picture where the member may play, while it is their
+- ``hints``: on or off (in the words of either language: on/off, an/aus, …): dots on the
+  board picture where the member may play, while it is their
   turn. Without a choice they are on for a member's first
   :data:`~bot.service.preferences.HINT_GAMES` games of each game. The dots are drawn on
   the channel's board picture of that member's turn: where a stone may go is no secret in
   these games (everyone can work it out from the board), and the board message of their
   turn is the one they look at to choose a move; a private copy would cost a message per
   move, and Discord only lets the bot answer privately when the member acts.
-- ``theme:classic|night|paper``: the colours of the pictures only the member sees (their
+- ``theme``: classic, night or paper (klassisch, Nacht, Papier): the colours of the
+  pictures only the member sees (their
   Leiff hand in DMs or privately, tutorial pages, replays, refused moves); pictures in the
   channel keep the server's theme (``/settings theme``), since everybody sees them.
 
-Without options, ``/prefs`` shows what the member chose and what the defaults are.
+Both are typed and read like the values of ``/settings`` (:mod:`bot.features.settings.
+values`): the words of either language whatever the member's own, autocompleted in their
+language with the current choice marked. Without options, ``/prefs`` shows what the member
+chose and what the defaults are.
 """
 
 from __future__ import annotations
@@ -25,10 +30,16 @@ from bot.common.context import Context
 from bot.common.errors import ErrorHandler
 from bot.common.responder import Responder
 from bot.common.translator import command_text
-from bot.features.settings.values import THEME_TEXT_IDS
+from bot.features.settings.suggestions import (
+    Suggestion,
+    switch_suggestions,
+    theme_suggestions,
+    within_limits,
+)
+from bot.features.settings.values import switch_from, theme_from, theme_name
 from bot.service.preferences import HINT_GAMES, UNCHANGED
-from i18n import translate
-from render.themes import list_themes
+from i18n import language_for, translate
+from i18n.typed import write_switch
 
 
 class Preferences:
@@ -39,21 +50,45 @@ class Preferences:
         self.errors = errors
 
     async def prefs(
-        self, interaction: discord.Interaction, hints: bool | None, theme: str | None
+        self, interaction: discord.Interaction, hints: str | None, theme: str | None
     ) -> None:
+        """Show the member's preferences, or change those given (as typed)."""
+
         async def run(responder: Responder) -> None:
             service = self.context.service
+            words = responder.language
             if hints is None and theme is None:
                 chosen = await service.preferences(responder.user_id)
             else:
+                hints_called = translate(words, "bot.prefs.hints.name")
+                theme_called = translate(words, "bot.prefs.theme.name")
                 chosen = await service.set_preferences(
                     responder.user_id,
-                    hints=UNCHANGED if hints is None else hints,
-                    theme=UNCHANGED if theme is None else theme,
+                    hints=UNCHANGED if hints is None else switch_from(words, hints_called, hints),
+                    theme=UNCHANGED if theme is None else theme_from(words, theme_called, theme),
                 )
-            await responder.private(describe(responder.language, chosen.hints, chosen.theme))
+            await responder.private(describe(words, chosen.hints, chosen.theme))
 
         await self.errors.run(interaction, run)
+
+    async def suggest(
+        self, interaction: discord.Interaction, option: str, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        """The values of ``hints`` or ``theme`` that fit what was typed, the member's
+        current choice marked."""
+        language = language_for(interaction.locale)
+        chosen = await self.context.service.preferences(interaction.user.id)
+        found: list[Suggestion]
+        if option == "hints":
+            found = switch_suggestions(language, typed)
+            current = None if chosen.hints is None else write_switch(language, chosen.hints)
+        else:
+            found = theme_suggestions(language, typed)
+            current = None if chosen.theme is None else theme_name(language, chosen.theme)
+        return [
+            app_commands.Choice(name=name, value=value)
+            for name, value in within_limits(language, found, current)
+        ]
 
     def commands(self) -> list[app_commands.Command[Any, ..., None]]:
         feature = self
@@ -68,26 +103,24 @@ class Preferences:
         @app_commands.describe(
             hints=command_text("command.prefs.hints"), theme=command_text("command.prefs.theme")
         )
-        @app_commands.choices(
-            hints=[
-                app_commands.Choice(name=command_text("command.prefs.hints.on"), value="on"),
-                app_commands.Choice(name=command_text("command.prefs.hints.off"), value="off"),
-            ],
-            theme=[
-                app_commands.Choice(name=command_text(THEME_TEXT_IDS[name]), value=name)
-                for name in list_themes()
-            ],
-        )
         async def prefs_command(
             interaction: discord.Interaction,
-            hints: app_commands.Choice[str] | None = None,
-            theme: app_commands.Choice[str] | None = None,
+            hints: str | None = None,
+            theme: str | None = None,
         ) -> None:
-            await feature.prefs(
-                interaction,
-                None if hints is None else hints.value == "on",
-                None if theme is None else theme.value,
-            )
+            await feature.prefs(interaction, hints, theme)
+
+        @prefs_command.autocomplete("hints")
+        async def prefs_hints_autocomplete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return await feature.suggest(interaction, "hints", current)
+
+        @prefs_command.autocomplete("theme")
+        async def prefs_theme_autocomplete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return await feature.suggest(interaction, "theme", current)
 
         return [prefs_command]
 
@@ -104,6 +137,6 @@ def describe(language: str, hints: bool | None, theme: str | None) -> str:
         theme_line = translate(language, "bot.prefs.theme.server")
     else:
         theme_line = translate(
-            language, "bot.prefs.theme.chosen", theme=translate(language, THEME_TEXT_IDS[theme])
+            language, "bot.prefs.theme.chosen", theme=theme_name(language, theme)
         )
     return "\n".join((translate(language, "bot.prefs.title"), hint_line, theme_line))

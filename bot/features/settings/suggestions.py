@@ -62,7 +62,7 @@ def suggestions(
         return []
     current = getattr(settings, key)
     if key in SWITCHES:
-        found = _switches(language, typed)
+        found = switch_suggestions(language, typed)
     elif key in DURATIONS:
         found = _durations(language, key, typed, current)
     elif key in COUNTS:
@@ -70,15 +70,19 @@ def suggestions(
     elif key == "leiff_target":
         found = [(str(t), str(t)) for t in LEIFF_TARGETS if str(t).startswith(typed.strip())]
     elif key == "theme":
-        found = _themes(language, typed)
+        found = theme_suggestions(language, typed)
     elif key == "allowed_channels":
         found = _channels(language, typed, channels, here)
     else:
         found = []
-    marked = write_value(language, key, current)
+    return within_limits(language, found, write_value(language, key, current))
+
+
+def within_limits(language: str, found: list[Suggestion], current: str | None) -> list[Suggestion]:
+    """The first suggestions Discord shows, the one named ``current`` marked as such."""
     result = []
     for name, value in found[:LIMIT]:
-        if name == marked:
+        if name == current:
             name = translate(language, "bot.settings.current", value=name)
         if len(value) <= TEXT_LIMIT:
             result.append((_cut(name), value))
@@ -94,7 +98,9 @@ def _starts(typed: str, words: set[str] | frozenset[str]) -> bool:
     return any(word.startswith(wanted) for word in words)
 
 
-def _switches(language: str, typed: str) -> list[Suggestion]:
+def switch_suggestions(language: str, typed: str) -> list[Suggestion]:
+    """On and off in the reader's words, if what was typed begins a word of either (in any
+    language)."""
     return [
         (shown(language, meaning), value)
         for meaning, value in ((ON, "on"), (OFF, "off"))
@@ -124,7 +130,9 @@ def _counts(key: str, typed: str) -> list[Suggestion]:
     return [(str(n), str(n)) for n in range(low, high + 1) if str(n).startswith(text)]
 
 
-def _themes(language: str, typed: str) -> list[Suggestion]:
+def theme_suggestions(language: str, typed: str) -> list[Suggestion]:
+    """The themes by their names in the reader's language, if what was typed begins one of
+    their names (in any language) or ids."""
     return [
         (theme_name(language, theme), theme)
         for theme, msgid in THEME_TEXT_IDS.items()

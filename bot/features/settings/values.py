@@ -61,11 +61,11 @@ SETTING_TEXT_IDS = {
     "theme": N_("command.settings.key.theme"),
 }
 
-# each theme's name (the same names /prefs offers)
+# each theme's name (in /settings and in /prefs)
 THEME_TEXT_IDS = {
-    "classic": N_("command.prefs.theme.classic"),
-    "night": N_("command.prefs.theme.night"),
-    "paper": N_("command.prefs.theme.paper"),
+    "classic": N_("bot.theme.classic"),
+    "night": N_("bot.theme.night"),
+    "paper": N_("bot.theme.paper"),
 }
 
 # the words for "every channel" (no restriction) in allowed_channels
@@ -142,16 +142,7 @@ def read_value(
     name = setting_name(language, key)
     quoted = excerpt(typed)
     if key in SWITCHES:
-        switch = read_switch(typed)
-        if switch is None:
-            raise UserFacingError(
-                "bot.settings.error.switch",
-                name=name,
-                on=write_switch(language, True),
-                off=write_switch(language, False),
-                typed=quoted,
-            )
-        return switch
+        return switch_from(language, name, typed)
     if key in DURATIONS:
         seconds = read_duration(typed)
         if seconds is None:
@@ -175,15 +166,7 @@ def read_value(
             )
         return int(text)
     if key == "theme":
-        theme = read_theme(typed)
-        if theme is None:
-            raise UserFacingError(
-                "bot.settings.error.choice",
-                name=name,
-                choices=_or(language, choice_words(language, key)),
-                typed=quoted,
-            )
-        return theme
+        return theme_from(language, name, typed)
     if key == "leiff_target":
         text = normal(typed)
         if text.isdigit() and int(text) in LEIFF_TARGETS:
@@ -197,6 +180,35 @@ def read_value(
     if key == "allowed_channels":
         return _read_channels(language, typed, channels or {})
     raise UserFacingError("bot.settings.error.no_key")
+
+
+def switch_from(language: str, name: str, typed: str) -> bool:
+    """On or off from what was typed for the switch called ``name`` (any language's words);
+    the refusal names the reader's two words."""
+    switch = read_switch(typed)
+    if switch is None:
+        raise UserFacingError(
+            "bot.settings.error.switch",
+            name=name,
+            on=write_switch(language, True),
+            off=write_switch(language, False),
+            typed=excerpt(typed),
+        )
+    return switch
+
+
+def theme_from(language: str, name: str, typed: str) -> str:
+    """A theme's id from what was typed for ``name`` (its id or its name in any language);
+    the refusal names the themes as the reader's language calls them."""
+    theme = read_theme(typed)
+    if theme is None:
+        raise UserFacingError(
+            "bot.settings.error.choice",
+            name=name,
+            choices=_or(language, choice_words(language, "theme")),
+            typed=excerpt(typed),
+        )
+    return theme
 
 
 def _read_channels(language: str, typed: str, channels: ChannelNames) -> list[int]:
