@@ -818,7 +818,11 @@ def _draw_rule(
         )
 
 
-def _drinks_text(entry: Drinks | None, language: str = DEFAULT_LANGUAGE) -> str:
+def _drinks_text(
+    entry: Drinks | None, language: str = DEFAULT_LANGUAGE, *, settled: bool = False
+) -> str:
+    """A seat's drinks this round ("drinks: 1 shot, 4 sips"); ``settled`` once the round
+    is over, when "nothing yet" would promise more."""
     if not entry:
         return ""
     parts = []
@@ -844,6 +848,8 @@ def _drinks_text(entry: Drinks | None, language: str = DEFAULT_LANGUAGE) -> str:
             )
         )
     if not parts:
+        if settled:
+            return translate(language, "picture.leiff.drinks_none")
         return translate(language, "picture.leiff.drinks_nothing")
     return translate(language, "picture.leiff.drinks", drinks=", ".join(parts))
 
@@ -857,12 +863,15 @@ def _seat_rows(view: LeiffView) -> int:
 
 @dataclass(frozen=True)
 class SeatBlock:
-    """One seat on the table picture: its box, where its text lines go and its cards."""
+    """One seat on the table picture: its box, its name and lines of text with where each
+    goes, and its cards."""
 
     box: tuple[float, float, float, float]
-    baselines: tuple[float, ...]  # the name, then lines of scores and effects
+    baselines: tuple[float, ...]  # the name's, then one per line
     text_width: float  # the room of the text column
     cards: tuple[tuple[float, float, float, float], ...]  # one box per slot, in slot order
+    name: str = ""
+    lines: tuple[str, ...] = ()  # the scores, then what happened to the seat
 
 
 @dataclass(frozen=True)
@@ -879,6 +888,87 @@ class TableLayout:
 
 
 TEXT_COLUMN = 150  # at 480 pixels: a seat's name, scores and effects, left of its cards
+SEAT_LINES = 3  # lines under a seat's name that fit beside one row of cards
+PART_LINES = 3  # lines one part of a seat's text may take before it is cut with "…"
+SEPARATOR = " · "  # between the parts of a seat's line
+CLAUSE = ", "  # between the clauses of one part ("drinks: 1 shot, 4 sips")
+
+
+def _packed(parts: Sequence[str], used_font: Font, room: float) -> list[str]:
+    """``parts`` on lines ``room`` wide: whole parts joined by the separator while they fit
+    a line, a part too wide for a line wrapped by itself (see :func:`_wrapped_part`). So
+    a line never starts or ends with a separator."""
+    lines: list[str] = []
+    joinable = False  # whether the last line holds whole parts only
+    for part in parts:
+        if not part:
+            continue
+        joined = f"{lines[-1]}{SEPARATOR}{part}" if lines and joinable else ""
+        if joined and text_width(joined, used_font) <= room:
+            lines[-1] = joined
+            continue
+        wrapped = _wrapped_part(part, used_font, room)
+        lines.extend(wrapped)
+        joinable = len(wrapped) == 1
+    return lines
+
+
+def _wrapped_part(part: str, used_font: Font, room: float) -> list[str]:
+    """One part on lines ``room`` wide, broken after its commas where it can ("drinks: 1
+    shot," over "hands out 1", not "drinks: 1 shot, hands" over "out 1"), by words within a
+    clause too wide for a line; cut with "…" only past PART_LINES lines."""
+    clauses = part.split(CLAUSE)
+    lines: list[str] = []
+    joinable = False
+    for number, clause in enumerate(clauses):
+        piece = clause + CLAUSE.strip() if number < len(clauses) - 1 else clause
+        joined = f"{lines[-1]} {piece}" if lines and joinable else ""
+        if joined and text_width(joined, used_font) <= room:
+            lines[-1] = joined
+            continue
+        wrapped = wrap_text(piece, used_font, room, max_lines=PART_LINES)
+        lines.extend(wrapped)
+        joinable = len(wrapped) == 1
+    if len(lines) > PART_LINES:
+        rest = " ".join(lines[PART_LINES - 1 :])
+        lines[PART_LINES - 1 :] = [fit_text(rest, used_font, room)]
+    return lines
+
+
+def seat_texts(
+    view: LeiffView, names: Sequence[str], seat: int, width: int, language: str
+) -> tuple[str, tuple[str, ...]]:
+    """A seat's name (cut to the text column) and the lines under it: its card count and
+    scores, then what the special cards and the drinking rules did to it, each group on
+    as many lines as it needs (see :func:`_packed`)."""
+    s = scale_of(width)
+    room = TEXT_COLUMN * s - 22 * s
+    players = _seat_rows(view)
+    hand = (view.get("hands") or [[] for _ in range(players)])[seat]
+    size = (view.get("hand_sizes") or [len(hand)] * players)[seat]
+    name = fit_text(_seat_name(names, seat, language), font(round(15 * s), "bold"), room)
+    details = score_details(view, seat, language)
+    if not view.get("teams"):
+        # (a team row needs its room for the team's scores; the slot numbers under the
+        # cards count them)
+        details.insert(
+            0, translate_plural(language, "picture.leiff.cards", "picture.leiff.cards.plural", size)
+        )
+    effects = []
+    if seat in set(view.get("immune") or []):
+        effects.append(translate(language, "picture.leiff.immune"))
+    link = view.get("link")
+    if link and link.get("seat") == seat:
+        partner = _seat_name(names, int(link.get("to", 0)), language)
+        effects.append(translate(language, "picture.leiff.drinks_with", name=partner))
+    if any(entry.get("target") == seat for entry in view.get("enchantments") or []):
+        effects.append(translate(language, "picture.leiff.enchanted"))
+    drinks = view.get("drinks") if (view.get("options") or {}).get("drinking") else None
+    if drinks and seat < len(drinks):
+        settled = bool(view.get("round_over") or view.get("outcome"))
+        effects.append(_drinks_text(drinks[seat], language, settled=settled))
+    small = font(round(12 * s))
+    return name, (*_packed(details, small, room), *_packed(effects, small, room))
 
 
 def _legend_labels(
@@ -893,11 +983,17 @@ def _legend_labels(
     return tuple(shown)
 
 
-def table_layout(view: LeiffView, width: int) -> TableLayout:
+def table_layout(
+    view: LeiffView,
+    width: int,
+    names: Sequence[str] = (),
+    language: str = DEFAULT_LANGUAGE,
+) -> TableLayout:
     """The table picture's layout: under the header, the piles and the rule, one block per
     seat (a text column with the name, the scores and what happened to the seat, and beside
-    it the cards, wrapping after as many as fit the width, never shrinking), then a legend
-    of the special cards shown."""
+    it the cards, wrapping after as many as fit the width, never shrinking; a block is as
+    tall as its cards or its lines, whichever is taller), then a legend of the special
+    cards shown."""
     s = scale_of(width)
     players = _seat_rows(view)
     hands: list[list[str | None]] = list(view.get("hands") or [[] for _ in range(players)])
@@ -911,8 +1007,10 @@ def table_layout(view: LeiffView, width: int) -> TableLayout:
     top = round(HEADER_HEIGHT * s + PILES_HEIGHT * s + _rule_box_height(view, width))
     y = top
     seats = []
-    baselines = tuple((20 + 16 * line) * s for line in range(4))
     for seat in range(players):
+        name, lines = seat_texts(view, names, seat, width, language)
+        baselines = tuple((20 + 16 * line) * s for line in range(1 + len(lines)))
+        lowest = (20 + 16 * max(SEAT_LINES, len(lines))) * s
         count = len(hands[seat]) if seat < len(hands) else 0
         rows = max(1, -(-count // per_row))
         boxes = []
@@ -921,13 +1019,15 @@ def table_layout(view: LeiffView, width: int) -> TableLayout:
             x = cards_left + column * (card_w + gap)
             cy = y + round(6 * s) + row * row_step
             boxes.append((x, cy, x + card_w, cy + card_h))
-        bottom = y + round(max(6 * s + rows * row_step, baselines[-1] + 8 * s) + 2 * s)
+        bottom = y + round(max(6 * s + rows * row_step, lowest + 8 * s) + 2 * s)
         seats.append(
             SeatBlock(
                 (pad / 2, y, width - pad / 2, bottom),
                 tuple(y + b for b in baselines),
                 TEXT_COLUMN * s - 22 * s,
                 tuple(boxes),
+                name,
+                lines,
             )
         )
         y = bottom
@@ -1051,10 +1151,9 @@ def table_bands(
     """The table's layout and its strips, top to bottom: the header, the piles with the
     rule, one block per seat, the legend (every row in exactly one)."""
     s = scale_of(width)
-    layout = table_layout(view, width)
+    layout = table_layout(view, width, names, language)
     players = len(layout.seats)
     hands: list[list[str | None]] = list(view.get("hands") or [[] for _ in range(players)])
-    drinks = view.get("drinks") if (view.get("options") or {}).get("drinking") else None
     # the header's rectangle takes the row under it too (Pillow's boxes include their end)
     header = round(HEADER_HEIGHT * s) + 1
     title = (SPEC.title.english, _round_line(view, language), _status(view, names, None, language))
@@ -1074,50 +1173,16 @@ def table_bands(
             ),
         ),
     ]
-    waiting = view.get("waiting_for") or {}
-    turn = waiting.get("turn")
-    immune = set(view.get("immune") or [])
-    link = view.get("link")
-    enchantments = view.get("enchantments") or []
-    name_font = font(round(15 * s), "bold")
-    small = font(round(12 * s))
+    turn = (view.get("waiting_for") or {}).get("turn")
     for seat, block in enumerate(layout.seats):
         hand = hands[seat] if seat < len(hands) else []
-        size = (view.get("hand_sizes") or [len(hand)] * players)[seat]
-        room = block.text_width
-        name = fit_text(_seat_name(names, seat, language), name_font, room)
-        details = score_details(view, seat, language)
-        if not view.get("teams"):
-            # (a team row needs its room for the team's scores; the slot numbers under
-            # the cards count them)
-            details.insert(
-                0,
-                translate_plural(
-                    language, "picture.leiff.cards", "picture.leiff.cards.plural", size
-                ),
-            )
-        # what the special cards and the drinking rules did to this seat
-        effects = []
-        if seat in immune:
-            effects.append(translate(language, "picture.leiff.immune"))
-        if link and link.get("seat") == seat:
-            partner = _seat_name(names, int(link.get("to", 0)), language)
-            effects.append(translate(language, "picture.leiff.drinks_with", name=partner))
-        if any(entry.get("target") == seat for entry in enchantments):
-            effects.append(translate(language, "picture.leiff.enchanted"))
-        if drinks and seat < len(drinks):
-            effects.append(_drinks_text(drinks[seat], language))
-        # the scores, then the effects, each wrapped; three lines under the name
-        lines: list[str] = []
-        for part in (" · ".join(details), " · ".join(effects)):
-            lines.extend(wrap_text(part, small, room, max_lines=2))
         labels = tuple(None if label is None else str(label) for label in hand)
         bands.append(
             Band(
                 round(block.box[1]),
                 round(block.box[3]),
                 _draw_seat,
-                (theme, width, language, block, seat == turn, name, tuple(lines), labels),
+                (theme, width, language, block, seat == turn, labels),
             )
         )
     legend = (theme, width, language, layout.legend_top, layout.line_height, layout.legend)
@@ -1138,11 +1203,9 @@ def _draw_seat(
     language: str,
     block: SeatBlock,
     turn: bool,
-    name: str,
-    lines: tuple[str, ...],
     labels: tuple[str | None, ...],
 ) -> None:
-    """One seat's block: highlighted while it is to act, its name, the ``lines`` of scores
+    """One seat's block: highlighted while it is to act, its name, every line of scores
     and effects under it, and its cards with their slot numbers."""
     chosen = get_theme(theme_name)
     s = scale_of(width)
@@ -1162,8 +1225,10 @@ def _draw_seat(
     name_font = font(round(15 * s), "bold")
     small = font(round(12 * s))
     slot_font = font(round(11 * s))
-    draw_text(draw, (name_x, block.baselines[0]), name, name_font, chosen.card("table_text"), "ls")
-    for baseline, line in zip(block.baselines[1:], lines, strict=False):
+    draw_text(
+        draw, (name_x, block.baselines[0]), block.name, name_font, chosen.card("table_text"), "ls"
+    )
+    for baseline, line in zip(block.baselines[1:], block.lines, strict=True):
         draw_text(draw, (name_x, baseline), line, small, chosen.card("table_muted"), "ls")
     # slot numbers under the cards: they are what a catch ("catch 2.3") names
     paper = chosen.card("empty_slot") if turn else chosen.card("table")
