@@ -1,5 +1,6 @@
 """The words of ``/help``: what the bot is, the five games in a line each, the three commands
-to type first, and where settings and leaderboards are, in the reader's language.
+to type first, where settings and leaderboards are, and how to read a rating, in the
+reader's language.
 
 Command and option names are the slash commands' own, as the reader's Discord client shows
 them (``/play`` in English, ``/spielen`` in German), read from the same catalogue entries
@@ -33,6 +34,7 @@ class HelpText:
     games: tuple[tuple[str, str, str], ...]  # (game, its title, what it is in a line)
     commands: tuple[str, ...]  # the three commands to type first, each with what it does
     more: str  # where settings, leaderboards and statistics are
+    ratings: str  # how to read a rating (docs/service.md, "Ratings")
     buttons: tuple[tuple[str, str], ...]  # (game, button label)
     games_heading: str
     commands_heading: str
@@ -42,7 +44,7 @@ class HelpText:
         lines += [f"**{title}**: {line}" for _, title, line in self.games]
         lines += ["", f"**{self.commands_heading}**"]
         lines += [f"- {command}" for command in self.commands]
-        lines += ["", self.more]
+        lines += ["", self.more, "", self.ratings]
         return "\n".join(lines)
 
 
@@ -83,6 +85,7 @@ def help_text(language: str = DEFAULT_LANGUAGE, *, bot_name: str = "Leafbot") ->
             ),
         ),
         more=translate(language, "tutorial.help.more", **names),
+        ratings=translate(language, "tutorial.help.ratings"),
         buttons=tuple(
             (game, translate(language, "tutorial.help.button", game=title))
             for game, title, _ in games

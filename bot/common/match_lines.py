@@ -35,10 +35,18 @@ async def result_line(language: str, names: NameBook, match: MatchInfo) -> str:
     return line
 
 
-def _number(language: str, value: float, signed: bool = False) -> str:
-    """A rating as the language writes it (one decimal; German with a decimal comma)."""
-    text = f"{value:+.1f}" if signed else f"{value:.1f}"
-    return text.replace(".", ",") if language == "de" else text
+def rating(value: int, provisional: bool = False) -> str:
+    """A rating as players read it (``bot.service.rating_scale``): "1512", or "1512?" while
+    it is provisional, the sign chess sites mark it with in every language. Digits without
+    a thousands separator, as ratings are written in English and German alike."""
+    return f"{value}?" if provisional else str(value)
+
+
+def rating_delta(delta: int) -> str:
+    """A rating's change with its sign: "+12", "−8" (a minus, not a hyphen), "±0"."""
+    if delta > 0:
+        return f"+{delta}"
+    return f"\N{MINUS SIGN}{-delta}" if delta < 0 else "\N{PLUS-MINUS SIGN}0"
 
 
 async def rating_lines(language: str, names: NameBook, update: Update) -> list[str]:
@@ -46,26 +54,14 @@ async def rating_lines(language: str, names: NameBook, update: Update) -> list[s
         return []
     parts = []
     for change in update.rating_changes:
-        delta = change.after_ordinal - change.before_ordinal
         parts.append(
             translate(
                 language,
                 "bot.match.rating_change",
                 name=in_text(await names.name(change.user_id)),
-                before=_number(language, change.before_ordinal),
-                after=_number(language, change.after_ordinal),
-                delta=_number(language, delta, signed=True),
+                before=change.before_rating,
+                after=rating(change.after_rating, change.after_provisional),
+                delta=rating_delta(change.after_rating - change.before_rating),
             )
         )
-    lines = [translate(language, "bot.match.ratings", changes=", ".join(parts))]
-    result = update.match.result if update.match is not None else None
-    rose = all(c.after_ordinal > c.before_ordinal for c in update.rating_changes)
-    if result and result.get("draw") and rose:
-        # Otherwise a draw that raises both ratings looks like a mistake.
-        lines.append(translate(language, "bot.match.draw_raised_ratings"))
-    return lines
-
-
-def rating(language: str, value: float) -> str:
-    """A rating (μ − 3σ) as shown in lists: one decimal, the language's decimal mark."""
-    return _number(language, value)
+    return [translate(language, "bot.match.ratings", changes=", ".join(parts))]

@@ -11,15 +11,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
-
+from bot.service.rating_scale import DEFAULT_MU, DEFAULT_SIGMA, MODEL
 from bot.service.results import RatingChange
 from bot.storage import Repository
 from bot.storage.records import MatchRecord, RatingRecord
-
-_MODEL = PlackettLuce()
-DEFAULT_MU = _MODEL.mu
-DEFAULT_SIGMA = _MODEL.sigma
 
 
 @dataclass(frozen=True)
@@ -60,10 +55,10 @@ def rate(
         for user in placing.user_ids
     }
     teams = [
-        [_MODEL.create_rating([before[user].mu, before[user].sigma]) for user in placing.user_ids]
+        [MODEL.create_rating([before[user].mu, before[user].sigma]) for user in placing.user_ids]
         for placing in placings
     ]
-    rated = _MODEL.rate(teams, ranks=[float(p.rank) for p in placings])
+    rated = MODEL.rate(teams, ranks=[float(p.rank) for p in placings])
     best = min(p.rank for p in placings)
     everyone_tied = all(p.rank == best for p in placings)
     records = []

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from bot.service.rating_scale import display_rating, is_provisional
 from bot.service.texts import ENGINE_PHRASE, ENGINE_TEXT, ENGLISH, RESULT, english
 from engine.board import BoardState
 from engine.leiff.views import LeiffView
@@ -163,19 +164,25 @@ class RatingChange:
     after_sigma: float
 
     @property
-    def before_ordinal(self) -> float:
-        return self.before_mu - 3.0 * self.before_sigma
+    def before_rating(self) -> int:
+        """The rating shown before the match (see :mod:`bot.service.rating_scale`)."""
+        return display_rating(self.before_mu)
 
     @property
-    def after_ordinal(self) -> float:
-        return self.after_mu - 3.0 * self.after_sigma
+    def after_rating(self) -> int:
+        return display_rating(self.after_mu)
+
+    @property
+    def after_provisional(self) -> bool:
+        return is_provisional(self.after_sigma)
 
 
 @dataclass(frozen=True)
 class LeaderboardRow:
     rank: int
     user_id: int
-    ordinal: float
+    rating: int  # as shown (bot.service.rating_scale), the order of the list
+    provisional: bool  # shown with "?"
     mu: float
     sigma: float
     games: int
@@ -206,7 +213,8 @@ class PlayerStats:
     game: str
     mu: float
     sigma: float
-    ordinal: float
+    rating: int  # as shown (bot.service.rating_scale)
+    provisional: bool  # shown with "?"
     games: int
     wins: int
     losses: int

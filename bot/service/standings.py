@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bot.service import bots
 from bot.service.errors import InvalidOptions
-from bot.service.ratings import DEFAULT_MU, DEFAULT_SIGMA
+from bot.service.rating_scale import DEFAULT_MU, DEFAULT_SIGMA, display_rating, is_provisional
 from bot.service.results import LeaderboardRow, PlayerStats, VsBotStats
 from bot.service.steps import game_name
 from bot.storage import Repository
@@ -25,7 +25,8 @@ class Standings:
             LeaderboardRow(
                 rank=i + 1,
                 user_id=r.user_id,
-                ordinal=r.ordinal,
+                rating=display_rating(r.mu),
+                provisional=is_provisional(r.sigma),
                 mu=r.mu,
                 sigma=r.sigma,
                 games=r.games,
@@ -72,7 +73,8 @@ class Standings:
                 game=r.game,
                 mu=r.mu,
                 sigma=r.sigma,
-                ordinal=r.ordinal,
+                rating=display_rating(r.mu),
+                provisional=is_provisional(r.sigma),
                 games=r.games,
                 wins=r.wins,
                 losses=r.losses,
@@ -90,7 +92,8 @@ class Standings:
                 game=played,
                 mu=DEFAULT_MU,
                 sigma=DEFAULT_SIGMA,
-                ordinal=DEFAULT_MU - 3.0 * DEFAULT_SIGMA,
+                rating=display_rating(DEFAULT_MU),
+                provisional=is_provisional(DEFAULT_SIGMA),
                 games=0,
                 wins=0,
                 losses=0,

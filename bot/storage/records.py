@@ -169,7 +169,9 @@ class VsBotRecord:
 
 @dataclass(frozen=True)
 class RatingRecord:
-    """A player's rating and record in one game on one server (``pool`` human or bot)."""
+    """A player's rating and record in one game on one server (``pool`` human or bot):
+    ``mu`` and ``sigma`` are the rating model's own; the number players read is made from
+    them when shown (``bot.service.rating_scale``)."""
 
     guild_id: int
     game: str
@@ -184,11 +186,6 @@ class RatingRecord:
     draws: int = 0
     streak: int = 0
     best_streak: int = 0
-
-    @property
-    def ordinal(self) -> float:
-        """The conservative skill shown to players: mu minus three sigma."""
-        return self.mu - 3.0 * self.sigma
 
     def evolve(self, **changes: Any) -> RatingRecord:
         return evolved(self, changes)

@@ -212,7 +212,8 @@ class Repository(abc.ABC):
     async def leaderboard(
         self, guild_id: int, game: str, limit: int, pool: str = "human"
     ) -> list[RatingRecord]:
-        """Best ordinal first; ties by more games, then lower user id."""
+        """Highest ``mu`` first (the order of the ratings shown); ties by more games, then
+        lower user id. Only players with a game."""
 
     @abc.abstractmethod
     async def player_ratings(

@@ -37,7 +37,7 @@ class MemberQueries(SqlAccess):
     ) -> list[RatingRecord]:
         rows = await self._fetch(
             "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND pool = ? AND games > 0 "
-            "ORDER BY (mu - 3.0 * sigma) DESC, games DESC, user_id ASC LIMIT ?",
+            "ORDER BY mu DESC, games DESC, user_id ASC LIMIT ?",
             (guild_id, game, pool, limit),
         )
         return [mapping.rating_from_row(row) for row in rows]

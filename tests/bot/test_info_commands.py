@@ -4,10 +4,12 @@ rules are the tutorial: tests/bot/test_learning.py)."""
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from PIL import Image
 
+from i18n import translate
 from tests.bot.helpers import pinged, start_board_match
 
 
@@ -68,4 +70,61 @@ async def test_leaderboard_stats_replay_and_games(sim, world, bot, clock):
     assert f"★ #{running} Les (running)" in games.text
     assert f"\n#{others} Lefe (running) in <#{world.other_channel.id}>: bob, admin" in games.text
     assert "Leiff (open table)" in games.text and lobby.last_message is not None
+    sim.assert_no_bot_errors()
+
+
+@pytest.fixture(params=["en", "de"])
+def language(request, world) -> str:
+    """The server's and every member's language (set before the bot starts)."""
+    if request.param == "de":
+        world.guild.preferred_locale = "de"
+        for user in (world.admin, world.alice, world.bob, world.carol):
+            user.locale = "de"
+    return request.param
+
+
+RATING_IN_ROW = re.compile(r"^Dalen: \w+ (\S+?)(\??), ", re.MULTILINE)
+# a rating change as the result shows it: "bob 1500 → 1447? (−53)"
+CHANGE = re.compile(r"(\w+) (\S+) → (\S+?)(\??) \(([+\N{MINUS SIGN}±])(\d+)\)")
+
+
+async def resigned_dalen(sim, winner, loser, language: str, clock) -> str:
+    """``loser`` resigns a Dalen match against ``winner``; the final message's text."""
+    clock.advance(60)
+    offer = (await sim.slash(winner, "play", game="dalen", opponent=loser, size=5)).last_message
+    board = (
+        await sim.click(loser, offer, translate(language, "bot.challenge.button.accept"))
+    ).last_message
+    resign = translate(language, "bot.board.button.resign")
+    return (await sim.click(loser, board, resign)).last_message.content
+
+
+@pytest.mark.compressed_rate_limits
+async def test_ratings_read_around_1500_and_a_loss_slightly_below(sim, world, language, bot, clock):
+    """A newcomer reads 1500; one lost game reads a few dozen points less, marked
+    provisional, never a negative number; the leaderboard lists no negative rating."""
+    ended = await resigned_dalen(sim, world.alice, world.bob, language, clock)
+    changes = {name: rest for name, *rest in CHANGE.findall(ended)}
+    assert set(changes) == {"alice", "bob"}, ended
+    for name, sign, won in (("alice", "+", True), ("bob", "\N{MINUS SIGN}", False)):
+        before, after, provisional, shown_sign, delta = changes[name]
+        assert before == "1500" and provisional == "?" and shown_sign == sign
+        assert 1500 < int(after) < 1600 if won else 1400 < int(after) < 1500
+        assert abs(int(after) - 1500) == int(delta)
+
+    loser = (await sim.slash(world.carol, "stats", member=world.bob)).text
+    (value, provisional) = RATING_IN_ROW.search(loser).groups()
+    assert value == changes["bob"][1] and provisional == "?"
+    winner = (await sim.slash(world.carol, "stats", member=world.alice)).text
+    assert 1500 < int(RATING_IN_ROW.search(winner).group(1)) < 1600
+
+    # Many more losses: still far from zero, every rating on the board a plain number.
+    for _ in range(6):
+        await resigned_dalen(sim, world.carol, world.bob, language, clock)
+    board = (await sim.slash(world.alice, "leaderboard", game="dalen")).text
+    rows = board.splitlines()[1:]
+    assert [row.split(" ")[1].rstrip(":") for row in rows] == ["carol", "alice", "bob"]
+    # "1. carol: 1612? (6 games: 6W 0L 0D)": digits only, never a sign
+    ratings = [int(re.search(r": (\d+)\?? \(", row).group(1)) for row in rows]
+    assert ratings == sorted(ratings, reverse=True) and ratings[-1] > 1000
     sim.assert_no_bot_errors()

@@ -60,7 +60,7 @@ async def _beat(service: MatchService, clock: ManualClock, winner: int, loser: i
     await service.resign(match_id, loser)
 
 
-async def test_leaderboard_orders_by_conservative_rating(
+async def test_leaderboard_orders_by_the_rating_shown(
     service: MatchService, clock: ManualClock
 ) -> None:
     await _beat(service, clock, ALICE, BOB)
@@ -69,7 +69,10 @@ async def test_leaderboard_orders_by_conservative_rating(
     rows = await service.leaderboard(GUILD, "lefe")
     assert [r.user_id for r in rows] == [ALICE, CAROL, BOB]
     assert [r.rank for r in rows] == [1, 2, 3]
-    assert rows[0].ordinal >= rows[1].ordinal >= rows[2].ordinal
+    assert rows[0].rating > rows[1].rating > rows[2].rating
+    # Alice won twice, Carol once, Bob lost twice: around 1500, by tens, all provisional
+    assert rows[0].rating > 1500 > rows[2].rating > 1350 and rows[0].rating < 1650
+    assert all(row.provisional for row in rows)
     assert (rows[0].games, rows[0].wins, rows[0].streak) == (2, 2, 2)
     assert [r.user_id for r in await service.leaderboard(GUILD, "lefe", limit=1)] == [ALICE]
     assert await service.leaderboard(GUILD, "dalen") == []

@@ -146,7 +146,7 @@ class Information:
                         "bot.leaderboard.row",
                         rank=row.rank,
                         name=name,
-                        rating=rating(language, row.ordinal),
+                        rating=rating(row.rating, row.provisional),
                         record=record(language, row),
                     )
                 )
@@ -180,7 +180,7 @@ class Information:
                             language,
                             "bot.stats.row",
                             game=game_title(row.game),
-                            rating=rating(language, row.ordinal),
+                            rating=rating(row.rating, row.provisional),
                             record=record(language, row),
                             streak=streak(language, row),
                         )
