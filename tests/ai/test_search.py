@@ -20,6 +20,7 @@ from engine.ai.levels import (
 )
 from engine.ai.mcts import Searcher, SearchSettings, terminal_value, uniform_random_move
 from engine.board import BoardState
+from engine.registry import get_board_game
 from tests.ai.toy_game import ThreeInRow, blue_threatens_three, lines_of, red_wins_in_one
 
 SMALL = SearchSettings(max_iterations=25, time_limit=30.0)
@@ -129,8 +130,15 @@ def test_a_time_override_above_five_seconds_is_capped() -> None:
 
 def test_worker_entry_point_rebuilds_the_position_from_json() -> None:
     state = random_positions("lefe", 1, seed=2)[0]
-    move = choose_move_from_json(state.to_json(), "lefe", "easy", seed=8)
-    assert move == choose_move(state, "easy", seed=8)
+    rebuilt = get_board_game("lefe").from_json(state.to_json())
+    assert rebuilt.to_json() == state.to_json()
+    assert choose_move_from_json(state.to_json(), "lefe", "easy", seed=8) in state.legal_moves()
+    # The same search of the rebuilt position plays the same move. Easy stops at 60
+    # iterations or 0.5 s, whichever comes first: on a loaded machine the clock can stop one
+    # search earlier than the other, so both get the 5 s ceiling and stop at the budget.
+    once = search_move(rebuilt, "easy", seed=8, time_limit=5.0)
+    again = search_move(state, "easy", seed=8, time_limit=5.0)
+    assert once.move == again.move and once.iterations == again.iterations
     with pytest.raises(ValueError, match="not a board game"):
         choose_move_from_json(state.to_json(), "leiff", "easy")
 
