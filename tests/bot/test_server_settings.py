@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from bot.features.settings.values import setting_name
+from bot.features.settings.values import SETTING_TEXT_IDS, THEME_TEXT_IDS, setting_name
 from bot.service import GuildSettings
-from bot.service.guild_settings import COUNTS, DURATIONS, SWITCHES
+from bot.service.guild_settings import CHOICES, COUNTS, DURATIONS, SWITCHES
 from i18n import translate
+from render.themes import list_themes
 from tests.bot.language_check import untranslated
 
 ADMIN_NAMES = ("admin", "alice", "bob", "carol")
@@ -48,6 +49,16 @@ async def stored(bot, world) -> GuildSettings:
 
 def line(language: str, key: str, value: str) -> str:
     return f"{setting_name(language, key)}: **{value}**"
+
+
+def test_every_setting_and_theme_has_a_name_and_a_kind() -> None:
+    """A setting added later is offered by /settings only with a name in the catalogues,
+    and read only as one of the kinds of values (language has an option of its own)."""
+    keys = set(GuildSettings.all_keys()) - {"language"}
+    assert set(SETTING_TEXT_IDS) == keys
+    kinds = [set(SWITCHES), set(DURATIONS), set(COUNTS), set(CHOICES), {"allowed_channels"}]
+    assert sum(len(kind) for kind in kinds) == len(keys) and set().union(*kinds) == keys
+    assert set(THEME_TEXT_IDS) == set(list_themes())
 
 
 async def test_a_german_admin_changes_every_setting_in_german(sim, german, bot):

@@ -8,6 +8,8 @@ module is the edge's half:
   the words of any supported language whatever the admin's own (:mod:`i18n.typed`: "an",
   "on", "1 Tag", "2 h", "Nacht", "night", ``#spiele``); a refusal names only what the admin
   can type, in their language;
+- :func:`switch_from`, :func:`theme_from`: the same reading of on/off and of a theme, for
+  ``/prefs`` too;
 - :func:`refusal`: the service's refusal of a value (out of range) in the same words;
 - :func:`write_value` and :func:`describe`: values and the list of settings as the reader's
   language writes them ("1 day (allowed: 1 min to 14 days)", "1 Tag (erlaubt: 1 Min. bis
