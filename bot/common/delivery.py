@@ -94,6 +94,11 @@ class MessageBuilder(ABC):
         """The users this update has something private for."""
         return []
 
+    async def used_message(self, update: Update, message_id: int, language: str) -> str | None:
+        """What the clicked channel message ``message_id`` says once ``update`` has used it
+        (its buttons go grey in the same edit), or None to leave its words as they are."""
+        return None
+
     def outdated_by_newer(self, outgoing: Outgoing) -> bool:
         """Whether this channel message's buttons must go grey once a newer one is posted.
         A message without buttons (or with only buttons that stay right on an old message)
@@ -418,8 +423,18 @@ class Delivery:
                     )
                 return origin
         if origin is not None and responder is not None and not responder.origin_updated:
-            # the clicked message has been used: its buttons go grey
-            await responder.update_origin(view=disabled_copy(origin))
+            # the clicked message has been used: its buttons go grey (and its words may
+            # change with them, in the same edit)
+            builder = self.builder_for(update)
+            words = (
+                await builder.used_message(update, origin.id, public.language)
+                if builder is not None
+                else None
+            )
+            changes: dict[str, Any] = {"view": disabled_copy(origin)}
+            if words is not None:
+                changes["content"] = words
+            await responder.update_origin(**changes)
         if update.kind in CHALLENGE_END_KINDS and origin is None and update.challenge is not None:
             known = update.challenge.message_id
             if known is not None:

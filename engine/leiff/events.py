@@ -100,9 +100,12 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "peek_other_private": "{owner_player}'s slot {slot} is {card}.",
     "blind_swap": "{player} swaps {a_player}'s slot {a_slot} with {b_player}'s slot {b_slot}, "
     "unseen.",
+    "blind_swap_own": "{player} swaps their slot {slot} with {other_player}'s slot {other_slot}, "
+    "unseen.",
     "slot_discard": "{player} uses the slot machine to discard {card} from slot {slot}.",
     "slot_give": "{player} uses the slot machine on {target_player}.",
     "rotate": "{player} rearranges {target_player}'s cards without showing the new order.",
+    "rotate_victim": "{player} rearranged your cards: you no longer know where they are.",
     "rotate_private": (
         "You turned {target_player}'s cards {count} step clockwise.",
         "You turned {target_player}'s cards {count} steps clockwise.",
@@ -114,16 +117,20 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "show": "{player} shows everyone their slot {slot}: {card}.",
     "swap_hands": "{player} swaps their whole hand with {left_player}'s.",
     "enchant_look": (
-        "{player} enchants {target_player}: at round end they exchange a card; "
-        "{target_player} may now look at {count} of {player}'s cards.",
-        "{player} enchants {target_player}: at round end they exchange a card; "
-        "{target_player} may now look at {count} of {player}'s cards.",
+        "{player} enchants {target_player} and, in return, lets them look at {count} of their "
+        "own cards; at round end the two exchange a card.",
+        "{player} enchants {target_player} and, in return, lets them look at {count} of their "
+        "own cards; at round end the two exchange a card.",
     ),
-    "enchant_double": "{player} enchants {target_player}: at round end they exchange a card, "
-    "and {player} drinks double this round.",
+    "enchant_double": "{player} enchants {target_player} and drinks double this round; at "
+    "round end the two exchange a card.",
     "exchange_immune": "{target_player} is immune (Kellner): the Magier's exchange is off.",
-    "exchange": "The Magier's exchange: {target_player} gives {player} the card they choose "
-    "as their best, {player} gives back the card they choose as their worst.",
+    "exchange": "The Magier's exchange: {target_player} gives their best card to {player}, "
+    "who gives back their worst (each chooses their own).",
+    "exchange_give_best": "The Magier's exchange with {player}: give them the card you choose "
+    "as your best; you get back the one they choose as their worst.",
+    "exchange_give_worst": "The Magier's exchange with {target_player}: give them the card you "
+    "choose as your worst; you get the one they choose as their best.",
     "exchange_chosen": "{player} has chosen the card to give.",
     "exchange_done": "{target_player}'s slot {b_slot} and {player}'s slot {a_slot} change hands.",
     # ---- the end of a round ----------------------------------------------------------------
@@ -137,16 +144,23 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "scores_teams_bonus": "Round {round} scores:\n{teams}\n{bonus}",
     "team_score": "Team {players}: {score} this round ({shares}), {total} in total.",
     "share": "{player} {score}",
-    "bonus_lowest_score": "{player} called Leiff and gets {bonus} (strictly lowest score).",
-    "bonus_not_lowest_score": "{player} called Leiff and gets {bonus} (not strictly lowest score).",
-    "bonus_lowest_team": "{player} called Leiff and gets {bonus} (strictly lowest team).",
-    "bonus_not_lowest_team": "{player} called Leiff and gets {bonus} (not strictly lowest team).",
+    "bonus_lowest_score": "{player} called Leiff with the lowest score: {bonus}.",
+    "bonus_not_lowest_score": "{player} called Leiff, but someone else scored as low or lower: "
+    "{bonus}.",
+    "bonus_lowest_team": "{player} called Leiff and their team scored lowest: {bonus}.",
+    "bonus_not_lowest_team": "{player} called Leiff, but another team scored as low or lower: "
+    "{bonus}.",
     "drinks": "Drinks this round: {drinks}.",
     "drinks_shots": ("{count} shot (or {sips} sips)", "{count} shots (or {sips} sips)"),
     "drinks_sips": ("{count} sip", "{count} sips"),
     "drinks_owed": "{player} {owed}",
-    "drinks_owed_both": "{player} {shots} and {sips}",
+    "drinks_shot_count": ("{count} shot", "{count} shots"),
+    "drinks_shots_and_sips": "{player} {shots} and {sips} (or {all_sips} sips)",
+    "drinks_shots_and_sips_hands_out": "{player} {shots} and {sips} (or {all_sips} sips), and "
+    "hands out {given}",
     "drinks_owed_hands_out": "{player} {owed}, and hands out {given}",
+    # (said before "drinks_shots_and_sips": kept for the events of matches stored then)
+    "drinks_owed_both": "{player} {shots} and {sips}",
     "drinks_owed_both_hands_out": "{player} {shots} and {sips}, and hands out {given}",
     "drinks_hands_out": "{player} hands out {given}",
     "drinks_nothing": "{player} nothing",

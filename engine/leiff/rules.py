@@ -240,6 +240,9 @@ def _next_exchange(t: Table, events: Events) -> None:
                 target=target,
             )
         )
+        # each of the two reads in their own message whom they exchange with, and which card
+        events.append(event("exchange", [target], said("exchange_give_best", player=by)))
+        events.append(event("exchange", [by], said("exchange_give_worst", target_player=target)))
         return
     t.exchange = None
     finish_round(t, events)
@@ -746,20 +749,25 @@ def _do_trade(t: Table, seat: int, action: Action, events: Events) -> None:
         hands[b_seat][b_slot - 1],
         hands[a_seat][a_slot - 1],
     )
-    events.append(
-        _effect_event(
-            t,
-            said(
-                "blind_swap",
-                player=seat,
-                a_player=a_seat,
-                a_slot=a_slot,
-                b_player=b_seat,
-                b_slot=b_slot,
-            ),
-            ops=[["exchange", a_seat, a_slot, b_seat, b_slot]],
+    # one of the two cards may be the player's own: "swaps their slot 1 with Ben's slot 3"
+    if seat == a_seat:
+        says = said(
+            "blind_swap_own", player=seat, slot=a_slot, other_player=b_seat, other_slot=b_slot
         )
-    )
+    elif seat == b_seat:
+        says = said(
+            "blind_swap_own", player=seat, slot=b_slot, other_player=a_seat, other_slot=a_slot
+        )
+    else:
+        says = said(
+            "blind_swap",
+            player=seat,
+            a_player=a_seat,
+            a_slot=a_slot,
+            b_player=b_seat,
+            b_slot=b_slot,
+        )
+    events.append(_effect_event(t, says, ops=[["exchange", a_seat, a_slot, b_seat, b_slot]]))
     _end_turn(t)
 
 
@@ -808,6 +816,9 @@ def _do_rotate(t: Table, seat: int, action: Action, events: Events) -> None:
             ops=[["rotate", target, steps]],
         )
     )
+    # the player whose cards moved reads it in their own message too: what they knew of
+    # their hand is gone from their picture
+    events.append(event("effect", [target], said("rotate_victim", player=seat)))
     _end_turn(t)
 
 

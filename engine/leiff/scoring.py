@@ -127,7 +127,15 @@ def _drinks_part(seat: int, row: Drinks) -> dict[str, Any]:
     out = "_hands_out" if hand_out else ""
     extra: dict[str, Any] = {"given": given} if hand_out else {}
     if shots and sips:
-        return said(f"drinks_owed_both{out}", player=seat, shots=shot_part, sips=sip_part, **extra)
+        # "1 shot and 3 sips (or 7 sips)": the shot's sips said once, for the whole
+        return said(
+            f"drinks_shots_and_sips{out}",
+            player=seat,
+            shots=said("drinks_shot_count", count=shots),
+            sips=sip_part,
+            all_sips=4 * shots + sips,
+            **extra,
+        )
     owed = shot_part if shots else sip_part
     return said(f"drinks_owed{out}", player=seat, owed=owed, **extra)
 

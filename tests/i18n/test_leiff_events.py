@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import random
 import re
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -134,3 +135,46 @@ def test_random_games_word_every_event_in_both_languages() -> None:
     # the games reach most of what the engine can say, the special cards' lines included
     assert len(seen) >= 40, sorted(set(ENGLISH) - seen)
     assert {"deal", "draw_private", "scores", "drinks", "reveal", "game_over"} <= seen
+
+
+def _parts(says: Mapping[str, Any]) -> Iterator[Mapping[str, Any]]:
+    """Every sentence or phrase of something said, one by one: the ones made of other parts
+    (a round's scores, its drinks, the reveal) are not a sentence of their own."""
+    nested = [
+        value
+        for value in says["params"].values()
+        if isinstance(value, Mapping)
+        or (isinstance(value, list) and value and isinstance(value[0], Mapping))
+    ]
+    if not nested:
+        yield says
+    for value in nested:
+        for part in value if isinstance(value, list) else [value]:
+            yield from _parts(part)
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_line_names_each_player_once(language: str) -> None:
+    """A line says each player's name once: "<@Ann> swaps their slot 1 with <@Ben>'s slot
+    3", not "<@Ann> swaps <@Ann>'s slot 1"; "<@Cem> gives their best card to <@Ann>, who
+    gives back their worst", not each name twice. Water rules too (the Magier's look)."""
+    states = _games()
+    for seed in range(5, 11):  # more games, with and without water rules
+        options = {"specials": True, "drinking": True, "water": seed % 2 == 1}
+        state = get_game("leiff").new(players=3 + seed % 3, seed=seed, options=options)
+        rng = random.Random(seed)
+        while state.outcome is None:
+            states.append(state)
+            state = state.play(*random_action(state, rng))
+    checked: set[str] = set()
+    for state in states:
+        names = [f"<@{name}>" for name in NAMES[: state.players]]
+        for item in state.events:
+            for part in _parts({"code": item["code"], "params": item["params"]}):
+                line = leiff_event(language, {"text": "", "said": part, "names": names})
+                repeated = [name for name in names if line.count(name) > 1]
+                assert not repeated, (part["code"], line)
+                checked.add(str(part["code"]))
+    # the lines the players read twice a name in before
+    wanted = {"blind_swap", "blind_swap_own", "exchange", "enchant_double", "enchant_look"}
+    assert wanted <= checked, sorted(wanted - checked)

@@ -29,7 +29,7 @@ def test_a_hand_of_13_10_4_2_costs_two_shots_and_two_sips_at_round_end():
     ledger = state.view(None)["drinks"]
     assert ledger[0] == {"sips": 0 + 2, "shots": 2, "hand_out": 0}
     assert ledger[1] == {"sips": 5, "shots": 0, "hand_out": 0}  # 14 / 3 rounded up
-    assert any("2 shots (or 8 sips) and 2 sips" in text for text in texts(state))
+    assert any("2 shots and 2 sips (or 10 sips)" in text for text in texts(state))
 
 
 def test_negative_hand_lets_the_player_hand_out_sips():
@@ -82,6 +82,6 @@ def test_the_drinks_line_counts_in_words_with_plurals():
     state = stacked(hands, "9", drinking=True).play(0, "leiff")
     (line,) = [text for text in texts(state) if text.startswith("Drinks this round")]
     assert line == (
-        "Drinks this round: {p0} 1 shot (or 4 sips) and 1 sip; {p1} hands out 2 sips; {p2} 2 sips."
+        "Drinks this round: {p0} 1 shot and 1 sip (or 5 sips); {p1} hands out 2 sips; {p2} 2 sips."
     )
     assert "(s)" not in line

@@ -40,6 +40,15 @@ def test_a_nine_swaps_your_card_with_another_players_unseen_and_knowledge_follow
     assert state.view(0)["hands"] == [[None, "2", None, None], [None, "1", None, None]]
     assert state.view(1)["hands"] == [["6", None, None, None], ["5", None, None, None]]
     assert state.view(None)["hands"] == [[None] * 4, [None] * 4]
+    # the player is named once: "their slot", not their name again
+    assert texts(state)[-1] == "{p0} swaps their slot 1 with {p1}'s slot 2, unseen."
+
+
+def test_a_nine_swap_names_the_players_own_card_as_theirs_in_either_order():
+    state = play(stacked([A, B, C], "12", ["9", "9"]), (0, "draw"), (0, "discard"))
+    state = play(state, (0, "trade 0.3 2.1"), (1, "draw"), (1, "discard"), (1, "trade 0.2 1.4"))
+    assert texts(state)[-1] == "{p1} swaps their slot 4 with {p0}'s slot 2, unseen."
+    assert state.events[-1]["code"] == "blind_swap_own"
 
 
 def test_a_nine_may_swap_the_cards_of_two_other_players():
@@ -51,6 +60,7 @@ def test_a_nine_may_swap_the_cards_of_two_other_players():
     state = state.play(0, "trade 2.4 1.4")  # either order is accepted
     assert state.hands[1][3] == "-1" and state.hands[2][3] == "11"
     assert state.log[-1] == (0, "trade 1.4 2.4")
+    assert texts(state)[-1] == "{p0} swaps {p1}'s slot 4 with {p2}'s slot 4, unseen."
 
 
 def test_slot_machine_lets_you_discard_one_of_your_cards():

@@ -32,6 +32,9 @@ def test_philosopher_turns_a_hand_unseen_and_clears_the_victims_memory():
     assert state.view(0)["hands"][1] == [None, None, None, "10"]  # the actor followed the turn
     assert all("1 step" not in text for text in texts(state))
     assert texts(state, 0)[-1] == "You turned {p1}'s cards 1 step clockwise."
+    # the victim is told in private, naming no card; the onlooker is told nothing more
+    assert texts(state, 1) == ["{p0} rearranged your cards: you no longer know where they are."]
+    assert texts(state, 2) == []
 
 
 # ---- Kellner ----------------------------------------------------------------------------------
@@ -191,6 +194,15 @@ def test_magician_exchange_happens_at_round_end_chosen_by_both_before_scoring():
     state = state.play(1, "leiff")
     assert state.waiting_for()["step"] == "exchange" and state.waiting_for()["owners"] == [0, 1]
     assert not state.round_over and state.view(None)["hands"][1] == [None] * 4
+    # each of the two is told in private whom they exchange with, and which card to give
+    assert texts(state, 1) == [
+        "The Magier's exchange with {p0}: give them the card you choose as your best; you get "
+        "back the one they choose as their worst."
+    ]
+    assert texts(state, 0) == [
+        "The Magier's exchange with {p1}: give them the card you choose as your worst; you "
+        "get the one they choose as their best."
+    ]
     state = state.play(1, "give 4")  # the -1: its best card
     assert state.waiting_for()["owners"] == [0]
     with pytest.raises(IllegalMove):

@@ -124,24 +124,8 @@ class LeiffMessages(MessageBuilder):
         pings: tuple[int, ...] = ()
         image = None
         if match.status == "lobby":
-            players = ", ".join(f"**{in_text(n)}**" for n in seat_names) or translate(
-                language, "bot.leiff.lobby.nobody"
-            )
-            lines.append(
-                translate(
-                    language,
-                    "bot.leiff.lobby.players",
-                    count=len(seat_names),
-                    most=get_spec(match.game).players[1],
-                    players=players,
-                )
-            )
             options = match.options or {}
-            lines.append(
-                translate(
-                    language, "bot.leiff.lobby.options", options=describe_options(language, options)
-                )
-            )
+            lines.extend(self._lobby_lines(match, seat_names, language))
             if options.get("teams"):
                 lines.append(translate(language, "bot.leiff.lobby.teams"))
             lines.append(translate(language, "bot.leiff.lobby.host_starts"))
@@ -196,6 +180,39 @@ class LeiffMessages(MessageBuilder):
             pings,
             language,
         )
+
+    @staticmethod
+    def _lobby_lines(match: MatchInfo, seat_names: Sequence[str], language: str) -> list[str]:
+        """Who sits at a lobby's table, and its options."""
+        players = ", ".join(f"**{in_text(n)}**" for n in seat_names) or translate(
+            language, "bot.leiff.lobby.nobody"
+        )
+        return [
+            translate(
+                language,
+                "bot.leiff.lobby.players",
+                count=len(seat_names),
+                most=get_spec(match.game).players[1],
+                players=players,
+            ),
+            translate(
+                language,
+                "bot.leiff.lobby.options",
+                options=describe_options(language, match.options or {}),
+            ),
+        ]
+
+    async def used_message(self, update: Update, message_id: int, language: str) -> str | None:
+        """A lobby whose **Start** was clicked says that the game started, with whom and
+        how (its last line was who joined last). Any other clicked message keeps its words."""
+        match = match_of(update)
+        if update.kind != "match_started" or match.messages.get("lobby") != message_id:
+            return None
+        seat_names = await self.context.names.seat_names(match)
+        lines = [translate(language, "bot.leiff.header", table=match.id)]
+        lines.extend(self._lobby_lines(match, seat_names, language))
+        lines.append(translate(language, "bot.leiff.lobby.started"))
+        return "\n".join(lines)
 
     async def dm_closed_notice(self, update: Update, user_id: int, language: str) -> Outgoing:
         match = match_of(update)
