@@ -47,6 +47,7 @@ from bot.features.leiff_tables import LeiffTables
 from bot.features.play import Play
 from bot.features.settings import Preferences, ServerSettings
 from bot.service import MatchService
+from bot.service.housekeeping import Retention
 from bot.service.protocol import GameService
 from bot.settings import Settings
 from bot.storage import Repository, open_repository
@@ -148,7 +149,8 @@ class LeafBot(discord.AutoShardedClient):
             self._repository = await open_repository(
                 self.settings.database, pool_size=self.settings.database_pool_size
             )
-            self.context.service = MatchService(self._repository, **self._service_options)
+            options = {"retention": retention(self.settings), **self._service_options}
+            self.context.service = MatchService(self._repository, **options)
         # Board-game searches run in these worker processes (started on the first bot move).
         ai_pool.configure(self.settings.ai_workers)
         # The bot's own user id sits in its seat of games against it; login has set it.
@@ -229,6 +231,12 @@ class LeafBot(discord.AutoShardedClient):
                 await self.tick_once()
             except Exception:
                 log.exception("clock tick failed")
+            try:
+                # after the tick's updates went out: a bounded share of a pruning pass,
+                # when one is due and this process holds it (docs/service.md, "What is kept")
+                await self.service.prune_due()
+            except Exception:
+                log.exception("pruning failed")
             await asyncio.sleep(max(0.1, self._tick_seconds - (time.monotonic() - started)))
 
     async def tick_once(self, now: float | None = None) -> int:
@@ -255,6 +263,16 @@ class LeafBot(discord.AutoShardedClient):
             await self._repository.close()
             self._repository = None
         log.info("bot closed")
+
+
+def retention(settings: Settings) -> Retention:
+    """What the database keeps, as the settings say."""
+    return Retention(
+        closed_challenges_days=settings.keep_closed_challenges_days,
+        ended_match_messages_days=settings.keep_ended_match_messages_days,
+        member_languages_days=settings.keep_member_languages_days,
+        every_hours=settings.prune_every_hours,
+    )
 
 
 def configure_logging(level: str) -> None:

@@ -98,12 +98,27 @@ class Settings:
     # Where the project's docs/ folder is published (https://.../docs): /rules links each
     # game's rules page under it. None: no link.
     docs_url: str | None = None
+    # How long what only grew is kept, in days, and how often it is pruned (docs/service.md,
+    # "What is kept"): closed challenges, the message ids and event lines of ended matches,
+    # the languages of members not seen since.
+    keep_closed_challenges_days: int = 30
+    keep_ended_match_messages_days: int = 7
+    keep_member_languages_days: int = 180
+    prune_every_hours: int = 24
     # What the settings said that deserves a word in the log at start-up.
     notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.shard_count is not None and self.shard_count < 1:
             raise SystemExit("SHARD_COUNT must be 1 or more")
+        for name in (
+            "keep_closed_challenges_days",
+            "keep_ended_match_messages_days",
+            "keep_member_languages_days",
+            "prune_every_hours",
+        ):
+            if getattr(self, name) < 1:
+                raise SystemExit(f"{name.upper()} must be 1 or more")
         if self.shard_ids is not None:
             if self.shard_count is None:
                 raise SystemExit("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
@@ -180,5 +195,9 @@ class Settings:
             shard_count=integer("SHARD_COUNT", None),
             shard_ids=parse_shard_ids(shard_ids) if shard_ids else None,
             docs_url=(merged.get("DOCS_URL") or "").strip() or None,
+            keep_closed_challenges_days=integer("KEEP_CLOSED_CHALLENGES_DAYS", 30) or 0,
+            keep_ended_match_messages_days=integer("KEEP_ENDED_MATCH_MESSAGES_DAYS", 7) or 0,
+            keep_member_languages_days=integer("KEEP_MEMBER_LANGUAGES_DAYS", 180) or 0,
+            prune_every_hours=integer("PRUNE_EVERY_HOURS", 24) or 0,
             notes=tuple(notes),
         )

@@ -4,7 +4,9 @@
   language (``interaction.locale``). Every interaction tells it; the last one seen is kept
   in memory and, when it changes, in the database, so a DM sent later by the clock or a
   bot turn (no interaction at hand) still speaks it, also after a restart or from another
-  process.
+  process. An unchanged language is stored again once a day of a member's interactions
+  (``REFRESH_SECONDS``): the database forgets the languages of members not seen for months
+  (docs/service.md, "What is kept"), never those of members who still play.
 - Channel messages follow the server's language: the ``language`` setting of
   ``/settings`` when set, else the server's preferred locale (Discord's community setting).
 - Anything not supported reads English.
@@ -13,7 +15,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 import discord
@@ -25,6 +28,10 @@ log = logging.getLogger(__name__)
 
 # Each language by its own name (the same in every language, as on a language menu).
 LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
+
+# How long a language this process stored stands before an interaction that
+# shows it again stores it again, with the time it was seen.
+REFRESH_SECONDS = 86_400.0
 
 
 class ServiceHolder(Protocol):
@@ -45,6 +52,9 @@ class Languages:
         self._client = client
         self._context = context  # its service is there once the client has started
         self._members: dict[int, str] = {}
+        # when this process last stored each member's language (absent: not by this process)
+        self._stored_at: dict[int, float] = {}
+        self.clock: Callable[[], float] = time.monotonic
         self._servers: dict[int, str] = {}  # a server's Discord locale, from interactions
 
     @property
@@ -59,17 +69,22 @@ class Languages:
         await self.remember(interaction.user.id, language_for(interaction.locale))
 
     async def remember(self, user_id: int, language: str) -> None:
-        if self._members.get(user_id) == language:
+        now = self.clock()
+        stored_at = self._stored_at.get(user_id)
+        fresh = stored_at is not None and now - stored_at < REFRESH_SECONDS
+        if self._members.get(user_id) == language and fresh:
             return
         self._members[user_id] = language
         service = self._service
         if service is None:
             return
+        self._stored_at[user_id] = now
         try:
             await service.note_member_language(user_id, language)
         except Exception:
             # Only later DMs depend on it, and the next interaction tries again.
             self._members.pop(user_id, None)
+            self._stored_at.pop(user_id, None)
             log.warning("could not store the language of user %s", user_id, exc_info=True)
 
     async def member(self, user_id: int) -> str:

@@ -16,7 +16,8 @@ calling the others only through their public methods:
 - :class:`NewGames` checks and creates new games; :class:`Challenges` between people;
 - :class:`BoardMatches` and :class:`LeiffTables` (with :class:`LeiffLobbies`) play;
 - :class:`BotOpponent` plays the bot's seats; :class:`Clocks` applies deadlines;
-- :class:`Standings` and :class:`Lookups` read; :class:`Preferences` keeps members' own.
+- :class:`Standings` and :class:`Lookups` read; :class:`Preferences` keeps members' own;
+- :class:`Housekeeping` prunes what the database no longer needs.
 
 Each call of the facade is one line handing over to its part (see there for its
 documentation), except :meth:`MatchService.play` and :meth:`MatchService.resign`, which
@@ -37,6 +38,7 @@ from bot.service.clocks import Clocks
 from bot.service.describe import Describer, challenge_info
 from bot.service.errors import StaleVersion
 from bot.service.guild_settings import GuildSettings
+from bot.service.housekeeping import Housekeeping, Retention
 from bot.service.leiff_lobbies import LeiffLobbies
 from bot.service.leiff_tables import LeiffTables
 from bot.service.lookups import Lookups
@@ -80,6 +82,7 @@ class MatchService:
         owner: str | None = None,
         lease_clock: Callable[[], float] = time.time,
         claim_seconds: float = CLAIM_SECONDS,
+        retention: Retention | None = None,
     ) -> None:
         self.repo = repo
         self.clock = clock
@@ -106,6 +109,7 @@ class MatchService:
         self.standings = Standings(repo)
         self.lookups = Lookups(self.store, self.describe)
         self.prefs = Preferences(repo, clock)
+        self.housekeeping = Housekeeping(self.store, retention)
         self.store.finished_listeners.append(
             lambda record: self.prefs.match_finished(
                 (s.user_id for s in record.seats if s.user_id is not None), record.game
@@ -287,6 +291,10 @@ class MatchService:
     # ============================================================ the clock
     async def tick(self, now: float | None = None) -> list[Update]:
         return await self.clocks.tick(now)
+
+    async def prune_due(self) -> dict[str, int] | None:
+        finished = await self.housekeeping.prune_due()
+        return None if finished is None else dict(finished.deleted)
 
     # ============================================================ standings
     async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:

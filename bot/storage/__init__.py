@@ -30,7 +30,11 @@ from bot.storage.repository import (
     VersionConflict,
 )
 from bot.storage.sql import SqlRepository, migration_files
+from bot.storage.sql_housekeeping import FIRST_KEY, PRUNE_RULES
 from bot.storage.sqlite import SqliteRepository
+
+# The tables housekeeping prunes, in the order a pass walks them.
+PRUNABLE_TABLES = tuple(PRUNE_RULES)
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:///"
@@ -76,6 +80,8 @@ async def open_repository(
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "FIRST_KEY",
+    "PRUNABLE_TABLES",
     "ActionRecord",
     "ChallengeRecord",
     "ChallengeTaken",

@@ -281,3 +281,26 @@ class Repository(abc.ABC):
     async def hints_facts(self, user_id: int, game: str) -> tuple[bool | None, int]:
         """What decides whether the user's ``game`` pictures show hints, in one read: their
         hints choice (None: none) and :meth:`finished_games`."""
+
+    # ---- housekeeping ------------------------------------------------------------------
+    @abc.abstractmethod
+    async def claim_chore(
+        self, name: str, owner: str, lease_now: float, lease_until: float, due_by: float
+    ) -> bool:
+        """Claim (or renew) ``owner``'s lease on a chore shared by every process: granted
+        when no other owner's lease runs past ``lease_now`` and its last pass finished at
+        or before ``due_by`` (or never)."""
+
+    @abc.abstractmethod
+    async def finish_chore(self, name: str, owner: str, done_at: float) -> bool:
+        """Record a pass of the chore as finished at ``done_at`` and drop ``owner``'s
+        lease; False (nothing written) when ``owner`` no longer holds it."""
+
+    @abc.abstractmethod
+    async def prune_window(
+        self, table: str, after: int, before: float, limit: int
+    ) -> tuple[int, int | None]:
+        """One window of pruning ``table`` (one of ``PRUNE_RULES``): of the rows of the next
+        ``limit`` keys past ``after`` in key order, delete those its retention lets go,
+        judged old against ``before``. Returns (rows deleted, the last key looked at); the
+        key is None when no key was left past ``after``."""

@@ -39,6 +39,7 @@ from bot.storage.repository import (
 )
 from bot.storage.sql_access import Transaction, in_list
 from bot.storage.sql_challenges import ChallengeQueries
+from bot.storage.sql_housekeeping import HousekeepingQueries
 from bot.storage.sql_lookups import channel_lookup, guild_lookup
 from bot.storage.sql_members import MemberQueries
 from bot.storage.sql_messages import MessageQueries
@@ -111,7 +112,9 @@ def assemble_matches(
     ]
 
 
-class SqlRepository(ChallengeQueries, MemberQueries, MessageQueries, Repository):
+class SqlRepository(
+    ChallengeQueries, HousekeepingQueries, MemberQueries, MessageQueries, Repository
+):
     """Every repository method over a back end's :class:`Transaction` and ``_fetch``.
 
     Here: migrations, matches, their seats, actions, claims and the taking of a challenge;

@@ -6,6 +6,8 @@ clock, after a restart) still finds the member's language in the database."""
 from __future__ import annotations
 
 import re
+import sqlite3
+from contextlib import closing
 from typing import Any
 
 import pytest
@@ -171,4 +173,35 @@ async def test_a_server_of_another_shard_is_asked_for_its_language_once(sim, ger
         if r.method == "GET" and r.path.endswith(f"/guilds/{world.guild.id}")
     ]
     assert len(asked) == 1
+    sim.assert_no_bot_errors()
+
+
+def _seen_at(database, user_id: int) -> float | None:
+    with closing(sqlite3.connect(database)) as db:
+        row = db.execute(
+            "SELECT seen_at FROM member_languages WHERE user_id = ?", (user_id,)
+        ).fetchone()
+    return None if row is None else row[0]
+
+
+async def test_a_member_who_keeps_playing_keeps_their_language(sim, world, bot, database, clock):
+    """A language is pruned months after it was last seen; "seen" is stored again once a
+    day of interactions, so a German member who plays on never reads English DMs."""
+    bot.client.context.languages.clock = clock  # the day is the test's
+    world.alice.locale = "de"
+    await sim.slash(world.alice, "board")
+    first = _seen_at(database, world.alice.id)
+    assert first is not None
+    clock.advance(3_600)
+    await sim.slash(world.alice, "board")  # the same day: nothing written
+    assert _seen_at(database, world.alice.id) == first
+    clock.advance(86_400)
+    await sim.slash(world.alice, "board")
+    assert _seen_at(database, world.alice.id) == first + 3_600 + 86_400
+    # two hundred days on, seen every day: a pass keeps her language
+    for _ in range(200):
+        clock.advance(86_400)
+        await bot.client.context.languages.remember(world.alice.id, "de")
+    assert (await bot.client.service.prune_due()) is not None
+    assert await bot.client.service.member_languages([world.alice.id]) == {world.alice.id: "de"}
     sim.assert_no_bot_errors()

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.app import LeafBot
+from bot.app import LeafBot, retention
+from bot.service.housekeeping import Retention
 from bot.settings import Settings, default_render_workers, parse_shard_ids, usable_cores
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,3 +96,29 @@ def test_shards_are_a_count_and_this_process_s_share() -> None:
 def test_wrong_shard_settings_stop_with_a_clear_sentence(env: dict[str, str], message: str) -> None:
     with pytest.raises(SystemExit, match=message):
         load(**env)
+
+
+def test_retention_is_read_from_the_environment_and_reaches_the_service() -> None:
+    assert retention(load()) == Retention()  # the documented defaults
+    settings = load(
+        KEEP_CLOSED_CHALLENGES_DAYS="10",
+        KEEP_ENDED_MATCH_MESSAGES_DAYS="2",
+        KEEP_MEMBER_LANGUAGES_DAYS="90",
+        PRUNE_EVERY_HOURS="6",
+    )
+    assert retention(settings) == Retention(
+        closed_challenges_days=10,
+        ended_match_messages_days=2,
+        member_languages_days=90,
+        every_hours=6,
+    )
+    for name in ("KEEP_CLOSED_CHALLENGES_DAYS", "KEEP_MEMBER_LANGUAGES_DAYS", "PRUNE_EVERY_HOURS"):
+        with pytest.raises(SystemExit, match=name):
+            load(**{name: "0"})
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    for name in (
+        "KEEP_CLOSED_CHALLENGES_DAYS",
+        "KEEP_ENDED_MATCH_MESSAGES_DAYS",
+        "PRUNE_EVERY_HOURS",
+    ):
+        assert f"# {name}=" in example
