@@ -7,6 +7,7 @@ simulator with its limits on and the real bot (SQLite, pictures in threads):
 
 - board moves between two members (``/move``),
 - moves against the bot (the member's ``/move`` and the bot's answer),
+- resignations (``/resign`` and Yes on its question),
 - Leiff actions at a table of 3 and of 6 members (clicks on each player's DM controls),
 - Leiff actions of the one member at a table with 5 bot seats (their steps included),
 
@@ -143,6 +144,37 @@ class Bench:
             scenario.actions += 1
         return scenario
 
+    async def resignations(self, count: int, rng: random.Random) -> Scenario:
+        """Resigning a match between members: ``/resign``, then Yes on the question (one
+        action, two interactions; both moved first, so it is a resignation, not an abort)."""
+        scenario = Scenario("resignation (/resign, then Yes)")
+        alice, bob = self.world.alice, self.world.bob
+        channel = await self.channel("resign")
+        await self.client.service.update_settings(
+            self.world.guild.id, self.world.admin.id, True, challenge_cooldown_seconds=0
+        )
+        for _ in range(count):
+            challenge = await self.sim.slash(
+                alice, "play", channel=channel, game="lefe", opponent=bob, size=5
+            )
+            accepted = await self.sim.click(bob, challenge.last_message, "Accept")
+            await self.settled(accepted)
+            match_id = _match_id(accepted.last_message)
+            for player in (alice, bob):
+                _, state = await self.state(match_id)
+                moved = await self.sim.slash(
+                    player, "move", channel=channel, cell=_pick(state, rng)
+                )
+                await self.settled(moved)
+            since = len(self.sim.requests)
+            asked = await self.sim.slash(alice, "resign", channel=channel)
+            await self.settled(asked)
+            confirmed = await self.sim.click(alice, asked.last_message, "Yes, resign")
+            await self.settled(confirmed)
+            scenario.counts += self.sim.request_counts(since)
+            scenario.actions += 1
+        return scenario
+
     async def moves_against_the_bot(self, moves: int, rng: random.Random) -> Scenario:
         scenario = Scenario("move against the bot (with its answer)")
         alice = self.member("vs-bot")
@@ -268,6 +300,7 @@ async def measure(moves: int = 12, actions: int = 24, seed: int = 3) -> list[Sce
             scenarios = [
                 await bench.board_moves(moves, rng),
                 await bench.moves_against_the_bot(moves, rng),
+                await bench.resignations(max(moves // 4, 1), rng),
                 await bench.leiff_actions(3, 0, actions),
                 await bench.leiff_actions(6, 0, actions),
                 await bench.leiff_actions(1, 5, max(actions // 3, 1)),

@@ -1,6 +1,6 @@
 """The words of ``/help``: what the bot is, the five games in a line each, the three commands
-to type first, where settings and leaderboards are, and how to read a rating, in the
-reader's language.
+to type first, how a board match ends early, where settings and leaderboards are, and
+how to read a rating, in the reader's language.
 
 Command and option names are the slash commands' own, as the reader's Discord client shows
 them (``/play`` in English, ``/spielen`` in German), read from the same catalogue entries
@@ -33,6 +33,7 @@ class HelpText:
     intro: str
     games: tuple[tuple[str, str, str], ...]  # (game, its title, what it is in a line)
     commands: tuple[str, ...]  # the three commands to type first, each with what it does
+    ending: str  # how a board match ends early: resigning asks first; aborting is unrated
     more: str  # where settings, leaderboards and statistics are
     ratings: str  # how to read a rating (docs/service.md, "Ratings")
     buttons: tuple[tuple[str, str], ...]  # (game, button label)
@@ -44,7 +45,7 @@ class HelpText:
         lines += [f"**{title}**: {line}" for _, title, line in self.games]
         lines += ["", f"**{self.commands_heading}**"]
         lines += [f"- {command}" for command in self.commands]
-        lines += ["", self.more, "", self.ratings]
+        lines += ["", self.ending, "", self.more, "", self.ratings]
         return "\n".join(lines)
 
 
@@ -60,6 +61,7 @@ def help_text(language: str = DEFAULT_LANGUAGE, *, bot_name: str = "Leafbot") ->
         "rules": name(N_("command.rules.name")),
         "leaderboard": name(N_("command.leaderboard.name")),
         "stats": name(N_("command.stats.name")),
+        "resign": name(N_("command.resign.name")),
         "settings": name(N_("command.settings.name")),
         "prefs": name(N_("command.prefs.name")),
         "game": name(N_("command.option.game")),
@@ -84,6 +86,7 @@ def help_text(language: str = DEFAULT_LANGUAGE, *, bot_name: str = "Leafbot") ->
                 **names,
             ),
         ),
+        ending=translate(language, "tutorial.help.ending", **names),
         more=translate(language, "tutorial.help.more", **names),
         ratings=translate(language, "tutorial.help.ratings"),
         buttons=tuple(

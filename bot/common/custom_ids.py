@@ -40,6 +40,12 @@ TRADE_FIRST = "~trade:"  # Leiff, a 9 at a big table: the first card of a swap i
 TRADE_BACK = "~back"  # Leiff: from the second pick of a swap back to the whole hand
 LEAVE_TABLE = "~quit"  # Leiff: a player asks to leave a running table (asked to confirm)
 LEAVE_CONFIRMED = "~quit!"  # Leiff: the player confirmed: a bot plays their hand from now on
+# A board match: the player confirmed resigning, or aborting before their first move (the
+# version the question was asked at travels with it: a board that moved on refuses it),
+# or answered No (the question goes, the match goes on)
+RESIGN_CONFIRMED = "~resign!"
+ABORT_CONFIRMED = "~abort!"
+PLAY_ON = "~playon"
 
 _HEAD = r"^lb\|(?P<scope>[bfct])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
 # Any of our ids (for decoding).

@@ -422,7 +422,12 @@ class Delivery:
                         update.match.id, {kind: origin.id, CHANNEL_SHOWS: update.match.version}
                     )
                 return origin
-        if origin is not None and responder is not None and not responder.origin_updated:
+        if (
+            origin is not None
+            and responder is not None
+            and not responder.origin_updated
+            and not responder.public_in_callback
+        ):
             # the clicked message has been used: its buttons go grey (and its words may
             # change with them, in the same edit)
             builder = self.builder_for(update)

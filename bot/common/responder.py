@@ -88,6 +88,9 @@ class Responder:
         self._deferred_privately = False  # a command answered by an ephemeral "thinking"
         self._public_sent = False
         self.origin_updated = False  # the clicked message was already edited
+        # A click in a private question (the resign question) whose answer is the channel
+        # message: the callback posts it (no request of the budget), the question stays.
+        self.public_in_callback = False
         self.failed = False  # no answer at all could be delivered (set by the error path)
         loop = asyncio.get_running_loop()
         self._abandon_at = loop.time() + abandon_after
@@ -212,7 +215,8 @@ class Responder:
         async with self._lock:
             response = self.interaction.response
             in_place = self.channel_id == getattr(channel, "id", None) and not self.in_dm
-            if in_place and not self.is_component and not self.is_modal:
+            first_answer = not self.is_component or self.public_in_callback
+            if in_place and first_answer and not self.is_modal:
                 sent = await self._first_response(lambda: response.send_message(**message))
                 if isinstance(sent, _Unseen):
                     self._public_sent = True

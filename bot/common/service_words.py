@@ -165,7 +165,9 @@ def _result_sentence(
     else:  # an English reason nobody knows the code of stays as it was stored
         because = str(result.get("reason") or "")
     names = listing(language, winners)
-    if result.get("draw") or not winners:
+    if result.get("aborted"):
+        code = "result_aborted" if because else "result_aborted_plain"
+    elif result.get("draw") or not winners:
         code = "result_drawn" if because else "result_drawn_plain"
     elif len(winners) == 1:
         code = "result_win" if because else "result_win_plain"

@@ -35,6 +35,32 @@ def seats_with_colours(record: MatchRecord, state: BoardState) -> tuple[SeatReco
     return tuple(s.evolve(colour=seat_colour(state, s.seat)) for s in record.seats)
 
 
+def seats_yet_to_move(state: BoardState) -> frozenset[int]:
+    """The seats that have not made a move of their own yet (a swap, a pass or a side
+    choice is a move). Replays the match from its start until both have moved: a few
+    plies in every game (the Les set-up and side choice are five), yet not free, so it is
+    asked only where an abort is in question (a timeout, an abort, the resign question),
+    never for every update."""
+    waiting = {0, 1}
+    position = state.initial_state()
+    for move in state.moves:
+        seat = position.seat_to_move
+        if seat is not None:
+            waiting.discard(seat)
+        if not waiting:
+            break
+        position = position.play(move)
+    return frozenset(waiting)
+
+
+def people_yet_to_move(record: MatchRecord, state: BoardState) -> frozenset[int]:
+    """The seats of people who have not moved yet: a match is aborted rather than decided
+    while there is one. A bot seat never counts: the bot moves at once and never keeps a
+    match from starting, so a member who stops playing against it loses as ever."""
+    bots = {seat.seat for seat in record.seats if seat.is_bot}
+    return seats_yet_to_move(state) - bots
+
+
 def user_to_move(record: MatchRecord, state: BoardState) -> int | None:
     seat = state.seat_to_move
     return None if seat is None else record.user_of(seat)
@@ -117,7 +143,10 @@ def channel_actions(record: MatchRecord, state: BoardState) -> tuple[str, ...]:
     if record.status != "running":
         return ("rematch",) if record.status == "finished" else ()
     actions = [m for m in SPECIAL_MOVES if m in state.legal_moves()]
-    actions.append("resign")
+    # Before the first move the button ends the match unrated (whoever presses it has not
+    # moved); later, "resign" still aborts for a player who has not moved yet (the
+    # question the bot asks says which it is).
+    actions.append("abort" if state.ply == 0 else "resign")
     if get_spec(record.game).draws_possible:
         if record.draw_offer_seat is None:
             actions.append("offer_draw")

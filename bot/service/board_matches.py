@@ -111,6 +111,28 @@ class BoardMatches:
         result = reasons.result([winner], why)
         return await self.finish(record, step, state, result, why, now)
 
+    async def abort(self, record: MatchRecord, user_id: int) -> Update:
+        """End the match unrated, under the match lock: only a player who has not moved
+        yet may (the match has not really started for them); it counts for nobody."""
+        check_running(record)
+        seat = seat_of(record, user_id)
+        state = self.store.board_state(record)
+        if seat.is_bot or seat.seat not in board_logic.seats_yet_to_move(state):
+            raise IllegalAction("abort_after_moving", id=record.id)
+        now = self.store.clock()
+        step = begin(record, now)
+        step.log(user_id, seat.seat, SERVICE_MARK + "abort", now)
+        step.lines.append(say("match_aborted_by", user=mention(user_id)))
+        why = Said("reason_aborted", {"user": mention(user_id)})
+        return await self._aborted(record, step, state, why, now)
+
+    def may_abort(self, record: MatchRecord, user_id: int) -> bool:
+        """Whether ``user_id`` may abort the match now (see :meth:`abort`)."""
+        seat = record.seat_of(user_id)
+        if record.status != "running" or seat is None or seat.is_bot:
+            return False
+        return seat.seat in board_logic.seats_yet_to_move(self.store.board_state(record))
+
     async def offer_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         async with self.store.match(match_id, version) as record:
             check_running(record)
@@ -162,21 +184,22 @@ class BoardMatches:
         return self.describe.board("draw_declined", step.record, state, step.lines)
 
     async def timeout(self, record: MatchRecord, step: Step, now: float) -> Update:
-        """The player to move ran out of time (under the match lock): they lose, or the
-        match is cancelled when nobody has moved yet."""
+        """The player to move ran out of time (under the match lock): they lose, or, while
+        a player has not moved yet, the match is aborted (unrated, as lichess does: a match
+        somebody never started is nobody's win or loss)."""
         state = self.store.board_state(record)
         seat = state.seat_to_move
         loser = record.user_of(seat) if seat is not None else None
         step.log(None, seat, SERVICE_MARK + "timeout", now)
-        if state.ply == 0:
-            step.record = finished(
-                step.record,
-                reasons.result([], Said("reason_nobody_moved")),
-                now,
-            ).evolve(status="aborted")
-            step.lines.append(say("first_move_missed", user=mention(loser)))
-            await self.store.commit(record, step, state)
-            return self.describe.board("match_aborted", step.record, state, step.lines)
+        waiting = board_logic.people_yet_to_move(record, state)
+        if waiting:
+            if seat in waiting:  # the player whose time ran out never moved
+                step.lines.append(say("first_move_missed", user=mention(loser)))
+                why = Said("reason_never_moved", {"user": mention(loser)})
+            else:  # they did (the Les set-up), the other player has not had a turn yet
+                step.lines.append(say("aborted_before_both_moved", user=mention(loser)))
+                why = Said("reason_out_of_time_early", {"user": mention(loser)})
+            return await self._aborted(record, step, state, why, now)
         winner = next(s.user_id for s in record.seats if s.seat != seat)
         why = Said("reason_timed_out", {"user": mention(loser)})
         result = reasons.result([winner], why)
@@ -200,6 +223,15 @@ class BoardMatches:
             "match_over", step.record, state, step.lines + step.closing, moved=moved
         )
         return with_changes(update, rating_changes=tuple(changes))
+
+    async def _aborted(
+        self, original: MatchRecord, step: Step, state: BoardState, why: Said, now: float
+    ) -> Update:
+        """Commit the match as aborted: unrated, no winner, no draw, no rating change."""
+        result = reasons.result([], why, aborted=True)
+        step.record = finished(step.record, result, now).evolve(status="aborted")
+        await self.store.commit(original, step, state)
+        return self.describe.board("match_aborted", step.record, state, step.lines)
 
     def _answerable_offer(self, record: MatchRecord, user_id: int) -> SeatRecord:
         check_running(record)

@@ -100,6 +100,10 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "opponent_offered_draw": "your opponent offered a draw: accept or decline it",
     "no_draw_offer": "there is no draw offer to answer",
     "opponent_must_answer": "your opponent must answer your draw offer",
+    "abort_after_moving": (
+        "you have moved already, so match #{id} can no longer be aborted (you may resign)"
+    ),
+    "abort_board_only": "only a board match can be aborted; leave a Leiff table instead",
     # the state of a match or table
     "not_started": "the game has not started yet",
     "not_a_leiff_table": "this is not a Leiff table",
@@ -107,7 +111,8 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "table_closed": "this table is closed",
     "late_lobby_expired": "too late: this table closed because nobody started the game in time",
     "late_match_aborted": (
-        "too late: the first move was not made in time, so the match was cancelled"
+        "too late: the time ran out before both players had moved, so the match was aborted "
+        "(unrated)"
     ),
     "late_leiff_over": (
         "too late: the time for that step ran out first; the clock played the default, "

@@ -36,11 +36,18 @@ class EngineOutcome(Protocol):
 
 
 def result(
-    winners: Sequence[int | None], why: Said | EngineOutcome, *, draw: bool = False
+    winners: Sequence[int | None],
+    why: Said | EngineOutcome,
+    *,
+    draw: bool = False,
+    aborted: bool = False,
 ) -> dict[str, Any]:
     """A finished match's stored result: the winners (user ids) and why, in English and as
-    a code."""
+    a code. An aborted match (``aborted``, status "aborted") has no winner and is no draw:
+    it counts for nobody."""
     found: dict[str, Any] = {"winners": list(winners), "draw": draw}
+    if aborted:
+        found["aborted"] = True
     if isinstance(why, Said):
         found["reason"] = english(why.code, why.params)
         found["why"] = said_data(why)

@@ -36,7 +36,7 @@ from bot.service.board_matches import BoardMatches
 from bot.service.challenges import Challenges
 from bot.service.clocks import Clocks
 from bot.service.describe import Describer, challenge_info
-from bot.service.errors import StaleVersion
+from bot.service.errors import IllegalAction, StaleVersion
 from bot.service.guild_settings import GuildSettings
 from bot.service.housekeeping import Housekeeping, Retention
 from bot.service.leiff_lobbies import LeiffLobbies
@@ -173,6 +173,22 @@ class MatchService:
             if is_table(record):
                 return await self.tables.resign(record, user_id)
             return await self.boards.resign(record, user_id)
+
+    async def abort(self, match_id: int, user_id: int, version: int | None = None) -> Update:
+        """End a board match unrated before the caller's own first move (a swap or side
+        choice is a move); refused after it, and at a Leiff table (leave it instead)."""
+        async with self.store.match(match_id, version) as record:
+            if is_table(record):
+                raise IllegalAction("abort_board_only")
+            return await self.boards.abort(record, user_id)
+
+    async def may_abort(self, match_id: int, user_id: int) -> bool:
+        """Whether the caller may abort the match now: a running board match in which they
+        have not moved yet (what the resign question offers instead of resigning)."""
+        record = await self.store.load(match_id)
+        if is_table(record):
+            return False
+        return self.boards.may_abort(record, user_id)
 
     async def offer_draw(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         return await self.boards.offer_draw(match_id, user_id, version)

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 
 from bot.service import bots
-from bot.service.errors import NotFound, StaleVersion, TooLate
+from bot.service.errors import MatchOver, NotFound, StaleVersion, TooLate
 from bot.service.guild_settings import GuildSettings
 from bot.service.locks import KeyedLocks
 from bot.service.ratings import Placing, RatingBook
@@ -143,7 +143,8 @@ class MatchStore:
             if judge_deadline:
                 await self._judge_deadline(record)
             if version is not None and version != record.version:
-                raise StaleVersion()
+                # a click on a match that has ended since says so, not only that it moved
+                raise StaleVersion() if record.status in ACTIVE_STATUSES else MatchOver()
             yield record
 
     async def _judge_deadline(self, record: MatchRecord) -> None:

@@ -45,7 +45,17 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "match_started_level": "{first} vs {second} (level {level}): {game} on a {size}-board.",
     "draw_offered": "{user} offers a draw. {opponent} may accept or decline.",
     "draw_declined": "{user} declines the draw.",
-    "first_move_missed": ("{user} did not make the first move in time: the match is cancelled."),
+    "first_move_missed": (
+        "Match aborted: {user} never moved before their time ran out. It is unrated: nobody "
+        "wins or loses."
+    ),
+    "aborted_before_both_moved": (
+        "Match aborted: {user} ran out of time before both players had moved. It is "
+        "unrated: nobody wins or loses."
+    ),
+    "match_aborted_by": (
+        "{user} aborts the match before their first move. It is unrated: nobody wins or loses."
+    ),
     # challenges
     "challenge_open": "{user} is looking for an opponent: {what}.",
     "challenge_to": "{user} challenges {target} to {what}.",
@@ -89,9 +99,14 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "reason_timed_out": "{user} ran out of time",
     "reason_agreed": "drawn by agreement",
     "reason_nobody_moved": "nobody moved",
+    "reason_never_moved": "{user} never moved",
+    "reason_out_of_time_early": "{user} ran out of time before both players had moved",
+    "reason_aborted": "{user} aborted it before their first move",
     "reason_everyone_left": "everyone else left the table",
     "reason_humans_left": "every human player left the table",
     # a result line in languages other than English (English keeps :func:`result_text`)
+    "result_aborted": "The match was aborted: {reason}.",
+    "result_aborted_plain": "The match was aborted.",
     "result_drawn": "The game is drawn: {reason}.",
     "result_drawn_plain": "The game is drawn.",
     "result_win": "{names} wins: {reason}.",
@@ -197,6 +212,8 @@ def result_text(
     "The game is drawn 4–4: …", "<@1> wins: <@2> resigned." ``seats`` are the match's
     seats (anything with ``user_id`` and ``colour``); ``name`` writes a player."""
     reason = str(result.get("reason") or "")
+    if result.get("aborted"):  # unrated, nobody won: "The match was aborted: <@2> never moved."
+        return f"The match was aborted: {reason}." if reason else "The match was aborted."
     if result.get("draw") or not result.get("winners"):
         if reason.startswith("draw ") or reason.startswith("draw:"):  # the engine's "draw 4–4: …"
             return f"The game is drawn{reason[len('draw') :]}."

@@ -158,3 +158,31 @@ async def check_board_message(
         # The result is said once: "<@u> (dark) wins 4–2: …", "The game is drawn 4–4: …".
         text = board.content or ""
         assert text.count(" wins") <= 1 and "drawn: draw" not in text, text
+
+
+ENDING_BUTTONS = ("|resign", "|abort")  # the board's Resign (or Abort, before any move)
+CONFIRMS = ("|~resign!", "|~abort!")  # Yes on the private question
+
+
+def ending_button(board: SimMessage) -> str:
+    """The custom id of the board's Resign (or Abort) button."""
+    return next(b.custom_id for b in board.buttons if b.custom_id.endswith(ENDING_BUTTONS))
+
+
+async def ask_to_end(sim: Any, user: Any, board: SimMessage | None = None, **options: Any) -> Any:
+    """``user`` presses the board's Resign (or Abort) button, or types ``/resign`` (with
+    ``options``) when no board is given: the private question, nothing ended yet."""
+    if board is not None:
+        asked = await sim.click(user, board, ending_button(board))
+    else:
+        asked = await sim.slash(user, "resign", **options)
+    assert asked.ephemeral, asked.text
+    return asked
+
+
+async def resign(sim: Any, user: Any, board: SimMessage | None = None, **options: Any) -> Any:
+    """``user`` resigns (or, before their first move, aborts) and answers Yes to the
+    question: the Yes click's interaction (its last message is the new board)."""
+    question = (await ask_to_end(sim, user, board, **options)).last_message
+    yes = next(b.custom_id for b in question.buttons if b.custom_id.endswith(CONFIRMS))
+    return await sim.click(user, question, yes)

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from tests.bot.helpers import start_board_match, stored_match, stored_state
+from tests.bot.helpers import ask_to_end, resign, start_board_match, stored_match, stored_state
 from tests.discord_sim.interactions import InteractionNotAllowed
 
 
@@ -37,7 +37,7 @@ async def test_bad_inputs_are_answered_privately_and_change_nothing(sim, world, 
     await assert_refused(await sim.slash(world.bob, "move", cell="c3"), "turn")
     await assert_refused(await sim.slash(world.alice, "move", cell="z99"), "z99")
     await assert_refused(await sim.slash(world.alice, "move", cell="hello"), "hello")
-    await assert_refused(await sim.click(world.carol, board, "Resign"), "not playing")
+    await assert_refused(await sim.click(world.carol, board, "Abort"), "not playing")
     await assert_refused(await sim.slash(world.carol, "move", cell="c3"), "no running match")
     await assert_refused(
         await sim.slash(world.alice, "move", cell="c3", channel=world.other_channel),
@@ -57,9 +57,9 @@ async def test_bad_inputs_are_answered_privately_and_change_nothing(sim, world, 
     assert (await stored_state(bot, match_id)).moves == ("c3",)
 
     # A finished match refuses moves; its old challenge and buttons refuse politely too.
-    await sim.slash(world.bob, "resign")
-    await assert_refused(await sim.slash(world.alice, "move", cell="d3"), "no running match")
-    finished = sim.interactions[-2].last_message
+    await sim.slash(world.bob, "move", cell="d3")
+    finished = (await resign(sim, world.bob)).last_message
+    await assert_refused(await sim.slash(world.alice, "move", cell="e3"), "no running match")
     offer = (await sim.click(world.alice, finished, "Rematch")).last_message
     assert all(b.disabled for b in sim.state.messages[finished.id].buttons), (
         "a used button stays live"
@@ -84,13 +84,16 @@ async def test_expired_challenge_and_stale_board_buttons(sim, world, bot, clock)
 async def test_two_players_clicking_at_once(sim, world, bot):
     match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
     board = (await sim.slash(world.alice, "move", cell="c3")).last_message
-    # Bob swaps while Alice resigns from the same message: exactly one of them wins.
-    swap, resign = await asyncio.gather(
-        sim.click(world.bob, board, "Swap colours"), sim.click(world.alice, board, "Resign")
+    # Alice is asked whether to resign; Bob swaps while she says Yes: exactly one of them
+    # wins (her question was asked at the version Bob's swap moves on).
+    question = (await ask_to_end(sim, world.alice, board)).last_message
+    swap, resigned = await asyncio.gather(
+        sim.click(world.bob, board, "Swap colours"),
+        sim.click(world.alice, question, "Yes, resign"),
     )
-    outcomes = sorted([swap.ephemeral, resign.ephemeral])
-    assert outcomes == [False, True], (swap.text, resign.text)
-    loser = swap if swap.ephemeral else resign
+    outcomes = sorted([swap.ephemeral, resigned.ephemeral])
+    assert outcomes == [False, True], (swap.text, resigned.text)
+    loser = swap if swap.ephemeral else resigned
     assert "moved on" in loser.text or "over" in loser.text
     match = await stored_match(bot, match_id)
     assert match.version == 2  # creation + c3 + exactly one of the two clicks
@@ -158,12 +161,13 @@ async def test_a_move_after_the_deadline_is_refused_and_the_channel_sees_the_los
 ):
     match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
     await sim.slash(world.alice, "move", cell="c3")
-    clock.advance(86400)  # Bob's day is over; no clock tick has run yet (a restart, say)
-    late = await sim.slash(world.bob, "move", cell="d3")
+    await sim.slash(world.bob, "move", cell="d3")
+    clock.advance(86400)  # Alice's day is over; no clock tick has run yet (a restart, say)
+    late = await sim.slash(world.alice, "move", cell="e3")
     await assert_refused(late, "too late", "ran out")
     match = await stored_match(bot, match_id)
-    assert match.status == "finished" and match.result["winners"] == [world.alice.id]
-    assert (await stored_state(bot, match_id)).moves == ("c3",)
+    assert match.status == "finished" and match.result["winners"] == [world.bob.id]
+    assert (await stored_state(bot, match_id)).moves == ("c3", "d3")
     result = world.channel.messages[-1]
     assert "ran out of time" in result.content and "Ratings" in result.content
     assert not any(not b.disabled for b in result.buttons if b.label != "Rematch")

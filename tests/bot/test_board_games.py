@@ -18,6 +18,7 @@ from tests.bot.helpers import (
     match_id_of,
     pinged,
     play_to_end,
+    resign,
     start_board_match,
     stored_match,
     stored_state,
@@ -148,7 +149,8 @@ async def test_resign_ends_the_match_for_the_opponent(sim, world, bot):
     players = [world.alice, world.bob]
     match_id, _ = await start_board_match(sim, world.alice, world.bob, "dalen", 5)
     await sim.slash(world.alice, "move", cell="e5")
-    resigned = await sim.slash(world.alice, "resign")
+    await sim.slash(world.bob, "move", cell="a1")
+    resigned = await resign(sim, world.alice)
     match = await stored_match(bot, match_id)
     assert match.status == "finished" and match.result["winners"] == [world.bob.id]
     message = resigned.last_message

@@ -40,6 +40,24 @@ async def test_a_board_move_costs_one_request_and_a_move_against_the_bot_two(
     assert board.per_action("429") == 0 and against_bot.per_action("429") == 0
 
 
+async def test_a_resignation_asks_first_and_costs_one_request_beyond_its_callbacks(
+    tmp_path: Path,
+) -> None:
+    """Asking before resigning costs an interaction round trip, never a request: the
+    question is the command's callback, the board saying who won is the Yes click's, and
+    beyond them only the old board's buttons are greyed out (as after a move)."""
+    async with DiscordSimulator() as sim:
+        bench = Bench(sim, tmp_path)
+        await bench.start()
+        resigned = await bench.resignations(2, random.Random(5))
+        assert not [i for i in sim.interactions if i.late_response]
+        sim.assert_no_bot_errors()
+
+    assert resigned.actions == 2
+    assert resigned.per_action("callback") == 2, resigned.as_dict()
+    assert resigned.outside_callback <= 1, resigned.as_dict()
+
+
 async def test_a_leiff_action_at_a_table_of_six_costs_at_most_two_requests(
     tmp_path: Path,
 ) -> None:

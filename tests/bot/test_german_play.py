@@ -26,7 +26,7 @@ from bot.common.pictures import board_png
 from bot.storage.records import MatchRecord, SeatRecord
 from engine import get_board_game
 from i18n import translate
-from tests.bot.helpers import pick_move, stored_state
+from tests.bot.helpers import pick_move, resign, stored_state
 from tests.bot.language_check import service_lines, untranslated
 
 PLAYERS = ("alice", "bob", "carol", "admin")
@@ -116,7 +116,7 @@ async def test_a_german_server_plays_the_board_games_in_german(sim, german, bot,
     other = alice if offerer is bob else bob
     assert de("bot.board.button.decline_draw") in {b.label for b in board.buttons}
     await sim.click(other, board, de("bot.board.button.decline_draw"))
-    await sim.click(bob, world.channel.messages[-1], de("bot.board.button.resign"))
+    await resign(sim, bob, world.channel.messages[-1])
 
     # Les: the set-up, the side choice, a few moves.
     les, board = await challenge(sim, alice, bob, "les", size=5)
@@ -154,7 +154,7 @@ async def test_a_seat_without_a_user_is_named_in_german(sim, german, bot, clock,
     """A bot seat stored without a user (the seat the service names "a bot" in English)
     reads German in the lines naming it: the result after its opponent resigns."""
     world = german
-    state = get_board_game("lefe").new(size=5)
+    state = get_board_game("lefe").new(size=5).play("e5").play("c3")  # both have moved
     stored = await bot.client.service.repo.create_match(
         MatchRecord(
             id=0,
@@ -174,7 +174,9 @@ async def test_a_seat_without_a_user_is_named_in_german(sim, german, bot, clock,
     )
     board = (await sim.slash(world.alice, "board")).last_message
     assert match_number(board) == stored.id
-    await sim.click(world.alice, board, de("bot.board.button.resign"))
+    asked = await sim.click(world.alice, board, de("bot.board.button.resign"))
+    assert asked.text == de("bot.board.resign.confirm", match=stored.id)
+    await sim.click(world.alice, asked.last_message, de("bot.board.resign.yes"))
     result = world.channel.messages[-1].content
     bot_name = de("service.say.a_bot")
     resigned = de("service.say.reason_resigned", user=f"<@{world.alice.id}>")

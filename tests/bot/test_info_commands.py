@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from i18n import translate
-from tests.bot.helpers import pinged, start_board_match
+from tests.bot.helpers import pinged, resign, start_board_match
 
 
 async def finish_by_resignation(sim, winner, loser, clock) -> int:
@@ -18,7 +18,7 @@ async def finish_by_resignation(sim, winner, loser, clock) -> int:
     match_id, _ = await start_board_match(sim, winner, loser, "dalen", 5)
     await sim.slash(winner, "move", cell="e5")
     await sim.slash(loser, "move", cell="a1")
-    await sim.slash(loser, "resign")
+    await resign(sim, loser)
     return match_id
 
 
@@ -92,11 +92,11 @@ async def resigned_dalen(sim, winner, loser, language: str, clock) -> str:
     """``loser`` resigns a Dalen match against ``winner``; the final message's text."""
     clock.advance(60)
     offer = (await sim.slash(winner, "play", game="dalen", opponent=loser, size=5)).last_message
-    board = (
-        await sim.click(loser, offer, translate(language, "bot.challenge.button.accept"))
-    ).last_message
-    resign = translate(language, "bot.board.button.resign")
-    return (await sim.click(loser, board, resign)).last_message.content
+    await sim.click(loser, offer, translate(language, "bot.challenge.button.accept"))
+    # both move first: before a player's first move, Resign offers an unrated abort
+    await sim.slash(winner, "move", cell="e5")
+    board = (await sim.slash(loser, "move", cell="a1")).last_message
+    return (await resign(sim, loser, board)).last_message.content
 
 
 @pytest.mark.compressed_rate_limits

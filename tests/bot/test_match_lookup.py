@@ -4,7 +4,7 @@ an autocomplete a player reads) picks one and the answer says which."""
 
 from __future__ import annotations
 
-from tests.bot.helpers import match_id_of, start_board_match, stored_match, stored_state
+from tests.bot.helpers import match_id_of, resign, start_board_match, stored_match, stored_state
 from tests.bot.test_leiff import table_id
 
 
@@ -23,7 +23,8 @@ async def test_a_leiff_table_in_the_channel_never_hides_a_board_match(sim, world
     assert not moved.ephemeral and match_id_of(moved.last_message) == match_id
     assert (await stored_state(bot, match_id)).moves == ("c3",)
 
-    resigned = await sim.slash(world.bob, "resign")
+    await sim.slash(world.bob, "move", cell="d3")
+    resigned = await resign(sim, world.bob)
     assert not resigned.ephemeral, resigned.text
     match = await stored_match(bot, match_id)
     assert match.status == "finished" and match.result["winners"] == [world.alice.id]
@@ -69,7 +70,7 @@ async def test_with_two_board_matches_the_match_option_chooses_and_the_answer_sa
     assert (await stored_match(bot, lefe)).status == (await stored_match(bot, dalen)).status
     not_mine = await sim.slash(world.bob, "resign", match=dalen)
     assert not_mine.ephemeral and f"#{dalen} is not one of your" in not_mine.text
-    resigned = await sim.slash(world.alice, "resign", match=dalen)
+    resigned = await resign(sim, world.alice, match=dalen)
     assert match_id_of(resigned.last_message) == dalen
     assert (await stored_match(bot, dalen)).result["winners"] == [world.carol.id]
     assert (await stored_match(bot, lefe)).status == "running"

@@ -12,7 +12,7 @@ import io
 from PIL import Image
 
 from render.themes import get_theme
-from tests.bot.helpers import close, decode_png, start_board_match
+from tests.bot.helpers import close, decode_png, resign, start_board_match
 from tests.bot.test_leiff import open_table
 
 
@@ -64,7 +64,7 @@ async def test_the_server_theme_colours_its_channels_and_members_choose_their_ow
 
     # Leiff: the table in the channel in the server's theme, each hand in its owner's.
     clock.advance(60)
-    await sim.slash(world.alice, "resign")
+    await resign(sim, world.alice)
     table_id, _ = await open_table(sim, world, [world.alice, world.carol])
     assert theme_of(hand_picture(sim, world.alice)) == "paper"
     assert theme_of(hand_picture(sim, world.carol)) == "night"
@@ -85,7 +85,8 @@ async def test_the_server_theme_colours_its_channels_and_members_choose_their_ow
 async def test_a_replay_is_drawn_in_the_member_s_theme(sim, world, bot, clock):
     match_id, _ = await start_board_match(sim, world.alice, world.bob, "dalen", 5)
     await sim.slash(world.alice, "move", cell="e5")
-    await sim.slash(world.bob, "resign")
+    await sim.slash(world.bob, "move", cell="a1")
+    await resign(sim, world.bob)
     await sim.slash(world.carol, "prefs", theme="night")
     replay = await sim.slash(world.carol, "replay", match=match_id)
     gif = Image.open(io.BytesIO(replay.last_message.attachments[0].data))

@@ -23,6 +23,7 @@ from tests.bot.helpers import (
     match_id_of,
     pick_move,
     pinged,
+    resign,
     stored_match,
     stored_state,
 )
@@ -132,7 +133,9 @@ async def test_rematch_against_the_bot_starts_at_once(sim, world, make_bot):
     started = await sim.slash(world.alice, "play", game="lefe", opponent=sim.bot_user, size=5)
     match_id = match_id_of(started.last_message)
     assert (await stored_match(handle, match_id)).bot_level == "normal"
-    resigned = await sim.slash(world.alice, "resign")
+    moved = await sim.slash(world.alice, "move", cell="e5")  # before it, Resign would abort
+    await bot_reply(sim, handle, world.channel, moved.last_message)
+    resigned = await resign(sim, world.alice)
     over = resigned.last_message
     assert "Rematch" in [b.label for b in over.buttons]
     again = await sim.click(world.alice, over, "Rematch")

@@ -318,3 +318,29 @@ async def test_a_table_with_two_humans_and_a_bot_is_rated_among_the_humans_only(
     assert [row.user_id for row in await bot_service.leaderboard(GUILD, "leiff")] != []
     assert all(row.user_id > 0 for row in await bot_service.leaderboard(GUILD, "leiff"))
     assert await bot_service.vs_bot_stats(GUILD, ALICE) == []
+
+
+async def test_against_the_bot_only_the_member_s_first_move_decides_an_abort(
+    bot_service: MatchService, clock: ManualClock
+) -> None:
+    """The bot never keeps a match from starting: a member who laid Les set-up stones and
+    then stopped loses on time (to the vs-bot record), although the bot has not had a turn;
+    a member who never moved gets an abort that counts nowhere."""
+    started = await bot_service.challenge_bot(GUILD, CHANNEL, ALICE, "les", "easy", size=5)
+    state = await _board_state(bot_service, started.match_id)
+    await bot_service.play(started.match_id, ALICE, sorted(state.legal_moves())[0])
+    assert not await bot_service.may_abort(started.match_id, ALICE)
+    assert not await bot_service.may_abort(started.match_id, BOT)
+    clock.advance(86400)
+    (over,) = await bot_service.tick()
+    assert over.kind == "match_over" and over.match.result["winners"] == [BOT]
+    (record,) = await bot_service.vs_bot_stats(GUILD, ALICE)
+    assert (record.games, record.losses) == (1, 1)
+
+    clock.advance(60)
+    again = await bot_service.challenge_bot(GUILD, CHANNEL, ALICE, "les", "easy", size=5)
+    clock.advance(86400)
+    (aborted,) = await bot_service.tick()
+    assert aborted.kind == "match_aborted" and aborted.match_id == again.match_id
+    (record,) = await bot_service.vs_bot_stats(GUILD, ALICE)
+    assert (record.games, record.losses) == (1, 1)  # the abort counts nowhere

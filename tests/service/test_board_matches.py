@@ -29,7 +29,8 @@ async def test_a_started_match_shows_the_board_and_whose_turn(service: MatchServ
     assert info.to_act == (ALICE,) and started.mentions == (ALICE,)
     assert [p.kind for p in started.pictures] == ["board"]
     assert started.pictures[0].for_user is None
-    assert started.buttons[0].actions == ("resign", "offer_draw")
+    # before anyone moved, the button ends the match unrated
+    assert started.buttons[0].actions == ("abort", "offer_draw")
     assert "<@11> to move (dark)" in started.messages[0].text
 
 
@@ -84,6 +85,40 @@ async def test_les_opening_set_up_then_side_choice(service: MatchService) -> Non
     chosen = await service.play(match_id, BOB, "black", version=version)
     assert {s.user_id: s.colour for s in chosen.match.seats} == {ALICE: "white", BOB: "black"}
     assert chosen.match.to_act == (BOB,)
+
+
+async def test_a_player_aborts_only_before_their_own_first_move(service: MatchService) -> None:
+    """Pie rule: Alice's first stone is her move; Bob's swap is his. Each may abort until
+    then, never after; an abort is unrated and counts for nobody."""
+    match_id = (await start_board_match(service)).match_id
+    await service.play(match_id, ALICE, "e5")
+    with pytest.raises(IllegalAction) as refused:
+        await service.abort(match_id, ALICE)
+    assert str(refused.value) == (
+        f"you have moved already, so match #{match_id} can no longer be aborted (you may resign)"
+    )
+    assert not await service.may_abort(match_id, ALICE)
+    assert await service.may_abort(match_id, BOB)
+    assert not await service.may_abort(match_id, CAROL)  # not a player
+    aborted = await service.abort(match_id, BOB)
+    assert aborted.kind == "match_aborted" and aborted.match.status == "aborted"
+    assert aborted.rating_changes == ()
+    assert aborted.messages[0].text == (
+        "<@12> aborts the match before their first move. It is unrated: nobody wins or loses."
+    )
+    assert aborted.match.result["why"] == {"code": "reason_aborted", "params": {"user": "<@12>"}}
+    assert aborted.buttons[0].actions == ()
+    assert await service.leaderboard(GUILD, "lefe") == []
+    log = await service.action_log(match_id)
+    assert [(a.user_id, a.action) for a in log] == [(ALICE, "e5"), (BOB, "!abort")]
+    with pytest.raises(MatchOver):
+        await service.abort(match_id, BOB)
+
+    swapped = (await start_board_match(service, first=BOB, second=ALICE)).match_id
+    await service.play(swapped, BOB, "e5")
+    await service.play(swapped, ALICE, "swap")
+    with pytest.raises(IllegalAction, match="moved already"):
+        await service.abort(swapped, ALICE)
 
 
 async def test_resign_ends_the_match_and_rates_it(service: MatchService) -> None:

@@ -73,12 +73,13 @@ async def test_a_timeout_is_applied_by_exactly_one_of_two_ticking_processes(
     one, two = await open_process("one"), await open_process("two")
     started = await start_board_match(one)
     await two.play(started.match_id, ALICE, "e5")
+    await one.play(started.match_id, BOB, "c3")  # both moved: a timeout decides the match
     clock.advance(86400)
     results = await asyncio.gather(one.tick(), two.tick(), one.tick(), two.tick())
     updates = [u for found in results for u in found]
     assert [u.kind for u in updates] == ["match_over"]
     log = await one.action_log(started.match_id)
-    assert [a.action for a in log] == ["e5", "!timeout"]
+    assert [a.action for a in log] == ["e5", "c3", "!timeout"]
 
 
 async def test_a_warning_is_sent_by_exactly_one_process(
@@ -126,6 +127,7 @@ async def test_work_claimed_by_a_dead_process_passes_on_when_its_lease_runs_out(
     two = await open_process("two", lease_clock=lease)
     started = await start_board_match(one)
     await one.play(started.match_id, ALICE, "e5")
+    await one.play(started.match_id, BOB, "c3")
     clock.advance(86400)
     # Process one claims the timeout and is killed before doing it.
     claimed = await one.repo.claim_due_matches(clock.now, "one", lease.now, lease.now + 30)
@@ -133,9 +135,13 @@ async def test_work_claimed_by_a_dead_process_passes_on_when_its_lease_runs_out(
     assert await two.tick() == []  # the claim is alive: not two's to do
     lease.now += 31
     (over,) = await two.tick()
-    assert over.kind == "match_over" and over.match.result["winners"] == [ALICE]
+    assert over.kind == "match_over" and over.match.result["winners"] == [BOB]
     assert await one.tick() == []
-    assert [a.action for a in await two.action_log(started.match_id)] == ["e5", "!timeout"]
+    assert [a.action for a in await two.action_log(started.match_id)] == [
+        "e5",
+        "c3",
+        "!timeout",
+    ]
     assert BOB in over.match.user_ids
 
 

@@ -36,3 +36,10 @@ def test_help_uses_the_commands_names_in_the_reader_s_language(language: str) ->
 def test_german_help_is_german() -> None:
     assert "/spielen" in help_text("de").markdown()
     assert help_text("de").markdown() != help_text("en").markdown()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_help_says_resigning_asks_and_aborting_is_unrated(language: str) -> None:
+    body = help_text(language).markdown()
+    assert f"`/{translate(language, 'command.resign.name')}`" in body
+    assert translate(language, "bot.board.button.abort") in body

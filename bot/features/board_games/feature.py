@@ -18,13 +18,19 @@ from discord import app_commands
 
 from bot.common.components import Choice, components
 from bot.common.context import Context
-from bot.common.custom_ids import BOARD, CHALLENGE
+from bot.common.custom_ids import (
+    ABORT_CONFIRMED,
+    BOARD,
+    CHALLENGE,
+    PLAY_ON,
+    RESIGN_CONFIRMED,
+)
 from bot.common.delivery import CHALLENGE as CHALLENGE_MESSAGES
 from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.game_features import GameFeature, PlayRequest
 from bot.common.names import excerpt
-from bot.common.outgoing import full_sentence
+from bot.common.outgoing import Outgoing, full_sentence
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.service_words import service_error
@@ -33,14 +39,16 @@ from bot.common.translator import command_text
 from bot.features.board_games.labels import KEEP
 from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup, Note
 from bot.features.board_games.messages import BoardMessages, ChallengeMessages
-from bot.service import IllegalAction
+from bot.service import IllegalAction, MatchOver, NotInMatch
 from bot.service.results import MatchInfo, Update
 from engine import get_spec
 from engine.board import BoardState
 from engine.spec import GameKind
-from i18n import language_for, phrase, translate
+from i18n import N_, language_for, phrase, translate
 
-BOARD_SERVICE_ACTIONS = ("resign", "offer_draw", "accept_draw", "decline_draw")
+BOARD_SERVICE_ACTIONS = ("offer_draw", "accept_draw", "decline_draw")
+# The board's buttons that end the match for the one who presses them: both ask first.
+ENDING_ACTIONS = ("resign", "abort")
 # What a typed move can be made of (cells, Lefe captures "e5xg6", Les pairs "e5+b2", words
 # such as "pass"); anything else is refused before it reaches the game.
 MOVE_TEXT = re.compile(r"[a-z0-9+ ]{1,20}")
@@ -103,6 +111,17 @@ class BoardGames(GameFeature):
             await self.service.get_match(match_id)  # a finished or unknown match says so
             await responder.private(translate(responder.language, "bot.board.keep_explained"))
             return
+        if action in ENDING_ACTIONS:
+            await self._ask_to_end(responder, match_id)
+            return
+        if action in (RESIGN_CONFIRMED, ABORT_CONFIRMED):
+            await self._end(responder, match_id, version, abort=action == ABORT_CONFIRMED)
+            return
+        if action == PLAY_ON:
+            said = translate(responder.language, "bot.board.end.play_on", match=match_id)
+            if not await responder.update_origin(content=said, view=None):
+                await responder.private(said)
+            return
         if action == "rematch":
             update = await self.service.rematch(match_id, user_id)
         elif action in BOARD_SERVICE_ACTIONS:
@@ -162,14 +181,63 @@ class BoardGames(GameFeature):
         await self.errors.run(interaction, run)
 
     async def resign(self, interaction: discord.Interaction, match_id: int | None = None) -> None:
+        """``/resign``: asks first, as the board's button does (the question names the
+        match, so a member who plays several here sees which one it is about)."""
+
         async def run(responder: Responder) -> None:
-            match, note = await self.lookup.my_board_match(
+            match, _ = await self.lookup.my_board_match(
                 interaction, responder.user_id, match_id, for_a_move=False
             )
-            update = await self.service.resign(match.id, responder.user_id, version=None)
-            await self.delivery.publish(_with_note(update, note), responder)
+            await self._ask_to_end(responder, match.id)
 
         await self.errors.run(interaction, run)
+
+    # ---- resigning and aborting: asked first -----------------------------------------
+    async def _ask_to_end(self, responder: Responder, match_id: int) -> None:
+        """A match of days must not end on one tap: ask privately. A player who has not
+        moved yet is asked to abort instead (unrated: nobody wins or loses). The answer's
+        buttons carry the match's version now: if the board moves on before the answer,
+        Yes is refused and nothing ends on a question asked about another position."""
+        match = await self.service.get_match(match_id)
+        if match.status != "running":
+            raise MatchOver()
+        if responder.user_id not in match.human_ids:
+            raise NotInMatch()
+        abort = await self.service.may_abort(match_id, responder.user_id)
+        language = responder.language
+        if abort:
+            question, yes, confirmed = (
+                N_("bot.board.abort.confirm"),
+                N_("bot.board.abort.yes"),
+                ABORT_CONFIRMED,
+            )
+        else:
+            question, yes, confirmed = (
+                N_("bot.board.resign.confirm"),
+                N_("bot.board.resign.yes"),
+                RESIGN_CONFIRMED,
+            )
+        asked = Outgoing(
+            translate(language, question, match=match_id),
+            choices=[
+                Choice(confirmed, translate(language, yes), discord.ButtonStyle.danger),
+                Choice(PLAY_ON, translate(language, "bot.board.end.no")),
+            ],
+            scope=BOARD,
+            target=match_id,
+            version=match.version,
+            language=language,
+        )
+        await responder.private(**asked.send_kwargs())
+
+    async def _end(self, responder: Responder, match_id: int, version: int, *, abort: bool) -> None:
+        """Yes: resign (or abort) at the version the question was asked at. The channel's
+        new board is the click's own answer (no request beyond the callback); the question
+        stays as it was, and a second Yes finds the match over."""
+        call = self.service.abort if abort else self.service.resign
+        update = await call(match_id, responder.user_id, version=version)
+        responder.public_in_callback = True
+        await self.delivery.publish(update, responder)
 
     async def _legal_moves(
         self, match: MatchInfo, user_id: int

@@ -23,6 +23,7 @@ ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "black": (N_("bot.board.button.black"), STYLE.secondary),
     "white": (N_("bot.board.button.white"), STYLE.secondary),
     "resign": (N_("bot.board.button.resign"), STYLE.danger),
+    "abort": (N_("bot.board.button.abort"), STYLE.danger),
     "offer_draw": (N_("bot.board.button.offer_draw"), STYLE.secondary),
     "accept_draw": (N_("bot.board.button.accept_draw"), STYLE.success),
     "decline_draw": (N_("bot.board.button.decline_draw"), STYLE.secondary),
@@ -47,6 +48,7 @@ ORDER = [
     "rematch",
     "offer_draw",
     "resign",
+    "abort",
     "cancel",
 ]
 
