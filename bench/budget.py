@@ -32,9 +32,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-GLOBAL_LIMIT = 50  # requests per second per token, callbacks excepted
-CATEGORIES = ("callback", "channel message", "edit", "DM", "other", "429")
-OUTSIDE_CALLBACK = ("channel message", "edit", "DM")
+GLOBAL_LIMIT = 50  # requests per second per token, interaction endpoints excepted
+CATEGORIES = ("callback", "channel message", "edit", "follow-up", "DM", "other", "429")
+OUTSIDE_CALLBACK = ("channel message", "edit", "follow-up", "DM")
+# What the global limit counts: every request but 429s and Discord's interaction endpoints
+# (the callback, and the follow-ups and edits through the interaction's token).
+GLOBAL = "global"
 TIME_SCALE = 0.05  # the simulator's rate-limit windows, 20 times faster (same counts)
 
 
@@ -49,15 +52,33 @@ class Scenario:
     def per_action(self, category: str) -> float:
         return self.counts[category] / self.actions if self.actions else 0.0
 
+    def add(self, sim: Any, since: int) -> None:
+        """Count one action: the requests the bot made since ``sim.requests[since]``."""
+        from tests.discord_sim.ratelimits import is_interaction_endpoint
+
+        self.counts += sim.request_counts(since)
+        self.counts[GLOBAL] += sum(
+            1
+            for r in sim.requests[since:]
+            if r.status != 429 and not is_interaction_endpoint(r.route)
+        )
+        self.actions += 1
+
     @property
     def outside_callback(self) -> float:
+        """Every request of an action but its callback (follow-ups included)."""
         return sum(self.per_action(c) for c in OUTSIDE_CALLBACK)
+
+    @property
+    def counted_globally(self) -> float:
+        """The requests of an action that Discord's global limit counts."""
+        return self.per_action(GLOBAL)
 
     @property
     def actions_per_second(self) -> float:
         """What one token serves: its global 50 requests per second over the requests of
-        one action outside the callback (callbacks do not count against it)."""
-        cost = self.outside_callback + self.per_action("other")
+        one action that the global limit counts (interaction endpoints do not)."""
+        cost = self.counted_globally
         return GLOBAL_LIMIT / cost if cost else float("inf")
 
     def as_dict(self) -> dict[str, Any]:
@@ -66,6 +87,7 @@ class Scenario:
             "actions": self.actions,
             **{c: round(self.per_action(c), 2) for c in CATEGORIES},
             "outside_callback": round(self.outside_callback, 2),
+            "counted_globally": round(self.counted_globally, 2),
             "actions_per_second_per_token": round(self.actions_per_second, 1),
         }
 
@@ -140,8 +162,7 @@ class Bench:
                 players[state.seat_to_move], "move", channel=channel, cell=_pick(state, rng)
             )
             await self.settled(moved)
-            scenario.counts += self.sim.request_counts(since)
-            scenario.actions += 1
+            scenario.add(self.sim, since)
         return scenario
 
     async def resignations(self, count: int, rng: random.Random) -> Scenario:
@@ -197,8 +218,7 @@ class Bench:
             since = len(self.sim.requests)
             moved = await self.sim.slash(alice, "move", channel=channel, cell=_pick(state, rng))
             await self.settled(moved)
-            scenario.counts += self.sim.request_counts(since)
-            scenario.actions += 1
+            scenario.add(self.sim, since)
         return scenario
 
     # ---- Leiff ---------------------------------------------------------------------
@@ -246,8 +266,7 @@ class Bench:
             await self.settled(result)
             if result.ephemeral:
                 raise AssertionError(f"{action!r} was refused: {result.text}")
-            scenario.counts += self.sim.request_counts(since)
-            scenario.actions += 1
+            scenario.add(self.sim, since)
             done += 1
         return scenario
 
@@ -313,18 +332,24 @@ async def measure(moves: int = 12, actions: int = 24, seed: int = 3) -> list[Sce
 
 def table(scenarios: list[Scenario]) -> str:
     head = (
-        "| action | measured | callback | channel message | edit | DM | outside the callback "
-        "| other | 429 | actions/s per token |\n|---|---|---|---|---|---|---|---|---|---|"
+        "| action | measured | callback | channel message | edit | follow-up | DM "
+        "| outside the callback | other | 429 | counted in the global limit "
+        "| actions/s per token |\n|---|---|---|---|---|---|---|---|---|---|---|---|"
     )
     rows = [
         f"| {s.name} | {s.actions} | {s.per_action('callback'):.2f} | "
         f"{s.per_action('channel message'):.2f} | {s.per_action('edit'):.2f} | "
-        f"{s.per_action('DM'):.2f} | **{s.outside_callback:.2f}** | "
-        f"{s.per_action('other'):.2f} | {s.per_action('429'):.2f} | "
-        f"{s.actions_per_second:.0f} |"
+        f"{s.per_action('follow-up'):.2f} | {s.per_action('DM'):.2f} | "
+        f"**{s.outside_callback:.2f}** | {s.per_action('other'):.2f} | "
+        f"{s.per_action('429'):.2f} | {s.counted_globally:.2f} | "
+        f"{_rate(s.actions_per_second)} |"
         for s in scenarios
     ]
     return "\n".join([head, *rows])
+
+
+def _rate(value: float) -> str:
+    return "no limit" if value == float("inf") else f"{value:.0f}"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -334,7 +359,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     scenarios = asyncio.run(measure(args.moves, args.actions))
-    print("Requests per action (outside the callback counts against 50/s per token):")
+    from bench.__main__ import machine_line
+
+    print(f"machine: {machine_line()}")
+    print(f"command: python -m bench.budget --moves {args.moves} --actions {args.actions}")
+    print(
+        "Requests per action (the global limit, 50/s per token, counts all but the "
+        "interaction endpoints: callbacks and follow-ups):"
+    )
     print(table(scenarios))
     if args.json:
         args.json.write_text(json.dumps([s.as_dict() for s in scenarios], indent=2) + "\n")

@@ -737,13 +737,18 @@ def report(stage: Stage, samples: dict[str, list[tuple[float, float]]]) -> None:
             f"{category} {count / actions:.2f}"
             for category, count in sorted(stage.requests.items())
         )
-        outside = sum(stage.requests.get(c, 0) for c in ("channel message", "edit", "DM"))
+        outside = sum(
+            stage.requests.get(c, 0) for c in ("channel message", "edit", "follow-up", "DM")
+        )
         print(
             f"   REST requests per move (board and Leiff mixed): {per}; outside the callback "
             f"{outside / actions:.2f} (per kind of action: python -m bench.budget)"
         )
     if stage.seconds:
-        counted = sum(n for category, n in stage.requests.items() if category != "callback")
+        # interaction endpoints (callbacks, follow-ups) are spared by the global limit
+        counted = sum(
+            n for category, n in stage.requests.items() if category not in ("callback", "follow-up")
+        )
         refused = ", ".join(f"{scope} {n}" for scope, n in sorted(stage.refused_429.items()))
         print(
             f"   requests counted in Discord's global limit: {counted / stage.seconds:.0f}/s; "

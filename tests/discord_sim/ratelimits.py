@@ -2,9 +2,13 @@
 
 Two kinds of limit apply to every REST request a bot makes with its token:
 
-- the **global** limit: 50 requests per second per token, whatever the route. Interaction
-  callbacks (``POST /interactions/{id}/{token}/callback``) are exempt; webhook follow-ups
-  and edits of an interaction's messages are not;
+- the **global** limit: 50 requests per second per token, whatever the route, except
+  Discord's interaction endpoints: the callback (``POST /interactions/{id}/{token}/callback``)
+  and everything an interaction's token opens (``/webhooks/{application_id}/{token}...``:
+  follow-ups, reading, editing and deleting the original response and the follow-ups).
+  Discord's rate-limit page says so ("Interaction endpoints are not bound to the bot's
+  Global Rate Limit") and its page of the interaction endpoints lists them all; their
+  per-token bucket below still applies (docs/discord-simulator.md, "Rate limits");
 - **per-route buckets**, counted per major parameter (the channel, or the interaction's
   webhook token): 5 new messages per 5 s per channel, 5 edits per 5 s per channel, 5
   deletions per second per channel, 5 requests per 2 s per interaction token.
@@ -37,8 +41,18 @@ if TYPE_CHECKING:
 #: Discord's global limit: requests per second per bot token.
 GLOBAL_LIMIT = 50
 GLOBAL_WINDOW = 1.0
-#: The one route exempt from the global limit.
+#: The interaction callback: exempt from the global limit, like the routes below.
 CALLBACK_ROUTE = "/interactions/{interaction_id}/{token}/callback"
+#: The routes an interaction's token opens (follow-ups, its messages): exempt too.
+INTERACTION_WEBHOOKS = "/webhooks/{application_id}/{token}"
+
+
+def is_interaction_endpoint(template: str) -> bool:
+    """Whether a route is one of Discord's interaction endpoints, which its global limit
+    spares: the callback and the webhook routes of an interaction's token."""
+    return template == CALLBACK_ROUTE or (
+        template == INTERACTION_WEBHOOKS or template.startswith(INTERACTION_WEBHOOKS + "/")
+    )
 
 
 @dataclass(frozen=True)
@@ -140,7 +154,8 @@ class RateLimiter:
             if window is None:
                 window = self._buckets[key] = _Window(rule.limit, rule.per * self.time_scale)
             window.open(now)
-        if template != CALLBACK_ROUTE:
+        counted = not is_interaction_endpoint(template)
+        if counted:
             self._global.open(now)
             if self._global.used >= self._global.limit:
                 retry = self._global.resets_at - now
@@ -157,7 +172,7 @@ class RateLimiter:
                     is_global=True,
                 )
         if rule is None or window is None:
-            if template != CALLBACK_ROUTE:
+            if counted:
                 self._global.used += 1
             return Verdict(True, {})
         retry = window.resets_at - now
@@ -175,7 +190,8 @@ class RateLimiter:
                 bucket=rule.name,
             )
         window.used += 1
-        self._global.used += 1
+        if counted:
+            self._global.used += 1
         return Verdict(True, _bucket_headers(rule, window, retry), bucket=rule.name)
 
 

@@ -75,8 +75,11 @@ class RouteFault:
 
 #: The kinds of request a bot's budget is counted in (``RequestRecord.category``).
 CALLBACK = "callback"  # the first answer to an interaction (exempt from the global limit)
-CHANNEL_MESSAGE = "channel message"  # a new message in a server channel, or a follow-up
-EDIT = "edit"  # an edit (or deletion) of a channel message or of an interaction's message
+CHANNEL_MESSAGE = "channel message"  # a new message in a server channel
+EDIT = "edit"  # an edit (or deletion) of a channel message
+# a follow-up, or an edit (deletion) of an interaction's message, through the interaction's
+# token: beyond the callback, yet spared by the global limit like it
+FOLLOW_UP = "follow-up"
 DIRECT_MESSAGE = "DM"  # opening a DM channel, a new DM or an edit of one
 OTHER = "other"  # reading (users, channels, messages), command sync, login
 
@@ -90,7 +93,7 @@ class RequestRecord:
     path: str
     status: int
     at: float
-    #: What the request was for (``CALLBACK``, ``CHANNEL_MESSAGE``, ``EDIT``,
+    #: What the request was for (``CALLBACK``, ``CHANNEL_MESSAGE``, ``EDIT``, ``FOLLOW_UP``,
     #: ``DIRECT_MESSAGE``, ``OTHER``).
     category: str = OTHER
 
@@ -359,15 +362,13 @@ class SimState:
     # ----------------------------------------------------------------- the budget
     def categorise(self, method: str, template: str, channel_id: str | None) -> str:
         """The category of a request (``CALLBACK``, ``CHANNEL_MESSAGE``, ``EDIT``,
-        ``DIRECT_MESSAGE``, ``OTHER``), for counting what each action costs."""
+        ``FOLLOW_UP``, ``DIRECT_MESSAGE``, ``OTHER``), for counting what each action costs."""
         if template == "/interactions/{interaction_id}/{token}/callback":
             return CALLBACK
         if template == "/users/@me/channels":
             return DIRECT_MESSAGE
         if template.startswith("/webhooks/"):
-            if method == "POST":
-                return CHANNEL_MESSAGE
-            return EDIT if method in ("PATCH", "DELETE") else OTHER
+            return FOLLOW_UP if method in ("POST", "PATCH", "DELETE") else OTHER
         if template.startswith("/channels/{channel_id}/messages") and method != "GET":
             known = channel_id is not None and channel_id.isdigit()
             channel = self.channels.get(int(channel_id)) if known else None

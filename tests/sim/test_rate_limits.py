@@ -89,16 +89,22 @@ async def test_five_messages_per_five_seconds_per_channel_then_429_with_headers(
     assert [m.content for m in sim_world.channel.messages] == ["0", "1", "2", "3", "4", "later"]
 
 
-async def test_global_limit_of_fifty_per_second_spares_interaction_callbacks(
+async def test_global_limit_of_fifty_per_second_spares_interaction_endpoints(
     discord_sim: DiscordSimulator, sim_world: World
 ) -> None:
+    """Discord: "Interaction endpoints are not bound to the bot's Global Rate Limit": the
+    callback, and the follow-ups and message edits an interaction's token opens."""
     clock = freeze(discord_sim)
     async with aiohttp.ClientSession() as session:
         statuses = [(await get(session, discord_sim, "/users/@me"))[0] for _ in range(50)]
         status, headers = await get(session, discord_sim, "/users/@me")
-        # a callback still goes through (it fails for another reason: no such interaction)
+        # a callback and a follow-up still go through (they fail for another reason: no
+        # such interaction)
         callback, _, body = await post(
             session, discord_sim, "/interactions/1/token/callback", {"type": 6}
+        )
+        followup, followup_headers, _ = await post(
+            session, discord_sim, "/webhooks/1/token", {"content": "x"}
         )
         clock.now += 1.0
         after, _ = await get(session, discord_sim, "/users/@me")
@@ -106,6 +112,7 @@ async def test_global_limit_of_fifty_per_second_spares_interaction_callbacks(
     assert status == 429
     assert headers["X-RateLimit-Global"] == "true" and headers["X-RateLimit-Scope"] == "global"
     assert callback == 404 and body["code"] == 10062
+    assert followup != 429 and "X-RateLimit-Global" not in followup_headers
     assert after == 200
     assert discord_sim.state.rate_limiter.refused == {"global": 1}
 
