@@ -9,6 +9,7 @@ Discord layer, the pictures) turn them into a sentence in the reader's language 
 - :func:`outcome_reason` — why a game ended (an engine outcome) in the reader's language;
 - :func:`phrase` — an engine ``Phrase`` (a ``Text`` code and its parameters) in words;
 - :func:`colour_name` — an engine colour ("dark") in the reader's language;
+- :func:`ordinal` — a place as the language writes it: "2nd" in English, "2." in German;
 - :func:`language_for` — a Discord locale (``interaction.locale``,
   ``guild.preferred_locale``) mapped to a supported language, English otherwise;
 - :func:`N_` — marks a message id written as data (a table of ids) for extraction;
@@ -23,8 +24,11 @@ Discord and no Pillow, so both ``render`` and ``bot`` may use it; the engine nev
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
+
+from babel import Locale
 
 from i18n.catalogues import DEFAULT_LANGUAGE, LANGUAGES, translations
 
@@ -35,6 +39,7 @@ __all__ = [
     "colour_name",
     "illegal_move",
     "language_for",
+    "ordinal",
     "outcome_reason",
     "phrase",
     "translate",
@@ -73,6 +78,29 @@ COLOUR_IDS: dict[str, str] = {
     "white": N_("colour.white"),
 }
 _LIST_OR = N_("list.or")
+
+
+# A number's ordinal form by CLDR's ordinal plural categories (Babel knows each language's
+# rule: English 1st, 2nd, 3rd, 4th, 11th, 21st; German always "1.").
+ORDINAL_IDS: dict[str, str] = {
+    "one": N_("ordinal.one"),
+    "two": N_("ordinal.two"),
+    "few": N_("ordinal.few"),
+    "other": N_("ordinal.other"),
+}
+
+
+@functools.cache
+def _locale(language: str) -> Locale:
+    return Locale.parse(language)
+
+
+def ordinal(language: str, number: int) -> str:
+    """``number`` as an ordinal in ``language``: "1st", "2nd", "23rd", "11th"; "2."."""
+    chosen = _supported(language)
+    form = _locale(chosen).ordinal_form(number)
+    msgid = ORDINAL_IDS.get(form, ORDINAL_IDS["other"])
+    return translations(chosen).gettext(msgid).format(number=number)
 
 
 def colour_name(language: str, colour: str) -> str:

@@ -6,10 +6,11 @@ from __future__ import annotations
 from typing import cast
 
 from bot.common.names import NameBook, in_text
+from bot.common.outgoing import listing
 from bot.common.service_words import result_words
 from bot.service.results import MatchInfo, Update
 from engine import get_spec
-from i18n import translate
+from i18n import ordinal, translate
 
 
 def is_bot(match: MatchInfo, user_id: int) -> bool:
@@ -33,6 +34,30 @@ async def result_line(language: str, names: NameBook, match: MatchInfo) -> str:
     if match.score_text and get_spec(match.game).is_board_game:
         line += " " + translate(language, "bot.match.score", score=match.score_text)
     return line
+
+
+async def places_line(language: str, names: NameBook, match: MatchInfo) -> str | None:
+    """Where everyone at a finished Leiff table finished, best first: "Places: 1st carol,
+    2nd bob, 3rd alice and dave." (partners, and equal totals, share a place); None for a
+    match whose result keeps no places (a board game, or a table finished before places
+    were kept)."""
+    places = (match.result or {}).get("places")
+    if not isinstance(places, list) or len(places) != len(match.seats):
+        return None
+    seated = await names.seat_names(match)
+    by_place: dict[int, list[str]] = {}
+    for seat, name in zip(match.seats, seated, strict=True):
+        by_place.setdefault(int(places[seat.seat]), []).append(in_text(name))
+    parts = [
+        translate(
+            language,
+            "bot.match.place",
+            place=ordinal(language, place),
+            names=listing(language, who),
+        )
+        for place, who in sorted(by_place.items())
+    ]
+    return translate(language, "bot.match.places", places=", ".join(parts))
 
 
 def rating(value: int, provisional: bool = False) -> str:

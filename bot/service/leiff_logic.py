@@ -280,40 +280,50 @@ def teams_of(state: LeiffState) -> list[list[int]]:
     return [list(team) for team in teams] if teams else [[seat] for seat in range(state.players)]
 
 
-def placings(
-    record: MatchRecord, state: LeiffState, removed: Sequence[int], winners: Sequence[int]
-) -> list[Placing]:
-    """Ranks of a finished game: ``winners`` (seats) first, then by total (lower is better);
-    players (or teams with a player) removed for timing out share the last place. Bot
-    seats are left out, so ratings only compare the humans with each other (a bot's
-    place still leaves its rank number free, which keeps the humans' order)."""
-    bots = {s.seat for s in record.seats if s.is_bot}
+def team_places(
+    state: LeiffState, removed: Sequence[int], winners: Sequence[int]
+) -> tuple[list[int], int]:
+    """Each seat's place at the end of a game and the number of places (teams, or seats
+    without teams), bots included: ``winners`` (seats) first, then by total (lower is
+    better), players (or teams with a player) who left or were removed last. A place is
+    one more than the number of teams strictly ahead (equal teams share it: 1, 2, 2, 4),
+    so a place reads as "2nd of 4". Partners share their team's place.
+
+    The migration that stored the places of earlier games (``0009_placements``) derives
+    them the same way in SQL; tests/storage/test_placements.py holds the two together."""
     view = state.view(None)
-    winner_seats = set(winners)
     totals = view["totals"]
     teams = teams_of(state)
-    removed_set = set(removed)
-    standing = []
+    removed_set, winner_seats = set(removed), set(winners)
+    # (0, 0) won, (1, total) lost, (2, 0) left: the smaller key placed better
+    keys = []
     for team in teams:
-        total = min(totals[seat] for seat in team)
         if removed_set & set(team):
-            standing.append((team, "removed", total))
+            keys.append((2, 0))
         elif winner_seats & set(team):
-            standing.append((team, "won", total))
+            keys.append((0, 0))
         else:
-            standing.append((team, "lost", total))
-    lost_totals = sorted(total for _, kind, total in standing if kind == "lost")
+            keys.append((1, min(totals[seat] for seat in team)))
+    places = [0] * state.players
+    for team, key in zip(teams, keys, strict=True):
+        place = 1 + sum(1 for other in keys if other < key)
+        for seat in team:
+            places[seat] = place
+    return places, len(teams)
+
+
+def placings(
+    record: MatchRecord, state: LeiffState, places: Sequence[int], field: int
+) -> list[Placing]:
+    """The rated placings of a finished game from each seat's place (:func:`team_places`):
+    one per team with a person in it; bot seats are left out, so ratings only compare the
+    people with each other (a bot's place still counts in theirs: 2nd of 4 behind a bot)."""
+    bots = {s.seat for s in record.seats if s.is_bot}
     result = []
-    for team, kind, total in standing:
-        if kind == "won":
-            rank = 1
-        elif kind == "lost":
-            rank = 2 + sum(1 for other in lost_totals if other < total)
-        else:
-            rank = 2 + len(lost_totals)
+    for team in teams_of(state):
         users = tuple(
             u for u in (record.user_of(seat) for seat in team if seat not in bots) if u is not None
         )
         if users:
-            result.append(Placing(user_ids=users, rank=rank))
+            result.append(Placing(user_ids=users, rank=places[team[0]], field=field))
     return result

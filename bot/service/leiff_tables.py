@@ -141,13 +141,17 @@ class LeiffTables:
             why = Said("reason_everyone_left" if len(active) <= 1 else "reason_humans_left")
             users = [step.record.user_of(s) for s in winners]
             result = reasons.result(users, current.outcome or why)
+            removed_seats = [s.seat for s in step.record.seats if s.removed]
+            places, field = leiff_logic.team_places(current, removed_seats, winners)
+            # Every seat's place ("2nd of 4") is kept with the result, so that the finished
+            # table says it whenever it is shown again.
+            result.update(places=places, field=field)
             step.record = finished(step.record, result, now)
             if current.outcome is None:  # the engine's own "Game over" line says the rest
                 step.closing.append(
                     board_logic.result_line(step.record.seats, step.record.result or {}, why)
                 )
-            removed_seats = [s.seat for s in step.record.seats if s.removed]
-            placings = leiff_logic.placings(step.record, current, removed_seats, winners)
+            placings = leiff_logic.placings(step.record, current, places, field)
             changes = await self.store.commit(original, step, current, placings)
             update = self.describe.table(
                 "match_over", step.record, before, states, step.lines, step.closing

@@ -2,8 +2,11 @@
 
 A result is given as ranks: one entry per team (a team is a list of user ids; a board-game
 player is a team of one), lower rank is better, equal ranks are a tie. A match where every
-team shares the same rank is a draw for everyone; otherwise the teams ranked first win
-and all others lose.
+team shares the same rank is a draw for everyone. Between two sides, the side ranked first
+wins and the other loses; at a table of more (Leiff), finishing first is a win and any
+other place is just that, a place ("2nd of 4" is no loss): it is kept as a placement
+(:class:`bot.storage.PlacementRecord`), counted neither as a win nor as a loss, and ends a
+run of wins.
 """
 
 from __future__ import annotations
@@ -14,15 +17,22 @@ from dataclasses import dataclass
 from bot.service.rating_scale import DEFAULT_MU, DEFAULT_SIGMA, MODEL
 from bot.service.results import RatingChange
 from bot.storage import Repository
-from bot.storage.records import MatchRecord, RatingRecord
+from bot.storage.records import MatchRecord, PlacementRecord, RatingRecord
 
 
 @dataclass(frozen=True)
 class Placing:
-    """One team's result in a match: ``rank`` 1 is best; equal ranks tie."""
+    """One team's result in a match: ``rank`` 1 is best; equal ranks tie. ``field`` is the
+    number of places at the table (bots' included), so the team finished ``rank`` of
+    ``field`` ("2nd of 4"); board games are 1 or 2 of 2."""
+
+    def places(self, placings: Sequence[Placing]) -> int:
+        """The number of places at the table this placing was among."""
+        return self.field if self.field is not None else len(placings)
 
     user_ids: tuple[int, ...]
     rank: int
+    field: int | None = None  # None: as many places as placings (no bots at the table)
 
 
 def fresh_rating(guild_id: int, game: str, user_id: int, pool: str, now: float) -> RatingRecord:
@@ -59,20 +69,22 @@ def rate(
         for placing in placings
     ]
     rated = MODEL.rate(teams, ranks=[float(p.rank) for p in placings])
-    best = min(p.rank for p in placings)
-    everyone_tied = all(p.rank == best for p in placings)
     records = []
     for placing, team in zip(placings, rated, strict=True):
+        outcome = _outcome(placing, placings)
         for user, rating in zip(placing.user_ids, team, strict=True):
-            old = before[user]
-            if everyone_tied:
-                outcome = "draw"
-            elif placing.rank == best:
-                outcome = "win"
-            else:
-                outcome = "loss"
-            records.append(_recorded(old, rating.mu, rating.sigma, outcome, now))
+            records.append(_recorded(before[user], rating.mu, rating.sigma, outcome, now))
     return records
+
+
+def _outcome(placing: Placing, placings: Sequence[Placing]) -> str:
+    """ "win", "loss", "draw", or "placed" (a place at a table of more than two sides)."""
+    best = min(p.rank for p in placings)
+    if all(p.rank == best for p in placings):
+        return "draw"
+    if placing.places(placings) <= 2:
+        return "win" if placing.rank == best else "loss"
+    return "win" if placing.rank == 1 else "placed"
 
 
 def _recorded(old: RatingRecord, mu: float, sigma: float, outcome: str, now: float) -> RatingRecord:
@@ -80,7 +92,7 @@ def _recorded(old: RatingRecord, mu: float, sigma: float, outcome: str, now: flo
         streak = old.streak + 1 if old.streak > 0 else 1
     elif outcome == "loss":
         streak = old.streak - 1 if old.streak < 0 else -1
-    else:
+    else:  # a draw, or a place that is not first
         streak = 0
     return old.evolve(
         mu=mu,
@@ -105,11 +117,12 @@ class RatingBook:
 
     async def rate_result(
         self, record: MatchRecord, placings: Sequence[Placing]
-    ) -> tuple[list[RatingRecord], list[RatingChange]]:
-        """The new rating records and the changes for a finished match; nothing for a
-        match that is unrated, against the bot, or has fewer than two placings."""
+    ) -> tuple[list[RatingRecord], list[PlacementRecord], list[RatingChange]]:
+        """The new rating records, each person's placement and the changes for a finished
+        match; nothing for a match that is unrated, against the bot, or has fewer than two
+        placings."""
         if not placings or not record.rated or record.vs_bot or len(placings) < 2:
-            return [], []
+            return [], [], []
         users = [u for p in placings for u in p.user_ids]
         before = await self.repo.get_ratings(record.guild_id, record.game, users)
         ratings = rate(
@@ -133,4 +146,17 @@ class RatingBook:
                     after_sigma=new.sigma,
                 )
             )
-        return ratings, changes
+        placements = [
+            PlacementRecord(
+                match_id=record.id,
+                guild_id=record.guild_id,
+                game=record.game,
+                user_id=user,
+                place=placing.rank,
+                field=placing.places(placings),
+                finished_at=record.finished_at or record.updated_at,
+            )
+            for placing in placings
+            for user in placing.user_ids
+        ]
+        return ratings, placements, changes

@@ -190,6 +190,8 @@ class LeaderboardRow:
     losses: int
     draws: int
     streak: int
+    # how often they finished in each place, best place first: ((1, 3), (2, 1), ...)
+    places: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -208,7 +210,9 @@ class VsBotStats:
 class PlayerStats:
     """A player's rating and record among humans in one game; ``vs_bot`` holds their
     separate record against the bot in that game, one entry per level played. A game
-    played only against the bot has ``games == 0`` and the starting rating."""
+    played only against the bot has ``games == 0`` and the starting rating. ``places``
+    and ``last_place`` say where they finished (what a game of more than two sides shows
+    instead of wins and losses)."""
 
     game: str
     mu: float
@@ -222,6 +226,10 @@ class PlayerStats:
     streak: int
     best_streak: int
     vs_bot: tuple[VsBotStats, ...] = ()
+    # how often they finished in each place of a rated match, best place first, and their
+    # place in the last one: (place, field), "2nd of 4"
+    places: tuple[tuple[int, int], ...] = ()
+    last_place: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ class Standings:
         if not 1 <= limit <= 100:
             raise InvalidOptions("leaderboard_size")
         rows = await self.repo.leaderboard(guild_id, name, limit)
+        places = await self.repo.place_counts(guild_id, [r.user_id for r in rows], name)
         return [
             LeaderboardRow(
                 rank=i + 1,
@@ -34,6 +35,7 @@ class Standings:
                 losses=r.losses,
                 draws=r.draws,
                 streak=r.streak,
+                places=tuple(places.get((r.user_id, name), {}).items()),
             )
             for i, r in enumerate(rows)
         ]
@@ -68,6 +70,8 @@ class Standings:
         against_bot: dict[str, list[VsBotStats]] = {}
         for row in await self.vs_bot_stats(guild_id, user_id, name):
             against_bot.setdefault(row.game, []).append(row)
+        places = await self.repo.place_counts(guild_id, [user_id], name)
+        last = await self.repo.last_placements(guild_id, user_id)
         rated = [
             PlayerStats(
                 game=r.game,
@@ -82,6 +86,8 @@ class Standings:
                 streak=r.streak,
                 best_streak=r.best_streak,
                 vs_bot=tuple(against_bot.get(r.game, ())),
+                places=tuple(places.get((user_id, r.game), {}).items()),
+                last_place=(last[r.game].place, last[r.game].field) if r.game in last else None,
             )
             for r in await self.repo.player_ratings(guild_id, user_id)
             if name is None or r.game == name

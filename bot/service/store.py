@@ -232,7 +232,7 @@ class MatchStore:
         # finds leftover bot turns by it.
         step.record = step.record.evolve(bot_due=bots.bot_due(step.record, state))
         record = step.record
-        ratings, changes = await self.ratings.rate_result(record, placings)
+        ratings, placements, changes = await self.ratings.rate_result(record, placings)
         bot_results: list[VsBotResult] = []
         if record.vs_bot and record.status == "finished" and original.status != "finished":
             bot_results = bots.vs_bot_results(record, record.updated_at)
@@ -244,6 +244,7 @@ class MatchStore:
                 ratings,
                 bot_results,
                 previous_seats=original.seats,
+                placements=placements,
             )
         except VersionConflict:
             self._states.pop(original.id, None)

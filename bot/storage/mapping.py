@@ -17,6 +17,7 @@ from bot.storage.records import (
     ActionRecord,
     ChallengeRecord,
     MatchRecord,
+    PlacementRecord,
     RatingRecord,
     SeatRecord,
     VsBotRecord,
@@ -293,6 +294,41 @@ def rating_from_row(row: Row) -> RatingRecord:
         streak=row["streak"],
         best_streak=row["best_streak"],
         updated_at=row["updated_at"],
+    )
+
+
+PLACEMENT_COLUMNS: tuple[str, ...] = (
+    "match_id",
+    "guild_id",
+    "game",
+    "user_id",
+    "place",
+    "field",
+    "finished_at",
+)
+
+
+def placement_values(placement: PlacementRecord) -> tuple[Any, ...]:
+    return (
+        placement.match_id,
+        placement.guild_id,
+        placement.game,
+        placement.user_id,
+        placement.place,
+        placement.field,
+        float(placement.finished_at),
+    )
+
+
+def placement_from_row(row: Row) -> PlacementRecord:
+    return PlacementRecord(
+        match_id=row["match_id"],
+        guild_id=row["guild_id"],
+        game=row["game"],
+        user_id=row["user_id"],
+        place=row["place"],
+        field=row["field"],
+        finished_at=row["finished_at"],
     )
 
 

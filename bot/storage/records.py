@@ -168,6 +168,22 @@ class VsBotRecord:
 
 
 @dataclass(frozen=True)
+class PlacementRecord:
+    """Where a person finished in a rated match: ``place`` of ``field`` ("2nd of 4"; a
+    board game is 1 or 2 of 2, a draw 1 of 2 for both). Partners share their team's place;
+    equal places tie. Kept for every rated match, so that a record can say places rather
+    than wins and losses where a game has more than two sides (Leiff)."""
+
+    match_id: int
+    guild_id: int
+    game: str
+    user_id: int
+    place: int
+    field: int
+    finished_at: float
+
+
+@dataclass(frozen=True)
 class RatingRecord:
     """A player's rating and record in one game on one server (``pool`` human or bot):
     ``mu`` and ``sigma`` are the rating model's own; the number players read is made from

@@ -17,6 +17,7 @@ from bot.storage.records import (
     DmFailure,
     MatchRecord,
     MemberPreferences,
+    PlacementRecord,
     RatingRecord,
     SeatRecord,
     VsBotRecord,
@@ -74,10 +75,11 @@ class Repository(abc.ABC):
         ratings: Sequence[RatingRecord] = (),
         bot_results: Sequence[VsBotResult] = (),
         previous_seats: Sequence[SeatRecord] | None = None,
+        placements: Sequence[PlacementRecord] = (),
     ) -> None:
         """Replace the stored match (row and seats) if it is still at ``expected_version``,
-        append ``actions`` to the log, store ``ratings`` and add ``bot_results`` to the
-        vs-bot totals, all in one transaction.
+        append ``actions`` to the log, store ``ratings`` and the rated ``placements`` and
+        add ``bot_results`` to the vs-bot totals, all in one transaction.
 
         Raises :class:`VersionConflict` (storing nothing) when the stored version differs,
         and :class:`RatingConflict` (storing nothing) when a rating is no longer the one it
@@ -225,6 +227,18 @@ class Repository(abc.ABC):
         self, guild_id: int, user_id: int, game: str | None = None
     ) -> list[VsBotRecord]:
         """A user's records against the bot on a server, by game then level name."""
+
+    @abc.abstractmethod
+    async def place_counts(
+        self, guild_id: int, user_ids: Iterable[int], game: str | None = None
+    ) -> dict[tuple[int, str], dict[int, int]]:
+        """How often each user finished in each place of rated matches on a server:
+        ``{(user_id, game): {place: count}}`` (one game, or every game)."""
+
+    @abc.abstractmethod
+    async def last_placements(self, guild_id: int, user_id: int) -> dict[str, PlacementRecord]:
+        """A user's place in their last rated match of each game on a server (latest
+        ``finished_at``, then highest match id)."""
 
     # ---- settings ------------------------------------------------------------------
     @abc.abstractmethod

@@ -26,6 +26,7 @@ from bot.storage.mapping import Row
 from bot.storage.records import (
     ActionRecord,
     MatchRecord,
+    PlacementRecord,
     RatingRecord,
     SeatRecord,
     VsBotResult,
@@ -229,6 +230,7 @@ class SqlRepository(
         ratings: Sequence[RatingRecord] = (),
         bot_results: Sequence[VsBotResult] = (),
         previous_seats: Sequence[SeatRecord] | None = None,
+        placements: Sequence[PlacementRecord] = (),
     ) -> None:
         assignments = ", ".join(f"{column} = ?" for column in mapping.MATCH_COLUMNS)
         async with self._transaction() as tx:
@@ -252,6 +254,13 @@ class SqlRepository(
                 )
             for rating in ratings:
                 await self._put_rating(tx, rating)
+            if placements:
+                columns = ", ".join(mapping.PLACEMENT_COLUMNS)
+                marks = ",".join("?" * len(mapping.PLACEMENT_COLUMNS))
+                await tx.executemany(
+                    f"INSERT INTO placements({columns}) VALUES ({marks})",
+                    [mapping.placement_values(placement) for placement in placements],
+                )
             # Added in SQL, not read-modified-written: two matches of one player may end
             # at the same moment in different processes.
             for result in bot_results:

@@ -13,7 +13,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from bot.storage import mapping
-from bot.storage.records import DmFailure, MemberPreferences, RatingRecord, VsBotRecord
+from bot.storage.records import (
+    DmFailure,
+    MemberPreferences,
+    PlacementRecord,
+    RatingRecord,
+    VsBotRecord,
+)
 from bot.storage.sql_access import SqlAccess, in_list
 
 
@@ -50,6 +56,34 @@ class MemberQueries(SqlAccess):
             (guild_id, user_id, pool),
         )
         return [mapping.rating_from_row(row) for row in rows]
+
+    async def place_counts(
+        self, guild_id: int, user_ids: Iterable[int], game: str | None = None
+    ) -> dict[tuple[int, str], dict[int, int]]:
+        sql, values = in_list(user_ids)
+        query = (
+            "SELECT user_id, game, place, COUNT(*) AS times FROM placements "
+            f"WHERE guild_id = ? AND user_id IN ({sql})"
+        )
+        params: list[Any] = [guild_id, *values]
+        if game is not None:
+            query += " AND game = ?"
+            params.append(game)
+        rows = await self._fetch(query + " GROUP BY user_id, game, place", params)
+        counts: dict[tuple[int, str], dict[int, int]] = {}
+        for row in rows:
+            counts.setdefault((row["user_id"], row["game"]), {})[row["place"]] = row["times"]
+        return {key: dict(sorted(places.items())) for key, places in counts.items()}
+
+    async def last_placements(self, guild_id: int, user_id: int) -> dict[str, PlacementRecord]:
+        rows = await self._fetch(
+            "SELECT * FROM placements WHERE guild_id = ? AND user_id = ? AND match_id = ("
+            "SELECT p.match_id FROM placements p WHERE p.guild_id = placements.guild_id "
+            "AND p.user_id = placements.user_id AND p.game = placements.game "
+            "ORDER BY p.finished_at DESC, p.match_id DESC LIMIT 1)",
+            (guild_id, user_id),
+        )
+        return {row["game"]: mapping.placement_from_row(row) for row in rows}
 
     async def vs_bot_stats(
         self, guild_id: int, user_id: int, game: str | None = None

@@ -9,8 +9,11 @@ import re
 import pytest
 from PIL import Image
 
-from i18n import translate
+from engine.leiff import CALL_LEIFF
+from i18n import ordinal, translate, translate_plural
 from tests.bot.helpers import pinged, resign, start_board_match
+from tests.bot.leiff_driver import LeiffTable
+from tests.bot.test_leiff import open_table
 
 
 async def finish_by_resignation(sim, winner, loser, clock) -> int:
@@ -127,4 +130,66 @@ async def test_ratings_read_around_1500_and_a_loss_slightly_below(sim, world, la
     # "1. carol: 1612? (6 games: 6W 0L 0D)": digits only, never a sign
     ratings = [int(re.search(r": (\d+)\?? \(", row).group(1)) for row in rows]
     assert ratings == sorted(ratings, reverse=True) and ratings[-1] > 1000
+    sim.assert_no_bot_errors()
+
+
+async def play_leiff_to_the_end(table: LeiffTable, players) -> None:
+    """Whoever the table waits for plays: the player to move calls Leiff as soon as they
+    may, every other choice is its default, until the game is over."""
+    for _ in range(400):
+        state = await table.state()
+        if state.outcome is not None:
+            return
+        owner = state.waiting_for()["owners"][0]
+        legal = state.legal_actions(owner)
+        action = CALL_LEIFF if CALL_LEIFF in legal else state.default_action(owner)
+        await table.act(players[owner], action)
+    raise AssertionError("the game did not end")
+
+
+# A whole game in one channel: its point is what the commands show, not the limits.
+@pytest.mark.compressed_rate_limits
+async def test_a_leiff_game_of_four_shows_places_not_losses(sim, world, language, bot):
+    players = [world.alice, world.bob, world.carol, world.admin]
+    match_id, _ = await open_table(sim, world, players, language)
+    table = LeiffTable(
+        sim,
+        bot,
+        match_id,
+        players,
+        world.channel,
+        channel_language=language,
+        languages={user.id: language for user in players},
+    )
+    await play_leiff_to_the_end(table, players)
+    record = await bot.client.service.get_match(match_id)
+    places, field = record.result["places"], record.result["field"]
+    assert field == 4 and sorted(places)[0] == 1
+    second = next(seat for seat, place in enumerate(places) if place == 2)
+    name = players[second].name
+
+    # The table's last message says everyone's place, best first.
+    words = {place: ordinal(language, place) for place in range(1, 5)}
+    shown = "\n".join(m.content or "" for m in world.channel.messages)
+    listed = translate(language, "bot.match.places", places="")[:-1]
+    assert listed in shown and f"{words[2]} {name}" in shown, shown[-600:]
+
+    stats = (await sim.slash(world.carol, "stats", member=players[second])).text
+    (row,) = await bot.client.service.stats(world.guild.id, players[second].id)
+    one_game = translate_plural(language, "bot.stats.games", "bot.stats.games.plural", 1)
+    count = translate(language, "bot.stats.place_count", count=1, place=words[2])
+    finished = translate(language, "bot.stats.last_place", place=words[2], field=4)
+    line = translate(
+        language,
+        "bot.stats.row",
+        game="Leiff",
+        rating=f"{row.rating}?",
+        record=translate(language, "bot.stats.places_record", games=one_game, places=count),
+        streak=f"; {finished}",
+    )
+    assert line in stats.splitlines(), stats  # "Leiff: rating 1531?, 1 game: 1× 2nd; finished
+    # 2nd of 4 in the last game.": no "0W 1L", as if second of four were a loss
+    assert row.losses == 0 and row.last_place == (2, 4) and row.rating > 1500
+    board = (await sim.slash(world.carol, "leaderboard", game="leiff")).text
+    assert count in board and len(board.splitlines()) == 5
     sim.assert_no_bot_errors()

@@ -12,6 +12,7 @@ from i18n import (
     colour_name,
     illegal_move,
     language_for,
+    ordinal,
     outcome_reason,
     translate,
     translate_plural,
@@ -117,3 +118,13 @@ def test_why_a_game_ended_reads_in_german() -> None:
     )
     # stored before codes existed: the English sentence is all there is
     assert outcome_reason("de", {"winner": None, "reason": "drawn long ago"}) == "drawn long ago"
+
+
+def test_ordinals_follow_each_language_s_rule() -> None:
+    english = [ordinal("en", n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 111)]
+    assert english == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st",
+        "111th",
+    ]  # fmt: skip
+    assert [ordinal("de", n) for n in (1, 2, 3, 11)] == ["1.", "2.", "3.", "11."]
+    assert ordinal("xx", 2) == "2nd"  # an unsupported language reads English

@@ -21,7 +21,7 @@ from i18n.tools import engine_tables, extract, placeholders, problems, read_cata
 ROOT = Path(__file__).resolve().parents[2]
 # the namespaces message ids live in (docs/i18n.md)
 MESSAGE_ID = re.compile(
-    r"(bot|card|colour|command|duration|illegal|list|outcome|picture|tutorial|typed)\.[a-z0-9_.]+"
+    r"(bot|card|colour|command|duration|illegal|list|ordinal|outcome|picture|tutorial|typed)\.[a-z0-9_.]+"
 )
 # entries whose German rightly reads the same as the English (formats, names, numbers)
 SAME_IN_GERMAN = {
@@ -34,6 +34,8 @@ SAME_IN_GERMAN = {
     "bot.games.match",
     "bot.leaderboard.row",
     "bot.match.rating_change",
+    "bot.match.place",  # "2nd bob" / "2. bob": the ordinal is the language's
+    "bot.stats.places_record",
     "bot.stats.vs_bot_row",
     "bot.settings.line",  # a setting's name and its value
     # parts of the Leiff engine's lines made only of a name and its cards, score or drinks

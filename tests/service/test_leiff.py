@@ -236,7 +236,16 @@ async def test_the_last_player_left_wins_and_leavers_rank_last(service: MatchSer
     assert change[BOB].after_mu > change[ALICE].after_mu
     rows = await service.leaderboard(GUILD, "leiff")
     assert rows[0].user_id == BOB and rows[0].wins == 1
-    assert {r.user_id: r.losses for r in rows} == {BOB: 0, ALICE: 1, CAROL: 1}
+    # Second of three is no loss: the two who left share second place.
+    assert {r.user_id: r.losses for r in rows} == {BOB: 0, ALICE: 0, CAROL: 0}
+    assert {r.user_id: r.places for r in rows} == {
+        BOB: ((1, 1),),
+        ALICE: ((2, 1),),
+        CAROL: ((2, 1),),
+    }
+    assert ended.match.result["places"] == [2, 1, 2] and ended.match.result["field"] == 3
+    (alice,) = await service.stats(GUILD, ALICE)
+    assert (alice.last_place, alice.streak, alice.games) == ((2, 3), 0, 1)
 
 
 async def test_an_unstarted_table_expires(service: MatchService, clock: ManualClock) -> None:

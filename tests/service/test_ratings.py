@@ -36,7 +36,18 @@ def test_multiplayer_ranks_order_the_new_ratings() -> None:
     after = _rate([Placing((1,), 3), Placing((2,), 1), Placing((3,), 2), Placing((4,), 4)])
     assert after[2].mu > after[3].mu > after[1].mu > after[4].mu
     assert [after[u].wins for u in (1, 2, 3, 4)] == [0, 1, 0, 0]
-    assert [after[u].losses for u in (1, 2, 3, 4)] == [1, 0, 1, 1]
+    # third of four is a place, not a loss, and no run of losses
+    assert [after[u].losses for u in (1, 2, 3, 4)] == [0, 0, 0, 0]
+    assert [after[u].streak for u in (1, 2, 3, 4)] == [0, 1, 0, 0]
+
+
+def test_between_two_sides_second_is_a_loss_and_behind_a_bot_first_is_no_win() -> None:
+    two_teams = _rate([Placing((1, 3), 2), Placing((2, 4), 1)])
+    assert (two_teams[1].losses, two_teams[1].streak, two_teams[2].wins) == (1, -1, 1)
+    # two people behind a bot at a table of three: 2nd and 3rd of 3, neither wins
+    behind_bot = _rate([Placing((1,), 2, field=3), Placing((2,), 3, field=3)])
+    assert [(r.wins, r.losses, r.draws) for r in behind_bot.values()] == [(0, 0, 0)] * 2
+    assert behind_bot[1].mu > behind_bot[2].mu
 
 
 def test_teams_share_the_result() -> None:

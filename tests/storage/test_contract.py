@@ -19,6 +19,7 @@ from bot.storage import (
     DmFailure,
     MatchRecord,
     MemberPreferences,
+    PlacementRecord,
     RatingConflict,
     RatingRecord,
     Repository,
@@ -529,3 +530,30 @@ async def test_finished_games_are_counted_per_member_and_game(repo: Repository) 
     assert await repo.hints_facts(ALICE, "les") == (False, 0)
     await repo.put_preferences(MemberPreferences(ALICE, hints=True, theme=None, updated_at=2.0))
     assert await repo.hints_facts(ALICE, "dalen") == (True, 1)
+
+
+async def test_placements_are_counted_by_place_and_the_last_one_is_kept(repo: Repository) -> None:
+    def placed(match_id: int, user: int, place: int, field: int, at: float) -> PlacementRecord:
+        return PlacementRecord(match_id, GUILD, "leiff", user, place, field, at)
+
+    first, second, third = [await repo.create_match(draft(game="leiff")) for _ in range(3)]
+    await repo.commit_match(
+        first.evolve(version=1), 0, [], placements=[placed(first.id, ALICE, 2, 4, 10.0)]
+    )
+    await repo.commit_match(
+        second.evolve(version=1),
+        0,
+        [],
+        placements=[placed(second.id, ALICE, 1, 3, 30.0), placed(second.id, BOB, 3, 3, 30.0)],
+    )
+    await repo.commit_match(
+        third.evolve(version=1), 0, [], placements=[placed(third.id, ALICE, 2, 6, 20.0)]
+    )
+    counts = await repo.place_counts(GUILD, [ALICE, BOB])
+    assert counts == {(ALICE, "leiff"): {1: 1, 2: 2}, (BOB, "leiff"): {3: 1}}
+    assert list(counts[(ALICE, "leiff")]) == [1, 2]  # best place first
+    assert await repo.place_counts(GUILD, [ALICE], "lefe") == {}
+    assert await repo.place_counts(GUILD + 1, [ALICE]) == {}
+    last = await repo.last_placements(GUILD, ALICE)
+    assert last == {"leiff": placed(second.id, ALICE, 1, 3, 30.0)}
+    assert await repo.last_placements(GUILD, 1234) == {}

@@ -21,7 +21,14 @@ from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.themes import member_theme
 from bot.common.translator import command_text
-from bot.features.information.standings import level_name, record, streak
+from bot.features.information.standings import (
+    by_places,
+    last_place,
+    level_name,
+    places_record,
+    record,
+    streak,
+)
 from bot.service.protocol import GameService
 from engine import get_spec
 from i18n import N_, translate
@@ -147,7 +154,11 @@ class Information:
                         rank=row.rank,
                         name=name,
                         rating=rating(row.rating, row.provisional),
-                        record=record(language, row),
+                        record=(
+                            places_record(language, row)
+                            if by_places(game)
+                            else record(language, row)
+                        ),
                     )
                 )
             if not rows:
@@ -181,8 +192,18 @@ class Information:
                             "bot.stats.row",
                             game=game_title(row.game),
                             rating=rating(row.rating, row.provisional),
-                            record=record(language, row),
-                            streak=streak(language, row),
+                            # Leiff: places, "finished 2nd of 4" (no loss); board games:
+                            # wins, losses, draws and the current run
+                            record=(
+                                places_record(language, row)
+                                if by_places(row.game)
+                                else record(language, row)
+                            ),
+                            streak=(
+                                last_place(language, row)
+                                if by_places(row.game)
+                                else streak(language, row)
+                            ),
                         )
                     )
                 # Games against the bot never touch the rating: they are listed apart.

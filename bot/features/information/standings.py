@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from bot.service.results import LeaderboardRow, PlayerStats, VsBotStats
-from i18n import N_, translate, translate_plural
+from engine import get_spec
+from i18n import N_, ordinal, translate, translate_plural
 
 # the bot's levels as words (a test checks that every engine level has one)
 LEVEL_IDS = {
@@ -51,3 +52,34 @@ def streak(language: str, row: PlayerStats) -> str:
     if row.best_streak > 1:
         parts.append(translate(language, "bot.stats.best_run", count=row.best_streak))
     return "; " + ", ".join(parts) if parts else ""
+
+
+def by_places(game: str) -> bool:
+    """Whether a game's record is told in places ("2nd of 4"), not wins and losses: a game
+    of more than two sides (Leiff), where finishing second is no loss."""
+    return get_spec(game).players[1] > 2
+
+
+def places_record(language: str, row: LeaderboardRow | PlayerStats) -> str:
+    """ "3 games: 2× 1st, 1× 3rd" ("3 Partien: 2× 1. Platz, 1× 3. Platz")."""
+    counts = [
+        translate(language, "bot.stats.place_count", count=count, place=ordinal(language, place))
+        for place, count in row.places
+    ]
+    return translate(
+        language,
+        "bot.stats.places_record",
+        games=games_count(language, row.games),
+        places=translate(language, "list.comma").join(counts),
+    )
+
+
+def last_place(language: str, row: PlayerStats) -> str:
+    """Where they finished last time ("" when not known), said where a board game's record
+    says its run of wins or losses: "; finished 2nd of 4 in the last game"."""
+    if row.last_place is None:
+        return ""
+    place, field = row.last_place
+    return "; " + translate(
+        language, "bot.stats.last_place", place=ordinal(language, place), field=field
+    )

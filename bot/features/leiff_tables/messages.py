@@ -19,7 +19,13 @@ from bot.common.components import Choice
 from bot.common.context import Context
 from bot.common.custom_ids import ADD_BOT, LEAVE_TABLE, LEIFF, REMOVE_BOT, SHOW_HAND
 from bot.common.delivery import Delivery, MessageBuilder
-from bot.common.match_lines import is_bot, rating_lines, result_line, thinking_line
+from bot.common.match_lines import (
+    is_bot,
+    places_line,
+    rating_lines,
+    result_line,
+    thinking_line,
+)
 from bot.common.names import in_text
 from bot.common.outgoing import Outgoing, listing, match_of, sentence
 from bot.common.responder import Responder
@@ -157,6 +163,10 @@ class LeiffMessages(MessageBuilder):
                         lines.append(await thinking_line(language, names, match, user_id))
             elif match.result is not None and update.kind == "refresh":
                 lines.append(await result_line(language, names, match))
+            if match.status == "finished":
+                places = await places_line(language, names, match)
+                if places is not None:
+                    lines.append(places)
             lines.extend(await rating_lines(language, names, update))
         actions = [a for b in update.buttons if b.for_user is None for a in b.actions]
         if match.status == "running":
