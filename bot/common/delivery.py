@@ -76,6 +76,18 @@ async def _no_message() -> None:
     return None
 
 
+async def _used(
+    builder: MessageBuilder | None, update: Update, origin: discord.Message, language: str
+) -> dict[str, Any]:
+    """The edit of a clicked channel message ``update`` has used: its buttons grey, and
+    its words as the builder has them say once used (:meth:`MessageBuilder.used_message`)."""
+    changes: dict[str, Any] = {"view": disabled_copy(origin)}
+    words = None if builder is None else await builder.used_message(update, origin.id, language)
+    if words is not None:
+        changes["content"] = words
+    return changes
+
+
 class MessageBuilder(ABC):
     """What a feature builds for the updates of its kind of game. Every builder makes the
     channel message (the abstract methods); the other defaults suit a game without
@@ -428,17 +440,8 @@ class Delivery:
             and not responder.origin_updated
             and not responder.public_in_callback
         ):
-            # the clicked message has been used: its buttons go grey (and its words may
-            # change with them, in the same edit)
-            builder = self.builder_for(update)
-            words = (
-                await builder.used_message(update, origin.id, public.language)
-                if builder is not None
-                else None
-            )
-            changes: dict[str, Any] = {"view": disabled_copy(origin)}
-            if words is not None:
-                changes["content"] = words
+            # the clicked message has been used: its buttons go grey
+            changes = await _used(self.builder_for(update), update, origin, public.language)
             await responder.update_origin(**changes)
         if update.kind in CHALLENGE_END_KINDS and origin is None and update.challenge is not None:
             known = update.challenge.message_id
