@@ -88,6 +88,18 @@ async def _used(
     return changes
 
 
+async def _strip_buttons(
+    client: discord.Client, channel: discord.PartialMessageable, message_id: int
+) -> None:
+    # The request alone: nobody reads the edited message, so discord.py is spared
+    # building a Message (author, components, attachments) from the answer, which on
+    # every board move cost more than the request itself.
+    try:
+        await client.http.edit_message(channel.id, message_id, params=NO_COMPONENTS)
+    except discord.HTTPException as error:
+        log.debug("could not clear the buttons of message %s: %s", message_id, error)
+
+
 class MessageBuilder(ABC):
     """What a feature builds for the updates of its kind of game. Every builder makes the
     channel message (the abstract methods); the other defaults suit a game without
@@ -478,18 +490,9 @@ class Delivery:
             and (origin is None or previous != origin.id)
             and (posted is None or previous != posted.id)
         ):
-            chores.append(self._strip_buttons(channel, previous))
+            chores.append(_strip_buttons(self.client, channel, previous))
         await asyncio.gather(*chores)
         return posted
-
-    async def _strip_buttons(self, channel: discord.PartialMessageable, message_id: int) -> None:
-        # The request alone: nobody reads the edited message, so discord.py is spared
-        # building a Message (author, components, attachments) from the answer, which on
-        # every board move cost more than the request itself.
-        try:
-            await self.client.http.edit_message(channel.id, message_id, params=NO_COMPONENTS)
-        except discord.HTTPException as error:
-            log.debug("could not clear the buttons of message %s: %s", message_id, error)
 
     async def _send_private(
         self, update: Update, user_id: int, outgoing: Outgoing, responder: Responder | None
