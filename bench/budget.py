@@ -192,8 +192,7 @@ class Bench:
             await self.settled(asked)
             confirmed = await self.sim.click(alice, asked.last_message, "Yes, resign")
             await self.settled(confirmed)
-            scenario.counts += self.sim.request_counts(since)
-            scenario.actions += 1
+            scenario.add(self.sim, since)
         return scenario
 
     async def moves_against_the_bot(self, moves: int, rng: random.Random) -> Scenario:

@@ -4,9 +4,12 @@ The service returns an ``Update`` for every call and every clock tick. :class:`D
 asks the feature that owns the update's kind of game (a :class:`MessageBuilder`: board
 games, Leiff tables, challenges) for its messages and sends them:
 
-- the match channel gets one message per update; the previous match message loses its
-  buttons so only the newest one can be clicked; a lobby or a finished challenge is one
-  message kept up to date in place;
+- the match channel gets one message per update, as the answer to the click or command
+  that made it when there is one (its callback); the previous match message loses its
+  buttons so only the newest one can be clicked, unless its builder keeps them
+  (``MessageBuilder.outdated_by_newer``: a board's buttons carry their version and answer
+  that the board moved on; a Leiff table's **Show my hand** stays right); a lobby or a
+  finished challenge is one message kept up to date in place;
 - a player with something private (a Leiff hand) gets it by DM, kept in one DM message
   edited in place; when Discord refuses their DMs (error 50007) the refusal is stored for
   every process, the channel is told once per table (the feature words the notice, naming
@@ -37,6 +40,7 @@ from discord.http import handle_message_parameters
 from bot.common.bot_turns import BotTurns
 from bot.common.components import disabled_copy
 from bot.common.context import Context
+from bot.common.custom_ids import ComponentId
 from bot.common.direct_messages import DirectMessages
 from bot.common.outgoing import Outgoing, match_of, sentence, without_user
 from bot.common.redelivery import (
@@ -66,6 +70,24 @@ NO_COMPONENTS = handle_message_parameters(view=None)
 # Recorded as "<kind>:kept": a channel message whose buttons may stay when a newer one
 # comes (see ``MessageBuilder.outdated_by_newer``).
 KEPT = "kept"
+
+
+def _of_this_match(
+    origin: discord.Message, responder: Responder, previous: int | None, update: Update
+) -> bool:
+    """Whether the clicked message is the match's current channel message, or a private
+    message (ephemeral) whose buttons all act on this match."""
+    if previous is not None and origin.id == previous:
+        return True
+    if not responder.origin_is_private or responder.in_dm or update.match is None:
+        return False
+    targets = {
+        decoded.target
+        for row in origin.components
+        for item in getattr(row, "children", [row])
+        if (decoded := ComponentId.decode(getattr(item, "custom_id", None) or "")) is not None
+    }
+    return targets == {update.match.id}
 
 
 def _of(update: Update, error: BaseException) -> tuple[Any, str]:
@@ -446,15 +468,21 @@ class Delivery:
                         update.match.id, {kind: origin.id, CHANNEL_SHOWS: update.match.version}
                     )
                 return origin
-        if (
-            origin is not None
-            and responder is not None
-            and not responder.origin_updated
-            and not responder.public_in_callback
-        ):
-            # the clicked message has been used: its buttons go grey
-            changes = await _used(self.builder_for(update), update, origin, public.language)
-            await responder.update_origin(**changes)
+        messages = update.match.messages if update.match is not None else {}
+        previous = messages.get(kind)
+        builder = self.builder_for(update)
+        keep = builder is not None and not builder.outdated_by_newer(public)
+        if origin is not None and responder is not None and not responder.origin_updated:
+            if keep and _of_this_match(origin, responder, previous, update):
+                # The clicked message is this match's (its board, or a private menu or
+                # question of it) and stays as it is: its buttons carry the version they
+                # were drawn for, so a click on one now is refused as moved on. The new
+                # message is the click's own answer (its callback): no request beyond it.
+                responder.public_in_callback = True
+            if not responder.public_in_callback:
+                # the clicked message has been used: its buttons go grey
+                changes = await _used(builder, update, origin, public.language)
+                await responder.update_origin(**changes)
         if update.kind in CHALLENGE_END_KINDS and origin is None and update.challenge is not None:
             known = update.challenge.message_id
             if known is not None:
@@ -463,12 +491,8 @@ class Delivery:
                     return None
                 except discord.HTTPException:
                     pass
-        messages = update.match.messages if update.match is not None else {}
-        previous = messages.get(kind)
         # the previous message needs no greying out if it was recorded as needing none
         previous_kept = previous is not None and messages.get(f"{kind}:{KEPT}") == previous
-        builder = self.builder_for(update)
-        keep = builder is not None and not builder.outdated_by_newer(public)
         if responder is not None:
             posted = await responder.public(channel, **public.send_kwargs())
         else:

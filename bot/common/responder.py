@@ -88,8 +88,9 @@ class Responder:
         self._deferred_privately = False  # a command answered by an ephemeral "thinking"
         self._public_sent = False
         self.origin_updated = False  # the clicked message was already edited
-        # A click in a private question (the resign question) whose answer is the channel
-        # message: the callback posts it (no request of the budget), the question stays.
+        # A click whose answer is the channel message, the clicked message staying as it is
+        # (a board, the resign question): the callback posts it as a new message (no
+        # request of the budget) rather than editing the clicked one.
         self.public_in_callback = False
         self.failed = False  # no answer at all could be delivered (set by the error path)
         loop = asyncio.get_running_loop()

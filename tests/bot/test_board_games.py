@@ -63,7 +63,9 @@ async def test_lefe_game_with_pie_swap_capture_choice_result_and_rematch(sim, wo
             board = last_board_message(world.channel)
             assert {b.label for b in board.buttons} >= {"Swap colours", "Keep colours", "Resign"}
             result = await sim.click(mover, board, "Swap colours")
-            assert all(b.disabled for b in sim.state.messages[board.id].buttons)
+            # the new board is the click's own answer; the clicked one keeps its buttons
+            assert ("callback", 4) in result.events and not result.followups
+            assert not any(b.disabled for b in sim.state.messages[board.id].buttons)
             assert (await stored_state(bot, match_id)).swapped
         else:
             result = await sim.slash(mover, "move", cell=move)
@@ -84,7 +86,10 @@ async def test_lefe_game_with_pie_swap_capture_choice_result_and_rematch(sim, wo
     await sim.select(mover, menu, select.custom_id, chosen)
     after = await stored_state(bot, match_id)
     assert after.moves[-1] == chosen
-    assert all(s.disabled for s in sim.state.messages[menu.id].selects), "the used menu stays live"
+    # the used menu stays as it is, and choosing again is refused: the board moved on
+    again = await sim.select(mover, menu, select.custom_id, captures[0])
+    assert again.ephemeral and "that board has moved on" in again.text.lower()
+    assert (await stored_state(bot, match_id)).moves == after.moves
     await check_board_message(bot, match_id, last_board_message(world.channel), players)
 
     final = await play_to_end(sim, bot, players, match_id, random.Random(5), world.channel)
@@ -156,9 +161,12 @@ async def test_resign_ends_the_match_for_the_opponent(sim, world, bot):
     message = resigned.last_message
     assert "resigned" in message.content and pinged(message) == set()
     assert [b.label for b in message.buttons] == ["Rematch"]
-    # the earlier board message lost its buttons: only the newest one can be clicked
+    # the earlier boards keep their buttons (no edit), and a click on one says the
+    # match is over
     boards = [m for m in world.channel.messages if m.attachments and m.id != message.id]
-    assert all(not b.buttons or all(x.disabled for x in b.buttons) for b in boards)
+    old = next(b for b in boards if b.buttons and not b.ephemeral)
+    late = await sim.click(world.bob, old, "Offer a draw")
+    assert late.ephemeral and "this match is over" in late.text.lower()
     del players
     sim.assert_no_bot_errors()
 
@@ -169,10 +177,8 @@ async def test_draw_offer_accepted_and_board_reposted_without_ping(sim, world, b
     shown = await sim.slash(world.bob, "board")
     assert not shown.ephemeral and pinged(shown.last_message) == set()
     await check_picture_only(bot, match_id, shown.last_message)
-    assert (
-        all(b.disabled for b in sim.state.messages[board.id].buttons)
-        or not sim.state.messages[board.id].buttons
-    )
+    # the older board keeps its buttons: /board redraws the same position (same version)
+    assert not any(b.disabled for b in sim.state.messages[board.id].buttons)
 
     offered = await sim.click(world.alice, shown.last_message, "Offer a draw")
     offer = offered.last_message

@@ -33,7 +33,9 @@ async def test_board_game_continues_after_a_restart_and_old_buttons_work(sim, wo
     state = await stored_state(restarted, match_id)
     assert state.swapped and state.moves[-1] == "swap"
     await check_board_message(restarted, match_id, swapped.last_message, players)
-    assert all(b.disabled for b in sim.state.messages[board_before.id].buttons)
+    # the clicked board stays as it was, and a second click is refused: it moved on
+    again = await sim.click(world.bob, board_before, "Swap colours")
+    assert again.ephemeral and "that board has moved on" in again.text.lower()
 
     # Typed moves continue too, with autocomplete from the stored state.
     mover = players[state.seat_to_move]

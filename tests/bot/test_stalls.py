@@ -92,7 +92,9 @@ async def test_a_click_whose_answer_meets_a_long_429_is_acknowledged_and_posted(
     await idle(bot, offered)
     answer = last_board_message(world.channel)
     assert answer.id != board.id and "Decline the draw" in live_buttons(answer)
-    assert not live_buttons(sim.state.messages[board.id])  # the used board went grey
+    # the clicked board keeps its buttons, which now answer that the board moved on
+    again = await sim.click(mover, sim.state.messages[board.id], "Offer a draw")
+    assert again.ephemeral and "that board has moved on" in again.text.lower()
     sim.assert_no_bot_errors()
 
 
@@ -105,7 +107,7 @@ async def test_a_board_match_reaches_its_next_turn_through_repeated_429s(sim, wo
         faults = flood(sim, CHANNEL_POST, CHANNEL_EDIT, FOLLOWUP, ORIGINAL_EDIT)
         faults.append(sim.rate_limit(CALLBACK, retry_after=3.5))
         mover = players[state.seat_to_move]
-        if round_ == 1:  # by a button: the old board is edited, the new one followed up
+        if round_ == 1:  # by a button: the new board is the callback (or a follow-up)
             board = last_board_message(world.channel)
             if "Pass" in live_buttons(board):
                 moved = await sim.click(mover, board, "Pass")

@@ -39,7 +39,7 @@ from bot.common.translator import command_text
 from bot.features.board_games.labels import KEEP
 from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup, Note
 from bot.features.board_games.messages import BoardMessages, ChallengeMessages
-from bot.service import IllegalAction, MatchOver, NotInMatch
+from bot.service import IllegalAction, MatchOver, NotInMatch, StaleVersion
 from bot.service.results import MatchInfo, Update
 from engine import get_spec
 from engine.board import BoardState
@@ -108,10 +108,11 @@ class BoardGames(GameFeature):
     ) -> None:
         user_id = responder.user_id
         if action == KEEP:
-            await self.service.get_match(match_id)  # a finished or unknown match says so
+            await self._board_of_now(match_id, version)
             await responder.private(translate(responder.language, "bot.board.keep_explained"))
             return
         if action in ENDING_ACTIONS:
+            await self._board_of_now(match_id, version)
             await self._ask_to_end(responder, match_id)
             return
         if action in (RESIGN_CONFIRMED, ABORT_CONFIRMED):
@@ -129,6 +130,16 @@ class BoardGames(GameFeature):
         else:
             update = await self.service.play(match_id, user_id, action, version=version)
         await self.delivery.publish(update, responder)
+
+    async def _board_of_now(self, match_id: int, version: int) -> None:
+        """A button that acts on the board as it is (the pie rule's Keep, Resign): refused
+        on an older board, which keeps its buttons when a newer one is posted, as every
+        move is (a finished or unknown match says so)."""
+        match = await self.service.get_match(match_id)
+        if match.status != "running":
+            raise MatchOver()
+        if version != match.version:
+            raise StaleVersion()
 
     # ---- /move and /resign -----------------------------------------------------------
     async def move(

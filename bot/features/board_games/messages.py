@@ -89,6 +89,12 @@ class BoardMessages(MessageBuilder):
     def message_kind(self, update: Update) -> str:
         return "board"
 
+    def outdated_by_newer(self, outgoing: Outgoing) -> bool:
+        """Never: an older board keeps its buttons when a newer one is posted (no edit,
+        no request). They carry the version they were drawn for, so a click on one is
+        answered, to the clicker alone, that the board has moved on."""
+        return False
+
     async def public_message(self, update: Update, language: str) -> Outgoing:
         names = self.context.names
         match = match_of(update)
