@@ -150,6 +150,9 @@ def vs_bot_results(record: MatchRecord, now: float) -> list[VsBotResult]:
     result = record.result or {}
     level = level_of(record) or DEFAULT_BOT_LEVEL
     winners = set(result.get("winners", []))
+    # At a table of more than two places (Leiff with two bots or more), second is a place,
+    # not a loss: counted as a game, neither won nor lost.
+    many_places = int(result.get("field", 2)) > 2
     found = []
     for seat in record.seats:
         if seat.is_bot or seat.user_id is None:
@@ -159,7 +162,7 @@ def vs_bot_results(record: MatchRecord, now: float) -> list[VsBotResult]:
         elif seat.user_id in winners:
             outcome = "win"
         else:
-            outcome = "loss"
+            outcome = "placed" if many_places else "loss"
         found.append(
             VsBotResult(
                 guild_id=record.guild_id,

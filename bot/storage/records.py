@@ -142,7 +142,9 @@ class ChallengeRecord:
 @dataclass(frozen=True)
 class VsBotResult:
     """One human's result in a finished match against bot seats: ``outcome`` is
-    ``"win"``, ``"loss"`` or ``"draw"``; stored by adding it to the running totals."""
+    ``"win"``, ``"loss"``, ``"draw"`` or ``"placed"`` (a place other than first at a table
+    of more than two: a game, neither won nor lost); stored by adding it to the running
+    totals."""
 
     guild_id: int
     game: str

@@ -9,6 +9,7 @@ import re
 import pytest
 from PIL import Image
 
+from bot.features.leiff_tables.messages import LeiffMessages
 from engine.leiff import CALL_LEIFF
 from i18n import ordinal, translate, translate_plural
 from tests.bot.helpers import pinged, resign, start_board_match
@@ -173,6 +174,13 @@ async def test_a_leiff_game_of_four_shows_places_not_losses(sim, world, language
     shown = "\n".join(m.content or "" for m in world.channel.messages)
     listed = translate(language, "bot.match.places", places="")[:-1]
     assert listed in shown and f"{words[2]} {name}" in shown, shown[-600:]
+
+    # Shown again later (a redelivery after a restart draws it from the stored result):
+    # the result and the places, no rating lines.
+    again = await LeiffMessages(bot.client.context).public_message(
+        await bot.client.service.current(match_id), language, []
+    )
+    assert f"{words[2]} {name}" in again.content and listed in again.content, again.content
 
     stats = (await sim.slash(world.carol, "stats", member=players[second])).text
     (row,) = await bot.client.service.stats(world.guild.id, players[second].id)

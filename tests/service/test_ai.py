@@ -258,12 +258,16 @@ async def test_a_table_of_one_human_and_two_bots_plays_a_round(
         assert "<@-" not in " ".join(m.text for m in update.messages)
     state = await _board_state(bot_service, match_id)
     assert state.view(None)["round_over"]
-    # The human leaves: with only bots at the table the game ends, a loss against the bot.
+    # The human leaves: with only bots at the table the game ends, she last of three (a
+    # place at a table of three, counted against the bot as a game neither won nor lost).
     left = await bot_service.resign(match_id, ALICE)
     assert left.kind == "match_over" and left.match.status == "finished"
     assert left.rating_changes == ()
+    assert left.match.result["places"] == [3, 1, 1] and left.match.result["field"] == 3
     record = await bot_service.vs_bot_stats(GUILD, ALICE)
-    assert [(r.game, r.level, r.games, r.losses) for r in record] == [("leiff", "hard", 1, 1)]
+    assert [(r.game, r.level, r.games, r.wins, r.losses) for r in record] == [
+        ("leiff", "hard", 1, 0, 0)
+    ]
     assert await bot_service.leaderboard(GUILD, "leiff") == []
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.features.information.standings import wins_record
 from bot.service import MatchService
 from bot.storage import open_repository
 from bot.storage.sql import migration_files, split_sql
@@ -141,5 +142,28 @@ async def test_the_migration_derives_the_places_the_service_stores(repo_url: str
                 if not statement.startswith("CREATE"):
                     await tx.execute(statement)
         assert await _stored(repo) == (placements, ratings)
+    finally:
+        await repo.close()
+
+
+async def test_a_place_behind_the_bots_is_no_loss_in_the_record_against_them(
+    repo_url: str,
+) -> None:
+    repo = await open_repository(repo_url)
+    service = MatchService(repo, clock=ManualClock(), seed_source=lambda: 7, bot_user_id=BOT_ID)
+    await service.start()
+    try:
+        match_id = await _table(service, 1, bots=2)
+        await _play_out(service, match_id, random.Random(5))
+        match = await service.get_match(match_id)
+        assert match.vs_bot and match.result["field"] == 3
+        place = match.result["places"][0]
+        assert place > 1  # the bots finished ahead of Alice in this game
+        (record,) = await service.vs_bot_stats(GUILD, ALICE, "leiff")
+        assert (record.games, record.wins, record.losses, record.draws) == (1, 0, 0, 0)
+        assert await repo.place_counts(GUILD, [ALICE]) == {}  # not rated: no placement
+        # /stats says games and wins of such a game against the bot, never "0W 1L"
+        assert wins_record("en", record) == "1 game, 0 won"
+        assert wins_record("de", record) == "1 Partie, davon 0 gewonnen"
     finally:
         await repo.close()

@@ -28,6 +28,7 @@ from bot.features.information.standings import (
     places_record,
     record,
     streak,
+    wins_record,
 )
 from bot.service.protocol import GameService
 from engine import get_spec
@@ -214,7 +215,11 @@ class Information:
                             "bot.stats.vs_bot_row",
                             game=game_title(vs_bot.game),
                             level=level_name(language, vs_bot.level),
-                            record=record(language, vs_bot),
+                            record=(
+                                wins_record(language, vs_bot)
+                                if by_places(vs_bot.game)
+                                else record(language, vs_bot)
+                            ),
                         )
                     )
             if not any(row.games for row in rows):

@@ -83,3 +83,11 @@ def last_place(language: str, row: PlayerStats) -> str:
     return "; " + translate(
         language, "bot.stats.last_place", place=ordinal(language, place), field=field
     )
+
+
+def wins_record(language: str, row: VsBotStats) -> str:
+    """ "3 games, 1 won" ("3 Partien, davon 1 gewonnen"): a record against the bot in a game
+    told in places, which the record against the bot does not keep."""
+    return translate(
+        language, "bot.stats.wins_record", games=games_count(language, row.games), wins=row.wins
+    )
