@@ -4,19 +4,34 @@ A hard board move takes seconds, and nobody's interaction waits for it: after ev
 update the delivery asks :class:`BotTurns` to let a bot seat that is due act. One task per
 match plays the turns the service says are due (``advance_bots``) and posts each update;
 a request that arrives while it runs makes it ask the service once more before it ends.
+
+The bot's answer goes out as a follow-up of the member's interaction that made it due
+(:meth:`BotTurns.post`): Discord's global limit (50 requests per second per token) spares
+interaction endpoints, follow-ups included, where a channel message counts. An
+interaction's token lasts 15 minutes; after that, in another channel, or after a restart,
+the answer is a channel message as before.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import discord
 
 from bot.common.context import Context
 from bot.common.outgoing import without_user
+from bot.common.responder import Responder
 from bot.service.results import Update
 
 log = logging.getLogger(__name__)
+
+# Discord keeps an interaction's token for 15 minutes; the bot's answer is a follow-up
+# only well inside them (the answer may wait on a hard move, or on a rate limit).
+FOLLOW_UP_WITHIN = datetime.timedelta(minutes=13)
 
 Publish = Callable[[Update], Awaitable[object]]
 
@@ -29,12 +44,20 @@ class BotTurns:
         self.publish = publish
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._wanted: set[int] = set()
+        # By match: the member's interaction whose public answer made a bot seat due (its
+        # token posts the bot's answer as a follow-up, see ``post``).
+        self._answering: dict[int, discord.Interaction] = {}
 
-    def request(self, update: Update) -> None:
-        """After an update is posted: if a bot seat is due to act, let it act."""
+    def request(self, update: Update, answered: Responder | None = None) -> None:
+        """After an update is posted: if a bot seat is due to act, let it act. ``answered``:
+        the interaction the update was the public answer to, if any."""
         match = update.match
         if match is None or match.status != "running" or not match.bot_to_act:
+            if match is not None:
+                self._answering.pop(match.id, None)
             return
+        if answered is not None and answered.answered_in_channel:
+            self._answering[match.id] = answered.interaction
         self._wanted.add(match.id)
         task = self._tasks.get(match.id)
         if task is None or task.done():
@@ -79,7 +102,38 @@ class BotTurns:
         tasks = list(self._tasks.values())
         self._tasks.clear()
         self._wanted.clear()
+        self._answering.clear()
         return tasks
+
+    async def post(
+        self, update: Update, channel: discord.PartialMessageable, **message: Any
+    ) -> discord.Message:
+        """Post a match's channel message that answers no interaction of its own (the bot's
+        answer, a clock's update, a message sent again): as a follow-up of the member's
+        interaction that made the bot due, while its token is fresh and it was made in
+        this channel (spared by the global limit), else as a channel message."""
+        match_id = update.match.id if update.match is not None else None
+        interaction = self._answering.get(match_id) if match_id is not None else None
+        if interaction is not None and (
+            interaction.channel_id != channel.id
+            or discord.utils.utcnow() - interaction.created_at > FOLLOW_UP_WITHIN
+        ):
+            self._answering.pop(match_id, None)  # type: ignore[arg-type]
+            interaction = None
+        if interaction is not None:
+            try:
+                # discord.py's stubs want text, but a message of a picture alone has none
+                return await interaction.followup.send(wait=True, **message)  # type: ignore[call-overload,no-any-return]
+            except discord.HTTPException as error:
+                if error.status == 429 or error.status >= 500:
+                    raise  # passing: delivery sends the match again later
+                # the token is spent (expired, unknown): the channel, from now on
+                log.info("follow-up refused for match %s (%s): a channel message", match_id, error)
+                self._answering.pop(match_id, None)  # type: ignore[arg-type]
+                file = message.get("file")
+                if isinstance(file, discord.File):
+                    file.reset()
+        return await channel.send(**message)
 
 
 def without_redrawn_hands(update: Update, later: Sequence[Update]) -> Update:

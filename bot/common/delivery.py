@@ -315,9 +315,9 @@ class Delivery:
             self.request_bot_turns(update)
 
     # ---- the bot's own turns (BotTurns) -------------------------------------------------
-    def request_bot_turns(self, update: Update) -> None:
+    def request_bot_turns(self, update: Update, answered: Responder | None = None) -> None:
         """After an update is posted: let a bot seat that is due act, in the background."""
-        self.bot_turns.request(update)
+        self.bot_turns.request(update, answered)
 
     async def bots_idle(self) -> None:
         """Wait until no bot turn is being played or posted and nothing the features queued
@@ -425,7 +425,7 @@ class Delivery:
             missed.users.update(u for u, ok in zip(privates, sent, strict=True) if not ok)
         finally:
             # the action is committed: the bots play on whatever happened to its messages
-            self.request_bot_turns(update)
+            self.request_bot_turns(update, responder)
         done = Undelivered(
             public=(own or public is not None) and not missed.public,
             users=set(users) - missed.users,
@@ -495,8 +495,8 @@ class Delivery:
         previous_kept = previous is not None and messages.get(f"{kind}:{KEPT}") == previous
         if responder is not None:
             posted = await responder.public(channel, **public.send_kwargs())
-        else:
-            posted = await channel.send(**public.send_kwargs())
+        else:  # the bot's answer: a follow-up of the move that made it due, if it may
+            posted = await self.bot_turns.post(update, channel, **public.send_kwargs())
         # Record the new message and grey out the previous one, side by side.
         chores = []
         if update.match is not None and posted is not None:

@@ -88,6 +88,9 @@ class Responder:
         self._deferred_privately = False  # a command answered by an ephemeral "thinking"
         self._public_sent = False
         self.origin_updated = False  # the clicked message was already edited
+        # the public answer went out through the interaction (its callback or a follow-up),
+        # in its channel: its token may post there again (the bot's answer, bot_turns)
+        self.answered_in_channel = False
         # A click whose answer is the channel message, the clicked message staying as it is
         # (a board, the resign question): the callback posts it as a new message (no
         # request of the budget) rather than editing the clicked one.
@@ -223,7 +226,7 @@ class Responder:
                     self._public_sent = True
                     return await self._original()
                 if not isinstance(sent, _Missed):
-                    self._public_sent = True
+                    self._public_sent = self.answered_in_channel = True
                     resource = sent.resource if sent is not None else None
                     return resource if isinstance(resource, discord.Message) else None
                 _rewind(message)
@@ -234,7 +237,7 @@ class Responder:
                 and not self.origin_is_private
             ):
                 followup = await self.interaction.followup.send(wait=True, **message)
-                self._public_sent = True
+                self._public_sent = self.answered_in_channel = True
                 return followup
             # (if this send fails, ``finish`` still closes a "thinking" placeholder)
             posted = await channel.send(**message)

@@ -37,8 +37,11 @@ async def test_a_board_move_costs_nothing_beyond_its_callback_and_a_move_against
     assert board.per_action("callback") == 1 and against_bot.per_action("callback") == 1
     # …and nothing beyond it: the old board keeps its buttons (no edit)
     assert board.outside_callback == 0, board.as_dict()
-    # the bot's new board (the older boards keep their buttons)
+    # the bot's new board (the older boards keep their buttons), as a follow-up of the
+    # member's move: nothing the global limit counts
     assert against_bot.outside_callback <= 1, against_bot.as_dict()
+    assert against_bot.per_action("follow-up") == 1, against_bot.as_dict()
+    assert board.counted_globally == 0 and against_bot.counted_globally == 0
     assert board.per_action("429") == 0 and against_bot.per_action("429") == 0
 
 

@@ -256,3 +256,71 @@ async def test_a_leiff_table_with_a_bot_seat_plays_a_round_with_one_person(sim, 
     assert all(c.recipient.id > 0 for c in sim.state.channels.values() if c.is_dm)
     assert all(not p.ephemeral for p in world.channel.messages if p.attachments)
     sim.assert_no_bot_errors()
+
+
+async def test_the_bot_answers_as_a_follow_up_of_the_member_s_move(sim, world, make_bot):
+    """The bot's board goes out through the member's interaction (a follow-up), which
+    Discord's global limit does not count; the older boards are never edited."""
+    from tests.discord_sim.ratelimits import is_interaction_endpoint
+
+    handle = await sim.start_bot(lambda: make_bot(ai_move=ai_in_thread))
+    started = await sim.slash(
+        world.alice, "play", game="dalen", opponent=sim.bot_user, size=5, level="easy"
+    )
+    match_id = match_id_of(started.last_message)
+    rng = random.Random(2)
+    for _ in range(2):
+        state = await stored_state(handle, match_id)
+        since = len(sim.requests)
+        moved = await sim.slash(world.alice, "move", cell=pick_move(state, rng))
+        reply = await bot_reply(sim, handle, world.channel, moved.last_message)
+        assert [m.id for m in moved.followups] == [reply.id], "not the move's follow-up"
+        assert_picture_shows(reply, await stored_state(handle, match_id))
+        assert pinged(reply) == {world.alice.id}
+        counted = [
+            f"{r.method} {r.route}"
+            for r in sim.requests[since:]
+            if not is_interaction_endpoint(r.route) and r.category != "other"
+        ]
+        assert counted == [], counted
+        # its buttons work as any board's (here, the question before resigning)
+        assert "Resign" in [b.label for b in reply.buttons]
+    asked = await sim.click(world.alice, reply, "Resign")
+    assert asked.ephemeral and "Resign match" in asked.text
+    sim.assert_no_bot_errors()
+
+
+async def test_the_bot_answers_in_the_channel_once_the_move_s_token_is_spent(
+    sim, world, make_bot, monkeypatch
+):
+    """A follow-up needs the interaction's token (15 minutes): past it, or when Discord
+    refuses it, the bot's board is a channel message, posted once."""
+    from bot.common import bot_turns
+
+    handle = await sim.start_bot(lambda: make_bot(ai_move=ai_in_thread))
+    started = await sim.slash(
+        world.alice, "play", game="dalen", opponent=sim.bot_user, size=5, level="easy"
+    )
+    match_id = match_id_of(started.last_message)
+    rng = random.Random(3)
+
+    # Discord refuses the token (the simulator's tokens now last no time at all)
+    sim.server.token_lifetime = 0.0
+    state = await stored_state(handle, match_id)
+    moved = await sim.slash(world.alice, "move", cell=pick_move(state, rng))
+    reply = await bot_reply(sim, handle, world.channel, moved.last_message)
+    assert not moved.followups and reply in world.channel.messages
+    sim.server.token_lifetime = 15 * 60
+
+    # the bot does not even try past its own margin inside the 15 minutes
+    monkeypatch.setattr(bot_turns, "FOLLOW_UP_WITHIN", bot_turns.FOLLOW_UP_WITHIN * 0)
+    state = await stored_state(handle, match_id)
+    since = len(sim.requests)
+    moved = await sim.slash(world.alice, "move", cell=pick_move(state, rng))
+    reply = await bot_reply(sim, handle, world.channel, moved.last_message)
+    assert not moved.followups
+    assert not [r for r in sim.requests[since:] if r.route.startswith("/webhooks/")]
+    boards = [m for m in world.channel.messages if is_board(m)]
+    assert boards[-1].id == reply.id and len({m.id for m in boards}) == len(boards)
+    assert_picture_shows(reply, await stored_state(handle, match_id))
+    sim.assert_no_bot_errors()
