@@ -60,6 +60,11 @@ def error_text(language: str, code: str, params: Mapping[str, object]) -> str:
     if isinstance(places, list | tuple):
         # joined here, not by translate: a list parameter would read "a or b"
         values["places"] = ", ".join(_place(language, place) for place in places)
+    sizes = values.get("sizes")
+    if isinstance(sizes, list | tuple) and len(sizes) > 1:
+        # "5, 7 or 9" in the language (translate alone would say "5 or 7 or 9")
+        left = ", ".join(str(size) for size in sizes[:-1])
+        values["sizes"] = translate(language, "list.or", left=left, right=sizes[-1])
     if isinstance(ERROR_ENGLISH[code], tuple):
         count = values.pop("count")
         assert isinstance(count, int)

@@ -99,9 +99,9 @@ def _checked_size(rules: BoardGame, size: int | None) -> int:
     if size is None:
         return rules.default_size
     if not isinstance(size, int) or isinstance(size, bool) or size not in rules.sizes:
+        # the sizes as a list: each language joins them ("5, 7 or 9", "5, 7 oder 9")
         sizes = [str(s) for s in rules.sizes]
-        allowed = ", ".join(sizes[:-1]) + " or " + sizes[-1] if len(sizes) > 1 else sizes[0]
-        raise InvalidOptions("board_size", game=rules.title, sizes=allowed, size=size)
+        raise InvalidOptions("board_size", game=rules.title, sizes=sizes, size=size)
     return size
 
 

@@ -62,7 +62,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     # games and their options
     "unknown_game": "unknown game {game}; the games are: {games}",
     "leiff_at_a_table": "Leiff is played at a table: open one with the Leiff lobby",
-    "board_size": "{game} is played on boards of side {sizes}, not {size}",
+    "board_size": "{game} is played in sizes {sizes}, not {size}",
     "board_option_unknown": "{game} has no option {key} (options: {known})",
     "board_option_type": "option {key} must be a {kind}",
     "board_option_choice": "option {key} must be one of {choices}, not {value}",
@@ -205,6 +205,10 @@ def english(code: str, params: Mapping[str, object]) -> str:
         places = values["places"]
         assert isinstance(places, list | tuple)
         values["places"] = ", ".join(place_english(place) for place in places)
+    listed = values.get("sizes")
+    if isinstance(listed, list | tuple):  # "5, 7 or 9"
+        sizes = [str(size) for size in listed]
+        values["sizes"] = " or ".join([", ".join(sizes[:-1]), sizes[-1]] if sizes[1:] else sizes)
     if isinstance(text, tuple):
         text = text[0] if values.get("count") == 1 else text[1]
     return text.format_map(values)

@@ -41,8 +41,8 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "opening_stone": "{user} places a {colour} stone on {move}.",
     "board_turn": "{user} to move ({colour}).",
     "board_turn_plain": "{user} to move.",
-    "match_started": "{first} vs {second}: {game} on a {size}-board.",
-    "match_started_level": "{first} vs {second} (level {level}): {game} on a {size}-board.",
+    "match_started": "{first} vs {second}: {game}, size {size}.",
+    "match_started_level": "{first} vs {second} (level {level}): {game}, size {size}.",
     "draw_offered": "{user} offers a draw. {opponent} may accept or decline.",
     "draw_declined": "{user} declines the draw.",
     "first_move_missed": (
@@ -59,8 +59,8 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     # challenges
     "challenge_open": "{user} is looking for an opponent: {what}.",
     "challenge_to": "{user} challenges {target} to {what}.",
-    "challenge_what": "{game} on a {size}-board",
-    "challenge_what_options": "{game} on a {size}-board ({options})",
+    "challenge_what": "{game}, size {size}",
+    "challenge_what_options": "{game}, size {size} ({options})",
     "rematch_asked": "{user} asks {opponent} for a rematch.",
     "challenge_declined": "{user} declines the challenge of {challenger}.",
     "challenge_withdrawn": "{user} withdraws the challenge.",

@@ -26,7 +26,7 @@ async def test_bad_inputs_are_answered_privately_and_change_nothing(sim, world, 
     )
     await assert_refused(
         await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=9),
-        "boards of side 5, 6 or 7, not 9.",
+        "sizes 5, 6 or 7, not 9.",
         "size",
     )
     clock.advance(60)

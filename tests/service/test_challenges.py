@@ -24,7 +24,7 @@ async def test_a_challenge_names_both_players_and_offers_buttons(service: MatchS
     assert update.challenge.status == "open" and update.challenge.size == 7
     assert update.mentions == (BOB,)
     assert update.buttons[0].actions == ("accept", "decline", "cancel")
-    assert update.messages[0].text == "<@11> challenges <@12> to Lefe on a 7-board."
+    assert update.messages[0].text == "<@11> challenges <@12> to Lefe, size 7."
 
 
 async def test_only_the_target_may_accept_a_challenge(service: MatchService) -> None:
@@ -137,7 +137,7 @@ async def test_unanswered_challenges_expire_on_tick(
 async def test_bad_game_size_or_option_is_refused(service: MatchService) -> None:
     with pytest.raises(InvalidOptions, match="unknown game"):
         await service.challenge(GUILD, CHANNEL, ALICE, "chess", BOB)
-    with pytest.raises(InvalidOptions, match="side"):
+    with pytest.raises(InvalidOptions, match="sizes 5, 6 or 7, not"):
         await service.challenge(GUILD, CHANNEL, ALICE, "lefe", BOB, size=99)
     with pytest.raises(InvalidOptions, match="no option"):
         await service.challenge(GUILD, CHANNEL, ALICE, "lefe", BOB, options={"colour": "red"})

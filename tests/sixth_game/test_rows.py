@@ -133,7 +133,7 @@ def test_its_header_names_it_and_its_score() -> None:
     texts = [
         item.text for item in header_layout(state, ("Ann", "Bob"), get_theme("classic"), 480).texts
     ]
-    assert any(text.startswith("Rows · side 4 · move 10") for text in texts)
+    assert any(text.startswith("Rows · size 4 · move 10") for text in texts)
     assert "Red leads 5–4" in texts  # the score in words (no parts: a plain score)
 
 

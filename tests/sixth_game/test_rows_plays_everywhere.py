@@ -86,7 +86,7 @@ async def test_the_service_plays_it_from_challenge_to_result(rows: Rows, service
     started = await service.accept_challenge(offer.challenge_id, BOB)
     match_id = started.match_id
     assert started.match.game == "rows" and started.match.to_act == (ALICE,)
-    assert "Rows on a 3-board" in started.texts_for(None)[0]
+    assert "Rows, size 3" in started.texts_for(None)[0]
     # its spec says a draw is possible: the board offers it, and it can be declined
     assert "offer_draw" in started.buttons[0].actions
     offered = await service.offer_draw(match_id, ALICE)
