@@ -121,6 +121,8 @@ class SimUser:
             "avatar": None,
             "bot": self.bot,
             "public_flags": 0,
+            "flags": 0,
+            "primary_guild": None,
         }
 
     def __repr__(self) -> str:

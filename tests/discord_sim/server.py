@@ -324,7 +324,7 @@ class SimServer:
         user = self.state.bot_user.to_payload() | {
             "verified": True,
             "mfa_enabled": False,
-            "flags": 0,
+            "locale": "en-US",
         }
         return json_response(user)
 
