@@ -341,6 +341,17 @@ class SimServer:
                 "verify_key": "0" * 64,
                 "flags": 0,
                 "team": None,
+                # the rest of what the contract's PrivateApplicationResponse requires
+                "type": None,
+                "flags_new": "0",
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "role_connections_verification_url": None,
+                "approximate_guild_count": len(self.state.guilds),
+                "approximate_user_install_count": 0,
+                "approximate_user_authorization_count": 0,
+                "explicit_content_filter": 0,
+                "eligible_oauth2_scopes": ["bot", "applications.commands"],
             }
         )
 
