@@ -268,6 +268,8 @@ class SimState:
             entry.setdefault("description", "")
             entry.setdefault("options", [])
             entry.setdefault("default_member_permissions", None)
+            # installed to guilds unless the command says otherwise (Discord's default)
+            entry["integration_types"] = entry.get("integration_types") or [0]
             if entry["default_member_permissions"] is not None:
                 # Discord echoes permission bit sets as strings, whatever was sent.
                 entry["default_member_permissions"] = str(int(entry["default_member_permissions"]))
