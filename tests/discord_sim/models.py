@@ -281,6 +281,35 @@ def walk_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
+def number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The components with Discord's numeric ``id`` on each (rows, buttons, selects,
+    sections...): kept where the bot gave one, otherwise numbered in order from 1 as Discord
+    fills them in. Changes the dicts in place (they are a request's own)."""
+    taken: set[int] = set()
+    order: list[dict[str, Any]] = []
+
+    def visit(component: dict[str, Any]) -> None:
+        order.append(component)
+        if isinstance(component.get("id"), int):
+            taken.add(component["id"])
+        for child in component.get("components") or []:
+            visit(child)
+        for key in ("component", "accessory"):
+            if isinstance(component.get(key), dict):
+                visit(component[key])
+
+    for component in components:
+        visit(component)
+    number = 0
+    for component in order:
+        if not isinstance(component.get("id"), int):
+            number += 1
+            while number in taken:
+                number += 1
+            component["id"] = number
+    return components
+
+
 def _emoji_text(emoji: dict[str, Any] | None) -> str | None:
     if not emoji:
         return None

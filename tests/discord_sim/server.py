@@ -43,6 +43,7 @@ from .models import (
     SimAttachment,
     SimChannel,
     SimMessage,
+    number_components,
     walk_components,
 )
 from .ratelimits import injected_limit_headers
@@ -293,7 +294,7 @@ class SimServer:
             author=self.state.bot_user,
             content=payload.get("content"),
             embeds=list(payload.get("embeds") or []),
-            components=list(payload.get("components") or []),
+            components=number_components(list(payload.get("components") or [])),
             attachments=attachments,
             flags=int(payload.get("flags") or 0),
             allowed_mentions=payload.get("allowed_mentions"),

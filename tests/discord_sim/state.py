@@ -29,6 +29,7 @@ from .models import (
     SimRole,
     SimUser,
     SnowflakeFactory,
+    number_components,
 )
 from .ratelimits import RateLimiter
 
@@ -318,7 +319,7 @@ class SimState:
         if "embeds" in changes:
             message.embeds = list(changes["embeds"] or [])
         if "components" in changes:
-            message.components = list(changes["components"] or [])
+            message.components = number_components(list(changes["components"] or []))
         if "allowed_mentions" in changes:
             message.allowed_mentions = changes["allowed_mentions"]
         if "flags" in changes and changes["flags"] is not None:
