@@ -612,11 +612,16 @@ class SimServer:
                 "response_message_loading": response_type == DEFERRED_CHANNEL_MESSAGE,
                 "response_message_ephemeral": bool(message is not None and message.ephemeral),
             },
-            "resource": {"type": response_type},
         }
         if message is not None:
             body["interaction"]["response_message_id"] = str(message.id)
-            body["resource"]["message"] = message.to_payload(self.state.base_url, copy_parts=False)
+        if message is not None and response_type in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
+            # The contract's resource is the message a 4 or 7 made (or an activity); a
+            # deferral, a modal or autocomplete choices make none.
+            body["resource"] = {
+                "type": response_type,
+                "message": message.to_payload(self.state.base_url, copy_parts=False),
+            }
         return json_response(body)
 
     def _response_message(
