@@ -244,7 +244,7 @@ async def test_the_value_is_autocompleted_for_the_setting_chosen(sim, german, bo
             if key != "allowed_channels":
                 assert line("de", key, written) in reply.text, (key, choice, reply.text)
     # An English admin reads the same values in English.
-    world.admin.locale = "en"
+    world.admin.locale = "en-US"  # Discord sends a region with English
     english = await sim.autocomplete(world.admin, "settings", option="value", key="theme")
     assert [c["name"] for c in english] == ["classic", "night", "paper (now)"]
     english = await sim.autocomplete(world.admin, "settings", option="value", key="leiff_water")
