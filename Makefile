@@ -10,7 +10,7 @@ LOCK_RUN   := requirements/run.txt
 LOCK_DEV   := requirements/dev.txt
 UV_COMPILE := $(PY) -m uv pip compile --quiet --generate-hashes --universal --python-version 3.11 --custom-compile-command "make lock"
 
-.PHONY: run test lint typecheck bench bench-ai bench-e2e bench-scale clean install dev lock i18n-extract i18n-update i18n-check
+.PHONY: run test lint typecheck bench bench-ai bench-e2e bench-scale clean install dev lock i18n-extract i18n-update i18n-check update-discord-spec
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
@@ -69,6 +69,15 @@ i18n-update: dev
 
 i18n-check: dev
 	$(PY) -m i18n check
+
+# Discord's OpenAPI description, pinned in tests/discord_sim/discord-openapi.json.gz (its
+# commit in discord-openapi.source.json): the simulator holds every request to it. This
+# refreshes the copy from discord/discord-api-spec (DISCORD_SPEC_REF: a branch or tag;
+# DISCORD_SPEC_REPOSITORY: another clone); then run the suite. The tests never fetch it.
+DISCORD_SPEC_REPOSITORY ?= https://github.com/discord/discord-api-spec
+DISCORD_SPEC_REF ?=
+update-discord-spec: dev
+	$(PY) -m tests.discord_sim.update_spec --repository $(DISCORD_SPEC_REPOSITORY) $(if $(DISCORD_SPEC_REF),--ref $(DISCORD_SPEC_REF))
 
 bench: dev
 	$(PY) -m bench

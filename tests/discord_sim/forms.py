@@ -46,11 +46,16 @@ def _malformed(why: str) -> SimHTTPError:
     return SimHTTPError(400, 50035, f"Invalid Form Body: {why}")
 
 
-def parse_json(body: bytes) -> dict[str, Any]:
+def parse_any_json(body: bytes) -> Any:
+    """A JSON body of any kind (a bulk command sync is a list)."""
     try:
-        payload = json.loads(body)
+        return json.loads(body)
     except ValueError:
         raise SimHTTPError(400, 50109, "The request body contains invalid JSON.") from None
+
+
+def parse_json(body: bytes) -> dict[str, Any]:
+    payload = parse_any_json(body)
     if not isinstance(payload, dict):
         raise SimHTTPError(400, 50109, "The request body contains invalid JSON.")
     return payload

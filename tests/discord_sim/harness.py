@@ -60,11 +60,29 @@ from .models import (
     fresh_token,
 )
 from .server import SimServer
+from .spec import Violation, contract, interaction_violations
 from .state import BOT_PERMISSIONS, RequestRecord, RouteFault, SimState
 
 BotFactory = Callable[[], discord.Client]
 
 _active: list[DiscordSimulator] = []
+
+
+class ContractViolation(AssertionError):
+    """Something was sent that Discord's contract refuses (tests/discord_sim/spec.py): a
+    request of the bot's, or an answer or interaction of the simulator's."""
+
+    @staticmethod
+    def report(violations: list[Violation]) -> str:
+        lines = [v.describe() for v in violations[:20]]
+        more = len(violations) - len(lines)
+        if more > 0:
+            lines.append(f"... and {more} more")
+        return (
+            f"{len(violations)} rule(s) of Discord's API contract broken "
+            "(a test that means to break them takes them with sim.take_spec_violations()):\n  "
+            + "\n  ".join(lines)
+        )
 
 
 class NoBotConnected(AssertionError):
@@ -149,6 +167,7 @@ class DiscordSimulator:
         no_response_grace: float = 0.25,
         rate_limits: bool = True,
         rate_limit_time_scale: float = 1.0,
+        validate_responses: bool = True,
     ) -> None:
         self.state = SimState(
             bot_name=bot_name,
@@ -157,7 +176,10 @@ class DiscordSimulator:
             rate_limit_time_scale=rate_limit_time_scale,
         )
         self.server = SimServer(
-            self.state, response_deadline=response_deadline, token_lifetime=token_lifetime
+            self.state,
+            response_deadline=response_deadline,
+            token_lifetime=token_lifetime,
+            validate_responses=validate_responses,
         )
         self.gateway = self.server.gateway
         self.interaction_timeout = interaction_timeout
@@ -179,8 +201,20 @@ class DiscordSimulator:
         await self.start()
         return self
 
-    async def __aexit__(self, *exc_info: object) -> None:
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: object,
+    ) -> None:
         await self.close()
+        if not self.state.spec_violations:
+            return
+        report = ContractViolation.report(self.state.spec_violations)
+        if exc is not None:
+            exc.add_note(report)  # the test failed anyway: say what else went wrong
+            return
+        raise ContractViolation(report)
 
     async def start(self) -> None:
         """Serve on a free 127.0.0.1 port and point discord.py at it."""
@@ -188,6 +222,8 @@ class DiscordSimulator:
             raise RuntimeError(
                 "another DiscordSimulator is running: discord.py's endpoints are process-global"
             )
+        # Discord's contract, read and compiled once per process (a few tenths of a second)
+        contract().prepare(self.server.routes)
         self._runner = web.AppRunner(self.server.app, access_log=None, handle_signals=False)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -219,6 +255,19 @@ class DiscordSimulator:
         logging.getLogger("discord").removeHandler(self._errors)
         if self in _active:
             _active.remove(self)
+
+    @property
+    def spec_violations(self) -> list[Violation]:
+        """Every rule of Discord's contract broken so far (requests, answers, interactions,
+        and the documented limits the simulator checks itself)."""
+        return self.state.spec_violations
+
+    def take_spec_violations(self) -> list[Violation]:
+        """The violations so far, taken away: for a test that breaks the contract on purpose
+        (otherwise leaving the simulator fails the test with them)."""
+        taken = list(self.state.spec_violations)
+        self.state.spec_violations.clear()
+        return taken
 
     @property
     def token(self) -> str:
@@ -447,6 +496,10 @@ class DiscordSimulator:
         payload["data"] = data
         if message is not None:
             payload["message"] = message.to_payload(self.base_url)
+        if self.server.validate_responses:
+            self.state.spec_violations.extend(
+                interaction_violations(payload, f"INTERACTION_CREATE {name!r}")
+            )
         interaction = SimInteraction(
             id=interaction_id,
             token=token,

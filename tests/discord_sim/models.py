@@ -51,6 +51,8 @@ MEMBER_PERMISSIONS = (
 ALL_PERMISSIONS = (1 << 53) - 1
 
 EPHEMERAL_FLAG = 1 << 6
+#: IS_COMPONENTS_V2: the message's components are laid out freely (up to 40), not in rows.
+COMPONENTS_V2_FLAG = 1 << 15
 
 # Component types.
 ACTION_ROW = 1
@@ -281,6 +283,38 @@ def walk_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return found
 
 
+def walk_component_paths(
+    components: list[dict[str, Any]], at: tuple[str | int, ...]
+) -> list[tuple[tuple[str | int, ...], dict[str, Any]]]:
+    """``walk_components`` with where each one is (``("components", 0, "components", 2)``)."""
+    found: list[tuple[tuple[str | int, ...], dict[str, Any]]] = []
+
+    def visit(component: dict[str, Any], here: tuple[str | int, ...]) -> None:
+        if component.get("type") in (BUTTON, TEXT_INPUT, *SELECT_TYPES):
+            found.append((here, component))
+        for number, child in enumerate(component.get("components") or []):
+            visit(child, (*here, "components", number))
+        for key in ("component", "accessory"):
+            if isinstance(component.get(key), dict):
+                visit(component[key], (*here, key))
+
+    for number, component in enumerate(components):
+        visit(component, (*at, number))
+    return found
+
+
+def count_components(components: list[dict[str, Any]]) -> int:
+    """Every component, rows, sections, containers and their children included (Components
+    v2 allows 40 in one message)."""
+    total = 0
+    for component in components:
+        total += 1 + count_components(component.get("components") or [])
+        for key in ("component", "accessory"):
+            if isinstance(component.get(key), dict):
+                total += count_components([component[key]])
+    return total
+
+
 def number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The components with Discord's numeric ``id`` on each (rows, buttons, selects,
     sections...): kept where the bot gave one, otherwise numbered in order from 1 as Discord
@@ -307,6 +341,71 @@ def number_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
             while number in taken:
                 number += 1
             component["id"] = number
+    return components
+
+
+#: What Discord fills in for a field a bot left out, by component type (its answers carry
+#: every one of them: the contract's *ComponentResponse schemas require them).
+COMPONENT_DEFAULTS: dict[int, dict[str, Any]] = {
+    **{kind: {"min_values": 1, "max_values": 1} for kind in (3, 5, 6, 7, 8)},
+    11: {"description": None, "spoiler": False},  # thumbnail
+    14: {"spacing": 1, "divider": True},  # separator
+    17: {"accent_color": None, "spoiler": False},  # container
+}
+
+
+def complete_components(
+    components: list[dict[str, Any]], attachments: list[SimAttachment], base_url: str
+) -> list[dict[str, Any]]:
+    """The components as Discord answers with them: numbered (``number_components``), the
+    fields a bot may leave out filled in, and media given as ``attachment://name`` resolved
+    to the message's uploaded file (its URL, id, type and size). In place."""
+    number_components(components)
+    by_name = {a.filename: a for a in attachments}
+
+    def media(item: dict[str, Any]) -> dict[str, Any]:
+        url = str(item.get("url", ""))
+        attachment = by_name.get(url.removeprefix("attachment://"))
+        if url.startswith("attachment://") and attachment is not None:
+            resolved = attachment.to_payload(base_url)
+            item.update(
+                id=resolved["id"],
+                url=resolved["url"],
+                proxy_url=resolved["proxy_url"],
+                attachment_id=resolved["id"],
+            )
+            if attachment.content_type:
+                item["content_type"] = attachment.content_type
+        else:
+            item.setdefault("id", "0")
+            item.setdefault("proxy_url", url)
+        return item
+
+    def visit(component: dict[str, Any]) -> None:
+        for key, value in COMPONENT_DEFAULTS.get(component.get("type", 0), {}).items():
+            component.setdefault(key, value)
+        if isinstance(component.get("media"), dict):
+            media(component["media"])
+        for item in component.get("items") or []:  # a media gallery's
+            item.setdefault("description", None)
+            item.setdefault("spoiler", False)
+            if isinstance(item.get("media"), dict):
+                media(item["media"])
+        if component.get("type") == 13 and isinstance(component.get("file"), dict):
+            named = by_name.get(str(component["file"].get("url", "")).removeprefix("attachment://"))
+            media(component["file"])
+            component.setdefault("spoiler", False)
+            if named is not None:
+                component.setdefault("name", named.filename)
+                component.setdefault("size", named.size)
+        for child in component.get("components") or []:
+            visit(child)
+        for key in ("component", "accessory"):
+            if isinstance(component.get(key), dict):
+                visit(component[key])
+
+    for component in components:
+        visit(component)
     return components
 
 

@@ -19,7 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from .command_schema import command_problem
-from .forms import UploadedFile, media_type, parse_form, parse_json
+from .forms import UploadedFile, media_type, parse_any_json, parse_form
 from .gateway import Gateway
 from .interactions import (
     APPLICATION_COMMAND,
@@ -37,16 +37,24 @@ from .interactions import (
 )
 from .models import (
     ACTION_ROW,
-    BUTTON,
+    COMPONENTS_V2_FLAG,
     EPHEMERAL_FLAG,
     SELECT_TYPES,
     SimAttachment,
     SimChannel,
     SimMessage,
-    number_components,
-    walk_components,
+    complete_components,
+    count_components,
+    walk_component_paths,
 )
 from .ratelimits import injected_limit_headers
+from .spec import (
+    JsonPath,
+    Violation,
+    errors_tree,
+    request_violations,
+    response_violations,
+)
 from .state import RequestRecord, SimHTTPError, SimState
 
 API_PREFIX = "/api/v10"
@@ -57,14 +65,24 @@ CHAT_INPUT_COMMAND_TYPE = 20
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
+#: What the middleware keeps on a request: its operation's id in the spec, its parsed body.
+OPERATION_KEY = web.RequestKey("sim_operation", object)
+BODY_KEY = web.RequestKey("sim_body", object)
+
+
+#: Where ``json_response`` keeps the data it sent (the answer is checked against the spec).
+JSON_KEY = web.ResponseKey("sim_json", object)
+
 
 def json_response(data: Any, status: int = 200) -> web.Response:
     # discord.py only parses bodies whose content type is exactly "application/json".
-    return web.Response(
+    response = web.Response(
         body=json.dumps(data).encode(),
         status=status,
         headers={"Content-Type": "application/json"},
     )
+    response[JSON_KEY] = data
+    return response
 
 
 def error_response(
@@ -76,15 +94,50 @@ def error_response(
     return json_response(body, status)
 
 
-def form_error(field: str, message: str) -> SimHTTPError:
-    return SimHTTPError(400, 50035, f"Invalid Form Body: {field}: {message}", field=field)
+def _json_path(field: str | JsonPath) -> JsonPath:
+    if not isinstance(field, str):
+        return field
+    return tuple(int(part) if part.isdigit() else part for part in field.split("."))
+
+
+def form_error(
+    field: str | JsonPath, message: str, code: str = "BASE_TYPE_INVALID", rule: str = ""
+) -> SimHTTPError:
+    """Discord's 400 Invalid Form Body (50035) for one field (``"embeds.0.title"`` or a
+    path), with its error code and message; ``rule`` says which of Discord's documented
+    limits it is, for the test's failure."""
+    return SimHTTPError(
+        400,
+        50035,
+        "Invalid Form Body",
+        problems=[(_json_path(field), code, message, rule or message)],
+    )
+
+
+def too_long(field: str | JsonPath, limit: int, what: str) -> SimHTTPError:
+    return form_error(
+        field,
+        f"Must be {limit} or fewer in length.",
+        "BASE_TYPE_MAX_LENGTH",
+        f"at most {limit} {what} (Discord's documented limit)",
+    )
 
 
 class SimServer:
     """Routes REST calls and the gateway onto a ``SimState``."""
 
-    def __init__(self, state: SimState, *, response_deadline: float, token_lifetime: float) -> None:
+    def __init__(
+        self,
+        state: SimState,
+        *,
+        response_deadline: float,
+        token_lifetime: float,
+        validate_responses: bool = True,
+    ) -> None:
         self.state = state
+        #: Whether the simulator's own answers are checked against the spec's response
+        #: schemas (requests are always checked).
+        self.validate_responses = validate_responses
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
         self.gateway = Gateway(state)
@@ -144,6 +197,7 @@ class SimServer:
         ]
         for method, path, handler in routes:
             r.add_route(method, p + path, handler)
+        self.routes = [(method, path) for method, path, _ in routes]
         r.add_route("*", "/{tail:.*}", self.unhandled)
 
     @web.middleware
@@ -155,6 +209,10 @@ class SimServer:
         template = canonical.removeprefix(API_PREFIX)
         path = request.path.removeprefix(API_PREFIX)
         response = await self._answer(request, handler, template, path)
+        if self.validate_responses and JSON_KEY in response:
+            self.state.spec_violations.extend(
+                response_violations(request.method, path, response.status, response[JSON_KEY])
+            )
         category = self.state.categorise(
             request.method, template, request.match_info.get("channel_id")
         )
@@ -172,6 +230,12 @@ class SimServer:
         needs_auth = not template.startswith(("/interactions/", "/webhooks/"))
         if needs_auth and request.headers.get("Authorization") != f"Bot {self.state.token}":
             return error_response(401, 0, "401: Unauthorized")
+        try:
+            refusal = await self._check_contract(request, path)
+        except SimHTTPError as error:
+            return self._error_response(request, error)
+        if refusal is not None:
+            return refusal
         fault = self.state.take_fault(request.method, template, path)
         if fault is not None and fault.status:
             response = json_response(fault.body, fault.status)
@@ -187,33 +251,82 @@ class SimServer:
         try:
             response = await handler(request)
         except SimHTTPError as error:
-            errors = None
-            field = getattr(error, "field", None)
-            if field is not None:
-                errors = {
-                    field: {"_errors": [{"code": "BASE_TYPE_INVALID", "message": error.message}]}
-                }
-            response = error_response(error.status, error.code, error.message, errors)
+            response = self._error_response(request, error)
         response.headers.update(verdict.headers)
         if fault is not None and fault.answer_after:
             # done, but the answer is slow to come back (the client may give up waiting)
             await asyncio.sleep(fault.answer_after)
         return response
 
+    async def _check_contract(self, request: web.Request, path: str) -> web.Response | None:
+        """Refuse a request Discord's published contract would refuse (and record why)."""
+        kind, body, files = await self._body(request)
+        operation, violations = request_violations(
+            request.method, path, request.query, kind, body, files
+        )
+        request[OPERATION_KEY] = operation
+        if not violations:
+            return None
+        self.state.spec_violations.extend(violations)
+        if operation is None:
+            return error_response(404, 0, "404: Not Found")
+        return error_response(400, 50035, "Invalid Form Body", errors_tree(violations))
+
+    def _error_response(self, request: web.Request, error: SimHTTPError) -> web.Response:
+        if not error.problems:
+            return error_response(error.status, error.code, error.message)
+        # A limit of Discord's the simulator checks itself (where the spec is looser, or
+        # says nothing): a broken rule like the spec's, which fails the test too.
+        violations = [
+            Violation(
+                operation=request.get(OPERATION_KEY) or "(no operation)",
+                request=f"{request.method} {request.path.removeprefix(API_PREFIX)}",
+                where="simulator",
+                path=path,
+                rule=rule,
+                code=code,
+                message=message,
+            )
+            for path, code, message, rule in error.problems
+        ]
+        self.state.spec_violations.extend(violations)
+        return error_response(error.status, error.code, error.message, errors_tree(violations))
+
     async def unhandled(self, request: web.Request) -> web.Response:
         return error_response(404, 0, "404: Not Found")
+
+    async def _body(self, request: web.Request) -> tuple[str | None, Any, dict[int, UploadedFile]]:
+        """The request's media type, its JSON (a multipart body's ``payload_json``) and the
+        uploaded files by index (``files[n]``); read once and kept on the request."""
+        cached: tuple[str | None, Any, dict[int, UploadedFile]] | None = request.get(BODY_KEY)
+        if cached is not None:
+            return cached
+        if not request.can_read_body:
+            cached = (None, None, {})
+        else:
+            content_type = request.headers.get("Content-Type", "")
+            kind = media_type(content_type) or "application/json"
+            raw = await request.read()
+            if not raw:
+                cached = (None, None, {})
+            elif kind.startswith("multipart/"):
+                payload, files = parse_form(content_type, raw)
+                cached = (kind, payload, files)
+            else:
+                cached = (kind, parse_any_json(raw), {})
+        request[BODY_KEY] = cached
+        return cached
 
     async def _read_body(
         self, request: web.Request
     ) -> tuple[dict[str, Any], dict[int, UploadedFile]]:
-        """The JSON payload and the uploaded files by index (``files[n]``)."""
-        if not request.can_read_body:
-            return {}, {}
-        content_type = request.headers.get("Content-Type", "")
-        body = await request.read()
-        if media_type(content_type).startswith("multipart/"):
-            return parse_form(content_type, body)
-        return parse_json(body), {}
+        """The JSON payload (an object) and the uploaded files by index (``files[n]``)."""
+        _, payload, files = await self._body(request)
+        if payload is None:
+            return {}, files
+        if not isinstance(payload, dict):
+            raise SimHTTPError(400, 50109, "The request body contains invalid JSON.")
+        return payload, files
 
     def _attachments(
         self, meta: list[dict[str, Any]] | None, files: dict[int, UploadedFile]
@@ -239,45 +352,75 @@ class SimServer:
         self.state.check_attachments(attachments)
         return attachments
 
-    def _validate(self, payload: dict[str, Any], *, creating: bool, has_files: bool) -> None:
+    def _validate(
+        self, payload: dict[str, Any], *, creating: bool, has_files: bool, kept_flags: int = 0
+    ) -> None:
+        """Discord's documented limits where the spec is looser or silent (the spec allows
+        4000 characters and 40 top-level components; Discord takes 2000 characters from a
+        bot, and 5 action rows of 5 buttons or one select without Components v2's flag)."""
         content = payload.get("content")
         if content is not None and len(str(content)) > 2000:
-            raise form_error("content", "Must be 2000 or fewer in length.")
+            raise too_long("content", 2000, "characters of content")
         embeds = payload.get("embeds") or []
         if len(embeds) > 10:
-            raise form_error("embeds", "Must be 10 or fewer in length.")
-        for embed in embeds:
+            raise too_long("embeds", 10, "embeds")
+        for number, embed in enumerate(embeds):
             if len(str(embed.get("description") or "")) > 4096:
-                raise form_error("embeds.description", "Must be 4096 or fewer in length.")
+                raise too_long(("embeds", number, "description"), 4096, "characters")
             if len(str(embed.get("title") or "")) > 256:
-                raise form_error("embeds.title", "Must be 256 or fewer in length.")
+                raise too_long(("embeds", number, "title"), 256, "characters")
             if len(embed.get("fields") or []) > 25:
-                raise form_error("embeds.fields", "Must be 25 or fewer in length.")
+                raise too_long(("embeds", number, "fields"), 25, "fields")
         components = payload.get("components") or []
-        rows = [c for c in components if c.get("type") == ACTION_ROW]
-        if len(rows) > 5:
-            raise form_error("components", "Must be 5 or fewer in length.")
-        for row in rows:
-            children = row.get("components") or []
-            buttons = [c for c in children if c.get("type") == BUTTON]
-            selects = [c for c in children if c.get("type") in SELECT_TYPES]
-            if len(buttons) > 5 or (selects and len(children) > 1):
-                raise form_error("components", "A row holds up to 5 buttons or a single select.")
+        # an edit cannot take IS_COMPONENTS_V2 away from a message once it has it
+        flags = int(payload.get("flags") or 0) | (kept_flags & COMPONENTS_V2_FLAG)
+        if flags & COMPONENTS_V2_FLAG:
+            # Components v2: the components are the message (Discord's docs: no content, no
+            # embeds; up to 40 components in all, those inside rows, sections and
+            # containers counted too)
+            for legacy in ("content", "embeds", "poll", "stickers"):
+                if payload.get(legacy):
+                    raise form_error(
+                        legacy,
+                        f"The '{legacy}' field cannot be used when using "
+                        "MessageFlags.IS_COMPONENTS_V2",
+                        "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                        "no content, embeds, poll or stickers with IS_COMPONENTS_V2",
+                    )
+            if count_components(components) > 40:
+                raise too_long("components", 40, "components in all, nested ones counted")
+        else:
+            if len(components) > 5:
+                raise too_long("components", 5, "action rows")
+            for number, row in enumerate(components):
+                if row.get("type") != ACTION_ROW:
+                    raise form_error(
+                        ("components", number, "type"),
+                        "Value must be one of (1).",
+                        "BASE_TYPE_CHOICES",
+                        "top-level components are action rows without the IS_COMPONENTS_V2 flag",
+                    )
+                children = row.get("components") or []
+                selects = [c for c in children if c.get("type") in SELECT_TYPES]
+                if selects and len(children) > 1:
+                    raise form_error(
+                        ("components", number, "components"),
+                        "A row holds up to 5 buttons or a single select.",
+                        "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+                        "an action row holds up to 5 buttons or a single select",
+                    )
         seen: set[str] = set()
-        for component in walk_components(components):
+        for where, component in walk_component_paths(components, ("components",)):
             custom_id = component.get("custom_id")
             if custom_id is not None:
-                if len(custom_id) > 100:
-                    raise form_error("components.custom_id", "Must be 100 or fewer in length.")
                 if custom_id in seen:
                     raise form_error(
-                        "components.custom_id", f"Component custom id {custom_id!r} is duplicated."
+                        (*where, "custom_id"),
+                        f"Component custom id {custom_id!r} is duplicated.",
+                        "COMPONENT_CUSTOM_ID_DUPLICATED",
+                        "custom ids are unique within a message",
                     )
                 seen.add(custom_id)
-            if component.get("type") == BUTTON and len(str(component.get("label") or "")) > 80:
-                raise form_error("components.label", "Must be 80 or fewer in length.")
-            if component.get("type") in SELECT_TYPES and len(component.get("options") or []) > 25:
-                raise form_error("components.options", "Must be 25 or fewer in length.")
         if creating and not (content or embeds or components or has_files or payload.get("poll")):
             raise SimHTTPError(400, 50006, "Cannot send an empty message")
 
@@ -294,7 +437,9 @@ class SimServer:
             author=self.state.bot_user,
             content=payload.get("content"),
             embeds=list(payload.get("embeds") or []),
-            components=number_components(list(payload.get("components") or [])),
+            components=complete_components(
+                list(payload.get("components") or []), attachments, self.state.base_url
+            ),
             attachments=attachments,
             flags=int(payload.get("flags") or 0),
             allowed_mentions=payload.get("allowed_mentions"),
@@ -342,7 +487,7 @@ class SimServer:
                 "verify_key": "0" * 64,
                 "flags": 0,
                 "team": None,
-                # the rest of what the contract's PrivateApplicationResponse requires
+                # the rest of what the spec's PrivateApplicationResponse requires
                 "type": None,
                 "flags_new": "0",
                 "redirect_uris": [],
@@ -373,7 +518,7 @@ class SimServer:
         return json_response(self.state.get_user(int(request.match_info["user_id"])).to_payload())
 
     async def create_dm(self, request: web.Request) -> web.Response:
-        body = await request.json()
+        body, _ = await self._read_body(request)
         user = self.state.get_user(int(body["recipient_id"]))
         return json_response(self.state.dm_channel(user).to_payload())
 
@@ -416,7 +561,9 @@ class SimServer:
         guild_id = request.match_info.get("guild_id")
         if guild_id is not None:
             self.state.get_guild(int(guild_id))
-        commands = await request.json()
+        _, commands, _ = await self._body(request)
+        if not isinstance(commands, list):
+            raise SimHTTPError(400, 50109, "The request body contains invalid JSON.")
         for index, command in enumerate(commands):
             problem = command_problem(index, command)
             if problem is not None:
@@ -449,7 +596,11 @@ class SimServer:
             referenced = self.state.messages.get(int(reference["message_id"]))
             if referenced is None or referenced.deleted:
                 if reference.get("fail_if_not_exists", True):
-                    raise form_error("message_reference", "Unknown message")
+                    raise form_error(
+                        ("message_reference", "message_id"),
+                        "Unknown message",
+                        "MESSAGE_REFERENCE_UNKNOWN_MESSAGE",
+                    )
                 reference = None
             else:
                 message_type = REPLY_TYPE
@@ -494,7 +645,7 @@ class SimServer:
         if message.author is not self.state.bot_user:
             raise SimHTTPError(403, 50005, "Cannot edit a message authored by another user")
         payload, files = await self._read_body(request)
-        self._validate(payload, creating=False, has_files=bool(files))
+        self._validate(payload, creating=False, has_files=bool(files), kept_flags=message.flags)
         attachments = self._attachments(payload.get("attachments"), files)
         self.state.edit_message(message, payload, attachments)
         return self._message_json(message)
@@ -580,7 +731,12 @@ class SimServer:
             message = interaction.source_message
         elif response_type == UPDATE_MESSAGE:
             assert interaction.source_message is not None
-            self._validate(data, creating=False, has_files=bool(files))
+            self._validate(
+                data,
+                creating=False,
+                has_files=bool(files),
+                kept_flags=interaction.source_message.flags,
+            )
             message = interaction.source_message
             self.state.edit_message(
                 message, data, self._attachments(data.get("attachments"), files)
@@ -588,11 +744,13 @@ class SimServer:
         elif response_type == AUTOCOMPLETE_RESULT:
             choices = list(data.get("choices") or [])
             if len(choices) > 25:
-                raise form_error("choices", "Must be 25 or fewer in length.")
+                raise too_long(("data", "choices"), 25, "autocomplete choices")
             interaction.choices = choices
         elif response_type == MODAL:
             if not data.get("custom_id") or not data.get("components"):
-                raise form_error("data", "A modal needs a custom_id and components")
+                raise form_error(
+                    "data", "A modal needs a custom_id and components", "BASE_TYPE_REQUIRED"
+                )
             interaction.modal = SimModal(
                 custom_id=data["custom_id"],
                 title=data.get("title", ""),
@@ -616,8 +774,8 @@ class SimServer:
         if message is not None:
             body["interaction"]["response_message_id"] = str(message.id)
         if message is not None and response_type in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
-            # The contract's resource is the message a 4 or 7 made (or an activity); a
-            # deferral, a modal or autocomplete choices make none.
+            # The spec's resource is the message a 4 or 7 made (or an activity); a deferral,
+            # a modal or autocomplete choices make none.
             body["resource"] = {
                 "type": response_type,
                 "message": message.to_payload(self.state.base_url, copy_parts=False),
@@ -635,7 +793,7 @@ class SimServer:
             webhook_id=self.state.application_id,
             type=CHAT_INPUT_COMMAND_TYPE if interaction.type == APPLICATION_COMMAND else REPLY_TYPE,
         )
-        message.flags &= EPHEMERAL_FLAG | LOADING_FLAG | 4 | 4096
+        message.flags &= EPHEMERAL_FLAG | LOADING_FLAG | 4 | 4096 | COMPONENTS_V2_FLAG
         if message.ephemeral:
             message.visible_to = interaction.user
         if interaction.source_message is not None and message.type == REPLY_TYPE:
@@ -696,7 +854,7 @@ class SimServer:
         interaction = self._interaction_for_token(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
         payload, files = await self._read_body(request)
-        self._validate(payload, creating=False, has_files=bool(files))
+        self._validate(payload, creating=False, has_files=bool(files), kept_flags=message.flags)
         attachments = self._attachments(payload.get("attachments"), files)
         was_loading = bool(message.flags & LOADING_FLAG)
         self.state.edit_message(message, payload, attachments)

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
+    COMPONENTS_V2_FLAG,
     DM,
     GUILD_TEXT,
     MANAGE_GUILD,
@@ -29,12 +30,13 @@ from .models import (
     SimRole,
     SimUser,
     SnowflakeFactory,
-    number_components,
+    complete_components,
 )
 from .ratelimits import RateLimiter
 
 if TYPE_CHECKING:
     from .interactions import SimInteraction
+    from .spec import Violation
 
 #: The permissions the bot's own member has in every guild (what a typical invite grants).
 BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13)  # + Manage Messages
@@ -43,16 +45,28 @@ GUILD_MESSAGES_INTENT = 1 << 9
 DIRECT_MESSAGES_INTENT = 1 << 12
 
 
+#: One problem of a 50035 Invalid Form Body: where in the JSON, Discord's error code and
+#: message, the rule broken.
+FormProblem = tuple[tuple[str | int, ...], str, str, str]
+
+
 class SimHTTPError(Exception):
     """Raised by state operations; the server turns it into a Discord-shaped error response."""
 
-    def __init__(self, status: int, code: int, message: str, *, field: str | None = None) -> None:
+    def __init__(
+        self,
+        status: int,
+        code: int,
+        message: str,
+        *,
+        problems: list[FormProblem] | None = None,
+    ) -> None:
         super().__init__(f"{status} (code {code}): {message}")
         self.status = status
         self.code = code
         self.message = message
-        #: For 50035 Invalid Form Body: the offending field, reported under "errors".
-        self.field = field
+        #: For 50035 Invalid Form Body: what is wrong where, reported under "errors".
+        self.problems = problems or []
 
 
 @dataclass
@@ -133,6 +147,10 @@ class SimState:
         self.rate_limiter = RateLimiter(enabled=rate_limits, time_scale=rate_limit_time_scale)
         self.requests: list[RequestRecord] = []
         self.unhandled_requests: list[RequestRecord] = []
+        #: Every rule of Discord's contract broken (tests/discord_sim/spec.py), by a request,
+        #: by one of the simulator's answers or interactions, or a limit of Discord's docs
+        #: the simulator enforces: the simulator fails the test with them when it closes.
+        self.spec_violations: list[Violation] = []
         self.message_listeners: list[Callable[[SimMessage], None]] = []
         #: Where attachment URLs point; set by the server once it knows its port.
         self.base_url = "http://127.0.0.1"
@@ -318,18 +336,22 @@ class SimState:
             message.content = changes["content"]
         if "embeds" in changes:
             message.embeds = list(changes["embeds"] or [])
-        if "components" in changes:
-            message.components = number_components(list(changes["components"] or []))
         if "allowed_mentions" in changes:
             message.allowed_mentions = changes["allowed_mentions"]
         if "flags" in changes and changes["flags"] is not None:
-            # Only SUPPRESS_EMBEDS may change after sending; ephemeral and others stay.
-            message.flags = (message.flags & ~4) | (int(changes["flags"]) & 4)
+            # Only SUPPRESS_EMBEDS may change after sending, and IS_COMPONENTS_V2 be set
+            # (never taken away); ephemeral and others stay.
+            wanted = int(changes["flags"])
+            message.flags = (message.flags & ~4) | (wanted & 4) | (wanted & COMPONENTS_V2_FLAG)
         if "attachments" in changes:
             kept_ids = {int(a["id"]) for a in changes["attachments"] or [] if "filename" not in a}
             message.attachments = [a for a in message.attachments if a.id in kept_ids] + files
         elif files:
             message.attachments = message.attachments + files
+        if "components" in changes:
+            message.components = complete_components(
+                list(changes["components"] or []), message.attachments, self.base_url
+            )
         message.history.append(revision)
         message.edited_at = time.time()
         if not message.ephemeral:

@@ -178,6 +178,8 @@ async def test_discord_limits_are_enforced(
         await channel.send(embeds=[])
     assert empty.value.code == 50006
     assert sim_world.channel.messages == []
+    [violation] = discord_sim.take_spec_violations()
+    assert violation.operation == "create_message" and violation.json_path == "$.content"
 
 
 async def test_uploads_above_the_attachment_size_limit_are_refused(recorder: Recorder) -> None:
