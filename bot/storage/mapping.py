@@ -91,9 +91,19 @@ def match_values(match: MatchRecord) -> tuple[Any, ...]:
     )
 
 
+# The record of the last version whose messages all went out is kept on the match row (an
+# index finds the matches a start must send again); records show it with the messages.
+DELIVERED = "delivered"
+DELIVERED_COLUMN = "delivered_version"
+
+
 def match_from_row(
     row: Row, seats: Sequence[SeatRecord] = (), messages: Mapping[str, int] | None = None
 ) -> MatchRecord:
+    kept = dict(messages or {})
+    delivered = row[DELIVERED_COLUMN]
+    if delivered is not None:
+        kept[DELIVERED] = delivered
     return MatchRecord(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -118,7 +128,7 @@ def match_from_row(
         rematch_of=row["rematch_of"],
         bot_due=bool(row["bot_due"]),
         seats=tuple(seats),
-        messages=dict(messages or {}),
+        messages=kept,
     )
 
 

@@ -97,6 +97,12 @@ class Repository(abc.ABC):
     async def matches_with_status(self, statuses: Iterable[str]) -> list[MatchRecord]: ...
 
     @abc.abstractmethod
+    async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchRecord]:
+        """Running matches and lobbies whose last step may not all have gone out (no
+        "delivered" record, or one behind the version), ids above ``after`` in id order, at
+        most ``limit``: a start pages through them with an index, reading no other match."""
+
+    @abc.abstractmethod
     async def matches_of_user(
         self, user_id: int, statuses: Iterable[str], guild_id: int | None = None
     ) -> list[MatchRecord]:

@@ -48,13 +48,26 @@ from bot.storage.sql_messages import MessageQueries
 MIGRATIONS_ROOT = Path(__file__).parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
-_MATCH_SELECT = "id, " + ", ".join(mapping.MATCH_COLUMNS)
+_MATCH_SELECT = "id, " + ", ".join(mapping.MATCH_COLUMNS) + ", " + mapping.DELIVERED_COLUMN
 # What makes a match due for the clock: a passed deadline, or a warning due and not sent.
+# The few candidates come from the partial indexes on deadline_at and on warn_at (a subquery
+# of its own: offered the status as well, SQLite would read every running match through
+# matches_by_status, on every tick); their status is checked by id.
 _DUE = (
-    "status IN ('lobby', 'running') AND ("
-    "(deadline_at IS NOT NULL AND deadline_at <= ?) OR "
-    "(warn_at IS NOT NULL AND warn_at <= ? AND warned = ?))"
+    "id IN (SELECT id FROM matches WHERE deadline_at IS NOT NULL AND deadline_at <= ? "
+    "UNION ALL SELECT id FROM matches WHERE warn_at IS NOT NULL AND warn_at <= ? "
+    "AND warned = ?) AND status IN ('lobby', 'running')"
 )
+# A bot is to act: the candidates from the partial index matches_bot_due, likewise.
+_BOT_DUE = "id IN (SELECT id FROM matches WHERE bot_due) AND status = 'running'"
+# What makes a match one whose last step may not all have gone out: word for word the
+# condition of the index matches_undelivered (a planner uses a partial index only for a
+# query that says what its WHERE says).
+UNDELIVERED = (
+    "status IN ('lobby', 'running') AND (delivered_version IS NULL OR delivered_version < version)"
+)
+# A page of them: ids above a given one, in id order (the index is on the id).
+UNDELIVERED_PAGE = f"WHERE {UNDELIVERED} AND id > ? ORDER BY id LIMIT ?"
 
 
 def migration_files(
@@ -125,6 +138,9 @@ class SqlRepository(
 
     #: Appended to the query that claims due matches (PostgreSQL: skip rows others hold).
     skip_locked: str = ""
+    #: Put before the WHERE of the search for matches to send again: SQLite, without
+    #: statistics, would rather read every running match through matches_by_status.
+    undelivered_index: str = ""
 
     # ---- what a back end supplies (with _transaction and _fetch of SqlAccess) ----------
     @abc.abstractmethod
@@ -179,10 +195,16 @@ class SqlRepository(
         )
         match_id = int(rows[0][0])
         await self._write_seats(tx, match_id, match.seats)
-        if match.messages:
+        messages = dict(match.messages)
+        delivered = messages.pop(mapping.DELIVERED, None)
+        if messages:
             await tx.executemany(
                 "INSERT INTO match_messages(match_id, kind, message_id) VALUES (?, ?, ?)",
-                [(match_id, kind, message_id) for kind, message_id in match.messages.items()],
+                [(match_id, kind, message_id) for kind, message_id in messages.items()],
+            )
+        if delivered is not None:
+            await tx.execute(
+                "UPDATE matches SET delivered_version = ? WHERE id = ?", (delivered, match_id)
             )
         return match_id
 
@@ -320,6 +342,9 @@ class SqlRepository(
         sql, values = in_list(statuses)
         return await self._load_matches(f"WHERE status IN ({sql}) ORDER BY id", values)
 
+    async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchRecord]:
+        return await self._load_matches(self.undelivered_index + UNDELIVERED_PAGE, (after, limit))
+
     async def matches_of_user(
         self, user_id: int, statuses: Iterable[str], guild_id: int | None = None
     ) -> list[MatchRecord]:
@@ -377,11 +402,11 @@ class SqlRepository(
         async with self._transaction() as tx:
             rows = await tx.fetch(
                 "UPDATE matches SET claimed_by = ?, claimed_until = ? WHERE id IN ("
-                "SELECT id FROM matches WHERE status = 'running' AND bot_due = ? "
+                f"SELECT id FROM matches WHERE {_BOT_DUE} "
                 "AND (claimed_until IS NULL OR claimed_until <= ?) "
                 f"ORDER BY updated_at, id LIMIT ?{self.skip_locked}) "
                 f"RETURNING {_MATCH_SELECT}",
-                (owner, float(lease_until), True, float(lease_now), limit),
+                (owner, float(lease_until), float(lease_now), limit),
             )
             found = await self._with_children(rows, tx)
         return sorted(found, key=lambda m: (m.updated_at, m.id))

@@ -10,14 +10,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 
+from bot.storage.mapping import DELIVERED
 from bot.storage.sql_access import SqlAccess
 
-# A delivery record ("delivered", "delivered:channel", "delivered:<user>") holds a match
-# version, which only grows: two steps' deliveries finishing out of order (in one process or
-# in two) must not set it back, or the next start would send the newer step again.
-_IS_DELIVERY_RECORD = (
-    "(match_messages.kind = 'delivered' OR match_messages.kind LIKE 'delivered:%')"
-)
+# A delivery record ("delivered" on the match row; "delivered:channel", "delivered:<user>"
+# here) holds a match version, which only grows: two steps' deliveries finishing out of
+# order (in one process or in two) must not set it back, or the next start would send the
+# newer step again.
+_IS_DELIVERY_RECORD = "match_messages.kind LIKE 'delivered:%'"
 
 
 class MessageQueries(SqlAccess):
@@ -29,11 +29,24 @@ class MessageQueries(SqlAccess):
         return "MAX" if self.dialect == "sqlite" else "GREATEST"
 
     async def set_messages(self, match_id: int, messages: Mapping[str, int]) -> bool:
+        # The record of the whole step lives on the match row: written last, so a process
+        # stopped in between leaves it behind (the next start sends the step again and finds
+        # the parts already shown), never ahead of the parts.
+        kinds = {k: v for k, v in messages.items() if k != DELIVERED}
+        exists = await self._set_message_rows(match_id, kinds) if kinds else True
+        if DELIVERED in messages and exists:
+            changed = await self._write(
+                "UPDATE matches SET delivered_version = "
+                f"{self._greatest}(COALESCE(delivered_version, -1), ?) WHERE id = ?",
+                (messages[DELIVERED], match_id),
+            )
+            exists = changed > 0
+        return exists
+
+    async def _set_message_rows(self, match_id: int, messages: Mapping[str, int]) -> bool:
         # One statement that also tells whether the match exists (no row: nothing written).
         # The WHERE also keeps SQLite from reading ON CONFLICT as part of the SELECT; the
         # casts give PostgreSQL the types of the VALUES' parameters.
-        if not messages:
-            return True
         rows = ", ".join(["(CAST(? AS TEXT), CAST(? AS BIGINT))"] * len(messages))
         changed = await self._write(
             "INSERT INTO match_messages(match_id, kind, message_id) "

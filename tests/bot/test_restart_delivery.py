@@ -58,6 +58,11 @@ async def records_as_a_crash_left_them(bot: Any, match_id: int, records: dict[st
     itself never sets a record back, so this writes the rows directly)."""
     repo = bot.client.service.repo
     for kind, value in records.items():
+        if kind == "delivered":  # the whole step's record is kept on the match row
+            await repo._write(
+                "UPDATE matches SET delivered_version = ? WHERE id = ?", (value, match_id)
+            )
+            continue
         await repo._write(
             "INSERT INTO match_messages(match_id, kind, message_id) VALUES (?, ?, ?) "
             "ON CONFLICT(match_id, kind) DO UPDATE SET message_id = excluded.message_id",
@@ -78,9 +83,11 @@ def public(channel: Any) -> int:
 
 async def forget_records(handle: Any, match_id: int) -> None:
     """The match as a version before delivery records kept it: none of them."""
-    await handle.client.service.repo._write(
+    repo = handle.client.service.repo
+    await repo._write(
         "DELETE FROM match_messages WHERE match_id = ? AND kind LIKE 'delivered%'", (match_id,)
     )
+    await repo._write("UPDATE matches SET delivered_version = NULL WHERE id = ?", (match_id,))
 
 
 async def undelivered_move(sim: Any, handle: Any, world: Any, match_id: int) -> list[Any]:

@@ -557,3 +557,94 @@ async def test_placements_are_counted_by_place_and_the_last_one_is_kept(repo: Re
     last = await repo.last_placements(GUILD, ALICE)
     assert last == {"leiff": placed(second.id, ALICE, 1, 3, 30.0)}
     assert await repo.last_placements(GUILD, 1234) == {}
+
+
+# ---- what a start sends again ---------------------------------------------------------
+async def test_a_start_finds_the_matches_whose_last_step_may_not_have_gone_out(
+    repo: Repository,
+) -> None:
+    """By the "delivered" record alone: none (a match from before the records, or one
+    whose first step never went out) or one behind the version; running matches and
+    lobbies only, a page at a time."""
+    never = await repo.create_match(draft(messages={}, version=3))
+    sent = await repo.create_match(draft(messages={}, version=3))
+    behind = await repo.create_match(draft(messages={}, version=3))
+    lobby = await repo.create_match(draft(messages={}, status="lobby", state=None))
+    done = await repo.create_match(draft(messages={}, status="finished"))
+    await repo.set_messages(sent.id, {"delivered": 3})
+    # the channel's record alone is not the whole step's
+    await repo.set_messages(behind.id, {"delivered": 2, "delivered:channel": 3})
+    found = await repo.undelivered_matches()
+    assert [m.id for m in found] == [never.id, behind.id, lobby.id]
+    assert found[1].messages == {"delivered": 2, "delivered:channel": 3}
+    assert [m.id for m in await repo.undelivered_matches(never.id, 1)] == [behind.id]
+    assert [m.id for m in await repo.undelivered_matches(lobby.id)] == []
+    # a step committed after the record puts a match back among them, until recorded
+    moved = (await repo.get_match(sent.id)).evolve(version=4)
+    await repo.commit_match(moved, 3, [ActionRecord(sent.id, 4, ALICE, 0, "c3", 2.0)])
+    assert sent.id in [m.id for m in await repo.undelivered_matches()]
+    await repo.set_messages(sent.id, {"delivered": 4})
+    assert (await repo.get_match(sent.id)).messages["delivered"] == 4
+    assert sent.id not in [m.id for m in await repo.undelivered_matches()]
+    assert done.id not in [m.id for m in await repo.undelivered_matches()]
+    # a new match may be stored with its record (kept on the row like any other)
+    recorded = await repo.create_match(draft(messages={"delivered": 0, "board": 5}, version=0))
+    assert (await repo.get_match(recorded.id)).messages == {"delivered": 0, "board": 5}
+    assert recorded.id not in [m.id for m in await repo.undelivered_matches()]
+
+
+async def test_the_search_for_what_to_send_again_reads_only_its_index(
+    repo: Repository,
+) -> None:
+    """The query reads the partial index matches_undelivered: PostgreSQL's planner picks
+    it (told to avoid a scan of the table, as it would on a table of many rows); SQLite is
+    told to (``INDEXED BY``: without statistics it would read every running match).
+    SQLite refuses the query outright if the index could not serve it."""
+    from bot.storage.sql import UNDELIVERED_PAGE, match_query
+
+    for _ in range(3):
+        await repo.create_match(draft(messages={}))
+    page = repo.undelivered_index + UNDELIVERED_PAGE  # type: ignore[attr-defined]
+    sql = "EXPLAIN " + ("QUERY PLAN " if repo.dialect == "sqlite" else "") + match_query(page)
+    async with repo._transaction() as tx:  # type: ignore[attr-defined]
+        if repo.dialect == "postgresql":  # type: ignore[attr-defined]
+            await tx.execute("SET LOCAL enable_seqscan = off")
+        plan = " ".join(str(tuple(row)) for row in await tx.fetch(sql, (0, 100)))
+    assert "matches_undelivered" in plan, plan
+
+
+async def test_the_clock_finds_due_matches_and_bot_turns_through_their_indexes(
+    repo: Repository,
+) -> None:
+    """Every tick of every process asks for due matches and bot turns left over: both
+    searches start from their partial indexes (deadline, warning, bot_due), never from
+    every running match (which SQLite, offered the status, would read instead)."""
+    from bot.storage.sql import _BOT_DUE, _DUE
+
+    # many running matches, a few of them due or waiting for a bot (PostgreSQL plans with
+    # the table's statistics, SQLite without any)
+    await asyncio.gather(
+        *(
+            repo.create_match(
+                draft(messages={}, deadline_at=50.0 + n, warn_at=40.0 + n, bot_due=n < 2)
+            )
+            for n in range(100)
+        )
+    )
+    if repo.dialect == "postgresql":  # type: ignore[attr-defined]
+        await repo._fetch("ANALYZE matches")  # type: ignore[attr-defined]
+    queries = {
+        "due": (f"SELECT id FROM matches WHERE {_DUE}", (10.0, 10.0, False)),
+        "bot": (f"SELECT id FROM matches WHERE {_BOT_DUE}", ()),
+    }
+    indexes = {"due": ("matches_by_deadline", "matches_by_warning"), "bot": ("matches_bot_due",)}
+    for name, (sql, params) in queries.items():
+        explain = "EXPLAIN QUERY PLAN " if repo.dialect == "sqlite" else "EXPLAIN "  # type: ignore[attr-defined]
+        async with repo._transaction() as tx:  # type: ignore[attr-defined]
+            if repo.dialect == "postgresql":  # type: ignore[attr-defined]
+                await tx.execute("SET LOCAL enable_seqscan = off")
+            plan = " ".join(str(tuple(row)) for row in await tx.fetch(explain + sql, params))
+        for index in indexes[name]:
+            assert index in plan, (name, plan)
+        # the status index serves only to check a candidate's status by its id, if at all
+        assert "matches_by_status (status=?)" not in plan, (name, plan)
