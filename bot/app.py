@@ -105,7 +105,10 @@ class LeafBot(discord.AutoShardedClient):
         self.context = Context(self, Painter(settings.render_workers), service)
         self._owns_repository = service is None
         # e.g. {"clock": ..., "seed_source": ...} for tests and benchmarks
-        self._service_options = dict(service_options or {})
+        self._service_options = {
+            "state_cache_size": settings.state_cache_size,
+            **(service_options or {}),
+        }
         self._repository: Repository | None = None
         self._sync_commands = sync_commands
         self._tick_seconds = tick_seconds

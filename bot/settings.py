@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.service.state_cache import DEFAULT_STATE_CACHE_SIZE
+
 TOKEN_HELP = """\
 No Discord bot token found (DISCORD_TOKEN is not set).
 
@@ -95,6 +97,9 @@ class Settings:
     # all of them). Unset: one process, one shard.
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # How many matches' parsed states one process keeps in memory (the most recently used;
+    # about 19 KB each): the rest are read from the database when next needed.
+    state_cache_size: int = DEFAULT_STATE_CACHE_SIZE
     # Where the project's docs/ folder is published (https://.../docs): /rules links each
     # game's rules page under it. None: no link.
     docs_url: str | None = None
@@ -183,6 +188,9 @@ class Settings:
         render_workers = integer("RENDER_WORKERS", default_render_workers())
         if render_workers is None or render_workers < 0:
             raise SystemExit("RENDER_WORKERS must be 0 or more")
+        state_cache_size = integer("STATE_CACHE_SIZE", DEFAULT_STATE_CACHE_SIZE)
+        if state_cache_size is None or state_cache_size < 0:
+            raise SystemExit("STATE_CACHE_SIZE must be 0 or more")
         return cls(
             token=(merged.get("DISCORD_TOKEN") or "").strip() or None,
             database_path=Path(path) if path else DEFAULT_DATABASE_PATH,
@@ -199,5 +207,6 @@ class Settings:
             keep_ended_match_messages_days=integer("KEEP_ENDED_MATCH_MESSAGES_DAYS", 7) or 0,
             keep_member_languages_days=integer("KEEP_MEMBER_LANGUAGES_DAYS", 180) or 0,
             prune_every_hours=integer("PRUNE_EVERY_HOURS", 24) or 0,
+            state_cache_size=state_cache_size,
             notes=tuple(notes),
         )

@@ -41,6 +41,11 @@ class Describer:
         # very state (the store's cache), so whether a hand changed is decided without
         # working the old views out again (a view costs about as much as the action).
         self._bases: dict[int, tuple[LeiffState, dict[int, tuple[Any, ...]]]] = {}
+        # a basis is of use only beside its state: it goes when the store lets that go
+        store.states.dropped_listeners.append(self._forget_basis)
+
+    def _forget_basis(self, match_id: int) -> None:
+        self._bases.pop(match_id, None)
 
     def info(
         self,

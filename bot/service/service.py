@@ -53,6 +53,7 @@ from bot.service.results import (
     VsBotStats,
 )
 from bot.service.standings import Standings
+from bot.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 from bot.service.steps import CLAIM_SECONDS, AIMove, is_table
 from bot.service.store import MatchStore
 from bot.service.vs_bot import BotOpponent
@@ -83,6 +84,7 @@ class MatchService:
         lease_clock: Callable[[], float] = time.time,
         claim_seconds: float = CLAIM_SECONDS,
         retention: Retention | None = None,
+        state_cache_size: int = DEFAULT_STATE_CACHE_SIZE,
     ) -> None:
         self.repo = repo
         self.clock = clock
@@ -95,6 +97,7 @@ class MatchService:
             owner=owner,
             lease_clock=lease_clock,
             claim_seconds=claim_seconds,
+            state_cache_size=state_cache_size,
         )
         self.owner = self.store.owner
         self.describe = Describer(self.store)

@@ -20,6 +20,7 @@ from bot.service.guild_settings import GuildSettings
 from bot.service.locks import KeyedLocks
 from bot.service.ratings import Placing, RatingBook
 from bot.service.results import RatingChange, Update
+from bot.service.state_cache import DEFAULT_STATE_CACHE_SIZE, StateCache
 from bot.service.steps import (
     CLAIM_SECONDS,
     RATING_ATTEMPTS,
@@ -62,6 +63,7 @@ class MatchStore:
         owner: str | None = None,
         lease_clock: Callable[[], float] = time.time,
         claim_seconds: float = CLAIM_SECONDS,
+        state_cache_size: int = DEFAULT_STATE_CACHE_SIZE,
     ) -> None:
         self.repo = repo
         self.ratings = ratings
@@ -82,10 +84,11 @@ class MatchStore:
         # Per (guild, user): makes "check the cooldown and limits, then store" one step.
         # Lock order: a match lock may be taken before a user lock, never after.
         self._user_locks: KeyedLocks[tuple[int, int]] = KeyedLocks()
-        # Parsed engine states by match id, valid for the version stored beside them: a
-        # state is only ever used for the version just read from the database, so another
-        # process moving the match on can never be answered from here.
-        self._states: dict[int, tuple[int, GameState]] = {}
+        # Parsed engine states of the matches used last, each valid for the version stored
+        # beside it: a state is only ever used for the version just read from the database,
+        # so another process moving the match on can never be answered from here. Bounded
+        # (``state_cache_size``); a match whose lock is held is never let go.
+        self.states = StateCache(state_cache_size, self._locks.locked)
         # Servers' settings as last read, with when (monotonic seconds): every action reads
         # them (the move's clock, the reply's language and theme), and they change only
         # when an admin changes them. A change made here replaces the entry at once
@@ -173,13 +176,13 @@ class MatchStore:
         """The parsed engine state of the record's version (None for a lobby)."""
         if record.state is None:
             return None
-        cached = self._states.get(record.id)
-        if cached is not None and cached[0] == record.version:
-            return cached[1]
+        cached = self.states.get(record.id, record.version)
+        if cached is not None:
+            return cached
         state = get_game(record.game).from_json(record.state)
         if not isinstance(state, BoardState | LeiffState):
             raise TypeError(f"match {record.id}: {record.game} has no state the service knows")
-        self._states[record.id] = (record.version, state)
+        self.states.put(record.id, record.version, state)
         return state
 
     def board_state(self, record: MatchRecord) -> BoardState:
@@ -198,7 +201,7 @@ class MatchStore:
 
     def remember(self, record: MatchRecord, state: GameState) -> None:
         """Cache the state of a match just stored at ``record.version``."""
-        self._states[record.id] = (record.version, state)
+        self.states.put(record.id, record.version, state)
 
     # ---- committing --------------------------------------------------------------------
     async def commit(
@@ -247,12 +250,12 @@ class MatchStore:
                 placements=placements,
             )
         except VersionConflict:
-            self._states.pop(original.id, None)
+            self.states.drop(original.id)
             raise StaleVersion() from None
         if state is not None and record.status in ACTIVE_STATUSES:
-            self._states[record.id] = (record.version, state)
+            self.states.put(record.id, record.version, state)
         else:
-            self._states.pop(record.id, None)  # finished: parse again if ever asked
+            self.states.drop(record.id)  # finished: parse again if ever asked
         if record.status == "finished" and original.status != "finished":
             for listener in self.finished_listeners:
                 listener(record)

@@ -48,6 +48,19 @@ def test_the_three_descriptions_of_render_workers_agree():
         assert "threads that draw" not in words, text
 
 
+def test_the_state_cache_size_is_a_setting_the_service_keeps_to() -> None:
+    assert load().state_cache_size == 2000
+    settings = load(STATE_CACHE_SIZE="3")
+    assert settings.state_cache_size == 3
+    assert LeafBot(settings)._service_options["state_cache_size"] == 3
+    with pytest.raises(SystemExit, match="STATE_CACHE_SIZE"):
+        load(STATE_CACHE_SIZE="-1")
+    example = (ROOT / ".env.example").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "# STATE_CACHE_SIZE=2000" in example
+    assert "| `STATE_CACHE_SIZE` |" in readme
+
+
 def test_without_database_settings_make_run_uses_the_embedded_sqlite_file() -> None:
     settings = load()
     assert settings.database == "data/leafbot.sqlite3"
