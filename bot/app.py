@@ -157,9 +157,9 @@ class LeafBot(discord.AutoShardedClient):
         # Board-game searches run in these worker processes (started on the first bot move).
         ai_pool.configure(self.settings.ai_workers)
         # The bot's own user id sits in its seat of games against it; login has set it.
-        startup = await self.service.start(
-            bot_user_id=self.user.id if self.user is not None else None
-        )
+        # Nothing is read here: a match is read when first needed, so the bot connects
+        # within seconds however many matches are running.
+        await self.service.start(bot_user_id=self.user.id if self.user is not None else None)
         await self.painter.start()
 
         self.add_dynamic_items(ActionButton, ActionSelect)
@@ -171,12 +171,9 @@ class LeafBot(discord.AutoShardedClient):
         if self._sync_commands:
             await self.sync_commands()
         # Matches whose last step did not all go out before the last stop (or kill) are
-        # sent again, each by the process that runs its server's shard.
-        resumed = self.delivery.resume_undelivered(
-            m for m in startup.matches if self._runs_guild(m.guild_id)
-        )
-        if resumed:
-            log.info("sending %d matches again whose messages did not all go out", resumed)
+        # sent again, each by the process that runs its server's shard: found in the
+        # background, a page at a time, by an indexed query.
+        self.delivery.resume_undelivered(self._runs_guild)
         if self._tick_seconds:
             self._tick_task = asyncio.create_task(self._tick_loop(), name="leafbot-tick")
         # Everything loaded so far lives as long as the process: keep it out of the garbage

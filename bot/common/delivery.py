@@ -31,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import discord
@@ -255,10 +255,11 @@ class Delivery:
         self.redelivery.settle_missed(match_id, Undelivered(public=True))
 
     # ---- delivery that outlasts rate limits and restarts ----------------------------
-    def resume_undelivered(self, matches: Iterable[MatchInfo]) -> int:
-        """At start: send again every match whose last step may not have gone out
-        (:meth:`Redelivery.resume`). Returns how many."""
-        return self.redelivery.resume(matches)
+    def resume_undelivered(self, runs_guild: Callable[[int], bool]) -> None:
+        """At start, in the background: send again every match of the servers
+        ``runs_guild`` says this process runs whose last step may not have gone out
+        (:meth:`Redelivery.start_resuming`)."""
+        self.redelivery.start_resuming(runs_guild)
 
     async def deliveries_idle(self) -> None:
         """Wait until nothing is waiting to be sent again (tests use it)."""

@@ -32,6 +32,8 @@ from bot.service.results import MatchInfo, Update
 
 log = logging.getLogger(__name__)
 
+# A start reads the matches to send again this many at a time.
+RESUME_PAGE = 100
 # Redelivery waits this long after a failure, doubling up to the longest wait.
 REDELIVERY_FIRST_SECONDS = 1.0
 REDELIVERY_LONGEST_SECONDS = 60.0
@@ -134,6 +136,7 @@ class Redelivery:
         # and its private messages went out, in either order: the versions of each so far.
         self._shown: dict[int, int] = {}
         self._privates_sent: dict[int, int] = {}
+        self._resuming: asyncio.Task[int] | None = None  # a start's search, page by page
 
     async def settle(
         self,
@@ -207,6 +210,28 @@ class Redelivery:
     async def record_delivered(self, match_id: int, version: int) -> None:
         await self.record(match_id, {DELIVERED: version})
 
+    def start_resuming(self, runs_guild: Callable[[int], bool]) -> None:
+        """At start, in the background: find the matches whose last step may not all have
+        gone out, a page at a time (the service's indexed query reads no other match),
+        and send again those of the servers ``runs_guild`` says this process runs."""
+        self._resuming = asyncio.create_task(self._resume_all(runs_guild), name="resume")
+
+    async def _resume_all(self, runs_guild: Callable[[int], bool]) -> int:
+        after, count = 0, 0
+        try:
+            while True:
+                page = await self.context.service.undelivered_matches(after, RESUME_PAGE)
+                count += self.resume(m for m in page if runs_guild(m.guild_id))
+                if len(page) < RESUME_PAGE:
+                    break
+                after = page[-1].id
+        except Exception:
+            # the matches not reached are found by the next start (still behind)
+            log.exception("could not look for the matches to send again after match %s", after)
+        if count:
+            log.info("sending %d matches again whose messages did not all go out", count)
+        return count
+
     def resume(self, matches: Iterable[MatchInfo]) -> int:
         """At start: send again what of each match may not have gone out (its delivered
         version is behind its version: the process stopped, or was killed, before all of
@@ -277,6 +302,8 @@ class Redelivery:
 
     async def idle(self) -> None:
         """Wait until nothing is waiting to be sent again (tests use it)."""
+        if self._resuming is not None:
+            await asyncio.gather(self._resuming, return_exceptions=True)
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
@@ -284,6 +311,9 @@ class Redelivery:
         """Forget everything (the caller cancels and awaits the tasks returned): what is
         still undelivered is sent by the next start, its version being behind."""
         tasks = list(self._tasks.values())
+        if self._resuming is not None and not self._resuming.done():
+            tasks.append(self._resuming)  # type: ignore[arg-type]
+        self._resuming = None
         self._tasks.clear()
         self.pending.clear()
         self._shown.clear()

@@ -42,7 +42,7 @@ from bot.service.results import (
     Update,
     VsBotStats,
 )
-from bot.service.service import MatchService, StartupState
+from bot.service.service import MatchService
 
 __all__ = [
     "Buttons",
@@ -73,7 +73,6 @@ __all__ = [
     "SelfChallenge",
     "ServiceError",
     "StaleVersion",
-    "StartupState",
     "TooLate",
     "TooManyMatches",
     "Update",

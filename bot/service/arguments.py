@@ -57,6 +57,7 @@ _WHOLE_NUMBERS: dict[str, type[ServiceError]] = {
     "limit": InvalidOptions,
     "seat": InvalidOptions,
     "version": InvalidRequest,
+    "after": InvalidRequest,
 }
 _TEXTS: dict[str, tuple[str, type[ServiceError], bool]] = {
     "move": ("move_not_text", IllegalAction, False),

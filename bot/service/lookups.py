@@ -73,6 +73,14 @@ class Lookups:
         records = await self.repo.matches_in_guild(guild_id, ACTIVE_STATUSES, limit)
         return [self.describe.info(r, self.store.state(r)) for r in records]
 
+    async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchInfo]:
+        """Running matches and lobbies whose last step may not all have gone out before the
+        last stop (their "delivered" record is missing or behind their version), with ids
+        above ``after``, in id order, at most ``limit``: a start pages through them (an
+        index finds them; no other match is read)."""
+        records = await self.repo.undelivered_matches(after, limit)
+        return [self.describe.info(r, self.store.state(r)) for r in records]
+
     async def action_log(self, match_id: int) -> list[ActionRecord]:
         await self.store.load(match_id)
         return await self.repo.actions(match_id)

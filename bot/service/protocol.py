@@ -10,7 +10,7 @@ depends on the calls it makes and nothing else; mypy checks that the service pro
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from bot.service.guild_settings import GuildSettings
 from bot.service.results import (
@@ -22,9 +22,6 @@ from bot.service.results import (
     VsBotStats,
 )
 from bot.storage import ActionRecord, DmFailure, MemberPreferences
-
-if TYPE_CHECKING:
-    from bot.service.service import StartupState
 
 
 class GameService(Protocol):
@@ -38,7 +35,8 @@ class GameService(Protocol):
     @property
     def bot_user_id(self) -> int | None: ...
 
-    async def start(self, *, bot_user_id: int | None = None) -> StartupState: ...
+    async def start(self, *, bot_user_id: int | None = None) -> None: ...
+    async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchInfo]: ...
     async def play(
         self, match_id: int, user_id: int, move: str, version: int | None = None
     ) -> Update: ...

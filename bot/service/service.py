@@ -28,14 +28,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
 
 from bot.service.admission import NewGames
 from bot.service.arguments import check_public_calls
 from bot.service.board_matches import BoardMatches
 from bot.service.challenges import Challenges
 from bot.service.clocks import Clocks
-from bot.service.describe import Describer, challenge_info
+from bot.service.describe import Describer
 from bot.service.errors import IllegalAction, StaleVersion
 from bot.service.guild_settings import GuildSettings
 from bot.service.housekeeping import Housekeeping, Retention
@@ -57,15 +56,7 @@ from bot.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 from bot.service.steps import CLAIM_SECONDS, AIMove, is_table
 from bot.service.store import MatchStore
 from bot.service.vs_bot import BotOpponent
-from bot.storage import ACTIVE_STATUSES, ActionRecord, DmFailure, MemberPreferences, Repository
-
-
-@dataclass(frozen=True)
-class StartupState:
-    """What :meth:`MatchService.start` found: the bot re-attaches its views to these."""
-
-    matches: tuple[MatchInfo, ...]
-    challenges: tuple[ChallengeInfo, ...]
+from bot.storage import ActionRecord, DmFailure, MemberPreferences, Repository
 
 
 @check_public_calls  # malformed arguments raise the service's own errors
@@ -128,23 +119,21 @@ class MatchService:
     def bot_user_id(self, user_id: int | None) -> None:
         self.store.bot_user_id = user_id
 
-    async def start(self, *, bot_user_id: int | None = None) -> StartupState:
-        """Load every running match, lobby, open challenge and deadline from storage.
+    async def start(self, *, bot_user_id: int | None = None) -> None:
+        """Get ready to serve. Nothing is read: the bot answers within seconds of a start
+        however many matches are running. A match is read (and its state parsed) when an
+        action or a lookup first needs it; the clock finds due matches and leftover bot
+        turns, and a start the matches to send again (:meth:`undelivered_matches`), by
+        indexed queries.
 
         ``bot_user_id`` (the bot's own user id, known once it has logged in) enables games
         against the bot, if it was not given to the constructor.
         """
         if bot_user_id is not None:
             self.store.bot_user_id = bot_user_id
-        records = await self.repo.matches_with_status(ACTIVE_STATUSES)
-        infos = []
-        for record in records:
-            state = self.store.state(record)  # parses now, so a broken row shows at start-up
-            infos.append(self.describe.info(record, state))
-        challenges = await self.repo.open_challenges()
-        return StartupState(
-            matches=tuple(infos), challenges=tuple(challenge_info(c) for c in challenges)
-        )
+
+    async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchInfo]:
+        return await self.lookups.undelivered_matches(after, limit)
 
     # ============================================================ playing: by kind of match
     async def play(

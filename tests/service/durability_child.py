@@ -33,9 +33,10 @@ async def play_forever(repo: SqliteRepository, seed: int) -> None:
     # The real clock: every run of the child continues the same timeline.
     service = MatchService(repo, clock=time.time)
     await service.update_settings(GUILD, FIRST, True, challenge_cooldown_seconds=0)
-    loaded = await service.start()
+    await service.start()
     rng = random.Random(seed)
-    match_id = loaded.matches[0].id if loaded.matches else None
+    running = await service.user_matches(FIRST, GUILD)
+    match_id = running[0].id if running else None
     while True:
         if match_id is None:
             offer = await service.challenge(GUILD, CHANNEL, FIRST, "lefe", SECOND, size=5)

@@ -39,7 +39,7 @@ ID_PARAMETERS = {
     "target_id",
     "for_user",
 }
-NUMBER_PARAMETERS = {"size", "limit", "seat", "version", "now"}
+NUMBER_PARAMETERS = {"size", "limit", "seat", "version", "now", "after"}
 TEXT_PARAMETERS = {"move", "action", "kind"}
 
 
@@ -97,6 +97,7 @@ async def valid_arguments(service: MatchService) -> dict[str, object]:
         "messages": {"board": 5555, "delivered": 3},
         "size": None,
         "limit": 10,
+        "after": 0,
         "seat": None,
         "version": None,
         "now": None,

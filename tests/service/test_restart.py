@@ -1,4 +1,5 @@
-"""Restart: a new service on the same file finds every match, lobby, challenge and deadline."""
+"""Restart: a new service on the same file finds every match, lobby, challenge and deadline
+(read when first asked for: the start itself reads none)."""
 
 from __future__ import annotations
 
@@ -49,12 +50,16 @@ async def test_everything_running_is_loaded_back_exactly(db_path: Path, clock: M
     challenges = await service.open_challenges(GUILD)
     await repo.close()
 
-    repo, restarted = await open_service(db_path, clock)
-    loaded = await restarted.start()
-    assert [m.id for m in loaded.matches] == active_ids
-    assert list(loaded.matches) == infos
+    repo, restarted = await open_service(db_path, clock)  # start() included
+    assert len(restarted.store.states) == 0, "the start parsed matches nobody asked for"
+    assert [m.id for m in await restarted.user_matches(DAVE, GUILD)] == [
+        table.match_id,
+        lobby.match_id,
+    ]
+    assert [await restarted.get_match(i) for i in active_ids] == infos
     assert [await repo.get_match(i) for i in active_ids] == records
-    assert list(loaded.challenges) == challenges and challenges[0].id == seek.challenge_id
+    loaded = await restarted.open_challenges(GUILD)
+    assert loaded == challenges and challenges[0].id == seek.challenge_id
     for before, match_id in zip(snapshots, active_ids, strict=True):
         after = await restarted.current(match_id)
         assert after.match == before.match and after.buttons == before.buttons
