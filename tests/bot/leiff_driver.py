@@ -58,6 +58,9 @@ class LeiffTable:
     known: dict[int | None, set[str]] = field(default_factory=dict)
     replayed: Any = None
     window: list[Any] = field(default_factory=list)
+    # the state before the newest step (the table message may show it: a draw from the
+    # pile waits for the drawer's next step, see living.py)
+    before_last: Any = None
     checked_pictures: int = 0
     checked_texts: int = 0
 
@@ -168,6 +171,7 @@ class LeiffTable:
             )
             self._learn_step(self.replayed)
         for seat, action in state.log[len(self.replayed.log) :]:
+            self.before_last = self.replayed
             self.replayed = self.replayed.play(int(seat), str(action))
             self._learn_step(self.replayed)
         if not self.window:
@@ -177,6 +181,13 @@ class LeiffTable:
         self.window.append(state)
         for seat in (None, *range(state.players)):
             self.known.setdefault(seat, set()).update(self.allowed_cards(state, seat))
+
+    def held_back(self, state: Any) -> list[Any]:
+        """The state the table message may show instead of ``state``: the one before a
+        draw from the draw pile (held back for the drawer's discard or swap)."""
+        if state.log and state.log[-1][1] == "draw" and self.before_last is not None:
+            return [self.before_last]
+        return []
 
     def newest_table_message(self) -> int | None:
         tables = [
@@ -216,7 +227,9 @@ class LeiffTable:
                     f"a table picture went to a single player (message {message.id})"
                 )
                 candidates = (
-                    [state] if message.id == self.newest_table_message() else self.window[::-1]
+                    [state, *self.held_back(state)]
+                    if message.id == self.newest_table_message()
+                    else self.window[::-1]
                 )
                 assert any(
                     attachment.data

@@ -151,6 +151,70 @@ async def test_a_reminder_after_a_while_is_a_new_message_that_pings(sim, world, 
     assert "left to act" in reminder.content
     # From now on the new message is the living one.
     await table.act(waiting_for, "draw")
+    await table.act(waiting_for, "discard")  # the draw is shown with it (held back)
     assert table_messages(world.channel)[-1].id == reminder.id
     assert "draws a card" in sim.state.messages[reminder.id].content
     sim.assert_no_bot_errors()
+
+
+async def test_a_draw_from_the_pile_is_shown_with_the_drawer_s_next_step(sim, world, bot):
+    """A turn is one table edit: the draw waits for the discard (it changes nothing anyone
+    else acts on), the drawer's own hand shows the card at once (their click's answer),
+    and another player's step meanwhile shows the draw with it."""
+    players = [world.alice, world.bob, world.carol]
+    match_id, _ = await open_table(sim, world, players)
+    table = LeiffTable(sim, bot, match_id, players, world.channel)
+    await table.audit()
+    (living,) = table_messages(world.channel)
+    state = await table.state()
+    turn = state.waiting_for()["turn"]
+    drawer, other = players[turn], players[(turn + 1) % 3]
+
+    revisions = len(sim.state.messages[living.id].history)
+    since = len(sim.requests)
+    drew = await table.act(drawer, "draw")
+    await bot.client.delivery.bots_idle()
+    assert not channel_requests(sim, world.channel, since), "the draw edited the table"
+    assert len(sim.state.messages[living.id].history) == revisions
+    assert any(b.label == "Discard it" for b in drew.last_message.buttons)  # the hand, at once
+    assert "draws a card" not in sim.state.messages[living.id].content
+
+    since = len(sim.requests)
+    await table.act(drawer, "discard")
+    await bot.client.delivery.bots_idle()
+    edits = [r for r in channel_requests(sim, world.channel, since) if r.method == "PATCH"]
+    assert len(edits) == 1, edits
+    shown = sim.state.messages[living.id].content
+    assert "draws a card" in shown and "discards" in shown, shown
+
+    # Another player's step while a draw is held back shows both.
+    state = await table.state()
+    turn = state.waiting_for()["turn"]
+    drawer, other = players[turn], players[(turn + 1) % 3]
+    await table.act(drawer, "draw")
+    before = sim.state.messages[living.id].content
+    since = len(sim.requests)
+    wrong = next(
+        b.custom_id.split("|", 4)[-1]
+        for b in (await table.hand_message(other)).buttons
+        if (b.custom_id or "").split("|", 4)[-1].startswith("match ")
+    )
+    await table.act(other, wrong)
+    await bot.client.delivery.bots_idle()
+    assert len([r for r in channel_requests(sim, world.channel, since) if r.method == "PATCH"]) == 1
+    after = sim.state.messages[living.id].content
+    assert after != before and after.count("draws a card") > before.count("draws a card")
+    sim.assert_no_bot_errors()
+
+
+async def test_a_draw_held_back_is_shown_before_the_process_closes(sim, world, bot):
+    players = [world.alice, world.bob]
+    match_id, _ = await open_table(sim, world, players)
+    table = LeiffTable(sim, bot, match_id, players, world.channel)
+    await table.audit()
+    (living,) = table_messages(world.channel)
+    state = await table.state()
+    await table.act(players[state.waiting_for()["turn"]], "draw")
+    assert "draws a card" not in sim.state.messages[living.id].content
+    await bot.stop()
+    assert "draws a card" in sim.state.messages[living.id].content

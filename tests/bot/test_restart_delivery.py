@@ -44,6 +44,7 @@ from tests.bot.test_stalls import (
     flood,
     idle,
     leiff_step,
+    leiff_turn,
 )
 
 
@@ -158,15 +159,22 @@ async def test_a_leiff_start_sends_only_the_hands_that_are_behind(sim, world, bo
     await idle(bot)
     table = LeiffTable(sim, bot, match_id, players, world.channel)
     state = await table.state()
-    drawn = await table.act(players[state.waiting_for()["turn"]], "draw")
-    await idle(bot, drawn)
+    turn = players[state.waiting_for()["turn"]]
+    await idle(bot, await table.act(turn, "draw"))
+    # the draw's table message waits for the discard (held back)
+    await idle(bot, await table.act(turn, "discard"))
     match = await stored_match(bot, match_id)
     assert match.messages["delivered"] == match.version
     # killed after the table message and Alice's DM went out, before Bob's and Carol's
     await records_as_a_crash_left_them(
         bot,
         match_id,
-        {"delivered": match.version - 1, f"delivered:{world.alice.id}": match.version},
+        {
+            "delivered": match.version - 1,
+            f"delivered:{world.alice.id}": match.version,
+            f"delivered:{world.bob.id}": match.version - 1,
+            f"delivered:{world.carol.id}": match.version - 1,
+        },
     )
     hands = {p.id: (await table.hand_message(p)).id for p in players}
     revisions = {i: len(sim.state.messages[i].history) for i in hands.values()}
@@ -250,7 +258,7 @@ async def test_a_living_table_keeps_its_event_lines_across_a_restart(sim, world,
 
     restarted = await sim.start_bot(make_bot)
     table.handle = restarted
-    await idle(restarted, await leiff_step(table, players))
+    await idle(restarted, await leiff_turn(table, players))
     after = await stored_match(restarted, match_id)
     assert after.messages["table"] == living.id, "a new table message was posted"
     shown = event_lines(sim.state.messages[living.id])
@@ -270,7 +278,7 @@ async def test_a_table_message_still_refused_is_not_recorded_as_delivered(
     match_id, _ = await open_table(sim, world, players)
     await idle(bot)
     table = LeiffTable(sim, bot, match_id, players, world.channel)
-    await idle(bot, await leiff_step(table, players))
+    await idle(bot, await leiff_turn(table, players))
     match = await stored_match(bot, match_id)
     version = match.version
     # killed after every DM went out, before the table message showed the step
@@ -309,7 +317,7 @@ async def test_a_table_without_records_whose_message_is_current_is_left_alone(
     match_id, _ = await open_table(sim, world, players)
     await idle(bot)
     table = LeiffTable(sim, bot, match_id, players, world.channel)
-    await idle(bot, await leiff_step(table, players))
+    await idle(bot, await leiff_turn(table, players))
     match = await stored_match(bot, match_id)
     await forget_records(bot, match_id)
     living = sim.state.messages[match.messages["table"]]

@@ -146,6 +146,16 @@ async def leiff_step(table: LeiffTable, players: list[Any]) -> Any:
     return await table.act(players[owner], state.default_action(owner))
 
 
+async def leiff_turn(table: LeiffTable, players: list[Any]) -> Any:
+    """:func:`leiff_step`, and after a draw the drawer's discard too: the table's message
+    shows the draw only with the step after it (a draw alone is held back)."""
+    result = await leiff_step(table, players)
+    if (await table.state()).waiting_for()["step"] == "hold":
+        await table.handle.client.delivery.bots_idle()
+        result = await leiff_step(table, players)
+    return result
+
+
 async def assert_waited_for_players_have_controls(table: LeiffTable, players: list[Any]) -> None:
     waiting = (await table.state()).waiting_for()
     if waiting["step"] == "turn":

@@ -13,7 +13,11 @@ is needed:
 
 Updates are coalesced per table: at most one request of a table is under way at a time,
 and whatever arrives meanwhile (a human action followed by a burst of bot steps) becomes
-one edit showing the newest state with every event line gathered since. discord.py
+one edit showing the newest state with every event line gathered since. A draw from the
+draw pile is held back for the drawer's next step (the discard or the swap that ends
+their turn, or whatever anyone else does first): it changes nothing another player acts
+on (the discard pile's top stays), and the table already says whose move it is, so a
+turn of two actions is one edit, not two (:func:`_held_back`). discord.py
 paces the requests by the rate-limit headers Discord sends, so a table never goes past the
 channel's limit, and nobody waits on it: :meth:`LivingTables.submit` only queues, the
 acting player's answer and the other players' DMs go out beside it.
@@ -77,6 +81,7 @@ class _Feed:
     status: str | None = None  # the match's status as last shown
     bot_turns: asyncio.Task[None] | None = None  # the bot seats' steps under way
     delivery: Delivery | None = None
+    held: bool = False  # ``pending`` waits for the next update (a draw, see _held_back)
 
 
 class TableWords(Protocol):
@@ -153,19 +158,20 @@ class LivingTables:
             or any(event.kind in ATTENTION_EVENTS for event in update.events)
         ):
             feed.fresh = True
-        if feed.task is None:
+        feed.held = not feed.fresh and _held_back(update)
+        if feed.task is None and not feed.held:
             feed.task = asyncio.create_task(self._run(match.id), name=f"leiff-table-{match.id}")
 
     async def _run(self, match_id: int) -> None:
         feed = self._feeds[match_id]
         try:
-            while feed.pending is not None:
+            while feed.pending is not None and not feed.held:
                 await self._let_bots_finish(feed)
                 update, lines, fresh = feed.pending, feed.lines, feed.fresh
                 feed.pending, feed.lines, feed.fresh = None, [], False
                 try:
                     await self._show(feed, update, lines, fresh)
-                    if feed.pending is None and feed.delivery is not None:
+                    if (feed.pending is None or feed.held) and feed.delivery is not None:
                         shown = match_of(update)
                         await feed.delivery.public_shown(shown.id, shown.version)
                 except asyncio.CancelledError:
@@ -262,7 +268,11 @@ class LivingTables:
             await asyncio.gather(*tasks, return_exceptions=True)
 
     async def close(self) -> None:
-        """Send what is queued (the process is closing), then stop."""
+        """Send what is queued, a draw held back too (the process is closing), then stop."""
+        for match_id, feed in self._feeds.items():
+            if feed.held and feed.task is None:
+                feed.held = False
+                feed.task = asyncio.create_task(self._run(match_id), name=f"leiff-table-{match_id}")
         try:
             await asyncio.wait_for(self.idle(), CLOSE_TIMEOUT_SECONDS)
         except TimeoutError:
@@ -271,3 +281,14 @@ class LivingTables:
             if feed.task is not None:
                 feed.task.cancel()
         self._feeds.clear()
+
+
+def _held_back(update: Update) -> bool:
+    """Whether the table's message may wait for the next update: a player's draw from the
+    draw pile, and nothing else (a refill, a card taken from the discard pile, any other
+    step goes out at once). Nobody acts on it: the discard pile's top, which matching and
+    catching are judged against, is unchanged, and the table says whose move it is. The
+    drawer's own hand shows the card at once (their callback); the next update, their
+    discard or swap or anyone's action, shows the draw's line with its own."""
+    facts = [event.kind for event in update.events if not event.said]
+    return update.kind == "action" and bool(facts) and all(kind == "draw" for kind in facts)
