@@ -35,13 +35,21 @@ What keeps this fast (a Lublache turn asks about the loops of every candidate bo
   (the move list of the next position tries the same placements next to one more stone).
 - :func:`may_close_a_cycle` rules out, from the stone groups alone, placements that no
   loop can pass through; they need no loop work at all.
+- A construction that must be worked out again on the board with one more stone (or a few
+  fewer) goes exactly as it went on the board before until it looks at a changed cell:
+  each construction keeps its *trail* (E, W, the cells looked at and those to examine, at
+  the start of each round), and the new one resumes at the first round that looks at a
+  changed cell; the memo of the board before still answers for every E whose rest of
+  the construction looked at none (see :func:`grow_loop`). The trails, the wide
+  constructions and the loops by cell are carried from board to board like the answers.
 
 Everything is checked against a plain transcription of the ruling in the tests.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 
 from engine.hexgrid import HexGrid, hex_grid
@@ -50,6 +58,13 @@ from engine.hexgrid import HexGrid, hex_grid
 _TURNING = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 Loop = tuple[int, ...]  # cell indices in cycle order, starting at the smallest index
+# E met by a construction (a bit mask) -> the answer reached from it, and the cells looked
+# at from there on
+Memo = dict[int, tuple[Loop | None, int]]
+# A construction's rounds past the first: E, W, the cells looked at so far and the cells of
+# W to examine (bit masks) at the start of each round
+Trail = tuple[tuple[int, int, int, int], ...]
+_DIGITS_TO_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
 
 
 def _several_runs(bits: int) -> bool:
@@ -62,6 +77,11 @@ def _several_runs(bits: int) -> bool:
 # cell to E can only cut the outside apart when those neighbours form several runs, since
 # otherwise every route through the cell can go round it through them.
 SEVERAL_RUNS: tuple[bool, ...] = tuple(_several_runs(bits) for bits in range(64))
+# The same, indexed by the six neighbours' inside-E flags (1 inside), in turning order:
+# the runs of the inside cells and those of the outside cells change at the same places.
+SEVERAL_RUNS_INSIDE: dict[tuple[int, ...], bool] = {
+    tuple(1 - (bits >> i & 1) for i in range(6)): SEVERAL_RUNS[bits] for bits in range(64)
+}
 
 
 @cache
@@ -135,6 +155,14 @@ def ring_of_six(n: int) -> tuple[tuple[int, ...], ...]:
 def _ring_masks(n: int) -> tuple[int, ...]:
     """Per cell, its six neighbours as a bit mask (-1, matching no mask, on the edge)."""
     return tuple(-1 if -1 in ring else sum(1 << x for x in ring) for ring in ring_of_six(n))
+
+
+@cache
+def _ring_getters(n: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
+    """Per cell, a function reading a cell's six neighbours (in turning order) out of a
+    sequence by cell index: the flags of the neighbours inside E, read in one call.
+    (Edge cells, which never join E past the first round, read nothing useful.)"""
+    return tuple(operator.itemgetter(*ring) for ring in ring_of_six(n))
 
 
 @cache
@@ -231,30 +259,61 @@ def grow_loop(
     occupied: bytes | bytearray,
     occupied_bits: int,
     reach_bits: int,
-    memo: dict[int, tuple[Loop | None, int]],
+    memo: Memo,
     cell: int,
-) -> tuple[Loop | None, int]:
-    """The loop around ``cell`` and the cells looked at on the way (a bit mask).
+    before: tuple[Memo, Trail | None, int] | None = None,
+) -> tuple[Loop | None, int, Trail | None]:
+    """The loop around ``cell``, the cells looked at on the way (a bit mask), and the
+    construction's trail past its first round (None if it ended there).
 
     ``occupied_bits`` and ``reach_bits`` are the board's occupied and edge-reaching empty
     cells as bit masks (see :func:`edge_reaching_empty_cells`); ``memo`` maps every E met
     (a bit mask) to the answer reached from it and the cells looked at from there on, and
     is filled in on the way.
+
+    ``before``, for a board one change away from an earlier one, is what the earlier board
+    knew: its memo, the trail of this cell's construction there (or None), and the cells
+    that changed since (stones come or gone, empty cells whose reach of the edge
+    changed). A round goes as it went there as long as the construction has looked at
+    none of those cells: so it resumes at the first round that had, and the memo's answers
+    that looked at none of them still hold.
     """
     if grid.on_edge[cell]:
-        return None, 0
+        return None, 0, None
     n = grid.n
+    ring_bits = _ring_masks(n)[cell]
+    neighbour_masks = _neighbour_masks(n)
+    if before is not None and before[1] is not None and not ring_bits & before[2]:
+        trail_before, changed = before[1], before[2]
+        resume = 0
+        while resume < len(trail_before) - 1 and not trail_before[resume][2] & changed:
+            resume += 1
+        region_bits, rim_bits, looked_at, to_examine = trail_before[resume]
+        inside = bytearray(format(region_bits, f"0{grid.cell_count}b")[::-1].encode())
+        inside = inside.translate(_DIGITS_TO_FLAGS)
+        return _grow_on(
+            grid,
+            occupied_bits,
+            reach_bits,
+            memo,
+            before,
+            inside,
+            region_bits,
+            rim_bits,
+            looked_at,
+            to_examine,
+            list(trail_before[:resume]),
+        )
 
     # First round, E = {cell}: W is the ring of six, where every cell has exactly two
     # neighbours in W, so only its empty cells move (answered with bit masks: about
     # half of all constructions end here).
     rings = ring_of_six(n)
-    ring_bits = _ring_masks(n)[cell]
     empty_ring = ring_bits & ~occupied_bits
     if not empty_ring:
-        return six_ring_loops(n)[cell], ring_bits
+        return six_ring_loops(n)[cell], ring_bits, None
     if empty_ring & (reach_bits | _edge_mask(n)):
-        return None, ring_bits
+        return None, ring_bits, None
     # E is kept twice: as flags per cell (for the walks) and as a bit mask (the memo's
     # key); W only as a bit mask, so a W cell's number of neighbours in W is one AND
     # and a bit count instead of bookkeeping
@@ -273,14 +332,10 @@ def grow_loop(
             if not inside[nb]:
                 outside |= 1 << bit
         if SEVERAL_RUNS[outside]:
-            for x in add_enclosed(grid, w, inside):
+            for x in add_enclosed(grid, w, inside, reach_bits):
                 region_bits |= 1 << x
                 members.append(x)
 
-    # Later rounds. A round only re-examines the W cells whose count of W neighbours
-    # changed or that are new to W: the others were stones with exactly two and still
-    # are.
-    neighbour_masks = _neighbour_masks(n)
     rim_bits = 0
     for x in members:
         rim_bits |= neighbour_masks[x]
@@ -289,21 +344,66 @@ def grow_loop(
     if looked_at & ~occupied_bits & reach_bits:
         # an empty cell of W reaches the edge: the construction escapes in the next
         # round (the commonest ending, settled before any bookkeeping)
-        return None, looked_at
+        return None, looked_at, None
+    return _grow_on(
+        grid,
+        occupied_bits,
+        reach_bits,
+        memo,
+        before,
+        inside,
+        region_bits,
+        rim_bits,
+        looked_at,
+        rim_bits,
+        [],
+    )
+
+
+def _grow_on(
+    grid: HexGrid,
+    occupied_bits: int,
+    reach_bits: int,
+    memo: Memo,
+    before: tuple[Memo, Trail | None, int] | None,
+    inside: bytearray,
+    region_bits: int,
+    rim_bits: int,
+    looked_at: int,
+    to_examine: int,
+    trail: list[tuple[int, int, int, int]],
+) -> tuple[Loop | None, int, Trail]:
+    """The later rounds of :func:`grow_loop`, from E (``region_bits``, also as flags in
+    ``inside``), its W (``rim_bits``) and the cells looked at so far; ``trail`` holds the
+    rounds before (E, W and the cells looked at, at each round's start).
+
+    A round only re-examines the W cells whose count of W neighbours changed or that are
+    new to W (``to_examine``): the others were stones with exactly two and still are.
+    """
+    n = grid.n
+    neighbour_masks = _neighbour_masks(n)
     edge_bits = _edge_mask(n)
-    to_examine = rim_bits
+    ring_masks, ring_getters = _ring_masks(n), _ring_getters(n)
+    several_runs = SEVERAL_RUNS_INSIDE
+    memo_before, changed = (before[0], before[2]) if before is not None else ({}, 0)
     # Constructions from different cells often reach the same E and go on alike from
     # there: every E met is remembered with the answer. What was looked at from E on is
     # everything looked at outside E (a cell of an earlier W not in E is still in W).
-    path: list[int] = []
     result: Loop | None = None
+    remembered = 0  # how many of the trail's regions the memo learns (not one it knew)
     while True:
+        trail.append((region_bits, rim_bits, looked_at, to_examine))
         known = memo.get(region_bits)
+        if known is None:
+            known = memo_before.get(region_bits)
+            if known is not None and known[1] & changed:
+                known = None  # it looked at a cell that changed since
         if known is not None:
             result = known[0]
             looked_at |= known[1]
+            remembered = len(trail) - 1
             break
-        path.append(region_bits)
+        remembered = len(trail)
         candidates = to_examine & rim_bits
         moving = candidates & ~occupied_bits
         if moving & reach_bits:
@@ -323,44 +423,45 @@ def grow_loop(
         while moving:
             lowest = moving & -moving
             moving ^= lowest
-            w = lowest.bit_length() - 1
-            if inside[w]:
+            if region_bits & lowest:
                 continue  # already enclosed by an earlier cell of this round
+            w = lowest.bit_length() - 1
             inside[w] = 1
             region_bits |= lowest
             rim_bits &= ~lowest
-            outside_bits = 0
-            for bit, nb in enumerate(rings[w]):
-                if inside[nb]:
-                    continue
-                outside_bits |= 1 << bit
-                nb_bit = 1 << nb
-                if rim_bits & nb_bit:
-                    to_examine |= nb_bit  # it loses w as a W neighbour
-                else:
-                    # new to W: its W neighbours gain one
-                    rim_bits |= nb_bit
-                    looked_at |= nb_bit
-                    to_examine |= nb_bit | neighbour_masks[nb]
-            if SEVERAL_RUNS[outside_bits]:
+            # its neighbours outside E: those already in W lose w as a W neighbour, the
+            # others are new to W and their W neighbours gain one
+            outside = ring_masks[w] & ~region_bits
+            to_examine |= outside
+            fresh = outside & ~rim_bits
+            if fresh:
+                rim_bits |= fresh
+                looked_at |= fresh
+                while fresh:
+                    nb_bit = fresh & -fresh
+                    fresh ^= nb_bit
+                    to_examine |= neighbour_masks[nb_bit.bit_length() - 1]
+            if several_runs[ring_getters[w](inside)]:
                 # the pieces cut off are bounded by E alone: no W cell outside them
                 # neighbours them, so dropping them leaves the other counts right
-                for x in add_enclosed(grid, w, inside):
+                for x in add_enclosed(grid, w, inside, reach_bits):
                     x_bit = 1 << x
                     region_bits |= x_bit
                     rim_bits &= ~x_bit
-    for seen_region in path:
+    for seen_region, _, _, _ in trail[:remembered]:
         memo[seen_region] = (result, looked_at & ~seen_region)
-    return result, looked_at
+    return result, looked_at, tuple(trail)
 
 
-def add_enclosed(grid: HexGrid, cell: int, inside: bytearray) -> list[int]:
+def add_enclosed(grid: HexGrid, cell: int, inside: bytearray, open_bits: int = 0) -> list[int]:
     """Mark ``inside`` the pieces of the outside that ``cell`` has just cut off, and
     return them.
 
     Each piece is flooded from a neighbour of ``cell``, heading for the board's edge
     first (neighbours nearer the edge are tried first), and given up as open as soon
-    as it reaches the edge: only pieces that really are cut off get flooded whole.
+    as it reaches the edge, or a cell of ``open_bits`` (cells known to reach it whatever E
+    holds: the edge-reaching empty cells, which never join E): only pieces that really
+    are cut off get flooded whole.
     """
     on_edge, towards_edge = grid.on_edge, neighbours_towards_edge(grid.n)
     known_open: set[int] = set()  # cells shown to connect to the edge
@@ -368,7 +469,7 @@ def add_enclosed(grid: HexGrid, cell: int, inside: bytearray) -> list[int]:
     for start in ring_of_six(grid.n)[cell]:
         if inside[start] or start in known_open:
             continue
-        seen = _cut_off(start, inside, on_edge, towards_edge, known_open)
+        seen = _cut_off(start, inside, on_edge, towards_edge, known_open, open_bits)
         if seen is not None:
             for x in seen:
                 inside[x] = 1
@@ -382,15 +483,17 @@ def _cut_off(
     on_edge: Sequence[bool],
     towards_edge: Sequence[Sequence[int]],
     known_open: set[int],
+    open_bits: int = 0,
 ) -> set[int] | None:
     """The cells not ``blocked`` joined to ``start``, if they do not reach the board's
     edge; None if they do (then they are added to ``known_open``). Heads for the edge
-    first and stops as soon as it gets there."""
+    first and stops as soon as it gets there, or at a cell of ``open_bits`` (known to
+    reach it)."""
     seen = {start}
     stack = [start]
     while stack:
         x = stack.pop()
-        if on_edge[x] or x in known_open:
+        if on_edge[x] or x in known_open or open_bits >> x & 1:
             known_open |= seen
             return None
         for nb in towards_edge[x]:
@@ -469,8 +572,30 @@ def reach_without(
 _SHARED_DEPTH = 3
 _SHARED_KEYS_LIMIT = 100_000
 _shared_answers: dict[
-    tuple[int, int, int | tuple[int, ...]], list[tuple[int, int, int, Loop | None]]
+    tuple[int, int, int | tuple[int, ...]],
+    list[tuple[int, int, int, Loop | None, Trail | None]],
 ] = {}
+
+
+def _index_changed(
+    through_before: dict[int, list[Loop]],
+    loops_before: Mapping[Loop, object],
+    loops_now: Mapping[Loop, object],
+) -> dict[int, list[Loop]]:
+    """The loops by cell of a board, made from those of the board before it: only the
+    cells of the loops that went or came are listed again (each list in the loops'
+    order, as a list made from scratch has it; the other lists are shared)."""
+    gone = {loop for loop in loops_before if loop not in loops_now}
+    came = [loop for loop in loops_now if loop not in loops_before]
+    through = dict(through_before)
+    for x in {x for loop in gone for x in loop}.union(*came):
+        kept = [loop for loop in through_before.get(x, ()) if loop not in gone]
+        kept.extend(loop for loop in came if x in loop)
+        if kept:
+            through[x] = sorted(kept)
+        else:
+            del through[x]
+    return through
 
 
 class LoopFinder:
@@ -485,7 +610,9 @@ class LoopFinder:
         "_all",
         "_around",
         "_base",
+        "_before",
         "_carried",
+        "_index_before",
         "_looked_at",
         "_memo",
         "_new_stone",
@@ -498,8 +625,10 @@ class LoopFinder:
         "_tag",
         "_through",
         "_through_one",
+        "_trails",
         "_unsettled",
         "_unsettled_set",
+        "_wide_before",
         "_wide_looks",
         "grid",
         "occupied",
@@ -515,7 +644,14 @@ class LoopFinder:
         self._looked_at: dict[int, int] = {}
         # E (as a bit mask, from the second round on) -> the answer of a construction that
         # reached it, and the cells looked at from there on
-        self._memo: dict[int, tuple[Loop | None, int]] = {}
+        self._memo: Memo = {}
+        # cell -> the trail of its construction past the first round (None if it ended
+        # there), for the boards made from this one (see grow_loop())
+        self._trails: dict[int, Trail | None] = {}
+        # set by with_stone() / without_stones() until every answer is known: the memo and
+        # the trails of the board before, and the cells whose occupancy or reach of the
+        # edge changed since (a construction goes on alike here until it looks at one)
+        self._before: tuple[Memo, dict[int, Trail | None], int] | None = None
         # bit masks over cell indices, made on demand (see _bits())
         self._occupied_bits: int | None = None
         self._reach_bits: int | None = None
@@ -538,6 +674,10 @@ class LoopFinder:
         # the answers whose construction went past its first round, with the cells they
         # looked at (made on demand, once every answer is known)
         self._wide_looks: dict[int, int] | None = None
+        # the board before's, kept by with_stone() / without_stones() to make those
+        self._wide_before: dict[int, int] | None = None
+        # the board before's loops by cell and producers, to make this board's from
+        self._index_before: tuple[dict[int, list[Loop]], dict[Loop, list[int]]] | None = None
         # the distinct answers of the unsettled cells (on demand)
         self._new_through: list[Loop] | None = None
         self._carried: tuple[dict[int, list[Loop]], dict[Loop, list[int]]] | None = None
@@ -591,33 +731,45 @@ class LoopFinder:
         tag = self._tag
         if tag is None:
             # a finder made from scratch shares nothing with the boards around it
-            loop, looked_at = grow_loop(
+            loop, looked_at, trail = grow_loop(
                 self.grid, self.occupied, occupied_bits, reach_bits, self._memo, cell
             )
             around[cell] = loop
             self._looked_at[cell] = looked_at
+            self._trails[cell] = trail
             return loop
         key = (n, cell, tag)
         entries = _shared_answers.get(key)
         if entries is not None:
-            for looked_at, occupied_seen, reach_seen, loop in entries:
+            for looked_at, occupied_seen, reach_seen, loop, trail in entries:
                 if (
                     occupied_bits & looked_at == occupied_seen
                     and reach_bits & looked_at == reach_seen
                 ):
                     around[cell] = loop
                     self._looked_at[cell] = looked_at
+                    self._trails[cell] = trail
                     return loop
         else:
             if len(_shared_answers) >= _SHARED_KEYS_LIMIT:
                 _shared_answers.clear()  # only after board sizes were mixed a lot
             entries = _shared_answers[key] = []
-        loop, looked_at = grow_loop(
-            self.grid, self.occupied, occupied_bits, reach_bits, self._memo, cell
+        before = self._before
+        loop, looked_at, trail = grow_loop(
+            self.grid,
+            self.occupied,
+            occupied_bits,
+            reach_bits,
+            self._memo,
+            cell,
+            None if before is None else (before[0], before[1].get(cell), before[2]),
         )
         around[cell] = loop
         self._looked_at[cell] = looked_at
-        entries.insert(0, (looked_at, occupied_bits & looked_at, reach_bits & looked_at, loop))
+        self._trails[cell] = trail
+        entries.insert(
+            0, (looked_at, occupied_bits & looked_at, reach_bits & looked_at, loop, trail)
+        )
         del entries[_SHARED_DEPTH:]
         return loop
 
@@ -650,6 +802,7 @@ class LoopFinder:
                 for x in piece:
                     changed |= 1 << x
         successor._reach_bits = reach_bits & ~changed
+        successor._before = (self._memo, self._trails, changed)
         self._hand_over(successor, self._watchers_of(changed))
         return successor
 
@@ -673,6 +826,7 @@ class LoopFinder:
         successor._reach_bits = reach_without(self.grid, occupied, cells, reach_bits)
         # the empty cells whose region's reach of the edge changed
         changed |= reach_bits ^ successor._reach_bits
+        successor._before = (self._memo, self._trails, changed)
         self._hand_over(successor, self._watchers_of(changed))
         return successor
 
@@ -687,6 +841,7 @@ class LoopFinder:
         successor._unsettled = sorted(unsettled)
         successor._unsettled_set = unsettled
         successor._carried = (self._index_by_cell(), self._producers)
+        successor._wide_before = self._wide_looks
 
     def _watchers_of(self, cells: int) -> set[int]:
         """The cells whose construction looked at any of ``cells`` (a bit mask); every
@@ -699,7 +854,16 @@ class LoopFinder:
         ring_masks = _ring_masks(self.grid.n)
         looked_at = self._looked_at
         wide = self._wide_looks
-        if wide is None:
+        if wide is None and self._wide_before is not None:
+            # those of the board before, but for the answers worked out again here
+            unsettled = self._unsettled_set
+            wide = {s: mask for s, mask in self._wide_before.items() if s not in unsettled}
+            for start in self._unsettled:
+                mask = looked_at[start]
+                if mask and mask != ring_masks[start]:
+                    wide[start] = mask
+            self._wide_looks, self._wide_before = wide, None
+        elif wide is None:
             wide = self._wide_looks = {
                 start: mask
                 for start, mask in looked_at.items()
@@ -753,6 +917,14 @@ class LoopFinder:
                 looked_at.update(self._looked_at)
                 self._around, self._looked_at = around, looked_at
                 self._base = None
+                if self._before is not None:
+                    # the trails of the answers carried over still hold here
+                    trails = dict(self._before[1])
+                    own = self._trails
+                    for start in self._unsettled:
+                        trails[start] = own.get(start)
+                    self._trails = trails
+                    self._before = None
             else:
                 for cell in range(self.grid.cell_count):
                     self.around(cell)
@@ -762,6 +934,9 @@ class LoopFinder:
                     producers.setdefault(loop, []).append(cell)
             self._producers = producers
             self._all = sorted(producers)
+            if self._carried is not None and self._through is None:
+                # the board before's loops by cell, to make this board's from
+                self._index_before = self._carried
             self._carried = None  # no longer needed: everything is known here
         return self._all
 
@@ -773,11 +948,17 @@ class LoopFinder:
 
     def _index_by_cell(self) -> dict[int, list[Loop]]:
         if self._through is None:
-            through: dict[int, list[Loop]] = {}
-            for loop in self.all_loops():
-                for x in loop:
-                    through.setdefault(x, []).append(loop)
-            self._through = through
+            self.all_loops()
+            before = self._index_before
+            if before is not None:
+                self._through = _index_changed(before[0], before[1], self._producers)
+                self._index_before = None
+            else:
+                through: dict[int, list[Loop]] = {}
+                for loop in self._all or ():
+                    for x in loop:
+                        through.setdefault(x, []).append(loop)
+                self._through = through
         return self._through
 
     def _loops_through_carried(self, cell: int) -> list[Loop]:

@@ -19,11 +19,13 @@ flips are applied together; a loop split evenly is controlled by both players.
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Iterator
 from typing import NamedTuple
 
 from engine.ai.heuristics import lublache_evaluator
 from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
-from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, LoopView, Outcome, other
+from engine.board import EMPTY, SWAP, SWAP_MOVE, BoardGame, BoardState, LoopView, Outcome, other
 from engine.errors import IllegalMove
 from engine.loops import Loop, LoopFinder, may_close_a_cycle, stone_groups
 from engine.phrases import Phrase, Text
@@ -155,13 +157,18 @@ class LublacheState(BoardState):
     def _evaluate(self, cell: int) -> _Turn | IllegalMove:
         """Play the mover's stone on the empty ``cell``: the resulting turn, or the reason
         (for players) why the rules forbid it."""
+        return self._worked_out(cell)[0]
+
+    def _worked_out(self, cell: int) -> tuple[_Turn | IllegalMove, LoopFinder | None]:
+        """:meth:`_evaluate`, and the loop finder of the board after the turn when the
+        loops had to be worked out for it (None on the quick paths, where none was made)."""
         mover = self.mover if self.mover is not None else 1
         if cell in self._forbidden_for(mover):
-            return IllegalMove("lublache_own_loop", cell=self.grid.names[cell])
+            return IllegalMove("lublache_own_loop", cell=self.grid.names[cell]), None
         if not may_close_a_cycle(self.size, self._stone_groups(), cell):
             # no loop can pass through the new stone: it closes nothing and ends on nothing
             cells = self.cells
-            return _Turn(cells[:cell] + _STONE[mover] + cells[cell + 1 :], (), (), ())
+            return _Turn(cells[:cell] + _STONE[mover] + cells[cell + 1 :], (), (), ()), None
         enemy = other(mover)
         grid = self.grid
         name, neighbours = grid.names[cell], grid.neighbours
@@ -173,7 +180,7 @@ class LublacheState(BoardState):
         if not through_new_stone:
             # the loops it closes are among these: nothing closed, flipped, removed or
             # left to test, as on the quick path above
-            return _Turn(bytes(colours), (), (), ())
+            return _Turn(bytes(colours), (), (), ()), placed
         closed = placed.closed_by(cell)
 
         # Flips: decided on the board as it is just after placing, then applied together.
@@ -219,13 +226,14 @@ class LublacheState(BoardState):
                     cell=name,
                     colour=self.game.colour_name(enemy),
                     loop=tuple(grid.names[stone] for stone in loop),  # for a picture of why
-                )
-        return _Turn(
+                ), None
+        turn = _Turn(
             cells=bytes(colours),
             closed=tuple(closed),
             flipped=tuple(sorted(flips)),
             removed=tuple(sorted(removals)),
         )
+        return turn, final
 
     # ---- rule hooks -------------------------------------------------------------------------
     def _legal_moves(self) -> list[str]:
@@ -237,7 +245,14 @@ class LublacheState(BoardState):
         name = self.grid.names[cell]
         if self.cells[cell] != EMPTY:
             raise IllegalMove("cell_taken", cell=name)
-        turn = self._turn_at(cell)
+        known: dict[int, _Turn | IllegalMove] = self._cache.setdefault("turn_at", {})
+        turn = known.get(cell)
+        finder = None
+        if turn is None:
+            # a move played without the move list (a replay, a stored match read again):
+            # the finder that worked the turn out is the new board's
+            turn, finder = self._worked_out(cell)
+            known[cell] = turn
         if isinstance(turn, IllegalMove):
             # the refusal is cached with the turns: raise a fresh copy, not the shared one
             params = dict(turn.params)
@@ -252,10 +267,24 @@ class LublacheState(BoardState):
             removed=turn.removed,
             loops=turn.closed,
         )
-        # the new board's loops are mostly those of this one: carry them over
-        finder = self._finder().with_stone(cell)
-        if turn.removed:
-            finder = finder.without_stones(turn.removed)
+        groups = self._cache.get("groups")
+        if groups is not None and not turn.removed:
+            # one more stone and no fewer (flips keep the stones where they are): the
+            # groups it touches become one
+            touching = {groups[nb] for nb in self.grid.neighbours[cell] if groups[nb] >= 0}
+            label = min(touching) if touching else max(groups) + 1
+            joined = [label if group in touching else group for group in groups]
+            joined[cell] = label
+            successor._cache["groups"] = joined
+        # the position before (if it is still about when the new one's loops are read, as in
+        # a replay) and the stones that changed colour, came or went this turn
+        changed = frozenset((cell, *turn.flipped, *turn.removed))
+        successor._cache["views_before"] = (weakref.ref(self), changed)
+        if finder is None:
+            # the new board's loops are mostly those of this one: carry them over
+            finder = self._finder().with_stone(cell)
+            if turn.removed:
+                finder = finder.without_stones(turn.removed)
         successor._cache["finder"] = finder
         return successor
 
@@ -282,6 +311,33 @@ class LublacheState(BoardState):
         colour = self.game.colour_name(self.mover)
         return Outcome.because(colour, "lublache_stuck_wins", colour=colour)
 
+    def history(self) -> Iterator[BoardState]:
+        """Every position of the match in order (a replay), the same as the mould's.
+
+        Whether a position is over (its player to move has no legal placement) is the
+        costly part of settling it, and a position followed by a move has its answer
+        already: the move, played, was a legal placement of that player. So each position
+        is settled only when no move follows it, or when the next move fails (and then it
+        is settled and played as the mould does, to give the same position and the same
+        refusal).
+        """
+        state = self.initial_state()
+        for move in self.moves:
+            plain = isinstance(move, str) and move == move.strip().lower() and move != SWAP
+            if not plain or not move or state.outcome is not None:
+                following = state.play(move)  # the mould's way, settled
+            else:
+                try:
+                    following = state._apply(move)  # not settled yet: the next move tells
+                except IllegalMove:
+                    state = state._settled()
+                    yield state
+                    state.play(move)  # raises as the mould's replay would
+                    raise  # unreachable: the move was refused just above
+            yield state
+            state = following
+        yield state._settled()
+
     # ---- what pictures, bots and help texts read ------------------------------------------
     def loops(self) -> list[LoopView]:
         """Every loop on the board, in a stable order, with its owner and controllers."""
@@ -289,11 +345,21 @@ class LublacheState(BoardState):
         if cached is not None:
             return list(cached)
         names, colours = self.grid.names, self.game.colors
-        views = []
+        # a loop of the position before whose stones kept their colours reads the same (a
+        # replay asks every position in turn)
+        before: dict[Loop, LoopView] = {}
+        changed: frozenset[int] = frozenset()
+        carried = self._cache.pop("views_before", None)
+        if carried is not None:
+            previous = carried[0]()
+            if previous is not None:
+                before, changed = previous._cache.get("views_by_loop") or {}, carried[1]
+        by_loop: dict[Loop, LoopView] = {}
         for loop in self._finder().all_loops():
-            owner_code = _single_coloured(self.cells, loop)
-            views.append(
-                LoopView(
+            view = before.get(loop)
+            if view is None or not changed.isdisjoint(loop):
+                owner_code = _single_coloured(self.cells, loop)
+                view = LoopView(
                     cells=tuple(names[cell] for cell in loop),
                     owner=None if owner_code == EMPTY else colours[owner_code - 1],
                     controllers=tuple(
@@ -302,8 +368,10 @@ class LublacheState(BoardState):
                         if _controls(self.cells, loop, code)
                     ),
                 )
-            )
+            by_loop[loop] = view
+        views = list(by_loop.values())
         self._cache["loop_views"] = tuple(views)
+        self._cache["views_by_loop"] = by_loop
         return views
 
     def closed_loops(self, move: str) -> list[tuple[str, ...]]:

@@ -9,7 +9,9 @@ here as a mismatch, with the game, the seed and the ply in the assertion message
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Iterator
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -248,3 +250,90 @@ def test_loop_around_every_cell_of_crowded_random_boards_matches() -> None:
             assert fast_after.loops_through_new_stone() == sorted(
                 loop for loop in slow_after.all_loops() if cell in loop
             )
+
+
+# ---- replays: a stored match read back, its positions played again without move lists ----
+
+
+def _replayed(positions: Iterator[BoardState]) -> list[object]:
+    """What a replay shows of each position (its JSON, outcome and loops), then the
+    refusal that stopped it, if one did."""
+    shown: list[object] = []
+    try:
+        for state in positions:
+            loops_shown = [view.to_dict() for view in state.loops()]
+            shown.append((state.to_json(), state.outcome, loops_shown))
+    except IllegalMove as error:
+        shown.append(("refused", error.code, dict(error.params)))
+    return shown
+
+
+def _random_record(game: Lublache | LublacheV1, size: int, seed: int) -> str:
+    rng = random.Random(seed)
+    state = game.new(size)
+    while state.outcome is None:
+        state = state.play(rng.choice(state.legal_moves()))
+    return state.to_json()
+
+
+def test_replays_match_the_frozen_engine_and_the_mould_position_by_position() -> None:
+    """history() settles a position only when no move follows it, and plays each move with
+    the finder that worked it out: every position is the frozen engine's, and the mould's
+    own replay's, with nothing remembered between them."""
+    for size, seed in ((5, 1), (6, 2), (7, 3), (7, 4)):
+        text = _random_record(SLOW, size, 8000 + seed)
+        _forget_shared_answers()
+        fast = _replayed(FAST.from_json(text).history())
+        _forget_shared_answers()
+        mould = _replayed(BoardState.history(FAST.from_json(text)))
+        slow = _replayed(SLOW.from_json(text).history())
+        assert fast == slow == mould, (size, seed)
+        assert fast[-1][1] is not None  # a whole game: the last position is over
+    text = _random_record(_NineLublacheV1(), 9, 8009)
+    _forget_shared_answers()
+    fast = _replayed(_NineLublache().from_json(text).history())
+    assert fast == _replayed(_NineLublacheV1().from_json(text).history())
+
+
+def test_a_replay_of_a_broken_record_stops_where_the_mould_s_does() -> None:
+    """A move after the end, or a refused move, in a record: the same positions, then the
+    same refusal, as the mould's replay gives."""
+    finished = json.loads(_random_record(SLOW, 5, 8100))
+    after_the_end = dict(finished, moves=[*finished["moves"], "a1"])
+    running = json.loads(_random_record(SLOW, 5, 8101))
+    refused = dict(running, moves=[*running["moves"][:6], running["moves"][2]])  # taken cell
+    for record in (after_the_end, refused):
+        text = json.dumps(record)
+        fast = _replayed(FAST.from_json(text).history())
+        mould = _replayed(BoardState.history(FAST.from_json(text)))
+        assert fast == mould == _replayed(SLOW.from_json(text).history())
+        assert fast[-1][0] == "refused"
+
+
+def test_chains_of_stones_added_and_taken_away_match_the_frozen_finder() -> None:
+    """Finders made one from another (a stone added, stones taken away), each carrying the
+    trails of the constructions over to the next, against the frozen finder from scratch,
+    on crowded boards with nothing remembered between positions."""
+    rng = random.Random(77)
+    for _ in range(6):
+        size = rng.choice((7, 9))
+        count = len(hex_grid(size).names)
+        occupied = bytearray(rng.random() < rng.uniform(0.45, 0.7) for _ in range(count))
+        _forget_shared_answers()
+        finder = loops.LoopFinder(size, occupied)
+        for _ in range(25):
+            empty = [c for c in range(count) if not occupied[c]]
+            full = [c for c in range(count) if occupied[c]]
+            if rng.random() < 0.75 and empty:
+                cell = rng.choice(empty)
+                occupied[cell] = 1
+                finder = finder.with_stone(cell)
+                through = finder.loops_through_new_stone()
+                expected = LoopFinderV1(size, occupied).all_loops()
+                assert through == sorted(loop for loop in expected if cell in loop)
+            else:
+                taken = rng.sample(full, min(len(full), rng.randint(1, 3)))
+                for cell in taken:
+                    occupied[cell] = 0
+                finder = finder.without_stones(taken)
+            assert finder.all_loops() == LoopFinderV1(size, occupied).all_loops(), size
