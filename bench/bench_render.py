@@ -17,11 +17,20 @@ earlier action's picture had are pasted as palette indices; beside them, the RGB
 drawn and encoded apart).
 
 Replay GIF (issue 21: at most 0.65 ms per frame for a 200-frame game at 400 px, at most
-300 KB): a seeded random game of each board game at its largest size with at least 200
-positions where the game allows it (Lefe's largest board ends sooner), its first 200
-positions, median of several runs. Then the worst event-loop lag while a burst of renders
-runs through ``render_async``. CPU time (the process's own) is printed beside wall time:
-other programs sharing the machine disturb it less.
+300 KB; issue 31: on the path the bot takes): a seeded random game of each board game at
+its largest size with at least 200 positions where the game allows it (Lefe's largest
+board ends sooner), stored as it stands after its 200th position, then replayed as the
+bot's picture worker does (``bot.common.pictures.replay_gif_from_json``: the stored JSON
+read back, every position played again by the engine's ``history()``, the GIF drawn from
+them), median of several runs. Nothing the engine remembers between positions is kept
+from one run to the next (a worker replaying a match has not seen it). Beside it, the GIF
+alone, drawn from positions already played (what this row timed before issue 31). Then the
+worst event-loop lag while a burst of renders runs through ``render_async``. CPU time
+(the process's own) is printed beside wall time: other programs sharing the machine
+disturb it less.
+
+``python -m bench.bench_render replays`` runs the replay rows alone (``boards``, ``hints``,
+``leiff`` and ``lag`` the others).
 """
 
 from __future__ import annotations
@@ -31,11 +40,13 @@ import functools
 import itertools
 import random
 import statistics
+import sys
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine import BOARD_GAMES, get_board_game
+from bot.common.pictures import replay_gif_from_json
+from engine import BOARD_GAMES, get_board_game, loops
 from engine.leiff import Leiff
 from render import (
     board_png,
@@ -193,12 +204,24 @@ def _hint_boards() -> None:
         print(f"{name:<10}{size:>5}{dots:>8.0f}{_row(draw, items, reply, earlier)}")
 
 
+def _replay_from_record(name: str, record: str) -> bytes:
+    """A replay as the bot's picture worker makes it, from the stored match, with nothing
+    remembered from an earlier replay (the loop finder's shared answers)."""
+    loops._shared_answers.clear()
+    return replay_gif_from_json(name, record, NAMES)
+
+
 def _replays() -> None:
     print(
-        f"\nreplay GIF, 400 px, a game's first 200 positions (median of {REPLAY_RUNS}; target "
-        "<= 0.65 ms per frame and <= 300 KB for 200 frames)"
+        f"\nreplay GIF, 400 px, a game's first 200 positions, as the bot makes it: from the "
+        f"stored match through the engine's history() to the GIF (median of {REPLAY_RUNS}; "
+        "target <= 0.65 ms per frame and <= 300 KB for 200 frames); then the GIF alone, "
+        "from positions already played"
     )
-    print(f"{'game':<10}{'size':>5}{'frames':>8}{'ms/frame':>10}{'cpu ms/frame':>14}{'KB':>8}")
+    print(
+        f"{'game':<10}{'size':>5}{'frames':>8}{'ms/frame':>10}{'cpu ms/frame':>14}"
+        f"{'GIF alone':>11}{'KB':>8}"
+    )
     for name in BOARD_GAMES:
         size = max(get_board_game(name).sizes)
         positions: list[Any] = []
@@ -208,12 +231,16 @@ def _replays() -> None:
                 positions = candidate
             if len(positions) >= 200:
                 break
-        positions = positions[:200]
-        wall, cpu, data = _timed(functools.partial(replay_gif, positions, names=NAMES), REPLAY_RUNS)
-        frames = len(positions)
+        record = positions[:200][-1].to_json()
+        frames = len(positions[:200])
+        wall, cpu, data = _timed(functools.partial(_replay_from_record, name, record), REPLAY_RUNS)
+        played = list(get_board_game(name).from_json(record).history())
+        for state in played:
+            state.loops()  # worked out by the engine, not the GIF's to time
+        alone, _, _ = _timed(functools.partial(replay_gif, played, names=NAMES), REPLAY_RUNS)
         print(
             f"{name:<10}{size:>5}{frames:>8}{wall / frames:>10.3f}{cpu / frames:>14.3f}"
-            f"{len(data) / 1024:>8.1f}"
+            f"{alone / frames:>11.3f}{len(data) / 1024:>8.1f}"
         )
 
 
@@ -277,11 +304,7 @@ async def _loop_lag() -> tuple[float, int, float]:
     return max(gaps) * 1000 - 5, len(states), elapsed * 1000
 
 
-def main() -> None:
-    _boards()
-    _hint_boards()
-    _replays()
-    _leiff()
+def _lag() -> None:
     lag, count, elapsed = asyncio.run(_loop_lag())
     shutdown_renderer()
     print(
@@ -290,5 +313,19 @@ def main() -> None:
     )
 
 
+PARTS: dict[str, Callable[[], None]] = {
+    "boards": _boards,
+    "hints": _hint_boards,
+    "replays": _replays,
+    "leiff": _leiff,
+    "lag": _lag,
+}
+
+
+def main(parts: Sequence[str] = ()) -> None:
+    for part in parts or PARTS:
+        PARTS[part]()
+
+
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
