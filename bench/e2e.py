@@ -34,8 +34,13 @@ the run also writes a timeline there that ``python -m bench.e2e_trace FOLDER`` r
 each reply's time went (gateway, the bot's work by part, the callback) and what was long
 while replies bunched up.
 
+The simulator checks every request of the bot against Discord's published contract, as in
+the tests (docs/discord-simulator.md); its own answers and interactions only with
+``--check-answers``.
+
     python -m bench.e2e [--seconds S] [--board-rate R] [--leiff-rate L] [--sweep]
                         [--matches N] [--tables T] [--global-limit G] [--harness-gc]
+                        [--check-answers]
 """
 
 from __future__ import annotations
@@ -780,6 +785,7 @@ async def run(
     leiff_tables: int = LEIFF_TABLES,
     global_limit: int = DEFAULT_GLOBAL_LIMIT,
     harness_gc: bool = False,
+    check_answers: bool = False,
 ) -> list[Stage]:
     """Build the world, start the bot, play each (board rate, Leiff rate, seconds) stage."""
     from tests.discord_sim.harness import DiscordSimulator
@@ -796,7 +802,12 @@ async def run(
         database = Path(folder) / "bench.sqlite3"
         # Discord's limits on, as it enforces them (real windows): 5 messages and 5 edits
         # per 5 s in each channel, and the global limit (see DEFAULT_GLOBAL_LIMIT).
-        async with DiscordSimulator(interaction_timeout=30.0) as sim:
+        # Every request of the bot is checked against Discord's contract as in the tests;
+        # the simulator's own answers and interactions only with --check-answers (they are
+        # the tests' business, and checking them is the simulator's CPU, not the bot's).
+        async with DiscordSimulator(
+            interaction_timeout=30.0, validate_responses=check_answers
+        ) as sim:
             sim.state.rate_limiter = RateLimiter(enabled=True, global_limit=global_limit)
             names = [BOARD_CHANNEL.format(n) for n in range(board_matches)]
             names += [LEIFF_CHANNEL.format(t) for t in range(leiff_tables)]
@@ -896,6 +907,12 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="keep the simulator's own garbage collector on during the stages",
     )
+    parser.add_argument(
+        "--check-answers",
+        action="store_true",
+        help="check the simulator's answers and interactions against Discord's contract too "
+        "(the bot's requests always are)",
+    )
     args = parser.parse_args(argv)
     trace = os.environ.get("E2E_TRACE")
     if trace:
@@ -904,7 +921,16 @@ def main(argv: list[str] | None = None) -> None:
         stages = [(rate * 0.8, rate * 0.2, SWEEP_SECONDS) for rate in SWEEP_RATES]
     else:
         stages = [(args.board_rate, args.leiff_rate, args.seconds)]
-    asyncio.run(run(stages, args.matches, args.tables, args.global_limit, args.harness_gc))
+    asyncio.run(
+        run(
+            stages,
+            args.matches,
+            args.tables,
+            args.global_limit,
+            args.harness_gc,
+            args.check_answers,
+        )
+    )
 
 
 if __name__ == "__main__":
