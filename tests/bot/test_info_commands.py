@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import io
 import re
+from dataclasses import replace
 
 import pytest
 from PIL import Image
 
+from bot.features.information.standings import places_record
 from bot.features.leiff_tables.messages import LeiffMessages
+from bot.service.results import LeaderboardRow
 from engine.leiff import CALL_LEIFF
 from i18n import ordinal, translate, translate_plural
 from tests.bot.helpers import pinged, resign, start_board_match
@@ -201,3 +204,11 @@ async def test_a_leiff_game_of_four_shows_places_not_losses(sim, world, language
     board = (await sim.slash(world.carol, "leaderboard", game="leiff")).text
     assert count in board and len(board.splitlines()) == 5
     sim.assert_no_bot_errors()
+
+
+def test_a_leiff_record_without_known_places_says_only_its_games() -> None:
+    row = LeaderboardRow(1, 5, 1520, True, 26.0, 7.0, 3, 1, 0, 0, 0)
+    assert places_record("en", row) == "3 games"
+    assert places_record("de", replace(row, places=((1, 1), (3, 2)))) == (
+        "3 Partien: 1× 1. Platz, 2× 3. Platz"
+    )

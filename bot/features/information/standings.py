@@ -61,7 +61,11 @@ def by_places(game: str) -> bool:
 
 
 def places_record(language: str, row: LeaderboardRow | PlayerStats) -> str:
-    """ "3 games: 2× 1st, 1× 3rd" ("3 Partien: 2× 1. Platz, 1× 3. Platz")."""
+    """ "3 games: 2× 1st, 1× 3rd" ("3 Partien: 2× 1. Platz, 1× 3. Platz"); only the number
+    of games while no place is known (a rating kept from games whose places nobody could
+    derive)."""
+    if not row.places:
+        return games_count(language, row.games)
     counts = [
         translate(language, "bot.stats.place_count", count=count, place=ordinal(language, place))
         for place, count in row.places
