@@ -1,5 +1,6 @@
-"""Lines every match message may carry, whatever the game: the result, the rating changes,
-and the line saying a bot seat is thinking; each in the language it is asked for."""
+"""Lines every match message may carry, whatever the game: the result, the places of a
+finished Leiff table, the rating changes (ratings as players read them), and the line
+saying a bot seat is thinking; each in the language it is asked for."""
 
 from __future__ import annotations
 
