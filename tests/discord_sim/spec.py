@@ -789,8 +789,8 @@ INTERACTION_PARTS: tuple[tuple[JsonPath, str], ...] = (
 
 def interaction_violations(payload: Mapping[str, Any], describe: str) -> list[Violation]:
     """The rules of the spec an INTERACTION_CREATE payload breaks where the spec has them:
-    its kind, locales and context; the user, member and message; the command's kind and
-    options' types; the component's type; the resolved users, members and roles."""
+    its kind, locales and context; the user, member, channel and message; the command's
+    kind and options' types; the component's type; the resolved users, members and roles."""
     contract_ = contract()
     violations: list[Violation] = []
 
@@ -810,6 +810,22 @@ def interaction_violations(payload: Mapping[str, Any], describe: str) -> list[Vi
         value = _at(payload, path)
         if value is not None:
             check(path, value, schema)
+    if isinstance(payload.get("channel"), dict):
+        # the channel as GET /channels/{id} answers it (a server channel or a DM)
+        get_channel = contract_.operation("GET", "/channels/1")
+        assert get_channel is not None
+        channel = get_channel[0].response_validator(200)
+        assert channel is not None
+        violations.extend(
+            violations_of(
+                channel,
+                payload["channel"],
+                operation="INTERACTION_CREATE",
+                request=describe,
+                where="interaction",
+                prefix=("channel",),
+            )
+        )
     data = payload.get("data") or {}
 
     def options(items: Any, path: JsonPath) -> None:

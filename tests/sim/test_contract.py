@@ -242,6 +242,9 @@ def test_interactions_the_simulator_sends_follow_the_spec() -> None:
     assert interaction_violations(payload | {"locale": "de"}, "a click") == []
     unknown = copy.deepcopy(payload) | {"locale": "de", "type": 7}
     assert [v.json_path for v in interaction_violations(unknown, "a click")] == ["$.type"]
+    # the channel as GET /channels/{id} would answer it: a DM names its recipients
+    dm = payload | {"locale": "de", "channel": {"id": "5", "type": 1, "flags": 0}}
+    assert [v.json_path for v in interaction_violations(dm, "a click")] == ["$.channel.recipients"]
 
 
 def test_the_errors_tree_is_discords() -> None:
