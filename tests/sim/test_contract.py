@@ -5,14 +5,19 @@ it fails, naming the operation, the JSON path and the rule."""
 from __future__ import annotations
 
 import copy
+import functools
+import gzip
+import hashlib
 import json
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import aiohttp
 import discord
 import pytest
 
-from tests.discord_sim import DiscordSimulator, World
+from tests.discord_sim import DiscordSimulator, World, update_spec
 from tests.discord_sim.harness import ContractViolation
 from tests.discord_sim.spec import (
     contract,
@@ -396,3 +401,30 @@ async def test_a_components_v2_answer_is_shaped_as_discords(
     assert menu_row["components"][0]["min_values"] == 1
     # and the whole answer met the contract's MessageResponse
     assert discord_sim.spec_violations == []
+
+
+def test_the_update_pins_a_repositorys_spec_with_its_commit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # a stand-in for discord/discord-api-spec: a git repository with specs/openapi.json
+    origin = tmp_path / "discord-api-spec"
+    (origin / "specs").mkdir(parents=True)
+    spec_text = json.dumps({"openapi": "3.1.0", "info": {"version": "10"}, "paths": {}})
+    (origin / "specs" / "openapi.json").write_text(spec_text)
+    run = functools.partial(subprocess.run, cwd=origin, check=True, capture_output=True)
+    run(["git", "init", "--quiet", "--initial-branch", "main"])
+    run(["git", "add", "."])
+    run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "--quiet", "-m", "spec"])
+    commit = run(["git", "rev-parse", "HEAD"], text=True).stdout.strip()
+    monkeypatch.setattr(update_spec, "SPEC_PATH", tmp_path / "pinned.json.gz")
+    monkeypatch.setattr(update_spec, "SOURCE_PATH", tmp_path / "pinned.source.json")
+    info = update_spec.update(str(origin), None)
+    first = (tmp_path / "pinned.json.gz").read_bytes()
+    assert gzip.decompress(first).decode() == spec_text
+    recorded = json.loads((tmp_path / "pinned.source.json").read_text())
+    assert recorded == info and recorded["commit"] == commit
+    assert recorded["sha256"] == hashlib.sha256(spec_text.encode()).hexdigest()
+    # the same commit gives the same bytes (nothing to commit after an update that found
+    # nothing new)
+    update_spec.update(str(origin), "main")
+    assert (tmp_path / "pinned.json.gz").read_bytes() == first
