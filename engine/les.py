@@ -431,7 +431,7 @@ def _side(colour: str) -> SpecialMove:
     return SpecialMove(
         colour,
         button=_SIDE_BUTTONS[colour],
-        announce=Text("les.move.side.announce", "{player} chooses {move}."),
+        announce=Text("les.move.side.announce", "{player} chooses {colour}."),
     )
 
 

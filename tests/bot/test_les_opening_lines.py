@@ -79,6 +79,14 @@ async def test_set_up_lines_name_the_stone_and_no_player_s_colour(sim, world, la
         await sim.click(alice, shown, translate(language, "bot.board.button.white"))
     ).last_message
     black = translate(language, "colour.black")
+    # the choice is said with the colour in the reader's words ("wählt Weiß", not the
+    # move's code "white")
+    said = translate(
+        language, "les.move.side.announce", player=f"<@{alice.id}>", colour="white", move="white"
+    )
+    assert said in chosen.content and translate(language, "colour.white") in said
+    if language == "de":
+        assert "white" not in chosen.content, chosen.content
     assert (
         translate(language, "service.say.board_turn", user=f"<@{carol.id}>", colour="black")
         in chosen.content
