@@ -228,6 +228,8 @@ async def test_the_value_is_autocompleted_for_the_setting_chosen(sim, german, bo
     # a bare number offered in each unit the setting allows
     assert names(await offered("board_move_seconds", "2")) == ["2 Min.", "2 Std.", "2 Tage"]
     assert names(await offered("board_move_seconds", "1h30")) == ["1 Std. 30 Min."]
+    # zero is zero in every unit: offered once
+    assert names(await offered("challenge_cooldown_seconds", "0")) == ["0 Sek."]
     presets = names(await offered("board_move_seconds"))
     assert presets[0] == "1 Min." and presets[-1] == "14 Tage" and "1 Tag (jetzt)" in presets
     assert names(await offered("board_move_seconds", "3 T")) == ["3 Tage"]

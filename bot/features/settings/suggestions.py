@@ -112,8 +112,9 @@ def _durations(language: str, key: str, typed: str, current: int) -> list[Sugges
     low, high = DURATIONS[key]
     text = typed.strip()
     if text.isdigit():
-        # a bare number counts seconds; it is offered in the other units too
-        seconds = [int(text) * unit for unit in BARE_NUMBER_UNITS]
+        # a bare number counts seconds; it is offered in the other units too (once: "0"
+        # is 0 s in every unit)
+        seconds = list(dict.fromkeys(int(text) * unit for unit in BARE_NUMBER_UNITS))
     elif text and read_duration(text) is not None:
         seconds = [read_duration(text) or 0]
     else:
