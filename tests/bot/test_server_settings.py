@@ -311,3 +311,22 @@ async def test_prefs_reads_the_same_words_in_either_language(sim, german, bot):
         await change(sim, world, "theme", name.removesuffix(" (jetzt)"))
     assert untranslated(sim, names=ADMIN_NAMES) == []
     sim.assert_no_bot_errors()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "de"])
+async def test_prefs_names_each_preference_as_its_refusals_do(sim, world, bot, locale):
+    """What /prefs shows and what it refuses call a preference by one name ("Colours of
+    your own pictures" in both, not "Theme of ..." in one of them)."""
+    world.alice.locale = locale
+    language = "de" if locale == "de" else "en"
+    shown = (await sim.slash(world.alice, "prefs")).text
+    chosen = (await sim.slash(world.alice, "prefs", theme="night", hints="off")).text
+    refused = (await sim.slash(world.alice, "prefs", theme="neon")).text
+    names = [translate(language, f"bot.prefs.{key}.name") for key in ("hints", "theme")]
+    assert refused.startswith(f"{names[1]}:"), refused
+    for text in (shown, chosen):
+        lines = text.splitlines()[1:]
+        assert len(lines) == 2 and all(
+            line.startswith(name) for line, name in zip(lines, names, strict=True)
+        ), text
+    sim.assert_no_bot_errors()
