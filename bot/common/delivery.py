@@ -73,21 +73,21 @@ KEPT = "kept"
 
 
 def _of_this_match(
-    origin: discord.Message, responder: Responder, previous: int | None, update: Update
+    origin: discord.Message, responder: Responder, previous: int | None, public: Outgoing
 ) -> bool:
     """Whether the clicked message is the match's current channel message, or a private
-    message (ephemeral) whose buttons all act on this match."""
+    message (ephemeral) whose buttons all act on the match ``public`` is about."""
     if previous is not None and origin.id == previous:
         return True
-    if not responder.origin_is_private or responder.in_dm or update.match is None:
+    if not responder.origin_is_private or responder.in_dm:
         return False
     targets = {
-        decoded.target
+        (decoded.scope, decoded.target)
         for row in origin.components
         for item in getattr(row, "children", [row])
         if (decoded := ComponentId.decode(getattr(item, "custom_id", None) or "")) is not None
     }
-    return targets == {update.match.id}
+    return targets == {(public.scope, public.target)}
 
 
 def _of(update: Update, error: BaseException) -> tuple[Any, str]:
@@ -474,7 +474,7 @@ class Delivery:
         builder = self.builder_for(update)
         keep = builder is not None and not builder.outdated_by_newer(public)
         if origin is not None and responder is not None and not responder.origin_updated:
-            if keep and _of_this_match(origin, responder, previous, update):
+            if keep and _of_this_match(origin, responder, previous, public):
                 # The clicked message is this match's (its board, or a private menu or
                 # question of it) and stays as it is: its buttons carry the version they
                 # were drawn for, so a click on one now is refused as moved on. The new
