@@ -5,9 +5,12 @@ part-way through, every one in a server and channel of its own, delivered and no
 then the real bot is started on it against the local Discord simulator, and the time from
 the start to discord.py's ``on_ready`` is measured: until then every interaction a player
 sends fails. Also reported: the bot process's resident memory once ready, and how many
-stored matches the start read.
+stored matches the start read. With ``--touch``, every running match is then used once
+(``service.get_match``, as players coming back would): how many parsed states the process
+keeps (``STATE_CACHE_SIZE``) and how much its memory grew in all.
 
     python -m bench.startup [--matches 100 10000] [--database sqlite|postgresql] [--url URL]
+                            [--touch]
 
 ``--database postgresql`` creates a database of its own on the local server
 (``LEAFBOT_TEST_POSTGRES``, as the tests) and drops it afterwards. :func:`fill` is what the
@@ -193,7 +196,7 @@ def _rss_mb() -> float:
     return pages * resource.getpagesize() / 1e6
 
 
-async def measure(count: int, kind: str, url: str | None) -> dict[str, float]:
+async def measure(count: int, kind: str, url: str | None, touch: bool) -> dict[str, float]:
     from bot.app import LeafBot
     from bot.settings import Settings
     from tests.discord_sim import DiscordSimulator
@@ -230,6 +233,18 @@ async def measure(count: int, kind: str, url: str | None) -> dict[str, float]:
                     )
                     rss_after = _rss_mb()
                     ready = handle.ready_seconds or 0.0
+                    read_at_start = read[0]
+                    kept = touched_mb = 0.0
+                    if touch:
+                        # every running match used once, as players coming back would
+                        service: Any = handle.client.service  # type: ignore[attr-defined]
+                        rows = await service.repo._fetch(
+                            "SELECT id FROM matches WHERE status = 'running' ORDER BY id"
+                        )
+                        for row in rows:
+                            await service.get_match(int(row[0]))
+                        kept = len(service.store.states)
+                        touched_mb = _rss_mb() - rss_before
                     await handle.stop()
             finally:
                 mapping.match_from_row = original  # type: ignore[assignment]
@@ -237,8 +252,10 @@ async def measure(count: int, kind: str, url: str | None) -> dict[str, float]:
         "matches": count,
         "fill_seconds": filled,
         "ready_seconds": ready,
-        "matches_read": read[0],
+        "matches_read": read_at_start,
         "rss_growth_mb": rss_after - rss_before,
+        "states_kept": kept,
+        "rss_touched_mb": touched_mb,
     }
 
 
@@ -247,15 +264,24 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, nargs="+", default=[100, 10_000])
     parser.add_argument("--database", choices=("sqlite", "postgresql"), default="sqlite")
     parser.add_argument("--url", help="an existing database to fill (default: a fresh one)")
+    parser.add_argument(
+        "--touch",
+        action="store_true",
+        help="then use every running match once: how many parsed states stay, and the memory",
+    )
     args = parser.parse_args(argv)
     print(f"start-up with running matches ({args.database})")
-    print(f"{'matches':>8} {'fill s':>8} {'ready s':>8} {'read':>8} {'RSS +MB':>8}")
+    header = f"{'matches':>8} {'fill s':>8} {'ready s':>8} {'read':>8} {'RSS +MB':>8}"
+    print(header + (f" {'kept':>6} {'all used +MB':>12}" if args.touch else ""))
     for count in args.matches:
-        row = asyncio.run(measure(count, args.database, args.url))
-        print(
+        row = asyncio.run(measure(count, args.database, args.url, args.touch))
+        line = (
             f"{row['matches']:>8} {row['fill_seconds']:>8.1f} {row['ready_seconds']:>8.2f} "
             f"{row['matches_read']:>8} {row['rss_growth_mb']:>8.1f}"
         )
+        if args.touch:
+            line += f" {row['states_kept']:>6} {row['rss_touched_mb']:>12.1f}"
+        print(line)
 
 
 if __name__ == "__main__":
