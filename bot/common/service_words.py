@@ -18,6 +18,7 @@ from bot.service.texts import (
     ENGINE_PHRASE,
     ENGINE_TEXT,
     RESULT,
+    Duration,
     Said,
     english_mention,
     mention,
@@ -37,6 +38,7 @@ from i18n import (
     translate,
     translate_plural,
 )
+from i18n.typed import write_duration
 
 ERROR_PREFIX = "service.error."
 SAY_PREFIX = "service.say."
@@ -208,6 +210,8 @@ def _value(language: str, value: object) -> object:
         return said_words(language, value.code, value.params)
     if isinstance(value, Phrase):
         return phrase(language, value)
+    if isinstance(value, Duration):
+        return write_duration(language, value.seconds)
     if isinstance(value, list | tuple) and all(isinstance(v, Said | Phrase) for v in value):
         return ", ".join(str(_value(language, item)) for item in value)
     return value

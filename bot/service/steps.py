@@ -18,7 +18,7 @@ from bot.service.board_logic import mention
 from bot.service.errors import ENGINE, IllegalAction, InvalidOptions
 from bot.service.leiff_logic import fill_names
 from bot.service.results import Event, Update
-from bot.service.texts import Said
+from bot.service.texts import Duration, Said
 from bot.storage import ActionRecord, MatchRecord
 from engine import IllegalMove, game_names, get_game, get_spec, specs
 from engine.board import BoardState
@@ -232,11 +232,11 @@ def leiff_summary(options: Mapping[str, Any]) -> list[Said]:
     return parts
 
 
-def duration(seconds: float) -> Said:
-    """A time left, in hours and minutes, minutes, or seconds."""
+def duration(seconds: float) -> Duration:
+    """A time left, as precise as a reader needs it: whole hours from a day on ("3 days
+    12 h", not "84 h 00 min"), whole minutes from an hour on, else seconds."""
     seconds = round(seconds)
-    if seconds >= 3600:
-        return Said("hours", {"hours": seconds // 3600, "minutes": f"{seconds % 3600 // 60:02d}"})
-    if seconds >= 60:
-        return Said("minutes", {"minutes": seconds // 60})
-    return Said("seconds", {"seconds": seconds})
+    for above, unit in ((86400, 3600), (3600, 60)):
+        if seconds >= above:
+            return Duration(seconds - seconds % unit)
+    return Duration(seconds)

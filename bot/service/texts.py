@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple, overload
 
 from engine.phrases import Phrase
+from i18n.typed import write_duration
 
 ENGINE_PHRASE = "engine_phrase"
 ENGINE_TEXT = "engine_text"
@@ -89,9 +90,6 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "warning_match": "{who}: {time} left to act in match #{id}.",
     "warning_table": "{who}: {time} left to act at table #{id}.",
     "nobody": "Nobody",
-    "hours": "{hours} h {minutes} min",
-    "minutes": "{minutes} min",
-    "seconds": "{seconds} s",
     # a seat without a user (only ever a bot), where a line names a player
     "a_bot": "a bot",
     # why a match ended, when the service ended it (the engine says its own reasons)
@@ -114,6 +112,17 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "result_win_many": "{names} win: {reason}.",
     "result_win_many_plain": "{names} win.",
 }
+
+
+@dataclass(frozen=True)
+class Duration:
+    """A time said inside a line, in the reader's units as ``/settings`` writes times ("2
+    days 6 h", "4 h", "45 s"; German "2 Tage 6 Std."): the Discord layer words it."""
+
+    seconds: int
+
+    def __str__(self) -> str:
+        return write_duration("en", self.seconds)
 
 
 @dataclass(frozen=True)
