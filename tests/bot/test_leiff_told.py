@@ -208,3 +208,70 @@ async def test_a_started_lobby_says_the_game_started(sim, world, language, bot):
     # the table itself follows in a message of its own
     assert any(a.filename == "table.png" for m in world.channel.messages for a in m.attachments)
     sim.assert_no_bot_errors()
+
+
+def labels(message: Any) -> dict[str, str]:
+    """Every button and menu option a hand message offers: action -> label."""
+    offered = {b.custom_id.rsplit("|", 1)[-1]: b.label for b in message.buttons if b.label}
+    return offered | {o.value: o.label for s in message.selects for o in s.options}
+
+
+def own_card_label(language: str, action: str, seat: int, names: list[str]) -> str | None:
+    """How an 8's look or a 9's swap touching ``seat``'s own card must read to them."""
+    if action.startswith("~trade:"):  # the first card of a swap
+        owner, slot = action.removeprefix("~trade:").split(".")
+        if int(owner) == seat:
+            return translate(language, "bot.leiff.action.trade_first_yours", slot=slot)
+        return None
+    kind, *cards = action.split()
+    spots = [tuple(int(n) for n in c.split(".")) for c in cards if "." in c]
+    if kind == "peek" and spots and spots[0][0] == seat:
+        return translate(language, "bot.leiff.action.look", slot=spots[0][1])
+    if kind == "trade" and spots[0][0] == seat:
+        return translate(
+            language,
+            "bot.leiff.action.trade_yours",
+            slot=spots[0][1],
+            other=names[spots[1][0]],
+            other_slot=spots[1][1],
+        )
+    if kind == "trade" and spots[1][0] == seat:
+        return translate(
+            language,
+            "bot.leiff.action.trade_with_yours",
+            owner=names[spots[0][0]],
+            slot=spots[0][1],
+            other_slot=spots[1][1],
+        )
+    return None
+
+
+@pytest.mark.compressed_rate_limits
+@pytest.mark.parametrize("card", ["8", "9"])
+async def test_a_player_s_own_cards_are_your_slots_in_their_menus(
+    sim, world, make_bot, language, card
+):
+    """An 8 looks at any card and a 9 swaps any two: in the player's own menus their own
+    cards read "your slot 2" ("deine Karte 2"), as the match buttons do, never their own
+    name ("Look at alice's slot 2" in Alice's DM)."""
+    table, players = await start_table(sim, world, make_bot, language, card)
+    state, seat = await play_to(table, players, card)
+    player, names = players[seat], [p.name for p in players]
+    hand = await table.hand_message(player)
+    offered = labels(hand)
+    if card == "9":
+        # a card of another player's whose swaps include the player's own
+        pick = next(
+            a.split()[1]
+            for a in state.legal_actions(seat)
+            if a.startswith("trade ") and a.split()[2].startswith(f"{seat}.")
+        )
+        first = next(s for s in hand.selects if f"~trade:{pick}" in s.values)
+        await sim.select(player, hand, first.custom_id, f"~trade:{pick}")
+        offered |= labels(sim.state.messages[hand.id])
+    own = {a: own_card_label(language, a, seat, names) for a in offered}
+    own = {a: text for a, text in own.items() if text is not None}
+    assert len(own) >= 3, offered  # the player's own cards are offered
+    assert all(offered[a] == text for a, text in own.items()), offered
+    assert not any(player.name in label for label in offered.values()), offered
+    sim.assert_no_bot_errors()

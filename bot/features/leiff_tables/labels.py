@@ -201,6 +201,14 @@ LABELS: dict[str, Label] = {
 }
 # The Klatschtante's rule is free text: its button opens a form (the rule typed there).
 RULE_PROMPT = N_("bot.leiff.action.rule")
+# A card of the reader's own, in their own menus, is "your slot 2", not "<their name>'s
+# slot 2" (an 8 looks at any card, a 9 swaps any two).
+YOUR_SLOT = {
+    "peek_at": N_("bot.leiff.action.look"),
+    "trade": N_("bot.leiff.action.trade_yours"),
+    "trade_with": N_("bot.leiff.action.trade_with_yours"),
+    "trade_first": N_("bot.leiff.action.trade_first_yours"),
+}
 
 
 def _parsed(action: str) -> Action | None:
@@ -210,16 +218,20 @@ def _parsed(action: str) -> Action | None:
         return None
 
 
-def leiff_choice(language: str, action: str, seat_names: Sequence[str]) -> Choice:
+def leiff_choice(
+    language: str, action: str, seat_names: Sequence[str], reader: int | None = None
+) -> Choice:
     """How one Leiff action reads in ``language`` (families with many members become a
-    select menu)."""
-    return _leiff_choice(language, action, tuple(seat_names))
+    select menu); the ``reader``'s own cards are "your slot N"."""
+    return _leiff_choice(language, action, tuple(seat_names), reader)
 
 
 # A hand message lists a dozen or more actions and is redrawn after most actions at its
 # table, with the same few labels each time: each is worded once (a Choice is immutable).
 @functools.lru_cache(maxsize=4096)
-def _leiff_choice(language: str, action: str, seat_names: tuple[str, ...]) -> Choice:
+def _leiff_choice(
+    language: str, action: str, seat_names: tuple[str, ...], reader: int | None
+) -> Choice:
 
     def seat(number: int) -> str:
         if 0 <= number < len(seat_names):
@@ -236,9 +248,36 @@ def _leiff_choice(language: str, action: str, seat_names: tuple[str, ...]) -> Ch
     if parsed is None or label is None:
         verb = action.split()[0] if action.split() else action
         return Choice(action, action[:80], STYLE.secondary, verb, f"{verb}…")
-    text = translate(language, label.text, **label.words(parsed.numbers, seat, steps))
+    text = translate(
+        language,
+        _own_text(label.text, parsed, reader),
+        **_own_words(label.words(parsed.numbers, seat, steps), parsed, reader),
+    )
     menu = translate(language, label.menu) if label.menu else ""
     return Choice(action, text, label.style, label.family, menu)
+
+
+def _own_text(text: str, parsed: Action, reader: int | None) -> str:
+    """The label of an action on the reader's own card, or ``text``."""
+    numbers = parsed.numbers
+    if reader is None or parsed.kind not in ("peek_at", "trade"):
+        return text
+    if numbers[0] == reader:
+        return YOUR_SLOT[parsed.kind]
+    if parsed.kind == "trade" and numbers[2] == reader:
+        return YOUR_SLOT["trade_with"]
+    return text
+
+
+def _own_words(words: dict[str, str], parsed: Action, reader: int | None) -> dict[str, str]:
+    """The words of an action on the reader's own card: their name is not said."""
+    if reader is None or parsed.kind not in ("peek_at", "trade"):
+        return words
+    if parsed.numbers[0] == reader:
+        return {key: value for key, value in words.items() if key != "owner"}
+    if parsed.kind == "trade" and parsed.numbers[2] == reader:
+        return {key: value for key, value in words.items() if key != "other"}
+    return words
 
 
 def leiff_choices(
@@ -247,6 +286,7 @@ def leiff_choices(
     seat_names: Sequence[str],
     *,
     trade_from: str | None = None,
+    reader: int | None = None,
 ) -> list[Choice]:
     """Choices for a player's Leiff actions; the free-text rule appears once, as a prompt.
 
@@ -254,21 +294,22 @@ def leiff_choices(
     240 at six, more than the five menus of 25 a message holds beside everything else. When
     they do not fit one menu, the player picks the first card (one choice per card,
     ``TRADE_FIRST``), then, with ``trade_from`` (that card), the second one from the swaps
-    of that card, or goes back to the whole hand.
+    of that card, or goes back to the whole hand. The ``reader``'s own cards read "your
+    slot N".
     """
     trades = [a for a in actions if _is_trade(a)]
     if trade_from is not None:
         chosen = [a for a in trades if a.split()[1] == trade_from]
         back = Choice(TRADE_BACK, translate(language, "bot.leiff.action.trade_back"))
-        return [leiff_choice(language, a, seat_names) for a in chosen] + [back]
+        return [leiff_choice(language, a, seat_names, reader) for a in chosen] + [back]
     two_steps = len(trades) > OPTIONS_PER_SELECT
     choices: list[Choice] = []
     seen: set[str] = set()
     for action in actions:
         if two_steps and _is_trade(action):
-            choice = _first_pick(language, action.split()[1], seat_names)
+            choice = _first_pick(language, action.split()[1], seat_names, reader)
         else:
-            choice = leiff_choice(language, action, seat_names)
+            choice = leiff_choice(language, action, seat_names, reader)
         if choice.action in seen:
             continue
         seen.add(choice.action)
@@ -280,10 +321,16 @@ def _is_trade(action: str) -> bool:
     return action.startswith("trade ")
 
 
-def _first_pick(language: str, card: str, seat_names: Sequence[str]) -> Choice:
+def _first_pick(
+    language: str, card: str, seat_names: Sequence[str], reader: int | None = None
+) -> Choice:
     """The first card of a 9's swap ("seat.slot"), as a choice of its own."""
     seat, _, slot = card.partition(".")
     number = int(seat)
+    if number == reader:
+        text = translate(language, YOUR_SLOT["trade_first"], slot=slot)
+    else:
+        text = ""
     owner = (
         seat_names[number]
         if 0 <= number < len(seat_names)
@@ -291,7 +338,7 @@ def _first_pick(language: str, card: str, seat_names: Sequence[str]) -> Choice:
     )
     return Choice(
         TRADE_FIRST + card,
-        translate(language, "bot.leiff.action.trade_first", owner=owner, slot=slot),
+        text or translate(language, "bot.leiff.action.trade_first", owner=owner, slot=slot),
         STYLE.primary,
         "trade first",
         translate(language, "bot.leiff.menu.trade_first"),

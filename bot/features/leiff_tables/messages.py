@@ -329,7 +329,7 @@ class LeiffMessages(MessageBuilder):
             a.startswith(f"trade {trade_from} ") for a in actions
         ):
             trade_from = None  # that swap is no longer open: the whole hand again
-        choices = leiff_choices(language, actions, seat_names, trade_from=trade_from)
+        choices = leiff_choices(language, actions, seat_names, trade_from=trade_from, reader=seat)
         mine = next((s for s in match.seats if s.user_id == user_id), None)
         gone = mine is not None and mine.removed
         if gone:
