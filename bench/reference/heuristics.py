@@ -1,0 +1,331 @@
+"""Game-specific knowledge for the board-game search: leaf evaluators and move ordering.
+
+The search (:mod:`engine.ai.mcts`) is generic. What it gains from knowing a game lives
+here, kept apart so that the search stays correct for any game on the board mould and a
+bad heuristic can only make the AI weaker, never make it play an illegal move:
+
+* an *evaluator* ``(state, colour) -> [0, 1]``: the estimated chance that ``colour`` wins
+  the unfinished position ``state``, used where the search stops looking ahead;
+* an *orderer* ``(state, moves, rng) -> moves``: the legal moves, most promising first,
+  so that progressive widening tries those first.
+
+Each game's spec names its evaluator and orderer (:class:`engine.spec.BoardAI`);
+:func:`evaluator_for` and :func:`orderer_for` read them from there. Every evaluator reads
+only the state's public surface (the live ``score``, ``stones``,
+``grid.neighbours``, ``to_move``, Lublache's ``loops()``), never the rule internals; where
+it needs a rule (where a Lefe stone may go, when a Dalen tree is stagnant, which cells a
+Lublache loop closes to its owner) it applies the rule as the rule page
+states it, so a mistake there weakens the play but cannot make a move illegal.
+
+Frozen for the strength ladder (bench/reference/__init__.py): a copy of
+``engine/ai/heuristics.py`` as of commit 15655db, only its imports changed and
+``evaluator_for``/``orderer_for`` left out (they read the spec, which moves). Never tune it:
+it is the fixed yardstick the levels are measured against.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import random
+from collections.abc import Sequence
+
+from engine.hexgrid import HexGrid
+from engine.spec import Evaluator, Position
+
+
+def _logistic(x: float) -> float:
+    # clamp: math.exp overflows far before the value stops being 0 or 1 anyway
+    x = max(-30.0, min(30.0, x))
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+def _opponent(state: Position, colour: str) -> str:
+    first, second = state.game.colors
+    return second if colour == first else first
+
+
+def score_evaluator(scale: float) -> Evaluator:
+    """Logistic of the live score difference: a lead of ``scale`` points is worth ~73 %."""
+
+    def evaluate(state: Position, colour: str) -> float:
+        score = state.score
+        return _logistic((score[colour] - score[_opponent(state, colour)]) / scale)
+
+    return evaluate
+
+
+def neutral_evaluator(state: Position, colour: str) -> float:
+    """No opinion: every unfinished position is a coin flip (pure rollout search)."""
+    return 0.5
+
+
+@functools.lru_cache(maxsize=16)
+def _touching_pairs(grid: HexGrid) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell of ``grid``, the pairs of its neighbours that are neighbours of each other."""
+    neighbours = grid.neighbours
+    return tuple(
+        tuple((a, b) for i, a in enumerate(nbs) for b in nbs[i + 1 :] if b in neighbours[a])
+        for nbs in neighbours
+    )
+
+
+def _cell_owners(state: Position) -> list[str | None]:
+    """The colour on every cell of the board (None when empty), from the public ``stones``."""
+    owners: list[str | None] = [None] * state.grid.cell_count
+    index = state.grid.index
+    for name, colour in state.stones.items():
+        cell = index(name)
+        assert cell is not None  # a stone is always on a cell of its board
+        owners[cell] = colour
+    return owners
+
+
+def lefe_mobility(state: Position) -> dict[str, int]:
+    """Lefe: how many empty cells each colour may place on (the rule is public: a stone's
+    friendly neighbours must not touch each other). The game ends when either count is 0.
+    """
+    owners = _cell_owners(state)
+    pairs = _touching_pairs(state.grid)
+    counts = dict.fromkeys(state.game.colors, 0)
+    for cell, owner in enumerate(owners):
+        if owner is not None:
+            continue
+        for colour in counts:
+            if not any(owners[a] == colour and owners[b] == colour for a, b in pairs[cell]):
+                counts[colour] += 1
+    return counts
+
+
+# How many points of lead make the win near certain, by how many placements the more
+# cramped player has left: the game ends on the current points when someone runs out, and
+# until then points change hands (trees merge, lone stones get captured). Tuned by hand on
+# benchmark games (see docs/ai.md).
+_LEFE_CERTAIN_SCALE = 0.6
+_LEFE_SCALE_PER_PLACEMENT = 0.08
+
+
+def lefe_evaluator(state: Position, colour: str) -> float:
+    """Lefe: the points the position would score now, trusted more the nearer the end.
+
+    Either player running out of placements ends the game on the current points, so a
+    lead is worth more the fewer placements the more cramped player has left: ahead, the
+    search steers towards ending the game; level or behind, it keeps the game open.
+    (Counting only the trailing player's placements instead was tried: no better over 50
+    games against a random player, 46 wins against 47.)
+    """
+    score = state.score
+    lead = score[colour] - score[_opponent(state, colour)]
+    if lead == 0:
+        return 0.5
+    placements_left = min(lefe_mobility(state).values())
+    scale = _LEFE_CERTAIN_SCALE + _LEFE_SCALE_PER_PLACEMENT * placements_left
+    return _logistic(lead / scale)
+
+
+def _trees(
+    owners: Sequence[str | None], neighbours: tuple[tuple[int, ...], ...]
+) -> tuple[list[int], list[list[int]]]:
+    """Label every stone with its tree: (label per cell, -1 when empty; members per tree).
+
+    Any per-cell colouring works: Les claims are grouped with it too."""
+    labels = [-1] * len(owners)
+    members: list[list[int]] = []
+    for start, owner in enumerate(owners):
+        if owner is None or labels[start] != -1:
+            continue
+        label = len(members)
+        labels[start] = label
+        group = [start]
+        for stone in group:  # grows while it is walked: a breadth-first flood fill
+            for nb in neighbours[stone]:
+                if labels[nb] == -1 and owners[nb] == owner:
+                    labels[nb] = label
+                    group.append(nb)
+        members.append(group)
+    return labels, members
+
+
+def dalen_threats(state: Position) -> dict[str, int]:
+    """Dalen: per colour, the enemy stones its stagnant trees would flip on its next turn.
+
+    A tree is stagnant when none of the empty cells next to it is a legal placement for
+    its owner (legal: touching at most one of the owner's leaves, a leaf being a stone
+    with exactly one friendly neighbour); it turns every touching enemy tree with no more
+    leaves than itself. Those stones are as good as lost for the enemy unless the enemy
+    moves first and changes the picture. The variant's stagnation rule is not modelled
+    (0 threats there).
+    """
+    colours = state.game.colors
+    threats = dict.fromkeys(colours, 0)
+    if state.options.get("variant", False):
+        return threats
+    owners = _cell_owners(state)
+    neighbours = state.grid.neighbours
+    labels, members = _trees(owners, neighbours)
+    degree = [
+        sum(1 for nb in neighbours[cell] if owners[nb] == owner) if owner is not None else 0
+        for cell, owner in enumerate(owners)
+    ]
+    leaves = [sum(1 for stone in group if degree[stone] == 1) for group in members]
+
+    def legal_for(cell: int, colour: str) -> bool:
+        return sum(1 for nb in neighbours[cell] if owners[nb] == colour and degree[nb] == 1) <= 1
+
+    doomed: dict[str, set[int]] = {colour: set() for colour in colours}
+    for tree, group in enumerate(members):
+        owner = owners[group[0]]
+        assert owner is not None
+        touching: set[int] = set()
+        growth: set[int] = set()
+        for stone in group:
+            for nb in neighbours[stone]:
+                other = owners[nb]
+                if other is None:
+                    growth.add(nb)
+                elif other != owner:
+                    touching.add(labels[nb])
+        victims = {t for t in touching if leaves[t] <= leaves[tree]}
+        if victims and not any(legal_for(cell, owner) for cell in growth):
+            doomed[owner] |= victims
+    for colour in colours:
+        threats[colour] = sum(len(members[tree]) for tree in doomed[colour])
+    return threats
+
+
+# The side to move cashes its threats before the opponent can react; the opponent's are
+# only half counted, since the mover may defuse them (or lose the stones anyway).
+_DALEN_OPPONENT_THREAT_WEIGHT = 0.5
+
+
+def dalen_evaluator(state: Position, colour: str) -> float:
+    """Dalen: stones on the board decide the game (and none left loses at once), counting
+    the flips already threatened by stagnant trees as good as made."""
+    score = state.score
+    opponent = _opponent(state, colour)
+    x: float = score[colour] - score[opponent]
+    threats = dalen_threats(state)
+    mover = state.to_move
+    for side, sign in ((colour, 1), (opponent, -1)):
+        weight = 1.0 if side == mover else _DALEN_OPPONENT_THREAT_WEIGHT
+        # a flip moves stones from one army to the other: it counts twice in the difference
+        x += sign * 2 * weight * threats[side]
+    return _logistic(x / 4.0)
+
+
+def shuffled(state: Position, moves: list[str], rng: random.Random) -> list[str]:
+    """No preference: a seeded shuffle, so widening explores without a fixed bias."""
+    moves = list(moves)
+    rng.shuffle(moves)
+    return moves
+
+
+def captures_first(state: Position, moves: list[str], rng: random.Random) -> list[str]:
+    """Lefe: a capture removes a whole enemy tree, usually the biggest swing available."""
+    moves = shuffled(state, moves, rng)
+    return [m for m in moves if "x" in m] + [m for m in moves if "x" not in m]
+
+
+def les_claims(state: Position) -> tuple[dict[str, int], dict[str, int]]:
+    """Les: per colour, the regions it has staked out and the empty points in them.
+
+    An empty point whose stone neighbours are all one colour is that colour's *claimed*
+    point: the other side may not place there (a first placement must touch both
+    colours) until it gets a stone next to it, and the owner may not place there either.
+    Claimed points of one colour that touch each other form a *claim*, the raw material of
+    a hole: a hole whose every point touches a stone is exactly a claim cut off from the
+    other empty points. Returns (claims per colour, claimed points per colour); claims
+    include such holes.
+    """
+    owners = _cell_owners(state)
+    neighbours = state.grid.neighbours
+    colours = state.game.colors
+    claimed: list[str | None] = [None] * len(owners)
+    points = dict.fromkeys(colours, 0)
+    for cell, owner in enumerate(owners):
+        if owner is not None:
+            continue
+        seen = None
+        for nb in neighbours[cell]:
+            other = owners[nb]
+            if other is None or other == seen:
+                continue
+            if seen is not None:  # touches both colours: contested, nobody's claim
+                break
+            seen = other
+        else:
+            if seen is not None:
+                claimed[cell] = seen
+                points[seen] += 1
+    claims = dict.fromkeys(colours, 0)
+    _, regions = _trees(claimed, neighbours)  # the same flood fill that groups stones
+    for region in regions:
+        owner = claimed[region[0]]
+        assert owner is not None  # only claimed points are grouped
+        claims[owner] += 1
+    return claims, points
+
+
+# A claim still open to the board is worth half a hole (it may be split, or joined to
+# another, before it closes); each claimed point a little, as hole sizes break ties.
+# Chosen on benchmark games (see docs/ai.md).
+_LES_OPEN_CLAIM_WEIGHT = 0.5
+_LES_POINT_WEIGHT = 0.02
+
+
+def les_evaluator(state: Position, colour: str) -> float:
+    """Les: holes owned (what the final count compares first), plus the claims that are
+    on their way to becoming holes, so the search has a sense of direction long before
+    the first hole closes."""
+    score = state.score
+    opponent = _opponent(state, colour)
+    claims, points = les_claims(state)
+    x: float = score[colour] - score[opponent]
+    x += _LES_OPEN_CLAIM_WEIGHT * (
+        (claims[colour] - score[colour]) - (claims[opponent] - score[opponent])
+    )
+    x += _LES_POINT_WEIGHT * (points[colour] - points[opponent])
+    return _logistic(x)
+
+
+def lublache_closed_cells(state: Position) -> dict[str, int]:
+    """Lublache: per colour, the empty cells it may no longer place on because they touch
+    a stone of a loop it owns (the placement rule on the rule page). Closed cells are
+    progress: the player who runs out of placements first wins."""
+    index = state.grid.index
+    neighbours = state.grid.neighbours
+    names = state.grid.names
+    stones = state.stones
+    closed: dict[str, set[int]] = {colour: set() for colour in state.game.colors}
+    for loop in state.loops():
+        if loop.owner is None:
+            continue
+        for name in loop.cells:
+            cell = index(name)
+            assert cell is not None  # a loop runs through cells of its board
+            closed[loop.owner].update(neighbours[cell])
+    return {
+        colour: sum(1 for cell in cells if names[cell] not in stones)
+        for colour, cells in closed.items()
+    }
+
+
+# Each empty cell closed to a player by its own loops is worth 0.08 of a loop owned: a
+# loop of six typically closes a dozen cells, so a fresh loop counts about double, and a
+# loop that closes many cells more than one squeezed into a crowded corner. Chosen on
+# benchmark games (see docs/ai.md).
+_LUBLACHE_CLOSED_CELL_WEIGHT = 0.08
+
+
+def lublache_evaluator(state: Position, colour: str) -> float:
+    """Lublache: loops owned, plus the empty cells they close to their owner. Owning
+    loops forbids your own placements next to them, and running out of placements is how
+    you win, so both count as progress."""
+    score = state.score
+    opponent = _opponent(state, colour)
+    closed = lublache_closed_cells(state)
+    return _logistic(
+        score[colour]
+        - score[opponent]
+        + _LUBLACHE_CLOSED_CELL_WEIGHT * (closed[colour] - closed[opponent])
+    )

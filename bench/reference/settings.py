@@ -1,0 +1,60 @@
+"""The knobs of the board-game searches, and how one game tunes a level's knobs.
+
+Plain data, imported by the searchers (:mod:`engine.ai.mcts`, :mod:`engine.ai.alphabeta`),
+by the level table (:mod:`engine.ai.levels`) and by each game's spec, which carries its
+own :class:`LevelTuning` per level (see :class:`engine.spec.BoardAI`).
+
+Frozen for the strength ladder (bench/reference/__init__.py): a copy of
+``engine/ai/settings.py`` as of commit 15655db, only its imports changed and ``LevelTuning``
+left out (the reference is tuned in ``__init__.py``). Never tune it: it is the fixed
+yardstick the levels are measured against.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# normal and hard count a drawn end as 0.4 of a win for themselves: against most opponents
+# the bot is the stronger side, and playing on wins more than settling (Lefe above all).
+DRAW_VALUE = 0.4
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How hard and how long one search thinks."""
+
+    max_iterations: int = 1000
+    time_limit: float = 1.0  # seconds of wall clock, a ceiling checked between iterations
+    exploration: float = 0.7  # UCB1 constant; values are in [0, 1]
+    rollout_depth: int = 0  # random plies played out from a new leaf before evaluating
+    widening_base: float = 2.0  # a node may hold ceil(base * visits ** exponent) children
+    widening_exponent: float = 0.5
+    # Nodes shallower than this get every child evaluated once, on first expansion, and
+    # seeded with that value (0: none, 1: the root's moves, 2: also the replies to them).
+    scan_depth: int = 1
+    # At most this many moves of a node are scanned (Les offers over a thousand moves per
+    # turn mid-game); the rest stay for progressive widening, in the game's move order.
+    scan_limit: int = 250
+    prior_weight: float = 1.0  # visits' worth of trust given to a scanned prior value (> 0)
+    # What a finished draw is worth to the player the search chooses for (the opponent
+    # gets the rest). Below ½ ("contempt") it prefers playing on to a drawn end; a bot is
+    # mostly the stronger side, and Lefe in particular offers many ways to end level.
+    draw_value: float = 0.5
+    # Stop as soon as the most visited root move can no longer be overtaken within the
+    # iterations left: the same answer, sooner (off only to test exactly that).
+    stop_when_decided: bool = True
+
+
+@dataclass(frozen=True)
+class AlphaBetaSettings:
+    """How deep and how long one alpha-beta search reads."""
+
+    max_depth: int = 3  # plies, counting the root move
+    max_nodes: int = 20_000  # positions played out, the deterministic budget
+    time_limit: float = 2.0  # seconds of wall clock, a ceiling
+    root_width: int = 0  # 0: every root move goes deeper; otherwise only this many
+    width: int = 0  # 0: inner nodes try every move; otherwise at most this many
+    draw_value: float = 0.5
+
+
+AnySettings = SearchSettings | AlphaBetaSettings
