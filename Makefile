@@ -82,8 +82,13 @@ update-discord-spec: dev
 bench: dev
 	$(PY) -m bench
 
+# The strength ladder (docs/benchmarks/ai.md): the round robin of the levels, the frozen
+# reference and the random player, 200 games a pairing, resumable from bench-ladder.jsonl
+# (days at full strength on two cores: ARGS="lefe --games 20 --scale 0.1" for a look);
+# then the Leiff bot seats against random seats (seconds).
 bench-ai: dev
-	$(PY) -m bench.ai --record bench-ai.jsonl $(ARGS)
+	$(PY) -m bench.ladder --record bench-ladder.jsonl $(ARGS)
+	$(PY) -m bench.ai leiff
 
 bench-e2e: dev
 	$(PY) -m bench.e2e $(ARGS)

@@ -1,0 +1,159 @@
+"""The strength ladder's machinery at a tiny budget: a result, not a strength.
+
+One round robin of Lefe on its smallest board at 1 % of the budgets, played in two shares
+(as two processes would), then resumed, merged, fitted and written into a page. How
+strong anyone is, is the benchmark's business (``make bench-ai``), never a test's.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from bench import ladder
+from bench.reference import REFERENCE
+from engine.ai.levels import LEVEL_NAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs" / "benchmarks"
+SCALE = 0.01
+GAMES = 2  # a pairing: one game with each player in seat A
+
+
+@pytest.fixture(scope="module")
+def shares(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("ladder")
+    first, second = folder / "share0.jsonl", folder / "share1.jsonl"
+    for shard, record in ((0, first), (1, second)):
+        ladder.run_ladder(
+            ["lefe"], games=GAMES, scale=SCALE, size="smallest", workers=0,
+            record=record, shard=(shard, 2), quiet=True,
+        )  # fmt: skip
+    return first, second
+
+
+def test_every_pairing_is_played_with_both_seats(shares: tuple[Path, Path]) -> None:
+    games = ladder.load_records(shares)
+    players = (*LEVEL_NAMES, REFERENCE, ladder.RANDOM)
+    assert ladder.ladder_players("lefe") == players
+    pairings = Counter((g.first, g.second) for g in games.values())
+    assert set(pairings) == set(ladder.round_robin(players))
+    assert len(pairings) == len(players) * (len(players) - 1) // 2
+    assert set(pairings.values()) == {GAMES}
+    for game in games.values():
+        assert (game.game, game.size, game.scale) == ("lefe", 5, SCALE)
+        assert game.outcome in {"win", "draw", "loss"} and game.plies > 0 and game.reason
+        # every searching player's moves are timed; the random player's are not
+        assert set(game.seconds) == {game.first, game.second} - {ladder.RANDOM}
+        assert all(len(times) > 0 for times in game.seconds.values())
+    assert {g.index for g in games.values()} == {0, 1}
+
+
+def test_two_shares_are_disjoint_and_merge_into_the_whole_round_robin(
+    shares: tuple[Path, Path],
+) -> None:
+    first, second = (set(ladder.load_records([path])) for path in shares)
+    assert first and second and not first & second
+    plan = {
+        ladder.record_key("lefe", 5, a, b, i, SCALE)
+        for a, b, i in ladder.planned_games("lefe", 5, ladder.ladder_players("lefe"), GAMES, SCALE)
+    }
+    assert first | second == plan
+    # a record copied into another counts each game once
+    assert ladder.load_records([*shares, shares[0]]).keys() == plan
+
+
+def test_the_fit_converges_and_every_interval_holds_its_estimate(
+    shares: tuple[Path, Path],
+) -> None:
+    (table,) = ladder.ladder_tables(ladder.load_records(shares).values())
+    fit = table.fit
+    assert fit.converged and fit.max_gradient < 1e-6
+    assert fit.rating(REFERENCE).elo == ladder.ANCHOR_ELO
+    for rating in fit.ratings:
+        assert rating.low <= rating.elo <= rating.high
+        if rating.player != REFERENCE:
+            assert rating.low < rating.elo < rating.high
+    # each side of a pairing sees the same games from its side
+    for (a, b), score in table.scores.items():
+        mirror = table.scores[(b, a)]
+        assert (score.wins, score.draws, score.losses) == (
+            mirror.losses, mirror.draws, mirror.wins,
+        )  # fmt: skip
+    assert all(table.seconds[p] for p in table.players if p != ladder.RANDOM)
+
+
+def test_a_rerun_skips_the_games_in_its_record(shares: tuple[Path, Path], tmp_path: Path) -> None:
+    record = tmp_path / "resumed.jsonl"
+    shutil.copy(shares[0], record)
+    before = record.read_text()
+    # the same share again: nothing to play
+    again = ladder.run_ladder(
+        ["lefe"], games=GAMES, scale=SCALE, size="smallest", workers=0,
+        record=record, shard=(0, 2), quiet=True,
+    )  # fmt: skip
+    assert again == [] and record.read_text() == before
+    # the whole of one pairing: only its game of the other share is played and appended
+    rest = ladder.run_ladder(
+        ["lefe"], games=GAMES, scale=SCALE, size="smallest", players=["easy", "random"],
+        workers=0, record=record, quiet=True,
+    )  # fmt: skip
+    assert [(g.first, g.second, g.index) for g in rest] == [("easy", "random", 1)]
+    assert record.read_text().startswith(before)
+    assert len(record.read_text().splitlines()) == len(before.splitlines()) + 1
+
+
+def test_two_processes_share_one_record(tmp_path: Path) -> None:
+    # two real processes append to one file at once; every line stays whole
+    record = tmp_path / "shared.jsonl"
+    command = [
+        sys.executable, "-m", "bench.ladder", "lefe", "--games", "4", "--scale", str(SCALE),
+        "--size", "smallest", "--players", "easy,random", "--workers", "0",
+        "--record", str(record),
+    ]  # fmt: skip
+    runs = [
+        subprocess.Popen([*command, "--shard", f"{k}/2"], cwd=ROOT, stdout=subprocess.PIPE)
+        for k in (0, 1)
+    ]
+    for run in runs:
+        out, _ = run.communicate(timeout=300)
+        assert run.returncode == 0
+        assert b"| easy |" in out
+    games = ladder.load_records([record])
+    assert sorted(g.index for g in games.values()) == [0, 1, 2, 3]
+    assert len(record.read_text().splitlines()) == 4
+
+
+def test_the_report_is_written_into_the_page_between_its_markers(
+    shares: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(f"# Before\n\n{ladder.DOC_BEGIN}\nstale\n{ladder.DOC_END}\n\nAfter\n")
+    ladder.main(["--report", *map(str, shares), "--write-doc", str(page)])
+    printed = capsys.readouterr().out
+    text = page.read_text()
+    assert text.startswith("# Before\n") and text.endswith("\n\nAfter\n") and "stale" not in text
+    assert ladder.doc_report(page) == printed
+    assert "| reference | 1500 | anchor |" in printed
+    assert printed.count("\n| ") == 1 + len(ladder.ladder_players("lefe"))
+
+
+def test_the_recorded_ladder_is_the_fit_of_the_committed_record() -> None:
+    # docs/benchmarks/ai.md quotes what the report makes of the committed record, exactly:
+    # a new record without a new table, or an edited table, fails here
+    games = ladder.load_records([DOCS / "ai-ladder.jsonl"])
+    assert games
+    assert ladder.doc_report(DOCS / "ai.md") == ladder.markdown_report(games.values())
+
+
+def test_unknown_shards_and_sizes_are_refused() -> None:
+    with pytest.raises(ValueError, match="K/N"):
+        ladder.parse_shard("2/2")
+    with pytest.raises(ValueError, match="sizes 5, 6, 7"):
+        ladder.board_size("lefe", "11")
+    assert ladder.board_size("les", "default") == 9
