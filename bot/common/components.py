@@ -161,7 +161,7 @@ def build_view(
     """
     if not choices:
         return None
-    button_rows, selects = _arranged(choices, select_threshold, language)
+    button_rows, selects = arranged(choices, select_threshold, language)
     view = discord.ui.View(timeout=None)
     for row, members in enumerate(button_rows):
         for choice in members:
@@ -201,14 +201,17 @@ class FixedComponents:
     __discord_ui_view__ = True  # what discord.py checks before sending a view
     timeout = None
 
-    def __init__(self, rows: list[dict[str, Any]]) -> None:
+    def __init__(self, rows: list[dict[str, Any]], *, v2: bool = False) -> None:
         self.rows = rows
+        self.v2 = v2
 
     def to_components(self) -> list[dict[str, Any]]:
         return self.rows
 
     def has_components_v2(self) -> bool:
-        return False
+        """Whether these are Components v2 (:mod:`bot.common.layout`): discord.py then sets
+        the message's IS_COMPONENTS_V2 flag."""
+        return self.v2
 
     def is_finished(self) -> bool:
         return True  # nothing to store or to time out
@@ -231,17 +234,17 @@ def components(
     :class:`FixedComponents`); None when there is nothing."""
     if not choices:
         return None
-    button_rows, selects = _arranged(choices, select_threshold, language)
+    button_rows, selects = arranged(choices, select_threshold, language)
     rows = [
         {
             "type": 1,
             "components": [
-                _button(
+                button_dict(
                     ComponentId(scope, target, version, choice.action),
                     choice.label,
                     choice.style,
                     disabled,
-                ).to_component_dict()
+                )
                 for choice in members
             ],
         }
@@ -249,9 +252,25 @@ def components(
     ]
     for number, (placeholder, members) in enumerate(selects):
         component_id = ComponentId(scope, target, version, f"{PICK}{number}")
-        menu = _select(component_id, _options(members), placeholder, disabled)
-        rows.append({"type": 1, "components": [menu.to_component_dict()]})
+        rows.append(
+            {"type": 1, "components": [select_dict(component_id, members, placeholder, disabled)]}
+        )
     return FixedComponents(rows)
+
+
+def button_dict(
+    component_id: ComponentId, label: str, style: Any, disabled: bool
+) -> dict[str, Any]:
+    """One of our buttons as Discord's payload."""
+    return _button(component_id, label, style, disabled).to_component_dict()  # type: ignore[return-value]
+
+
+def select_dict(
+    component_id: ComponentId, members: Sequence[Choice], placeholder: str | None, disabled: bool
+) -> dict[str, Any]:
+    """One of our menus (an option per choice) as Discord's payload."""
+    menu = _select(component_id, _options(members), placeholder, disabled)
+    return menu.to_component_dict()  # type: ignore[return-value]
 
 
 def _button(
@@ -287,7 +306,7 @@ def _options(members: Sequence[Choice]) -> list[discord.SelectOption]:
     return [discord.SelectOption(label=m.label[:100], value=m.action[:100]) for m in members]
 
 
-def _arranged(
+def arranged(
     choices: Sequence[Choice], select_threshold: int, language: str
 ) -> tuple[list[list[Choice]], list[tuple[str, list[Choice]]]]:
     """The rows of buttons, then the select menus (placeholder, members) under them: at
@@ -345,15 +364,56 @@ def _packed(selects: list[tuple[str, list[Choice]]], more: str) -> list[tuple[st
     return packed
 
 
-def disabled_copy(message: discord.Message | None) -> discord.ui.View | None:
-    """The message's own components, all disabled (for a used or outdated message)."""
+def disabled_copy(message: discord.Message | None) -> FixedComponents | None:
+    """The message's own components, every button and menu disabled (for a used or
+    outdated message); a Components v2 message keeps its whole layout (text, picture),
+    its picture still pointing at its own uploaded file."""
     if message is None or not message.components:
         return None
-    view = discord.ui.View.from_message(message, timeout=None)
-    for item in view.children:
-        if hasattr(item, "disabled"):
-            item.disabled = True  # type: ignore[attr-defined]
-    return view
+    files = _attachment_names(message)
+    rows = [_disabled(component.to_dict(), files) for component in message.components]  # type: ignore[arg-type]
+    return FixedComponents(rows, v2=message.flags.components_v2)
+
+
+def _attachment_names(message: discord.Message) -> dict[str, str]:
+    """The message's files by the URLs Discord gives them in its components, each as an
+    ``attachment://`` reference (which an edit resolves against the files it keeps)."""
+    names = {}
+    for attachment in message.attachments:
+        for url in (attachment.url, attachment.proxy_url):
+            if url:
+                names[url.split("?", 1)[0]] = f"attachment://{attachment.filename}"
+    return names
+
+
+def _disabled(component: dict[str, Any], files: Mapping[str, str]) -> dict[str, Any]:
+    if component.get("type") in (2, 3, 5, 6, 7, 8) and component.get("style") != 5:
+        component["disabled"] = True
+    media = component.get("media")
+    if isinstance(media, dict):
+        media["url"] = files.get(str(media.get("url", "")).split("?", 1)[0], media.get("url"))
+    for item in component.get("items") or ():
+        _disabled(item, files)
+    for child in component.get("components") or ():
+        _disabled(child, files)
+    if isinstance(component.get("accessory"), dict):
+        _disabled(component["accessory"], files)
+    return component
+
+
+def custom_ids(components: Sequence[Any]) -> list[str]:
+    """The custom ids of every button and menu of a message (discord.py's components),
+    in rows, sections and containers alike."""
+    found: list[str] = []
+    for component in components:
+        custom_id = getattr(component, "custom_id", None)
+        if custom_id:
+            found.append(custom_id)
+        found.extend(custom_ids(getattr(component, "children", ())))
+        accessory = getattr(component, "accessory", None)
+        if accessory is not None:
+            found.extend(custom_ids((accessory,)))
+    return found
 
 
 __all__ = [

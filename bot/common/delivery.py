@@ -38,7 +38,7 @@ import discord
 from discord.http import handle_message_parameters
 
 from bot.common.bot_turns import BotTurns
-from bot.common.components import disabled_copy
+from bot.common.components import custom_ids, disabled_copy
 from bot.common.context import Context
 from bot.common.custom_ids import ComponentId
 from bot.common.direct_messages import DirectMessages
@@ -83,9 +83,8 @@ def _of_this_match(
         return False
     targets = {
         (decoded.scope, decoded.target)
-        for row in origin.components
-        for item in getattr(row, "children", [row])
-        if (decoded := ComponentId.decode(getattr(item, "custom_id", None) or "")) is not None
+        for custom_id in custom_ids(origin.components)  # in rows, sections and boxes
+        if (decoded := ComponentId.decode(custom_id)) is not None
     }
     return targets == {(public.scope, public.target)}
 
@@ -105,7 +104,7 @@ async def _used(
     its words as the builder has them say once used (:meth:`MessageBuilder.used_message`)."""
     changes: dict[str, Any] = {"view": disabled_copy(origin)}
     words = None if builder is None else await builder.used_message(update, origin.id, language)
-    if words is not None:
+    if words is not None and not origin.flags.components_v2:  # (v2: no content)
         changes["content"] = words
     return changes
 
@@ -148,8 +147,10 @@ class MessageBuilder(ABC):
     def outdated_by_newer(self, outgoing: Outgoing) -> bool:
         """Whether this channel message's buttons must go grey once a newer one is posted.
         A message without buttons (or with only buttons that stay right on an old message)
-        needs no edit then: one request less."""
-        return bool(outgoing.choices)
+        needs no edit then: one request less. A Components v2 message is never greyed this
+        way: its buttons are part of its layout, and the edit would have to send all of it
+        again (the edit that clears a message's components would leave it empty)."""
+        return bool(outgoing.choices) and not outgoing.is_v2
 
     async def private_messages(
         self, update: Update, languages: Mapping[int, str]

@@ -5,6 +5,10 @@ text, an optional picture, the choices that become buttons and menus (with the c
 scope, target and version they carry), the language it is written in (its menus'
 placeholders follow it) and the users it may ping. Nothing else ever pings: the allowed
 mentions list exactly ``pings``.
+
+A message with a ``layout`` is sent as Components v2 (:mod:`bot.common.layout`): its words,
+picture and controls are the blocks of the layout, and it carries no ``content`` (Discord
+refuses both); ``content`` then only says in plain text what the blocks say.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ import discord
 
 from bot.common.components import Choice, FixedComponents, components
 from bot.common.custom_ids import BOARD
+from bot.common.layout import Block, LayoutContext, layout_payload, texts_of
 from bot.service.results import ChallengeInfo, MatchInfo, Update
 from i18n import DEFAULT_LANGUAGE, translate
 
@@ -37,12 +42,37 @@ class Outgoing:
     version: int = 0
     pings: tuple[int, ...] = ()
     language: str = DEFAULT_LANGUAGE
+    # Components v2: the message as blocks (its text, picture and controls), or None for a
+    # message of text with its picture and buttons under it
+    layout: tuple[Block, ...] | None = None
+
+    @property
+    def is_v2(self) -> bool:
+        return self.layout is not None
 
     def view(self) -> FixedComponents | None:
-        """The message's buttons and menus, for discord.py's ``view`` argument."""
+        """The message's buttons and menus (with a layout: all of the message), for
+        discord.py's ``view`` argument."""
+        if self.layout is not None:
+            context = LayoutContext(
+                self.scope,
+                self.target,
+                self.version,
+                self.choices,
+                self.filename if self.image is not None else None,
+                self.language,
+            )
+            return FixedComponents(layout_payload(self.layout, context), v2=True)
         return components(
             self.scope, self.target, self.version, self.choices, language=self.language
         )
+
+    def words(self) -> str:
+        """What the message says, as text (a layout's text displays, else its content)."""
+        view = self.view() if self.layout is not None else None
+        if view is not None:
+            return "\n".join(texts_of(view.rows))
+        return self.content
 
     def allowed_mentions(self) -> discord.AllowedMentions:
         return discord.AllowedMentions(
@@ -59,10 +89,9 @@ class Outgoing:
 
     def send_kwargs(self) -> dict[str, Any]:
         """Arguments for a new message (``send``, ``send_message``, ``followup.send``)."""
-        kwargs: dict[str, Any] = {
-            "content": self.content[:MAX_TEXT],
-            "allowed_mentions": self.allowed_mentions(),
-        }
+        kwargs: dict[str, Any] = {"allowed_mentions": self.allowed_mentions()}
+        if self.layout is None:
+            kwargs["content"] = self.content[:MAX_TEXT]
         view = self.view()
         if view is not None:
             kwargs["view"] = view
@@ -72,10 +101,12 @@ class Outgoing:
         return kwargs
 
     def edit_kwargs(self) -> dict[str, Any]:
-        """Arguments for editing a message into this one (the old picture is replaced)."""
+        """Arguments for editing a message into this one (the old picture is replaced). A
+        layout's edit sets the content to null, as Discord wants of a message becoming
+        Components v2."""
         file = self.file()
         return {
-            "content": self.content[:MAX_TEXT],
+            "content": None if self.layout is not None else self.content[:MAX_TEXT],
             "allowed_mentions": self.allowed_mentions(),
             "view": self.view(),
             "attachments": [file] if file is not None else [],

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import aiohttp
 import discord
 
+from bot.common.components import custom_ids
 from bot.common.context import Context
 from bot.common.custom_ids import ComponentId
 from bot.service.results import MatchInfo, Update
@@ -91,10 +92,8 @@ async def channel_is_current(
         return False
     versions = [
         decoded.version
-        for row in message.components
-        for item in getattr(row, "children", [row])
-        if (decoded := ComponentId.decode(getattr(item, "custom_id", None) or "")) is not None
-        and decoded.target == match.id
+        for custom_id in custom_ids(message.components)  # in rows, sections and boxes
+        if (decoded := ComponentId.decode(custom_id)) is not None and decoded.target == match.id
     ]
     return not versions or max(versions) >= match.version
 

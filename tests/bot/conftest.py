@@ -7,6 +7,7 @@ builds a new instance on the same file, as a new process would.
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,8 @@ import pytest
 from bot.app import LeafBot
 from bot.settings import Settings
 from tests.discord_sim.harness import DiscordSimulator, World
+from tests.discord_sim.look import ENV as LOOK_ENV
+from tests.discord_sim.look import dump_messages
 
 START_TIME = 1_800_000_000.0
 
@@ -53,6 +56,14 @@ async def sim(request: pytest.FixtureRequest) -> Any:
         rate_limit_time_scale=COMPRESSED_WINDOWS if compressed else 1.0
     ) as simulator:
         yield simulator
+        if os.environ.get(LOOK_ENV):  # python -m tests.discord_sim.look: pages to look at
+            dump_messages(
+                simulator,
+                os.environ[LOOK_ENV],
+                request.node.name,
+                width=int(os.environ.get("SIM_LOOK_WIDTH", "360")),
+                now=START_TIME,  # the service's clock starts there
+            )
         late = [i.describe() for i in simulator.interactions if i.late_response]
         assert not late, f"answered after Discord's 3-second limit: {late}"
 

@@ -26,7 +26,7 @@ async def stored_match(handle: Any, match_id: int) -> Any:
 
 def match_id_of(message: SimMessage) -> int:
     """The match number shown on a board message ("match #12")."""
-    text = message.content or ""
+    text = message.text
     marker = "match #"
     start = text.index(marker) + len(marker)
     digits = ""
@@ -38,9 +38,12 @@ def match_id_of(message: SimMessage) -> int:
 
 
 def decode_png(message: SimMessage) -> Image.Image:
-    """The message's single picture, decoded (fails if it is not a valid PNG)."""
+    """The message's single picture, decoded (fails if it is not a valid PNG). A
+    Components v2 message shows only what its media gallery names: that is the picture."""
     assert len(message.attachments) == 1, f"expected one picture, got {message.attachments}"
     attachment = message.attachments[0]
+    if message.is_v2:
+        assert message.gallery_pictures == [attachment], "the picture is not in the gallery"
     assert attachment.data.startswith(b"\x89PNG"), "the attachment is not a PNG"
     image = Image.open(io.BytesIO(attachment.data))
     image.load()
@@ -94,7 +97,7 @@ def pinged(message: SimMessage) -> set[int]:
     """Users this message actually notifies: mentioned in the text and allowed to be pinged."""
     import re
 
-    mentioned = {int(found) for found in re.findall(r"<@!?(\d+)>", message.content or "")}
+    mentioned = {int(found) for found in re.findall(r"<@!?(\d+)>", message.text)}
     allowed = message.allowed_mentions
     if allowed is None:
         return mentioned  # Discord's default: every mention pings
@@ -110,7 +113,7 @@ async def start_board_match(
     challenge = await sim.slash(challenger, "play", game=game, opponent=opponent, size=size)
     assert not challenge.ephemeral
     offer = challenge.last_message
-    assert "Expires <t:" in (offer.content or "")
+    assert "Expires <t:" in offer.text
     assert pinged(offer) == {opponent.id}
     accepted = await sim.click(opponent, offer, "Accept")
     board = accepted.last_message
@@ -156,7 +159,7 @@ async def check_board_message(
     else:
         assert pinged(board) == set()
         # The result is said once: "<@u> (dark) wins 4–2: …", "The game is drawn 4–4: …".
-        text = board.content or ""
+        text = board.text
         assert text.count(" wins") <= 1 and "drawn: draw" not in text, text
 
 

@@ -32,7 +32,7 @@ import bot.features.board_games.feature
 from bot.service.results import Event
 from bot.service.texts import ENGINE_TEXT
 from i18n.tools import read_catalogue, texts
-from tests.discord_sim.models import walk_components
+from tests.discord_sim.models import all_components, walk_components
 
 # Words of English that no German sentence of ours uses (German ones like "in", "an",
 # "was", "will", "also", "am", "Hand", "Start", "Bot" are left out on purpose, and so are
@@ -283,6 +283,13 @@ def visible_texts(sim: Any) -> list[tuple[str, str]]:
                 found.append((where, content))
             for embed in embeds or []:
                 found.extend((f"{where} embed", t) for t in _embed_texts(embed))
+            for component in all_components(components or []):
+                # Components v2: the text displays (sections' too) and pictures' alt texts
+                if component.get("type") == 10 and component.get("content"):
+                    found.append((f"{where} text", component["content"]))
+                for item in component.get("items") or []:
+                    if item.get("description"):
+                        found.append((f"{where} picture", item["description"]))
             for component in walk_components(components or []):
                 for key in ("label", "placeholder"):
                     if component.get(key):

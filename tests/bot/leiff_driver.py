@@ -26,6 +26,7 @@ from PIL import Image
 import render
 from bot.common.pictures import HAND_WIDTH
 from engine import get_game
+from engine.leiff.cards import display_name
 from i18n import translate
 from tests.discord_sim.models import SimMessage, SimUser
 
@@ -152,7 +153,7 @@ class LeiffTable:
         for message in self.sim.all_messages:
             if message.deleted:
                 continue
-            key = (tuple(a.id for a in message.attachments), message.content or "")
+            key = (tuple(a.id for a in message.attachments), message.text)
             if self.audited.get(message.id) == key:
                 continue
             self.audited[message.id] = key
@@ -211,14 +212,15 @@ class LeiffTable:
         holding = view.get("holding") or {}
         if holding.get("card"):
             allowed.add(holding["card"])
-        return allowed
+        # texts write a card by its display name ("[Kellner]" for the waiter)
+        return allowed | {display_name(card) for card in allowed}
 
     def check_message(self, message: SimMessage, state: Any, names: list[str]) -> None:
         seat = self.audience_of(message)
-        for token in CARD_TOKEN.findall(message.content or ""):
+        for token in CARD_TOKEN.findall(message.text):
             assert token in self.known.get(seat, set()), (
                 f"message {message.id} for {'the channel' if seat is None else names[seat]} "
-                f"names the card [{token}] its audience may not know: {message.content!r}"
+                f"names the card [{token}] its audience may not know: {message.text!r}"
             )
             self.checked_texts += 1
         for attachment in message.attachments:

@@ -78,7 +78,7 @@ async def test_expired_challenge_and_stale_board_buttons(sim, world, bot, clock)
     # the clock tick then marks the challenge message as over
     assert await bot.client.tick_once() == 1
     assert not any(not b.disabled for b in sim.state.messages[offer.id].buttons)
-    assert "expired" in sim.state.messages[offer.id].content
+    assert "expired" in sim.state.messages[offer.id].text
 
 
 async def test_two_players_clicking_at_once(sim, world, bot):
@@ -169,7 +169,7 @@ async def test_a_move_after_the_deadline_is_refused_and_the_channel_sees_the_los
     assert match.status == "finished" and match.result["winners"] == [world.bob.id]
     assert (await stored_state(bot, match_id)).moves == ("c3", "d3")
     result = world.channel.messages[-1]
-    assert "ran out of time" in result.content and "Ratings" in result.content
+    assert "ran out of time" in result.text and "Ratings" in result.text
     assert not any(not b.disabled for b in result.buttons if b.label != "Rematch")
     assert await bot.client.tick_once() == 0
     sim.assert_no_bot_errors()

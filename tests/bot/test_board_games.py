@@ -95,7 +95,7 @@ async def test_lefe_game_with_pie_swap_capture_choice_result_and_rematch(sim, wo
     final = await play_to_end(sim, bot, players, match_id, random.Random(5), world.channel)
     match = await stored_match(bot, match_id)
     assert match.status == "finished"
-    assert "Ratings:" in final.content
+    assert "Ratings:" in final.text
     assert [b.label for b in final.buttons] == ["Rematch"]
 
     # Rematch: Bob asks, Alice accepts, and the other player starts this time.
@@ -159,7 +159,7 @@ async def test_resign_ends_the_match_for_the_opponent(sim, world, bot):
     match = await stored_match(bot, match_id)
     assert match.status == "finished" and match.result["winners"] == [world.bob.id]
     message = resigned.last_message
-    assert "resigned" in message.content and pinged(message) == set()
+    assert "resigned" in message.text and pinged(message) == set()
     assert [b.label for b in message.buttons] == ["Rematch"]
     # the earlier boards keep their buttons (no edit), and a click on one says the
     # match is over
@@ -187,8 +187,8 @@ async def test_draw_offer_accepted_and_board_reposted_without_ping(sim, world, b
     accepted = await sim.click(world.bob, offer, "Accept the draw")
     match = await stored_match(bot, match_id)
     assert match.status == "finished" and match.result["draw"] is True
-    assert "drawn" in accepted.last_message.content.lower()
-    result = accepted.last_message.content
+    assert "drawn" in accepted.last_message.text.lower()
+    result = accepted.last_message.text
     assert "The game is drawn by agreement." in result and "drawn: drawn" not in result
     # A draw between newcomers moves neither rating, and nothing reads as if it had.
     assert "Ratings: alice 1500 → 1500? (±0), bob 1500 → 1500? (±0)." in result
@@ -205,7 +205,7 @@ async def check_picture_only(handle, match_id, message) -> None:
 async def test_open_challenge_is_taken_by_whoever_accepts_first(sim, world, bot):
     seek = await sim.slash(world.alice, "play", game="dalen", size=5)
     offer = seek.last_message
-    assert pinged(offer) == set() and "Expires <t:" in offer.content
+    assert pinged(offer) == set() and "Expires <t:" in offer.text
     assert [b.label for b in offer.buttons] == ["Accept", "Withdraw"]
     own = await sim.click(world.alice, offer, "Accept")
     assert own.ephemeral and "your own challenge" in own.text

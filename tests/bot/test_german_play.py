@@ -47,14 +47,14 @@ def de(msgid: str, **params: Any) -> str:
 
 
 def match_number(message) -> int:
-    return int(re.search(r"#(\d+)", message.content).group(1))
+    return int(re.search(r"#(\d+)", message.text).group(1))
 
 
 async def challenge(sim, challenger, opponent, game: str, **options: Any):
     offer = (
         await sim.slash(challenger, "play", game=game, opponent=opponent, **options)
     ).last_message
-    assert de("bot.challenge.expires", time="")[:7] in offer.content
+    assert de("bot.challenge.expires", time="")[:7] in offer.text
     labels = {b.label for b in offer.buttons}
     assert labels == {de(f"bot.challenge.button.{b}") for b in ("accept", "decline", "cancel")}
     board = (await sim.click(opponent, offer, de("bot.challenge.button.accept"))).last_message
@@ -85,7 +85,7 @@ async def test_a_german_server_plays_the_board_games_in_german(sim, german, bot,
 
     # A whole game of Lefe, then its replay and the standings.
     lefe, board = await challenge(sim, alice, bob, "lefe", size=5)
-    assert board.content.startswith(de("bot.board.header_sized", game="Lefe", match=lefe, size=5))
+    assert board.text.startswith(de("bot.board.header_sized", game="Lefe", match=lefe, size=5))
     final = await play_moves(sim, bot, [alice, bob], lefe, rng, None)
     last = world.channel.messages[-1]
     names = ("alice", "bob")
@@ -94,7 +94,7 @@ async def test_a_german_server_plays_the_board_games_in_german(sim, german, bot,
     assert picture != board_png(final, names, "en")
     assert de("bot.board.button.rematch") in {b.label for b in last.buttons}
     replay = await sim.slash(bob, "replay", match=lefe)
-    assert replay.ephemeral and replay.last_message.content == de(
+    assert replay.ephemeral and replay.last_message.text == de(
         "bot.replay.caption", match=lefe, game="Lefe"
     )
     for command, options in (
@@ -177,7 +177,7 @@ async def test_a_seat_without_a_user_is_named_in_german(sim, german, bot, clock,
     asked = await sim.click(world.alice, board, de("bot.board.button.resign"))
     assert asked.text == de("bot.board.resign.confirm", match=stored.id)
     await sim.click(world.alice, asked.last_message, de("bot.board.resign.yes"))
-    result = world.channel.messages[-1].content
+    result = world.channel.messages[-1].text
     bot_name = de("service.say.a_bot")
     resigned = de("service.say.reason_resigned", user=f"<@{world.alice.id}>")
     assert de("service.say.result_win", names=bot_name, reason=resigned) in result

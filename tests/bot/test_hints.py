@@ -45,14 +45,14 @@ async def no_dots_problems(handle, match_id: int, message) -> list[str]:
 
 async def test_a_new_member_s_turn_shows_dots_until_they_turn_hints_off(sim, world, bot, clock):
     match_id, board = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
-    assert HINT_LINE in board.content
+    assert HINT_LINE in board.text
     assert await dots_problems(bot, match_id, board) == []
 
     answer = await sim.slash(world.bob, "prefs", hints="off")
     assert answer.ephemeral and "Move hints: off." in answer.text
     moved = await sim.slash(world.alice, "move", cell="c3")
     board = moved.last_message  # Bob's turn: Bob chose no hints
-    assert HINT_LINE not in board.content
+    assert HINT_LINE not in board.text
     assert await no_dots_problems(bot, match_id, board) == []
     # The dots are what the check looks for: the same picture fails the dots check.
     assert await dots_problems(bot, match_id, board)
@@ -108,9 +108,7 @@ async def test_a_refused_move_shows_the_reason_and_the_stones_it_is_about(sim, w
     refused = await sim.slash(world.alice, "move", cell="d4")
     assert refused.ephemeral
     message = refused.last_message
-    assert (
-        message.content == "“d4” is next to two of your leaves; a new stone may touch at most one."
-    )
+    assert message.text == "“d4” is next to two of your leaves; a new stone may touch at most one."
     state = await stored_state(bot, match_id)
     image = decode_png(message)
     marks = Annotations(may_not=("d4",), about=("c3", "d5"))

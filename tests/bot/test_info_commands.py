@@ -70,7 +70,7 @@ async def test_leaderboard_stats_replay_and_games(sim, world, bot, clock):
         world.bob, "play", game="lefe", opponent=world.admin, size=5, channel=world.other_channel
     )
     accepted = await sim.click(world.admin, challenge.last_message, "Accept")
-    others = int(accepted.last_message.content.split("match #")[1].split()[0])
+    others = int(accepted.last_message.text.split("match #")[1].split()[0])
     lobby = await sim.slash(world.carol, "play", game="leiff")
     games = await sim.slash(world.alice, "games")
     assert games.ephemeral
@@ -103,7 +103,7 @@ async def resigned_dalen(sim, winner, loser, language: str, clock) -> str:
     # both move first: before a player's first move, Resign offers an unrated abort
     await sim.slash(winner, "move", cell="e5")
     board = (await sim.slash(loser, "move", cell="a1")).last_message
-    return (await resign(sim, loser, board)).last_message.content
+    return (await resign(sim, loser, board)).last_message.text
 
 
 @pytest.mark.compressed_rate_limits
@@ -174,7 +174,7 @@ async def test_a_leiff_game_of_four_shows_places_not_losses(sim, world, language
 
     # The table's last message says everyone's place, best first.
     words = {place: ordinal(language, place) for place in range(1, 5)}
-    shown = "\n".join(m.content or "" for m in world.channel.messages)
+    shown = "\n".join(m.text for m in world.channel.messages)
     listed = translate(language, "bot.match.places", places="")[:-1]
     assert listed in shown and f"{words[2]} {name}" in shown, shown[-600:]
 

@@ -18,7 +18,7 @@ from tests.discord_sim.interactions import InteractionNotAllowed
 
 
 def table_id(message) -> int:
-    return int(re.search(r"#(\d+)", message.content).group(1))
+    return int(re.search(r"#(\d+)", message.text).group(1))
 
 
 def words(language: str, msgid: str, **params: object) -> str:
@@ -66,16 +66,16 @@ async def test_a_german_member_in_an_english_server(sim, world, bot, make_bot, c
 
     players = [world.alice, world.bob]
     match_id, lobby = await open_table(sim, world, players, "en")
-    assert lobby.content.startswith(words("en", "bot.leiff.header", table=match_id))
+    assert lobby.text.startswith(words("en", "bot.leiff.header", table=match_id))
     table = LeiffTable(sim, bot, match_id, players, world.channel, languages={world.alice.id: "de"})
     await table.audit()  # the pictures: the table in English, each hand in its reader's
 
     posted = world.channel.messages[-1]
-    assert posted.content.startswith(words("en", "bot.leiff.header", table=match_id))
+    assert posted.text.startswith(words("en", "bot.leiff.header", table=match_id))
     assert {b.label for b in posted.buttons} == {words("en", "bot.leiff.button.show_hand")}
     german, english = newest_hand(sim, world.alice), newest_hand(sim, world.bob)
-    assert german.content.startswith(hand_header("de", match_id, world))
-    assert english.content.startswith(hand_header("en", match_id, world))
+    assert german.text.startswith(hand_header("de", match_id, world))
+    assert english.text.startswith(hand_header("en", match_id, world))
     state = await table.state()
     turn = state.waiting_for()["turn"]
     mover = players[turn]
@@ -87,25 +87,25 @@ async def test_a_german_member_in_an_english_server(sim, world, bot, make_bot, c
     shown = await sim.click(world.alice, posted, words("en", "bot.leiff.button.show_hand"))
     await table.audit()  # its picture: Alice's hand, in German
     assert shown.ephemeral
-    assert shown.last_message.content.startswith(hand_header("de", match_id, world))
+    assert shown.last_message.text.startswith(hand_header("de", match_id, world))
 
     # After a restart nobody has spoken to the new process: the clock's timeouts still
     # reach each player in their own language (stored with the member).
     table.handle = await sim.restart_bot(make_bot)
     for _ in range(2):
         mover = players[(await table.state()).waiting_for()["turn"]]
-        before = newest_hand(sim, mover).content
+        before = newest_hand(sim, mover).text
         clock.advance(10_000)
         assert await table.handle.client.tick_once() >= 1
         await table.handle.client.delivery.bots_idle()
         hand = newest_hand(sim, mover)
         language = "de" if mover is world.alice else "en"
-        assert hand.content != before
-        assert hand.content.startswith(hand_header(language, match_id, world))
+        assert hand.text != before
+        assert hand.text.startswith(hand_header(language, match_id, world))
         await table.audit()
     # the table's living message (edited in place, so not always the newest message)
     channel = [m for m in world.channel.messages if not m.ephemeral][-1]
-    assert channel.content.startswith(words("en", "bot.leiff.header", table=match_id))
+    assert channel.text.startswith(words("en", "bot.leiff.header", table=match_id))
     sim.assert_no_bot_errors()
 
 
@@ -114,7 +114,7 @@ async def test_an_english_member_in_a_german_server(sim, german_server, bot):
     world.alice.locale = "de"
     players = [world.alice, world.bob]  # Bob's client is English
     match_id, lobby = await open_table(sim, world, players, "de")
-    assert lobby.content.startswith(words("de", "bot.leiff.header", table=match_id))
+    assert lobby.text.startswith(words("de", "bot.leiff.header", table=match_id))
     table = LeiffTable(
         sim,
         bot,
@@ -126,15 +126,15 @@ async def test_an_english_member_in_a_german_server(sim, german_server, bot):
     )
     await table.audit()
     posted = world.channel.messages[-1]
-    assert posted.content.startswith(words("de", "bot.leiff.header", table=match_id))
+    assert posted.text.startswith(words("de", "bot.leiff.header", table=match_id))
     assert {b.label for b in posted.buttons} == {words("de", "bot.leiff.button.show_hand")}
-    assert newest_hand(sim, world.bob).content.startswith(hand_header("en", match_id, world))
-    assert newest_hand(sim, world.alice).content.startswith(hand_header("de", match_id, world))
+    assert newest_hand(sim, world.bob).text.startswith(hand_header("en", match_id, world))
+    assert newest_hand(sim, world.alice).text.startswith(hand_header("de", match_id, world))
     # Bob's private answer is English, in the German channel.
     shown = await sim.click(world.bob, posted, words("de", "bot.leiff.button.show_hand"))
     await table.audit()
     assert shown.ephemeral
-    assert shown.last_message.content.startswith(hand_header("en", match_id, world))
+    assert shown.last_message.text.startswith(hand_header("en", match_id, world))
     refused = await sim.slash(world.bob, "replay", match=match_id)
     assert refused.ephemeral and refused.text == words("en", "bot.replay.error.board_games_only")
     sim.assert_no_bot_errors()
@@ -147,14 +147,14 @@ async def test_the_server_language_setting_overrides_its_discord_locale(sim, ger
     changed = await sim.slash(world.admin, "settings", language="en")
     assert changed.ephemeral and "**English**" in changed.text
     board = await sim.slash(world.bob, "leaderboard", game="dalen")
-    assert board.last_message.content.startswith(words("en", "bot.leaderboard.title", game="Dalen"))
+    assert board.last_message.text.startswith(words("en", "bot.leaderboard.title", game="Dalen"))
     # Only a server manager may change it (Discord hides the command from the others).
     with pytest.raises(InteractionNotAllowed):
         await sim.slash(world.bob, "settings", language="de")
     assert (await bot.client.service.get_settings(world.guild.id)).language == "en"
     await sim.slash(world.admin, "settings", language="")
     board = await sim.slash(world.bob, "leaderboard", game="dalen")
-    assert board.last_message.content.startswith(words("de", "bot.leaderboard.title", game="Dalen"))
+    assert board.last_message.text.startswith(words("de", "bot.leaderboard.title", game="Dalen"))
     sim.assert_no_bot_errors()
 
 

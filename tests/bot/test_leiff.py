@@ -22,7 +22,7 @@ EFFECT_CARDS = {"7", "8", "9", "slot", "philosopher", "waiter", "gossip", "belle
 
 
 def table_id(message) -> int:
-    return int(re.search(r"#(\d+)", message.content).group(1))
+    return int(re.search(r"#(\d+)", message.text).group(1))
 
 
 async def open_table(sim, world, players, language: str = "en") -> tuple[int, object]:
@@ -90,13 +90,13 @@ async def test_three_player_game_with_dms_fallback_and_no_leaks(
         assert [a.filename for a in hand.attachments] == ["hand.png"]
     assert sim.dms(world.carol) == []
     closed = translate(language, "bot.leiff.dms_closed", name="carol")
-    notice = next(m for m in world.channel.messages if m.content == closed)
-    assert "[" not in notice.content and pinged(notice) == set()
+    notice = next(m for m in world.channel.messages if m.text == closed)
+    assert "[" not in notice.text and pinged(notice) == set()
     shown = await sim.click(world.carol, notice, translate(language, "bot.leiff.button.show_hand"))
     assert shown.ephemeral and shown.last_message.attachments[0].filename == "hand.png"
     # What the deal showed her, as the DM players were told it.
-    told = shown.last_message.content.split("\n")[1].split(":")[0]  # without the cards
-    assert f"\n{told}: " in sim.dms(world.alice)[-1].content
+    told = shown.last_message.text.split("\n")[1].split(":")[0]  # without the cards
+    assert f"\n{told}: " in sim.dms(world.alice)[-1].text
     if language == "en":
         assert told == "You look at your slots 1 and 2"
     await table.audit()
@@ -160,7 +160,7 @@ async def test_three_player_game_with_dms_fallback_and_no_leaks(
                     card=display_name(waiting["card"]),
                     subtitle=subtitle,
                 )
-                assert line in hand.content
+                assert line in hand.text
                 seen_specials.add(waiting["card"])
             actions = [
                 a
@@ -182,13 +182,13 @@ async def test_three_player_game_with_dms_fallback_and_no_leaks(
     # The round was scored and the drinking ledger announced in the channel.
     state = await table.state()
     assert state.view(None)["round_over"] and state.view(None)["round_scores"] is not None
-    channel_text = "\n".join(m.content or "" for m in world.channel.messages)
+    channel_text = "\n".join(m.text for m in world.channel.messages)
     drinks = r"sip|shot|schluck"
     assert re.search(drinks, channel_text, re.IGNORECASE), "no drinking announcement"
     assert "(s)" not in channel_text, "plurals written as (s)"
     # The end of the round pings nobody: anyone may deal the next round.
     over = translate(language, "bot.leiff.round_over")
-    round_end = next(m for m in world.channel.messages if over in (m.content or ""))
+    round_end = next(m for m in world.channel.messages if over in m.text)
     assert pinged(round_end) == set()
     # Every picture and text of the game passed the audit.
     assert table.checked_pictures >= 20 and table.checked_texts >= 3
@@ -270,12 +270,12 @@ async def test_klatschtante_rule_by_form_never_pings_and_no_drinking_when_disabl
     (form,) = [i.modal for i in sim.interactions if getattr(i, "modal", None) is not None]
     assert form.title == translate(language, "bot.leiff.rule_form.title")
     assert [f["label"] for f in form.fields] == [translate(language, "bot.leiff.rule_form.label")]
-    announced = [m for m in world.channel.messages if rule in (m.content or "")]
+    announced = [m for m in world.channel.messages if rule in m.text]
     assert announced, "the new rule was not shown in the channel"
     for message in announced:
         assert world.carol.id not in pinged(message)
         assert not (message.allowed_mentions or {}).get("parse")
-    channel_text = "\n".join(m.content or "" for m in world.channel.messages)
+    channel_text = "\n".join(m.text for m in world.channel.messages)
     assert "sip" not in channel_text and "shot" not in channel_text
     sim.assert_no_bot_errors()
 
@@ -292,5 +292,5 @@ async def test_clock_tick_plays_the_default_for_a_slow_player(sim, world, bot, c
     await table.audit()
     after = await table.state()
     assert after.log[-1] == (turn, "draw")
-    assert "draw" in (world.channel.messages[-1].content or "")
+    assert "draw" in world.channel.messages[-1].text
     sim.assert_no_bot_errors()

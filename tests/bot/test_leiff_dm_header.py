@@ -15,8 +15,8 @@ def hand_dm(sim, user):
 async def test_the_hand_dm_names_the_channel_and_the_server(sim, world, bot):
     world.bob.locale = "de"
     match_id, _ = await open_table(sim, world, [world.alice, world.bob])
-    english = hand_dm(sim, world.alice).content.splitlines()[0]
-    german = hand_dm(sim, world.bob).content.splitlines()[0]
+    english = hand_dm(sim, world.alice).text.splitlines()[0]
+    german = hand_dm(sim, world.bob).text.splitlines()[0]
     channel = f"<#{world.channel.id}>"
     assert english == f"**Leiff** at {channel} in Leaf Club · table #{match_id} · your hand"
     assert german == f"**Leiff** in {channel} auf Leaf Club · Tisch #{match_id} · deine Hand"

@@ -72,16 +72,16 @@ async def test_a_player_leaves_a_running_table_and_a_bot_plays_their_hand(
     await table.audit()
 
     done = await leave(sim, table, world.bob)
-    assert f"You left table #{match_id}" in done.content and not done.buttons
+    assert f"You left table #{match_id}" in done.text and not done.buttons
     match = await bot.client.service.get_match(match_id)
     assert [s.removed for s in match.seats] == [False, True, False]
     # announced in the channel's table message, naming no card of the hand
     living = sim.state.messages[table.newest_table_message()]
-    (leave_line,) = [line for line in living.content.splitlines() if "leaves" in line]
+    (leave_line,) = [line for line in living.text.splitlines() if "leaves" in line]
     assert leave_line == f"<@{world.bob.id}> leaves the table; a bot plays their hand from now on."
     # Bob's DM says he left and offers nothing any more
     bob_dm = [m for m in sim.dms(world.bob) if m.attachments][-1]
-    assert "You left this table" in bob_dm.content
+    assert "You left this table" in bob_dm.text
     assert not bob_dm.buttons and not bob_dm.selects
 
     # The table goes on: Alice and Carol play, the bot plays Bob's seat in between.
@@ -114,8 +114,8 @@ async def test_at_two_players_the_one_who_stays_wins(sim, world, bot):
     assert match.result["winners"] == [world.bob.id]
     # the end of the game is a new channel message, and it names no card of Alice's
     final = sim.state.messages[table.newest_table_message()]
-    assert f"<@{world.alice.id}> leaves the table." in final.content
-    assert "[" not in final.content
+    assert f"<@{world.alice.id}> leaves the table." in final.text
+    assert "[" not in final.text
     assert not final.buttons
     sim.assert_no_bot_errors()
 
@@ -144,7 +144,7 @@ async def test_leave_by_command_asks_first_and_then_a_bot_plays_the_hand(sim, wo
     match = await bot.client.service.get_match(match_id)
     assert [s.removed for s in match.seats] == [False, True, False]
     answer = sim.state.messages[asked.last_message.id]
-    assert answer.content == translate(language, "bot.leiff.leave.done", table=match_id)
+    assert answer.text == translate(language, "bot.leiff.leave.done", table=match_id)
     assert not answer.buttons
     # the table goes on, Bob's seat played by the bot; asking again finds no table of his
     assert await play_steps(table, players, 10, left_seat=1) > 0
@@ -194,8 +194,8 @@ async def test_leave_by_command_leaves_a_lobby_at_once(sim, world, bot):
     assert world.bob.id not in match.user_ids
     # the channel shows the lobby without Bob, with its buttons
     shown = [m for m in world.channel.messages if not m.ephemeral][-1]
-    assert f"<@{world.bob.id}> leaves the table." in (shown.content or "")
-    assert "Players (1/6): **alice**." in (shown.content or "")
+    assert f"<@{world.bob.id}> leaves the table." in shown.text
+    assert "Players (1/6): **alice**." in shown.text
     # one live lobby: the older message lost its buttons
     if shown.id != lobby.id:
         assert not sim.state.messages[lobby.id].buttons

@@ -87,7 +87,7 @@ async def test_a_human_action_and_the_bot_steps_after_it_are_one_or_two_table_ed
     # The living message shows the table after the last bot step (the audit compared its
     # picture with the spectator view of the stored state), and the events since.
     current = sim.state.messages[table_messages(world.channel)[-1].id]
-    assert "Bot" in current.content
+    assert "Bot" in current.text
     sim.assert_no_bot_errors()
 
 
@@ -107,7 +107,7 @@ async def test_the_table_message_is_edited_in_place_and_survives_a_restart(
     await table.act(players[turn], "swap 1")
     assert len(world.channel.messages) == count, "a step posted a new message"
     edited = sim.state.messages[living.id]
-    assert "draws a card" in edited.content and "slot 1" in edited.content
+    assert "draws a card" in edited.text and "slot 1" in edited.text
 
     # A step queued just before the process closes is still sent, and the next process
     # edits the same message rather than posting another.
@@ -148,12 +148,12 @@ async def test_a_reminder_after_a_while_is_a_new_message_that_pings(sim, world, 
     reminder = table_messages(world.channel)[-1]
     assert reminder.id != living.id, "the reminder was an edit, which pings nobody"
     assert pinged(reminder) == {waiting_for.id}
-    assert "left to act" in reminder.content
+    assert "left to act" in reminder.text
     # From now on the new message is the living one.
     await table.act(waiting_for, "draw")
     await table.act(waiting_for, "discard")  # the draw is shown with it (held back)
     assert table_messages(world.channel)[-1].id == reminder.id
-    assert "draws a card" in sim.state.messages[reminder.id].content
+    assert "draws a card" in sim.state.messages[reminder.id].text
     sim.assert_no_bot_errors()
 
 
@@ -177,14 +177,14 @@ async def test_a_draw_from_the_pile_is_shown_with_the_drawer_s_next_step(sim, wo
     assert not channel_requests(sim, world.channel, since), "the draw edited the table"
     assert len(sim.state.messages[living.id].history) == revisions
     assert any(b.label == "Discard it" for b in drew.last_message.buttons)  # the hand, at once
-    assert "draws a card" not in sim.state.messages[living.id].content
+    assert "draws a card" not in sim.state.messages[living.id].text
 
     since = len(sim.requests)
     await table.act(drawer, "discard")
     await bot.client.delivery.bots_idle()
     edits = [r for r in channel_requests(sim, world.channel, since) if r.method == "PATCH"]
     assert len(edits) == 1, edits
-    shown = sim.state.messages[living.id].content
+    shown = sim.state.messages[living.id].text
     assert "draws a card" in shown and "discards" in shown, shown
 
     # Another player's step while a draw is held back shows both.
@@ -192,7 +192,7 @@ async def test_a_draw_from_the_pile_is_shown_with_the_drawer_s_next_step(sim, wo
     turn = state.waiting_for()["turn"]
     drawer, other = players[turn], players[(turn + 1) % 3]
     await table.act(drawer, "draw")
-    before = sim.state.messages[living.id].content
+    before = sim.state.messages[living.id].text
     since = len(sim.requests)
     wrong = next(
         b.custom_id.split("|", 4)[-1]
@@ -202,7 +202,7 @@ async def test_a_draw_from_the_pile_is_shown_with_the_drawer_s_next_step(sim, wo
     await table.act(other, wrong)
     await bot.client.delivery.bots_idle()
     assert len([r for r in channel_requests(sim, world.channel, since) if r.method == "PATCH"]) == 1
-    after = sim.state.messages[living.id].content
+    after = sim.state.messages[living.id].text
     assert after != before and after.count("draws a card") > before.count("draws a card")
     sim.assert_no_bot_errors()
 
@@ -215,6 +215,6 @@ async def test_a_draw_held_back_is_shown_before_the_process_closes(sim, world, b
     (living,) = table_messages(world.channel)
     state = await table.state()
     await table.act(players[state.waiting_for()["turn"]], "draw")
-    assert "draws a card" not in sim.state.messages[living.id].content
+    assert "draws a card" not in sim.state.messages[living.id].text
     await bot.stop()
-    assert "draws a card" in sim.state.messages[living.id].content
+    assert "draws a card" in sim.state.messages[living.id].text

@@ -55,13 +55,13 @@ async def test_several_players_owing_a_choice_each_have_their_first_click_accept
     players = [world.alice, world.bob, world.carol, world.admin]
     match_id = await open_team_table(sim, world, players)
     # Everyone owes a choice: one line names them all, each pinged once.
-    started = next(m for m in world.channel.messages if "The game starts" in (m.content or ""))
-    (line,) = [text for text in started.content.split("\n") if "your move" in text]
+    started = next(m for m in world.channel.messages if "The game starts" in m.text)
+    (line,) = [text for text in started.text.split("\n") if "your move" in text]
     assert (
         line
         == ", ".join(f"<@{p.id}>" for p in players[:3]) + f" and <@{world.admin.id}>, your move."
     )
-    notice = next(m for m in world.channel.messages if "DMs are closed" in (m.content or ""))
+    notice = next(m for m in world.channel.messages if "DMs are closed" in m.text)
     carols = (await sim.click(world.carol, notice, "Show my hand")).last_message
     assert carols.ephemeral
     dms = {p.id: sim.dms(p)[-1] for p in players if p is not world.carol}
@@ -117,7 +117,7 @@ async def test_a_click_on_a_hand_that_changed_for_its_player_is_refused_plainly(
 
 
 def notices(world) -> list:
-    return [m for m in world.channel.messages if "DMs are closed" in (m.content or "")]
+    return [m for m in world.channel.messages if "DMs are closed" in m.text]
 
 
 def hands_in_dms(sim, user) -> list:
@@ -161,7 +161,7 @@ async def test_the_next_table_tries_the_dms_again(sim, world, bot):
     sim.open_dms(world.carol)
     second, _ = await open_table(sim, world, [world.bob, world.carol])
     (hand,) = hands_in_dms(sim, world.carol)
-    assert f"table #{second}" in hand.content
+    assert f"table #{second}" in hand.text
     assert len(notices(world)) == 1, "a second notice although the DM got through"
     sim.assert_no_bot_errors()
 

@@ -106,16 +106,14 @@ def line(language: str, says: dict[str, Any], names: list[str]) -> str:
 
 def dm_texts(sim: Any, players: list[Any]) -> dict[int, dict[int, str]]:
     """Each player's DMs as they read now: message id -> text."""
-    return {p.id: {m.id: m.content or "" for m in sim.dms(p)} for p in players}
+    return {p.id: {m.id: m.text for m in sim.dms(p)} for p in players}
 
 
 def news(sim: Any, user: Any, before: dict[int, dict[int, str]]) -> str:
     """What the bot wrote to ``user`` in DMs since ``before``: new messages, and messages
     edited to say something else."""
     earlier = before[user.id]
-    return "\n".join(
-        m.content or "" for m in sim.dms(user) if earlier.get(m.id) != (m.content or "")
-    )
+    return "\n".join(m.text for m in sim.dms(user) if earlier.get(m.id) != m.text)
 
 
 @pytest.mark.compressed_rate_limits
@@ -137,7 +135,7 @@ async def test_the_philosophers_victim_is_told_in_their_dm(sim, world, make_bot,
     after = await table.state()
     assert after.view(victim)["hands"][victim] == [None] * len(after.hands[victim])
     public = line(language, said("rotate", player=seat, target_player=victim), names)
-    assert any(public in (m.content or "") for m in world.channel.messages)
+    assert any(public in m.text for m in world.channel.messages)
     assert table.checked_pictures > 0
     sim.assert_no_bot_errors()
 
@@ -196,13 +194,13 @@ async def test_a_started_lobby_says_the_game_started(sim, world, language, bot):
     for guest in (world.alice, world.bob):
         await sim.click(guest, lobby, translate(language, "bot.leiff.button.join"))
     joined = translate(language, "service.say.lobby_joined", user=f"<@{world.bob.id}>")
-    assert joined in sim.state.messages[lobby.id].content
+    assert joined in sim.state.messages[lobby.id].text
     await sim.click(world.admin, lobby, translate(language, "bot.leiff.button.start"))
     shown = sim.state.messages[lobby.id]
-    lines = shown.content.split("\n")
+    lines = shown.text.split("\n")
     assert lines[0] == translate(language, "bot.leiff.header", table=table_id(lobby))
     assert lines[-1] == translate(language, "bot.leiff.lobby.started")
-    assert joined not in shown.content
+    assert joined not in shown.text
     assert all(f"**{name}**" in lines[1] for name in ("admin", "alice", "bob"))
     assert all(b.disabled for b in shown.buttons)
     # the table itself follows in a message of its own

@@ -30,7 +30,7 @@ async def start_match(sim, challenger, opponent, game: str, language: str):
     offer = (await sim.slash(challenger, "play", game=game, opponent=opponent, size=5)).last_message
     accept = translate(language, "bot.challenge.button.accept")
     board = (await sim.click(opponent, offer, accept)).last_message
-    return int(re.search(r"#(\d+)", board.content).group(1)), board
+    return int(re.search(r"#(\d+)", board.text).group(1)), board
 
 
 def colour_words(language: str) -> list[str]:
@@ -42,12 +42,12 @@ async def test_set_up_lines_name_the_stone_and_no_player_s_colour(sim, world, la
     match_id, board = await start_match(sim, carol, alice, "les", language)
     turn = translate(language, "service.say.board_turn_plain", user=f"<@{carol.id}>")
     first_hint = translate(language, "les.setup.hint", step=1, stones=4, colour="black")
-    assert f"{turn} {first_hint}" in board.content
+    assert f"{turn} {first_hint}" in board.text
     for step, colour in enumerate(SETUP_COLOURS, start=1):
         state = await stored_state(bot, match_id)
         cell = sorted(state.legal_moves())[0]
         board = (await sim.slash(carol, "move", cell=cell)).last_message
-        lines = board.content
+        lines = board.text
         laid = translate(
             language, "service.say.opening_stone", user=f"<@{carol.id}>", colour=colour, move=cell
         )
@@ -69,8 +69,8 @@ async def test_set_up_lines_name_the_stone_and_no_player_s_colour(sim, world, la
     # /board shows the match again: its turn line names no colour either
     shown = (await sim.slash(alice, "board")).last_message
     to_move = translate(language, "bot.board.to_move", who="**alice**")
-    assert to_move in shown.content, shown.content
-    assert not any(word in shown.content for word in colour_words(language)), shown.content
+    assert to_move in shown.text, shown.text
+    assert not any(word in shown.text for word in colour_words(language)), shown.text
     seats = (await bot.client.service.get_match(match_id)).seats
     assert [s.colour for s in seats] == [None, None]
 
@@ -84,14 +84,14 @@ async def test_set_up_lines_name_the_stone_and_no_player_s_colour(sim, world, la
     said = translate(
         language, "les.move.side.announce", player=f"<@{alice.id}>", colour="white", move="white"
     )
-    assert said in chosen.content and translate(language, "colour.white") in said
+    assert said in chosen.text and translate(language, "colour.white") in said
     if language == "de":
-        assert "white" not in chosen.content, chosen.content
+        assert "white" not in chosen.text, chosen.text
     assert (
         translate(language, "service.say.board_turn", user=f"<@{carol.id}>", colour="black")
-        in chosen.content
-    ), chosen.content
-    assert f"({black})" in chosen.content
+        in chosen.text
+    ), chosen.text
+    assert f"({black})" in chosen.text
     seats = (await bot.client.service.get_match(match_id)).seats
     assert [s.colour for s in seats] == ["black", "white"]
     sim.assert_no_bot_errors()

@@ -79,7 +79,7 @@ def private_lines(sim) -> list[str]:
     found = []
     for message in sim.all_messages:
         if message.channel.is_dm or message.visible_to is not None:
-            found += [line for line in (message.content or "").split("\n") if "[" in line]
+            found += [line for line in message.text.split("\n") if "[" in line]
     return found
 
 

@@ -61,7 +61,7 @@ async def test_with_two_board_matches_the_match_option_chooses_and_the_answer_sa
     assert "e5" in [choice["value"] for choice in suggestions]
     played = await sim.slash(world.alice, "move", cell="e5")
     assert match_id_of(played.last_message) == lefe
-    assert f"Played in Lefe vs bob (#{lefe})" in played.last_message.content
+    assert f"Played in Lefe vs bob (#{lefe})" in played.last_message.text
     assert (await stored_state(bot, lefe)).moves == ("e5",)
 
     # Resigning never guesses between two matches.

@@ -40,7 +40,7 @@ async def start_match(sim, challenger, opponent, language: str, game: str = "dal
     offer = (await sim.slash(challenger, "play", game=game, opponent=opponent, size=5)).last_message
     accept = translate(language, "bot.challenge.button.accept")
     board = (await sim.click(opponent, offer, accept)).last_message
-    return int(re.search(r"#(\d+)", board.content).group(1)), board
+    return int(re.search(r"#(\d+)", board.text).group(1)), board
 
 
 def button(message, msgid: str, language: str):
@@ -72,7 +72,7 @@ async def test_resigning_asks_first_and_no_plays_on(sim, world, language, bot):
     # No: the question becomes a plain answer, and the match goes on.
     await sim.click(alice, question, button(question, "bot.board.end.no", language).custom_id)
     answered = sim.state.messages[question.id]
-    assert answered.content == translate(language, "bot.board.end.play_on", match=match_id)
+    assert answered.text == translate(language, "bot.board.end.play_on", match=match_id)
     assert not answered.buttons
     assert (await stored_match(bot, match_id)).status == "running"
 
@@ -86,9 +86,7 @@ async def test_resigning_asks_first_and_no_plays_on(sim, world, language, bot):
     assert match.status == "finished" and match.result["winners"] == [bob.id]
     final = last_board_message(world.channel)
     assert done.last_message.id == final.id, "the new board is the click's own answer"
-    assert translate(language, "service.say.reason_resigned", user=f"<@{alice.id}>") in (
-        final.content
-    )
+    assert translate(language, "service.say.reason_resigned", user=f"<@{alice.id}>") in (final.text)
     # A second Yes on the same question finds the match over.
     again = await sim.click(alice, question, yes.custom_id)
     assert again.ephemeral and again.text == full_sentence(
@@ -119,7 +117,7 @@ async def test_a_question_outlives_a_restart_and_refuses_a_board_that_moved_on(
     await sim.click(bob, question, "Yes, resign")
     match = await stored_match(handle, match_id)
     assert match.status == "finished" and match.result["winners"] == [alice.id]
-    assert "resigned" in last_board_message(world.channel).content
+    assert "resigned" in last_board_message(world.channel).text
     # and No after a restart dismisses too (a fresh match, its question asked before)
     other, _ = await start_match(sim, bob, world.carol, "en")
     await sim.slash(bob, "move", cell="e5")
@@ -127,7 +125,7 @@ async def test_a_question_outlives_a_restart_and_refuses_a_board_that_moved_on(
     question = (await ask_to_end(sim, world.carol)).last_message
     handle = await sim.restart_bot(make_bot)
     await sim.click(world.carol, question, "No, play on")
-    assert sim.state.messages[question.id].content == f"Nothing changed: match #{other} goes on."
+    assert sim.state.messages[question.id].text == f"Nothing changed: match #{other} goes on."
     assert (await stored_match(handle, other)).status == "running"
     sim.assert_no_bot_errors()
 
@@ -164,7 +162,7 @@ async def test_before_their_first_move_a_player_aborts_unrated(sim, world, langu
     assert match.result["aborted"] is True and not match.result["draw"]
     final = last_board_message(world.channel)
     said = translate(language, "service.say.match_aborted_by", user=f"<@{bob.id}>")
-    assert said in final.content
+    assert said in final.text
     assert not final.buttons, "an aborted match offers nothing (no rematch of a no-game)"
     # Nobody's rating, record or statistics changed.
     assert await ratings_and_stats(sim, world) == before
@@ -184,8 +182,8 @@ async def test_a_no_show_ends_unrated_on_time(sim, world, language, bot, clock):
     assert match.status == "aborted" and match.result["winners"] == []
     final = last_board_message(world.channel)
     said = translate(language, "service.say.first_move_missed", user=f"<@{bob.id}>")
-    assert said in final.content, final.content
-    assert translate(language, "bot.match.ratings", changes="").split(":")[0] not in (final.content)
+    assert said in final.text, final.text
+    assert translate(language, "bot.match.ratings", changes="").split(":")[0] not in (final.text)
     assert await ratings_and_stats(sim, world) == before
 
     # Once both have moved, running out of time is a rated loss as ever.

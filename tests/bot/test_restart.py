@@ -93,7 +93,7 @@ async def test_rate_limits_and_a_gateway_reconnect_lose_nothing(sim, world, bot)
     assert fault.remaining == 0, "the rate limit was never hit"
     assert len(world.channel.messages) == before
     living = sim.state.messages[table.newest_table_message()]
-    assert "draws a card" in living.content
+    assert "draws a card" in living.text
     state = await table.state()
     assert list(state.log[-2:]) == [(turn, "draw"), (turn, "discard")]
     sim.assert_no_bot_errors()
@@ -135,7 +135,7 @@ async def test_a_klatschtante_form_opened_before_a_restart_is_played_after_it(
     assert not submitted.ephemeral, submitted.text
     await table.audit()
     assert (await table.state()).view(None)["rule"] == rule
-    assert any(rule in (m.content or "") for m in world.channel.messages)
+    assert any(rule in m.text for m in world.channel.messages)
 
     # the same form sent again is refused: that step is over (the version moved on)
     again = await sim.submit_modal(writer, opened, {label: "something else"})

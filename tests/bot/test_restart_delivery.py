@@ -238,7 +238,7 @@ async def test_a_match_without_records_whose_board_is_behind_gets_it_once(
 
 def event_lines(message: Any) -> list[str]:
     """The living table message's event lines: between its header and whose move it is."""
-    return (message.content or "").split("\n")[1:-1]
+    return message.text.split("\n")[1:-1]
 
 
 async def test_a_living_table_keeps_its_event_lines_across_a_restart(sim, world, bot, make_bot):
@@ -251,7 +251,7 @@ async def test_a_living_table_keeps_its_event_lines_across_a_restart(sim, world,
     match = await stored_match(bot, match_id)
     living = sim.state.messages[match.messages["table"]]
     before = event_lines(living)
-    assert len(before) >= 2, living.content
+    assert len(before) >= 2, living.text
     # what is kept is what the channel shows: public lines only
     assert await bot.client.service.table_lines(match_id) == (living.id, before)
     await bot.stop()

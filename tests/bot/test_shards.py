@@ -290,7 +290,7 @@ def latest_board(channel: Any) -> SimMessage:
     return next(
         m
         for m in reversed(channel.messages)
-        if "match #" in (m.content or "") and any(not b.disabled for b in m.buttons)
+        if "match #" in m.text and any(not b.disabled for b in m.buttons)
     )
 
 
@@ -362,7 +362,7 @@ async def test_two_shard_processes_on_one_database_survive_kills(tmp_path: Path)
                 )
                 await sim.click(second, offer.last_message, "Accept")
                 board = await sim.wait_for_message(
-                    lambda m: "match #" in (m.content or ""),
+                    lambda m: "match #" in m.text,
                     channel=guild_channel,
                     after=offer.last_message,
                 )
@@ -375,7 +375,7 @@ async def test_two_shard_processes_on_one_database_survive_kills(tmp_path: Path)
             # The Leiff table in shard 1's server: three people and a bot.
             opened = await sim.slash(alice, "play", game="leiff", channel=cards)
             lobby = opened.last_message
-            table = int(re.search(r"table #(\d+)", lobby.content).group(1))
+            table = int(re.search(r"table #(\d+)", lobby.text).group(1))
             for guest in (bob, carol):
                 await sim.click(guest, lobby, "Join")
             await sim.click(alice, lobby, "Add bot seat")

@@ -32,19 +32,19 @@ async def test_a_match_s_size_reads_the_same_everywhere(sim, world, language, bo
     alice, bob = world.alice, world.bob
     word = WORD[language]
     offer = (await sim.slash(alice, "play", game="lefe", opponent=bob, size=5)).last_message
-    assert f"Lefe, {word}" in offer.content, offer.content
+    assert f"Lefe, {word}" in offer.text, offer.text
     accept = translate(language, "bot.challenge.button.accept")
     board = (await sim.click(bob, offer, accept)).last_message
-    header = board.content.splitlines()[0]
+    header = board.text.splitlines()[0]
     assert header.endswith(f" · {word}"), header
-    assert f"Lefe, {word}." in board.content, board.content
+    assert f"Lefe, {word}." in board.text, board.text
     refused = await sim.slash(alice, "play", game="dalen", opponent=bob, size=11)
     sizes = {
         "en": "sizes 5, 6, 7, 8 or 9, not 11",
         "de": "in den Größen 5, 6, 7, 8 oder 9, nicht 11",
     }
     assert refused.ephemeral and sizes[language] in refused.text, refused.text
-    for text in (offer.content, board.content, refused.text):
+    for text in (offer.text, board.text, refused.text):
         assert not OTHER_WORDS.search(text), text
     # the picture's header says it with the same word
     state = get_game("lefe").new(size=5)

@@ -71,7 +71,7 @@ async def test_the_server_theme_colours_its_channels_and_members_choose_their_ow
     table = next(
         m
         for m in reversed(world.channel.messages)
-        if not m.ephemeral and m.attachments and f"#{table_id}" in (m.content or "")
+        if not m.ephemeral and m.attachments and f"#{table_id}" in m.text
     )
     assert theme_of(decode_png(table)) == "night"
 

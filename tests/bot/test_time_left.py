@@ -32,11 +32,11 @@ async def reminder_after(sim, world, bot, clock, language: str, waited: float) -
     ).last_message
     accept = translate(language, "bot.challenge.button.accept")
     board = (await sim.click(world.bob, offer, accept)).last_message
-    match_id = int(re.search(r"#(\d+)", board.content).group(1))
+    match_id = int(re.search(r"#(\d+)", board.text).group(1))
     await sim.slash(world.alice, "move", cell="e5")
     clock.advance(waited)
     assert await bot.client.tick_once() == 1
-    return world.channel.messages[-1].content, match_id
+    return world.channel.messages[-1].text, match_id
 
 
 def said(language: str, who, seconds: int, match_id: int) -> str:

@@ -86,7 +86,7 @@ async def test_a_member_plays_a_whole_game_against_the_bot(sim, world, bot):
             board = mine
             break
         # The member's move is answered at once; the bot thinks in the background.
-        assert "is thinking…" in mine.content
+        assert "is thinking…" in mine.text
         assert me.id not in pinged(mine)
         board = await bot_reply(sim, bot, world.channel, mine)
         bot_moves += 1
@@ -103,16 +103,16 @@ async def test_a_member_plays_a_whole_game_against_the_bot(sim, world, bot):
     assert final.status == "finished", "the game did not end"
     assert bot_moves > 0
     assert pinged(board) == set()
-    assert "Ratings:" not in (board.content or "")
+    assert "Ratings:" not in board.text
     assert last_board_message(world.channel).id == board.id
 
     # The result went to the vs-bot record, not to the rating or the leaderboard.
     stats = await sim.slash(world.alice, "stats")
-    text = stats.last_message.content
+    text = stats.last_message.text
     assert "Against the bot" in text and "Dalen (easy): 1 game: 0W 1L 0D." in text
     assert "No finished rated games yet." in text
     leaderboard = await sim.slash(world.alice, "leaderboard", game="dalen")
-    assert "Nobody has finished a rated game yet." in leaderboard.last_message.content
+    assert "Nobody has finished a rated game yet." in leaderboard.last_message.text
     sim.assert_no_bot_errors()
 
 
@@ -161,7 +161,7 @@ async def test_a_restart_while_the_bot_is_to_move_resumes_its_turn(sim, world, m
     )
     match_id = match_id_of(started.last_message)
     moved = await sim.slash(world.alice, "move", cell="c3")
-    assert "is thinking…" in moved.last_message.content
+    assert "is thinking…" in moved.last_message.text
     assert len((await stored_state(first, match_id)).moves) == 1
 
     restarted = await sim.restart_bot(lambda: make_bot(ai_move=ai_in_thread))
@@ -209,11 +209,11 @@ async def test_a_leiff_table_with_a_bot_seat_plays_a_round_with_one_person(sim, 
         added = await sim.click(world.alice, lobby, "Add bot seat")
         assert added.message.id == lobby.id, "the lobby message is kept in place"
     lobby = sim.state.messages[lobby.id]
-    assert "Players (3/6): **alice**, **Bot 1**, **Bot 2**." in lobby.content
+    assert "Players (3/6): **alice**, **Bot 1**, **Bot 2**." in lobby.text
     assert "Remove bot" in [b.label for b in lobby.buttons]
     await sim.click(world.alice, lobby, "Remove bot")
     lobby = sim.state.messages[lobby.id]
-    assert "Players (2/6): **alice**, **Bot 1**." in lobby.content
+    assert "Players (2/6): **alice**, **Bot 1**." in lobby.text
     match = await stored_match(handle, match_id)
     assert [s.is_bot for s in match.seats] == [False, True]
     assert match.seats[1].user_id < 0
@@ -247,11 +247,11 @@ async def test_a_leiff_table_with_a_bot_seat_plays_a_round_with_one_person(sim, 
     bot_actions = [entry for entry in state.log if entry[0] == 1]
     assert len(bot_actions) >= 3, "the bot seat took no turns"
 
-    texts = "\n".join(m.content or "" for m in world.channel.messages)
+    texts = "\n".join(m.text for m in world.channel.messages)
     assert "Bot 1" in texts and "<@-" not in texts, "a pseudo id was written as a mention"
-    assert any(
-        "Bot 1" in (m.content or "") and "draw" in (m.content or "") for m in world.channel.messages
-    ), "the bot's turns were not announced"
+    assert any("Bot 1" in m.text and "draw" in m.text for m in world.channel.messages), (
+        "the bot's turns were not announced"
+    )
     # Nothing was ever sent to a pseudo id: every DM channel belongs to a real member.
     assert all(c.recipient.id > 0 for c in sim.state.channels.values() if c.is_dm)
     assert all(not p.ephemeral for p in world.channel.messages if p.attachments)

@@ -409,6 +409,17 @@ def complete_components(
     return components
 
 
+def all_components(components: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every component of a tree (rows, sections, containers, accessories), in order."""
+    found: list[dict[str, Any]] = []
+    for component in components:
+        found.append(component)
+        found.extend(all_components(component.get("components") or []))
+        if isinstance(component.get("accessory"), dict):
+            found.extend(all_components([component["accessory"]]))
+    return found
+
+
 def _emoji_text(emoji: dict[str, Any] | None) -> str | None:
     if not emoji:
         return None
@@ -537,13 +548,71 @@ class SimMessage:
 
     @property
     def text(self) -> str:
-        """Content plus embed text: what a reader of the message sees as words."""
-        return "\n".join(part for part in (self.content or "", self.embed_text) if part)
+        """Content, embed text and the text displays of Components v2 (sections' too), in
+        order: what a reader of the message sees as words."""
+        parts = (self.content or "", self.embed_text, *self.texts)
+        return "\n".join(part for part in parts if part)
+
+    # ---- Components v2 (the message flag 1 << 15): the components are the message ----
+    @property
+    def is_v2(self) -> bool:
+        return bool(self.flags & COMPONENTS_V2_FLAG)
+
+    @property
+    def texts(self) -> list[str]:
+        """The words of every text display, in order (a v2 message has no content)."""
+        return [c["content"] for c in all_components(self.components) if c.get("type") == 10]
+
+    @property
+    def containers(self) -> list[dict[str, Any]]:
+        """The message's containers (type 17), outermost first."""
+        return [c for c in all_components(self.components) if c.get("type") == 17]
+
+    @property
+    def accent_color(self) -> int | None:
+        """The accent colour of the message's first container (None: none, or no colour)."""
+        boxes = self.containers
+        return boxes[0].get("accent_color") if boxes else None
+
+    @property
+    def sections(self) -> list[dict[str, Any]]:
+        return [c for c in all_components(self.components) if c.get("type") == 9]
+
+    @property
+    def component_count(self) -> int:
+        """Every component, nested ones counted (Discord allows 40 with the v2 flag)."""
+        return sum(1 for _ in all_components(self.components))
+
+    @property
+    def gallery_pictures(self) -> list[SimAttachment]:
+        """The uploaded files the message's media galleries and thumbnails show, in order
+        (a v2 message shows no attachment that no component names)."""
+        found = []
+        for component in all_components(self.components):
+            items = component.get("items") or []
+            if component.get("type") == 11:
+                items = [component]
+            for item in items:
+                attachment = self.attachment_of(str((item.get("media") or {}).get("url", "")))
+                if attachment is not None:
+                    found.append(attachment)
+        return found
+
+    def attachment_of(self, url: str) -> SimAttachment | None:
+        """The file a media URL names: ``attachment://name``, or the file's own URL."""
+        for attachment in self.attachments:
+            if url == f"attachment://{attachment.filename}" or url.endswith(
+                f"/attachments/{attachment.id}/{attachment.filename}"
+            ):
+                return attachment
+        return None
 
     @property
     def pinged_user_ids(self) -> set[int]:
-        """Users this message notifies: mentioned in the content and allowed by allowed_mentions."""
-        mentioned = {int(found) for found in re.findall(r"<@!?(\d+)>", self.content or "")}
+        """Users this message notifies: mentioned in the content (or a v2 message's text
+        displays) and allowed by allowed_mentions."""
+        words = "\n".join((self.content or "", *self.texts))
+        mentioned = {int(found) for found in re.findall(r"<@!?(\d+)>", words)}
         allowed = self.allowed_mentions
         if allowed is None or "users" in (allowed.get("parse") or []):
             return mentioned  # no allowed_mentions: Discord pings every mention
@@ -551,8 +620,10 @@ class SimMessage:
 
     @property
     def pings_everyone(self) -> bool:
-        """Whether an @everyone / @here in the content would notify the channel."""
-        if "@everyone" not in (self.content or "") and "@here" not in (self.content or ""):
+        """Whether an @everyone / @here in the content (or text displays) would notify the
+        channel."""
+        words = "\n".join((self.content or "", *self.texts))
+        if "@everyone" not in words and "@here" not in words:
             return False
         allowed = self.allowed_mentions
         return allowed is None or "everyone" in (allowed.get("parse") or [])
@@ -608,6 +679,8 @@ class SimMessage:
 
     def __repr__(self) -> str:
         flags = " ephemeral" if self.ephemeral else ""
+        if self.is_v2:
+            return f"SimMessage(id={self.id}, channel={self.channel.name!r}{flags}, v2 text={self.text!r})"
         return f"SimMessage(id={self.id}, channel={self.channel.name!r}{flags}, content={self.content!r})"
 
 

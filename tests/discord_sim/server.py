@@ -35,6 +35,7 @@ from .interactions import (
     SimInteraction,
     SimModal,
 )
+from .layout_rules import layout_problems
 from .models import (
     ACTION_ROW,
     COMPONENTS_V2_FLAG,
@@ -121,6 +122,32 @@ def too_long(field: str | JsonPath, limit: int, what: str) -> SimHTTPError:
         "BASE_TYPE_MAX_LENGTH",
         f"at most {limit} {what} (Discord's documented limit)",
     )
+
+
+def _filenames(
+    payload: dict[str, Any], files: dict[int, UploadedFile], message: SimMessage | None
+) -> list[str]:
+    """The names of the files a message has once this request is done: those uploaded
+    with it (named as its ``attachments`` say), and an edited message's files it keeps
+    (all of them when the edit names no ``attachments``)."""
+    meta = payload.get("attachments")
+    described = {
+        int(m["id"]): m["filename"]
+        for m in meta or []
+        if isinstance(m, dict) and "filename" in m and str(m.get("id", "")).isdigit()
+    }
+    names = [described.get(index, name) for index, (name, _, _) in sorted(files.items())]
+    if message is not None:
+        if meta is None:
+            names += [a.filename for a in message.attachments]
+        else:
+            kept = {
+                int(m["id"])
+                for m in meta
+                if isinstance(m, dict) and "filename" not in m and str(m.get("id", "")).isdigit()
+            }
+            names += [a.filename for a in message.attachments if a.id in kept]
+    return names
 
 
 class SimServer:
@@ -353,11 +380,27 @@ class SimServer:
         return attachments
 
     def _validate(
-        self, payload: dict[str, Any], *, creating: bool, has_files: bool, kept_flags: int = 0
+        self,
+        payload: dict[str, Any],
+        *,
+        creating: bool,
+        has_files: bool,
+        kept_flags: int = 0,
+        files: dict[int, UploadedFile] | None = None,
+        editing: SimMessage | None = None,
     ) -> None:
         """Discord's documented limits where the spec is looser or silent (the spec allows
         4000 characters and 40 top-level components; Discord takes 2000 characters from a
-        bot, and 5 action rows of 5 buttons or one select without Components v2's flag)."""
+        bot, and 5 action rows of 5 buttons or one select without Components v2's flag).
+        Components v2's rules first (:mod:`.layout_rules`): what may hold what, how much,
+        and that the pictures named are the message's files (``files`` uploaded with it,
+        those of the message ``editing`` it keeps)."""
+        for where, code, why in layout_problems(
+            payload,
+            was_v2=bool(kept_flags & COMPONENTS_V2_FLAG),
+            filenames=_filenames(payload, files or {}, editing),
+        ):
+            raise form_error(where, why, code, f"Components v2: {why}")
         content = payload.get("content")
         if content is not None and len(str(content)) > 2000:
             raise too_long("content", 2000, "characters of content")
@@ -588,7 +631,7 @@ class SimServer:
         channel = self.state.get_channel(int(request.match_info["channel_id"]))
         payload, files = await self._read_body(request)
         self.state.check_can_send(channel)
-        self._validate(payload, creating=True, has_files=bool(files))
+        self._validate(payload, creating=True, has_files=bool(files), files=files)
         attachments = self._attachments(payload.get("attachments"), files)
         reference = payload.get("message_reference")
         message_type = 0
@@ -645,7 +688,14 @@ class SimServer:
         if message.author is not self.state.bot_user:
             raise SimHTTPError(403, 50005, "Cannot edit a message authored by another user")
         payload, files = await self._read_body(request)
-        self._validate(payload, creating=False, has_files=bool(files), kept_flags=message.flags)
+        self._validate(
+            payload,
+            creating=False,
+            has_files=bool(files),
+            kept_flags=message.flags,
+            files=files,
+            editing=message,
+        )
         attachments = self._attachments(payload.get("attachments"), files)
         self.state.edit_message(message, payload, attachments)
         return self._message_json(message)
@@ -717,7 +767,7 @@ class SimServer:
         message: SimMessage | None = None
         created = False
         if response_type == CHANNEL_MESSAGE:
-            self._validate(data, creating=True, has_files=bool(files))
+            self._validate(data, creating=True, has_files=bool(files), files=files)
             message = self._response_message(
                 interaction, data, self._attachments(data.get("attachments"), files)
             )
@@ -736,6 +786,8 @@ class SimServer:
                 creating=False,
                 has_files=bool(files),
                 kept_flags=interaction.source_message.flags,
+                files=files,
+                editing=interaction.source_message,
             )
             message = interaction.source_message
             self.state.edit_message(
@@ -821,7 +873,7 @@ class SimServer:
     async def create_followup(self, request: web.Request) -> web.Response:
         interaction = self._interaction_for_token(request)
         payload, files = await self._read_body(request)
-        self._validate(payload, creating=True, has_files=bool(files))
+        self._validate(payload, creating=True, has_files=bool(files), files=files)
         attachments = self._attachments(payload.get("attachments"), files)
         original = interaction.message
         if (
@@ -831,7 +883,8 @@ class SimServer:
         ):
             # Discord turns the first followup after a "thinking" deferral into the response.
             changes = dict(payload)
-            changes["flags"] = 0
+            # (Components v2's flag stays: the deferred message becomes a v2 one)
+            changes["flags"] = int(payload.get("flags") or 0) & COMPONENTS_V2_FLAG
             changes.setdefault("attachments", [])
             self.state.edit_message(original, changes, attachments)
             original.flags &= ~LOADING_FLAG
@@ -854,7 +907,14 @@ class SimServer:
         interaction = self._interaction_for_token(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
         payload, files = await self._read_body(request)
-        self._validate(payload, creating=False, has_files=bool(files), kept_flags=message.flags)
+        self._validate(
+            payload,
+            creating=False,
+            has_files=bool(files),
+            kept_flags=message.flags,
+            files=files,
+            editing=message,
+        )
         attachments = self._attachments(payload.get("attachments"), files)
         was_loading = bool(message.flags & LOADING_FLAG)
         self.state.edit_message(message, payload, attachments)

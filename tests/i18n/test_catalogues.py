@@ -25,6 +25,7 @@ MESSAGE_ID = re.compile(
 )
 # entries whose German rightly reads the same as the English (formats, names, numbers)
 SAME_IN_GERMAN = {
+    "bot.leiff.legend_line",  # "-# **{card}**: {subtitle}", markup around words of its own
     "picture.leiff.teams",
     "lefe.score",
     "score.plain",

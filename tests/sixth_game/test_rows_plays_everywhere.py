@@ -196,7 +196,7 @@ async def test_members_play_it_in_discord_with_pictures_rules_and_replay(
     )
     assert not challenge.ephemeral, challenge.text
     offer = challenge.last_message
-    assert "Rows" in offer.content and pinged(offer) == {world.bob.id}
+    assert "Rows" in offer.text and pinged(offer) == {world.bob.id}
     accepted = await sim.click(world.bob, offer, "Accept")
     board = accepted.last_message
     match_id = match_id_of(board)
@@ -221,7 +221,7 @@ async def test_members_play_it_in_discord_with_pictures_rules_and_replay(
     final = await stored_state(bot, match_id)
     assert final.outcome is not None, "the game did not end"
     assert pinged(board) == set()
-    result = board.content or ""
+    result = board.text
     assert "wins" in result or "drawn" in result, result
 
     rules = await sim.slash(world.bob, "rules", game="rows")

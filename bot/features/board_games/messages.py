@@ -1,8 +1,10 @@
 """The messages of board matches and challenges: what the channel sees after each update.
 
-A board match is one channel message per update: the board picture with the last move
-marked, a line per event, whose turn it is (the only ping), the time left, and the
-buttons that apply now; while it is the turn of a member whose move hints are on, the
+A board match is one channel message per update, laid out in Components v2
+(:mod:`bot.common.layout`): a box whose accent colour down its side is the colour to move
+(its stone colour in the server's theme), holding the title, the board picture with the
+last move marked, a line per event, whose turn it is (the only ping), the time left, and
+the buttons that apply now; while it is the turn of a member whose move hints are on, the
 picture has a dot on every cell where they may play. A challenge is one message with
 Accept / Decline / Withdraw and its expiry time, edited in place when it ends. Both are
 written in the server's language.
@@ -16,6 +18,7 @@ from bot.common.context import Context
 from bot.common.custom_ids import BOARD, CHALLENGE
 from bot.common.delivery import MessageBuilder
 from bot.common.games import game_title
+from bot.common.layout import Box, Controls, Picture, Text, accent_of
 from bot.common.match_lines import (
     is_bot,
     rating_lines,
@@ -27,8 +30,10 @@ from bot.common.service_words import texts_for
 from bot.common.themes import server_theme
 from bot.features.board_games.labels import KEEP, board_choices
 from bot.service.results import MatchInfo, Update
+from engine import get_spec
 from engine.board import BoardState
 from i18n import N_, translate
+from render.themes import get_theme
 
 
 class ChallengeMessages(MessageBuilder):
@@ -107,8 +112,8 @@ class BoardMessages(MessageBuilder):
         image = None
         state = picture.state if picture is not None else None
         hints = await self.hints_shown(match, state)
+        theme = await server_theme(self.context.service, match.guild_id)
         if state is not None:
-            theme = await server_theme(self.context.service, match.guild_id)
             image = await self.context.painter.board_png(
                 state, seat_names, language, hints=hints, theme=theme
             )
@@ -162,6 +167,17 @@ class BoardMessages(MessageBuilder):
             actions = []
         choices = board_choices(language, _with_keep(actions))
         version = max((b.version for b in update.buttons), default=match.version)
+        layout = (
+            Box(
+                (
+                    Text(lines[0]),
+                    Picture(translate(language, "bot.board.picture", game=title)),
+                    Text("\n".join(lines[1:])),
+                    Controls(),
+                ),
+                accent=_accent(match, theme),
+            ),
+        )
         return Outgoing(
             "\n".join(lines),
             image,
@@ -172,6 +188,7 @@ class BoardMessages(MessageBuilder):
             version,
             pings,
             language,
+            layout,
         )
 
     async def hints_shown(self, match: MatchInfo, state: BoardState | None) -> bool:
@@ -184,6 +201,21 @@ class BoardMessages(MessageBuilder):
         if len(match.to_act) != 1 or is_bot(match, match.to_act[0]):
             return False
         return bool(await self.context.service.hints_on(match.to_act[0], match.game))
+
+
+def _accent(match: MatchInfo, theme: str) -> int | None:
+    """The colour to move (its stones' colour in ``theme``), for the message's accent; none
+    once the match is over or while no seat has a colour (Les's set-up)."""
+    if match.status != "running":
+        return None
+    colours = get_spec(match.game).colours
+    to_move = {s.colour for s in match.seats if s.user_id in match.to_act and s.colour}
+    if len(to_move) != 1:
+        return None
+    (colour,) = to_move
+    if colour not in colours:
+        return None
+    return accent_of(get_theme(theme).stones[colours.index(colour)].fill)
 
 
 def _human_to_act(match: MatchInfo) -> bool:

@@ -211,6 +211,30 @@ YOUR_SLOT = {
 }
 
 
+# Actions on one of the player's own slots, the first the one shown beside the slot (a
+# section's one button) when a slot has several; the others stay with the other controls.
+SLOT_KINDS = ("swap", "look", "peek", "give", "belle_show", "slot_discard", "match")
+# Beside its slot ("**Slot 2** · [7]") an action needs no slot number: a shorter label.
+BESIDE: dict[str, str] = {
+    "swap": N_("bot.leiff.beside.swap"),
+    "look": N_("bot.leiff.beside.look"),
+    "peek": N_("bot.leiff.beside.look"),
+    "give": N_("bot.leiff.beside.give"),
+    "belle_show": N_("bot.leiff.beside.belle_show"),
+    "slot_discard": N_("bot.leiff.beside.slot_discard"),
+    "match": N_("bot.leiff.beside.match"),
+}
+
+
+def own_slot(action: str) -> tuple[int, int] | None:
+    """(slot, rank in :data:`SLOT_KINDS`) of an action on one of the player's own slots,
+    None for any other action."""
+    parsed = _parsed(action)
+    if parsed is None or parsed.kind not in SLOT_KINDS or not parsed.numbers:
+        return None
+    return parsed.numbers[0], SLOT_KINDS.index(parsed.kind)
+
+
 def _parsed(action: str) -> Action | None:
     try:
         return parse_action(action)

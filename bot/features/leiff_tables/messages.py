@@ -11,6 +11,7 @@ language, each hand in its player's own.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Mapping, Sequence
 
 import discord
@@ -19,6 +20,7 @@ from bot.common.components import Choice
 from bot.common.context import Context
 from bot.common.custom_ids import ADD_BOT, LEAVE_TABLE, LEIFF, REMOVE_BOT, SHOW_HAND
 from bot.common.delivery import Delivery, MessageBuilder
+from bot.common.layout import Block, Box, Controls, Picture, Section, Text, fits
 from bot.common.match_lines import (
     is_bot,
     places_line,
@@ -31,7 +33,13 @@ from bot.common.outgoing import Outgoing, listing, match_of, sentence
 from bot.common.responder import Responder
 from bot.common.service_words import texts_for
 from bot.common.themes import member_theme, server_theme
-from bot.features.leiff_tables.labels import leiff_choices, table_choices
+from bot.features.leiff_tables.labels import (
+    BESIDE,
+    SLOT_KINDS,
+    leiff_choices,
+    own_slot,
+    table_choices,
+)
 from bot.features.leiff_tables.living import LivingTables
 from bot.service.results import MatchInfo, Update
 from engine import get_spec
@@ -68,6 +76,82 @@ def special_effect(view: LeiffView | None, seat: int | None) -> str | None:
     if waiting.get("step") != "effect" or seat not in (waiting.get("owners") or ()):
         return None
     return card if special_subtitle(card or "") is not None else None
+
+
+def hand_layout(
+    outgoing: Outgoing, view: LeiffView | None, seat: int | None, lines: Sequence[str]
+) -> tuple[Block, ...]:
+    """A hand in Components v2: one box of its words, the picture, a line per slot (what
+    the player knows of the card there, with the slot's action as a button beside it), the
+    legend of the special cards they can see, and the other controls. A slot with several
+    actions has the first of :data:`SLOT_KINDS` beside it, the rest below with the others.
+    Should that be more than Discord's 40 components (many slots and menus), the slots are
+    one text and every action is below."""
+    language = outgoing.language
+    hand = (
+        list((view or {}).get("hands", [])[seat]) if view is not None and seat is not None else []
+    )
+    beside: dict[int, Choice] = {}
+    for choice in outgoing.choices:
+        place = own_slot(choice.action)
+        if place is None or not 1 <= place[0] <= len(hand):
+            continue
+        current = beside.get(place[0])
+        if current is None or place[1] < (own_slot(current.action) or (0, 99))[1]:
+            beside[place[0]] = choice
+    rest = tuple(c for c in outgoing.choices if c not in beside.values())
+    for number, choice in beside.items():
+        kind = SLOT_KINDS[(own_slot(choice.action) or (0, 0))[1]]
+        beside[number] = dataclasses.replace(choice, label=translate(language, BESIDE[kind]))
+    words = Text("\n".join(lines))
+    picture = Picture(translate(language, "bot.leiff.hand_picture"))
+    legend = Text("\n".join(_legend(view, seat, language)))
+    slots: list[Block] = []
+    plain: list[str] = []
+    for number, label in enumerate(hand, start=1):
+        line = _slot_line(number, label, language)
+        if number in beside:
+            if plain:
+                slots.append(Text("\n".join(plain)))
+                plain = []
+            slots.append(Section((line,), beside[number]))
+        else:
+            plain.append(line)
+    if plain:
+        slots.append(Text("\n".join(plain)))
+    layout: tuple[Block, ...] = (Box((words, picture, *slots, legend, Controls(rest))),)
+    if fits(layout, outgoing):
+        return layout
+    every_slot = Text("\n".join(_slot_line(n, c, language) for n, c in enumerate(hand, 1)))
+    return (Box((words, picture, every_slot, legend, Controls())),)
+
+
+def _slot_line(number: int, label: str | None, language: str) -> str:
+    """What the player knows of their card in slot ``number`` (``label`` None: nothing)."""
+    if label is None:
+        return translate(language, "bot.leiff.slot_unknown", slot=number)
+    return translate(language, "bot.leiff.slot_known", slot=number, card=f"[{display_name(label)}]")
+
+
+def _legend(view: LeiffView | None, seat: int | None, language: str) -> list[str]:
+    """A line for each special card face up for the player (their known cards, the card
+    they hold, the discard pile's top): its name and what it does."""
+    if view is None or seat is None:
+        return []
+    holding: Mapping[str, object] = view.get("holding") or {}
+    seen: list[str] = []
+    for label in (*view["hands"][seat], holding.get("card"), view.get("discard_top")):
+        if isinstance(label, str) and special_subtitle(label) is not None and label not in seen:
+            seen.append(label)
+    return [
+        translate(
+            language,
+            "bot.leiff.legend_line",
+            card=display_name(label),
+            subtitle=special_subtitle(label, language),
+        )
+        for label in seen
+    ]
 
 
 def table_step(update: Update) -> str | None:
@@ -352,7 +436,7 @@ class LeiffMessages(MessageBuilder):
                 )
             )
         version = buttons.version if buttons is not None else match.version
-        return Outgoing(
+        outgoing = Outgoing(
             "\n".join(lines),
             image,
             "hand.png",
@@ -362,3 +446,6 @@ class LeiffMessages(MessageBuilder):
             version,
             language=language,
         )
+        view = picture.view if picture is not None else None
+        outgoing.layout = hand_layout(outgoing, view, seat, lines)
+        return outgoing
