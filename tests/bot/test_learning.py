@@ -27,22 +27,28 @@ from tests.discord_sim.models import SimMessage
 from tests.tutorial.pictures import page_problems
 from tutorial import help_text, tutorial_games, tutorial_page, tutorial_pages
 
+LEAF_GREEN = 0x3E7D45
 
-def embed_of(message: SimMessage) -> dict:
-    assert len(message.embeds) == 1, message.embeds
-    return message.embeds[0]
+
+def box_of(message: SimMessage) -> dict:
+    """The one box (Components v2 container) the message is, within Discord's limits."""
+    assert message.is_v2 and not message.content and not message.embeds
+    assert message.component_count <= 40
+    (box,) = message.components
+    assert box["type"] == 17 and box["accent_color"] == LEAF_GREEN
+    return box
 
 
 def check_page(message: SimMessage, game: str, number: int, language: str = "en") -> None:
     """The message shows page ``number`` of ``game``: words, counter, buttons, picture."""
     page = tutorial_page(game, number, language)
-    embed = embed_of(message)
+    box = box_of(message)
     title = phrase(language, get_spec(game).title())
-    assert embed["title"] == f"{title} · {page.title}"
-    assert embed["description"] == page.body
-    assert embed["footer"]["text"] == page.counter
-    assert embed["image"]["url"] == f"attachment://{page.filename}"
+    # the title, the words, the picture, the counter, then the buttons, in one box
+    assert [c["type"] for c in box["components"]][:4] == [10, 10, 12, 10]
+    assert message.texts[:3] == [f"### {title} · {page.title}", page.body, f"-# {page.counter}"]
     assert message.attachments[0].filename == page.filename
+    assert [a.filename for a in message.gallery_pictures] == [page.filename]
     image = decode_png(message)
     assert page_problems(game, number, image, language) == [], (game, number)
     buttons = {b.label: b for b in message.buttons}
@@ -59,24 +65,28 @@ async def test_help_says_what_the_bot_is_in_one_private_message(sim, world, bot)
     assert answer.ephemeral
     message = answer.last_message
     text = help_text("en", bot_name=sim.bot_user.display_name)
-    embed = embed_of(message)
-    assert embed["title"] == text.title and embed["description"] == text.markdown()
-    description = embed["description"]
+    box_of(message)
+    assert message.texts[0] == f"## {text.title}\n{text.intro}"
+    description = message.text
     for game in ("Lefe", "Dalen", "Lublache", "Les", "Leiff"):
         assert f"**{game}**:" in description
     for command in ("`/play game:Lefe`", "`/rules game:Lefe`", "/leaderboard", "/settings"):
         assert command in description
     assert f"opponent:@{sim.bot_user.display_name}" in description
-    assert [b.label for b in message.buttons] == [
-        f"Learn {phrase('en', get_spec(g).title())}" for g in tutorial_games()
-    ]
+    # each game's line has its Learn button beside it
+    learn = [f"Learn {phrase('en', get_spec(g).title())}" for g in tutorial_games()]
+    assert [b.label for b in message.buttons] == learn
+    beside = {s["accessory"]["label"]: s["components"][0]["content"] for s in message.sections}
+    for game in tutorial_games():
+        title = phrase("en", get_spec(game).title())
+        assert beside[f"Learn {title}"].startswith(f"**{title}**: ")
     assert not [m for m in world.channel.messages if not m.ephemeral], "/help posted publicly"
 
     # A German client reads it in German, the commands as German clients name them.
     world.bob.locale = "de"
     german = (await sim.slash(world.bob, "help")).last_message
-    assert embed_of(german)["title"] == help_text("de").title
-    assert "/spielen" in embed_of(german)["description"]
+    assert german.texts[0].startswith(f"## {help_text('de').title}\n")
+    assert "/spielen" in german.text
     assert "Lefe lernen" in [b.label for b in german.buttons]
     sim.assert_no_bot_errors()
 
@@ -142,8 +152,10 @@ async def test_the_last_page_starts_a_practice_game_against_the_bot(sim, world, 
     assert match.vs_bot and match.bot_level == "easy" and not match.rated
     assert [s.user_id for s in match.seats] == [world.alice.id, sim.bot_user.id]
     assert pinged(board) == {world.alice.id}
-    # The tutorial page itself is left as it was.
-    assert sim.state.messages[page.id].embeds == page.embeds
+    # The tutorial page keeps its words and picture (greyed, if at all, in its own layout).
+    kept = sim.state.messages[page.id]
+    assert kept.is_v2 and kept.texts[0].startswith("### Lefe · ")
+    assert [a.filename for a in kept.gallery_pictures] == [kept.attachments[0].filename]
     sim.assert_no_bot_errors()
 
 
@@ -152,7 +164,7 @@ async def test_the_leiff_practice_button_deals_a_table_with_bot_seats(sim, world
     page = await last_page(sim, world.bob, "leiff")
     started = await sim.click(world.bob, page, "Practise against the bot (easy)")
     await handle.client.delivery.bots_idle()
-    table = next(m for m in world.channel.messages if not m.ephemeral and "table #" in m.content)
+    table = next(m for m in world.channel.messages if not m.ephemeral and "table #" in m.text)
     match = await stored_match(handle, table_id(table))
     assert match.game == "leiff" and match.status == "running", started.text
     assert [s.is_bot for s in match.seats] == [False, True, True]

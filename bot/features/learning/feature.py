@@ -83,7 +83,7 @@ class Learning:
             )
             me = me or self.context.client.user
             text = help_text(responder.language, bot_name=me.display_name if me else "Leafbot")
-            await responder.private(**help_message(text))
+            await responder.private(**help_message(text, responder.language))
 
         await self.errors.run(interaction, run)
 
