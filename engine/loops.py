@@ -384,7 +384,12 @@ def _grow_on(
     neighbour_masks = _neighbour_masks(n)
     edge_bits = _edge_mask(n)
     ring_masks, ring_getters = _ring_masks(n), _ring_getters(n)
+    rings, towards_edge = ring_of_six(n), neighbours_towards_edge(n)
     several_runs = SEVERAL_RUNS_INSIDE
+    empty_bits = ~occupied_bits
+    # a flood of the outside stops at the edge or at an edge-reaching empty cell (which
+    # never joins E): see add_enclosed()
+    stop_bits = reach_bits | edge_bits
     memo_before, changed = (before[0], before[2]) if before is not None else ({}, 0)
     # Constructions from different cells often reach the same E and go on alike from
     # there: every E met is remembered with the answer. What was looked at from E on is
@@ -405,7 +410,7 @@ def _grow_on(
             break
         remembered = len(trail)
         candidates = to_examine & rim_bits
-        moving = candidates & ~occupied_bits
+        moving = candidates & empty_bits
         if moving & reach_bits:
             break  # this empty region, and with it the edge, joins E: no loop
         stones = candidates & occupied_bits
@@ -443,11 +448,19 @@ def _grow_on(
                     to_examine |= neighbour_masks[nb_bit.bit_length() - 1]
             if several_runs[ring_getters[w](inside)]:
                 # the pieces cut off are bounded by E alone: no W cell outside them
-                # neighbours them, so dropping them leaves the other counts right
-                for x in add_enclosed(grid, w, inside, reach_bits):
-                    x_bit = 1 << x
-                    region_bits |= x_bit
-                    rim_bits &= ~x_bit
+                # neighbours them, so dropping them leaves the other counts right (this
+                # is add_enclosed(), written out: it runs for a good part of all moves)
+                known_open: set[int] = set()
+                for start in rings[w]:
+                    if inside[start] or start in known_open:
+                        continue
+                    piece = _cut_off(start, inside, stop_bits, towards_edge, known_open)
+                    if piece is not None:
+                        for x in piece:
+                            inside[x] = 1
+                            x_bit = 1 << x
+                            region_bits |= x_bit
+                            rim_bits &= ~x_bit
     for seen_region, _, _, _ in trail[:remembered]:
         memo[seen_region] = (result, looked_at & ~seen_region)
     return result, looked_at, tuple(trail)
@@ -463,13 +476,14 @@ def add_enclosed(grid: HexGrid, cell: int, inside: bytearray, open_bits: int = 0
     holds: the edge-reaching empty cells, which never join E): only pieces that really
     are cut off get flooded whole.
     """
-    on_edge, towards_edge = grid.on_edge, neighbours_towards_edge(grid.n)
+    towards_edge = neighbours_towards_edge(grid.n)
+    stop_bits = open_bits | _edge_mask(grid.n)
     known_open: set[int] = set()  # cells shown to connect to the edge
     enclosed: list[int] = []
     for start in ring_of_six(grid.n)[cell]:
         if inside[start] or start in known_open:
             continue
-        seen = _cut_off(start, inside, on_edge, towards_edge, known_open, open_bits)
+        seen = _cut_off(start, inside, stop_bits, towards_edge, known_open)
         if seen is not None:
             for x in seen:
                 inside[x] = 1
@@ -480,26 +494,28 @@ def add_enclosed(grid: HexGrid, cell: int, inside: bytearray, open_bits: int = 0
 def _cut_off(
     start: int,
     blocked: bytes | bytearray,
-    on_edge: Sequence[bool],
+    stop_bits: int,
     towards_edge: Sequence[Sequence[int]],
     known_open: set[int],
-    open_bits: int = 0,
 ) -> set[int] | None:
     """The cells not ``blocked`` joined to ``start``, if they do not reach the board's
     edge; None if they do (then they are added to ``known_open``). Heads for the edge
-    first and stops as soon as it gets there, or at a cell of ``open_bits`` (known to
-    reach it)."""
+    first and stops as soon as it meets a cell of ``stop_bits`` (the edge, and cells known
+    to reach it), each neighbour tested as it is found rather than when its turn comes."""
+    if stop_bits >> start & 1:
+        known_open.add(start)
+        return None
     seen = {start}
     stack = [start]
     while stack:
-        x = stack.pop()
-        if on_edge[x] or x in known_open or open_bits >> x & 1:
-            known_open |= seen
-            return None
-        for nb in towards_edge[x]:
-            if not blocked[nb] and nb not in seen:
-                seen.add(nb)
-                stack.append(nb)
+        for nb in towards_edge[stack.pop()]:
+            if blocked[nb] or nb in seen:
+                continue
+            if stop_bits >> nb & 1 or nb in known_open:
+                known_open |= seen
+                return None
+            seen.add(nb)
+            stack.append(nb)
     return seen
 
 
@@ -507,7 +523,7 @@ def pieces_cut_off(grid: HexGrid, occupied: bytes, ring: tuple[int, ...]) -> lis
     """The empty regions next to a new stone that no longer reach the board's edge,
     when the region the stone was placed in did (``occupied`` includes the stone, ``ring``
     is its neighbours in turning order)."""
-    on_edge, towards_edge = grid.on_edge, neighbours_towards_edge(grid.n)
+    towards_edge, edge_bits = neighbours_towards_edge(grid.n), _edge_mask(grid.n)
     known_open: set[int] = set()
     pieces: list[set[int]] = []
     for start in ring:
@@ -515,7 +531,7 @@ def pieces_cut_off(grid: HexGrid, occupied: bytes, ring: tuple[int, ...]) -> lis
             continue
         if any(start in piece for piece in pieces):
             continue
-        seen = _cut_off(start, occupied, on_edge, towards_edge, known_open)
+        seen = _cut_off(start, occupied, edge_bits, towards_edge, known_open)
         if seen is not None:
             pieces.append(seen)
     return pieces

@@ -98,6 +98,21 @@ class LublacheState(BoardState):
             self._cache[key] = forbidden
         return forbidden
 
+    def _next_to_owned_loop(self, cell: int, colour: int) -> bool:
+        """Whether the empty ``cell`` is in :meth:`_forbidden_for` ``colour``, without
+        working the whole set out when it is not known yet: a replay asks about one cell
+        of each position, and the loops through its six neighbours are at hand."""
+        forbidden = self._cache.get(_FORBIDDEN_KEYS[colour])
+        if forbidden is not None:
+            return cell in forbidden
+        finder, cells = self._finder(), self.cells
+        return any(
+            _single_coloured(cells, loop) == colour
+            for nb in self.grid.neighbours[cell]
+            if cells[nb] != EMPTY
+            for loop in finder.loops_through(nb)
+        )
+
     def _stone_groups(self) -> list[int]:
         groups = self._cache.get("groups")
         if groups is None:
@@ -163,7 +178,7 @@ class LublacheState(BoardState):
         """:meth:`_evaluate`, and the loop finder of the board after the turn when the
         loops had to be worked out for it (None on the quick paths, where none was made)."""
         mover = self.mover if self.mover is not None else 1
-        if cell in self._forbidden_for(mover):
+        if self._next_to_owned_loop(cell, mover):
             return IllegalMove("lublache_own_loop", cell=self.grid.names[cell]), None
         if not may_close_a_cycle(self.size, self._stone_groups(), cell):
             # no loop can pass through the new stone: it closes nothing and ends on nothing
