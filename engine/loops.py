@@ -262,6 +262,7 @@ def grow_loop(
     memo: Memo,
     cell: int,
     before: tuple[Memo, Trail | None, int] | None = None,
+    spelled: dict[int, Loop] | None = None,
 ) -> tuple[Loop | None, int, Trail | None]:
     """The loop around ``cell``, the cells looked at on the way (a bit mask), and the
     construction's trail past its first round (None if it ended there).
@@ -277,6 +278,10 @@ def grow_loop(
     changed). A round goes as it went there as long as the construction has looked at
     none of those cells: so it resumes at the first round that had, and the memo's answers
     that looked at none of them still hold.
+
+    ``spelled`` maps the loops found so far (bit masks) to their spelling (see
+    :func:`cycle_order`), for the boards of one lineage: the same loop is found from
+    several cells and on many boards in a row.
     """
     if grid.on_edge[cell]:
         return None, 0, None
@@ -303,6 +308,7 @@ def grow_loop(
             looked_at,
             to_examine,
             list(trail_before[:resume]),
+            spelled,
         )
 
     # First round, E = {cell}: W is the ring of six, where every cell has exactly two
@@ -357,6 +363,7 @@ def grow_loop(
         looked_at,
         rim_bits,
         [],
+        spelled,
     )
 
 
@@ -372,6 +379,7 @@ def _grow_on(
     looked_at: int,
     to_examine: int,
     trail: list[tuple[int, int, int, int]],
+    spelled: dict[int, Loop] | None = None,
 ) -> tuple[Loop | None, int, Trail]:
     """The later rounds of :func:`grow_loop`, from E (``region_bits``, also as flags in
     ``inside``), its W (``rim_bits``) and the cells looked at so far; ``trail`` holds the
@@ -420,11 +428,19 @@ def _grow_on(
             if (neighbour_masks[lowest.bit_length() - 1] & rim_bits).bit_count() != 2:
                 moving |= lowest
         if not moving:
-            result = cycle_order(grid, _cells_of(rim_bits))
+            if spelled is None:
+                result = cycle_order(grid, _cells_of(rim_bits))
+            else:
+                result = spelled.get(rim_bits)
+                if result is None:
+                    if len(spelled) >= _SPELLED_LIMIT:
+                        spelled.clear()  # a long search's lineage: start again
+                    result = spelled[rim_bits] = cycle_order(grid, _cells_of(rim_bits))
             break
         if moving & edge_bits:
             break
         to_examine = 0
+        escapes = False
         while moving:
             lowest = moving & -moving
             moving ^= lowest
@@ -442,6 +458,11 @@ def _grow_on(
             if fresh:
                 rim_bits |= fresh
                 looked_at |= fresh
+                if fresh & reach_bits:
+                    # an empty cell reaching the edge joined W: it moves in next round
+                    # (nothing encloses it) and the construction escapes, so it ends here
+                    escapes = True
+                    break
                 while fresh:
                     nb_bit = fresh & -fresh
                     fresh ^= nb_bit
@@ -461,6 +482,8 @@ def _grow_on(
                             x_bit = 1 << x
                             region_bits |= x_bit
                             rim_bits &= ~x_bit
+        if escapes:
+            break
     for seen_region, _, _, _ in trail[:remembered]:
         memo[seen_region] = (result, looked_at & ~seen_region)
     return result, looked_at, tuple(trail)
@@ -586,6 +609,8 @@ def reach_without(
 # whose construction reached it, are looked up, so a board size fills a few thousand keys
 # (_SHARED_DEPTH entries each); the limit is a backstop.
 _SHARED_DEPTH = 3
+# how many spelled loops a lineage of finders keeps (see grow_loop())
+_SPELLED_LIMIT = 4096
 _SHARED_KEYS_LIMIT = 100_000
 _shared_answers: dict[
     tuple[int, int, int | tuple[int, ...]],
@@ -637,6 +662,7 @@ class LoopFinder:
         "_producers",
         "_reach_bits",
         "_rings",
+        "_spelled",
         "_survives",
         "_tag",
         "_through",
@@ -661,6 +687,9 @@ class LoopFinder:
         # E (as a bit mask, from the second round on) -> the answer of a construction that
         # reached it, and the cells looked at from there on
         self._memo: Memo = {}
+        # the loops found on this board and the boards it was made from (bit mask ->
+        # spelling), shared along the lineage (see grow_loop())
+        self._spelled: dict[int, Loop] = {}
         # cell -> the trail of its construction past the first round (None if it ended
         # there), for the boards made from this one (see grow_loop())
         self._trails: dict[int, Trail | None] = {}
@@ -748,7 +777,14 @@ class LoopFinder:
         if tag is None:
             # a finder made from scratch shares nothing with the boards around it
             loop, looked_at, trail = grow_loop(
-                self.grid, self.occupied, occupied_bits, reach_bits, self._memo, cell
+                self.grid,
+                self.occupied,
+                occupied_bits,
+                reach_bits,
+                self._memo,
+                cell,
+                None,
+                self._spelled,
             )
             around[cell] = loop
             self._looked_at[cell] = looked_at
@@ -779,6 +815,7 @@ class LoopFinder:
             self._memo,
             cell,
             None if before is None else (before[0], before[1].get(cell), before[2]),
+            self._spelled,
         )
         around[cell] = loop
         self._looked_at[cell] = looked_at
@@ -819,6 +856,7 @@ class LoopFinder:
                     changed |= 1 << x
         successor._reach_bits = reach_bits & ~changed
         successor._before = (self._memo, self._trails, changed)
+        successor._spelled = self._spelled
         self._hand_over(successor, self._watchers_of(changed))
         return successor
 
@@ -843,6 +881,7 @@ class LoopFinder:
         # the empty cells whose region's reach of the edge changed
         changed |= reach_bits ^ successor._reach_bits
         successor._before = (self._memo, self._trails, changed)
+        successor._spelled = self._spelled
         self._hand_over(successor, self._watchers_of(changed))
         return successor
 

@@ -119,3 +119,61 @@ def test_group_test_is_stricter_than_the_neighbour_test_and_never_misses_a_loop(
         assert not possible or may_lie_on_a_loop(size, board, cell)
         if not possible:
             assert finder.with_stone(cell).loops_through_new_stone() == []
+
+
+def test_a_long_lineage_spells_every_loop_as_a_finder_of_its_own() -> None:
+    """Finders made one from another share the loops they spelled (and drop them all when
+    too many pile up): along a long chain of stones added and taken away, with the limit
+    made small enough to be reached, every loop matches a finder that shares nothing."""
+    rng = random.Random(5)
+    size = 7
+    limit = loops._SPELLED_LIMIT
+    loops._SPELLED_LIMIT = 8
+    try:
+        finder = LoopFinder(size, random_board(rng, size))
+        spelled = finder._spelled
+        for _ in range(40):
+            empty = [cell for cell, stone in enumerate(finder.occupied) if not stone]
+            stones = [cell for cell, stone in enumerate(finder.occupied) if stone]
+            if empty and (rng.random() < 0.7 or len(stones) < 3):
+                finder = finder.with_stone(rng.choice(empty))
+            else:
+                finder = finder.without_stones(rng.sample(stones, 2))
+            assert finder._spelled is spelled  # one lineage, one table
+            assert finder.all_loops() == LoopFinder(size, finder.occupied).all_loops()
+            assert len(spelled) <= 8
+    finally:
+        loops._SPELLED_LIMIT = limit
+
+
+def test_the_answer_and_the_cells_it_looked_at_hold_on_any_board_agreeing_there() -> None:
+    """A construction that ends as soon as an empty cell reaching the edge joins its rim
+    has looked at enough: on boards that agree with the board on those cells (occupancy
+    and reach of the edge), the loop around the same cell is the same."""
+    rng = random.Random(8)
+    size = 7
+    checked = 0
+    for _ in range(80):
+        board = random_board(rng, size)
+        finder = LoopFinder(size, board)
+        finder.all_loops()
+        occupied_bits, reach_bits = finder._bits()
+        for start, looked_at in finder._looked_at.items():
+            if not looked_at or finder._around[start] is not None:
+                continue
+            # change a cell the construction did not look at, keep the rest
+            outside = [c for c in range(len(board)) if not looked_at >> c & 1]
+            if not outside:
+                continue
+            other = bytearray(board)
+            flip = rng.choice(outside)
+            other[flip] ^= 1
+            again = LoopFinder(size, other)
+            other_occupied, other_reach = again._bits()
+            if (other_occupied ^ occupied_bits) & looked_at or (
+                other_reach ^ reach_bits
+            ) & looked_at:
+                continue  # the change reached a cell it looked at after all
+            assert again.around(start) is None, (start, flip)
+            checked += 1
+    assert checked > 100

@@ -337,3 +337,23 @@ def test_chains_of_stones_added_and_taken_away_match_the_frozen_finder() -> None
                     occupied[cell] = 0
                 finder = finder.without_stones(taken)
             assert finder.all_loops() == LoopFinderV1(size, occupied).all_loops(), size
+
+
+def test_a_cell_next_to_an_owned_loop_is_told_alike_without_the_whole_set() -> None:
+    """A move played without its move list asks whether its one cell touches a loop its
+    player owns; every empty cell of crowded positions gets the answer of the whole set
+    (the set the move list works out), for both colours."""
+    fast_game = _NineLublache()
+    refused = 0
+    for seed in range(3):
+        for state in _nine_board_positions(9100 + seed, (0.6, 0.8, 0.95)):
+            for colour in (1, 2):
+                lone = fast_game.position(9, state.stones, state.to_move)
+                whole = fast_game.position(9, state.stones, state.to_move)
+                lone._cache.pop(f"forbidden{colour}", None)
+                forbidden = whole._forbidden_for(colour)
+                for cell, code in enumerate(lone.cells):
+                    if code == 0:
+                        assert lone._next_to_owned_loop(cell, colour) == (cell in forbidden)
+                refused += len(forbidden)
+    assert refused > 0  # cells next to owned loops were among them
