@@ -202,6 +202,16 @@ class BoardGame:
         return f"<{type(self).__name__} {self.name}>"
 
 
+# How a match its players ended outside the rules ended: the outcome code of its last
+# picture (BoardState.ended).
+ENDED = {
+    "resigned": "ended_resigned",
+    "time": "ended_time",
+    "agreed": "ended_agreed",
+    "aborted": "ended_aborted",
+}
+
+
 @dataclass(frozen=True, eq=False)
 class BoardState(ABC):
     """One immutable position of a board game.
@@ -398,6 +408,18 @@ class BoardState(ABC):
     def view(self, seat: int | None) -> Self:
         """What ``seat`` (None: a spectator) may know: everything, as nothing is hidden."""
         return self
+
+    def ended(self, how: str, winner_seat: int | None) -> BoardState:
+        """This position as the last picture of a match its players ended outside the
+        rules, ``how`` (``"resigned"``, ``"time"``, ``"agreed"``, ``"aborted"``): its outcome
+        says so, with the winner's colour, so that the picture says who won and that nobody
+        is to move. Only pictures read it: the match's moves are as they were."""
+        code = ENDED[how]
+        if winner_seat is None:
+            return self._next(outcome=Outcome.because(None, code), mover=None)
+        colour, loser = self.seat_colour(winner_seat), self.seat_colour(1 - winner_seat)
+        outcome = Outcome.because(colour, code, colour=colour, loser_colour=loser)
+        return self._next(outcome=outcome, mover=None)
 
     def winning_seats(self) -> list[int]:
         """The seat that won; [] while the game runs and for a draw."""

@@ -14,6 +14,11 @@ from typing import Any
 from engine.errors import fill
 
 REASONS: dict[str, str | tuple[str, str]] = {
+    # ---- a match the players ended outside the rules (its last picture, BoardState.ended) --
+    "ended_resigned": "{colour} wins: {loser_colour} resigned",
+    "ended_time": "{colour} wins: {loser_colour} ran out of time",
+    "ended_agreed": "draw by agreement",
+    "ended_aborted": "aborted: nobody wins or loses",
     # ---- Dalen ------------------------------------------------------------------------------
     "dalen_wiped_out": "{colour} wins: {loser_colour} has no stones left",
     "dalen_draw_passed": (

@@ -61,6 +61,32 @@ def people_yet_to_move(record: MatchRecord, state: BoardState) -> frozenset[int]
     return seats_yet_to_move(state) - bots
 
 
+# How a match its players ended outside the rules ended, by the stored reason's code
+ENDED_HOW = {"reason_resigned": "resigned", "reason_timed_out": "time", "reason_agreed": "agreed"}
+
+
+def picture_state(record: MatchRecord, state: BoardState) -> BoardState:
+    """The position a match's picture shows. Once the players ended it outside the rules
+    (a resignation, the clock, a draw agreed, an abort), one whose outcome says so
+    (:meth:`engine.board.BoardState.ended`): the last picture said "<@u> to move" under a
+    line saying that they had lost. Worked out from the stored result, so a picture drawn
+    again after a restart says it too."""
+    result = record.result
+    if record.status == "running" or result is None or state.outcome is not None:
+        return state
+    if result.get("aborted"):
+        return state.ended("aborted", None)
+    why = reasons.reason_of(result)
+    how = ENDED_HOW.get(why.code) if isinstance(why, Said) else None
+    if how == "agreed":
+        return state.ended(how, None)
+    winners = result.get("winners") or []
+    seat = record.seat_of(winners[0]) if len(winners) == 1 else None
+    if how is None or seat is None or not state.colours_assigned:
+        return state
+    return state.ended(how, seat.seat)
+
+
 def user_to_move(record: MatchRecord, state: BoardState) -> int | None:
     seat = state.seat_to_move
     return None if seat is None else record.user_of(seat)

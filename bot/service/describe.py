@@ -138,7 +138,15 @@ class Describer:
             info,
             events=(*events, *lines),
             one_paragraph=True,
-            pictures=(Picture("board", record.id, record.version, None, state=state),),
+            pictures=(
+                Picture(
+                    "board",
+                    record.id,
+                    record.version,
+                    None,
+                    state=board_logic.picture_state(record, state),
+                ),
+            ),
             buttons=(Buttons(None, board_logic.channel_actions(record, state), record.version),),
             mentions=bots.humans_only(record, info.to_act),
         )

@@ -13,6 +13,8 @@ import re
 import pytest
 
 from bot.common.outgoing import full_sentence
+from bot.common.pictures import board_png
+from engine import get_board_game
 from i18n import translate
 from tests.bot.helpers import (
     CONFIRMS,
@@ -46,6 +48,19 @@ async def start_match(sim, challenger, opponent, language: str, game: str = "dal
 def button(message, msgid: str, language: str):
     label = translate(language, msgid)
     return next(b for b in message.buttons if b.label == label)
+
+
+async def assert_final_picture_says(bot, message, match_id, language, how, winner_seat):
+    """The last board's picture says how the match ended (the stored position with that
+    outcome: "bob (light) wins — light wins: dark resigned", "Aborted: …"), not whose move
+    it would have been."""
+    record = await bot.client.service.repo.get_match(match_id)
+    state = get_board_game(record.game).from_json(record.state)
+    assert state.outcome is None  # the stored position is as it was
+    picture = message.attachments[0].data
+    names = ("alice", "bob")
+    assert picture == board_png(state.ended(how, winner_seat), names, language)
+    assert picture != board_png(state, names, language)
 
 
 async def ratings_and_stats(sim, world):
@@ -87,6 +102,7 @@ async def test_resigning_asks_first_and_no_plays_on(sim, world, language, bot):
     final = last_board_message(world.channel)
     assert done.last_message.id == final.id, "the new board is the click's own answer"
     assert translate(language, "service.say.reason_resigned", user=f"<@{alice.id}>") in (final.text)
+    await assert_final_picture_says(bot, final, match_id, language, "resigned", 1)
     # A second Yes on the same question finds the match over.
     again = await sim.click(alice, question, yes.custom_id)
     assert again.ephemeral and again.text == full_sentence(
@@ -164,6 +180,7 @@ async def test_before_their_first_move_a_player_aborts_unrated(sim, world, langu
     said = translate(language, "service.say.match_aborted_by", user=f"<@{bob.id}>")
     assert said in final.text
     assert not final.buttons, "an aborted match offers nothing (no rematch of a no-game)"
+    await assert_final_picture_says(bot, final, match_id, language, "aborted", None)
     # Nobody's rating, record or statistics changed.
     assert await ratings_and_stats(sim, world) == before
     if language == "de":  # everything the players saw was German
@@ -184,6 +201,7 @@ async def test_a_no_show_ends_unrated_on_time(sim, world, language, bot, clock):
     said = translate(language, "service.say.first_move_missed", user=f"<@{bob.id}>")
     assert said in final.text, final.text
     assert translate(language, "bot.match.ratings", changes="").split(":")[0] not in (final.text)
+    await assert_final_picture_says(bot, final, match_id, language, "aborted", None)
     assert await ratings_and_stats(sim, world) == before
 
     # Once both have moved, running out of time is a rated loss as ever.
@@ -196,6 +214,8 @@ async def test_a_no_show_ends_unrated_on_time(sim, world, language, bot, clock):
     match = await stored_match(bot, match_id)
     assert match.status == "finished" and match.result["winners"] == [bob.id]
     assert await ratings_and_stats(sim, world) != before
+    final = last_board_message(world.channel)
+    await assert_final_picture_says(bot, final, match_id, language, "time", 1)
     if language == "de":
         assert untranslated(sim, names=PLAYERS) == []
     sim.assert_no_bot_errors()
