@@ -16,7 +16,8 @@ Colours play no part: the loops depend only on which cells are occupied, so one
 What keeps this fast (a Lublache turn asks about the loops of every candidate board):
 
 - An empty cell of ``W`` always moves, so once ``E`` meets an empty region that reaches the
-  edge the answer is "no loop" at once (most cells of a sparse board stop after one round).
+  edge the answer is "no loop" at once (most cells of a sparse board stop after one round),
+  even in the middle of a round: as soon as such a cell joins ``W``.
 - Enclosure is checked locally: adding one cell to ``E`` can only cut the rest of the board
   apart when the cell's outside neighbours, taken round it, form more than one run; only
   then is a flood fill needed.
@@ -41,7 +42,8 @@ What keeps this fast (a Lublache turn asks about the loops of every candidate bo
   the start of each round), and the new one resumes at the first round that looks at a
   changed cell; the memo of the board before still answers for every E whose rest of
   the construction looked at none (see :func:`grow_loop`). The trails, the wide
-  constructions and the loops by cell are carried from board to board like the answers.
+  constructions and the loops by cell are carried from board to board like the answers,
+  and the loops found are spelled (:func:`cycle_order`) once for a whole lineage of boards.
 
 Everything is checked against a plain transcription of the ruling in the tests.
 """
