@@ -98,7 +98,9 @@ async def test_a_german_admin_changes_every_setting_in_german(sim, german, bot):
     await change(sim, world, "allowed_channels", "alle")
     # the language of the channel messages
     reply = await sim.slash(world.admin, "settings", language="en")
-    assert de("bot.settings.language", value="English") in reply.text
+    # said to be changed, as every other setting is
+    changed = de("bot.settings.changed", setting=de("bot.settings.language", value="English"))
+    assert reply.text.splitlines()[1] == changed, reply.text
 
     settings = await stored(bot, world)
     assert settings.leiff_specials and settings.leiff_drinking and not settings.leiff_teams_allowed

@@ -98,13 +98,16 @@ class ServerSettings:
                         raise
                     raise reworded from error
             lines = [translate(words, "bot.settings.title")]
-            if key is not None:
-                changed = setting_line(words, current, key)
-                lines.append(translate(words, "bot.settings.changed", setting=changed))
             server_default = self.context.languages.server_default(
                 interaction.guild_id
             ) or language_for(interaction.guild_locale)
-            lines += describe(words, current, server_default)
+            described = describe(words, current, server_default)
+            if key is not None:
+                changed = setting_line(words, current, key)
+                lines.append(translate(words, "bot.settings.changed", setting=changed))
+            if language is not None:  # the list's first line is the language's
+                lines.append(translate(words, "bot.settings.changed", setting=described[0]))
+            lines += described
             await responder.private("\n".join(lines))
 
         await self.errors.run(interaction, run)
