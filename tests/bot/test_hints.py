@@ -61,7 +61,7 @@ async def test_a_new_member_s_turn_shows_dots_until_they_turn_hints_off(sim, wor
     board = moved.last_message  # Alice's turn again, still in her first games
     assert await dots_problems(bot, match_id, board) == []
     shown = await sim.slash(world.alice, "prefs")
-    assert "on for your first 3 games of each game" in shown.text
+    assert "shown in your first 3 matches of each kind of game" in shown.text
     sim.assert_no_bot_errors()
 
 
