@@ -775,40 +775,26 @@ class LoopFinder:
             around[cell] = loop
             self._looked_at[cell] = ring_bits
             return loop
-        tag = self._tag
-        if tag is None:
-            # a finder made from scratch shares nothing with the boards around it
-            loop, looked_at, trail = grow_loop(
-                self.grid,
-                self.occupied,
-                occupied_bits,
-                reach_bits,
-                self._memo,
-                cell,
-                None,
-                self._spelled,
-            )
-            around[cell] = loop
-            self._looked_at[cell] = looked_at
-            self._trails[cell] = trail
-            return loop
-        key = (n, cell, tag)
-        entries = _shared_answers.get(key)
-        if entries is not None:
-            for looked_at, occupied_seen, reach_seen, loop, trail in entries:
-                if (
-                    occupied_bits & looked_at == occupied_seen
-                    and reach_bits & looked_at == reach_seen
-                ):
-                    around[cell] = loop
-                    self._looked_at[cell] = looked_at
-                    self._trails[cell] = trail
-                    return loop
-        else:
-            if len(_shared_answers) >= _SHARED_KEYS_LIMIT:
-                _shared_answers.clear()  # only after board sizes were mixed a lot
-            entries = _shared_answers[key] = []
-        before = self._before
+        # a finder made from scratch (no tag) shares nothing with the boards around it
+        tag, entries = self._tag, None
+        if tag is not None:
+            key = (n, cell, tag)
+            entries = _shared_answers.get(key)
+            if entries is not None:
+                for looked_at, occupied_seen, reach_seen, loop, trail in entries:
+                    if (
+                        occupied_bits & looked_at == occupied_seen
+                        and reach_bits & looked_at == reach_seen
+                    ):
+                        around[cell] = loop
+                        self._looked_at[cell] = looked_at
+                        self._trails[cell] = trail
+                        return loop
+            else:
+                if len(_shared_answers) >= _SHARED_KEYS_LIMIT:
+                    _shared_answers.clear()  # only after board sizes were mixed a lot
+                entries = _shared_answers[key] = []
+        before = self._before  # set only with a tag
         loop, looked_at, trail = grow_loop(
             self.grid,
             self.occupied,
@@ -822,10 +808,11 @@ class LoopFinder:
         around[cell] = loop
         self._looked_at[cell] = looked_at
         self._trails[cell] = trail
-        entries.insert(
-            0, (looked_at, occupied_bits & looked_at, reach_bits & looked_at, loop, trail)
-        )
-        del entries[_SHARED_DEPTH:]
+        if entries is not None:
+            entries.insert(
+                0, (looked_at, occupied_bits & looked_at, reach_bits & looked_at, loop, trail)
+            )
+            del entries[_SHARED_DEPTH:]
         return loop
 
     # ---- the same board with one more stone ---------------------------------------------
@@ -858,7 +845,6 @@ class LoopFinder:
                     changed |= 1 << x
         successor._reach_bits = reach_bits & ~changed
         successor._before = (self._memo, self._trails, changed)
-        successor._spelled = self._spelled
         self._hand_over(successor, self._watchers_of(changed))
         return successor
 
@@ -883,7 +869,6 @@ class LoopFinder:
         # the empty cells whose region's reach of the edge changed
         changed |= reach_bits ^ successor._reach_bits
         successor._before = (self._memo, self._trails, changed)
-        successor._spelled = self._spelled
         self._hand_over(successor, self._watchers_of(changed))
         return successor
 
@@ -894,6 +879,7 @@ class LoopFinder:
         about a handful of cells and are dropped, so they read this finder's complete,
         never-changing answers directly (see :meth:`around`).
         """
+        successor._spelled = self._spelled
         successor._base = (self._around, self._looked_at)
         successor._unsettled = sorted(unsettled)
         successor._unsettled_set = unsettled
