@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
@@ -33,6 +34,11 @@ LANGUAGE_NAMES = {"en": "English", "de": "Deutsch"}
 # shows it again stores it again, with the time it was seen.
 REFRESH_SECONDS = 86_400.0
 
+# Members whose language one process keeps in memory, the most recently seen first: the
+# database holds every member's, so a member forgotten here costs one read when next needed
+# (about 200 bytes a member: some 10 MB at this size, whatever the bot's reach).
+REMEMBERED_MEMBERS = 50_000
+
 
 class ServiceHolder(Protocol):
     """What this part needs of the client's context (``bot.common.context.Context``, which
@@ -48,14 +54,31 @@ class ServiceHolder(Protocol):
 class Languages:
     """The languages of members and servers."""
 
-    def __init__(self, client: discord.Client, context: ServiceHolder) -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        context: ServiceHolder,
+        *,
+        remembered_members: int = REMEMBERED_MEMBERS,
+    ) -> None:
         self._client = client
         self._context = context  # its service is there once the client has started
-        self._members: dict[int, str] = {}
-        # when this process last stored each member's language (absent: not by this process)
-        self._stored_at: dict[int, float] = {}
+        # each member's language and when this process last stored it (None: not by this
+        # process), least recently used first, at most ``remembered_members`` of them
+        self._members: OrderedDict[int, tuple[str, float | None]] = OrderedDict()
+        self._capacity = max(1, remembered_members)
         self.clock: Callable[[], float] = time.monotonic
         self._servers: dict[int, str] = {}  # a server's Discord locale, from interactions
+
+    def _keep(self, user_id: int, language: str, stored_at: float | None) -> None:
+        self._members[user_id] = (language, stored_at)
+        self._members.move_to_end(user_id)
+        while len(self._members) > self._capacity:
+            self._members.popitem(last=False)
+
+    def remembered(self) -> int:
+        """How many members' languages this process holds in memory."""
+        return len(self._members)
 
     @property
     def _service(self) -> GameService | None:
@@ -70,21 +93,21 @@ class Languages:
 
     async def remember(self, user_id: int, language: str) -> None:
         now = self.clock()
-        stored_at = self._stored_at.get(user_id)
+        known, stored_at = self._members.get(user_id, (None, None))
         fresh = stored_at is not None and now - stored_at < REFRESH_SECONDS
-        if self._members.get(user_id) == language and fresh:
+        if known == language and fresh:
+            self._members.move_to_end(user_id)
             return
-        self._members[user_id] = language
         service = self._service
         if service is None:
+            self._keep(user_id, language, None)
             return
-        self._stored_at[user_id] = now
+        self._keep(user_id, language, now)
         try:
             await service.note_member_language(user_id, language)
         except Exception:
             # Only later DMs depend on it, and the next interaction tries again.
             self._members.pop(user_id, None)
-            self._stored_at.pop(user_id, None)
             log.warning("could not store the language of user %s", user_id, exc_info=True)
 
     async def member(self, user_id: int) -> str:
@@ -95,11 +118,14 @@ class Languages:
         """The languages of several members' private messages, with one database read at
         most (for those this process has not seen)."""
         wanted = list(dict.fromkeys(user_ids))
-        unknown = [u for u in wanted if u not in self._members and u > 0]
+        found = {u: self._members[u][0] for u in wanted if u in self._members}
+        unknown = [u for u in wanted if u not in found and u > 0]
         service = self._service
         if unknown and service is not None:
-            self._members.update(await service.member_languages(unknown))
-        return {u: self._members.get(u, DEFAULT_LANGUAGE) for u in wanted}
+            for user_id, language in (await service.member_languages(unknown)).items():
+                found[user_id] = language
+                self._keep(user_id, language, None)
+        return {u: found.get(u, DEFAULT_LANGUAGE) for u in wanted}
 
     async def server(self, guild_id: int | None) -> str:
         """The language of a server's channel messages: its ``language`` setting, else its

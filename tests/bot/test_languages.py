@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from bot.common.languages import REMEMBERED_MEMBERS, Languages
 from i18n import translate
 from tests.bot.leiff_driver import LeiffTable
 from tests.discord_sim.interactions import InteractionNotAllowed
@@ -204,4 +205,20 @@ async def test_a_member_who_keeps_playing_keeps_their_language(sim, world, bot, 
         await bot.client.context.languages.remember(world.alice.id, "de")
     assert (await bot.client.service.prune_due()) is not None
     assert await bot.client.service.member_languages([world.alice.id]) == {world.alice.id: "de"}
+    sim.assert_no_bot_errors()
+
+
+async def test_a_process_keeps_a_bounded_number_of_members_languages(sim, world, bot, database):
+    """Members' languages are a cache over the database: one process holds at most its
+    capacity, the most recently seen, and a member it forgot reads their language back."""
+    languages = Languages(bot.client, bot.client.context, remembered_members=3)
+    for user_id in range(1, 101):
+        await languages.remember(user_id, "de" if user_id % 2 else "en")
+        assert languages.remembered() <= 3
+    # the first member is long forgotten here, and still German from the database
+    assert await languages.member(1) == "de"
+    assert await languages.members([2, 99, 100]) == {2: "en", 99: "de", 100: "en"}
+    assert languages.remembered() == 3
+    # the bot's own cache is bounded the same way
+    assert bot.client.context.languages._capacity == REMEMBERED_MEMBERS
     sim.assert_no_bot_errors()
