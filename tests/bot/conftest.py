@@ -73,6 +73,17 @@ def world(sim: DiscordSimulator) -> World:
     return sim.populate()
 
 
+@pytest.fixture(params=["en", "de"])
+def language(request: pytest.FixtureRequest, world: World) -> str:
+    """A test that asks for ``language`` runs twice: in English, and on a German server
+    whose members all use German clients (set before the bot starts)."""
+    if request.param == "de":
+        world.guild.preferred_locale = "de"
+        for user in (world.admin, world.alice, world.bob, world.carol):
+            user.locale = "de"
+    return str(request.param)
+
+
 @pytest.fixture
 def database(tmp_path: Path) -> Path:
     return tmp_path / "leafbot.sqlite3"

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from engine import get_spec
 from i18n import translate
 from render.themes import get_theme
@@ -23,16 +21,6 @@ from tests.bot.helpers import (
     stored_state,
 )
 from tests.discord_sim.models import SimMessage
-
-
-@pytest.fixture(params=["en", "de"])
-def language(request, world) -> str:
-    """The server's and every member's language (set before the bot starts)."""
-    if request.param == "de":
-        world.guild.preferred_locale = "de"
-        for user in (world.admin, world.alice, world.bob, world.carol):
-            user.locale = "de"
-    return request.param
 
 
 def accent(game: str, colour: str) -> int:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import io
 import re
 
-import pytest
 from PIL import Image
 
 import render
@@ -22,15 +21,6 @@ from bot.common.pictures import HAND_WIDTH
 from i18n import translate
 from tests.bot.leiff_driver import LeiffTable
 from tests.bot.test_leiff import open_table
-
-
-@pytest.fixture(params=["en", "de"])
-def language(request, world) -> str:
-    if request.param == "de":
-        world.guild.preferred_locale = "de"
-        for user in (world.admin, world.alice, world.bob, world.carol):
-            user.locale = "de"
-    return request.param
 
 
 def slot_of(custom_id: str) -> int | None:

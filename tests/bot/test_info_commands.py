@@ -80,16 +80,6 @@ async def test_leaderboard_stats_replay_and_games(sim, world, bot, clock):
     sim.assert_no_bot_errors()
 
 
-@pytest.fixture(params=["en", "de"])
-def language(request, world) -> str:
-    """The server's and every member's language (set before the bot starts)."""
-    if request.param == "de":
-        world.guild.preferred_locale = "de"
-        for user in (world.admin, world.alice, world.bob, world.carol):
-            user.locale = "de"
-    return request.param
-
-
 RATING_IN_ROW = re.compile(r"^Dalen: \w+ (\S+?)(\??), ", re.MULTILINE)
 # a rating change as the result shows it: "bob 1500 → 1447? (−53)"
 CHANGE = re.compile(r"(\w+) (\S+) → (\S+?)(\??) \(([+\N{MINUS SIGN}±])(\d+)\)")

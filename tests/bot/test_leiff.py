@@ -50,16 +50,6 @@ async def enable_expansions(sim, world, language: str = "en") -> None:
         assert changed.ephemeral and f"{setting_name(language, key)}: **{on}**" in changed.text
 
 
-@pytest.fixture(params=["en", "de"])
-def language(request, world) -> str:
-    """The language of the server and of every member (set before the bot starts)."""
-    if request.param == "de":
-        world.guild.preferred_locale = "de"
-        for user in (world.admin, world.alice, world.bob, world.carol):
-            user.locale = "de"
-    return request.param
-
-
 # A whole game in one channel: its point is the flow, not the limits (see conftest).
 @pytest.mark.compressed_rate_limits
 async def test_three_player_game_with_dms_fallback_and_no_leaks(

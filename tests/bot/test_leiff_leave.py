@@ -13,10 +13,9 @@ import pytest
 
 from i18n import translate
 from tests.bot.leiff_driver import LeiffTable
-from tests.bot.test_leiff import language, open_table
+from tests.bot.test_leiff import open_table
 from tests.bot.test_leiff_private import long_clocks
 
-__all__ = ["language"]  # the fixture: English and German servers
 LEAVE = "~quit"
 CONFIRM = "~quit!"
 

@@ -27,16 +27,6 @@ from tests.bot.test_leiff import enable_expansions, open_table, table_id
 OPTIONS = {"target": 50, "specials": True, "drinking": True, "water": False, "teams": False}
 
 
-@pytest.fixture(params=["en", "de"])
-def language(request: Any, world: Any) -> str:
-    """The language of the server and of every member (set before the bot starts)."""
-    if request.param == "de":
-        world.guild.preferred_locale = "de"
-        for user in (world.admin, world.alice, world.bob, world.carol):
-            user.locale = "de"
-    return request.param
-
-
 def _next_action(state: Any, card: str) -> tuple[int, str] | None:
     """The plain way on to ``card``'s effect: draw, keep what is drawn in slot 4 unless it
     is ``card`` (discarded, so its effect comes), the engine's default for anything else;

@@ -7,22 +7,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from i18n import translate
 from tests.bot.helpers import stored_state
 
 SETUP_COLOURS = ("black", "white", "black", "white")
-
-
-@pytest.fixture(params=["en", "de"])
-def language(request, world) -> str:
-    """The language of the server and of every member (set before the bot starts)."""
-    if request.param == "de":
-        world.guild.preferred_locale = "de"
-        for user in (world.admin, world.alice, world.bob, world.carol):
-            user.locale = "de"
-    return request.param
 
 
 async def start_match(sim, challenger, opponent, game: str, language: str):

@@ -12,9 +12,7 @@ import pytest
 
 from bot.app import configure_logging
 from tests.bot.leiff_driver import LeiffTable
-from tests.bot.test_leiff import language, open_table
-
-__all__ = ["language"]  # a fixture: the game runs in English and in German
+from tests.bot.test_leiff import open_table
 
 SEED = 987_654_321_987  # distinctive: a hit in a log line cannot be a coincidence
 

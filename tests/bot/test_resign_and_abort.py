@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from bot.common.outgoing import full_sentence
 from bot.common.pictures import board_png
 from engine import get_board_game
@@ -25,16 +23,6 @@ from tests.bot.helpers import (
 from tests.bot.language_check import untranslated
 
 PLAYERS = ("alice", "bob", "carol", "admin")
-
-
-@pytest.fixture(params=["en", "de"])
-def language(request, world) -> str:
-    """The language of the server and of every member (set before the bot starts)."""
-    if request.param == "de":
-        world.guild.preferred_locale = "de"
-        for user in (world.admin, world.alice, world.bob, world.carol):
-            user.locale = "de"
-    return request.param
 
 
 async def start_match(sim, challenger, opponent, language: str, game: str = "dalen"):

@@ -12,9 +12,7 @@ from tests.bot.helpers import (
     stored_state,
 )
 from tests.bot.leiff_driver import LeiffTable, play_to_the_gossip
-from tests.bot.test_leiff import language, open_table, seed_with_an_early_gossip
-
-__all__ = ["language"]  # the fixture: English and German servers
+from tests.bot.test_leiff import open_table, seed_with_an_early_gossip
 
 
 async def test_board_game_continues_after_a_restart_and_old_buttons_work(sim, world, bot, make_bot):

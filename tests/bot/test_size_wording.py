@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from engine import get_game
 from i18n import translate
 from render.board import header_layout
@@ -16,16 +14,6 @@ from render.themes import get_theme
 
 WORD = {"en": "size 5", "de": "Größe 5"}
 OTHER_WORDS = re.compile(r"\d-board|board \d|side \d|Brett \d|\der-Brett|Seitenlänge")
-
-
-@pytest.fixture(params=["en", "de"])
-def language(request, world) -> str:
-    """The language of the server and of every member (set before the bot starts)."""
-    if request.param == "de":
-        world.guild.preferred_locale = "de"
-        for user in (world.admin, world.alice, world.bob, world.carol):
-            user.locale = "de"
-    return request.param
 
 
 async def test_a_match_s_size_reads_the_same_everywhere(sim, world, language, bot):

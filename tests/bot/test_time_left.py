@@ -6,22 +6,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from i18n import translate
 from i18n.typed import write_duration
 
 DAY = 86400
-
-
-@pytest.fixture(params=["en", "de"])
-def language(request, world) -> str:
-    """The language of the server and of every member (set before the bot starts)."""
-    if request.param == "de":
-        world.guild.preferred_locale = "de"
-        for user in (world.admin, world.alice, world.bob, world.carol):
-            user.locale = "de"
-    return request.param
 
 
 async def reminder_after(sim, world, bot, clock, language: str, waited: float) -> tuple[str, int]:
