@@ -20,14 +20,12 @@ from render import render_board, render_hand, render_table, replay_gif
 from render.board import header_layout, score_line, status_line
 from render.geometry import board_geometry
 from render.leiff import (
-    _drinks_text,
-    _round_line,
-    _status,
     draw_card,
     hand_layout,
     special_subtitle,
     table_layout,
 )
+from render.leiff.words import drinks_text, round_line, table_status
 from render.themes import get_theme
 from tests.render.english_pictures import _marked_views
 
@@ -125,24 +123,26 @@ def test_a_german_leiff_status_speaks_to_you_and_about_others() -> None:
     labels = {label: view for label, view, _ in _marked_views()}
     names = ["Anna", "Bärbel", "", "Jan"]
     hold = labels["hold"]
-    assert _status(hold, names, 1, "de") == (
+    assert table_status(hold, names, 1, "de") == (
         "Tausch die gezogene Karte gegen eine Handkarte oder wirf sie ab."
     )
-    assert _status(hold, names, None, "de") == (
+    assert table_status(hold, names, None, "de") == (
         "Bärbel tauscht die gezogene Karte gegen eine Handkarte oder wirft sie ab."
     )
-    assert _status(labels["effect"], names, None, "de") == (
+    assert table_status(labels["effect"], names, None, "de") == (
         "Bärbel nutzt den Effekt von Klatschtante oder verzichtet darauf."
     )
-    assert _status(labels["over"], names, None, "de").startswith(
+    assert table_status(labels["over"], names, None, "de").startswith(
         "Spielende: Bärbel und Jan gewinnen."
     )
-    assert _status(labels["nobody"], names, None, "de").startswith("Spielende: niemand gewinnt.")
-    line = _round_line(labels["hold"], "de")
+    assert table_status(labels["nobody"], names, None, "de").startswith(
+        "Spielende: niemand gewinnt."
+    )
+    line = round_line(labels["hold"], "de")
     assert line == "Runde 1 · bis 50 Punkte · Teams · Special Karten · Trinkregeln"
     drinks = {"shots": 1, "sips": 3, "hand_out": 1}
-    assert _drinks_text(drinks, "de") == "trinkt: 1 Shot, 3 Schlücke, verteilt 1 Schluck"
-    assert _drinks_text(drinks, "en") == "drinks: 1 shot, 3 sips, hands out 1"
+    assert drinks_text(drinks, "de") == "trinkt: 1 Shot, 3 Schlücke, verteilt 1 Schluck"
+    assert drinks_text(drinks, "en") == "drinks: 1 shot, 3 sips, hands out 1"
 
 
 def test_german_and_english_leiff_pictures_show_the_same_cards() -> None:

@@ -158,7 +158,8 @@ def test_round_end_and_klatschtante_rule_and_long_hands_render() -> None:
 
 
 def test_a_team_tables_rows_say_that_their_totals_are_the_teams():
-    from render.leiff import _status, score_details
+    from render.leiff import score_details
+    from render.leiff.words import table_status
     from tests.leiff.helpers import look_everyone, stacked
 
     low, mid, high = ["1", "2", "-1", "slot"], ["5", "6", "3", "4"], ["13", "12", "12", "13"]
@@ -178,7 +179,7 @@ def test_a_team_tables_rows_say_that_their_totals_are_the_teams():
         f"round {alone['round_scores'][1]:+d}",
     ]
     # the game is over (a team reached 50): the status line says it once, in words
-    status = _status(view, ["Hal", "Ivy", "Jo", "Kai"], None)
+    status = table_status(view, ["Hal", "Ivy", "Jo", "Kai"], None)
     assert status == (
         f"Game over: Hal and Jo win. A total reached 50, and {view['totals'][0]} is the "
         "lowest total."

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-import render.leiff
+import render.leiff.seats
 from engine.leiff import Leiff, random_action
 from engine.leiff.views import LeiffView
 from i18n import translate, translate_plural
@@ -126,7 +126,7 @@ def _parts(view: LeiffView, seat: int, language: str) -> list[str]:
 def _drawn_text(block: SeatBlock, band: Any, width: int, monkeypatch: Any) -> list[tuple]:
     """(x, y, text) of everything the seat's strip writes in its text column."""
     written: list[tuple] = []
-    original = render.leiff.draw_text
+    original = render.leiff.seats.draw_text
 
     column = block.cards[0][0] if block.cards else width
 
@@ -136,7 +136,7 @@ def _drawn_text(block: SeatBlock, band: Any, width: int, monkeypatch: Any) -> li
         original(draw, xy, text, *args)
 
     with monkeypatch.context() as patched:
-        patched.setattr(render.leiff, "draw_text", recording)
+        patched.setattr(render.leiff.seats, "draw_text", recording)
         band.paint(Image.new("RGB", (width, band.bottom + 1)))
     return written
 
@@ -152,7 +152,7 @@ def _check_game(
     for number, state in enumerate(_states(seed, players, options)):
         view = state.view(None)
         layout, bands = table_bands(view, names, "classic", width, language)
-        seat_bands = [band for band in bands if band.draw is render.leiff._draw_seat]
+        seat_bands = [band for band in bands if band.draw is render.leiff.seats.draw_seat]
         assert len(seat_bands) == players
         for seat, (block, band) in enumerate(zip(layout.seats, seat_bands, strict=True)):
             where = (number, seat, block.lines)
