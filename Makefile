@@ -70,14 +70,14 @@ i18n-update: dev
 i18n-check: dev
 	$(PY) -m i18n check
 
-# Discord's OpenAPI description, pinned in tests/discord_sim/discord-openapi.json.gz (its
+# Discord's OpenAPI description, pinned in discord_sim/discord-openapi.json.gz (its
 # commit in discord-openapi.source.json): the simulator holds every request to it. This
 # refreshes the copy from discord/discord-api-spec (DISCORD_SPEC_REF: a branch or tag;
 # DISCORD_SPEC_REPOSITORY: another clone); then run the suite. The tests never fetch it.
 DISCORD_SPEC_REPOSITORY ?= https://github.com/discord/discord-api-spec
 DISCORD_SPEC_REF ?=
 update-discord-spec: dev
-	$(PY) -m tests.discord_sim.update_spec --repository $(DISCORD_SPEC_REPOSITORY) $(if $(DISCORD_SPEC_REF),--ref $(DISCORD_SPEC_REF))
+	$(PY) -m discord_sim.update_spec --repository $(DISCORD_SPEC_REPOSITORY) $(if $(DISCORD_SPEC_REF),--ref $(DISCORD_SPEC_REF))
 
 bench: dev
 	$(PY) -m bench

@@ -54,7 +54,7 @@ class Scenario:
 
     def add(self, sim: Any, since: int) -> None:
         """Count one action: the requests the bot made since ``sim.requests[since]``."""
-        from tests.discord_sim.ratelimits import is_interaction_endpoint
+        from discord_sim.ratelimits import is_interaction_endpoint
 
         self.counts += sim.request_counts(since)
         self.counts[GLOBAL] += sum(
@@ -308,7 +308,7 @@ def _control(sim: Any, user: Any, action: str) -> tuple[Any, Any] | None:
 
 
 async def measure(moves: int = 12, actions: int = 24, seed: int = 3) -> list[Scenario]:
-    from tests.discord_sim.harness import DiscordSimulator
+    from discord_sim.harness import DiscordSimulator
 
     rng = random.Random(seed)
     with tempfile.TemporaryDirectory() as folder:

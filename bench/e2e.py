@@ -788,8 +788,8 @@ async def run(
     check_answers: bool = False,
 ) -> list[Stage]:
     """Build the world, start the bot, play each (board rate, Leiff rate, seconds) stage."""
-    from tests.discord_sim.harness import DiscordSimulator
-    from tests.discord_sim.ratelimits import RateLimiter
+    from discord_sim.harness import DiscordSimulator
+    from discord_sim.ratelimits import RateLimiter
 
     recording_started = time.perf_counter()
     records = record_games(board_matches)

@@ -309,8 +309,8 @@ async def play(sim: Any, table: Table, until: float, figures: Figures, seed: int
 
 
 async def run_config(backend: str, processes: int, seconds: float, matches: int) -> Figures:
-    from tests.discord_sim import DiscordSimulator
-    from tests.discord_sim.ratelimits import is_interaction_endpoint
+    from discord_sim import DiscordSimulator
+    from discord_sim.ratelimits import is_interaction_endpoint
 
     figures = Figures(backend, processes)
     async with (
@@ -359,9 +359,9 @@ async def leiff_requests(actions: int) -> None:
     import re
 
     from bot.storage import open_repository
+    from discord_sim import DiscordSimulator
+    from discord_sim.ratelimits import is_interaction_endpoint
     from engine.leiff import Leiff
-    from tests.discord_sim import DiscordSimulator
-    from tests.discord_sim.ratelimits import is_interaction_endpoint
 
     async with database("sqlite") as url, DiscordSimulator(interaction_timeout=30) as sim:
         repo = await open_repository(url)
@@ -454,7 +454,7 @@ def rss_mb(pid: int) -> float:
 async def idle_memory(guilds: int) -> tuple[float, float]:
     """Resident memory (MB) of one bot process connected to no server, and to ``guilds``
     servers of two members and a channel each (what a shard's servers cost at rest)."""
-    from tests.discord_sim import DiscordSimulator
+    from discord_sim import DiscordSimulator
 
     sizes = []
     for count in (0, guilds):

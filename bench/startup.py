@@ -13,7 +13,7 @@ keeps (``STATE_CACHE_SIZE``) and how much its memory grew in all.
                             [--touch]
 
 ``--database postgresql`` creates a database of its own on the local server
-(``LEAFBOT_TEST_POSTGRES``, as the tests) and drops it afterwards. :func:`fill` is what the
+(``LEAFBOT_BENCH_POSTGRES``, as ``bench.scale``) and drops it afterwards. :func:`fill` is what the
 start-up tests use to store many matches quickly.
 """
 
@@ -183,9 +183,11 @@ async def _database(kind: str, folder: Path, url: str | None) -> AsyncIterator[s
     elif kind == "sqlite":
         yield f"sqlite:///{folder / 'startup.sqlite3'}"
     else:
-        from tests.postgres import fresh_database
+        # a throw-away database as make bench-scale makes one (the benchmarks import
+        # nothing from the tests)
+        from bench.scale import database
 
-        async with fresh_database() as fresh:
+        async with database("postgresql") as fresh:
             yield fresh
 
 
@@ -199,7 +201,7 @@ def _rss_mb() -> float:
 async def measure(count: int, kind: str, url: str | None, touch: bool) -> dict[str, float]:
     from bot.app import LeafBot
     from bot.settings import Settings
-    from tests.discord_sim import DiscordSimulator
+    from discord_sim import DiscordSimulator
 
     with tempfile.TemporaryDirectory() as folder:
         async with _database(kind, Path(folder), url) as where:

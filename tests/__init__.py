@@ -1,1 +1,1 @@
-"""Test suite (a package so that helpers such as ``tests.discord_sim`` can be imported)."""
+"""Test suite (a package so that its helpers, such as ``tests.postgres``, can be imported)."""

@@ -9,6 +9,11 @@ a function-level import is a dependency too, and so is one under ``if TYPE_CHECK
 module, else of ``package``. A module's implicit import of its parent packages is not an
 edge (every package that re-exports its submodules would be a circle otherwise).
 
+Nothing in the product (the packages the wheel carries: pyproject's ``packages.find``)
+imports the development packages beside it, the tests, the benchmarks or the Discord
+simulator (``discord_sim``); the benchmarks import nothing from the tests, and the
+simulator nothing from the product, the tests or the benchmarks.
+
 The layers point one way (engine <- render <- tutorial <- bot/service <- bot; i18n, the
 message catalogues, stands apart: render, tutorial and bot use it, the engine never does,
 and it imports none of them), and nothing anywhere imports in a circle: not in engine/,
@@ -19,6 +24,7 @@ shared parts of bot/common/ and the client (bot/app.py) puts them together.
 from __future__ import annotations
 
 import ast
+import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -233,3 +239,73 @@ def test_the_engine_layers_point_down() -> None:
         for target in targets:
             below = _layer_of(target)
             assert below is None or below >= depth, f"{module} imports {target}, a layer up"
+
+
+# ---- the product and the development packages beside it --------------------------------
+DEVELOPMENT = ("tests", "bench", "discord_sim")
+
+
+def product_packages() -> set[str]:
+    """The top-level packages the wheel carries, as pyproject's ``packages.find`` names them."""
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["packages"]["find"]["include"]
+    return {pattern.removesuffix("*").removesuffix(".") for pattern in patterns}
+
+
+def absolute_imports(source: str) -> set[str]:
+    """The top-level package of every absolute import of a module, at any depth (a relative
+    import stays inside its own package)."""
+    found = set()
+    for statement in _imports(ast.parse(source)):
+        if isinstance(statement, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in statement.names}
+        elif not statement.level and statement.module:
+            found.add(statement.module.split(".")[0])
+    return found
+
+
+def _imports_of(package: str) -> dict[str, set[str]]:
+    return {
+        _module_name(path): absolute_imports(path.read_text(encoding="utf-8"))
+        for path in sorted((ROOT / package).rglob("*.py"))
+    }
+
+
+def test_the_product_is_what_the_wheel_carries() -> None:
+    product = product_packages()
+    assert set(PACKAGES) <= product
+    assert not product & set(DEVELOPMENT)
+    for package in (*product, *DEVELOPMENT):
+        assert (ROOT / package / "__init__.py").is_file(), package
+
+
+def test_absolute_imports_are_found_at_any_depth() -> None:
+    source = (
+        "from . import sibling\n"
+        "import tests.postgres\n"
+        "def start():\n"
+        "    from discord_sim.harness import DiscordSimulator\n"
+    )
+    assert absolute_imports(source) == {"tests", "discord_sim"}
+
+
+def test_the_product_imports_no_development_package() -> None:
+    for package in sorted(product_packages()):
+        for module, imported in _imports_of(package).items():
+            assert not imported & set(DEVELOPMENT), f"{module} imports {sorted(imported)}"
+
+
+def test_the_benchmarks_import_nothing_from_the_tests() -> None:
+    modules = _imports_of("bench")
+    assert "bench.e2e" in modules and "discord_sim" in modules["bench.e2e"]
+    for module, imported in modules.items():
+        assert "tests" not in imported, module
+
+
+def test_the_simulator_knows_no_bot() -> None:
+    """discord_sim stands for Discord alone: any discord.py client can connect to it."""
+    modules = _imports_of("discord_sim")
+    assert "discord_sim.harness" in modules and "discord" in modules["discord_sim.harness"]
+    forbidden = product_packages() | {"tests", "bench"}
+    for module, imported in modules.items():
+        assert not imported & forbidden, f"{module} imports {sorted(imported & forbidden)}"

@@ -3,7 +3,8 @@
 Builds the project's wheel, installs it into a fresh virtual environment (its dependencies
 borrowed from this environment's site-packages by a path file, so nothing is downloaded)
 and, from a folder outside the checkout, draws a board and a Leiff hand and loads the
-catalogues and migrations: each of these reads files that are not Python modules.
+catalogues and migrations: each of these reads files that are not Python modules. It carries
+nothing else: not the tests, the benchmarks or the Discord simulator.
 """
 
 from __future__ import annotations
@@ -104,6 +105,11 @@ def test_the_wheel_installed_alone_draws_boards_and_hands(tmp_path: Path) -> Non
         "bot/storage/migrations/postgresql/0001_initial.sql",
     ):
         assert needed in names, needed
+    # the product alone: the tests, the benchmarks and the Discord simulator (with its copy of
+    # Discord's OpenAPI description) are development packages beside it
+    top_levels = {name.split("/")[0] for name in names}
+    assert not top_levels & {"tests", "bench", "discord_sim"}, sorted(top_levels)
+    assert not [name for name in names if name.endswith(".json.gz")]
 
     fresh = tmp_path / "fresh"
     venv.EnvBuilder(with_pip=False).create(fresh)

@@ -16,9 +16,9 @@ import pytest
 
 from bot.app import LeafBot
 from bot.settings import Settings
-from tests.discord_sim.harness import DiscordSimulator, World
-from tests.discord_sim.look import ENV as LOOK_ENV
-from tests.discord_sim.look import dump_messages
+from discord_sim.harness import DiscordSimulator, World
+from discord_sim.look import ENV as LOOK_ENV
+from discord_sim.look import dump_messages
 
 START_TIME = 1_800_000_000.0
 
@@ -56,7 +56,7 @@ async def sim(request: pytest.FixtureRequest) -> Any:
         rate_limit_time_scale=COMPRESSED_WINDOWS if compressed else 1.0
     ) as simulator:
         yield simulator
-        if os.environ.get(LOOK_ENV):  # python -m tests.discord_sim.look: pages to look at
+        if os.environ.get(LOOK_ENV):  # python -m discord_sim.look: pages to look at
             dump_messages(
                 simulator,
                 os.environ[LOOK_ENV],

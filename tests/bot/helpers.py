@@ -9,9 +9,9 @@ from typing import Any
 from PIL import Image
 
 from bot.common.pictures import BOARD_WIDTH
+from discord_sim.models import SimMessage
 from render.geometry import board_geometry
 from render.themes import get_theme
-from tests.discord_sim.models import SimMessage
 
 
 async def stored_state(handle: Any, match_id: int) -> Any:

@@ -31,8 +31,8 @@ import bot.common.service_words
 import bot.features.board_games.feature
 from bot.service.results import Event
 from bot.service.texts import ENGINE_TEXT
+from discord_sim.models import all_components, walk_components
 from i18n.tools import read_catalogue, texts
-from tests.discord_sim.models import all_components, walk_components
 
 # Words of English that no German sentence of ours uses (German ones like "in", "an",
 # "was", "will", "also", "am", "Hand", "Start", "Bot" are left out on purpose, and so are

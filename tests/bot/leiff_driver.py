@@ -25,10 +25,10 @@ from PIL import Image
 
 import render
 from bot.common.pictures import HAND_WIDTH
+from discord_sim.models import SimMessage, SimUser
 from engine import get_game
 from engine.leiff.cards import display_name
 from i18n import translate
-from tests.discord_sim.models import SimMessage, SimUser
 
 CARD_TOKEN = re.compile(r"\[([^\[\]\s]{1,20})\]")
 

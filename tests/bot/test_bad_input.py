@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
+from discord_sim.interactions import InteractionNotAllowed
 from tests.bot.helpers import ask_to_end, resign, start_board_match, stored_match, stored_state
-from tests.discord_sim.interactions import InteractionNotAllowed
 
 
 async def assert_refused(result, *phrases: str) -> None:

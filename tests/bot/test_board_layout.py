@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from discord_sim.models import SimMessage
 from engine import get_spec
 from i18n import translate
 from render.themes import get_theme
@@ -20,7 +21,6 @@ from tests.bot.helpers import (
     start_board_match,
     stored_state,
 )
-from tests.discord_sim.models import SimMessage
 
 
 def accent(game: str, colour: str) -> int:

@@ -17,7 +17,7 @@ import random
 from pathlib import Path
 
 from bench.budget import Bench
-from tests.discord_sim import DiscordSimulator
+from discord_sim import DiscordSimulator
 
 
 async def test_a_board_move_costs_nothing_beyond_its_callback_and_a_move_against_the_bot_one(

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from bot.common.languages import LANGUAGE_NAMES
+from discord_sim.command_schema import DISCORD_LOCALES, command_problem, name_problem
 from engine import GAME_NAMES
 from engine.ai.levels import LEVEL_NAMES
-from tests.discord_sim.command_schema import DISCORD_LOCALES, command_problem, name_problem
 
 pytestmark = pytest.mark.usefixtures("bot")
 

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from bot.common.languages import REMEMBERED_MEMBERS, Languages
+from discord_sim.interactions import InteractionNotAllowed
 from i18n import translate
 from tests.bot.leiff_driver import LeiffTable
-from tests.discord_sim.interactions import InteractionNotAllowed
 
 
 def table_id(message) -> int:

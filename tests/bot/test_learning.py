@@ -12,6 +12,7 @@ import pytest
 
 from bot.features.learning import Learning
 from bot.settings import Settings
+from discord_sim.models import SimMessage
 from engine import get_spec
 from i18n import phrase, translate
 from tests.bot.helpers import (
@@ -23,7 +24,6 @@ from tests.bot.helpers import (
 )
 from tests.bot.test_leiff import table_id
 from tests.bot.test_vs_bot import ai_in_thread
-from tests.discord_sim.models import SimMessage
 from tests.tutorial.pictures import page_problems
 from tutorial import help_text, tutorial_games, tutorial_page, tutorial_pages
 

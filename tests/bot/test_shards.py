@@ -30,10 +30,10 @@ import pytest
 
 from bot.service import leiff_logic
 from bot.storage import Repository, open_repository
+from discord_sim import DiscordSimulator
+from discord_sim.models import SimMessage, SimUser
 from engine import get_game
 from tests.bot.helpers import match_id_of, pick_move
-from tests.discord_sim import DiscordSimulator
-from tests.discord_sim.models import SimMessage, SimUser
 from tests.postgres import fresh_database
 
 pytestmark = pytest.mark.slow

@@ -22,10 +22,10 @@ import asyncio
 import random
 from typing import Any
 
+from discord_sim import DiscordSimulator, RouteFault
 from tests.bot.helpers import last_board_message, pick_move, pinged, start_board_match, stored_state
 from tests.bot.leiff_driver import LeiffTable
 from tests.bot.test_leiff import open_table
-from tests.discord_sim import DiscordSimulator, RouteFault
 
 CALLBACK = "POST /interactions/{interaction_id}/{token}/callback"
 CHANNEL_POST = "POST /channels/{channel_id}/messages"  # channels and DMs alike

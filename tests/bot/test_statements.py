@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.budget import Bench, _match_id, _pick
-from tests.discord_sim import DiscordSimulator
+from discord_sim import DiscordSimulator
 
 MOVES = 6
 STATEMENTS_PER_MOVE = 12

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from discord_sim.models import SimMessage
 from engine import get_game
 from engine.ai.levels import choose_move_from_json
 from tests.bot.helpers import (
@@ -28,7 +29,6 @@ from tests.bot.helpers import (
     stored_state,
 )
 from tests.bot.test_leiff import table_id
-from tests.discord_sim.models import SimMessage
 
 BOT_REPLY_TIMEOUT = 30.0  # the first real search also starts a worker process
 
@@ -261,7 +261,7 @@ async def test_a_leiff_table_with_a_bot_seat_plays_a_round_with_one_person(sim, 
 async def test_the_bot_answers_as_a_follow_up_of_the_member_s_move(sim, world, make_bot):
     """The bot's board goes out through the member's interaction (a follow-up), which
     Discord's global limit does not count; the older boards are never edited."""
-    from tests.discord_sim.ratelimits import is_interaction_endpoint
+    from discord_sim.ratelimits import is_interaction_endpoint
 
     handle = await sim.start_bot(lambda: make_bot(ai_move=ai_in_thread))
     started = await sim.slash(

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.discord_sim.fixtures import discord_sim, sim_world  # noqa: F401
+from discord_sim.fixtures import discord_sim, sim_world  # noqa: F401
 
 from .toy_bot import Recorder
 

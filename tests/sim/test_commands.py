@@ -11,7 +11,7 @@ import discord.http
 import pytest
 from PIL import Image
 
-from tests.discord_sim import (
+from discord_sim import (
     CommandInputError,
     DiscordSimulator,
     InteractionNotAllowed,

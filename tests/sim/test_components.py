@@ -8,7 +8,7 @@ import discord
 import pytest
 from PIL import Image
 
-from tests.discord_sim import DiscordSimulator, InteractionNotAllowed, World
+from discord_sim import DiscordSimulator, InteractionNotAllowed, World
 
 from .toy_bot import Recorder, make_toy_bot
 

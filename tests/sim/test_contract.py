@@ -1,4 +1,4 @@
-"""Discord's published contract (tests/discord_sim/spec.py) bites: what Discord refuses is
+"""Discord's published contract (discord_sim/spec.py) bites: what Discord refuses is
 refused with its error shape (400, code 50035, the ``errors`` tree), and the test that sent
 it fails, naming the operation, the JSON path and the rule."""
 
@@ -17,9 +17,9 @@ import aiohttp
 import discord
 import pytest
 
-from tests.discord_sim import DiscordSimulator, World, update_spec
-from tests.discord_sim.harness import ContractViolation
-from tests.discord_sim.spec import (
+from discord_sim import DiscordSimulator, World, update_spec
+from discord_sim.harness import ContractViolation
+from discord_sim.spec import (
     contract,
     errors_tree,
     interaction_violations,

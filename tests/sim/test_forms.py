@@ -8,9 +8,9 @@ import json
 import aiohttp
 import pytest
 
-from tests.discord_sim import DiscordSimulator, World
-from tests.discord_sim.forms import header_params, parse_form
-from tests.discord_sim.state import SimHTTPError
+from discord_sim import DiscordSimulator, World
+from discord_sim.forms import header_params, parse_form
+from discord_sim.state import SimHTTPError
 
 PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4 + b"\r\n--not-the-boundary\r\n"
 

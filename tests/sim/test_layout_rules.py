@@ -13,8 +13,8 @@ import discord
 import pytest
 from discord.http import Route
 
-from tests.discord_sim import DiscordSimulator, World
-from tests.discord_sim.rendering import render_html
+from discord_sim import DiscordSimulator, World
+from discord_sim.rendering import render_html
 
 from .toy_bot import Recorder, make_toy_bot
 

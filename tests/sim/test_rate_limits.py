@@ -13,8 +13,8 @@ from typing import Any
 import aiohttp
 import discord
 
-from tests.discord_sim import DiscordSimulator, World
-from tests.discord_sim.ratelimits import ROUTE_BUCKETS
+from discord_sim import DiscordSimulator, World
+from discord_sim.ratelimits import ROUTE_BUCKETS
 
 from .toy_bot import Recorder, make_toy_bot
 

@@ -8,7 +8,7 @@ import threading
 import discord
 import pytest
 
-from tests.discord_sim import DiscordSimulator, NoBotConnected, World
+from discord_sim import DiscordSimulator, NoBotConnected, World
 
 from .toy_bot import Recorder, make_toy_bot
 

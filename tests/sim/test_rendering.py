@@ -6,8 +6,8 @@ import io
 
 from PIL import Image
 
-from tests.discord_sim.models import SimAttachment, SimChannel, SimMessage, SimUser
-from tests.discord_sim.rendering import render_html
+from discord_sim.models import SimAttachment, SimChannel, SimMessage, SimUser
+from discord_sim.rendering import render_html
 
 
 def png() -> bytes:

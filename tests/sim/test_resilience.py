@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from tests.discord_sim import DiscordSimulator, World
+from discord_sim import DiscordSimulator, World
 
 from .toy_bot import Recorder, make_toy_bot
 

@@ -9,8 +9,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from tests.discord_sim import DiscordSimulator
-from tests.discord_sim.gateway import shard_of
+from discord_sim import DiscordSimulator
+from discord_sim.gateway import shard_of
 
 
 class ShardBot(discord.AutoShardedClient):

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.discord_sim import DiscordSimulator, World
+from discord_sim import DiscordSimulator, World
 
 LAUNCHER = """
 import asyncio, sys, yarl, discord.http, discord.gateway

@@ -25,13 +25,13 @@ from PIL import Image
 
 from bot.common.pictures import BOARD_WIDTH
 from bot.service import MatchService
+from discord_sim.models import SimMessage
 from engine import get_spec, registered
 from render.board import is_point_game
 from render.geometry import board_geometry
 from render.themes import get_theme
 from tests.bot.conftest import Clock, clock, database, make_bot, sim, world  # noqa: F401
 from tests.bot.helpers import decode_png, match_id_of, pick_move, pinged, stored_state
-from tests.discord_sim.models import SimMessage
 from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD
 from tests.sixth_game.rows import Rows, RowsState
 

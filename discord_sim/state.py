@@ -147,7 +147,7 @@ class SimState:
         self.rate_limiter = RateLimiter(enabled=rate_limits, time_scale=rate_limit_time_scale)
         self.requests: list[RequestRecord] = []
         self.unhandled_requests: list[RequestRecord] = []
-        #: Every rule of Discord's contract broken (tests/discord_sim/spec.py), by a request,
+        #: Every rule of Discord's contract broken (discord_sim/spec.py), by a request,
         #: by one of the simulator's answers or interactions, or a limit of Discord's docs
         #: the simulator enforces: the simulator fails the test with them when it closes.
         self.spec_violations: list[Violation] = []

@@ -3,7 +3,7 @@
 For people, not for assertions: ``render_html(message)`` gives one self-contained page
 (pictures inlined as data URLs) of the message as it is now, in Discord's dark theme at a
 given width (a phone: 360 px), so that a changed message can be looked at the way a player
-sees it (``python -m tests.discord_sim.look`` renders the messages of chosen tests and
+sees it (``python -m discord_sim.look`` renders the messages of chosen tests and
 screenshots them with a headless Chromium). It understands both kinds of message:
 
 - without the Components v2 flag: the content, embeds, the attached pictures, then up to

@@ -1,11 +1,11 @@
 """Refresh the pinned copy of Discord's OpenAPI description (``make update-discord-spec``).
 
-    python -m tests.discord_sim.update_spec [--repository URL-OR-PATH] [--ref REF]
+    python -m discord_sim.update_spec [--repository URL-OR-PATH] [--ref REF]
 
 Clones the repository (Discord's public discord/discord-api-spec by default; a local clone
 or mirror works too) at ``REF`` (its default branch if not given), and writes
 ``specs/openapi.json`` gzipped (byte-stable: no file name or time in the header) to
-tests/discord_sim/discord-openapi.json.gz, with the commit it came from in
+discord_sim/discord-openapi.json.gz, with the commit it came from in
 discord-openapi.source.json. Run the suite afterwards: a newer spec may refuse what the bot
 sends, or what the simulator answers.
 

@@ -1,6 +1,6 @@
 """pytest fixtures for the simulator; import them into a conftest.py:
 
-    from tests.discord_sim.fixtures import discord_sim, sim_world  # noqa: F401
+    from discord_sim.fixtures import discord_sim, sim_world  # noqa: F401
 
 ``discord_sim`` is a started, empty simulator (its bots, server and discord.py patches are
 torn down after the test); ``sim_world`` populates it with the standard ``World``.

@@ -1,7 +1,8 @@
 """A local Discord for end-to-end tests: the real discord.py client connects to it over loopback.
 
-Start with ``DiscordSimulator`` (an async context manager) or the ``discord_sim`` /
-``sim_world`` fixtures from ``tests.discord_sim.fixtures``; see docs/discord-simulator.md.
+A development package beside the product, used by the tests and the end-to-end benchmarks
+(``bench/``) alike; the wheel does not carry it and no product module imports it. Start with ``DiscordSimulator`` (an async context manager) or the ``discord_sim`` /
+``sim_world`` fixtures from ``discord_sim.fixtures``; see docs/discord-simulator.md.
 """
 
 from .harness import BotFactory, BotHandle, DiscordSimulator, NoBotConnected, World

@@ -69,7 +69,7 @@ _active: list[DiscordSimulator] = []
 
 
 class ContractViolation(AssertionError):
-    """Something was sent that Discord's contract refuses (tests/discord_sim/spec.py): a
+    """Something was sent that Discord's contract refuses (discord_sim/spec.py): a
     request of the bot's, or an answer or interaction of the simulator's."""
 
     @staticmethod

@@ -1,6 +1,6 @@
-"""Look at the bot's messages as a phone shows them: ``python -m tests.discord_sim.look``.
+"""Look at the bot's messages as a phone shows them: ``python -m discord_sim.look``.
 
-    python -m tests.discord_sim.look --out /tmp/look --width 360 -- tests/bot/test_x.py -k y
+    python -m discord_sim.look --out /tmp/look --width 360 -- tests/bot/test_x.py -k y
 
 runs the chosen tests with ``SIM_LOOK_DIR`` set, so each simulator writes every message the
 bot left (as it is at the end of the test) as an HTML page (:mod:`.rendering`) into that
