@@ -93,9 +93,9 @@ def parse_form(content_type: str, body: bytes) -> tuple[dict[str, Any], dict[int
         if media_type(disposition) != "form-data":
             raise _malformed("multipart part without a form-data Content-Disposition")
         params = header_params(disposition)
-        name = params.get("name")
-        if name is None:
+        if "name" not in params:
             raise _malformed("multipart part without a name")
+        name = params["name"]
         filename = params.get("filename")
         if filename is not None:
             if name.startswith("files[") and name.endswith("]") and name[6:-1].isdigit():

@@ -275,7 +275,7 @@ class Gateway:
     async def _member_chunk(self, session: GatewaySession, data: dict[str, Any]) -> None:
         guild_ids = data.get("guild_id")
         for guild_id in guild_ids if isinstance(guild_ids, list) else [guild_ids]:
-            guild = self.state.guilds.get(int(guild_id))
+            guild = self.state.guilds.get(int(guild_id)) if guild_id is not None else None
             if guild is None:
                 continue
             wanted = {int(u) for u in data.get("user_ids") or []}

@@ -248,10 +248,10 @@ class DiscordSimulator:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
-        if self._saved_base is not None:
+        if self._saved_base is not None and self._saved_gateway is not None:
             discord.http.Route.BASE = self._saved_base
             discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved_gateway
-            self._saved_base = None
+            self._saved_base = self._saved_gateway = None
         logging.getLogger("discord").removeHandler(self._errors)
         if self in _active:
             _active.remove(self)

@@ -86,7 +86,7 @@ def _trim(png: Path) -> None:
     bottom = picture.height
     while bottom > 1:
         row = picture.crop((0, bottom - 1, picture.width, bottom))
-        if any(pixel != background for pixel in row.getdata()):
+        if any(pixel != background for pixel in row.get_flattened_data()):
             break
         bottom -= 1
     picture.crop((0, 0, picture.width, min(bottom + 8, picture.height))).save(png)

@@ -265,7 +265,7 @@ class SimServer:
             return refusal
         fault = self.state.take_fault(request.method, template, path)
         if fault is not None and fault.status:
-            response = json_response(fault.body, fault.status)
+            response: web.StreamResponse = json_response(fault.body, fault.status)
             if fault.status == 429:
                 response.headers.update(injected_limit_headers(request.method, template, fault))
             response.headers.update(fault.headers)

@@ -473,8 +473,11 @@ def _problems(
 ) -> list[_Problem]:
     kind = _kind(error)
     path: JsonPath = tuple(error.instance_path)
-    if kind in ("OneOfNotValid", "AnyOf"):
-        branches = [list(b) for b in (error.kind.context or [])]
+    if isinstance(
+        error.kind,
+        jsonschema_rs.ValidationErrorKind.OneOfNotValid | jsonschema_rs.ValidationErrorKind.AnyOf,
+    ):
+        branches = [list(b) for b in error.kind.context]
         here = _at(instance, path)
 
         def mismatched(branch: list[jsonschema_rs.ValidationError]) -> bool:

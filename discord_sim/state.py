@@ -395,8 +395,9 @@ class SimState:
         if template.startswith("/webhooks/"):
             return FOLLOW_UP if method in ("POST", "PATCH", "DELETE") else OTHER
         if template.startswith("/channels/{channel_id}/messages") and method != "GET":
-            known = channel_id is not None and channel_id.isdigit()
-            channel = self.channels.get(int(channel_id)) if known else None
+            channel = None
+            if channel_id is not None and channel_id.isdigit():
+                channel = self.channels.get(int(channel_id))
             if channel is not None and channel.is_dm:
                 return DIRECT_MESSAGE
             return CHANNEL_MESSAGE if method == "POST" else EDIT
