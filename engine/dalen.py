@@ -208,6 +208,11 @@ _SCORE_PART = Text("dalen.score.part", "stones on the board")
 SPEC = GameSpec(
     name="dalen",
     title=Text("game.dalen.title", "Dalen"),
+    tagline=Text(
+        "game.dalen.tagline",
+        "trees that cannot grow turn their neighbours to your colour (2 players)",
+    ),
+    tutorial="tutorial.dalen",
     summary=Text(
         "game.dalen.summary",
         "Dark and light take turns placing one stone on an empty cell that touches at most "

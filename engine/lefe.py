@@ -335,6 +335,11 @@ def describe_move(move: str) -> Phrase:
 SPEC = GameSpec(
     name="lefe",
     title=Text("game.lefe.title", "Lefe"),
+    tagline=Text(
+        "game.lefe.tagline",
+        "grow trees with many different leaf counts, capture smaller trees (2 players)",
+    ),
+    tutorial="tutorial.lefe",
     summary=Text(
         "game.lefe.summary",
         "Dark and light take turns placing one stone on an empty cell; a new stone may not "

@@ -438,6 +438,8 @@ def _side(colour: str) -> SpecialMove:
 SPEC = GameSpec(
     name="les",
     title=Text("game.les.title", "Les"),
+    tagline=Text("game.les.tagline", "dig holes that only your stones border (2 players)"),
+    tutorial="tutorial.les",
     summary=Text(
         "game.les.summary",
         "Black and white place stones on the points of a triangular grid. To start, the first "

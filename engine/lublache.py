@@ -420,6 +420,10 @@ class LublacheState(BoardState):
 SPEC = GameSpec(
     name="lublache",
     title=Text("game.lublache.title", "Lublache"),
+    tagline=Text(
+        "game.lublache.tagline", "close loops, and win by running out of moves first (2 players)"
+    ),
+    tutorial="tutorial.lublache",
     summary=Text(
         "game.lublache.summary",
         "Place stones to close loops: a closed loop where you hold at least half the stones "

@@ -216,6 +216,12 @@ class GameSpec:
     name: str  # the registry key and the name in JSON, commands and buttons: "lefe"
     title: Text  # the display name: "Lefe"
     summary: Text  # one paragraph of rules, for help texts
+    # what the game is in a line, for /help's list of games (None: the summary stands in)
+    tagline: Text | None = None
+    # the module holding its tutorial's pages (a ``PAGES`` tuple of ``tutorial.pages.Page``),
+    # imported by the tutorial package when first read: the engine never imports it.
+    # None: no tutorial (``/rules`` gives the summary instead)
+    tutorial: str | None = None
     kind: GameKind = GameKind.BOARD
     players: tuple[int, int] = (2, 2)  # fewest and most seats
     colours: tuple[str, ...] = ()  # board games: the first colour moves first

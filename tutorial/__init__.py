@@ -22,24 +22,26 @@ from the same pages.
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
 from functools import lru_cache
 
 from engine import IllegalMove
 from engine.board import BoardState
-from engine.registry import get_spec
+from engine.registry import UnknownGame, get_spec, specs
+from engine.spec import GameSpec
 from i18n import DEFAULT_LANGUAGE, phrase, translate
 from render import board_png, png_bytes
 from render.annotations import hint_cells, refusal_annotations, render_annotated
-from tutorial import dalen, lefe, leiff, les, lublache
 from tutorial.help import HelpText, help_text
-from tutorial.pages import PRACTICE_LEVEL, Page
+from tutorial.pages import PRACTICE_LEVEL, Page, words
 
 __all__ = [
     "PRACTICE_LEVEL",
     "HelpText",
     "TutorialPage",
     "check_tutorial",
+    "game_pages",
     "help_text",
     "hint_picture",
     "illegal_move_picture",
@@ -48,28 +50,31 @@ __all__ = [
     "tutorial_pages",
 ]
 
-# Each game's pages, in reading order (a game's tutorial is its content, kept by its name).
-TUTORIALS: dict[str, tuple[Page, ...]] = {
-    "lefe": lefe.PAGES,
-    "dalen": dalen.PAGES,
-    "lublache": lublache.PAGES,
-    "les": les.PAGES,
-    "leiff": leiff.PAGES,
-}
-
 
 def tutorial_games() -> tuple[str, ...]:
-    """The games that have a tutorial, in the order /help lists them."""
-    return tuple(TUTORIALS)
+    """The registered games that have a tutorial, in the registry's order (/help's)."""
+    return tuple(spec.name for spec in specs() if spec.tutorial)
 
 
-def _pages(game: str) -> tuple[Page, ...]:
+def _spec(game: str) -> GameSpec:
     try:
-        return TUTORIALS[game]
-    except KeyError:
-        raise ValueError(
-            f"{game!r} has no tutorial; the tutorials are {', '.join(TUTORIALS)}"
-        ) from None
+        return get_spec(game)
+    except UnknownGame:
+        raise ValueError(f"{game!r} is no game and has no tutorial; the tutorials are {_listed()}") from None
+
+
+def _listed() -> str:
+    return ", ".join(tutorial_games())
+
+
+def game_pages(game: str) -> tuple[Page, ...]:
+    """A game's pages, in reading order: the ``PAGES`` of the module its spec names
+    (``GameSpec.tutorial``), imported when first asked for."""
+    module = _spec(game).tutorial
+    if module is None:
+        raise ValueError(f"{game!r} has no tutorial; the tutorials are {_listed()}")
+    pages: tuple[Page, ...] = importlib.import_module(module).PAGES
+    return pages
 
 
 @dataclass(frozen=True)
@@ -108,7 +113,7 @@ class TutorialPage:
 
 @lru_cache(maxsize=256)
 def _picture(game: str, index: int, language: str, theme: str) -> bytes:
-    page = _pages(game)[index]
+    page = game_pages(game)[index]
     return png_bytes(page.example.picture(language, theme))
 
 
@@ -120,7 +125,7 @@ def tutorial_page(
     game: str, number: int, language: str = DEFAULT_LANGUAGE, *, theme: str = "classic"
 ) -> TutorialPage:
     """Page ``number`` (from 1) of ``game``'s tutorial, in ``language``."""
-    pages = _pages(game)
+    pages = game_pages(game)
     if not 1 <= number <= len(pages):
         raise ValueError(f"the {game} tutorial has pages 1 to {len(pages)}, not {number}")
     page = pages[number - 1]
@@ -130,8 +135,8 @@ def tutorial_page(
         key=page.key,
         number=number,
         count=len(pages),
-        title=translate(language, page.title, game=title),
-        body=translate(language, page.body, game=title),
+        title=words(language, page.title, game=title),
+        body=words(language, page.body, game=title),
         counter=translate(language, "tutorial.counter", number=number, count=len(pages)),
         practice=page.practice,
         practice_button=translate(language, "tutorial.practice.button") if page.practice else None,
@@ -146,7 +151,7 @@ def tutorial_pages(
     """Every page of ``game``'s tutorial, in reading order, in ``language``."""
     return [
         tutorial_page(game, number, language, theme=theme)
-        for number in range(1, len(_pages(game)) + 1)
+        for number in range(1, len(game_pages(game)) + 1)
     ]
 
 
@@ -154,7 +159,7 @@ def check_tutorial(game: str) -> list[str]:
     """Where ``game``'s pages disagree with the engine, page by page (empty: they agree)."""
     return [
         f"{game} page {number} ({page.key}): {problem}"
-        for number, page in enumerate(_pages(game), start=1)
+        for number, page in enumerate(game_pages(game), start=1)
         for problem in page.example.problems()
     ]
 

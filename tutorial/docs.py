@@ -15,7 +15,7 @@ from engine.registry import get_board_game, get_spec
 from i18n import phrase
 from render import png_bytes, render_board
 from render.leiff import render_hand
-from tutorial import TUTORIALS, leiff, tutorial_pages
+from tutorial import leiff, tutorial_games, tutorial_pages
 from tutorial.cards import Deal
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -75,7 +75,7 @@ def readme_pictures() -> dict[Path, bytes]:
 def expected_files() -> dict[Path, bytes]:
     """Every file the docs are made of, by path from the repository's root."""
     files: dict[Path, bytes] = {}
-    for game in TUTORIALS:
+    for game in tutorial_games():
         files[RULES / f"{game}.md"] = rules_page(game).encode("utf-8")
         for page in tutorial_pages(game, LANGUAGE, theme=THEME):
             files[PICTURES / page.filename] = page.picture()

@@ -1,6 +1,7 @@
-"""The words of ``/help``: what the bot is, the five games in a line each, the three commands
-to type first, how a board match ends early, where settings and leaderboards are, and
-how to read a rating, in the reader's language.
+"""The words of ``/help``: what the bot is, every registered game in a line (its spec's
+``tagline``, or its summary, in the registry's order), the three commands to type first,
+how a board match ends early, where settings and leaderboards are, and how to read a
+rating, in the reader's language.
 
 Command and option names are the slash commands' own, as the reader's Discord client shows
 them (``/play`` in English, ``/spielen`` in German), read from the same catalogue entries
@@ -11,23 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.registry import get_spec
+from engine.registry import specs
 from i18n import DEFAULT_LANGUAGE, N_, phrase, translate
-
-# one line per game, in the order /help lists them (the tutorials' order)
-GAME_LINES = {
-    "lefe": N_("tutorial.help.game.lefe"),
-    "dalen": N_("tutorial.help.game.dalen"),
-    "lublache": N_("tutorial.help.game.lublache"),
-    "les": N_("tutorial.help.game.les"),
-    "leiff": N_("tutorial.help.game.leiff"),
-}
 
 
 @dataclass(frozen=True)
 class HelpText:
     """``/help`` in one language: ``markdown()`` is the message; ``buttons`` label one
-    button per game, leading to its tutorial."""
+    button per game that has a tutorial, leading to it."""
 
     title: str
     intro: str
@@ -69,8 +61,12 @@ def help_text(language: str = DEFAULT_LANGUAGE, *, bot_name: str = "Leafbot") ->
         "level": name(N_("command.option.level")),
     }
     games = tuple(
-        (game, phrase(language, get_spec(game).title()), translate(language, msgid))
-        for game, msgid in GAME_LINES.items()
+        (
+            spec.name,
+            phrase(language, spec.title()),
+            phrase(language, (spec.tagline or spec.summary)()),
+        )
+        for spec in specs()
     )
     return HelpText(
         title=translate(language, "tutorial.help.title"),
@@ -90,8 +86,9 @@ def help_text(language: str = DEFAULT_LANGUAGE, *, bot_name: str = "Leafbot") ->
         more=translate(language, "tutorial.help.more", **names),
         ratings=translate(language, "tutorial.help.ratings"),
         buttons=tuple(
-            (game, translate(language, "tutorial.help.button", game=title))
-            for game, title, _ in games
+            (spec.name, translate(language, "tutorial.help.button", game=title))
+            for spec, (_, title, _) in zip(specs(), games, strict=True)
+            if spec.tutorial
         ),
         games_heading=translate(language, "tutorial.help.games"),
         commands_heading=translate(language, "tutorial.help.commands"),

@@ -37,6 +37,11 @@ _PER_MATCH = frozenset({"target", "teams"})
 SPEC = GameSpec(
     name="leiff",
     title=Text("game.leiff.title", "Leiff"),
+    tagline=Text(
+        "game.leiff.tagline",
+        "a party card game: keep your hidden hand low, then call Leiff (2 to 6 players)",
+    ),
+    tutorial="tutorial.leiff",
     summary=Text(
         "game.leiff.summary",
         "A card game for 2 to 6 players (or teams of two): keep your four face-down cards as "

@@ -4,8 +4,10 @@ Red and blue take turns placing a stone on an empty point; a straight row of ``l
 stones of one colour wins (loses, with ``misere``); a full board is a draw. The second
 player may swap after the first stone. It is drawn on points and lines, like Les.
 
-Nothing outside this file knows it: registering it (``engine.registered(Rows())``) is all it
-takes for the engine, the AI and the pictures to play it.
+Nothing outside its folder knows it: registering it (``engine.registered(Rows())``) is all it
+takes for the engine, the AI, the pictures, the match service and the Discord layer to play
+it, and for ``/help`` and ``/rules`` to teach it from its tutorial (``tutorial.py`` beside
+this file, which its spec names).
 """
 
 from __future__ import annotations
@@ -79,6 +81,8 @@ class Rows(BoardGame):
         name="rows",
         title=Text("game.rows.title", "Rows"),
         summary=Text("game.rows.summary", "Make a straight row of your stones to win."),
+        tagline=Text("game.rows.tagline", "a straight row of your stones wins (2 players)"),
+        tutorial="tests.sixth_game.tutorial",
         colours=("red", "blue"),
         sizes=(3, 4, 5),
         default_size=4,

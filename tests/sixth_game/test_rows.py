@@ -18,6 +18,7 @@ import pytest
 from PIL import Image
 
 import engine
+import tests.sixth_game.tutorial
 from engine import IllegalMove, get_game, registered
 from engine.ai.levels import LEVEL_NAMES, choose_move, choose_move_from_json, level_settings
 from engine.board import BoardState
@@ -145,6 +146,28 @@ def test_its_replay_animates_every_position() -> None:
     first = gif.convert("RGB")
     gif.seek(gif.n_frames - 1)
     assert first.tobytes() != gif.convert("RGB").tobytes()
+
+
+# ---- its tutorial ---------------------------------------------------------------------------
+
+
+def test_its_tutorial_is_found_through_its_spec_and_agrees_with_the_engine() -> None:
+    from tutorial import check_tutorial, game_pages, help_text, tutorial_games, tutorial_pages
+    from tutorial.docs import RULES, expected_files, rules_page
+
+    assert tutorial_games()[-1] == "rows"
+    assert game_pages("rows") is tests.sixth_game.tutorial.PAGES
+    assert check_tutorial("rows") == []
+    for language in ("en", "de"):
+        pages = tutorial_pages("rows", language)
+        assert [page.key for page in pages] == ["placing", "row", "pie", "practice"]
+        assert pages[0].body.startswith("In Rows, red and blue")  # its own English
+        assert decode(pages[1].picture()).size[0] == 480
+        assert pages[-1].practice
+        line = dict((game, line) for game, _, line in help_text(language).games)["rows"]
+        assert line == "a straight row of your stones wins (2 players)"
+    assert rules_page("rows").startswith("# Rows\n")
+    assert RULES / "rows.md" in expected_files()  # its rules page, with the others
 
 
 # ---- the AI -----------------------------------------------------------------------------

@@ -6,9 +6,12 @@ Discord layer (the real ``LeafBot`` with the real discord.py client, against the
 learn of it from its spec alone. Through the service: a challenge, a whole game, a draw
 offer, a game against the bot. Through Discord: ``/play`` (it is among the command's
 choices), the challenge accepted with a click, every move a ``/move`` with its board
-picture decoded and compared with the stored position, the result, ``/rules`` (its rules
-in a few words: it has no tutorial), ``/replay`` (a GIF with one frame per position), and a
-game against the bot whose moves come from the real AI worker processes.
+picture decoded and compared with the stored position, the result, ``/replay`` (a GIF with
+one frame per position), and a game against the bot whose moves come from the real AI
+worker processes. Its tutorial, in its own folder (``tests/sixth_game/tutorial.py``, named
+by its spec), is taught like the others': ``/help`` lists it with its tagline and a Learn
+button, every page is reached by clicking, each picture read back against the engine, and
+the last page starts a practice game; a Rows without a tutorial gets its summary instead.
 """
 
 from __future__ import annotations
@@ -31,9 +34,20 @@ from render.board import is_point_game
 from render.geometry import board_geometry
 from render.themes import get_theme
 from tests.bot.conftest import Clock, clock, database, make_bot, sim, world  # noqa: F401
-from tests.bot.helpers import decode_png, match_id_of, pick_move, pinged, stored_state
+from tests.bot.helpers import (
+    decode_png,
+    last_board_message,
+    match_id_of,
+    pick_move,
+    pinged,
+    stored_match,
+    stored_state,
+)
+from tests.bot.test_learning import check_page
+from tests.bot.test_vs_bot import ai_in_thread
 from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD
 from tests.sixth_game.rows import Rows, RowsState
+from tutorial import tutorial_pages
 
 BOT_REPLY_TIMEOUT = 60.0  # the first search starts a worker process
 
@@ -224,11 +238,6 @@ async def test_members_play_it_in_discord_with_pictures_rules_and_replay(
     result = board.text
     assert "wins" in result or "drawn" in result, result
 
-    rules = await sim.slash(world.bob, "rules", game="rows")
-    assert rules.ephemeral
-    summary = get_spec("rows").summary().english()
-    assert "**Rows**" in rules.text and summary in rules.text, rules.text
-
     replay = await sim.slash(world.alice, "replay", match=match_id)
     gif = replay.last_message.attachments[0]
     assert gif.filename.endswith(".gif")
@@ -272,4 +281,60 @@ async def test_a_member_plays_it_against_the_bot_in_discord(
         bot_moves += 1
     assert bot_moves > 0
     assert (await bot.client.service.get_match(match_id)).status == "finished"
+    sim.assert_no_bot_errors()
+
+
+# ---- its tutorial, from its own folder -------------------------------------------------
+@pytest.mark.compressed_rate_limits
+async def test_help_and_rules_teach_it_from_its_own_tutorial(
+    sim: Any,  # noqa: F811
+    world: Any,  # noqa: F811
+    make_bot: Any,  # noqa: F811
+    rows: Rows,
+) -> None:
+    handle = await sim.start_bot(lambda: make_bot(ai_move=ai_in_thread))
+    helped = (await sim.slash(world.alice, "help")).last_message
+    beside = {s["accessory"]["label"]: s["components"][0]["content"] for s in helped.sections}
+    assert beside["Learn Rows"] == "**Rows**: a straight row of your stones wins (2 players)"
+    opened = await sim.click(world.alice, helped, "Learn Rows")
+    page = opened.last_message
+    count = len(tutorial_pages("rows"))
+    assert count == 4
+    check_page(page, "rows", 1)  # its words, counter, buttons, and picture read back
+    for number in range(2, count + 1):
+        await sim.click(world.alice, page, "Next")
+        page = sim.state.messages[page.id]
+        check_page(page, "rows", number)
+    # the shared pages read in the reader's language, its own in its English
+    world.bob.locale = "de"
+    german = (await sim.slash(world.bob, "rules", game="rows")).last_message
+    check_page(german, "rows", 1, "de")
+    assert german.texts[0] == "### Rows · Placing a stone"
+
+    await sim.click(world.alice, page, "Practise against the bot (easy)")
+    board = last_board_message(world.channel)
+    match = await stored_match(handle, match_id_of(board))
+    assert match.game == "rows" and match.vs_bot and match.bot_level == "easy"
+    assert_picture_shows(board, await stored_state(handle, match.id))
+    sim.assert_no_bot_errors()
+
+
+class _RowsWithoutTutorial(Rows):
+    spec = dataclasses.replace(Rows.spec, tutorial=None, tagline=None)
+
+
+async def test_a_game_without_a_tutorial_has_its_summary_in_help_and_rules(
+    sim: Any,  # noqa: F811
+    world: Any,  # noqa: F811
+    make_bot: Any,  # noqa: F811
+) -> None:
+    with registered(_RowsWithoutTutorial()):
+        await sim.start_bot(make_bot)
+        summary = get_spec("rows").summary().english()
+        helped = (await sim.slash(world.alice, "help")).last_message
+        assert f"**Rows**: {summary}" in helped.texts
+        assert "Learn Rows" not in [b.label for b in helped.buttons]
+        rules = await sim.slash(world.bob, "rules", game="rows")
+        assert rules.ephemeral
+        assert "**Rows**" in rules.text and summary in rules.text, rules.text
     sim.assert_no_bot_errors()

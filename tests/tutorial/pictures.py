@@ -15,7 +15,7 @@ from render.card_marks import slot_ring
 from render.leiff import hand_layout
 from render.themes import get_theme
 from tests.render.helpers import close
-from tutorial import TUTORIALS
+from tutorial import game_pages
 from tutorial.boards import BoardExample, Plays
 from tutorial.cards import CardExample, Hand
 
@@ -90,7 +90,7 @@ def page_problems(
     read back (board pages: a dot on exactly the legal cells, signs and rings where the
     claims put them, in each panel; Leiff hands: a ring round exactly the cards the page
     is about)."""
-    example = TUTORIALS[game][number - 1].example
+    example = game_pages(game)[number - 1].example
     found = [f"claim: {problem}" for problem in example.problems()]
     if isinstance(example, BoardExample):
         figure = example.layout(language, theme)

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 import tutorial
+import tutorial.lefe
 from tests.render.helpers import decode
-from tutorial import TUTORIALS, tutorial_games, tutorial_pages
+from tutorial import game_pages, tutorial_games, tutorial_pages
 from tutorial.boards import BoardExample
 from tutorial.docs import PICTURES, README_PICTURES, RULES, expected_files, stale_files, write
 
@@ -68,11 +69,11 @@ def test_a_page_changed_without_regenerating_makes_the_docs_stale(
 ) -> None:
     """A page whose example draws something else (here: a close-up) leaves its picture and
     nothing else out of date."""
-    pages = list(TUTORIALS["lefe"])
+    pages = list(game_pages("lefe"))
     example = pages[2].example
     assert isinstance(example, BoardExample)
     pages[2] = dataclasses.replace(pages[2], example=dataclasses.replace(example, focus="c3 c4"))
-    monkeypatch.setitem(TUTORIALS, "lefe", tuple(pages))
+    monkeypatch.setattr(tutorial.lefe, "PAGES", tuple(pages))
     tutorial._picture.cache_clear()
     try:
         assert stale_files(written) == [PICTURES / "lefe-03-placement.png"]

@@ -1,19 +1,23 @@
-"""/help's words: every game with a tutorial, the three first commands by their localised
-names, and where settings and leaderboards are."""
+"""/help's words: every registered game (a button for each with a tutorial), the three
+first commands by their localised names, and where settings and leaderboards are."""
 
 from __future__ import annotations
 
 import pytest
 
-from i18n import LANGUAGES, translate
+from engine import game_names, get_spec
+from i18n import LANGUAGES, phrase, translate
 from tutorial import help_text, tutorial_games
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_help_names_every_game_and_leads_to_its_tutorial(language: str) -> None:
     text = help_text(language)
-    assert [game for game, _, _ in text.games] == list(tutorial_games())
-    assert [game for game, _ in text.buttons] == list(tutorial_games())
+    assert [game for game, _, _ in text.games] == list(game_names())
+    assert [game for game, _ in text.buttons] == list(tutorial_games()) == list(game_names())
+    for game, _, line in text.games:  # each game's line is its spec's tagline
+        tagline = get_spec(game).tagline
+        assert tagline is not None and line == phrase(language, tagline())
     body = text.markdown()
     for _, title, line in text.games:
         assert f"**{title}**: {line}" in body

@@ -15,7 +15,7 @@ from render.leiff import hand_layout
 from render.themes import get_theme
 from tests.render.helpers import close, decode
 from tests.tutorial.pictures import mark_problems, page_problems
-from tutorial import TUTORIALS, check_tutorial, tutorial_games, tutorial_page, tutorial_pages
+from tutorial import check_tutorial, game_pages, tutorial_games, tutorial_page, tutorial_pages
 from tutorial.boards import (
     BoardExample,
     Ends,
@@ -34,22 +34,22 @@ from tutorial.cards import After, CardExample, Hand, Sees, Shows, Values
 from tutorial.cards import Offers as CardOffers
 
 PAGES = [
-    (game, number) for game in tutorial_games() for number in range(1, len(TUTORIALS[game]) + 1)
+    (game, number) for game in tutorial_games() for number in range(1, len(game_pages(game)) + 1)
 ]
-BOARD_PAGES = [p for p in PAGES if isinstance(TUTORIALS[p[0]][p[1] - 1].example, BoardExample)]
-CARD_PAGES = [p for p in PAGES if isinstance(TUTORIALS[p[0]][p[1] - 1].example, CardExample)]
+BOARD_PAGES = [p for p in PAGES if isinstance(game_pages(p[0])[p[1] - 1].example, BoardExample)]
+CARD_PAGES = [p for p in PAGES if isinstance(game_pages(p[0])[p[1] - 1].example, CardExample)]
 CELL = re.compile(r"\b[a-i][1-9]\b")  # a cell name of the 5-board in a text
 
 
 def _example(game: str, number: int) -> BoardExample:  # a board game's page
-    example = TUTORIALS[game][number - 1].example
+    example = game_pages(game)[number - 1].example
     assert isinstance(example, BoardExample)
     return example
 
 
 @pytest.mark.parametrize(("game", "number"), PAGES)
 def test_every_page_agrees_with_the_engine(game: str, number: int) -> None:
-    assert TUTORIALS[game][number - 1].example.problems() == []
+    assert game_pages(game)[number - 1].example.problems() == []
 
 
 def test_every_page_is_a_board_or_a_card_example() -> None:
@@ -79,7 +79,7 @@ def test_pictures_are_small_enough_for_the_docs() -> None:
 
 @pytest.mark.parametrize(("game", "number"), CARD_PAGES)
 def test_every_leiff_picture_rings_the_cards_it_is_about(game: str, number: int) -> None:
-    example = TUTORIALS[game][number - 1].example
+    example = game_pages(game)[number - 1].example
     assert isinstance(example, CardExample)
     image = example.picture("en", "classic")
     assert decode(tutorial_page(game, number).picture()).size == image.size
@@ -102,7 +102,7 @@ def test_every_leiff_picture_rings_the_cards_it_is_about(game: str, number: int)
 def test_a_page_names_only_cells_its_example_shows(game: str, number: int, language: str) -> None:
     """The words and the picture come from one example: a cell in the text is in it."""
     page = tutorial_page(game, number, language)
-    named = TUTORIALS[game][number - 1].example.named_cells()
+    named = game_pages(game)[number - 1].example.named_cells()
     mentioned = set(CELL.findall(page.title + " " + page.body))
     assert mentioned <= named, sorted(mentioned - named)
 
@@ -136,7 +136,7 @@ def test_only_the_last_page_offers_a_practice_game_at_easy_level(game: str) -> N
 
 def test_page_keys_are_unique_within_a_game() -> None:
     for game in tutorial_games():
-        keys = [page.key for page in TUTORIALS[game]]
+        keys = [page.key for page in game_pages(game)]
         assert len(keys) == len(set(keys)), game
 
 
@@ -145,7 +145,7 @@ def test_page_keys_are_unique_within_a_game() -> None:
 
 def _broken(game: str, key: str, *claims: object) -> BoardExample:
     """A real page of ``game`` with its claims replaced."""
-    page = next(page for page in TUTORIALS[game] if page.key == key)
+    page = next(page for page in game_pages(game) if page.key == key)
     assert isinstance(page.example, BoardExample)
     return dataclasses.replace(page.example, claims=claims)  # type: ignore[arg-type]
 
@@ -205,7 +205,7 @@ def test_the_picture_reader_notices_marks_that_are_not_there() -> None:
 
 
 def _broken_cards(key: str, *claims: object) -> CardExample:
-    page = next(page for page in TUTORIALS["leiff"] if page.key == key)
+    page = next(page for page in game_pages("leiff") if page.key == key)
     assert isinstance(page.example, CardExample)
     return dataclasses.replace(page.example, claims=claims)  # type: ignore[arg-type]
 

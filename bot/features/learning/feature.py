@@ -1,6 +1,6 @@
 """The learning feature: ``/help``, the paged ``/rules`` tutorial and its practice game.
 
-``/help`` answers privately with what the bot is, the five games in a line each and the
+``/help`` answers privately with what the bot is, every registered game in a line and the
 commands to start with, and a button per game that opens its tutorial. ``/rules game`` is
 that tutorial: a private message showing one rule a page, with its annotated picture, a
 page counter and **Previous** / **Next** buttons that turn the page in place. The last page
