@@ -60,7 +60,9 @@ def _spec(game: str) -> GameSpec:
     try:
         return get_spec(game)
     except UnknownGame:
-        raise ValueError(f"{game!r} is no game and has no tutorial; the tutorials are {_listed()}") from None
+        raise ValueError(
+            f"{game!r} is no game and has no tutorial; the tutorials are {_listed()}"
+        ) from None
 
 
 def _listed() -> str:
