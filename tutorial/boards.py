@@ -26,7 +26,6 @@ from PIL import Image
 
 from engine import IllegalMove, get_board_game
 from engine.board import BoardState
-from engine.les import holes as les_holes
 from i18n import outcome_reason, translate
 from render.annotations import (
     Annotations,
@@ -284,18 +283,13 @@ class Loops:
 
 @dataclass(frozen=True)
 class Holes:
-    """Les: the holes owned, each as ``(owner, its points)``, tinted in the owner's colour.
-    The engine's holes are compared by owner and size."""
+    """The holes owned (Les's), each as ``(owner, its points)``, tinted in the owner's
+    colour. The position's own ``holes()`` are compared by owner and size."""
 
     holes: tuple[tuple[str, str], ...]
 
     def problems(self, state: BoardState) -> list[str]:
-        colours = state.game.colors
-        engine = sorted(
-            (colours[owner - 1], size)
-            for owner, size, _ in les_holes(state.cells, state.grid.neighbours)
-            if owner
-        )
+        engine = sorted((owner, len(points)) for owner, points in state.holes())
         declared = sorted((owner, len(cells(points))) for owner, points in self.holes)
         return _differs("the holes owned (owner, size)", declared, engine)
 
