@@ -15,6 +15,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
+from hypothesis import given, settings
 from PIL import Image
 
 import engine
@@ -28,6 +29,7 @@ from render.board import is_point_game
 from render.geometry import board_geometry
 from render.themes import get_theme
 from tests import test_engine_api
+from tests.engine import test_every_game
 from tests.render.helpers import close, decode
 from tests.sixth_game.rows import EVALUATED, Rows, rows_of
 
@@ -61,6 +63,17 @@ def test_the_registry_lists_it_among_the_board_games() -> None:
 def test_the_engine_api_tests_drive_it() -> None:
     test_engine_api.test_random_games_through_the_public_surface("rows")
     test_engine_api.test_nonsense_moves_raise_illegal_move_with_a_reason("rows")
+
+
+def test_the_every_game_property_tests_play_it() -> None:
+    # what tests/engine/test_every_game.py does for every game registered in the engine
+    test_every_game.test_every_players_count_and_size_starts_with_the_default_options("rows")
+    check = settings(max_examples=12, deadline=None)(
+        given(setup=test_every_game.setups(engine.get_spec("rows")))(
+            lambda setup: test_every_game.check_random_playout("rows", setup)
+        )
+    )
+    check()
 
 
 def test_its_options_come_from_its_spec() -> None:
