@@ -36,6 +36,7 @@ __all__ = [
     "DEFAULT_LANGUAGE",
     "LANGUAGES",
     "N_",
+    "colour_id",
     "colour_name",
     "illegal_move",
     "language_for",
@@ -70,13 +71,12 @@ def _supported(language: str) -> str:
     return language if language in LANGUAGES else language_for(language)
 
 
-# The engine's colour names as message ids (a test checks every game's colours are here).
-COLOUR_IDS: dict[str, str] = {
-    "dark": N_("colour.dark"),
-    "light": N_("colour.light"),
-    "black": N_("colour.black"),
-    "white": N_("colour.white"),
-}
+def colour_id(colour: str) -> str:
+    """An engine colour's message id (``colour.dark``): extracted from the colours each
+    game's spec names, so a new game's colours need nothing but catalogue entries."""
+    return f"colour.{colour}"
+
+
 _LIST_OR = N_("list.or")
 
 
@@ -105,8 +105,9 @@ def ordinal(language: str, number: int) -> str:
 
 def colour_name(language: str, colour: str) -> str:
     """An engine colour name ("dark") as the word for it in ``language``."""
-    msgid = COLOUR_IDS.get(colour)
-    return translations(_supported(language)).gettext(msgid) if msgid else colour
+    msgid = colour_id(colour)
+    named = translations(_supported(language)).gettext(msgid)
+    return colour if named == msgid else named  # a colour no catalogue knows: as it is
 
 
 def _value(language: str, name: str, value: Any) -> str:

@@ -10,8 +10,8 @@ describes positions and moves with ``Text("les.setup.header", "Set-up: ...")`` m
   gives the options ``table`` and ``prefix``), a plural pair ``<id>`` / ``<id>.plural``
   where the English has two forms;
 - :func:`engine_texts` yields the code of every ``Text(...)`` (a pair when it has a
-  ``plural=`` English). A ``Text`` whose code is not written out is a mistake the
-  catalogue tests catch.
+  ``plural=`` English), and ``colour.<name>`` for every colour a game's spec names. A
+  ``Text`` whose code is not written out is a mistake the catalogue tests catch.
 
 :func:`texts_in_source` and :func:`table_in_source` give the English too, for the English
 catalogue.
@@ -47,10 +47,14 @@ def table_in_source(source: str | bytes, table: str) -> dict[str, str | tuple[st
 
 def texts_in_source(source: str | bytes) -> dict[str, str | tuple[str, str]]:
     """``{code: English}`` of every ``Text("code", "English"[, plural="..."])`` written out
-    in a module's source (a pair where there is a plural)."""
+    in a module's source (a pair where there is a plural), and ``colour.<name>`` for every
+    colour a ``GameSpec(colours=(...))`` names (its English is the name itself)."""
     found: dict[str, str | tuple[str, str]] = {}
     for node in ast.walk(ast.parse(source)):
         if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        if node.func.id == "GameSpec":
+            found.update(_colours(node))
             continue
         if node.func.id != "Text" or len(node.args) < 2:
             continue
@@ -63,6 +67,17 @@ def texts_in_source(source: str | bytes) -> dict[str, str | tuple[str, str]]:
             found[code] = (english, ast.literal_eval(plural))
         else:
             found[code] = english
+    return found
+
+
+def _colours(spec: ast.Call) -> dict[str, str | tuple[str, str]]:
+    """The colours a spec's ``colours=`` keyword names, as messages ``colour.<name>``."""
+    found: dict[str, str | tuple[str, str]] = {}
+    for keyword in spec.keywords:
+        if keyword.arg == "colours" and isinstance(keyword.value, ast.Tuple):
+            for element in keyword.value.elts:
+                if isinstance(element, ast.Constant) and isinstance(element.value, str):
+                    found[f"colour.{element.value}"] = element.value
     return found
 
 

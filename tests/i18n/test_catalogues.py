@@ -14,7 +14,7 @@ from engine import BOARD_GAMES, get_game, get_spec
 from engine.errors import ENGLISH
 from engine.phrases import Text
 from engine.reasons import REASONS
-from i18n import COLOUR_IDS, LANGUAGES, translate_plural
+from i18n import LANGUAGES, colour_id, colour_name, translate_plural
 from i18n.catalogues import po_path
 from i18n.tools import engine_tables, extract, placeholders, problems, read_catalogue, texts
 
@@ -144,9 +144,17 @@ def test_every_code_the_engine_can_use_has_an_entry_in_both_languages(prefix: st
 
 
 def test_every_colour_of_every_board_game_has_a_name() -> None:
-    for name in BOARD_GAMES:
-        for colour in get_game(name).colors:
-            assert colour in COLOUR_IDS, (name, colour)
+    for language in LANGUAGES:
+        entries = _entries(language)
+        for name in BOARD_GAMES:
+            for colour in get_game(name).colors:
+                assert entries.get(colour_id(colour)), (language, name, colour)
+    assert colour_name("de", "dark") == "Dunkel" and colour_name("en", "white") == "white"
+
+
+def test_a_colour_no_catalogue_knows_reads_as_it_is() -> None:
+    # a game registered at run time (the toy sixth game's red and blue)
+    assert colour_name("de", "red") == "red"
 
 
 def _module(name: str) -> bool:
