@@ -7,6 +7,13 @@ step, and the loops when the spec asks for them) and never imports rules code or
 game's name. The static part of a picture — background, cells or lines, cell labels and
 column letters — depends only on (board shape, size, width, theme, labels) and is drawn once
 and cached; each call copies it and pastes the stones, markers and header on top.
+
+This is the one board renderer: every piece of a board is drawn here (the tutorials' and
+refusals' marks and the move hints are drawn on its picture, the replay's frames with its
+functions). :mod:`render.indexed` is not a second renderer but a
+faster road to one of its files, the bot's reply: it calls this module's drawing functions
+for the parts that vary, maps only those, and must give ``png_bytes(render_board(...))``
+byte for byte (``tests/render/test_indexed.py``); where it cannot, it draws here whole.
 """
 
 from __future__ import annotations

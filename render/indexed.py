@@ -15,6 +15,14 @@ stones (or hint dots) can touch, which is checked once per board and kind of sto
 by pixel where the squares round two of them meet). If they could, the picture is drawn
 whole instead. Tests compare the files with
 ``png_bytes(render_board(...))`` byte for byte on random positions of every game.
+
+Why it stays apart from :mod:`render.board` rather than being its way of drawing: it
+draws nothing of its own (the header, the marks and the shaded areas are
+:mod:`render.board`'s functions, the stones its sprites), it only decides which pixels
+need drawing, and that pays only for a picture whose file is all that is wanted: the
+reply, about a quarter of a picture's instructions saved (25 M against 33 M at n=9,
+docs/benchmarks/render.md). The pictures whose RGB image is drawn on (tutorials,
+refusals, replays) and the tests need :func:`render.board.render_board`'s image.
 """
 
 from __future__ import annotations
