@@ -27,10 +27,11 @@ import time
 from pathlib import Path
 from typing import TypeVar
 
-from bot.service import MatchService
-from bot.storage import MatchRecord, RatingRecord, open_repository
+from bot.common.choices import service_choices
 from engine import get_board_game
 from engine.leiff import Leiff, random_action
+from matchcore.service import MatchService
+from matchcore.storage import MatchRecord, RatingRecord, open_repository
 
 GUILD, CHANNEL = 1, 2
 MOVES = 200
@@ -59,7 +60,7 @@ class _Clock:
 
 async def _move_latency(folder: Path, synchronous: str) -> list[float]:
     repo = await open_repository(folder / f"moves-{synchronous}.sqlite3", synchronous=synchronous)
-    service = MatchService(repo, clock=_Clock())
+    service = MatchService(repo, choices=service_choices(), clock=_Clock())
     await service.update_settings(
         GUILD, 1, True, challenge_cooldown_seconds=0, max_matches_per_user=50
     )
@@ -87,7 +88,7 @@ async def _move_latency(folder: Path, synchronous: str) -> list[float]:
 
 async def _leiff_latency(folder: Path) -> list[float]:
     repo = await open_repository(folder / "leiff.sqlite3")
-    service = MatchService(repo, clock=_Clock(), seed_source=lambda: 3)
+    service = MatchService(repo, choices=service_choices(), clock=_Clock(), seed_source=lambda: 3)
     players = (10, 20, 30, 40)
     rng = random.Random(2)
     times: list[float] = []
@@ -114,7 +115,7 @@ async def _leiff_latency(folder: Path) -> list[float]:
 async def _restart_time(folder: Path) -> float:
     path = folder / "restart.sqlite3"
     repo = await open_repository(path, synchronous="NORMAL")
-    service = MatchService(repo, clock=_Clock())
+    service = MatchService(repo, choices=service_choices(), clock=_Clock())
     await service.update_settings(GUILD, 1, True, challenge_cooldown_seconds=0)
     for number in range(RUNNING_MATCHES):
         offer = await service.challenge(GUILD, CHANNEL, 1000 + number, "dalen", 5000 + number)
@@ -123,7 +124,7 @@ async def _restart_time(folder: Path) -> float:
     await repo.close()
     started = time.perf_counter()
     repo = await open_repository(path)
-    service = MatchService(repo)
+    service = MatchService(repo, choices=service_choices())
     await service.start()
     # the first action's read of its match: the one match a restart must parse before it
     first = await service.user_matches(1000)
@@ -161,7 +162,7 @@ async def _leaderboard_time(folder: Path) -> float:
         )
     )
     await repo.commit_match(match.evolve(version=1), 0, [], ratings)
-    service = MatchService(repo)
+    service = MatchService(repo, choices=service_choices())
     runs = []
     for _ in range(20):
         started = time.perf_counter()
@@ -190,7 +191,7 @@ async def _throughput(
     repo = await open_repository(
         folder / f"throughput-{matches}-{synchronous}.sqlite3", synchronous=synchronous
     )
-    service = MatchService(repo, clock=_Clock())
+    service = MatchService(repo, choices=service_choices(), clock=_Clock())
     await service.update_settings(
         GUILD, 1, True, challenge_cooldown_seconds=0, max_matches_per_user=50
     )

@@ -63,6 +63,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from bot.common.choices import service_choices
+
 ROOT = Path(__file__).resolve().parent.parent
 BOARD_GAMES = (("lefe", 7), ("dalen", 9), ("lublache", 9), ("les", 9))
 BOARD_MATCHES = 200
@@ -234,14 +236,14 @@ async def build_board_matches(
     """Store one match per recorded game through the match service (challenge, accept),
     then at the middle of its game, before the bot starts: the bot finds them as after a
     restart. Returns (match id, record) pairs."""
-    from bot.service import MatchService
-    from bot.service.board_logic import seats_with_colours
-    from bot.storage import open_repository
-    from bot.storage.records import ActionRecord
     from engine import get_board_game
+    from matchcore.service import MatchService
+    from matchcore.service.board_logic import seats_with_colours
+    from matchcore.storage import open_repository
+    from matchcore.storage.records import ActionRecord
 
     repo = await open_repository(database)
-    service = MatchService(repo)
+    service = MatchService(repo, choices=service_choices())
     stored = []
     try:
         for number, (record, (first, second)) in enumerate(zip(records, pairs, strict=True)):
@@ -361,7 +363,7 @@ async def open_leiff_tables(
 ) -> tuple[list[LeiffTable], Any]:
     """Open, fill and start the tables through Discord and play a few actions on each.
     Returns the tables and the read-only repository they look their state up in."""
-    from bot.storage import open_repository
+    from matchcore.storage import open_repository
 
     repo = await open_repository(database)
     tables = [

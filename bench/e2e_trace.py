@@ -75,7 +75,7 @@ class BotTrace:
         import asyncio
 
         from bot.common import pictures
-        from bot.storage import sqlite
+        from matchcore.storage import sqlite
 
         in_thread = sqlite._in_thread
 

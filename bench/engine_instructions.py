@@ -125,7 +125,9 @@ def main(argv: list[str]) -> int:
         work(args.work, args.records, positions)
         return 0
     root = Path(__file__).resolve().parent.parent
-    packages = [str(root / name) for name in ("bench", "bot", "engine", "i18n", "render")]
+    packages = [
+        str(root / name) for name in ("bench", "bot", "engine", "i18n", "matchcore", "render")
+    ]
     subprocess.run([sys.executable, "-m", "compileall", "-q", *packages], check=True)
     with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as file:
         json.dump(_records(), file)

@@ -317,7 +317,7 @@ async def run_config(backend: str, processes: int, seconds: float, matches: int)
         database(backend) as url,
         DiscordSimulator(interaction_timeout=60, response_deadline=60) as sim,
     ):
-        from bot.storage import open_repository
+        from matchcore.storage import open_repository
 
         await (await open_repository(url)).close()  # migrate before the bots start
         tables, children = await set_up(sim, url, processes, matches)
@@ -358,10 +358,10 @@ async def leiff_requests(actions: int) -> None:
     actions in between are updates too, so the count is given per click and per version."""
     import re
 
-    from bot.storage import open_repository
     from discord_sim import DiscordSimulator
     from discord_sim.ratelimits import is_interaction_endpoint
     from engine.leiff import Leiff
+    from matchcore.storage import open_repository
 
     async with database("sqlite") as url, DiscordSimulator(interaction_timeout=30) as sim:
         repo = await open_repository(url)
@@ -459,7 +459,7 @@ async def idle_memory(guilds: int) -> tuple[float, float]:
     sizes = []
     for count in (0, guilds):
         async with database("postgresql") as url, DiscordSimulator() as sim:
-            from bot.storage import open_repository
+            from matchcore.storage import open_repository
 
             await (await open_repository(url)).close()
             for number in range(count):

@@ -30,10 +30,11 @@ from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
-from bot.service import MatchService
-from bot.storage import MatchRecord, Repository, mapping, open_repository
+from bot.common.choices import service_choices
 from engine import get_game
 from engine.leiff import random_action
+from matchcore.service import MatchService
+from matchcore.storage import MatchRecord, Repository, mapping, open_repository
 
 # The servers, channels and users of the copies: far from the simulator's own ids.
 FIRST_GUILD = 9_000_000_000
@@ -51,7 +52,7 @@ async def templates(repo: Repository, now: float) -> list[MatchRecord]:
     """One running match of each game, played part-way through the service (so each is a
     match exactly as the bot stores it), read back from the repository."""
     clock = _Clock(now)
-    service = MatchService(repo, clock=clock, seed_source=lambda: 5)
+    service = MatchService(repo, choices=service_choices(), clock=clock, seed_source=lambda: 5)
     await service.update_settings(
         TEMPLATE_GUILD, 1, True, challenge_cooldown_seconds=0, max_matches_per_user=50
     )

@@ -29,7 +29,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot import ai_pool
+from bot.common.choices import service_choices
 from bot.common.components import ActionButton, ActionSelect
 from bot.common.context import Context
 from bot.common.custom_ids import FORM, ComponentId
@@ -46,14 +46,15 @@ from bot.features.learning import Learning
 from bot.features.leiff_tables import LeiffTables
 from bot.features.play import Play
 from bot.features.settings import Preferences, ServerSettings
-from bot.service import MatchService
-from bot.service.housekeeping import Retention
-from bot.service.protocol import GameService
 from bot.settings import Settings
-from bot.storage import Repository, open_repository
-from bot.storage.driver_logs import STATE_LOGGERS
-from bot.storage.repository import SchemaTooNew
 from engine.spec import GameKind
+from matchcore import ai_pool
+from matchcore.service import MatchService
+from matchcore.service.housekeeping import Retention
+from matchcore.service.protocol import GameService
+from matchcore.storage import Repository, open_repository
+from matchcore.storage.driver_logs import STATE_LOGGERS
+from matchcore.storage.repository import SchemaTooNew
 from render import shutdown_renderer
 
 log = logging.getLogger("bot")
@@ -152,7 +153,11 @@ class LeafBot(discord.AutoShardedClient):
             self._repository = await open_repository(
                 self.settings.database, pool_size=self.settings.database_pool_size
             )
-            options = {"retention": retention(self.settings), **self._service_options}
+            options = {
+                "retention": retention(self.settings),
+                "choices": service_choices(),
+                **self._service_options,
+            }
             self.context.service = MatchService(self._repository, **options)
         # Board-game searches run in these worker processes (started on the first bot move).
         ai_pool.configure(self.settings.ai_workers)
@@ -329,7 +334,7 @@ def _is_database_error(error: BaseException) -> bool:
     trace = error.__traceback__
     while trace is not None:
         module = trace.tb_frame.f_globals.get("__name__", "")
-        if module.startswith(("asyncpg", "bot.storage")):
+        if module.startswith(("asyncpg", "matchcore.storage")):
             return True
         trace = trace.tb_next
     return False

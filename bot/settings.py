@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.service.state_cache import DEFAULT_STATE_CACHE_SIZE
+from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 
 TOKEN_HELP = """\
 No Discord bot token found (DISCORD_TOKEN is not set).

@@ -165,8 +165,8 @@ def engine_tables() -> dict[str, dict[str, str | tuple[str, str]]]:
     texts: dict[str, str | tuple[str, str]] = {}
     for path in sorted(ENGINE_DIR.rglob("*.py")):
         texts.update(texts_in_source(path.read_text(encoding="utf-8")))
-    service = (ROOT / "bot" / "service" / "errors.py").read_text(encoding="utf-8")
-    said = (ROOT / "bot" / "service" / "texts.py").read_text(encoding="utf-8")
+    service = (ROOT / "matchcore" / "service" / "errors.py").read_text(encoding="utf-8")
+    said = (ROOT / "matchcore" / "service" / "texts.py").read_text(encoding="utf-8")
     return {
         "illegal.": table_in_source(refusals, "ENGLISH"),
         "outcome.": table_in_source(reasons, "REASONS"),

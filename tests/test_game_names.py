@@ -1,9 +1,10 @@
-"""The bot, the renderer and the tutorials never decide by a game's name: they read the
-game's spec.
+"""The bot, the match core, the renderer and the tutorials never decide by a game's name:
+they read the game's spec.
 
 What a game is lives in its :class:`engine.spec.GameSpec`, registered once; a sixth game
 (tests/sixth_game) needs nothing else. This scans the product code of ``bot/``,
-``render/`` and ``tutorial/`` (but a game's own tutorial module, which its spec names) for the built-in games' names written as a literal where they can decide
+``matchcore/``, ``render/`` and ``tutorial/`` (but a game's own tutorial module, which its
+spec names) for the built-in games' names written as a literal where they can decide
 anything: compared (``==``, ``!=``, ``in``), looked up (``get_spec("leiff")``,
 ``TABLE["lefe"]``), matched in a ``case``, held in a set, tuple or list (``frozenset({"lublache"})``:
 one name is enough), or a key of a dict (``{"lefe": ...}``, ``dict(lefe=...)``). The
@@ -20,7 +21,7 @@ from pathlib import Path
 from engine import specs
 
 ROOT = Path(__file__).resolve().parent.parent
-SCANNED = ("bot", "render", "tutorial")
+SCANNED = ("bot", "matchcore", "render", "tutorial")
 # where a name is written on purpose, and why (a path from the root: the reason)
 CHOSEN = {
     "tutorial/docs.py": "the README's pictures show a Lefe game and a Leiff hand, as it says",
@@ -135,7 +136,7 @@ print("lefe and dalen")
 
 
 def test_the_scan_would_have_found_the_service_s_set_of_slow_games() -> None:
-    # what bot/service/board_matches.py held before the spec said which moves are slow
+    # what matchcore/service/board_matches.py held before the spec said which moves are slow
     source = (
         'ENGINE_IN_THREAD = frozenset({"lublache"})\nif record.game in ENGINE_IN_THREAD: pass\n'
     )

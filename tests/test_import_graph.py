@@ -1,5 +1,5 @@
-"""No import circle in the product: python's import graph of engine/, i18n/, render/,
-tutorial/ and bot/.
+"""No import circle in the product, and every layer imports only what lies below it: python's
+import graph of engine/, matchcore/, i18n/, render/, tutorial/ and bot/.
 
 The graph is read from the source (``ast``), one node per module: an edge for every
 ``import`` and ``from ... import`` that names a module of the product, wherever it stands:
@@ -14,21 +14,30 @@ imports the development packages beside it, the tests, the benchmarks or the Dis
 simulator (``discord_sim``); the benchmarks import nothing from the tests, and the
 simulator nothing from the product, the tests or the benchmarks.
 
-The layers point one way (engine <- render <- tutorial <- bot/service <- bot; i18n, the
-message catalogues, stands apart: render, tutorial and bot use it, the engine never does,
-and it imports none of them), and nothing anywhere imports in a circle: not in engine/,
-render/ or tutorial/, and not in bot/, where the Discord layer's features stand on the
-shared parts of bot/common/ and the client (bot/app.py) puts them together.
+The layers point one way (docs/service.md, "The layers"): the engine at the bottom; the
+match core (matchcore/: the match service, its storage, the AI pool) on the engine alone,
+knowing no front end; render and tutorial on the engine; bot, the Discord front end, on
+all of them. i18n, the message catalogues, stands apart: render, tutorial and bot use it,
+the engine and the core never do, and it imports none of them. The core's imports outside
+the product are held too: the standard library and its storage and rating libraries only
+(no discord.py, no aiohttp). Nothing anywhere imports in a circle: not between the
+packages, not in engine/, render/ or tutorial/, and not in bot/, where the Discord layer's
+features stand on the shared parts of bot/common/ and the client (bot/app.py) puts them
+together.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "i18n", "render", "tutorial", "bot")
+PACKAGES = ("engine", "matchcore", "i18n", "render", "tutorial", "bot")
+# What the match core may import besides the standard library: itself, the engine, its
+# storage drivers (SQLite, PostgreSQL) and the rating model.
+CORE_IMPORTS = frozenset({"matchcore", "engine", "aiosqlite", "asyncpg", "openskill"})
 
 
 def _module_name(path: Path) -> str:
@@ -65,6 +74,16 @@ def _resolve(module: str, statement: ast.Import | ast.ImportFrom, known: set[str
         elif base in known:
             targets.add(base)
     return targets
+
+
+def package_graph(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The module graph folded onto the top-level packages."""
+    packages: dict[str, set[str]] = {}
+    for module, targets in graph.items():
+        own = module.split(".")[0]
+        packages.setdefault(own, set()).update(t.split(".")[0] for t in targets)
+        packages[own].discard(own)
+    return packages
 
 
 def import_graph() -> dict[str, set[str]]:
@@ -124,10 +143,14 @@ def test_the_graph_is_read_from_every_product_module() -> None:
         "engine",
         "engine.registry",
         "engine.ai.levels",
+        "matchcore.service.service",
+        "matchcore.storage.sqlite",
+        "matchcore.ai_pool",
         "render.board",
         "tutorial.boards",
         "bot.app",
     } <= set(GRAPH)
+    assert "matchcore.ai_pool" in GRAPH["bot.app"]
     assert "engine.board" in GRAPH["engine.lefe"]
     assert "engine.ai.heuristics" in GRAPH["engine.lefe"]
     assert "engine" in GRAPH["engine.ai.levels"] or "engine.registry" in GRAPH["engine.ai.levels"]
@@ -161,6 +184,47 @@ def test_the_layers_point_one_way() -> None:
                 )
             if layer == "i18n":
                 assert target.startswith("i18n"), f"{module} imports {target}"
+            if layer == "matchcore":
+                assert target.split(".")[0] in ("engine", "matchcore"), f"{module} imports {target}"
+
+
+def test_the_core_imports_no_front_end() -> None:
+    """matchcore/ imports the standard library, itself, the engine, its database drivers and
+    the rating model: no discord.py, no aiohttp, no pictures, no catalogues, no bot/."""
+    modules = _imports_of("matchcore")
+    assert "matchcore.service.service" in modules and "engine" in modules["matchcore.ai_pool"]
+    assert {"aiosqlite", "asyncpg"} <= set().union(*modules.values())
+    allowed = CORE_IMPORTS | sys.stdlib_module_names
+    foreign = {module: imported - allowed for module, imported in modules.items()}
+    assert {module: names for module, names in foreign.items() if names} == {}
+
+
+def test_a_front_end_import_in_the_core_would_be_found() -> None:
+    """The check above fails on the imports it forbids, wherever they stand."""
+    source = (
+        "import asyncio, json\n"
+        "import aiosqlite\n"
+        "from engine import get_game\n"
+        "from matchcore.service import errors\n"
+        "def later():\n"
+        "    import discord\n"
+        "    from aiohttp import web\n"
+        "if TYPE_CHECKING:\n"
+        "    from bot.common import delivery\n"
+        "from render.themes import list_themes\n"
+        "from i18n import LANGUAGES\n"
+        "import tests.helpers\n"
+    )
+    foreign = absolute_imports(source) - CORE_IMPORTS - sys.stdlib_module_names
+    assert foreign == {"discord", "aiohttp", "bot", "render", "i18n", "tests"}
+
+
+def test_no_circle_between_the_packages() -> None:
+    packages = package_graph(GRAPH)
+    assert set(packages) == set(PACKAGES)
+    assert circles(packages) == []
+    assert packages["matchcore"] == {"engine"}
+    assert "matchcore" in packages["bot"] and "bot" not in packages["matchcore"]
 
 
 def test_no_circle_anywhere() -> None:

@@ -3,8 +3,8 @@
 Builds the project's wheel, installs it into a fresh virtual environment (its dependencies
 borrowed from this environment's site-packages by a path file, so nothing is downloaded)
 and, from a folder outside the checkout, draws a board and a Leiff hand and loads the
-catalogues and migrations: each of these reads files that are not Python modules. It carries
-nothing else: not the tests, the benchmarks or the Discord simulator.
+catalogues and the match core's migrations: each of these reads files that are not Python
+modules. It carries nothing else: not the tests, the benchmarks or the Discord simulator.
 """
 
 from __future__ import annotations
@@ -48,7 +48,8 @@ table = leiff.new(players=3, seed=7, options={
 hand = Image.open(io.BytesIO(hand_png(table.view(0), 0, names=["Ann", "Bob", "Cy"], width=360)))
 hand.load()
 
-import bot.storage.sqlite as sqlite_backend
+import matchcore
+import matchcore.storage.sqlite as sqlite_backend
 migrations = sorted(p.name for p in (
     __import__("pathlib").Path(sqlite_backend.__file__).parent / "migrations" / "sqlite"
 ).glob("*.sql"))
@@ -56,6 +57,7 @@ migrations = sorted(p.name for p in (
 print(json.dumps({
     "engine": engine.__file__,
     "render": render.__file__,
+    "matchcore": matchcore.__file__,
     "board": board.size,
     "board_colours": len(board.convert("RGB").getcolors(1 << 16) or []),
     "hand": hand.size,
@@ -102,7 +104,10 @@ def test_the_wheel_installed_alone_draws_boards_and_hands(tmp_path: Path) -> Non
         "data/fonts/LICENSE",
         "data/leiff/deck.json",
         "i18n/locales/de/LC_MESSAGES/leafbot.po",
-        "bot/storage/migrations/postgresql/0001_initial.sql",
+        "matchcore/__init__.py",
+        "matchcore/service/service.py",
+        "matchcore/storage/migrations/postgresql/0001_initial.sql",
+        "matchcore/storage/migrations/sqlite/0001_initial.sql",
     ):
         assert needed in names, needed
     # the product alone: the tests, the benchmarks and the Discord simulator (with its copy of
@@ -141,6 +146,7 @@ def test_the_wheel_installed_alone_draws_boards_and_hands(tmp_path: Path) -> Non
     found = json.loads(result.stdout)
     assert Path(found["engine"]).is_relative_to(site)
     assert Path(found["render"]).is_relative_to(site)
+    assert Path(found["matchcore"]).is_relative_to(site)
     assert found["board"][0] == 360 and found["board"][1] > 200
     assert found["board_colours"] > 8  # a drawn board, not a blank
     assert found["hand"][0] == 360 and found["hand"][1] > 100

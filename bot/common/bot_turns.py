@@ -25,7 +25,7 @@ import discord
 from bot.common.context import Context
 from bot.common.outgoing import without_user
 from bot.common.responder import Responder
-from bot.service.results import Update
+from matchcore.service.results import Update
 
 log = logging.getLogger(__name__)
 

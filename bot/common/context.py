@@ -14,7 +14,7 @@ import discord
 from bot.common.languages import Languages
 from bot.common.names import NameBook
 from bot.common.pictures import Painter
-from bot.service.protocol import GameService
+from matchcore.service.protocol import GameService
 
 
 class Context:

@@ -54,9 +54,9 @@ from bot.common.redelivery import (
 )
 from bot.common.responder import Responder
 from bot.common.service_words import texts_for
-from bot.service.protocol import GameService
-from bot.service.results import MatchInfo, Update
 from engine import get_spec
+from matchcore.service.protocol import GameService
+from matchcore.service.results import MatchInfo, Update
 
 log = logging.getLogger(__name__)
 

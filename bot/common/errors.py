@@ -24,9 +24,9 @@ from bot.common.delivery import Delivery
 from bot.common.outgoing import MAX_TEXT, full_sentence
 from bot.common.responder import UNDELIVERED, Responder
 from bot.common.service_words import service_error
-from bot.service import ServiceError, TooLate
 from engine import IllegalMove
 from i18n import N_, illegal_move, language_for, translate
+from matchcore.service import ServiceError, TooLate
 
 log = logging.getLogger(__name__)
 

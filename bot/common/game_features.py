@@ -21,7 +21,7 @@ from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
-from bot.service.protocol import GameService
+from matchcore.service.protocol import GameService
 
 
 @dataclass(frozen=True)

@@ -22,8 +22,8 @@ from typing import Protocol
 
 import discord
 
-from bot.service.protocol import GameService
 from i18n import DEFAULT_LANGUAGE, language_for
+from matchcore.service.protocol import GameService
 
 log = logging.getLogger(__name__)
 

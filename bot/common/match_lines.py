@@ -9,9 +9,9 @@ from typing import cast
 from bot.common.names import NameBook, in_text
 from bot.common.outgoing import listing
 from bot.common.service_words import result_words
-from bot.service.results import MatchInfo, Update
 from engine import get_spec
 from i18n import ordinal, translate
+from matchcore.service.results import MatchInfo, Update
 
 
 def is_bot(match: MatchInfo, user_id: int) -> bool:
@@ -62,7 +62,7 @@ async def places_line(language: str, names: NameBook, match: MatchInfo) -> str |
 
 
 def rating(value: int, provisional: bool = False) -> str:
-    """A rating as players read it (``bot.service.rating_scale``): "1512", or "1512?" while
+    """A rating as players read it (``matchcore.service.rating_scale``): "1512", or "1512?" while
     it is provisional, the sign chess sites mark it with in every language. Digits without
     a thousands separator, as ratings are written in English and German alike."""
     return f"{value}?" if provisional else str(value)

@@ -14,7 +14,7 @@ from typing import Any
 
 import discord
 
-from bot.service.results import MatchInfo
+from matchcore.service.results import MatchInfo
 
 log = logging.getLogger(__name__)
 

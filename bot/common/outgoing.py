@@ -23,8 +23,8 @@ import discord
 from bot.common.components import Choice, FixedComponents, components
 from bot.common.custom_ids import BOARD
 from bot.common.layout import Block, LayoutContext, layout_payload, texts_of
-from bot.service.results import ChallengeInfo, MatchInfo, Update
 from i18n import DEFAULT_LANGUAGE, translate
+from matchcore.service.results import ChallengeInfo, MatchInfo, Update
 
 MAX_TEXT = 2000  # Discord's limit for a message's text
 

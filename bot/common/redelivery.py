@@ -29,7 +29,7 @@ import discord
 from bot.common.components import custom_ids
 from bot.common.context import Context
 from bot.common.custom_ids import ComponentId
-from bot.service.results import MatchInfo, Update
+from matchcore.service.results import MatchInfo, Update
 
 log = logging.getLogger(__name__)
 

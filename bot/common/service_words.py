@@ -9,22 +9,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 
 from bot.common.outgoing import listing
-from bot.service import board_logic, reasons
-from bot.service.errors import ENGINE, ServiceError
-from bot.service.errors import ENGLISH as ERROR_ENGLISH
-from bot.service.reasons import Reason
-from bot.service.results import Event, Note, Update
-from bot.service.texts import (
-    ENGINE_PHRASE,
-    ENGINE_TEXT,
-    RESULT,
-    Duration,
-    Said,
-    english_mention,
-    mention,
-    result_params,
-)
-from bot.service.texts import ENGLISH as SAY_ENGLISH
 from engine import IllegalMove
 from engine.leiff.events import card as leiff_card
 from engine.leiff.events import words
@@ -39,6 +23,22 @@ from i18n import (
     translate_plural,
 )
 from i18n.typed import write_duration
+from matchcore.service import board_logic, reasons
+from matchcore.service.errors import ENGINE, ServiceError
+from matchcore.service.errors import ENGLISH as ERROR_ENGLISH
+from matchcore.service.reasons import Reason
+from matchcore.service.results import Event, Note, Update
+from matchcore.service.texts import (
+    ENGINE_PHRASE,
+    ENGINE_TEXT,
+    RESULT,
+    Duration,
+    Said,
+    english_mention,
+    mention,
+    result_params,
+)
+from matchcore.service.texts import ENGLISH as SAY_ENGLISH
 
 ERROR_PREFIX = "service.error."
 SAY_PREFIX = "service.say."
@@ -46,7 +46,7 @@ LEIFF_PREFIX = "leiff."
 
 
 def service_error(language: str, error: ServiceError) -> str:
-    """A service refusal (:class:`bot.service.ServiceError`) in ``language``: its code and
+    """A service refusal (:class:`matchcore.service.ServiceError`) in ``language``: its code and
     parameters from the catalogue (``service.error.<code>``); a refusal the engine gave
     travels as the engine's own code and reads as the engine's message (``illegal.<code>``)."""
     return error_text(language, error.code, error.params)
@@ -82,8 +82,8 @@ def _place(language: str, place: object) -> str:
 
 
 def said_words(language: str, code: str, params: Mapping[str, object]) -> str:
-    """A line the service said (a said :class:`bot.service.Event`: its kind and data) in
-    ``language``, from the catalogue (``service.say.<code>``); see :mod:`bot.service.texts`."""
+    """A line the service said (a said :class:`matchcore.service.Event`: its kind and data) in
+    ``language``, from the catalogue (``service.say.<code>``); see :mod:`matchcore.service.texts`."""
     if code == ENGINE_PHRASE:
         said = params["phrase"]
         assert isinstance(said, Phrase)
@@ -218,7 +218,7 @@ def _value(language: str, value: object) -> object:
 
 
 def service_text(language: str, line: Event | Note) -> str:
-    """One line of an update in ``language``: a said :class:`bot.service.Event`, or a note
+    """One line of an update in ``language``: a said :class:`matchcore.service.Event`, or a note
     the Discord layer added (anything with ``words(language)``)."""
     if isinstance(line, Event):
         return said_words(language, line.kind, line.data)

@@ -8,7 +8,7 @@ and the server's when they chose none (in a DM without a server: the default the
 
 from __future__ import annotations
 
-from bot.service.protocol import GameService
+from matchcore.service.protocol import GameService
 from render.themes import DEFAULT_THEME
 
 

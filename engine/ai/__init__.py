@@ -6,7 +6,7 @@ the game's spec (``state.game.spec.ai``); Leiff bots decide only from a seat's v
 Entry points:
 
 * :func:`engine.ai.levels.choose_move` (``state, level, seed=...``) for a board-game move,
-  run off the event loop through :mod:`bot.ai_pool`;
+  run off the event loop through :mod:`matchcore.ai_pool`;
 * :func:`engine.ai.leiff_bot.bot_action` (``state, seat``) for a Leiff bot seat, cheap
   enough to call inline.
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.ai_pool import AIPool
 from engine import get_game
+from matchcore.ai_pool import AIPool
 
 
 async def test_pool_answers_legal_moves_for_two_games_from_one_worker() -> None:
@@ -56,7 +56,7 @@ def test_a_pool_needs_a_worker() -> None:
 
 
 async def test_the_shared_pool_is_created_on_first_use_and_shut_down() -> None:
-    from bot import ai_pool
+    from matchcore import ai_pool
 
     ai_pool.configure(1)
     try:

@@ -29,10 +29,10 @@ import bot.common.errors
 import bot.common.match_lines
 import bot.common.service_words
 import bot.features.board_games.feature
-from bot.service.results import Event
-from bot.service.texts import ENGINE_TEXT
 from discord_sim.models import all_components, walk_components
 from i18n.tools import read_catalogue, texts
+from matchcore.service.results import Event
+from matchcore.service.texts import ENGINE_TEXT
 
 # Words of English that no German sentence of ours uses (German ones like "in", "an",
 # "was", "will", "also", "am", "Hand", "Start", "Bot" are left out on purpose, and so are

@@ -23,9 +23,9 @@ from typing import Any
 import pytest
 
 from bot.common.pictures import board_png
-from bot.storage.records import MatchRecord, SeatRecord
 from engine import get_board_game
 from i18n import translate
+from matchcore.storage.records import MatchRecord, SeatRecord
 from tests.bot.helpers import pick_move, resign, stored_state
 from tests.bot.language_check import service_lines, untranslated
 

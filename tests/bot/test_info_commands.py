@@ -12,9 +12,9 @@ from PIL import Image
 
 from bot.features.information.standings import places_record
 from bot.features.leiff_tables.messages import LeiffMessages
-from bot.service.results import LeaderboardRow
 from engine.leiff import CALL_LEIFF
 from i18n import ordinal, translate, translate_plural
+from matchcore.service.results import LeaderboardRow
 from tests.bot.helpers import pinged, resign, start_board_match
 from tests.bot.leiff_driver import LeiffTable
 from tests.bot.test_leiff import open_table

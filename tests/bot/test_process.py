@@ -107,7 +107,7 @@ async def test_run_without_a_reachable_discord_says_so_in_one_line(tmp_path: Pat
 async def test_run_refuses_a_database_migrated_by_a_newer_release(sim, world, tmp_path: Path):
     import sqlite3
 
-    from bot.storage import open_repository
+    from matchcore.storage import open_repository
 
     path = tmp_path / "newer.sqlite3"
     repo = await open_repository(path)

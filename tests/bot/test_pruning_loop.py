@@ -8,7 +8,7 @@ from pathlib import Path
 
 from bot.app import LeafBot
 from bot.settings import Settings
-from bot.storage import MemberPreferences, open_repository
+from matchcore.storage import MemberPreferences, open_repository
 from tests.bot.conftest import START_TIME
 
 

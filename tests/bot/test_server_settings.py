@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from bot.features.settings.values import SETTING_TEXT_IDS, THEME_TEXT_IDS, setting_name
-from bot.service import GuildSettings
-from bot.service.guild_settings import CHOICES, COUNTS, DURATIONS, SWITCHES
 from i18n import translate
+from matchcore.service import GuildSettings
+from matchcore.service.guild_settings import CHOICES, COUNTS, DURATIONS, SWITCHES
 from render.themes import list_themes
 from tests.bot.language_check import untranslated
 

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.app import LeafBot, retention
-from bot.service.housekeeping import Retention
 from bot.settings import Settings, default_render_workers, parse_shard_ids, usable_cores
+from matchcore.service.housekeeping import Retention
 
 ROOT = Path(__file__).resolve().parents[2]
 

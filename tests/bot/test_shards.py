@@ -28,11 +28,11 @@ from typing import Any
 
 import pytest
 
-from bot.service import leiff_logic
-from bot.storage import Repository, open_repository
 from discord_sim import DiscordSimulator
 from discord_sim.models import SimMessage, SimUser
 from engine import get_game
+from matchcore.service import leiff_logic
+from matchcore.storage import Repository, open_repository
 from tests.bot.helpers import match_id_of, pick_move
 from tests.postgres import fresh_database
 

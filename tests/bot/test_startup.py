@@ -26,7 +26,7 @@ import pytest
 from bench.startup import fill
 from bot.app import LeafBot
 from bot.settings import Settings
-from bot.storage import mapping, open_repository
+from matchcore.storage import mapping, open_repository
 from tests.bot.helpers import (
     check_board_message,
     last_board_message,

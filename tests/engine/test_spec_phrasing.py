@@ -14,12 +14,12 @@ import pytest
 
 from bot.features.board_games.feature import _move_label
 from bot.features.board_games.labels import ACTIONS
-from bot.service import board_logic
-from bot.service.texts import english
-from bot.storage.records import MatchRecord, SeatRecord
 from engine import BOARD_GAMES, get_game, get_spec
 from engine.board import BoardState
 from i18n import phrase, translate
+from matchcore.service import board_logic
+from matchcore.service.texts import english
+from matchcore.storage.records import MatchRecord, SeatRecord
 
 USERS = (111, 222)
 

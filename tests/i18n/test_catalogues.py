@@ -158,7 +158,7 @@ def test_a_colour_no_catalogue_knows_reads_as_it_is() -> None:
 
 
 def _module(name: str) -> bool:
-    """A dotted name of a package or module of ours ("bot.storage"), not a message id."""
+    """A dotted name of a package or module of ours ("matchcore.storage"), not a message id."""
     path = ROOT.joinpath(*name.split("."))
     return path.is_dir() or path.with_suffix(".py").is_file()
 
@@ -166,7 +166,7 @@ def _module(name: str) -> bool:
 def _id_literals() -> set[tuple[str, str]]:
     """Every string in the edge code that looks like a message id, with its file."""
     found = set()
-    for folder in ("i18n", "render", "tutorial", "bot"):
+    for folder in ("i18n", "render", "tutorial", "matchcore", "bot"):
         for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 value = node.value if isinstance(node, ast.Constant) else None

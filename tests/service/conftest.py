@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchService
+from matchcore.service import MatchService
 from tests.service.helpers import ManualClock, open_service
 
 

@@ -13,9 +13,10 @@ import random
 import sys
 import time
 
-from bot.service import MatchService
-from bot.storage import SqliteRepository, open_repository
+from bot.common.choices import service_choices
 from engine import get_game
+from matchcore.service import MatchService
+from matchcore.storage import SqliteRepository, open_repository
 
 GUILD, CHANNEL, FIRST, SECOND = 1000, 2000, 11, 12
 
@@ -31,7 +32,7 @@ async def run(path: str, seed: int) -> None:
 
 async def play_forever(repo: SqliteRepository, seed: int) -> None:
     # The real clock: every run of the child continues the same timeline.
-    service = MatchService(repo, clock=time.time)
+    service = MatchService(repo, choices=service_choices(), clock=time.time)
     await service.update_settings(GUILD, FIRST, True, challenge_cooldown_seconds=0)
     await service.start()
     rng = random.Random(seed)

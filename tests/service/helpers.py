@@ -6,9 +6,10 @@ from pathlib import Path
 
 from babel.messages.pofile import read_po
 
-from bot.service import MatchService, Update
-from bot.storage import SqliteRepository, open_repository
+from bot.common.choices import service_choices
 from i18n.catalogues import po_path
+from matchcore.service import MatchService, Update
+from matchcore.storage import SqliteRepository, open_repository
 
 GUILD = 1000
 CHANNEL = 2000
@@ -34,7 +35,7 @@ async def open_service(
     path: Path, clock: ManualClock, seed: int = 7
 ) -> tuple[SqliteRepository, MatchService]:
     repo = await open_repository(path)
-    service = MatchService(repo, clock=clock, seed_source=lambda: seed)
+    service = MatchService(repo, choices=service_choices(), clock=clock, seed_source=lambda: seed)
     await service.start()
     return repo, service
 

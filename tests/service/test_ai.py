@@ -1,7 +1,7 @@
 """AI opponents through the service: board games against the bot, Leiff bot seats, the
 vs-bot record, recovery by tick after a restart, and bot seats seeing only their views.
 
-Board-game moves come from the real worker-process pool (``bot/ai_pool.py``) at level
+Board-game moves come from the real worker-process pool (``matchcore/ai_pool.py``) at level
 easy; every test runs on a real SQLite file.
 """
 
@@ -15,18 +15,19 @@ from typing import Any
 
 import pytest
 
-from bot.ai_pool import AIPool
-from bot.service import (
+from bot.common.choices import service_choices
+from engine import BOARD_GAMES, get_game
+from engine.ai import leiff_bot
+from engine.leiff import parse_action
+from matchcore.ai_pool import AIPool
+from matchcore.service import (
     Forbidden,
     InvalidOptions,
     LobbyError,
     MatchService,
     Update,
 )
-from bot.storage import open_repository
-from engine import BOARD_GAMES, get_game
-from engine.ai import leiff_bot
-from engine.leiff import parse_action
+from matchcore.storage import open_repository
 from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD, ManualClock
 
 BOT = 999_000_111
@@ -44,7 +45,11 @@ def pool() -> Iterator[AIPool]:
 async def _open(path: Path, clock: ManualClock, pool: AIPool) -> MatchService:
     repo = await open_repository(path)
     service = MatchService(
-        repo, clock=clock, seed_source=lambda: LEIFF_SEED, ai_move=pool.choose_move
+        repo,
+        choices=service_choices(),
+        clock=clock,
+        seed_source=lambda: LEIFF_SEED,
+        ai_move=pool.choose_move,
     )
     await service.start(bot_user_id=BOT)
     return service

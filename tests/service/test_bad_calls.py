@@ -12,7 +12,7 @@ import inspect
 
 import pytest
 
-from bot.service import (
+from matchcore.service import (
     InvalidOptions,
     InvalidRequest,
     InvalidSettings,

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import (
+from engine import get_game
+from matchcore.service import (
     IllegalAction,
     MatchOver,
     MatchService,
@@ -13,7 +14,6 @@ from bot.service import (
     NotYourTurn,
     StaleVersion,
 )
-from engine import get_game
 from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, start_board_match
 
 
@@ -244,8 +244,8 @@ async def test_a_long_move_is_refused_without_being_quoted(service):
 
 
 def test_a_result_names_the_winner_once_with_their_colour():
-    from bot.service.board_logic import result_text
-    from bot.storage import SeatRecord
+    from matchcore.service.board_logic import result_text
+    from matchcore.storage import SeatRecord
 
     seats = (SeatRecord(seat=0, user_id=ALICE, colour="dark"), SeatRecord(1, BOB, colour="light"))
     engine_win = {"winners": [BOB], "reason": "light wins 4–2: dark has no legal placement"}

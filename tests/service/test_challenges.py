@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import (
+from matchcore.service import (
     ChallengeExpired,
     ChannelNotAllowed,
     Cooldown,

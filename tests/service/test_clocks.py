@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchService, TooLate
+from matchcore.service import MatchService, TooLate
 from tests.service.helpers import ALICE, BOB, GUILD, ManualClock, open_service, start_board_match
 
 

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Cooldown, MatchService, NotYourTurn, StaleVersion, TooManyMatches
-from bot.service.steps import begin
 from engine import get_game
+from matchcore.service import Cooldown, MatchService, NotYourTurn, StaleVersion, TooManyMatches
+from matchcore.service.steps import begin
 from tests.service.helpers import (
     ALICE,
     BOB,

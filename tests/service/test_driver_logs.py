@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchService
-from bot.storage import open_repository
+from bot.common.choices import service_choices
 from engine import get_game
 from engine.leiff import random_action
+from matchcore.service import MatchService
+from matchcore.storage import open_repository
 from tests.bot.test_logging import SEED, Collector, record_text, secrets_of
 from tests.postgres import fresh_database
 from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, ManualClock
@@ -69,7 +70,9 @@ async def test_an_embedded_service_at_debug_logs_no_card(
 ) -> None:
     repo = await open_repository(database_url)
     try:
-        service = MatchService(repo, clock=ManualClock(), seed_source=lambda: SEED)
+        service = MatchService(
+            repo, choices=service_choices(), clock=ManualClock(), seed_source=lambda: SEED
+        )
         await service.start()
         opened = await service.open_lobby(GUILD, CHANNEL, ALICE)
         for user in (BOB, CAROL):
@@ -89,7 +92,7 @@ async def test_an_embedded_service_at_debug_logs_no_card(
     finally:
         await repo.close()
 
-    assert logging.getLogger("bot.service").isEnabledFor(logging.DEBUG)
+    assert logging.getLogger("matchcore.service").isEnabledFor(logging.DEBUG)
     assert len(secrets) > 10
     for record in embedder_logs.records:
         text = record_text(record)

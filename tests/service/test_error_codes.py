@@ -1,7 +1,7 @@
 """The service refuses with codes, never with English sentences it builds itself.
 
-Every ``ServiceError`` raised in ``bot/service`` names a code of
-``bot.service.errors.ENGLISH`` (written out, so it can be checked here) with plain
+Every ``ServiceError`` raised in ``matchcore/service`` names a code of
+``matchcore.service.errors.ENGLISH`` (written out, so it can be checked here) with plain
 parameters; no f-string or sentence is passed to an error. Every code has its entry in the
 English and the German catalogue, the English one equal to the service's own English, and
 the Discord layer's :func:`bot.common.text.service_error` reads a refusal in either language.
@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-import bot.service.errors as errors
+import matchcore.service.errors as errors
 from bot.common.service_words import service_error
-from bot.service import (
+from matchcore.service import (
     Cooldown,
     IllegalAction,
     MatchService,
@@ -35,7 +35,7 @@ ERROR_CLASSES = {
 
 
 def raised_errors() -> list[tuple[str, int, ast.Call]]:
-    """Every call of a service error class in bot/service: (file, line, call)."""
+    """Every call of a service error class in matchcore/service: (file, line, call)."""
     found = []
     for path in sorted(SERVICE.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):

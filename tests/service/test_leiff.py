@@ -6,7 +6,9 @@ import random
 
 import pytest
 
-from bot.service import (
+from engine import get_game
+from engine.leiff import random_action
+from matchcore.service import (
     Forbidden,
     IllegalAction,
     InvalidOptions,
@@ -19,9 +21,7 @@ from bot.service import (
     TooLate,
     Update,
 )
-from bot.service.leiff_logic import fill_names
-from engine import get_game
-from engine.leiff import random_action
+from matchcore.service.leiff_logic import fill_names
 from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, DAVE, ERIN, FRANK, GUILD, ManualClock
 
 PLAYERS = (ALICE, BOB, CAROL, DAVE, ERIN, FRANK)
@@ -468,7 +468,7 @@ async def test_the_end_of_a_round_pings_nobody(service: MatchService) -> None:
 def test_a_hand_version_changes_only_with_a_hand_update(options: dict[str, object]) -> None:
     """Whenever a player's hand version changes, the update carries their new hand and
     buttons (``hand_changed``): a message left unedited always holds a valid version."""
-    from bot.service.leiff_logic import hand_changed, hand_version
+    from matchcore.service.leiff_logic import hand_changed, hand_version
 
     for seed in range(6):
         rng = random.Random(seed)

@@ -11,8 +11,8 @@ import asyncio
 
 import pytest
 
-from bot.service import MatchService, NotFound
-from bot.service.locks import KeyedLocks
+from matchcore.service import MatchService, NotFound
+from matchcore.service.locks import KeyedLocks
 from tests.service.helpers import ALICE, BOB, CAROL, DAVE, ERIN, FRANK, GUILD, start_board_match
 
 MADE_UP_IDS = 100_000

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.service import IllegalAction, MatchService
 from engine import get_game
+from matchcore.service import IllegalAction, MatchService
 from tests.service.helpers import (
     ALICE,
     BOB,

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import InvalidSettings, MatchService
-from bot.service.preferences import HINT_GAMES
-from bot.service.store import SETTINGS_SECONDS
+from matchcore.service import InvalidSettings, MatchService
+from matchcore.service.preferences import HINT_GAMES
+from matchcore.service.store import SETTINGS_SECONDS
 from tests.service.helpers import (
     ALICE,
     BOB,

@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import MatchService
-from bot.storage import open_repository
+from bot.common.choices import service_choices
 from engine import get_game
+from matchcore.service import MatchService
+from matchcore.storage import open_repository
 from tests.postgres import fresh_database
 from tests.service.helpers import (
     ALICE,
@@ -57,7 +58,9 @@ async def open_process(database_url: str, clock: ManualClock) -> AsyncIterator[O
 
     async def opener(name: str, **options: object) -> MatchService:
         repo = await open_repository(database_url)
-        service = MatchService(repo, clock=clock, owner=name, bot_user_id=BOT, **options)  # type: ignore[arg-type]
+        service = MatchService(
+            repo, choices=service_choices(), clock=clock, owner=name, bot_user_id=BOT, **options
+        )  # type: ignore[arg-type]
         await service.start()
         opened.append(service)
         return service

@@ -1,4 +1,4 @@
-"""The rating players read (bot.service.rating_scale): 1500 for a newcomer, tens of points
+"""The rating players read (matchcore.service.rating_scale): 1500 for a newcomer, tens of points
 a game, the right way after a win or a loss, never anything near zero in a real history;
 and /help says so in both languages."""
 
@@ -7,16 +7,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.service.rating_scale import (
+from i18n import LANGUAGES
+from matchcore.service.rating_scale import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
     RATING_START,
     display_rating,
     is_provisional,
 )
-from bot.service.ratings import Placing, rate
-from bot.storage import RatingRecord
-from i18n import LANGUAGES
+from matchcore.service.ratings import Placing, rate
+from matchcore.storage import RatingRecord
 from tutorial import help_text
 
 PLAYERS = range(1, 9)

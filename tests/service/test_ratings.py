@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.service import InvalidOptions, MatchService
-from bot.service.ratings import DEFAULT_MU, DEFAULT_SIGMA, Placing, rate
-from bot.storage import RatingRecord
+from matchcore.service import InvalidOptions, MatchService
+from matchcore.service.ratings import DEFAULT_MU, DEFAULT_SIGMA, Placing, rate
+from matchcore.storage import RatingRecord
 from tests.service.helpers import ALICE, BOB, CAROL, DAVE, GUILD, ManualClock, start_board_match
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.service import Picture
+from matchcore.service import Picture
 from tests.service.helpers import (
     ALICE,
     BOB,

@@ -1,8 +1,8 @@
 """What the service says after an action is events with codes, worded at the edge.
 
-No module of ``bot/service`` builds a sentence: every line goes out as a said event
+No module of ``matchcore/service`` builds a sentence: every line goes out as a said event
 (``say(code, **params)``) or a :class:`Said` inside one, with a code of
-``bot.service.texts.ENGLISH`` written out and plain parameters. Every code has its English
+``matchcore.service.texts.ENGLISH`` written out and plain parameters. Every code has its English
 and German catalogue entries (``service.say.<code>``), and the Discord layer's wording
 (``bot.common.service_words.texts_for``) gives in English exactly what the service's own
 English says, and German words in German.
@@ -15,11 +15,12 @@ from pathlib import Path
 
 import pytest
 
-import bot.service.texts as texts
+import matchcore.service.texts as texts
 from bot.common.service_words import texts_for
-from bot.service import MatchService, Update
 from engine import get_game
 from i18n import colour_name, outcome_reason, translate
+from i18n.typed import write_duration
+from matchcore.service import MatchService, Update
 from tests.service.helpers import (
     ALICE,
     BOB,
@@ -76,6 +77,15 @@ def test_every_said_code_has_a_catalogue_entry(language: str) -> None:
         assert found and all(text.strip() for text in found), (language, code)
         if language == "en":
             assert found == ((english,) if isinstance(english, str) else english), code
+
+
+@pytest.mark.parametrize(
+    "seconds", [0, 1, 2, 45, 59, 60, 61, 120, 3599, 3600, 3660, 7200, 86399, 86400, 90061, 195000]
+)
+def test_the_service_s_english_times_are_the_catalogue_s(seconds: int) -> None:
+    """The core writes a time in English without the catalogues (it imports no i18n): the
+    same words as the English catalogue's, which the Discord layer uses."""
+    assert str(texts.Duration(seconds)) == write_duration("en", seconds)
 
 
 def _same_in_english(update: Update) -> None:

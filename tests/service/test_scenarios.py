@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import StaleVersion
-from bot.storage import SqliteRepository
 from engine import get_game
 from engine.leiff import random_action
+from matchcore.service import StaleVersion
+from matchcore.storage import SqliteRepository
 from tests.service.helpers import (
     ALICE,
     BOB,

@@ -6,8 +6,18 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Forbidden, GuildSettings, InvalidSettings, MatchService
-from tests.service.helpers import ALICE, GUILD, ManualClock, open_service
+from bot.common.choices import service_choices
+from matchcore.service import (
+    Choices,
+    Forbidden,
+    GuildSettings,
+    InvalidRequest,
+    InvalidSettings,
+    MatchService,
+)
+from matchcore.service.guild_settings import DEFAULT_THEME
+from matchcore.storage import open_repository
+from tests.service.helpers import ALICE, BOB, GUILD, ManualClock, open_service
 
 
 async def test_defaults_for_a_new_server(service: MatchService) -> None:
@@ -76,5 +86,50 @@ async def test_one_bad_change_refuses_all_of_them(service: MatchService) -> None
 
 
 def test_stored_values_out_of_range_fall_back_to_defaults() -> None:
-    loaded = GuildSettings.from_stored({"leiff_target": 30, "max_matches_per_user": 9, "gone": 1})
+    loaded = GuildSettings.from_stored(
+        {"leiff_target": 30, "max_matches_per_user": 9, "gone": 1, "theme": "sepia"},
+        service_choices(),
+    )
     assert loaded.leiff_target == 50 and loaded.max_matches_per_user == 9
+    assert loaded.theme == "classic"
+
+
+# A front end with other pictures and other catalogues than the Discord layer's.
+OTHER = Choices(themes=("classic", "sepia"), languages=("en", "fr"))
+
+
+async def test_themes_and_languages_are_the_front_end_s(db_path: Path) -> None:
+    """The core knows no theme nor language of its own: it takes those its front end
+    serves, for the servers' settings and the members' preferences alike."""
+    repo = await open_repository(db_path)
+    try:
+        service = MatchService(repo, choices=OTHER)
+        updated = await service.update_settings(GUILD, ALICE, True, theme="Sepia", language="fr")
+        assert (updated.theme, updated.language) == ("sepia", "fr")
+        with pytest.raises(InvalidSettings, match="classic, sepia") as refused:
+            await service.update_settings(GUILD, ALICE, True, theme="night")
+        assert refused.value.params["themes"] == "classic, sepia"
+        with pytest.raises(InvalidSettings) as refused:
+            await service.update_settings(GUILD, ALICE, True, language="de")
+        assert refused.value.params["languages"] == "en, fr"
+        assert (await service.set_preferences(ALICE, theme="sepia")).theme == "sepia"
+        with pytest.raises(InvalidSettings, match="classic, sepia"):
+            await service.set_preferences(ALICE, theme="night")
+        await service.note_member_language(BOB, "fr")
+        with pytest.raises(InvalidRequest):
+            await service.note_member_language(BOB, "de")
+        # the Discord layer's choices: its themes and languages, and not the others
+        discord = MatchService(repo, choices=service_choices())
+        await discord.update_settings(GUILD, ALICE, True, theme="night", language="de")
+        with pytest.raises(InvalidSettings):
+            await discord.update_settings(GUILD, ALICE, True, theme="sepia")
+    finally:
+        await repo.close()
+
+
+def test_the_default_theme_is_among_the_choices() -> None:
+    assert DEFAULT_THEME in service_choices().themes
+    with pytest.raises(ValueError, match="default"):
+        Choices(themes=("night",), languages=("en",))
+    with pytest.raises(ValueError, match="language"):
+        Choices(themes=("classic",), languages=())

@@ -15,12 +15,13 @@ import random
 from pathlib import Path
 from typing import Any
 
-from bot.service import MatchService
-from bot.service.state_cache import StateCache
-from bot.storage import open_repository
+from bot.common.choices import service_choices
 from engine import get_game
 from engine.board import BoardState
 from engine.leiff import random_action
+from matchcore.service import MatchService
+from matchcore.service.state_cache import StateCache
+from matchcore.storage import open_repository
 from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, ManualClock
 
 BOARD_MOVES = 40
@@ -103,7 +104,13 @@ async def _check_reloaded(service: MatchService, match_id: int, other_id: int) -
 
 async def test_a_state_parsed_again_is_the_state_an_action_left(tmp_path: Path) -> None:
     repo = await open_repository(tmp_path / "cache.sqlite3")
-    service = MatchService(repo, clock=ManualClock(), seed_source=lambda: 3, state_cache_size=1)
+    service = MatchService(
+        repo,
+        choices=service_choices(),
+        clock=ManualClock(),
+        seed_source=lambda: 3,
+        state_cache_size=1,
+    )
     try:
         await service.start()
         await service.update_settings(

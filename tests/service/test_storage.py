@@ -12,14 +12,14 @@ from typing import Any
 
 import pytest
 
-from bot.storage import (
+from matchcore.storage import (
     MatchRecord,
     SeatRecord,
     migration_files,
     open_repository,
     sqlite_path,
 )
-from bot.storage.sqlite import SqliteRepository
+from matchcore.storage.sqlite import SqliteRepository
 from tests.service.helpers import CHANNEL, GUILD
 
 
@@ -88,11 +88,16 @@ async def test_a_broken_migration_leaves_the_previous_schema(
     folder = tmp_path / "migrations" / "sqlite"
     folder.mkdir(parents=True)
     good = (
-        Path(__file__).parents[2] / "bot" / "storage" / "migrations" / "sqlite" / "0001_initial.sql"
+        Path(__file__).parents[2]
+        / "matchcore"
+        / "storage"
+        / "migrations"
+        / "sqlite"
+        / "0001_initial.sql"
     )
     (folder / "0001_initial.sql").write_text(good.read_text())
     (folder / "0002_broken.sql").write_text("CREATE TABLE extra (a INTEGER);\nTHIS IS NOT SQL;")
-    monkeypatch.setattr("bot.storage.sql.MIGRATIONS_ROOT", folder.parent)
+    monkeypatch.setattr("matchcore.storage.sql.MIGRATIONS_ROOT", folder.parent)
     with pytest.raises(sqlite3.OperationalError):
         await open_repository(tmp_path / "db.sqlite3")
     with sqlite3.connect(tmp_path / "db.sqlite3") as raw:
@@ -116,14 +121,14 @@ async def test_a_file_of_the_previous_release_is_upgraded_and_its_bot_turns_foun
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # The file as the release before shards left it: migrations 1 and 2 only.
-    shipped = Path(__file__).parents[2] / "bot" / "storage" / "migrations" / "sqlite"
+    shipped = Path(__file__).parents[2] / "matchcore" / "storage" / "migrations" / "sqlite"
     old = tmp_path / "old" / "sqlite"
     old.mkdir(parents=True)
     for name in ("0001_initial.sql", "0002_bots.sql"):
         (old / name).write_text((shipped / name).read_text())
     path = tmp_path / "leafbot.sqlite3"
     with monkeypatch.context() as patched:
-        patched.setattr("bot.storage.sql.MIGRATIONS_ROOT", old.parent)
+        patched.setattr("matchcore.storage.sql.MIGRATIONS_ROOT", old.parent)
         repo = await open_repository(path)
         await repo.close()
     with sqlite3.connect(path) as raw:

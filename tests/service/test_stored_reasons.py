@@ -1,7 +1,7 @@
 """Why a match ended, stored with its result and read back as a code.
 
 New results carry their reason's code; a result stored before codes existed has only the
-English, and :func:`bot.service.reasons.reason_of` recognises every English reason the
+English, and :func:`matchcore.service.reasons.reason_of` recognises every English reason the
 service and the engines write (each plural form, each game) and gives its code and
 parameters back, so that the edges can word it in any language.
 """
@@ -13,11 +13,11 @@ from typing import Any
 
 import pytest
 
-from bot.service import reasons
-from bot.service.texts import ENGLISH, Said, english
 from engine.errors import fill
 from engine.reasons import REASONS
 from engine.reports import Outcome
+from matchcore.service import reasons
+from matchcore.service.texts import ENGLISH, Said, english
 
 # A value for each placeholder the reasons use (colours and numbers as games write them).
 SAMPLES: dict[str, Any] = {

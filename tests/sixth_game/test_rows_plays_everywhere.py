@@ -26,10 +26,11 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.common.choices import service_choices
 from bot.common.pictures import BOARD_WIDTH
-from bot.service import MatchService
 from discord_sim.models import SimMessage
 from engine import get_spec, registered
+from matchcore.service import MatchService
 from render.board import is_point_game
 from render.geometry import board_geometry
 from render.themes import get_theme
@@ -118,10 +119,12 @@ async def test_the_service_plays_it_from_challenge_to_result(rows: Rows, service
 
 
 async def test_the_service_lets_the_bot_play_it(rows: Rows, clock: Clock, tmp_path: Any) -> None:  # noqa: F811
-    from bot.storage import open_repository
+    from matchcore.storage import open_repository
 
     repo = await open_repository(str(tmp_path / "rows.sqlite3"))
-    service = MatchService(repo, clock=clock, bot_user_id=99)  # the real AI worker pool
+    service = MatchService(
+        repo, choices=service_choices(), clock=clock, bot_user_id=99
+    )  # the real AI worker pool
     started = await service.challenge_bot(GUILD, CHANNEL, ALICE, "rows", "easy", size=3)
     match_id = started.match_id
     rng = random.Random(1)
@@ -178,10 +181,10 @@ async def test_a_game_whose_spec_says_moves_are_slow_is_played_off_the_loop(
 
 @pytest.fixture
 async def service(clock: Clock, tmp_path: Any) -> Any:  # noqa: F811
-    from bot.storage import open_repository
+    from matchcore.storage import open_repository
 
     repo = await open_repository(str(tmp_path / "service.sqlite3"))
-    yield MatchService(repo, clock=clock)
+    yield MatchService(repo, choices=service_choices(), clock=clock)
     await repo.close()
 
 

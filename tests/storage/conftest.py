@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Repository, open_repository
+from matchcore.storage import Repository, open_repository
 from tests.postgres import fresh_database
 
 BACKENDS = ("sqlite", "postgresql")

@@ -12,7 +12,7 @@ import asyncio
 
 import pytest
 
-from bot.storage import (
+from matchcore.storage import (
     ActionRecord,
     ChallengeRecord,
     ChallengeTaken,
@@ -600,7 +600,7 @@ async def test_the_search_for_what_to_send_again_reads_only_its_index(
     it (told to avoid a scan of the table, as it would on a table of many rows); SQLite is
     told to (``INDEXED BY``: without statistics it would read every running match).
     SQLite refuses the query outright if the index could not serve it."""
-    from bot.storage.sql import UNDELIVERED_PAGE, match_query
+    from matchcore.storage.sql import UNDELIVERED_PAGE, match_query
 
     for _ in range(3):
         await repo.create_match(draft(messages={}))
@@ -619,7 +619,7 @@ async def test_the_clock_finds_due_matches_and_bot_turns_through_their_indexes(
     """Every tick of every process asks for due matches and bot turns left over: both
     searches start from their partial indexes (deadline, warning, bot_due), never from
     every running match (which SQLite, offered the status, would read instead)."""
-    from bot.storage.sql import _BOT_DUE, _DUE
+    from matchcore.storage.sql import _BOT_DUE, _DUE
 
     # many running matches, a few of them due or waiting for a bot (PostgreSQL plans with
     # the table's statistics, SQLite without any)

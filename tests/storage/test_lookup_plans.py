@@ -3,7 +3,7 @@
 With 300,000 matches (30,000 running), ``/games`` took 43 ms and the channel lookup without
 a user 34 ms on PostgreSQL (issue 31): ``/games`` read every running match of the server
 and sorted them, and a thread had no index. Here the queries the repository runs
-(:mod:`bot.storage.sql_lookups`, the very text and parameters) are explained over a
+(:mod:`matchcore.storage.sql_lookups`, the very text and parameters) are explained over a
 database of 24,000 matches of three servers, analysed so that each planner chooses from
 real statistics, and the plans must name the indexes of migration 0007.
 """
@@ -16,10 +16,10 @@ from typing import Any
 import asyncpg
 import pytest
 
-from bot.storage import ACTIVE_STATUSES, open_repository, sqlite_path
-from bot.storage.postgres import numbered
-from bot.storage.sql import match_query
-from bot.storage.sql_lookups import channel_lookup, guild_lookup
+from matchcore.storage import ACTIVE_STATUSES, open_repository, sqlite_path
+from matchcore.storage.postgres import numbered
+from matchcore.storage.sql import match_query
+from matchcore.storage.sql_lookups import channel_lookup, guild_lookup
 from tests.postgres import fresh_database
 
 MATCHES = 24_000

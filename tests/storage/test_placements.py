@@ -13,12 +13,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.common.choices import service_choices
 from bot.features.information.standings import wins_record
-from bot.service import MatchService
-from bot.storage import open_repository
-from bot.storage.sql import migration_files, split_sql
 from engine import get_game
 from engine.leiff import random_action
+from matchcore.service import MatchService
+from matchcore.storage import open_repository
+from matchcore.storage.sql import migration_files, split_sql
 from tests.service.helpers import (
     ALICE,
     BOB,
@@ -83,7 +84,9 @@ async def _stored(repo: Any) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...
 async def test_the_migration_derives_the_places_the_service_stores(repo_url: str) -> None:
     repo = await open_repository(repo_url)
     clock = ManualClock()
-    service = MatchService(repo, clock=clock, seed_source=lambda: 7, bot_user_id=BOT_ID)
+    service = MatchService(
+        repo, choices=service_choices(), clock=clock, seed_source=lambda: 7, bot_user_id=BOT_ID
+    )
     await service.start()
     try:
         rng = random.Random(5)
@@ -150,7 +153,13 @@ async def test_a_place_behind_the_bots_is_no_loss_in_the_record_against_them(
     repo_url: str,
 ) -> None:
     repo = await open_repository(repo_url)
-    service = MatchService(repo, clock=ManualClock(), seed_source=lambda: 7, bot_user_id=BOT_ID)
+    service = MatchService(
+        repo,
+        choices=service_choices(),
+        clock=ManualClock(),
+        seed_source=lambda: 7,
+        bot_user_id=BOT_ID,
+    )
     await service.start()
     try:
         match_id = await _table(service, 1, bots=2)

@@ -15,10 +15,11 @@ from collections.abc import AsyncIterator
 import pytest
 from PIL import Image
 
-from bot.service import MatchService
-from bot.service.housekeeping import DAY, Retention
-from bot.storage import Repository, open_repository
+from bot.common.choices import service_choices
 from engine import get_game
+from matchcore.service import MatchService
+from matchcore.service.housekeeping import DAY, Retention
+from matchcore.storage import Repository, open_repository
 from render import replay_gif
 from tests.service.helpers import (
     ALICE,
@@ -44,6 +45,7 @@ class Process:
         self.repo = repo
         self.service = MatchService(
             repo,
+            choices=service_choices(),
             clock=clock,
             lease_clock=lease,
             owner=name,

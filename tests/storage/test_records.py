@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.storage.records import ChallengeRecord, MatchRecord, RatingRecord, SeatRecord
+from matchcore.storage.records import ChallengeRecord, MatchRecord, RatingRecord, SeatRecord
 
 
 def _records() -> list[Any]:

@@ -39,12 +39,12 @@ from bot.common.translator import command_text
 from bot.features.board_games.labels import KEEP
 from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup, Note
 from bot.features.board_games.messages import BoardMessages, ChallengeMessages
-from bot.service import IllegalAction, MatchOver, NotInMatch, StaleVersion
-from bot.service.results import MatchInfo, Update
 from engine import get_spec
 from engine.board import BoardState
 from engine.spec import GameKind
 from i18n import N_, language_for, phrase, translate
+from matchcore.service import IllegalAction, MatchOver, NotInMatch, StaleVersion
+from matchcore.service.results import MatchInfo, Update
 
 BOARD_SERVICE_ACTIONS = ("offer_draw", "accept_draw", "decline_draw")
 # The board's buttons that end the match for the one who presses them: both ask first.

@@ -20,9 +20,9 @@ from bot.common.context import Context
 from bot.common.errors import UserFacingError
 from bot.common.games import game_title
 from bot.common.names import in_text
-from bot.service.results import MatchInfo
 from engine import get_spec
 from i18n import N_, language_for, translate
+from matchcore.service.results import MatchInfo
 
 AUTOCOMPLETE_LIMIT = 25
 

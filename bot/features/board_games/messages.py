@@ -29,10 +29,10 @@ from bot.common.outgoing import Outgoing, challenge_of, match_of, sentence
 from bot.common.service_words import texts_for
 from bot.common.themes import server_theme
 from bot.features.board_games.labels import KEEP, board_choices
-from bot.service.results import MatchInfo, Update
 from engine import get_spec
 from engine.board import BoardState
 from i18n import N_, translate
+from matchcore.service.results import MatchInfo, Update
 from render.themes import get_theme
 
 

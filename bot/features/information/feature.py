@@ -30,9 +30,9 @@ from bot.features.information.standings import (
     streak,
     wins_record,
 )
-from bot.service.protocol import GameService
 from engine import get_spec
 from i18n import N_, translate
+from matchcore.service.protocol import GameService
 
 GAMES_LISTED = 20  # matches shown by /games (a private message holds 2000 characters)
 CHALLENGES_LISTED = 20

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.service.results import LeaderboardRow, PlayerStats, VsBotStats
 from engine import get_spec
 from i18n import N_, ordinal, translate, translate_plural
+from matchcore.service.results import LeaderboardRow, PlayerStats, VsBotStats
 
 # the bot's levels as words (a test checks that every engine level has one)
 LEVEL_IDS = {

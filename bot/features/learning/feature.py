@@ -29,10 +29,10 @@ from bot.common.routing import ComponentRouter
 from bot.common.themes import member_theme
 from bot.common.translator import command_text
 from bot.features.learning.messages import PageMessage, help_message
-from bot.service.protocol import GameService
 from engine import get_spec
 from engine.spec import GameKind
 from i18n import phrase, translate
+from matchcore.service.protocol import GameService
 from tutorial import PRACTICE_LEVEL, help_text, tutorial_games, tutorial_page, tutorial_pages
 
 # How many bot seats a Leiff practice table gets besides the member (a table of three).

@@ -35,12 +35,12 @@ from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.translator import command_text
 from bot.features.leiff_tables.messages import LeiffMessages
-from bot.service import StaleVersion
-from bot.service.results import MatchInfo
 from engine import get_spec
 from engine.leiff.actions import OUT_OF_TURN_KINDS
 from engine.spec import GameKind
 from i18n import N_, language_for, translate
+from matchcore.service import StaleVersion
+from matchcore.service.results import MatchInfo
 
 # Matching, catching and penalties are judged against the pile as it is when they arrive
 # (the rules say so), so they carry no version; so does dealing the next round.

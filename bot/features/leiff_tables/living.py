@@ -46,8 +46,8 @@ from bot.common.delivery import Delivery
 from bot.common.outgoing import Outgoing, match_of
 from bot.common.redelivery import CHANNEL_SHOWS, is_transient
 from bot.common.responder import Responder
-from bot.service.protocol import GameService
-from bot.service.results import Update
+from matchcore.service.protocol import GameService
+from matchcore.service.results import Update
 
 log = logging.getLogger(__name__)
 

@@ -41,11 +41,11 @@ from bot.features.leiff_tables.labels import (
     table_choices,
 )
 from bot.features.leiff_tables.living import LivingTables
-from bot.service.results import MatchInfo, Update
 from engine import get_spec
 from engine.leiff.cards import display_name
 from engine.leiff.views import LeiffView
 from i18n import N_, translate, translate_plural
+from matchcore.service.results import MatchInfo, Update
 from render.leiff import special_subtitle
 
 

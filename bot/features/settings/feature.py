@@ -28,8 +28,8 @@ from bot.features.settings.values import (
     setting_line,
     setting_name,
 )
-from bot.service import InvalidSettings
 from i18n import language_for, translate
+from matchcore.service import InvalidSettings
 
 # the name Discord gives the key option in an autocomplete's namespace (its default name)
 KEY_OPTION = command_text("command.option.key").message

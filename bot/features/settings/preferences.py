@@ -3,7 +3,7 @@
 - ``hints``: on or off (in the words of either language: on/off, an/aus, …): dots on the
   board picture where the member may play, while it is their
   turn. Without a choice they are on for a member's first
-  :data:`~bot.service.preferences.HINT_GAMES` games of each game. The dots are drawn on
+  :data:`~matchcore.service.preferences.HINT_GAMES` games of each game. The dots are drawn on
   the channel's board picture of that member's turn: where a stone may go is no secret in
   these games (everyone can work it out from the board), and the board message of their
   turn is the one they look at to choose a move; a private copy would cost a message per
@@ -37,9 +37,9 @@ from bot.features.settings.suggestions import (
     within_limits,
 )
 from bot.features.settings.values import switch_from, theme_from, theme_name
-from bot.service.preferences import HINT_GAMES, UNCHANGED
 from i18n import language_for, translate
 from i18n.typed import write_switch
+from matchcore.service.preferences import HINT_GAMES, UNCHANGED
 
 
 class Preferences:

@@ -13,9 +13,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.features.settings.values import ALL_CHANNELS, THEME_TEXT_IDS, theme_name, write_value
-from bot.service.guild_settings import COUNTS, DURATIONS, LEIFF_TARGETS, SWITCHES, GuildSettings
 from i18n import LANGUAGES, translate
 from i18n.typed import OFF, ON, every_word, normal, read_duration, shown
+from matchcore.service.guild_settings import (
+    COUNTS,
+    DURATIONS,
+    LEIFF_TARGETS,
+    SWITCHES,
+    GuildSettings,
+)
 
 LIMIT = 25  # suggestions Discord shows
 TEXT_LIMIT = 100  # characters of a suggestion's name and of its value

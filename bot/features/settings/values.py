@@ -1,7 +1,7 @@
 """Server settings as an admin types and reads them, in either language.
 
 The service takes and gives the values themselves (``True``, ``86400``, ``"night"``,
-channel ids: :mod:`bot.service.guild_settings` says which setting holds which kind). This
+channel ids: :mod:`matchcore.service.guild_settings` says which setting holds which kind). This
 module is the edge's half:
 
 - :func:`read_value`: what the admin typed into ``/settings value:`` read as that value, in
@@ -26,15 +26,6 @@ from collections.abc import Mapping, Sequence
 from bot.common.errors import UserFacingError
 from bot.common.languages import LANGUAGE_NAMES
 from bot.common.names import excerpt
-from bot.service import InvalidSettings
-from bot.service.guild_settings import (
-    CHOICES,
-    COUNTS,
-    DURATIONS,
-    LEIFF_TARGETS,
-    SWITCHES,
-    GuildSettings,
-)
 from i18n import LANGUAGES, N_, translate
 from i18n.typed import (
     every_word,
@@ -44,6 +35,15 @@ from i18n.typed import (
     write_duration,
     write_switch,
 )
+from matchcore.service import InvalidSettings
+from matchcore.service.guild_settings import (
+    COUNTS,
+    DURATIONS,
+    LEIFF_TARGETS,
+    SWITCHES,
+    GuildSettings,
+)
+from render.themes import list_themes
 
 # each setting key with the message id of its name (as /settings lists and offers it)
 SETTING_TEXT_IDS = {
@@ -103,8 +103,9 @@ def _or(language: str, items: Sequence[str]) -> str:
 def choice_words(language: str, key: str) -> list[str]:
     """The values a choice setting takes, as the reader's language writes them."""
     if key == "theme":
-        return [theme_name(language, str(theme)) for theme in CHOICES["theme"]]
-    return [str(value) for value in CHOICES[key]]
+        return [theme_name(language, theme) for theme in list_themes()]
+    assert key == "leiff_target", key
+    return [str(value) for value in LEIFF_TARGETS]
 
 
 def allowed_range(language: str, key: str) -> str:
