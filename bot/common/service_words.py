@@ -82,8 +82,9 @@ def _place(language: str, place: object) -> str:
 
 
 def said_words(language: str, code: str, params: Mapping[str, object]) -> str:
-    """A line the service said (a said :class:`matchcore.service.Event`: its kind and data) in
-    ``language``, from the catalogue (``service.say.<code>``); see :mod:`matchcore.service.texts`."""
+    """A line the service said (a said :class:`matchcore.service.Event`: its kind and data)
+    in ``language``, from the catalogue (``service.say.<code>``); see
+    :mod:`matchcore.service.texts`."""
     if code == ENGINE_PHRASE:
         said = params["phrase"]
         assert isinstance(said, Phrase)

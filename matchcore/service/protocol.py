@@ -1,9 +1,10 @@
-"""The match service as the Discord layer sees it: a :class:`typing.Protocol`.
+"""The match service as a front end sees it: a :class:`typing.Protocol`.
 
-``bot/common`` and ``bot/features`` type against :class:`GameService`, never against the
-class that implements it (:class:`matchcore.service.service.MatchService`), so the Discord layer
-depends on the calls it makes and nothing else; mypy checks that the service provides them
-(``tests/service/test_protocol.py`` holds the assignment that proves it). See
+The Discord layer (``bot/common`` and ``bot/features``) types against :class:`GameService`,
+never against the class that implements it (:class:`matchcore.service.service.MatchService`),
+so a front end depends on the calls it makes and nothing else; mypy checks that the
+service provides them (``bot/app.py`` hands a :class:`MatchService` to the context's
+``service``, typed as a :class:`GameService`: the assignment that proves it). See
 ``docs/service.md`` for what each call does.
 """
 
@@ -25,7 +26,7 @@ from matchcore.storage import ActionRecord, DmFailure, MemberPreferences
 
 
 class GameService(Protocol):
-    """Every call the Discord layer may make on the match service."""
+    """Every call a front end may make on the match service."""
 
     @property
     def clock(self) -> Callable[[], float]:

@@ -7,9 +7,9 @@ against the version the caller saw, and are committed (state, version, action lo
 deadline, ratings) in one transaction before the call returns. The database repeats the
 version check, so two processes sharing a database never both apply an action.
 
-:class:`MatchService` is the facade the Discord layer holds (typed against
-:class:`matchcore.service.protocol.GameService`). It composes the parts, each owning its share and
-calling the others only through their public methods:
+:class:`MatchService` is the facade a front end holds (the Discord layer types against
+:class:`matchcore.service.protocol.GameService`). It composes the parts, each owning its
+share and calling the others only through their public methods:
 
 - :class:`MatchStore` loads, locks and commits matches (with :class:`RatingBook`);
 - :class:`Describer` turns records and states into snapshots and updates;
@@ -61,7 +61,7 @@ from matchcore.storage import ActionRecord, DmFailure, MemberPreferences, Reposi
 
 @check_public_calls  # malformed arguments raise the service's own errors
 class MatchService:
-    """The one entry point of the Discord layer for everything about games."""
+    """The one entry point of a front end for everything about games."""
 
     def __init__(
         self,

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+import render.themes
 from bot.common.choices import service_choices
 from matchcore.service import (
     Choices,
@@ -128,7 +129,9 @@ async def test_themes_and_languages_are_the_front_end_s(db_path: Path) -> None:
 
 
 def test_the_default_theme_is_among_the_choices() -> None:
-    assert DEFAULT_THEME in service_choices().themes
+    # the core's default for a server is the renderer's for a picture without a server
+    assert DEFAULT_THEME == render.themes.DEFAULT_THEME
+    assert service_choices().themes[0] == DEFAULT_THEME
     with pytest.raises(ValueError, match="default"):
         Choices(themes=("night",), languages=("en",))
     with pytest.raises(ValueError, match="language"):
