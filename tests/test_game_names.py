@@ -1,15 +1,16 @@
-"""The bot, the match core, the renderer and the tutorials never decide by a game's name:
-they read the game's spec.
+"""The bot, the match core, the renderer, the tutorials and the catalogues' code never
+decide by a game's name: they read the game's spec.
 
 What a game is lives in its :class:`engine.spec.GameSpec`, registered once; a sixth game
 (tests/sixth_game) needs nothing else. This scans the product code of ``bot/``,
-``matchcore/``, ``render/`` and ``tutorial/`` (but a game's own tutorial module, which its
-spec names) for the built-in games' names written as a literal where they can decide
-anything: compared (``==``, ``!=``, ``in``), looked up (``get_spec("leiff")``,
-``TABLE["lefe"]``), matched in a ``case``, held in a set, tuple or list (``frozenset({"lublache"})``:
-one name is enough), or a key of a dict (``{"lefe": ...}``, ``dict(lefe=...)``). The
-registrations in ``engine/`` are the one place a game's name is written; an engine word
-spelled like a game (Leiff's action "leiff") is named by the engine's constant
+``matchcore/``, ``render/``, ``tutorial/`` and ``i18n/`` (but a game's own tutorial
+module, which its spec names) for the built-in games' names written as a literal where
+they can decide anything: compared (``==``, ``!=``, ``in``), looked up
+(``get_spec("leiff")``, ``TABLE["lefe"]``), matched in a ``case``, held in a set, tuple or
+list (``frozenset({"lublache"})``: one name is enough), or a key of a dict
+(``{"lefe": ...}``, ``dict(lefe=...)``). The registrations in ``engine/`` are the one
+place a game's name is written; an engine word spelled like a game (Leiff's action
+"leiff") is named by the engine's constant
 (``engine.leiff.CALL_LEIFF``).
 """
 
@@ -21,7 +22,7 @@ from pathlib import Path
 from engine import specs
 
 ROOT = Path(__file__).resolve().parent.parent
-SCANNED = ("bot", "matchcore", "render", "tutorial")
+SCANNED = ("bot", "matchcore", "render", "tutorial", "i18n")
 # where a name is written on purpose, and why (a path from the root: the reason)
 CHOSEN = {
     "tutorial/docs.py": "the README's pictures show a Lefe game and a Leiff hand, as it says",
