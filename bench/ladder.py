@@ -97,6 +97,45 @@ class LadderGame:
     reason: str  # the engine's end sentence
     seconds: dict[str, list[float]] = field(default_factory=dict)  # per searching player
     wall: float = 0.0
+    clock: str = "wall"  # what the searches' time limits and ``seconds`` counted (CLOCKS)
+
+
+# "wall": the searches' time limits count wall-clock seconds, as when serving players.
+# "cpu": they count this process's CPU seconds, so that a machine loaded by others gives
+# every player the same thinking as a quiet one ("one core"), and ``seconds`` are CPU too.
+CLOCKS = ("wall", "cpu")
+_SEARCH_MODULES = (
+    "engine.ai.mcts",
+    "engine.ai.alphabeta",
+    "engine.ai.tactics",
+    "engine.ai.levels",
+    "bench.reference.mcts",
+    "bench.reference.alphabeta",
+)
+
+
+def use_clock(clock: str) -> None:
+    """Make every search in this process (the levels' and the reference's) read ``clock``.
+
+    The searches read ``time.perf_counter()`` through their module's ``time``; for "cpu"
+    each such module gets a stand-in whose ``perf_counter`` is ``time.process_time``.
+    """
+    import importlib
+    import types
+
+    if clock not in CLOCKS:
+        raise ValueError(f"--clock is one of {', '.join(CLOCKS)}, not {clock!r}")
+    counter = time.process_time if clock == "cpu" else time.perf_counter
+    stand_in = types.SimpleNamespace(perf_counter=counter)
+    for name in _SEARCH_MODULES:
+        module = importlib.import_module(name)
+        module.time = time if clock == "wall" else stand_in  # type: ignore[attr-defined]
+    global _CLOCK, _now
+    _CLOCK, _now = clock, counter
+
+
+_CLOCK = "wall"
+_now = time.perf_counter
 
 
 def move_for(player: str, state: BoardState, rng: random.Random, scale: float) -> str:
@@ -120,10 +159,10 @@ def play_game(
     started = time.perf_counter()
     while state.outcome is None:
         player = first if state.seat_to_move == first_seat else second
-        move_started = time.perf_counter()
+        move_started = _now()
         move = move_for(player, state, rng, scale)
         if player != RANDOM:
-            seconds[player].append(round(time.perf_counter() - move_started, 4))
+            seconds[player].append(round(_now() - move_started, 4))
         state = state.play(move)
     winner = state.outcome.winner
     if winner is None:
@@ -134,7 +173,7 @@ def play_game(
     wall = round(time.perf_counter() - started, 3)
     return LadderGame(
         key, game, size, scale, first, second, index, outcome, state.ply, state.outcome.reason,
-        seconds, wall,
+        seconds, wall, _CLOCK,
     )  # fmt: skip
 
 
@@ -204,9 +243,12 @@ def run_ladder(
     record: str | Path | None = None,
     shard: tuple[int, int] = (0, 1),
     quiet: bool = False,
+    clock: str = "wall",
 ) -> list[LadderGame]:
     """Play the games of the round robin not yet in ``record`` (in ``workers`` processes;
-    0: in this one), append each to it as it ends, and return the games played."""
+    0: in this one), append each to it as it ends, and return the games played; the
+    searches count ``clock`` seconds (see :func:`use_clock`)."""
+    use_clock(clock)
     done = load_records([record]) if record else {}
     todo: list[tuple[str, int, str, str, int]] = []
     for game in game_names:
@@ -234,7 +276,7 @@ def run_ladder(
         for item in todo:
             finished(play_game(*item, scale))
         return played
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with ProcessPoolExecutor(max_workers=workers, initializer=use_clock, initargs=(clock,)) as pool:
         futures = [pool.submit(play_game, *item, scale) for item in todo]
         for future in as_completed(futures):
             finished(future.result())
@@ -404,6 +446,9 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--shard", default="0/1", help="K/N: play only games K, K+N, K+2N, ...")
     parser.add_argument("--report", nargs="+", default=None, help="fit and print these records")
     parser.add_argument("--write-doc", default=None, help="with --report: write into this page")
+    parser.add_argument(
+        "--clock", default="cpu", choices=CLOCKS, help="what time limits count (cpu: one core)"
+    )
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
     if args.report:
         report = markdown_report(load_records(args.report).values())
@@ -438,6 +483,7 @@ def main(argv: Iterable[str] | None = None) -> int:
         workers=args.workers,
         record=args.record,
         shard=shard,
+        clock=args.clock,
     )
     print(f"\nplayed in {time.perf_counter() - started:.0f} s\n")
     records = load_records([args.record]).values() if args.record else played

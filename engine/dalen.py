@@ -10,7 +10,7 @@ place passes, and two passes in a row end the game in favour of the larger army.
 from __future__ import annotations
 
 from engine.ai.heuristics import dalen_evaluator
-from engine.ai.settings import DRAW_VALUE, LevelTuning, SearchSettings
+from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning, SearchSettings
 from engine.board import EMPTY, PASS, PASS_MOVE, SWAP_MOVE, BoardGame, BoardState, Outcome, other
 from engine.errors import IllegalMove
 from engine.phrases import Phrase, Text
@@ -205,6 +205,20 @@ class DalenState(BoardState):
 
 _SCORE_PART = Text("dalen.score.part", "stones on the board")
 
+# Dalen's end: when the side to move has at most this many placements left, every level
+# but the lowest reads the rest of the game with alpha-beta (to the end where its budget
+# allows). A leader's army is most often one big tree by then, and a stagnant enemy tree
+# with as many leaves flips all of it: the collapses that lost games against a random
+# player (docs/ai.md) are seen only by reading to the end.
+_ENDGAME_MOVES = 12
+
+
+def _endgame(nodes: int, seconds: float) -> AlphaBetaSettings:
+    return AlphaBetaSettings(
+        max_depth=24, max_nodes=nodes, time_limit=seconds, draw_value=DRAW_VALUE
+    )
+
+
 SPEC = GameSpec(
     name="dalen",
     title=Text("game.dalen.title", "Dalen"),
@@ -243,6 +257,8 @@ SPEC = GameSpec(
         # hard, averaging over the replies (Monte Carlo, exploring little) beat three-ply
         # minimax.
         levels={
+            "easy": LevelTuning(narrow_below=_ENDGAME_MOVES, narrow=_endgame(2_000, 0.5)),
+            "normal": LevelTuning(narrow_below=_ENDGAME_MOVES, narrow=_endgame(6_000, 1.5)),
             "hard": LevelTuning(
                 settings=SearchSettings(
                     max_iterations=1000,
@@ -250,7 +266,20 @@ SPEC = GameSpec(
                     scan_depth=2,
                     exploration=0.2,
                     draw_value=DRAW_VALUE,
-                )
+                ),
+                narrow_below=_ENDGAME_MOVES,
+                narrow=_endgame(20_000, 4.0),
+            ),
+            "master": LevelTuning(
+                settings=SearchSettings(
+                    max_iterations=1500,
+                    time_limit=1.6,
+                    scan_depth=2,
+                    exploration=0.2,
+                    draw_value=DRAW_VALUE,
+                ),
+                narrow_below=_ENDGAME_MOVES,
+                narrow=_endgame(12_000, 1.6),
             ),
         },
     ),

@@ -389,6 +389,12 @@ SPEC = GameSpec(
                     max_depth=10, max_nodes=12_000, time_limit=4.5, draw_value=DRAW_VALUE
                 ),
             ),
+            "master": LevelTuning(
+                narrow_below=16,
+                narrow=AlphaBetaSettings(
+                    max_depth=12, max_nodes=20_000, time_limit=1.6, draw_value=DRAW_VALUE
+                ),
+            ),
         },
     ),
 )

@@ -475,6 +475,15 @@ SPEC = GameSpec(
                     draw_value=DRAW_VALUE,
                 )
             ),
+            "master": LevelTuning(
+                settings=AlphaBetaSettings(
+                    max_depth=3,
+                    max_nodes=8_000,
+                    time_limit=1.6,
+                    root_width=24,
+                    draw_value=DRAW_VALUE,
+                )
+            ),
         },
     ),
     drawing=Drawing(board=BoardShape.POINTS, owned_holes=True),

@@ -454,6 +454,15 @@ SPEC = GameSpec(
                     draw_value=DRAW_VALUE,
                 )
             ),
+            "master": LevelTuning(
+                settings=AlphaBetaSettings(
+                    max_depth=3,
+                    max_nodes=5_000,
+                    time_limit=1.6,
+                    root_width=12,
+                    draw_value=DRAW_VALUE,
+                )
+            ),
         },
     ),
     drawing=Drawing(owned_loops=True),

@@ -40,6 +40,15 @@ from engine.ai.settings import AlphaBetaSettings
 from engine.board import BoardState
 from engine.spec import Evaluator, MoveOrderer
 
+# What a transposition-table entry's value is: exact, or only a bound on the true value.
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+def _position_key(state: BoardState) -> tuple[bytes, int | None, int]:
+    """Positions that transpose (the same stones reached in another order) share a key:
+    the cells, the side to move, and the ply while the opening (swap, set-up) can differ."""
+    return (state.cells, state.mover, min(state.ply, 4))
+
 
 class _OutOfBudget(Exception):
     """Raised inside the tree when the node or time budget is spent."""
@@ -71,6 +80,9 @@ class AlphaBetaSearcher:
         self._rng = rng
         self._killers: dict[int, list[str]] = {}
         self._history: dict[str, int] = {}
+        # one table per search: values hold the searching side's contempt for draws
+        self._table: dict[tuple[bytes, int | None, int], tuple[int, float, int, str | None]] = {}
+        self._leaves: dict[tuple[bytes, int | None, int], float] = {}
         moves = state.legal_moves()
         if not moves:
             raise ValueError("the game is over: there is no move to choose")
@@ -96,6 +108,7 @@ class AlphaBetaSearcher:
         order = sorted(range(len(children)), key=lambda i: -values[children[i][0]])
         ranked = [children[i] for i in order]
         best_move, best_value = ranked[0][0], values[ranked[0][0]]
+        first_look = [move for move, _ in ranked]
         if self.settings.root_width:
             ranked = ranked[: self.settings.root_width]
 
@@ -113,7 +126,13 @@ class AlphaBetaSearcher:
             best_value = depth_values[best_move]
             depth += 1
         elapsed = time.perf_counter() - started
-        return SearchResult(best_move, self._nodes, elapsed, best_value + 0.5, depth=depth - 1)
+        # best first: the move chosen, the deepest reading's order, then the first look's
+        read = [move for move, _ in ranked]
+        ranking = [best_move, *(m for m in read + first_look if m != best_move)]
+        ranking = list(dict.fromkeys(ranking))
+        return SearchResult(
+            best_move, self._nodes, elapsed, best_value + 0.5, depth=depth - 1, ranking=ranking
+        )
 
     # ---- the tree ---------------------------------------------------------------------
     def _root(
@@ -150,14 +169,32 @@ class AlphaBetaSearcher:
         """The value of ``state`` for its side to move, searched ``depth`` plies deep."""
         mover = state.to_move
         assert mover is not None  # only positions whose game runs are searched
+        key = _position_key(state)
+        entry = self._table.get(key)
+        hint = None
+        if entry is not None:
+            stored_depth, stored_value, bound, hint = entry
+            if stored_depth >= depth:
+                if bound == _EXACT:
+                    return stored_value
+                if bound == _LOWER and stored_value >= beta:
+                    return stored_value
+                if bound == _UPPER and stored_value <= alpha:
+                    return stored_value
         moves = self._ordered(state, ply)
+        if hint is not None and hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        original_alpha = alpha
         best = -1.0
+        best_move = moves[0] if moves else None
         for move in moves:
             self._spend()
             child = state.play(move)
             value = self._child_value(child, mover, depth - 1, alpha, beta, ply + 1)
             if value > best:
                 best = value
+                best_move = move
             if value > alpha:
                 alpha = value
             if alpha >= beta:
@@ -167,6 +204,9 @@ class AlphaBetaSearcher:
                     del killers[2:]
                 self._history[move] = self._history.get(move, 0) + depth * depth
                 break
+        if self.settings.transpositions:
+            bound = _UPPER if best <= original_alpha else _LOWER if best >= beta else _EXACT
+            self._table[key] = (depth, best, bound, best_move)
         return best
 
     def _ordered(self, state: BoardState, ply: int) -> list[str]:
@@ -193,9 +233,16 @@ class AlphaBetaSearcher:
             )
         mover = state.to_move
         assert mover is not None  # the game runs: finished ones returned above
-        if mover == colour:
-            return self._evaluate(state, colour) - 0.5
-        return 0.5 - self._evaluate(state, mover)
+        if self.settings.transpositions:
+            # the same stones reached in another order are valued once (the evaluator is
+            # most of a leaf's cost): the value for the side to move, by position
+            key = _position_key(state)
+            for_mover = self._leaves.get(key)
+            if for_mover is None:
+                for_mover = self._leaves[key] = self._evaluate(state, mover)
+        else:
+            for_mover = self._evaluate(state, mover)
+        return for_mover - 0.5 if mover == colour else 0.5 - for_mover
 
     def _spend(self) -> None:
         self._nodes += 1

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -35,20 +36,31 @@ from dataclasses import dataclass
 from engine.ai.alphabeta import AlphaBetaSearcher
 from engine.ai.mcts import Searcher, SearchResult
 from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, AnySettings, SearchSettings
+from engine.ai.tactics import guarded_choice
 from engine.board import BoardState
 from engine.registry import board_game_names, game_names, get_board_game, get_spec
 from engine.spec import GameSpec
 
 HARD_TIME_CEILING = 5.0  # seconds: the issue's promise for the slowest level
+# The tactical guard may think until this multiple of the level's time limit (capped).
+GUARD_SHARE = 1.25
+GUARD_MIN_SECONDS = 0.25
 
 
 @dataclass(frozen=True)
 class Level:
-    """One named strength: its search settings and a line for help texts."""
+    """One named strength: its search settings and a line for help texts.
+
+    ``guarded`` levels run the search's answer through the tactical guard
+    (:func:`engine.ai.tactics.guarded_choice`): a win in one is always played and a move
+    the opponent answers with a win is avoided when another move is not. Only the lowest
+    level plays without it, so that a newcomer can beat it.
+    """
 
     name: str
     description: str
     settings: AnySettings
+    guarded: bool = True
 
     @property
     def time_limit(self) -> float:
@@ -56,9 +68,15 @@ class Level:
 
 
 LEVELS: dict[str, Level] = {
+    "beginner": Level(
+        "beginner",
+        "plays almost at random: a first game's opponent",
+        SearchSettings(max_iterations=8, time_limit=0.3, scan_depth=0),
+        guarded=False,
+    ),
     "easy": Level(
         "easy",
-        "thinks briefly and overlooks many moves",
+        "thinks briefly and overlooks many moves, but never misses a win in one",
         SearchSettings(max_iterations=60, time_limit=0.5, scan_depth=0),
     ),
     "normal": Level(
@@ -68,8 +86,13 @@ LEVELS: dict[str, Level] = {
     ),
     "hard": Level(
         "hard",
-        "reads three moves deep and assumes you find your best replies (up to ~5 s a move)",
-        AlphaBetaSettings(max_depth=3, max_nodes=20_000, time_limit=4.5, draw_value=DRAW_VALUE),
+        "reads three moves deep and assumes you find your best replies",
+        AlphaBetaSettings(max_depth=3, max_nodes=20_000, time_limit=3.0, draw_value=DRAW_VALUE),
+    ),
+    "master": Level(
+        "master",
+        "reads as deep as hard in under 2 s, remembering positions it has read",
+        AlphaBetaSettings(max_depth=3, max_nodes=20_000, time_limit=1.6, draw_value=DRAW_VALUE),
     ),
 }
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)
@@ -168,7 +191,21 @@ def search_move(
         if isinstance(settings, AlphaBetaSettings)
         else Searcher(settings)
     )
-    return searcher.search(state, random.Random(seed))
+    started = time.perf_counter()
+    result = searcher.search(state, random.Random(seed))
+    chosen = get_level(level) if isinstance(level, str) else level
+    if not chosen.guarded:
+        return result
+    # The guard's own clock: a quarter of the level's time on top (at least a quarter of a
+    # second, so that a level scaled down for a benchmark still guards), within the ceiling.
+    allowance = max(settings.time_limit * GUARD_SHARE, settings.time_limit + GUARD_MIN_SECONDS)
+    deadline = started + min(allowance, HARD_TIME_CEILING)
+    move = guarded_choice(state, result.ranking or [result.move], deadline=deadline)
+    if move == result.move:
+        return result
+    return dataclasses.replace(
+        result, move=move, elapsed=time.perf_counter() - started, value=result.value
+    )
 
 
 def choose_move(

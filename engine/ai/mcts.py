@@ -50,6 +50,9 @@ class SearchResult:
     value: float  # estimated chance that the mover wins after ``move``
     visits: dict[str, int] = field(default_factory=dict)  # Monte Carlo: root visit counts
     depth: int = 0  # alpha-beta: the deepest reading completed, in plies
+    # the root moves best first, as far as the search ranked them (``move`` first): what a
+    # tactical guard (:mod:`engine.ai.tactics`) falls back on when ``move`` is refuted
+    ranking: list[str] = field(default_factory=list)
 
 
 class _Node:
@@ -59,6 +62,7 @@ class _Node:
         "children",
         "colour_moved",
         "move",
+        "proven",
         "state",
         "total",
         "untried",
@@ -73,6 +77,13 @@ class _Node:
         self.untried: list[str] | None = None  # filled on first expansion, in prior order
         self.visits = 0.0
         self.total = 0.0
+        # Solver: 1.0 when ``colour_moved`` is proven to win from here with best play,
+        # 0.0 when proven to lose, None while unknown (draws are never proven).
+        self.proven: float | None = None
+        if state.outcome is not None and colour_moved is not None:
+            winner = state.outcome.winner
+            if winner is not None:
+                self.proven = 1.0 if winner == colour_moved else 0.0
 
 
 def terminal_value(
@@ -139,17 +150,33 @@ class Searcher:
                 and self._decided(root, cap - iterations)
             ):
                 break
+            if self._root_proven(root):
+                break
             self._iterate(root, rng, evaluator, orderer, deadline)
             iterations += 1
 
         best = self._best_child(root)
         if best is None:  # not even one child was reached in time: trust the ordering
             move = root.untried[0] if root.untried else moves[0]
-            return SearchResult(move, iterations, time.perf_counter() - started, 0.5)
+            ranking = [move, *(m for m in (root.untried or moves) if m != move)]
+            return SearchResult(
+                move, iterations, time.perf_counter() - started, 0.5, ranking=ranking
+            )
         visits = {child.move: int(child.visits) for child in root.children if child.move}
-        value = best.total / best.visits if best.visits else 0.5
+        value = best.proven if best.proven is not None else best.total / max(best.visits, 1e-9)
         assert best.move is not None  # only the root has no move
-        return SearchResult(best.move, iterations, time.perf_counter() - started, value, visits)
+        ranking = [
+            c.move for c in sorted(root.children, key=self._rank_key, reverse=True) if c.move
+        ]
+        ranking += list(root.untried or ())
+        return SearchResult(
+            best.move,
+            iterations,
+            time.perf_counter() - started,
+            value,
+            visits,
+            ranking=[best.move, *(m for m in ranking if m != best.move)],
+        )
 
     # ---- the four phases ---------------------------------------------------------------
     def _scan(self, node: _Node, evaluator: Evaluator, deadline: float) -> None:
@@ -191,8 +218,9 @@ class Searcher:
     ) -> None:
         path = [root]
         node = root
-        # Selection: descend while this node is full or has nothing left to add.
-        while node.state.outcome is None:
+        # Selection: descend while this node is full or has nothing left to add, and its
+        # value is not already proven.
+        while node.state.outcome is None and node.proven is None:
             if node.untried is None:
                 node.untried = orderer(node.state, node.state.legal_moves(), rng)
                 if len(path) - 1 < self.settings.scan_depth:
@@ -200,7 +228,10 @@ class Searcher:
                     if not node.children:  # out of time before the first look
                         break
                     continue
-            if node.untried and len(node.children) < self._width(node):
+            if node.untried and (
+                len(node.children) < self._width(node)
+                or all(child.proven == 0.0 for child in node.children)
+            ):
                 move = node.untried.pop(0)
                 child = _Node(node.state.play(move), move, node.state.to_move)
                 node.children.append(child)
@@ -216,6 +247,42 @@ class Searcher:
             visited.visits += 1
             if visited.colour_moved is not None:
                 visited.total += value_for(visited.colour_moved)
+        # Solver: a proof found below climbs as far as it settles the nodes above.
+        for visited in reversed(path[:-1]):
+            if not self._prove(visited):
+                break
+
+    @staticmethod
+    def _prove(node: _Node) -> bool:
+        """Settle ``node`` from its children when they prove it (MCTS-Solver, Winands et
+        al. 2008): one child won by the side to move wins it; every move tried and each
+        lost loses it. True when ``node`` became proven."""
+        to_move = node.state.to_move
+        if node.proven is not None or node.colour_moved is None or to_move is None:
+            return False
+        children = node.children
+        if any(child.proven == 1.0 for child in children):
+            node.proven = 1.0 if node.colour_moved == to_move else 0.0
+            return True
+        if (
+            node.untried is not None
+            and not node.untried
+            and children
+            and all(child.proven == 0.0 for child in children)
+        ):
+            node.proven = 0.0 if node.colour_moved == to_move else 1.0
+            return True
+        return False
+
+    @staticmethod
+    def _root_proven(root: _Node) -> bool:
+        """True when a root move is proven to win, or every root move to lose."""
+        children = root.children
+        if any(child.proven == 1.0 for child in children):
+            return True
+        return bool(
+            children and not root.untried and all(child.proven == 0.0 for child in children)
+        )
 
     def _width(self, node: _Node) -> int:
         settings = self.settings
@@ -227,7 +294,12 @@ class Searcher:
         c = self.settings.exploration
         best, best_score = node.children[0], -math.inf
         for child in node.children:
-            score = child.total / child.visits + c * math.sqrt(log_parent / child.visits)
+            if child.proven == 1.0:
+                return child
+            if child.proven == 0.0:  # proven lost: only if nothing else is left
+                score = -1.0
+            else:
+                score = child.total / child.visits + c * math.sqrt(log_parent / child.visits)
             if score > best_score:
                 best, best_score = child, score
         return best
@@ -237,6 +309,10 @@ class Searcher:
     ) -> Callable[[str], float]:
         """Roll out from ``node`` and return a function colour -> value of the result."""
         state = node.state
+        proven = node.proven
+        if proven is not None and state.outcome is None:
+            moved = node.colour_moved
+            return lambda colour: proven if colour == moved else 1.0 - proven
         for _ in range(self.settings.rollout_depth):
             if state.outcome is not None:
                 break
@@ -286,10 +362,15 @@ class Searcher:
         return first - second > remaining
 
     @staticmethod
-    def _best_child(root: _Node) -> _Node | None:
+    def _rank_key(child: _Node) -> tuple[bool, bool, float, float]:
+        """Best first: a proven win, then anything not proven lost, then the most visited."""
+        return (child.proven == 1.0, child.proven != 0.0, child.visits, child.total)
+
+    @classmethod
+    def _best_child(cls, root: _Node) -> _Node | None:
         if not root.children:
             return None
-        return max(root.children, key=lambda child: (child.visits, child.total))
+        return max(root.children, key=cls._rank_key)
 
 
 def uniform_random_move(state: BoardState, rng: random.Random) -> str:

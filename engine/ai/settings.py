@@ -51,6 +51,10 @@ class AlphaBetaSettings:
     root_width: int = 0  # 0: every root move goes deeper; otherwise only this many
     width: int = 0  # 0: inner nodes try every move; otherwise at most this many
     draw_value: float = 0.5
+    # Remember each position's value and best move within one search (positions reached
+    # by the same stones in another order are read once, and deeper passes try the best
+    # move of the shallower one first).
+    transpositions: bool = True
 
 
 AnySettings = SearchSettings | AlphaBetaSettings
