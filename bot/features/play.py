@@ -31,9 +31,11 @@ from i18n import N_
 
 # the levels' ids, one per engine level (a test checks that every level has one)
 LEVEL_TEXT_IDS = {
+    "beginner": N_("command.play.level.beginner"),
     "easy": N_("command.play.level.easy"),
     "normal": N_("command.play.level.normal"),
     "hard": N_("command.play.level.hard"),
+    "master": N_("command.play.level.master"),
 }
 
 

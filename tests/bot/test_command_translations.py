@@ -75,8 +75,10 @@ def test_only_german_is_localised_and_english_is_the_default(sim: Any, world: An
     assert play["name_localizations"] == {"de": "spielen"}
     levels = next(o for o in play["options"] if o["name"] == "level")["choices"]
     assert [c["value"] for c in levels] == list(LEVEL_NAMES)
-    assert levels[0]["name"].startswith("easy: ")
-    assert levels[0]["name_localizations"]["de"].startswith("leicht: ")
+    easy = next(c for c in levels if c["value"] == "easy")
+    assert easy["name"].startswith("easy: ")
+    assert easy["name_localizations"]["de"].startswith("leicht: ")
+    assert all(len(c["name"]) <= 100 and len(c["name_localizations"]["de"]) <= 100 for c in levels)
     target = next(o for o in play["options"] if o["name"] == "target")
     assert [c["name_localizations"]["de"] for c in target["choices"]] == ["50 (kurz)", "100 (lang)"]
 

@@ -8,9 +8,11 @@ from matchcore.service.results import LeaderboardRow, PlayerStats, VsBotStats
 
 # the bot's levels as words (a test checks that every engine level has one)
 LEVEL_IDS = {
+    "beginner": N_("bot.level.beginner"),
     "easy": N_("bot.level.easy"),
     "normal": N_("bot.level.normal"),
     "hard": N_("bot.level.hard"),
+    "master": N_("bot.level.master"),
 }
 
 
