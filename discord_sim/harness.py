@@ -30,6 +30,7 @@ import discord.http
 import yarl
 from aiohttp import web
 
+from .activities import ActivityInstance
 from .gateway import GatewaySession
 from .interactions import (
     APPLICATION_COMMAND,
@@ -273,6 +274,22 @@ class DiscordSimulator:
     def token(self) -> str:
         """The bot token the simulator accepts (``client.start(sim.token)``)."""
         return self.state.token
+
+    # ----------------------------------------------------------------- an Activity
+
+    def enable_activity(self) -> tuple[int, str]:
+        """Turn the application's Activity on (the Developer Portal's switch); returns the
+        OAuth2 client id and secret its server exchanges codes with."""
+        activities = self.state.activities
+        activities.enabled = True
+        return activities.application_id, activities.client_secret
+
+    def consent(self, user: SimUser, scopes: tuple[str, ...] = ("identify",)) -> str:
+        """The user agrees to the SDK's ``authorize``: the code the page is handed."""
+        return self.state.activities.consent(user.id, scopes)
+
+    def activity_instances(self) -> list[ActivityInstance]:
+        return list(self.state.activities.instances.values())
 
     # ----------------------------------------------------------------- the world
 

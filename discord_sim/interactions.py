@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .activities import ActivityInstance
 from .models import (
     ACTION_ROW,
     ALL_PERMISSIONS,
@@ -46,6 +47,7 @@ DEFERRED_UPDATE_MESSAGE = 6
 UPDATE_MESSAGE = 7
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
+LAUNCH_ACTIVITY = 12
 
 # Application command option types.
 SUB_COMMAND = 1
@@ -147,6 +149,8 @@ class SimInteraction:
     followups: list[SimMessage] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None
     modal: SimModal | None = None
+    #: The Activity instance a launch (response type 12) opened or joined.
+    activity: ActivityInstance | None = None
     #: Every answer in order: ("callback", type), ("followup", id), ("edit", id), ("delete", id).
     events: list[tuple[str, Any]] = field(default_factory=list)
     #: A response that came after the 3 s limit (Discord refuses it with 10062).

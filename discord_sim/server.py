@@ -18,6 +18,7 @@ from typing import Any
 
 from aiohttp import web
 
+from .activities import OAuthError
 from .command_schema import command_problem
 from .forms import UploadedFile, media_type, parse_any_json, parse_form
 from .gateway import Gateway
@@ -28,6 +29,7 @@ from .interactions import (
     CHANNEL_MESSAGE,
     DEFERRED_CHANNEL_MESSAGE,
     DEFERRED_UPDATE_MESSAGE,
+    LAUNCH_ACTIVITY,
     MESSAGE_COMPONENT,
     MODAL,
     MODAL_SUBMIT,
@@ -59,6 +61,9 @@ from .spec import (
 from .state import RequestRecord, SimHTTPError, SimState
 
 API_PREFIX = "/api/v10"
+OAUTH_TOKEN = "/oauth2/token"
+#: The routes a user's Bearer token may call (with the scope each needs; see ``get_me``).
+BEARER_ROUTES = {("GET", "/users/@me")}
 LOADING_FLAG = 1 << 7
 #: Message types: a reply, and the response to a slash command.
 REPLY_TYPE = 19
@@ -181,12 +186,19 @@ class SimServer:
         p = API_PREFIX
         r.add_get("/gateway", self.gateway.handle)
         r.add_get("/attachments/{attachment_id}/{filename}", self.get_attachment)
+        # not in the published spec (a form-encoded OAuth2 endpoint): held to Discord's docs
+        r.add_post(API_PREFIX + OAUTH_TOKEN, self.oauth_token)
         routes: list[tuple[str, str, Handler]] = [
             ("GET", "/gateway", self.get_gateway),
             ("GET", "/gateway/bot", self.get_gateway),
             ("GET", "/users/@me", self.get_me),
             ("GET", "/oauth2/applications/@me", self.get_application),
             ("GET", "/applications/@me", self.get_application),
+            (
+                "GET",
+                "/applications/{application_id}/activity-instances/{instance_id}",
+                self.get_activity_instance,
+            ),
             ("GET", "/users/{user_id}", self.get_user),
             ("POST", "/users/@me/channels", self.create_dm),
             ("PUT", "/applications/{application_id}/commands", self.put_commands),
@@ -231,6 +243,14 @@ class SimServer:
     async def _middleware(self, request: web.Request, handler: Handler) -> web.StreamResponse:
         if request.path == "/gateway" or request.path.startswith("/attachments/"):
             return await handler(request)
+        if request.path == API_PREFIX + OAUTH_TOKEN:
+            response = await handler(request)
+            self.state.requests.append(
+                RequestRecord(
+                    request.method, OAUTH_TOKEN, OAUTH_TOKEN, response.status, time.monotonic()
+                )
+            )
+            return response
         resource = request.match_info.route.resource
         canonical = resource.canonical if resource is not None else request.path
         template = canonical.removeprefix(API_PREFIX)
@@ -255,7 +275,13 @@ class SimServer:
         self, request: web.Request, handler: Handler, template: str, path: str
     ) -> web.StreamResponse:
         needs_auth = not template.startswith(("/interactions/", "/webhooks/"))
-        if needs_auth and request.headers.get("Authorization") != f"Bot {self.state.token}":
+        authorization = request.headers.get("Authorization")
+        # A user's Bearer token (an Activity's sign-in) opens only what its scopes grant:
+        # here, reading that user with ``identify``.
+        as_user = (request.method, template) in BEARER_ROUTES and (
+            self.state.activities.bearer(authorization) is not None
+        )
+        if needs_auth and not as_user and authorization != f"Bot {self.state.token}":
             return error_response(401, 0, "401: Unauthorized")
         try:
             refusal = await self._check_contract(request, path)
@@ -510,6 +536,15 @@ class SimServer:
         )
 
     async def get_me(self, request: web.Request) -> web.Response:
+        grant = self.state.activities.bearer(request.headers.get("Authorization"))
+        if grant is not None:
+            if "identify" not in grant.scopes:
+                return error_response(401, 0, "401: Unauthorized")
+            person = self.state.users[grant.user_id]
+            return json_response(
+                person.to_payload()
+                | {"verified": True, "mfa_enabled": False, "locale": person.locale}
+            )
         user = self.state.bot_user.to_payload() | {
             "verified": True,
             "mfa_enabled": False,
@@ -543,6 +578,28 @@ class SimServer:
                 "eligible_oauth2_scopes": ["bot", "applications.commands"],
             }
         )
+
+    # ----------------------------------------------------------------- an Activity
+
+    async def oauth_token(self, request: web.Request) -> web.Response:
+        if request.content_type != "application/x-www-form-urlencoded":
+            body = {"error": "invalid_request", "error_description": "Form body expected."}
+            return json_response(body, 400)
+        form = {key: str(value) for key, value in (await request.post()).items()}
+        try:
+            answer = self.state.activities.exchange(form, request.headers.get("Authorization"))
+        except OAuthError as error:
+            return json_response(error.body, error.status)
+        return json_response(answer)
+
+    async def get_activity_instance(self, request: web.Request) -> web.Response:
+        activities = self.state.activities
+        if int(request.match_info["application_id"]) != self.state.application_id:
+            raise SimHTTPError(403, 50001, "Missing Access")
+        instance = activities.instances.get(request.match_info["instance_id"])
+        if instance is None:
+            raise SimHTTPError(404, 0, "404: Not Found")
+        return json_response(instance.to_payload(self.state.application_id))
 
     async def get_attachment(self, request: web.Request) -> web.Response:
         wanted = int(request.match_info["attachment_id"])
@@ -742,7 +799,12 @@ class SimServer:
         response_type = int(payload["type"])
         data = payload.get("data") or {}
         allowed = {
-            APPLICATION_COMMAND: {CHANNEL_MESSAGE, DEFERRED_CHANNEL_MESSAGE, MODAL},
+            APPLICATION_COMMAND: {
+                CHANNEL_MESSAGE,
+                DEFERRED_CHANNEL_MESSAGE,
+                MODAL,
+                LAUNCH_ACTIVITY,
+            },
             AUTOCOMPLETE: {AUTOCOMPLETE_RESULT},
             MESSAGE_COMPONENT: {
                 CHANNEL_MESSAGE,
@@ -750,6 +812,7 @@ class SimServer:
                 DEFERRED_UPDATE_MESSAGE,
                 UPDATE_MESSAGE,
                 MODAL,
+                LAUNCH_ACTIVITY,
             },
             MODAL_SUBMIT: {
                 CHANNEL_MESSAGE,
@@ -764,9 +827,21 @@ class SimServer:
             raise SimHTTPError(
                 400, 50035, f"Interaction response type {response_type} is not valid here"
             )
+        if response_type == LAUNCH_ACTIVITY and not self.state.activities.enabled:
+            raise form_error(
+                "type",
+                "This application has no Activity.",
+                "INTERACTION_CALLBACK_TYPE_INVALID",
+                "LAUNCH_ACTIVITY needs Activities turned on for the application",
+            )
         message: SimMessage | None = None
         created = False
-        if response_type == CHANNEL_MESSAGE:
+        if response_type == LAUNCH_ACTIVITY:
+            guild = interaction.channel.guild
+            interaction.activity = self.state.activities.launch(
+                interaction.user.id, interaction.channel.id, guild.id if guild else None
+            )
+        elif response_type == CHANNEL_MESSAGE:
             self._validate(data, creating=True, has_files=bool(files), files=files)
             message = self._response_message(
                 interaction, data, self._attachments(data.get("attachments"), files)
@@ -825,6 +900,11 @@ class SimServer:
         }
         if message is not None:
             body["interaction"]["response_message_id"] = str(message.id)
+        if interaction.activity is not None:
+            body["resource"] = {
+                "type": LAUNCH_ACTIVITY,
+                "activity_instance": {"id": interaction.activity.instance_id},
+            }
         if message is not None and response_type in (CHANNEL_MESSAGE, UPDATE_MESSAGE):
             # The spec's resource is the message a 4 or 7 made (or an activity); a deferral,
             # a modal or autocomplete choices make none.

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from .activities import Activities
 from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
@@ -156,6 +157,8 @@ class SimState:
         self.base_url = "http://127.0.0.1"
         #: Set by the gateway: sends an event to connected bots (when their intents ask).
         self.announce: Callable[[str, dict[str, Any], int], None] = lambda event, data, intent: None
+        #: The application's Activity: its OAuth2 codes and tokens, its running instances.
+        self.activities = Activities(self.bot_user.id)
 
     @property
     def application_id(self) -> int:
