@@ -6,12 +6,13 @@ Discord layer (the real ``LeafBot`` with the real discord.py client, against the
 learn of it from its spec alone. Through the service: a challenge, a whole game, a draw
 offer, a game against the bot. Through Discord: ``/play`` (it is among the command's
 choices), the challenge accepted with a click, every move a ``/move`` with its board
-picture decoded and compared with the stored position, the result, ``/replay`` (a GIF with
-one frame per position), and a game against the bot whose moves come from the real AI
-worker processes. Its tutorial, in its own folder (``tests/sixth_game/tutorial.py``, named
-by its spec), is taught like the others': ``/help`` lists it with its tagline and a Learn
-button, every page is reached by clicking, each picture read back against the engine, and
-the last page starts a practice game; a Rows without a tutorial gets its summary instead.
+picture decoded and compared with the stored position, the result, ``/leaderboard`` and
+``/stats``, ``/replay`` (a GIF with one frame per position), and a game against the bot
+whose moves come from the real AI worker processes. Its tutorial, in its own folder
+(``tests/sixth_game/tutorial.py``, named by its spec), is taught like the others':
+``/help`` lists it with its tagline and a Learn button, every page is reached by clicking,
+each picture read back against the engine, and the last page starts a practice game; a
+Rows without a tutorial gets its summary instead.
 """
 
 from __future__ import annotations
@@ -240,6 +241,13 @@ async def test_members_play_it_in_discord_with_pictures_rules_and_replay(
     assert pinged(board) == set()
     result = board.text
     assert "wins" in result or "drawn" in result, result
+
+    # its standings, under its own title: a rated game of two players, told in wins
+    standings = (await sim.slash(world.carol, "leaderboard", game="rows")).text.splitlines()
+    assert standings[0] == "**Rows leaderboard**"
+    assert sorted(line.split()[1].rstrip(":") for line in standings[1:3]) == ["alice", "bob"]
+    stats = (await sim.slash(world.carol, "stats", member=world.bob)).text
+    assert "Rows: rating" in stats and "1 game: " in stats
 
     replay = await sim.slash(world.alice, "replay", match=match_id)
     gif = replay.last_message.attachments[0]
