@@ -103,6 +103,11 @@ class Settings:
     # Where the project's docs/ folder is published (https://.../docs): /rules links each
     # game's rules page under it. None: no link.
     docs_url: str | None = None
+    # The Activity (docs/activity.md): the application's OAuth2 client id and secret, with
+    # which the web table signs players in through Discord. Both set: the Activity is on
+    # (a "Play on the board" button on boards). The secret is never logged.
+    discord_client_id: int | None = None
+    discord_client_secret: str | None = field(default=None, repr=False)
     # How long what only grew is kept, in days, and how often it is pruned (docs/service.md,
     # "What is kept"): closed challenges, the message ids and event lines of ended matches,
     # the languages of members not seen since.
@@ -133,6 +138,10 @@ class Settings:
                     f"SHARD_IDS must be shards 0 to {self.shard_count - 1} (SHARD_COUNT is "
                     f"{self.shard_count}), not {list(self.shard_ids)}"
                 )
+
+    @property
+    def activity_enabled(self) -> bool:
+        return self.discord_client_id is not None and bool(self.discord_client_secret)
 
     @property
     def database(self) -> str:
@@ -203,6 +212,8 @@ class Settings:
             shard_count=integer("SHARD_COUNT", None),
             shard_ids=parse_shard_ids(shard_ids) if shard_ids else None,
             docs_url=(merged.get("DOCS_URL") or "").strip() or None,
+            discord_client_id=integer("DISCORD_CLIENT_ID", None),
+            discord_client_secret=(merged.get("DISCORD_CLIENT_SECRET") or "").strip() or None,
             keep_closed_challenges_days=integer("KEEP_CLOSED_CHALLENGES_DAYS", 30) or 0,
             keep_ended_match_messages_days=integer("KEEP_ENDED_MATCH_MESSAGES_DAYS", 7) or 0,
             keep_member_languages_days=integer("KEEP_MEMBER_LANGUAGES_DAYS", 180) or 0,

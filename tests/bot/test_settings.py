@@ -135,3 +135,13 @@ def test_retention_is_read_from_the_environment_and_reaches_the_service() -> Non
         "PRUNE_EVERY_HOURS",
     ):
         assert f"# {name}=" in example
+
+
+def test_the_activity_is_on_with_its_client_id_and_secret_never_shown() -> None:
+    assert not load().activity_enabled
+    assert not load(DISCORD_CLIENT_ID="42").activity_enabled
+    settings = load(DISCORD_CLIENT_ID="42", DISCORD_CLIENT_SECRET="hush-hush")
+    assert settings.activity_enabled and settings.discord_client_id == 42
+    assert "hush-hush" not in repr(settings)
+    with pytest.raises(SystemExit, match="DISCORD_CLIENT_ID"):
+        load(DISCORD_CLIENT_ID="forty-two")
