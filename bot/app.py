@@ -104,6 +104,7 @@ class LeafBot(discord.AutoShardedClient):
         self.settings = settings
         self.tree = LeafTree(self)
         self.context = Context(self, Painter(settings.render_workers), service)
+        self.context.activity = settings.activity_enabled
         self._owns_repository = service is None
         # e.g. {"clock": ..., "seed_source": ...} for tests and benchmarks
         self._service_options = {

@@ -28,6 +28,9 @@ class Context:
         self.names = NameBook(client)
         self.languages = Languages(client, self)
         self._service = service
+        # Whether the Activity is configured (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET):
+        # boards then carry a "Play on the board" button that launches it.
+        self.activity = False
 
     @property
     def service(self) -> GameService:

@@ -46,6 +46,8 @@ LEAVE_CONFIRMED = "~quit!"  # Leiff: the player confirmed: a bot plays their han
 RESIGN_CONFIRMED = "~resign!"
 ABORT_CONFIRMED = "~abort!"
 PLAY_ON = "~playon"
+# "Play on the board": launches the Activity (the web table inside Discord) in the channel
+ACTIVITY = "~activity"
 
 _HEAD = r"^lb\|(?P<scope>[bfct])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
 # Any of our ids (for decoding).

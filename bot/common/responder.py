@@ -295,6 +295,17 @@ class Responder:
                 content, ephemeral=True, wait=True, **message
             )
 
+    async def launch_activity(self) -> bool:
+        """Launch the application's Activity for the user (only possible as the first
+        answer); False when it could not be (answered already, or refused)."""
+        async with self._lock:
+            try:
+                sent = await self._first_response(self.interaction.response.launch_activity)
+            except discord.HTTPException as error:
+                log.warning("could not launch the Activity: %s", error)
+                return False
+            return not isinstance(sent, _Missed)
+
     async def modal(self, modal: discord.ui.Modal) -> None:
         """Open a modal (only possible as the first answer)."""
         async with self._lock:

@@ -20,6 +20,7 @@ from bot.common.components import Choice, components
 from bot.common.context import Context
 from bot.common.custom_ids import (
     ABORT_CONFIRMED,
+    ACTIVITY,
     BOARD,
     CHALLENGE,
     PLAY_ON,
@@ -93,6 +94,9 @@ class BoardGames(GameFeature):
     async def _challenge_click(
         self, responder: Responder, challenge_id: int, version: int, action: str
     ) -> None:
+        if action == ACTIVITY:
+            await self._launch_activity(responder)
+            return
         calls = {
             "accept": self.service.accept_challenge,
             "decline": self.service.decline_challenge,
@@ -107,6 +111,9 @@ class BoardGames(GameFeature):
         self, responder: Responder, match_id: int, version: int, action: str
     ) -> None:
         user_id = responder.user_id
+        if action == ACTIVITY:
+            await self._launch_activity(responder)
+            return
         if action == KEEP:
             await self._board_of_now(match_id, version)
             await responder.private(translate(responder.language, "bot.board.keep_explained"))
@@ -130,6 +137,14 @@ class BoardGames(GameFeature):
         else:
             update = await self.service.play(match_id, user_id, action, version=version)
         await self.delivery.publish(update, responder)
+
+    async def _launch_activity(self, responder: Responder) -> None:
+        """ "Play on the board": the Activity opens in this channel, where the page offers
+        the channel's matches and the player's own (the web table; docs/activity.md)."""
+        if not self.context.activity:
+            raise UserFacingError("bot.error.button_unused")
+        if not await responder.launch_activity():
+            await responder.private(translate(responder.language, "bot.activity.not_launched"))
 
     async def _board_of_now(self, match_id: int, version: int) -> None:
         """A button that acts on the board as it is (the pie rule's Keep, Resign): refused

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import discord
 
 from bot.common.components import Choice, ordered_choices
+from bot.common.custom_ids import ACTIVITY
 from i18n import N_
 
 STYLE = discord.ButtonStyle
@@ -32,6 +33,7 @@ ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "decline": (N_("bot.challenge.button.decline"), STYLE.danger),
     "cancel": (N_("bot.challenge.button.cancel"), STYLE.secondary),
     KEEP: (N_("bot.board.button.keep"), STYLE.secondary),
+    ACTIVITY: (N_("bot.board.button.activity"), STYLE.primary),
 }
 
 # Order in which the actions appear on a message (most important first).
@@ -50,6 +52,7 @@ ORDER = [
     "resign",
     "abort",
     "cancel",
+    ACTIVITY,
 ]
 
 

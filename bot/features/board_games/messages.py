@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.common.context import Context
-from bot.common.custom_ids import BOARD, CHALLENGE
+from bot.common.custom_ids import ACTIVITY, BOARD, CHALLENGE
 from bot.common.delivery import MessageBuilder
 from bot.common.games import game_title
 from bot.common.layout import Box, Controls, Picture, Text, accent_of
@@ -73,6 +73,8 @@ class ChallengeMessages(MessageBuilder):
                 )
             )
             actions = [a for b in update.buttons for a in b.actions]
+            if self.context.activity:
+                actions.append(ACTIVITY)
             choices = board_choices(language, actions)
         return Outgoing(
             "\n".join(lines),
@@ -165,6 +167,9 @@ class BoardMessages(MessageBuilder):
             # The bot answers within seconds with a board of its own: this one carries no
             # buttons, so nothing on it needs greying out then (a request less per move).
             actions = []
+        if self.context.activity and actions and match.status == "running":
+            # on a message that has buttons anyway: the button costs no request
+            actions.append(ACTIVITY)
         choices = board_choices(language, _with_keep(actions))
         version = max((b.version for b in update.buttons), default=match.version)
         layout = (

@@ -1,0 +1,103 @@
+"""The "Play on the board" button: shown only when the Activity is configured, on the
+/play reply and on the boards; a click launches the Activity in that channel (interaction
+callback type 12), also on a message sent before a restart, and costs a move nothing."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from bot.app import LeafBot
+from bot.settings import Settings
+from discord_sim import DiscordSimulator, World
+from discord_sim.interactions import LAUNCH_ACTIVITY
+from i18n import translate
+from tests.bot.helpers import pick_move, start_board_match, stored_state
+
+
+def activity_bot(world: World, database: Path, clock: Any) -> Callable[[], LeafBot]:
+    seeds = itertools.count(1000)
+
+    def factory() -> LeafBot:
+        settings = Settings(
+            token="simulated",
+            database_path=database,
+            dev_guild_id=world.guild.id,
+            render_workers=0,
+            discord_client_id=world.guild.id,  # any id: the simulator's client is checked apart
+            discord_client_secret="not-needed-by-the-bot",
+        )
+        options = {"clock": clock, "seed_source": lambda: next(seeds)}
+        return LeafBot(settings, service_options=options, tick_seconds=None)
+
+    return factory
+
+
+async def test_the_button_launches_the_activity_in_the_boards_channel_also_after_a_restart(
+    sim: DiscordSimulator, world: World, database: Path, clock: Any, language: str
+) -> None:
+    sim.enable_activity()
+    factory = activity_bot(world, database, clock)
+    await sim.start_bot(factory)
+    label = translate(language, "bot.board.button.activity")
+    challenge = await sim.slash(world.alice, "play", game="dalen", opponent=world.bob, size=5)
+    offer = challenge.last_message
+    assert offer.button(label) is not None  # the /play reply carries it
+    launched = await sim.click(world.carol, offer, label)
+    assert launched.response_type == LAUNCH_ACTIVITY
+    accept = translate(language, "bot.challenge.button.accept")
+    board = (await sim.click(world.bob, offer, accept)).last_message
+    launched = await sim.click(world.alice, board, label)
+    assert launched.response_type == LAUNCH_ACTIVITY
+    (instance,) = sim.activity_instances()
+    assert instance.channel_id == world.channel.id and instance.guild_id == world.guild.id
+    assert instance.users == [world.carol.id, world.alice.id]
+    # the button needs no memory of the message: after a restart it launches as before
+    await sim.restart_bot(factory)
+    again = await sim.click(world.bob, board, label)
+    assert again.response_type == LAUNCH_ACTIVITY
+    assert instance.users == [world.carol.id, world.alice.id, world.bob.id]
+    sim.assert_no_bot_errors()
+
+
+async def test_without_the_activity_configured_no_board_carries_the_button(
+    sim: DiscordSimulator, world: World, bot: Any
+) -> None:
+    _, board = await start_board_match(sim, world.alice, world.bob, "dalen", 5)
+    labels = [b.label for b in board.buttons]
+    assert labels and "Play on the board" not in labels
+    challenge = await sim.slash(world.carol, "play", game="lefe")
+    assert "Play on the board" not in [b.label for b in challenge.last_message.buttons]
+
+
+async def test_a_launch_discord_refuses_is_said_to_the_clicker(
+    sim: DiscordSimulator, world: World, database: Path, clock: Any
+) -> None:
+    # configured in the bot, but the application's Activity is off in the Developer Portal
+    await sim.start_bot(activity_bot(world, database, clock))
+    _, board = await start_board_match(sim, world.alice, world.bob, "dalen", 5)
+    refused = await sim.click(world.alice, board, "Play on the board")
+    assert refused.ephemeral
+    assert refused.text == translate("en", "bot.activity.not_launched")
+    assert sim.activity_instances() == []
+    assert [v.code for v in sim.take_spec_violations()] == ["INTERACTION_CALLBACK_TYPE_INVALID"]
+
+
+async def test_with_the_activity_on_a_move_costs_nothing_beyond_its_callback(
+    sim: DiscordSimulator, world: World, database: Path, clock: Any
+) -> None:
+    sim.enable_activity()
+    handle = await sim.start_bot(activity_bot(world, database, clock))
+    match_id, board = await start_board_match(sim, world.alice, world.bob, "dalen", 5)
+    assert board.button("Play on the board") is not None
+    rng = random.Random(3)
+    for player in (world.alice, world.bob, world.alice):
+        state = await stored_state(handle, match_id)
+        before = len(sim.requests)
+        moved = await sim.slash(player, "move", cell=pick_move(state, rng))
+        await handle.client.delivery.bots_idle()
+        assert moved.last_message.button("Play on the board") is not None
+        assert sim.request_counts(before) == {"callback": 1}, sim.request_counts(before)
