@@ -10,7 +10,12 @@ LOCK_RUN   := requirements/run.txt
 LOCK_DEV   := requirements/dev.txt
 UV_COMPILE := $(PY) -m uv pip compile --quiet --generate-hashes --universal --python-version 3.11 --custom-compile-command "make lock"
 
-.PHONY: run test lint typecheck bench bench-ai bench-e2e bench-scale clean install dev lock i18n-extract i18n-update i18n-check update-discord-spec
+# The web table's page (web/frontend, TypeScript): npm ci installs exactly package-lock.json,
+# tsc checks the types, esbuild bundles web/static/app.js (not committed; Node 20+).
+WEB_BUNDLE := web/static/app.js
+WEB_SOURCES := $(wildcard web/frontend/src/*.ts) web/frontend/package-lock.json web/frontend/tsconfig.json
+
+.PHONY: run test lint web typecheck bench bench-ai bench-e2e bench-scale clean install dev lock i18n-extract i18n-update i18n-check update-discord-spec
 
 $(PY):
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found " + sys.version.split()[0] + ")")'
@@ -32,7 +37,14 @@ $(VENV)/.installed-dev: pyproject.toml $(LOCK_DEV) | $(PY)
 install: $(VENV)/.installed
 dev: $(VENV)/.installed-dev
 
-run: $(VENV)/.installed
+$(WEB_BUNDLE): $(WEB_SOURCES)
+	@node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0 : 1)' || { echo "the web table needs Node 20 or newer (node --version)"; exit 1; }
+	cd web/frontend && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check && npm run --silent build
+	@touch $@
+
+web: $(WEB_BUNDLE)
+
+run: $(VENV)/.installed $(WEB_BUNDLE)
 	$(PY) -m bot
 
 # Re-resolve the locks from pyproject.toml (and requirements/build.in) to the newest versions
@@ -55,7 +67,7 @@ typecheck: dev
 # PostgreSQL database, so workers share nothing.
 TEST_WORKERS ?= 2
 
-test: dev lint typecheck
+test: dev lint typecheck $(WEB_BUNDLE)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist worksteal
 
 # Message catalogues (docs/i18n.md): extract the ids the code names into

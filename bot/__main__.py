@@ -1,7 +1,13 @@
-"""``python -m bot`` (what ``make run`` calls): check settings, then start the bot."""
+"""``python -m bot`` (what ``make run`` calls): check settings, then start.
+
+With a Discord token: the bot, and the web table beside it. Without one: the web table alone
+on this machine (games against the bot, or two people at one screen), after the steps that
+connect the bot to Discord.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import sys
 
 from bot.settings import TOKEN_HELP, Settings
@@ -10,11 +16,36 @@ from bot.settings import TOKEN_HELP, Settings
 def main() -> int:
     settings = Settings.load()
     if not settings.token:
-        print(TOKEN_HELP, file=sys.stderr)
-        return 2
+        return run_local(settings)
     from bot.app import run  # imported late: discord.py is only needed once a token exists
 
     return run(settings)
+
+
+def run_local(settings: Settings) -> int:
+    """The web table without Discord; says where it is and how to connect the bot."""
+    from bot.app import configure_logging
+    from web.local import check_host, serve_local
+
+    check_host(settings.web_host, signed_in=False)
+    configure_logging(settings.log_level)
+    print(TOKEN_HELP, file=sys.stderr)
+
+    def ready(address: str) -> None:
+        print(f"The web table is open at {address} (Ctrl-C stops it).", flush=True)
+
+    try:
+        return asyncio.run(
+            serve_local(
+                settings.database,
+                settings.web_host,
+                settings.web_port,
+                ai_workers=settings.ai_workers,
+                ready=ready,
+            )
+        )
+    except KeyboardInterrupt:
+        return 0
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ import time
 from typing import Any
 
 import discord
+from aiohttp import web
 from discord import app_commands
 
 from bot.common.choices import service_choices
@@ -56,6 +57,9 @@ from matchcore.storage import Repository, open_repository
 from matchcore.storage.driver_logs import STATE_LOGGERS
 from matchcore.storage.repository import SchemaTooNew
 from render import shutdown_renderer
+from web.local import check_host, start_site
+from web.server import WebTable
+from web.sessions import Sessions
 
 log = logging.getLogger("bot")
 
@@ -89,6 +93,7 @@ class LeafBot(discord.AutoShardedClient):
         service_options: dict[str, Any] | None = None,
         sync_commands: bool = True,
         tick_seconds: float | None = TICK_SECONDS,
+        serve_web: bool = False,
         **client_options: Any,
     ) -> None:
         client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
@@ -115,6 +120,12 @@ class LeafBot(discord.AutoShardedClient):
         self._sync_commands = sync_commands
         self._tick_seconds = tick_seconds
         self._tick_task: asyncio.Task[None] | None = None
+        # The web table beside the bot (``serve_web``; what ``make run`` does): the same
+        # service, its updates delivered to Discord as a command's would be.
+        self._serve_web = serve_web
+        self.web_table: WebTable | None = None
+        self.web_address: str | None = None
+        self._web_runner: web.AppRunner | None = None
 
         # The shared parts, then the features on top of them.
         self.delivery = Delivery(self.context)
@@ -182,6 +193,8 @@ class LeafBot(discord.AutoShardedClient):
         self.delivery.resume_undelivered(self._runs_guild)
         if self._tick_seconds:
             self._tick_task = asyncio.create_task(self._tick_loop(), name="leafbot-tick")
+        if self._serve_web:
+            await self.start_web()
         # Everything loaded so far lives as long as the process: keep it out of the garbage
         # collector's full passes, which otherwise stall the event loop for tens of ms.
         gc.collect()  # only what is alive is frozen, never garbage
@@ -228,6 +241,20 @@ class LeafBot(discord.AutoShardedClient):
             self.shard_count,
         )
 
+    async def start_web(self) -> None:
+        """Serve the web table on this process's service (docs/web.md). Without Discord's
+        sign-in wired in, it listens on a loopback address only."""
+        service = self.service
+        if not isinstance(service, MatchService):
+            raise TypeError("the web table needs the match service itself")
+        check_host(self.settings.web_host, signed_in=False)
+        self.web_table = WebTable(service, Sessions(), on_update=self.delivery.publish_quietly)
+        self._web_runner, port = await start_site(
+            self.web_table.app(), self.settings.web_host, self.settings.web_port
+        )
+        self.web_address = f"http://{self.settings.web_host}:{port}"
+        log.info("the web table is open at %s", self.web_address)
+
     # ---- the clock -----------------------------------------------------------------
     async def _tick_loop(self) -> None:
         assert self._tick_seconds
@@ -254,6 +281,9 @@ class LeafBot(discord.AutoShardedClient):
 
     # ---- shutdown ------------------------------------------------------------------
     async def close(self) -> None:
+        if self._web_runner is not None:
+            await self._web_runner.cleanup()
+            self._web_runner = None
         if self._tick_task is not None:
             self._tick_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -295,7 +325,7 @@ def configure_logging(level: str) -> None:
 
 
 async def _main(settings: Settings) -> int:
-    bot = LeafBot(settings)
+    bot = LeafBot(settings, serve_web=True)
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for signame in ("SIGINT", "SIGTERM"):

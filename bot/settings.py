@@ -115,6 +115,10 @@ class Settings:
     keep_ended_match_messages_days: int = 7
     keep_member_languages_days: int = 180
     prune_every_hours: int = 24
+    # Where the web table listens (docs/web.md). Without Discord's sign-in it serves this
+    # machine only: the host must be a loopback address.
+    web_host: str = "127.0.0.1"
+    web_port: int = 8080
     # What the settings said that deserves a word in the log at start-up.
     notes: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
@@ -200,6 +204,9 @@ class Settings:
         state_cache_size = integer("STATE_CACHE_SIZE", DEFAULT_STATE_CACHE_SIZE)
         if state_cache_size is None or state_cache_size < 0:
             raise SystemExit("STATE_CACHE_SIZE must be 0 or more")
+        web_port = integer("WEB_PORT", 8080)
+        if web_port is None or not 0 <= web_port <= 65535:
+            raise SystemExit("WEB_PORT must be a port number (0 to 65535; 0: any free port)")
         return cls(
             token=(merged.get("DISCORD_TOKEN") or "").strip() or None,
             database_path=Path(path) if path else DEFAULT_DATABASE_PATH,
@@ -219,5 +226,7 @@ class Settings:
             keep_member_languages_days=integer("KEEP_MEMBER_LANGUAGES_DAYS", 180) or 0,
             prune_every_hours=integer("PRUNE_EVERY_HOURS", 24) or 0,
             state_cache_size=state_cache_size,
+            web_host=(merged.get("WEB_HOST") or "").strip() or "127.0.0.1",
+            web_port=web_port,
             notes=tuple(notes),
         )

@@ -18,7 +18,9 @@ The layers point one way (docs/service.md, "The layers"): the engine at the bott
 match core (matchcore/: the match service, its storage, the AI pool) on the engine alone,
 knowing no front end; render and tutorial on the engine; bot, the Discord front end, on
 all of them. i18n, the message catalogues, stands apart: render, tutorial and bot use it,
-the engine and the core never do, and it imports none of them. The core's imports outside
+the engine and the core never do, and it imports none of them. web, the web table, is a
+second front end on the core, the engine, the catalogues and the pictures' geometry; it
+never imports bot (the bot's entry point starts both). The core's imports outside
 the product are held too: the standard library and its storage and rating libraries only
 (no discord.py, no aiohttp). Nothing anywhere imports in a circle: not between the
 packages, not in engine/, render/ or tutorial/, and not in bot/, where the Discord layer's
@@ -34,7 +36,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "matchcore", "i18n", "render", "tutorial", "bot")
+PACKAGES = ("engine", "matchcore", "i18n", "render", "tutorial", "web", "bot")
 # What the match core may import besides the standard library: itself, the engine, its
 # storage drivers (SQLite, PostgreSQL) and the rating model.
 CORE_IMPORTS = frozenset({"matchcore", "engine", "aiosqlite", "asyncpg", "openskill"})
@@ -186,6 +188,11 @@ def test_the_layers_point_one_way() -> None:
                 assert target.startswith("i18n"), f"{module} imports {target}"
             if layer == "matchcore":
                 assert target.split(".")[0] in ("engine", "matchcore"), f"{module} imports {target}"
+            if layer == "web":
+                # the web table: a front end over the core, beside the Discord layer, never on it
+                assert target.split(".")[0] in ("engine", "matchcore", "i18n", "render", "web"), (
+                    f"{module} imports {target}"
+                )
 
 
 def test_the_core_imports_no_front_end() -> None:

@@ -53,8 +53,8 @@ from matchcore.service.results import (
 )
 from matchcore.service.standings import Standings
 from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
-from matchcore.service.steps import CLAIM_SECONDS, AIMove, is_table
-from matchcore.service.store import MatchStore
+from matchcore.service.steps import CLAIM_SECONDS, AIMove, GameState, is_table
+from matchcore.service.store import CommitListener, MatchStore
 from matchcore.service.vs_bot import BotOpponent
 from matchcore.storage import ActionRecord, DmFailure, MemberPreferences, Repository
 
@@ -134,6 +134,11 @@ class MatchService:
         """
         if bot_user_id is not None:
             self.store.bot_user_id = bot_user_id
+
+    def on_commit(self, listener: CommitListener) -> None:
+        """Call ``listener(record, state)`` after every action this process commits (a
+        front end showing the match live; see :attr:`MatchStore.commit_listeners`)."""
+        self.store.commit_listeners.append(listener)
 
     async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchInfo]:
         return await self.lookups.undelivered_matches(after, limit)
@@ -340,6 +345,13 @@ class MatchService:
 
     async def guild_matches(self, guild_id: int, limit: int | None = 50) -> list[MatchInfo]:
         return await self.lookups.guild_matches(guild_id, limit)
+
+    async def match_state(self, match_id: int) -> tuple[MatchInfo, GameState | None]:
+        """A match as stored now and its engine state (None for a lobby), for a front end
+        that draws it itself (the web table)."""
+        record = await self.store.load(match_id)
+        state = self.store.state(record)
+        return self.describe.info(record, state), state
 
     async def action_log(self, match_id: int) -> list[ActionRecord]:
         return await self.lookups.action_log(match_id)

@@ -45,6 +45,9 @@ from matchcore.storage import (
 # made by this process is used at once).
 SETTINGS_SECONDS = 10.0
 
+# Told of a committed action: the record as stored and its engine state (None: a lobby).
+CommitListener = Callable[[MatchRecord, GameState | None], None]
+
 # What applies a passed deadline (the clocks' part): the match as stored and the time.
 DeadlineJudge = Callable[[MatchRecord, float], Awaitable[Update | None]]
 
@@ -103,6 +106,11 @@ class MatchStore:
         # Told of every match that finishes through this process (what is kept in memory
         # about its players, e.g. their finished games for the hints, is out of date).
         self.finished_listeners: list[Callable[[MatchRecord], None]] = []
+        # Told of every action this process commits, right after its transaction (the
+        # record as stored and its engine state): how a front end in this process shows a
+        # move made through another at once. Until the outbox carries committed versions
+        # across processes, this is the web table's in-process seam.
+        self.commit_listeners: list[CommitListener] = []
 
     async def settings(self, guild_id: int) -> GuildSettings:
         now = self.settings_clock()
@@ -262,4 +270,6 @@ class MatchStore:
         if record.status == "finished" and original.status != "finished":
             for listener in self.finished_listeners:
                 listener(record)
+        for committed in self.commit_listeners:
+            committed(record, state)
         return changes

@@ -31,6 +31,7 @@ SAME_IN_GERMAN = {
     "score.plain",
     "move.plain",
     "list.comma",  # ", " between the parts of a score in both
+    "web.bot_name",  # the bot's name on the web table
     # lines of the Discord layer made only of names, numbers and signs
     "bot.games.match",
     "bot.leaderboard.row",

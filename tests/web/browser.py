@@ -1,0 +1,159 @@
+"""Driving the web table in a real browser: Debian's chromium, headless, through its
+chromedriver (Selenium). Nothing downloads a browser; without chromium the browser tests
+skip, unless ``LEAFBOT_REQUIRE_BROWSER`` is set (CI), where they fail."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+BUNDLE = ROOT / "web" / "static" / "app.js"
+
+
+def need_browser() -> None:
+    """Skip (or, on CI, fail) when Debian's chromium and chromedriver are missing."""
+    if Path(CHROMIUM).exists() and Path(CHROMEDRIVER).exists():
+        return
+    message = "Debian's chromium and chromium-driver are needed (apt-get install chromium chromium-driver)"
+    if os.environ.get("LEAFBOT_REQUIRE_BROWSER"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def build_bundle() -> None:
+    """The page's bundle, built by ``make web`` when it is missing or older than its
+    sources (a test run without ``make test`` before it)."""
+    sources = list((ROOT / "web" / "frontend" / "src").glob("*.ts"))
+    if BUNDLE.exists() and all(s.stat().st_mtime <= BUNDLE.stat().st_mtime for s in sources):
+        return
+    subprocess.run(["make", "web"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+
+
+def start_chromium(width: int = 1280, height: int = 900) -> WebDriver:
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--window-size={width},{height}",
+        f"--user-data-dir={tempfile.mkdtemp(prefix='leafbot-chromium-')}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    driver.set_page_load_timeout(30)
+    return driver
+
+
+class LocalServer:
+    """``python -m bot`` without a token (what ``make run`` does without Discord): the web
+    table alone, on a SQLite file of its own and a free port."""
+
+    def __init__(self, database: Path) -> None:
+        env = {
+            **os.environ,
+            "DISCORD_TOKEN": "",
+            "DATABASE_URL": f"sqlite:///{database}",
+            "WEB_HOST": "127.0.0.1",
+            "WEB_PORT": "0",
+            "AI_WORKERS": "1",
+            "LOG_LEVEL": "INFO",
+        }
+        self.log = database.with_suffix(".log")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "bot"],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=self.log.open("w"),
+            text=True,
+        )
+        self.address = ""
+        assert self.process.stdout is not None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                break
+            if "http://" in line:
+                self.address = line[line.index("http://") :].split()[0]
+                break
+        if not self.address:
+            self.stop()
+            raise RuntimeError(f"the local web table did not start: {self.log.read_text()}")
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = "the page") -> Any:
+    """Poll ``condition`` until it returns something true; fail after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.03)
+
+
+def board_state(driver: WebDriver) -> dict[str, Any]:
+    """What the page shows now: the version, whose turn, the legal and target cells, the
+    stones, the status line."""
+    result: dict[str, Any] = driver.execute_script(
+        """
+        const board = document.getElementById('board');
+        const cells = [...board.querySelectorAll('[data-cell]')];
+        return {
+          version: Number(board.dataset.version || -1),
+          yourTurn: board.dataset.yourTurn === 'true',
+          legal: cells.filter(c => c.classList.contains('legal')).map(c => c.dataset.cell),
+          targets: cells.filter(c => c.classList.contains('target')).map(c => c.dataset.cell),
+          stones: Object.fromEntries(cells.filter(c => c.dataset.stone).map(c => [c.dataset.cell, c.dataset.stone])),
+          status: document.getElementById('status').textContent,
+          rematch: !document.getElementById('rematch').hidden,
+          specials: [...document.querySelectorAll('#choice [data-move]')].map(b => b.dataset.move),
+          moves: document.querySelectorAll('#moves li').length,
+        };
+        """
+    )
+    return result
+
+
+def click_cell(driver: WebDriver, cell: str) -> None:
+    element: WebElement = driver.find_element("css selector", f'#board [data-cell="{cell}"]')
+    # a real click at the cell's centre, as a finger or a mouse would
+    webdriver.ActionChains(driver).move_to_element(element).click().perform()
+
+
+def chromium_available() -> bool:
+    return shutil.which("chromium") is not None

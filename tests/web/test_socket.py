@@ -1,0 +1,258 @@
+"""The web table's socket, in process over a real SQLite file: who may connect, what each
+socket is shown, what it may do, and what is refused (and logged) without harm."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from engine import get_board_game
+from matchcore.service import MatchService
+from matchcore.storage import open_repository
+from web.limits import BURST, MAX_FRAME_BYTES, MAX_REFUSALS
+from web.local import LOCAL, prepare_local, service_choices
+from web.server import LOCAL_BOT, WebTable
+from web.sessions import Identity, Sessions
+
+ANN, BOB, CAT = 11, 12, 13
+
+
+class Table:
+    """A web table over a fresh database, with a session for Ann, Bob and Cat."""
+
+    def __init__(self, service: MatchService, table: WebTable, client: TestClient) -> None:
+        self.service = service
+        self.table = table
+        self.client = client
+        self.tokens = {
+            user: table.sessions.issue(Identity(user, name, "en"))
+            for user, name in ((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat"))
+        }
+
+    async def socket(self, user: int) -> aiohttp.ClientWebSocketResponse:
+        ws = await self.client.ws_connect(f"/ws?session={self.tokens[user]}")
+        welcome = await frame(ws)
+        assert welcome["type"] == "welcome" and welcome["user"]["id"] == user
+        return ws
+
+    async def board_match(self) -> int:
+        """Ann (dark, to move) against Bob, a game of Lefe on the smallest board."""
+        update = await self.service.challenge(
+            LOCAL.guild_id, LOCAL.channel_id, ANN, "lefe", BOB, size=5
+        )
+        assert update.challenge is not None
+        started = await self.service.accept_challenge(update.challenge.id, BOB)
+        assert started.match is not None
+        return started.match.id
+
+
+async def frame(ws: aiohttp.ClientWebSocketResponse, kind: str | None = None) -> dict[str, Any]:
+    """The next frame (of ``kind``, skipping others), within 5 s."""
+    while True:
+        message = await asyncio.wait_for(ws.receive(), 5)
+        assert message.type == aiohttp.WSMsgType.TEXT, message
+        data: dict[str, Any] = json.loads(message.data)
+        if kind is None or data["type"] == kind:
+            return data
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    repo = await open_repository(tmp_path / "web.sqlite3")
+    service = MatchService(repo, bot_user_id=LOCAL_BOT, choices=service_choices())
+    await prepare_local(service)
+    web_table = WebTable(service, Sessions(), local=LOCAL)
+    client = TestClient(TestServer(web_table.app()))
+    await client.start_server()
+    try:
+        yield Table(service, web_table, client)
+    finally:
+        await client.close()
+        await repo.close()
+
+
+async def test_a_socket_without_a_valid_session_is_refused(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    for query in ("", "?session=", "?session=forged-token"):
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await table.client.ws_connect(f"/ws{query}")
+        assert refused.value.status == 401
+    assert "no valid session" in caplog.text
+
+
+async def test_the_mover_alone_gets_the_engines_legal_moves(table: Table) -> None:
+    match = await table.board_match()
+    ann, bob, cat = [await table.socket(u) for u in (ANN, BOB, CAT)]
+    for ws in (ann, bob, cat):
+        await ws.send_json({"type": "watch", "match": match})
+    shown = {user: await frame(ws, "state") for user, ws in ((ANN, ann), (BOB, bob), (CAT, cat))}
+    expected = get_board_game("lefe").new(5).legal_moves()
+    assert shown[ANN]["yourTurn"] and shown[ANN]["legal"] == expected
+    assert shown[BOB]["legal"] == [] and not shown[BOB]["yourTurn"]
+    assert shown[CAT]["legal"] == [] and not shown[CAT]["seated"]
+
+
+async def test_a_move_reaches_every_open_table_within_one_loop_turn(table: Table) -> None:
+    """A move made elsewhere (here straight through the service, as /move does) is queued
+    on every socket watching the match before the call that committed it returns."""
+    match = await table.board_match()
+    sockets = [await table.socket(u) for u in (BOB, CAT)]
+    for ws in sockets:
+        await ws.send_json({"type": "watch", "match": match})
+        await frame(ws, "state")
+    await table.service.play(match, ANN, "c3", 0)
+    queued = [client.outbox.qsize() for client in table.table.watchers[match]]
+    assert queued == [1, 1]
+    for ws in sockets:
+        shown = await frame(ws, "state")
+        assert shown["version"] == 1 and shown["stones"] == {"c3": "dark"}
+        assert shown["last"]["placed"] == ["c3"]
+
+
+async def test_a_click_is_a_move_for_the_member_and_reaches_the_others(table: Table) -> None:
+    match = await table.board_match()
+    ann, bob = await table.socket(ANN), await table.socket(BOB)
+    for ws in (ann, bob):
+        await ws.send_json({"type": "watch", "match": match})
+        await frame(ws, "state")
+    await ann.send_json({"type": "move", "match": match, "move": "e5", "version": 0})
+    for ws in (ann, bob):
+        assert (await frame(ws, "state"))["stones"] == {"e5": "dark"}
+    info, _ = await table.service.match_state(match)
+    assert info.version == 1 and info.to_act == (BOB,)
+
+
+async def test_a_move_for_another_member_or_a_forged_one_is_refused(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="web.server")
+    match = await table.board_match()
+    ann, bob, cat = [await table.socket(u) for u in (ANN, BOB, CAT)]
+    attempts = [
+        (bob, {"type": "move", "match": match, "move": "e5", "version": 0}),  # not Bob's turn
+        (cat, {"type": "move", "match": match, "move": "e5", "version": 0}),  # not seated
+        (cat, {"type": "resign", "match": match, "version": 0}),
+        (ann, {"type": "move", "match": match, "move": "z99", "version": 0}),  # no such cell
+        (ann, {"type": "move", "match": match, "move": "e5", "version": 7}),  # stale
+        (ann, {"type": "move", "match": 999, "move": "e5", "version": 0}),  # no such match
+        (ann, {"type": "new_game", "game": "lefe", "opponent": "hotseat"}),  # no second seat
+    ]
+    for ws, message in attempts:
+        await ws.send_json(message)
+        refused = await frame(ws, "error")
+        assert refused["text"], message
+    for ws, text in (
+        (ann, "not json"),
+        (ann, json.dumps({"type": "move", "match": match, "move": 5, "version": 0})),
+        (ann, json.dumps({"type": "move", "match": True, "move": "e5", "version": 0})),
+        (ann, json.dumps({"type": "drop_table"})),
+        (ann, json.dumps([1, 2])),
+    ):
+        await ws.send_str(text)
+        assert (await frame(ws, "error"))["text"]
+    info, _ = await table.service.match_state(match)
+    assert info.version == 0  # nothing was played
+    assert "malformed message refused" in caplog.text
+    assert "refused: NotYourTurn" in caplog.text or "refused: NotInMatch" in caplog.text
+    # and the socket still works: Ann's real move goes through
+    await ann.send_json({"type": "watch", "match": match})
+    await frame(ann, "state")
+    await ann.send_json({"type": "move", "match": match, "move": "e5", "version": 0})
+    assert (await frame(ann, "state"))["version"] == 1
+
+
+async def test_a_flood_is_refused_then_closed_and_other_sockets_go_on(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    match = await table.board_match()
+    flood, calm = await table.socket(CAT), await table.socket(BOB)
+    for _ in range(int(BURST) + 10):
+        await flood.send_json({"type": "history", "match": match, "ply": 0})
+    answers = [(await frame(flood))["type"] for _ in range(int(BURST) + 10)]
+    # the burst is answered, what comes faster than the rate is refused
+    assert answers.count("position") >= BURST and answers.count("error") >= 5
+    for _ in range(MAX_REFUSALS + 10):
+        await flood.send_json({"type": "history", "match": match, "ply": 0})
+    while (await asyncio.wait_for(flood.receive(), 5)).type == aiohttp.WSMsgType.TEXT:
+        pass
+    assert flood.close_code == 1008
+    assert "too many messages" in caplog.text
+    await calm.send_json({"type": "watch", "match": match})
+    assert (await frame(calm, "state"))["match"] == match
+
+
+async def test_an_oversized_frame_closes_that_socket_only(
+    table: Table, caplog: pytest.LogCaptureFixture
+) -> None:
+    match = await table.board_match()
+    big, calm = await table.socket(CAT), await table.socket(BOB)
+    await big.send_str(json.dumps({"type": "watch", "match": match, "pad": "x" * MAX_FRAME_BYTES}))
+    message = await asyncio.wait_for(big.receive(), 5)
+    assert message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    assert big.close_code == 1009
+    await asyncio.sleep(0.05)
+    assert "oversized frame" in caplog.text
+    await calm.send_json({"type": "watch", "match": match})
+    assert (await frame(calm, "state"))["match"] == match
+
+
+async def test_a_dropped_socket_resumes_with_what_it_missed(table: Table) -> None:
+    match = await table.board_match()
+    bob = await table.socket(BOB)
+    await bob.send_json({"type": "watch", "match": match})
+    seen = await frame(bob, "state")
+    await bob.close()
+    await table.service.play(match, ANN, "c3", seen["version"])
+    await table.service.play(match, BOB, "g5", seen["version"] + 1)
+    await table.service.play(match, ANN, "e5", seen["version"] + 2)
+    again = await table.socket(BOB)
+    await again.send_json({"type": "watch", "match": match, "since": seen["version"]})
+    shown = await frame(again, "state")
+    assert shown["version"] == seen["version"] + 3
+    assert shown["moves"] == ["c3", "g5", "e5"]
+    assert shown["stones"] == {"c3": "dark", "g5": "light", "e5": "dark"}
+    assert shown["yourTurn"] and shown["legal"]
+
+
+async def test_the_move_list_steps_back_through_the_game(table: Table) -> None:
+    match = await table.board_match()
+    for ply, (user, move) in enumerate(((ANN, "c3"), (BOB, "g5"), (ANN, "e5"))):
+        await table.service.play(match, user, move, ply)
+    ann = await table.socket(ANN)
+    await ann.send_json({"type": "history", "match": match, "ply": 1})
+    past = await frame(ann, "position")
+    assert past["ply"] == 1 and past["stones"] == {"c3": "dark"}
+    assert past["last"]["placed"] == ["c3"]
+    await ann.send_json({"type": "history", "match": match, "ply": 0})
+    assert (await frame(ann, "position"))["stones"] == {}
+
+
+async def test_the_table_speaks_the_members_language(table: Table) -> None:
+    token = table.table.sessions.issue(Identity(21, "Dora", "de"))
+    ws = await table.client.ws_connect(f"/ws?session={token}")
+    welcome = await frame(ws, "welcome")
+    assert welcome["language"] == "de"
+    assert welcome["texts"]["resign"] == "Aufgeben"
+    assert welcome["texts"]["game.lefe"] == "Lefe"
+
+
+async def test_the_geometry_is_the_pictures(table: Table) -> None:
+    from render.geometry import board_geometry
+
+    answer = await table.client.get("/api/geometry/lefe/5")
+    data = await answer.json()
+    geometry = board_geometry(5, 480, False)
+    first = data["cells"][0]
+    assert first["name"] == "a1"
+    assert (first["x"], first["y"] + geometry.header_height) == geometry.centres[0]
+    assert (await table.client.get("/api/geometry/lefe/4")).status == 404
+    assert (await table.client.get("/api/geometry/chess/8")).status == 404

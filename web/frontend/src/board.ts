@@ -1,0 +1,129 @@
+// The board as SVG, from the server's geometry (the pictures' own cell centres and sizes).
+
+import type { Geometry, LastTurn } from "./protocol";
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export interface Marks {
+  legal: Set<string>; // cells where a move may start (the engine's list)
+  targets: Set<string>; // the next cells of a move being composed (a capture, a set-up pair)
+  selected: string[]; // the cells chosen so far
+  showLegal: boolean; // hover or touch: the legal cells are drawn
+}
+
+function el<K extends keyof SVGElementTagNameMap>(
+  name: K,
+  attrs: Record<string, string | number>,
+  parent?: Element,
+): SVGElementTagNameMap[K] {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, String(value));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+function hexagon(geo: Geometry, x: number, y: number, scale = 1): string {
+  const r = geo.radius * scale;
+  const tall = r * geo.squash;
+  const corners: string[] = [];
+  for (let k = 0; k < 6; k++) {
+    const a = (Math.PI / 3) * k;
+    corners.push(`${(x + r * Math.cos(a)).toFixed(1)},${(y + tall * Math.sin(a)).toFixed(1)}`);
+  }
+  return corners.join(" ");
+}
+
+function cross(geo: Geometry, x: number, y: number, colour: string, parent: Element): void {
+  const d = geo.stoneRadius * 0.7;
+  const width = Math.max(2, geo.stoneRadius * 0.22);
+  el("line", { x1: x - d, y1: y - d, x2: x + d, y2: y + d, stroke: colour, "stroke-width": width, "stroke-linecap": "round" }, parent);
+  el("line", { x1: x - d, y1: y + d, x2: x + d, y2: y - d, stroke: colour, "stroke-width": width, "stroke-linecap": "round" }, parent);
+}
+
+// The static part of a board (cells or Les's points and lines, the rim's coordinates),
+// drawn once per geometry; the stones and marks are redrawn on every frame.
+export function drawBackground(svg: SVGSVGElement, geo: Geometry): SVGGElement {
+  svg.replaceChildren();
+  svg.setAttribute("viewBox", `0 0 ${geo.width} ${geo.height}`);
+  const c = geo.colours;
+  el("rect", { x: 0, y: 0, width: geo.width, height: geo.height, fill: c.background }, svg);
+  const base = el("g", { class: "background" }, svg);
+  if (geo.points) {
+    geo.cells.forEach((cell, i) => {
+      for (const j of geo.neighbours[i]) {
+        if (j > i) {
+          const other = geo.cells[j];
+          el("line", { x1: cell.x, y1: cell.y, x2: other.x, y2: other.y, stroke: c.line, "stroke-width": 1.5 }, base);
+        }
+      }
+    });
+  }
+  for (const cell of geo.cells) {
+    if (geo.points) {
+      el("circle", { cx: cell.x, cy: cell.y, r: Math.max(2, geo.radius * 0.12), fill: c.point }, base);
+    } else {
+      el("polygon", { points: hexagon(geo, cell.x, cell.y), fill: c.cell, stroke: c.cellEdge, "stroke-width": 1.5 }, base);
+    }
+  }
+  for (const label of geo.rim) {
+    const text = el("text", { x: label.x, y: label.y, fill: c.label, "font-size": geo.rimSize, "text-anchor": "middle", "dominant-baseline": "middle", "font-family": "sans-serif" }, base);
+    text.textContent = label.text;
+  }
+  return el("g", { class: "pieces" }, svg);
+}
+
+export function drawPieces(
+  layer: SVGGElement,
+  geo: Geometry,
+  stones: Record<string, string>,
+  last: LastTurn | null,
+  marks: Marks,
+): void {
+  layer.replaceChildren();
+  const c = geo.colours;
+  const at = new Map(geo.cells.map((cell) => [cell.name, cell]));
+  const placed = new Set(last?.placed ?? []);
+  const flipped = new Set(last?.flipped ?? []);
+  if (last) {
+    last.loops.forEach((loop, n) => {
+      const points = loop.map((name) => at.get(name)).filter((cell) => cell !== undefined);
+      if (points.length > 1) {
+        const path = points.map((p) => `${p!.x},${p!.y}`).join(" ");
+        el("polygon", { points: path, fill: "none", stroke: c.loop[n % 2], "stroke-width": Math.max(3, geo.stoneRadius * 0.3), "stroke-linejoin": "round", class: "loop" }, layer);
+      }
+    });
+  }
+  for (const cell of geo.cells) {
+    const group = el("g", { "data-cell": cell.name, class: "cell" }, layer);
+    // the whole cell answers a touch, not only its stone
+    el("polygon", { points: hexagon(geo, cell.x, cell.y, geo.points ? 0.8 : 1), fill: "transparent", class: "hit" }, group);
+    const colour = stones[cell.name];
+    if (colour) {
+      const stone = c.stones[colour];
+      el("circle", { cx: cell.x, cy: cell.y, r: geo.stoneRadius, fill: stone.fill, stroke: stone.edge, "stroke-width": 2, class: `stone stone-${colour}` }, group);
+      if (flipped.has(cell.name)) {
+        el("circle", { cx: cell.x, cy: cell.y, r: geo.stoneRadius * 0.35, fill: "none", stroke: stone.edge, "stroke-width": 2, class: "flipped" }, group);
+      }
+      group.setAttribute("data-stone", colour);
+    }
+    if (placed.has(cell.name)) {
+      el("circle", { cx: cell.x, cy: cell.y, r: geo.stoneRadius + 4, fill: "none", stroke: c.placed, "stroke-width": 3, class: "last" }, group);
+    }
+    if (last?.captured.includes(cell.name)) cross(geo, cell.x, cell.y, c.captured, group);
+    if (last?.removed.includes(cell.name)) cross(geo, cell.x, cell.y, c.removed, group);
+    if (marks.legal.has(cell.name)) {
+      group.classList.add("legal");
+      if (marks.showLegal) {
+        el("circle", { cx: cell.x, cy: cell.y, r: geo.stoneRadius * 0.3, fill: c.placed, opacity: 0.75, class: "legal-dot" }, group);
+      }
+    }
+    if (marks.targets.has(cell.name)) {
+      group.classList.add("target");
+      el("circle", { cx: cell.x, cy: cell.y, r: geo.stoneRadius + 2, fill: "none", stroke: c.captured, "stroke-width": 3, "stroke-dasharray": "5 4", class: "target-ring" }, group);
+    }
+    if (marks.selected.includes(cell.name)) {
+      group.classList.add("selected");
+      el("circle", { cx: cell.x, cy: cell.y, r: geo.stoneRadius * 0.5, fill: c.placed, class: "selected-dot" }, group);
+    }
+  }
+}

@@ -1,0 +1,418 @@
+// The web table's page: signs in, opens the socket, draws what the server sends and sends
+// what the player means. It never decides a rule: the legal moves come from the server.
+
+import { drawBackground, drawPieces, type Marks } from "./board";
+import {
+  isCellMove,
+  moveCells,
+  type Frame,
+  type Geometry,
+  type PositionFrame,
+  type StateFrame,
+  type WelcomeFrame,
+} from "./protocol";
+
+const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+let texts: Record<string, string> = {};
+let welcome: WelcomeFrame | null = null;
+let socket: WebSocket | null = null;
+let retries = 0;
+let current: StateFrame | null = null;
+let geometry: Geometry | null = null;
+let pieces: SVGGElement | null = null;
+let viewing: PositionFrame | null = null; // a past position of the move list, or null: live
+let selected: string[] = [];
+let showLegal = false;
+let clockOffset = 0;
+const geometries = new Map<string, Geometry>();
+
+function t(key: string, params: Record<string, string | number> = {}): string {
+  let text = texts[key] ?? key;
+  for (const [name, value] of Object.entries(params)) text = text.replace(`{${name}}`, String(value));
+  return text;
+}
+
+function toast(text: string): void {
+  const box = $("toast");
+  box.textContent = text;
+  box.hidden = false;
+  window.setTimeout(() => (box.hidden = true), 4000);
+}
+
+// ---- signing in and the socket -------------------------------------------------------
+async function session(fresh = false): Promise<string> {
+  const kept = sessionStorage.getItem("leafbot-session");
+  if (kept && !fresh) return kept;
+  const locale = new URLSearchParams(location.search).get("lang") ?? navigator.language;
+  const answer = await fetch("/api/local-session", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ locale }),
+  });
+  if (!answer.ok) throw new Error(`sign-in refused: ${answer.status}`);
+  const token = ((await answer.json()) as { token: string }).token;
+  sessionStorage.setItem("leafbot-session", token);
+  return token;
+}
+
+function send(message: Record<string, unknown>): void {
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
+}
+
+async function connect(fresh = false): Promise<void> {
+  $("conn").textContent = t(retries ? "reconnecting" : "connecting");
+  let token: string;
+  try {
+    token = await session(fresh);
+  } catch {
+    window.setTimeout(() => void connect(true), 1000);
+    return;
+  }
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const ws = new WebSocket(`${scheme}://${location.host}/ws?session=${encodeURIComponent(token)}`);
+  socket = ws;
+  let opened = false;
+  ws.onopen = () => {
+    opened = true;
+    retries = 0;
+  };
+  ws.onmessage = (event) => receive(JSON.parse(event.data as string) as Frame);
+  ws.onclose = () => {
+    if (socket !== ws) return;
+    socket = null;
+    retries += 1;
+    $("conn").textContent = t("reconnecting");
+    // a refused socket (the server forgot the session on a restart) signs in again
+    window.setTimeout(() => void connect(!opened), Math.min(5000, 250 * 2 ** Math.min(retries, 5)));
+  };
+}
+
+function receive(frame: Frame): void {
+  switch (frame.type) {
+    case "welcome":
+      welcome = frame;
+      texts = frame.texts;
+      document.documentElement.lang = frame.language;
+      $("conn").textContent = "";
+      fillTexts();
+      fillLobby();
+      route();
+      break;
+    case "state":
+      if (frame.match !== matchInHash()) return;
+      if (current && current.match === frame.match && frame.version < current.version) return;
+      void showState(frame);
+      break;
+    case "position":
+      if (current && frame.match === current.match) {
+        viewing = frame.ply >= current.moves.length ? null : frame;
+        render();
+      }
+      break;
+    case "started":
+      location.hash = `match=${frame.match}`;
+      break;
+    case "matches":
+      showMatches(frame.matches);
+      break;
+    case "error":
+      toast(frame.text);
+      break;
+  }
+}
+
+// ---- the lobby -----------------------------------------------------------------------
+function fillTexts(): void {
+  for (const node of document.querySelectorAll<HTMLElement>("[data-text]")) {
+    node.textContent = t(node.dataset.text!);
+  }
+  document.title = t("title");
+  $("title").textContent = t("title");
+}
+
+function option(select: HTMLSelectElement, value: string, label: string): void {
+  const node = document.createElement("option");
+  node.value = value;
+  node.textContent = label;
+  select.appendChild(node);
+}
+
+function fillLobby(): void {
+  if (!welcome) return;
+  const game = $<HTMLSelectElement>("game");
+  const level = $<HTMLSelectElement>("level");
+  const opponent = $<HTMLSelectElement>("opponent");
+  if (!game.options.length) {
+    for (const g of welcome.games) option(game, g.name, t(`game.${g.name}`));
+    for (const l of welcome.levels) option(level, l, t(`level.${l}`));
+    level.value = "normal";
+    option(opponent, "bot", t("opponent.bot"));
+    option(opponent, "hotseat", t("opponent.hotseat"));
+    game.onchange = fillSizes;
+    opponent.onchange = () => ($("level-row").hidden = opponent.value !== "bot");
+    $<HTMLFormElement>("new-game").onsubmit = (event) => {
+      event.preventDefault();
+      send({
+        type: "new_game",
+        game: game.value,
+        size: Number($<HTMLSelectElement>("size").value),
+        opponent: opponent.value,
+        level: level.value,
+      });
+    };
+  }
+  fillSizes();
+}
+
+function fillSizes(): void {
+  const chosen = welcome?.games.find((g) => g.name === $<HTMLSelectElement>("game").value);
+  const size = $<HTMLSelectElement>("size");
+  size.replaceChildren();
+  for (const s of chosen?.sizes ?? []) option(size, String(s), String(s));
+  if (chosen) size.value = String(chosen.defaultSize);
+}
+
+function showMatches(matches: { match: number; game: string; status: string }[]): void {
+  const list = $("matches");
+  list.replaceChildren();
+  for (const m of matches) {
+    const item = document.createElement("li");
+    const link = document.createElement("a");
+    link.href = `#match=${m.match}`;
+    link.textContent = `${t(`game.${m.game}`)} #${m.match}`;
+    item.appendChild(link);
+    list.appendChild(item);
+  }
+}
+
+// ---- routing: #match=ID shows that match, anything else the lobby ----------------------
+function matchInHash(): number | null {
+  const found = /match=(\d+)/.exec(location.hash);
+  return found ? Number(found[1]) : null;
+}
+
+function route(): void {
+  const id = matchInHash();
+  $("lobby").hidden = id !== null || !welcome?.local;
+  $("table").hidden = id === null;
+  if (current && current.match !== id) {
+    send({ type: "unwatch", match: current.match });
+    current = null;
+    viewing = null;
+  }
+  if (id !== null) send({ type: "watch", match: id });
+  else send({ type: "matches" });
+}
+
+window.addEventListener("hashchange", route);
+
+// ---- the table ---------------------------------------------------------------------------
+async function loadGeometry(game: string, size: number): Promise<Geometry> {
+  const key = `${game}/${size}`;
+  let geo = geometries.get(key);
+  if (!geo) {
+    geo = (await (await fetch(`/api/geometry/${key}`)).json()) as Geometry;
+    geometries.set(key, geo);
+  }
+  return geo;
+}
+
+async function showState(frame: StateFrame): Promise<void> {
+  const geo = await loadGeometry(frame.game, frame.size);
+  if (geo !== geometry) {
+    geometry = geo;
+    pieces = drawBackground($<HTMLElement>("board") as unknown as SVGSVGElement, geo);
+  }
+  if (!current || current.match !== frame.match || current.version !== frame.version) {
+    selected = [];
+    viewing = null;
+  }
+  current = frame;
+  clockOffset = frame.now * 1000 - Date.now();
+  render();
+}
+
+function candidates(): string[] {
+  if (!current || viewing) return [];
+  return current.legal.filter((move) => {
+    if (!isCellMove(move)) return false;
+    const cells = moveCells(move);
+    return selected.every((cell, i) => cells[i] === cell);
+  });
+}
+
+function render(): void {
+  if (!current || !geometry || !pieces) return;
+  const frame = current;
+  const moves = candidates();
+  const depth = selected.length;
+  const marks: Marks = {
+    legal: new Set(depth ? [] : moves.map((m) => moveCells(m)[0])),
+    targets: new Set(depth ? moves.map((m) => moveCells(m)[depth]).filter((c) => c) : []),
+    selected,
+    showLegal,
+  };
+  const stones = viewing ? viewing.stones : frame.stones;
+  const last = viewing ? viewing.last : frame.last;
+  drawPieces(pieces, geometry, stones, last, marks);
+  $("board").dataset.version = String(frame.version);
+  $("board").dataset.yourTurn = String(frame.yourTurn && !viewing);
+
+  const players = $("players");
+  players.replaceChildren();
+  for (const seat of frame.seats) {
+    const row = document.createElement("div");
+    row.className = "player" + (seat.seat === frame.toMove ? " to-move" : "");
+    const swatch = document.createElement("span");
+    swatch.className = "swatch";
+    swatch.style.background = geometry.colours.stones[seat.colour]?.fill ?? "#888";
+    const name = document.createElement("span");
+    name.textContent = `${seat.name} (${seat.colourName})` + (seat.bot && seat.level ? ` · ${t(`level.${seat.level}`)}` : "");
+    row.append(swatch, name);
+    if (seat.seat === frame.toMove && frame.deadline) {
+      const clock = document.createElement("span");
+      clock.className = "clock";
+      clock.dataset.deadline = String(frame.deadline);
+      row.appendChild(clock);
+    }
+    players.appendChild(row);
+  }
+  tickClocks();
+  $("status").textContent = frame.statusText;
+  $("score").textContent = frame.score.length ? `${t("score")}: ${frame.score.join(" · ")}` : "";
+
+  const running = frame.status === "running";
+  $("resign").hidden = !running || !frame.seated;
+  $("offer-draw").hidden = !running || !frame.seated || frame.vsBot || frame.drawOffer !== null;
+  $("accept-draw").hidden = !(running && frame.drawOffer?.toYou);
+  $("decline-draw").hidden = !(running && frame.drawOffer?.toYou);
+  $("rematch").hidden = running || !frame.seated;
+  $("to-lobby").hidden = !welcome?.local;
+  if (!running) $("confirm").hidden = true;
+
+  const choice = $("choice");
+  choice.replaceChildren();
+  if (!viewing) {
+    for (const special of frame.special) {
+      const button = document.createElement("button");
+      button.textContent = special.label;
+      button.dataset.move = special.move;
+      button.onclick = () => play(special.move);
+      choice.appendChild(button);
+    }
+    if (depth) {
+      const exact = selected.join("");
+      if (frame.legal.includes(exact)) {
+        const button = document.createElement("button");
+        button.textContent = t("no_capture");
+        button.id = "no-capture";
+        button.onclick = () => play(exact);
+        choice.appendChild(button);
+      }
+      const cancel = document.createElement("button");
+      cancel.textContent = t("cancel");
+      cancel.onclick = () => {
+        selected = [];
+        render();
+      };
+      choice.appendChild(cancel);
+    }
+  }
+  choice.hidden = !choice.childElementCount;
+
+  const list = $("moves");
+  list.replaceChildren();
+  const shown = viewing ? viewing.ply : frame.moves.length;
+  frame.moves.forEach((move, i) => {
+    const item = document.createElement("li");
+    item.textContent = move;
+    item.dataset.ply = String(i + 1);
+    if (i + 1 === shown) item.className = "current";
+    item.onclick = () => send({ type: "history", match: frame.match, ply: i + 1 });
+    list.appendChild(item);
+  });
+  $("back").onclick = () => send({ type: "history", match: frame.match, ply: Math.max(0, shown - 1) });
+  $("forward").onclick = () => send({ type: "history", match: frame.match, ply: shown + 1 });
+  $("live").onclick = () => {
+    viewing = null;
+    render();
+  };
+}
+
+function tickClocks(): void {
+  const now = (Date.now() + clockOffset) / 1000;
+  for (const clock of document.querySelectorAll<HTMLElement>(".clock")) {
+    const left = Math.max(0, Math.round(Number(clock.dataset.deadline) - now));
+    const hours = Math.floor(left / 3600);
+    const minutes = Math.floor((left % 3600) / 60);
+    const seconds = String(left % 60).padStart(2, "0");
+    clock.textContent = `${t("clock")} ${hours ? `${hours}:${String(minutes).padStart(2, "0")}` : minutes}:${seconds}`;
+  }
+}
+window.setInterval(tickClocks, 1000);
+
+function play(move: string): void {
+  if (!current) return;
+  selected = [];
+  send({ type: "move", match: current.match, move, version: current.version });
+  render();
+}
+
+function clicked(cell: string): void {
+  if (!current || viewing || !current.yourTurn) return;
+  selected = [...selected, cell];
+  const moves = candidates();
+  const exact = selected.join("");
+  if (!moves.length) {
+    selected = [];
+  } else if (moves.length === 1 && moveCells(moves[0]).length === selected.length) {
+    play(moves[0]);
+    return;
+  } else if (moves.every((m) => m === exact || moveCells(m).length === selected.length)) {
+    // every candidate is the move itself written another way: play it
+    if (current.legal.includes(exact)) {
+      play(exact);
+      return;
+    }
+  }
+  render();
+}
+
+function boardEvents(): void {
+  const board = $("board");
+  board.addEventListener("click", (event) => {
+    const cell = (event.target as Element).closest("[data-cell]");
+    if (cell) clicked(cell.getAttribute("data-cell")!);
+  });
+  const show = (on: boolean) => () => {
+    if (showLegal !== on) {
+      showLegal = on;
+      render();
+    }
+  };
+  board.addEventListener("pointerenter", show(true));
+  board.addEventListener("pointerdown", show(true));
+  board.addEventListener("pointerleave", show(false));
+}
+
+function actionEvents(): void {
+  const act = (type: string) => () => {
+    if (current) send({ type, match: current.match, version: current.version });
+  };
+  $("resign").onclick = () => ($("confirm").hidden = false);
+  $("resign-no").onclick = () => ($("confirm").hidden = true);
+  $("resign-yes").onclick = () => {
+    $("confirm").hidden = true;
+    act("resign")();
+  };
+  $("offer-draw").onclick = act("offer_draw");
+  $("accept-draw").onclick = act("accept_draw");
+  $("decline-draw").onclick = act("decline_draw");
+  $("rematch").onclick = () => current && send({ type: "rematch", match: current.match });
+  $("to-lobby").onclick = () => (location.hash = "");
+}
+
+boardEvents();
+actionEvents();
+void connect();

@@ -1,0 +1,115 @@
+// The frames the server sends and the messages the page sends (docs/web.md, "Protocol").
+
+export interface Cell {
+  name: string;
+  x: number;
+  y: number;
+}
+
+export interface Geometry {
+  game: string;
+  size: number;
+  points: boolean;
+  width: number;
+  height: number;
+  radius: number;
+  squash: number;
+  stoneRadius: number;
+  cells: Cell[];
+  neighbours: number[][];
+  rim: { text: string; x: number; y: number }[];
+  rimSize: number;
+  colours: {
+    background: string;
+    cell: string;
+    cellEdge: string;
+    line: string;
+    point: string;
+    label: string;
+    placed: string;
+    captured: string;
+    removed: string;
+    loop: [string, string];
+    stones: Record<string, { fill: string; edge: string }>;
+  };
+}
+
+export interface LastTurn {
+  colour: string;
+  move: string;
+  placed: string[];
+  captured: string[];
+  flipped: string[];
+  removed: string[];
+  loops: string[][];
+}
+
+export interface Seat {
+  seat: number;
+  name: string;
+  colour: string;
+  colourName: string;
+  bot: boolean;
+  level: string | null;
+  you: boolean;
+}
+
+export interface StateFrame {
+  type: "state";
+  kind: "board";
+  match: number;
+  version: number;
+  game: string;
+  size: number;
+  status: string;
+  statusText: string;
+  seats: Seat[];
+  stones: Record<string, string>;
+  last: LastTurn | null;
+  toMove: number | null;
+  yourTurn: boolean;
+  legal: string[];
+  special: { move: string; label: string }[];
+  moves: string[];
+  score: string[];
+  deadline: number | null;
+  now: number;
+  drawOffer: { by: number; toYou: boolean } | null;
+  seated: boolean;
+  vsBot: boolean;
+}
+
+export interface PositionFrame {
+  type: "position";
+  match: number;
+  ply: number;
+  stones: Record<string, string>;
+  last: LastTurn | null;
+}
+
+export interface WelcomeFrame {
+  type: "welcome";
+  user: { id: number; name: string };
+  language: string;
+  texts: Record<string, string>;
+  local: boolean;
+  levels: string[];
+  games: { name: string; sizes: number[]; defaultSize: number }[];
+}
+
+export type Frame =
+  | WelcomeFrame
+  | StateFrame
+  | PositionFrame
+  | { type: "started"; match: number }
+  | { type: "error"; text: string; match?: number | null }
+  | { type: "matches"; matches: { match: number; game: string; status: string }[] };
+
+// A move's cells in order: "b2xa1" (a capture), "a1+c7" (two set-up stones), "f6".
+export function moveCells(move: string): string[] {
+  return move.split(/[x+]/);
+}
+
+export function isCellMove(move: string): boolean {
+  return /^[a-z]+\d+([x+][a-z]+\d+)*$/.test(move);
+}

@@ -1,0 +1,462 @@
+"""The web table's HTTP and WebSocket server (aiohttp).
+
+HTTP serves the page, its bundle and each board's geometry. ``/ws?session=TOKEN`` is the
+socket: refused (401) without a known session; then the page sends JSON messages (see
+docs/web.md, "Protocol") and receives frames. Every action is one call of the match
+service for a member the session speaks for, judged by the core as a slash command or a
+button would be: a socket can do no more than its member could in Discord.
+
+A committed action reaches every open table of its match within one turn of the event
+loop: the service tells :meth:`WebTable.committed` right after the commit (in this
+process), which queues the new frame on each socket watching the match.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from engine import IllegalMove, board_game_names, get_board_game
+from engine.board import BoardState
+from i18n import translate
+from matchcore.service import MatchService
+from matchcore.service.errors import ServiceError
+from matchcore.service.results import MatchInfo, Update
+from matchcore.storage import MatchRecord
+from web.geometry import geometry_json
+from web.limits import MAX_FRAME_BYTES, MAX_REFUSALS, TokenBucket
+from web.sessions import Identity, Session, Sessions
+from web.snapshot import board_frame, position_at
+from web.texts import FAILED, LEVELS, MALFORMED, TOO_FAST, language_of, page_texts
+from web.words import refusal
+
+log = logging.getLogger(__name__)
+
+STATIC = Path(__file__).resolve().parent / "static"
+# What a page may ask, and the fields each message must carry (with their types).
+MESSAGES: dict[str, dict[str, type]] = {
+    "watch": {"match": int},
+    "unwatch": {"match": int},
+    "move": {"match": int, "move": str, "version": int},
+    "resign": {"match": int, "version": int},
+    "offer_draw": {"match": int, "version": int},
+    "accept_draw": {"match": int, "version": int},
+    "decline_draw": {"match": int, "version": int},
+    "rematch": {"match": int},
+    "history": {"match": int, "ply": int},
+    "new_game": {"game": str, "opponent": str},
+    "matches": {},
+}
+# The most matches one socket watches at once.
+MAX_WATCHED = 20
+
+# Called with every update a web action made (the Discord layer posts the channel's board
+# as it does after a command); None when the web table runs alone.
+UpdateHook = Callable[[Update], Awaitable[None]]
+
+
+class BadMessage(Exception):
+    """A message that is not one of :data:`MESSAGES` with its fields."""
+
+
+@dataclass(frozen=True)
+class LocalTable:
+    """Where local games (``make run`` without Discord) are played: a server and channel
+    of their own in the database, and the bot's id there."""
+
+    guild_id: int
+    channel_id: int
+    bot_user_id: int
+
+
+@dataclass(eq=False)
+class Client:
+    """One open socket: whom it speaks for, what it watches, its outgoing queue."""
+
+    ws: web.WebSocketResponse
+    session: Session
+    language: str
+    bucket: TokenBucket = field(default_factory=TokenBucket)
+    watching: set[int] = field(default_factory=set)
+    outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    refusals: int = 0
+
+    def send(self, frame: dict[str, Any]) -> None:
+        self.outbox.put_nowait(json.dumps(frame, separators=(",", ":")))
+
+
+class WebTable:
+    """The web front end: sessions, sockets and what they watch, over one match service."""
+
+    def __init__(
+        self,
+        service: MatchService,
+        sessions: Sessions,
+        *,
+        local: LocalTable | None = None,
+        on_update: UpdateHook | None = None,
+    ) -> None:
+        self.service = service
+        self.sessions = sessions
+        self.local = local
+        self.on_update = on_update
+        # match id -> the sockets watching it (a socket leaves when it closes)
+        self.watchers: dict[int, weakref.WeakSet[Client]] = {}
+        self.names: dict[int, Identity] = {}
+        self._tasks: set[asyncio.Task[Any]] = set()
+        service.on_commit(self.committed)
+
+    # ---- the application --------------------------------------------------------------
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=64 * 1024)
+        app.router.add_get("/", self.page)
+        app.router.add_get("/ws", self.socket)
+        app.router.add_get("/api/geometry/{game}/{size}", self.geometry)
+        if self.local is not None:
+            app.router.add_post("/api/local-session", self.local_session)
+        app.router.add_static("/static", STATIC)
+        app.on_shutdown.append(self._close_sockets)
+        return app
+
+    async def page(self, request: web.Request) -> web.StreamResponse:
+        return web.FileResponse(STATIC / "index.html")
+
+    async def geometry(self, request: web.Request) -> web.Response:
+        try:
+            data = geometry_json(request.match_info["game"], int(request.match_info["size"]))
+        except (ValueError, LookupError):
+            raise web.HTTPNotFound() from None
+        return web.json_response(data, headers={"Cache-Control": "max-age=3600"})
+
+    async def local_session(self, request: web.Request) -> web.Response:
+        """Sign in the local player (and the second player of a shared screen): only for
+        ``make run`` without Discord, which listens on the loopback address alone."""
+        assert self.local is not None
+        try:
+            body = await request.json()
+        except ValueError:
+            body = {}
+        locale = str(body.get("locale") or "en")[:16] if isinstance(body, dict) else "en"
+        language = language_of(locale)
+        first = Identity(LOCAL_PLAYER, translate(language, "web.you"), locale)
+        second = Identity(LOCAL_SECOND, translate(language, "web.second_player"), locale)
+        for identity in (first, second):
+            self.names[identity.user_id] = identity
+        token = self.sessions.issue(first, {second.user_id: second})
+        return web.json_response({"token": token})
+
+    async def _close_sockets(self, app: web.Application) -> None:
+        for clients in list(self.watchers.values()):
+            for client in list(clients):
+                await client.ws.close()
+
+    # ---- the socket -------------------------------------------------------------------
+    async def socket(self, request: web.Request) -> web.StreamResponse:
+        session = self.sessions.get(request.query.get("session"))
+        if session is None:
+            log.warning("web socket refused: no valid session (%s)", request.remote)
+            raise web.HTTPUnauthorized(text="no valid session")
+        ws = web.WebSocketResponse(max_msg_size=MAX_FRAME_BYTES, heartbeat=30.0)
+        await ws.prepare(request)
+        for identity in session.acts_for().values():
+            self.names[identity.user_id] = identity
+        client = Client(ws, session, language_of(session.identity.locale))
+        writer = asyncio.create_task(self._write(client), name="web-socket-writer")
+        client.send(self.welcome(client))
+        try:
+            async for message in ws:
+                if message.type == WSMsgType.TEXT:
+                    if not await self._receive(client, message.data):
+                        break
+                elif message.type == WSMsgType.ERROR:
+                    error = ws.exception()
+                    what = (
+                        "an oversized frame"
+                        if getattr(error, "code", None) == 1009
+                        else "a bad frame"
+                    )
+                    log.warning(
+                        "web socket of user %s closed: it sent %s (%s)",
+                        session.identity.user_id,
+                        what,
+                        error,
+                    )
+                elif message.type == WSMsgType.BINARY:
+                    log.warning(
+                        "web socket of user %s sent a binary frame", session.identity.user_id
+                    )
+        finally:
+            for match_id in client.watching:
+                self._unwatch(client, match_id)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+        return ws
+
+    async def _write(self, client: Client) -> None:
+        """Send the socket's frames in order (one writer per socket)."""
+        while True:
+            text = await client.outbox.get()
+            try:
+                await client.ws.send_str(text)
+            except (ConnectionError, RuntimeError):
+                return
+
+    def welcome(self, client: Client) -> dict[str, Any]:
+        identity = client.session.identity
+        return {
+            "type": "welcome",
+            "user": {"id": identity.user_id, "name": identity.name},
+            "language": client.language,
+            "texts": page_texts(client.language),
+            "local": self.local is not None,
+            "levels": list(LEVELS),
+            "games": [
+                {
+                    "name": name,
+                    "sizes": list(get_board_game(name).sizes),
+                    "defaultSize": get_board_game(name).default_size,
+                }
+                for name in board_game_names()
+            ],
+        }
+
+    async def _receive(self, client: Client, text: str) -> bool:
+        """Handle one message; False when the socket must be closed."""
+        user = client.session.identity.user_id
+        if not client.bucket.take():
+            client.refusals += 1
+            log.warning("web socket of user %s: too many messages, one refused", user)
+            if client.refusals >= MAX_REFUSALS:
+                await client.ws.close(code=1008, message=b"too many messages")
+                return False
+            client.send(self._error(client, TOO_FAST))
+            return True
+        client.refusals = 0
+        try:
+            data = parse_message(text)
+        except BadMessage as error:
+            log.warning("web socket of user %s: malformed message refused (%s)", user, error)
+            client.send(self._error(client, MALFORMED))
+            return True
+        try:
+            await self._handle(client, data)
+        except (ServiceError, IllegalMove) as error:
+            log.info("web action of user %s refused: %s", user, type(error).__name__)
+            client.send(
+                {
+                    "type": "error",
+                    "text": refusal(client.language, error),
+                    "match": data.get("match"),
+                }
+            )
+        except Exception:
+            # a bug must not take the socket, nor the server, down with it
+            log.exception("web socket of user %s: a %s message failed", user, data["type"])
+            client.send(self._error(client, FAILED))
+        return True
+
+    def _error(self, client: Client, msgid: str) -> dict[str, Any]:
+        return {"type": "error", "text": translate(client.language, msgid)}
+
+    # ---- messages ---------------------------------------------------------------------
+    async def _handle(self, client: Client, data: dict[str, Any]) -> None:
+        kind = data["type"]
+        if kind == "watch":
+            await self._watch(client, data["match"])
+        elif kind == "unwatch":
+            self._unwatch(client, data["match"])
+        elif kind == "history":
+            info, state = await self._board(data["match"])
+            client.send({**position_at(state, data["ply"]), "match": info.id})
+        elif kind == "matches":
+            await self._send_matches(client)
+        elif kind == "new_game":
+            await self._new_game(client, data)
+        else:
+            await self._act(client, kind, data)
+
+    async def _board(self, match_id: int) -> tuple[MatchInfo, BoardState]:
+        info, state = await self.service.match_state(match_id)
+        if not isinstance(state, BoardState):
+            raise ServiceError("no_such_match")
+        return info, state
+
+    async def _watch(self, client: Client, match_id: int) -> None:
+        info, state = await self._board(match_id)
+        if match_id not in client.watching:
+            if len(client.watching) >= MAX_WATCHED:
+                raise ServiceError("forbidden")
+            client.watching.add(match_id)
+            self.watchers.setdefault(match_id, weakref.WeakSet()).add(client)
+        client.send(self._frame(client, info, state))
+
+    def _unwatch(self, client: Client, match_id: int) -> None:
+        watchers = self.watchers.get(match_id)
+        if watchers is not None:
+            watchers.discard(client)
+            if not watchers:
+                del self.watchers[match_id]
+
+    def _frame(self, client: Client, info: MatchInfo, state: BoardState) -> dict[str, Any]:
+        return board_frame(
+            info,
+            state,
+            viewer=client.session.acts_for(),
+            names=self.names,
+            language=client.language,
+        )
+
+    def committed(self, record: MatchRecord, state: object) -> None:
+        """The service committed an action (any front end, the bot, the clock): queue the
+        new frame on every socket watching the match, before the event loop moves on."""
+        watchers = self.watchers.get(record.id)
+        if not watchers or not isinstance(state, BoardState):
+            return
+        info = self.service.describe.info(record, state)
+        for client in list(watchers):
+            client.send(self._frame(client, info, state))
+
+    def _actor(self, client: Client, info: MatchInfo, action: str) -> int:
+        """Which of the session's members does ``action``: at a shared screen the one to
+        move (or, for a draw offer, the one it was offered to); else the member itself.
+        The core then judges that member's right to it."""
+        members = client.session.acts_for()
+        seated = [seat.user_id for seat in info.seats if seat.user_id in members]
+        if len(seated) < 2:
+            return seated[0] if seated else client.session.identity.user_id
+        if action in ("accept_draw", "decline_draw") and info.draw_offer_by is not None:
+            return next(user for user in seated if user != info.draw_offer_by)
+        to_act = [user for user in info.to_act if user in members]
+        return to_act[0] if to_act else seated[0]
+
+    async def _act(self, client: Client, kind: str, data: dict[str, Any]) -> None:
+        match_id = data["match"]
+        info, _ = await self.service.match_state(match_id)
+        user = self._actor(client, info, kind)
+        version = data.get("version")
+        update: Update
+        if kind == "move":
+            update = await self.service.play(match_id, user, data["move"], version)
+        elif kind == "resign":
+            update = await self.service.resign(match_id, user, version)
+        elif kind == "offer_draw":
+            update = await self.service.offer_draw(match_id, user, version)
+        elif kind == "accept_draw":
+            update = await self.service.accept_draw(match_id, user, version)
+        elif kind == "decline_draw":
+            update = await self.service.decline_draw(match_id, user, version)
+        else:  # rematch
+            update = await self.service.rematch(match_id, user)
+            update = await self._seat_second(client, update)
+            if update.match is not None and update.match.id != match_id:
+                client.send({"type": "started", "match": update.match.id})
+        await self._after(update)
+
+    async def _seat_second(self, client: Client, update: Update) -> Update:
+        """At a shared screen, a challenge to the other person there is accepted by them."""
+        challenge = update.challenge
+        members = client.session.acts_for()
+        if (
+            update.match is None
+            and challenge is not None
+            and challenge.target_id in members
+            and challenge.status == "open"
+        ):
+            return await self.service.accept_challenge(challenge.id, challenge.target_id)
+        return update
+
+    async def _after(self, update: Update) -> None:
+        """Hand the update to the Discord layer when it runs here; else play the bot's
+        turn that the update leaves due (the Discord layer does that itself)."""
+        if self.on_update is not None:
+            await self.on_update(update)
+        elif update.match is not None and update.match.bot_to_act:
+            self._spawn(self._advance_bots(update.match.id))
+
+    async def _advance_bots(self, match_id: int) -> None:
+        try:
+            await self.service.advance_bots(match_id)
+        except ServiceError as error:
+            log.info("the bot could not play in match %s: %s", match_id, type(error).__name__)
+
+    def _spawn(self, work: Awaitable[Any]) -> None:
+        task = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _new_game(self, client: Client, data: dict[str, Any]) -> None:
+        """Start a local game: against the bot at a level, or two people at one screen."""
+        if self.local is None:
+            raise ServiceError("forbidden")
+        user = client.session.identity.user_id
+        game, opponent = data["game"], data["opponent"]
+        size = data.get("size")
+        if size is not None and not isinstance(size, int):
+            raise BadMessage("size")
+        if opponent == "bot":
+            level = data.get("level")
+            update = await self.service.challenge_bot(
+                self.local.guild_id,
+                self.local.channel_id,
+                user,
+                game,
+                level if isinstance(level, str) else None,
+                size=size,
+            )
+        elif opponent == "hotseat" and LOCAL_SECOND in client.session.acts_for():
+            update = await self.service.challenge(
+                self.local.guild_id, self.local.channel_id, user, game, LOCAL_SECOND, size=size
+            )
+            update = await self._seat_second(client, update)
+        else:
+            raise ServiceError("forbidden")
+        if update.match is not None:
+            client.send({"type": "started", "match": update.match.id})
+        await self._after(update)
+
+    async def _send_matches(self, client: Client) -> None:
+        matches = await self.service.user_matches(client.session.identity.user_id)
+        client.send(
+            {
+                "type": "matches",
+                "matches": [
+                    {"match": m.id, "game": m.game, "status": m.status}
+                    for m in matches
+                    if m.game in board_game_names()
+                ],
+            }
+        )
+
+
+# The local players' ids (``make run`` without Discord): no Discord id is this small.
+LOCAL_PLAYER = 1001
+LOCAL_SECOND = 1002
+LOCAL_BOT = 1000
+
+
+def parse_message(text: str) -> dict[str, Any]:
+    """A page's message as a dict of the fields :data:`MESSAGES` names for its type."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise BadMessage("not JSON") from None
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        raise BadMessage("no type")
+    fields = MESSAGES.get(data["type"])
+    if fields is None:
+        raise BadMessage("unknown type")
+    for name, kind in fields.items():
+        value = data.get(name)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            raise BadMessage(f"field {name}")
+    return data

@@ -1,0 +1,80 @@
+"""The page's own words: message ids of the catalogues, sent to the page in the reader's
+language when its socket opens (the page holds no sentence of its own)."""
+
+from __future__ import annotations
+
+from engine import board_game_names
+from i18n import N_, language_for, translate
+from i18n.catalogues import translations
+
+# The labels the page shows; its code looks them up by the part after "web.".
+PAGE_TEXTS = (
+    N_("web.title"),
+    N_("web.connecting"),
+    N_("web.reconnecting"),
+    N_("web.new_game"),
+    N_("web.game"),
+    N_("web.opponent"),
+    N_("web.opponent.bot"),
+    N_("web.opponent.hotseat"),
+    N_("web.level"),
+    N_("web.size"),
+    N_("web.start"),
+    N_("web.resign"),
+    N_("web.resign.confirm"),
+    N_("web.resign.yes"),
+    N_("web.cancel"),
+    N_("web.offer_draw"),
+    N_("web.accept_draw"),
+    N_("web.decline_draw"),
+    N_("web.draw_offered"),
+    N_("web.rematch"),
+    N_("web.moves"),
+    N_("web.back"),
+    N_("web.forward"),
+    N_("web.live"),
+    N_("web.score"),
+    N_("web.clock"),
+    N_("web.capture_choice"),
+    N_("web.no_capture"),
+    N_("web.you"),
+    N_("web.bot_name"),
+    N_("web.second_player"),
+    N_("web.my_matches"),
+)
+
+LEVELS = ("easy", "normal", "hard")
+
+# A match that is not running, in the status line (a finished game says why it ended).
+STATUS_TEXTS = {
+    "lobby": N_("web.status.lobby"),
+    "finished": N_("web.status.finished"),
+    "aborted": N_("web.status.aborted"),
+}
+
+YOUR_TURN = N_("web.your_turn")
+TO_MOVE = N_("web.to_move")
+BOT_NAME = N_("web.bot_name")
+
+# Why a message was refused without the core being asked.
+TOO_FAST = N_("web.error.too_fast")
+MALFORMED = N_("web.error.malformed")
+FAILED = N_("web.error.failed")
+REFUSED = N_("web.error.refused")
+
+
+def page_texts(language: str) -> dict[str, str]:
+    """The page's labels in ``language``, keyed by the id without its ``web.`` prefix."""
+    # as written, placeholders and all: the page fills them in ({name})
+    catalogue = translations(language_for(language))
+    texts = {msgid.removeprefix("web."): catalogue.gettext(msgid) for msgid in PAGE_TEXTS}
+    for level in LEVELS:
+        texts[f"level.{level}"] = translate(language, f"bot.level.{level}")
+    for game in board_game_names():
+        texts[f"game.{game}"] = translate(language, f"game.{game}.title")
+    return texts
+
+
+def language_of(locale: str) -> str:
+    """The catalogue language of a member's locale (English when none fits)."""
+    return language_for(locale)
