@@ -57,6 +57,7 @@ from matchcore.storage import Repository, open_repository
 from matchcore.storage.driver_logs import STATE_LOGGERS
 from matchcore.storage.repository import SchemaTooNew
 from render import shutdown_renderer
+from web.discord_auth import DiscordApp, add_routes
 from web.local import check_host, start_site
 from web.server import WebTable
 from web.sessions import Sessions
@@ -242,18 +243,40 @@ class LeafBot(discord.AutoShardedClient):
         )
 
     async def start_web(self) -> None:
-        """Serve the web table on this process's service (docs/web.md). Without Discord's
-        sign-in wired in, it listens on a loopback address only."""
+        """Serve the web table on this process's service (docs/web.md). With the Activity
+        configured, players sign in through Discord (docs/activity.md) and the table may
+        serve other machines; without it, it listens on a loopback address only."""
         service = self.service
         if not isinstance(service, MatchService):
             raise TypeError("the web table needs the match service itself")
-        check_host(self.settings.web_host, signed_in=False)
-        self.web_table = WebTable(service, Sessions(), on_update=self.delivery.publish_quietly)
+        discord_app = self._discord_app()
+        check_host(self.settings.web_host, signed_in=discord_app is not None)
+        sessions = Sessions()
+        self.web_table = WebTable(service, sessions, on_update=self.delivery.publish_quietly)
+        app = self.web_table.app()
+        if discord_app is not None:
+            add_routes(app, sessions, service, discord_app)
         self._web_runner, port = await start_site(
-            self.web_table.app(), self.settings.web_host, self.settings.web_port
+            app, self.settings.web_host, self.settings.web_port
         )
         self.web_address = f"http://{self.settings.web_host}:{port}"
         log.info("the web table is open at %s", self.web_address)
+
+    def _discord_app(self) -> DiscordApp | None:
+        """The Activity's OAuth2 client, when it is configured; Discord's API is where
+        discord.py talks to (the simulator's, in the tests)."""
+        settings = self.settings
+        # the token the client logged in with (the instance is read with it)
+        token = self.http.token or settings.token
+        if not settings.activity_enabled or not token:
+            return None
+        assert settings.discord_client_id is not None and settings.discord_client_secret
+        return DiscordApp(
+            settings.discord_client_id,
+            settings.discord_client_secret,
+            token,
+            api_base=discord.http.Route.BASE,
+        )
 
     # ---- the clock -----------------------------------------------------------------
     async def _tick_loop(self) -> None:

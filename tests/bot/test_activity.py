@@ -10,15 +10,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import aiohttp
+import pytest
+
 from bot.app import LeafBot
 from bot.settings import Settings
 from discord_sim import DiscordSimulator, World
 from discord_sim.interactions import LAUNCH_ACTIVITY
 from i18n import translate
 from tests.bot.helpers import pick_move, start_board_match, stored_state
+from tests.service.helpers import ManualClock, open_service
 
 
-def activity_bot(world: World, database: Path, clock: Any) -> Callable[[], LeafBot]:
+def activity_bot(
+    world: World,
+    database: Path,
+    clock: Any,
+    *,
+    client: tuple[int, str] = (1, "not-used-unless-the-table-is-served"),
+    serve_web: bool = False,
+) -> Callable[[], LeafBot]:
     seeds = itertools.count(1000)
 
     def factory() -> LeafBot:
@@ -27,11 +38,12 @@ def activity_bot(world: World, database: Path, clock: Any) -> Callable[[], LeafB
             database_path=database,
             dev_guild_id=world.guild.id,
             render_workers=0,
-            discord_client_id=world.guild.id,  # any id: the simulator's client is checked apart
-            discord_client_secret="not-needed-by-the-bot",
+            discord_client_id=client[0],
+            discord_client_secret=client[1],
+            web_port=0,
         )
         options = {"clock": clock, "seed_source": lambda: next(seeds)}
-        return LeafBot(settings, service_options=options, tick_seconds=None)
+        return LeafBot(settings, service_options=options, tick_seconds=None, serve_web=serve_web)
 
     return factory
 
@@ -101,3 +113,49 @@ async def test_with_the_activity_on_a_move_costs_nothing_beyond_its_callback(
         await handle.client.delivery.bots_idle()
         assert moved.last_message.button("Play on the board") is not None
         assert sim.request_counts(before) == {"callback": 1}, sim.request_counts(before)
+
+
+async def test_the_bots_web_table_signs_members_in_through_discord(
+    sim: DiscordSimulator, world: World, database: Path, clock: Any
+) -> None:
+    """Beside the bot, with the Activity configured: a member who pressed the button signs
+    in with Discord's code and gets a session the socket accepts; nothing else does."""
+    client = sim.enable_activity()
+    handle = await sim.start_bot(
+        activity_bot(world, database, clock, client=client, serve_web=True)
+    )
+    address = handle.client.web_address
+    assert address is not None
+    _, board = await start_board_match(sim, world.alice, world.bob, "dalen", 5)
+    await sim.click(world.alice, board, "Play on the board")
+    (instance,) = sim.activity_instances()
+    async with aiohttp.ClientSession() as http:
+        with pytest.raises(aiohttp.WSServerHandshakeError):
+            await http.ws_connect(f"{address}/ws")
+        # bob did not launch it: his code signs nobody in for this Activity
+        body = {"code": sim.consent(world.bob), "instance_id": instance.instance_id}
+        async with http.post(f"{address}/api/token", json=body) as answer:
+            assert answer.status == 401
+        body = {"code": sim.consent(world.alice), "instance_id": instance.instance_id}
+        async with http.post(f"{address}/api/token", json=body) as answer:
+            signed = await answer.json()
+            assert answer.status == 200, signed
+        assert signed["user"]["id"] == str(world.alice.id)
+        async with http.ws_connect(f"{address}/ws?session={signed['session']}") as socket:
+            welcome = await socket.receive_json(timeout=10)
+        assert welcome["type"] == "welcome"
+    sim.assert_no_bot_errors()
+
+
+async def test_without_discords_sign_in_the_table_serves_this_machine_only(
+    tmp_path: Path,
+) -> None:
+    repo, service = await open_service(tmp_path / "bot.sqlite3", ManualClock())
+    try:
+        settings = Settings(token="t", web_host="0.0.0.0", web_port=0, render_workers=0)
+        bot = LeafBot(settings, service=service, serve_web=True)
+        with pytest.raises(SystemExit, match="sign-in"):
+            await bot.start_web()
+        assert bot.web_address is None
+    finally:
+        await repo.close()

@@ -2,6 +2,7 @@
 // what the player means. It never decides a rule: the legal moves come from the server.
 
 import { drawBackground, drawPieces, type Marks } from "./board";
+import { activityMatches, clientId, inDiscord, signInWithDiscord } from "./discord";
 import {
   isCellMove,
   moveCells,
@@ -44,6 +45,7 @@ function toast(text: string): void {
 async function session(fresh = false): Promise<string> {
   const kept = sessionStorage.getItem("leafbot-session");
   if (kept && !fresh) return kept;
+  if (inDiscord()) return discordSession();
   const locale = new URLSearchParams(location.search).get("lang") ?? navigator.language;
   const answer = await fetch("/api/local-session", {
     method: "POST",
@@ -54,6 +56,23 @@ async function session(fresh = false): Promise<string> {
   const token = ((await answer.json()) as { token: string }).token;
   sessionStorage.setItem("leafbot-session", token);
   return token;
+}
+
+// In a Discord Activity: signed in by Discord, and on the channel's match (the one the
+// button was pressed on) when there is one, else the channel's and the member's own listed.
+async function discordSession(): Promise<string> {
+  const signed = await signInWithDiscord(await clientId());
+  sessionStorage.setItem("leafbot-session", signed.session);
+  document.body.dataset.discordUser = signed.user.id;
+  const found = await activityMatches(signed.session);
+  const running = found.here.filter((m) => m.status === "running");
+  if (running.length === 1 && !/match=\d+/.test(location.hash)) {
+    location.hash = `match=${running[0].match}`;
+  } else {
+    const seen = new Set<number>();
+    showMatches([...found.here, ...found.mine].filter((m) => !seen.has(m.match) && seen.add(m.match)));
+  }
+  return signed.session;
 }
 
 function send(message: Record<string, unknown>): void {
