@@ -123,7 +123,15 @@ def board_frame(
         "score": [phrase(language, part) for part in state.score_phrases()],
         "deadline": info.deadline_at,
         "now": time.time(),
-        "drawOffer": None if offer is None else {"by": offer, "toYou": offer not in viewer},
+        "drawOffer": None
+        if offer is None
+        else {
+            "by": offer,
+            "name": next(
+                (seats[s.seat]["name"] for s in info.seats if s.user_id == offer), str(offer)
+            ),
+            "toYou": offer not in viewer,
+        },
         "seated": any(seat.user_id in viewer for seat in info.seats),
         "vsBot": info.vs_bot,
     }

@@ -4,11 +4,14 @@ skip, unless ``LEAFBOT_REQUIRE_BROWSER`` is set (CI), where they fail."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -150,10 +153,80 @@ def board_state(driver: WebDriver) -> dict[str, Any]:
 
 
 def click_cell(driver: WebDriver, cell: str) -> None:
-    element: WebElement = driver.find_element("css selector", f'#board [data-cell="{cell}"]')
-    # a real click at the cell's centre, as a finger or a mouse would
-    webdriver.ActionChains(driver).move_to_element(element).click().perform()
+    """A real click at the cell's centre, as a finger or a mouse would. The board (the
+    ``svg``, which is never redrawn) is the anchor: the cells under the pointer are redrawn
+    when it enters the board (the legal cells are shown on hover)."""
+    board: WebElement = driver.find_element("id", "board")
+    dx, dy = driver.execute_script(
+        """
+        const board = document.getElementById('board').getBoundingClientRect();
+        const cell = document.querySelector(`#board [data-cell="${arguments[0]}"] .hit`)
+            .getBoundingClientRect();
+        return [cell.x + cell.width / 2 - (board.x + board.width / 2),
+                cell.y + cell.height / 2 - (board.y + board.height / 2)];
+        """,
+        cell,
+    )
+    webdriver.ActionChains(driver).move_to_element_with_offset(
+        board, round(dx), round(dy)
+    ).click().perform()
 
 
 def chromium_available() -> bool:
     return shutil.which("chromium") is not None
+
+
+class Proxy:
+    """A TCP proxy between the browser and the server that the test can cut: every open
+    connection drops at once, and new ones are refused until :meth:`resume` (a network that
+    goes away and comes back)."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.refusing = False
+        self.open: list[socket.socket] = []
+        self.lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                incoming, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.refusing:
+                incoming.close()
+                continue
+            outgoing = socket.create_connection(("127.0.0.1", self.target_port))
+            with self.lock:
+                self.open += [incoming, outgoing]
+            for a, b in ((incoming, outgoing), (outgoing, incoming)):
+                threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket) -> None:
+        try:
+            while data := source.recv(65536):
+                sink.sendall(data)
+        except OSError:
+            pass
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self.refusing = True
+        with self.lock:
+            for connection in self.open:
+                with contextlib.suppress(OSError):
+                    connection.shutdown(socket.SHUT_RDWR)
+                connection.close()
+            self.open.clear()
+
+    def resume(self) -> None:
+        self.refusing = False
+
+    def close(self) -> None:
+        self.cut()
+        self.listener.close()

@@ -19,8 +19,8 @@ SCREENSHOTS = os.environ.get("LEAFBOT_SCREENSHOTS")
 MAX_TURNS = 200
 
 
-def start_game(driver: WebDriver, server: LocalServer, game: str, opponent: str = "bot") -> int:
-    driver.get(f"{server.address}/?lang=en#")
+def start_game(driver: WebDriver, address: str, game: str, opponent: str = "bot") -> int:
+    driver.get(f"{address}/?lang=en#")
     wait_for(
         lambda: driver.find_element("id", "game").find_elements("tag name", "option"),
         what="the lobby",
@@ -74,7 +74,7 @@ def test_a_whole_game_by_clicks_against_the_bot(
     game: str, chromium: WebDriver, local_server: LocalServer, tmp_path: Path
 ) -> None:
     rng = random.Random(game)
-    start_game(chromium, local_server, game)
+    start_game(chromium, local_server.address, game)
     folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
     folder.mkdir(parents=True, exist_ok=True)
     turns = 0

@@ -18,7 +18,7 @@ from engine import get_board_game
 from matchcore.service import MatchService
 from matchcore.storage import open_repository
 from web.limits import BURST, MAX_FRAME_BYTES, MAX_REFUSALS
-from web.local import LOCAL, prepare_local, service_choices
+from web.local import LOCAL, check_host, prepare_local, service_choices
 from web.server import LOCAL_BOT, WebTable
 from web.sessions import Identity, Sessions
 
@@ -256,3 +256,39 @@ async def test_the_geometry_is_the_pictures(table: Table) -> None:
     assert (first["x"], first["y"] + geometry.header_height) == geometry.centres[0]
     assert (await table.client.get("/api/geometry/lefe/4")).status == 404
     assert (await table.client.get("/api/geometry/chess/8")).status == 404
+
+
+async def test_a_draw_is_offered_to_the_other_member_and_accepted(table: Table) -> None:
+    match = await table.board_match()
+    ann, bob = await table.socket(ANN), await table.socket(BOB)
+    for ws in (ann, bob):
+        await ws.send_json({"type": "watch", "match": match})
+        await frame(ws, "state")
+    await ann.send_json({"type": "offer_draw", "match": match, "version": 0})
+    offered = await frame(bob, "state")
+    assert offered["drawOffer"] == {"by": ANN, "name": "Ann", "toYou": True}
+    assert (await frame(ann, "state"))["drawOffer"]["toYou"] is False
+    await bob.send_json({"type": "accept_draw", "match": match, "version": offered["version"]})
+    ended = await frame(ann, "state")
+    assert ended["status"] == "finished" and ended["legal"] == []
+
+
+def test_without_discord_the_table_listens_on_loopback_only() -> None:
+    for host in ("127.0.0.1", "::1", "localhost"):
+        check_host(host, signed_in=False)
+    for host in ("0.0.0.0", "192.168.1.20", "example.org"):
+        with pytest.raises(SystemExit):
+            check_host(host, signed_in=False)
+    check_host("0.0.0.0", signed_in=True)
+
+
+async def test_the_local_sign_in_exists_only_without_discord(table: Table) -> None:
+    answer = await table.client.post("/api/local-session", json={"locale": "de"})
+    token = (await answer.json())["token"]
+    ws = await table.client.ws_connect(f"/ws?session={token}")
+    welcome = await frame(ws, "welcome")
+    assert welcome["local"] and welcome["language"] == "de" and welcome["user"]["name"] == "Du"
+    discord_only = WebTable(table.service, Sessions())
+    assert "/api/local-session" not in {
+        resource.canonical for resource in discord_only.app().router.resources()
+    }

@@ -298,7 +298,8 @@ function render(): void {
     players.appendChild(row);
   }
   tickClocks();
-  $("status").textContent = frame.statusText;
+  $("status").textContent =
+    frame.statusText + (frame.drawOffer && isRunning(frame) ? ` ${t("draw_offered", { name: frame.drawOffer.name })}` : "");
   $("score").textContent = frame.score.length ? `${t("score")}: ${frame.score.join(" · ")}` : "";
 
   const running = frame.status === "running";
@@ -321,6 +322,9 @@ function render(): void {
       choice.appendChild(button);
     }
     if (depth) {
+      const hint = document.createElement("span");
+      hint.textContent = t("capture_choice");
+      choice.appendChild(hint);
       const exact = selected.join("");
       if (frame.legal.includes(exact)) {
         const button = document.createElement("button");
@@ -357,6 +361,10 @@ function render(): void {
     viewing = null;
     render();
   };
+}
+
+function isRunning(frame: StateFrame): boolean {
+  return frame.status === "running";
 }
 
 function tickClocks(): void {

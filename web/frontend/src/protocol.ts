@@ -74,7 +74,7 @@ export interface StateFrame {
   score: string[];
   deadline: number | null;
   now: number;
-  drawOffer: { by: number; toYou: boolean } | null;
+  drawOffer: { by: number; name: string; toYou: boolean } | null;
   seated: boolean;
   vsBot: boolean;
 }
