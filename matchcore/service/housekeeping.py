@@ -53,6 +53,7 @@ class Retention:
         ended = now - self.ended_match_messages_days * DAY
         return {
             "challenges": now - self.closed_challenges_days * DAY,
+            "outbox": ended,
             "match_messages": ended,
             "table_lines": ended,
             "dm_notices": ended,

@@ -14,9 +14,10 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import asynccontextmanager
 
-from engine import get_game
+from engine import get_game, get_spec
 from engine.board import BoardState
 from engine.leiff.state import LeiffState
+from engine.spec import GameKind
 from matchcore.service import bots
 from matchcore.service.errors import MatchOver, NotFound, StaleVersion, TooLate
 from matchcore.service.guild_settings import Choices, GuildSettings
@@ -34,6 +35,7 @@ from matchcore.service.steps import (
 )
 from matchcore.storage import (
     ACTIVE_STATUSES,
+    CHANNEL,
     MatchRecord,
     RatingConflict,
     Repository,
@@ -111,6 +113,9 @@ class MatchStore:
         # move made through another at once. Until the outbox carries committed versions
         # across processes, this is the web table's in-process seam.
         self.commit_listeners: list[CommitListener] = []
+        # Outbox audiences of front ends other than the chat's, one row each per step
+        # ("web:table"): each front end's sender drains its own (docs/service.md).
+        self.extra_audiences: tuple[str, ...] = ()
 
     async def settings(self, guild_id: int) -> GuildSettings:
         now = self.settings_clock()
@@ -215,6 +220,20 @@ class MatchStore:
         self.states.put(record.id, record.version, state)
 
     # ---- committing --------------------------------------------------------------------
+    def audiences(self, record: MatchRecord) -> list[str]:
+        """Who must be shown this version of the match (the outbox rows its commit writes):
+        the channel; at a card table under way, each seated member's private view; and
+        every audience another front end asked for (``extra_audiences``)."""
+        audiences = [CHANNEL]
+        if record.status != "lobby" and get_spec(record.game).kind is GameKind.CARDS:
+            audiences.extend(
+                str(seat.user_id)
+                for seat in record.seats
+                if not seat.is_bot and seat.user_id is not None and seat.user_id > 0
+            )
+        audiences.extend(self.extra_audiences)
+        return audiences
+
     async def commit(
         self,
         original: MatchRecord,
@@ -259,6 +278,7 @@ class MatchStore:
                 bot_results,
                 previous_seats=original.seats,
                 placements=placements,
+                outbox=self.audiences(record),
             )
         except VersionConflict:
             self.states.drop(original.id)

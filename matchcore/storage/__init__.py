@@ -30,7 +30,7 @@ from matchcore.storage.repository import (
     StorageError,
     VersionConflict,
 )
-from matchcore.storage.sql import SqlRepository, migration_files
+from matchcore.storage.sql import CHANNEL, SqlRepository, migration_files
 from matchcore.storage.sql_housekeeping import FIRST_KEY, PRUNE_RULES
 from matchcore.storage.sqlite import SqliteRepository
 
@@ -81,6 +81,7 @@ async def open_repository(
 
 __all__ = [
     "ACTIVE_STATUSES",
+    "CHANNEL",
     "FIRST_KEY",
     "PRUNABLE_TABLES",
     "ActionRecord",

@@ -60,8 +60,12 @@ class Repository(abc.ABC):
 
     # ---- matches ---------------------------------------------------------------------
     @abc.abstractmethod
-    async def create_match(self, match: MatchRecord) -> MatchRecord:
-        """Store a new match (its ``id`` is ignored) with its seats; return it with its id."""
+    async def create_match(
+        self, match: MatchRecord, outbox: Sequence[str] = ("channel",)
+    ) -> MatchRecord:
+        """Store a new match (its ``id`` is ignored) with its seats, and in the same
+        transaction an outbox row for each audience in ``outbox`` (unless the match comes
+        with its "delivered" record); return it with its id."""
 
     @abc.abstractmethod
     async def get_match(self, match_id: int) -> MatchRecord | None: ...
@@ -76,10 +80,12 @@ class Repository(abc.ABC):
         bot_results: Sequence[VsBotResult] = (),
         previous_seats: Sequence[SeatRecord] | None = None,
         placements: Sequence[PlacementRecord] = (),
+        outbox: Sequence[str] = (),
     ) -> None:
         """Replace the stored match (row and seats) if it is still at ``expected_version``,
-        append ``actions`` to the log, store ``ratings`` and the rated ``placements`` and
-        add ``bot_results`` to the vs-bot totals, all in one transaction.
+        append ``actions`` to the log, store ``ratings`` and the rated ``placements``, add
+        ``bot_results`` to the vs-bot totals and record that each audience in ``outbox``
+        must be shown the new version (the transactional outbox), all in one transaction.
 
         Raises :class:`VersionConflict` (storing nothing) when the stored version differs,
         and :class:`RatingConflict` (storing nothing) when a rating is no longer the one it
@@ -98,9 +104,18 @@ class Repository(abc.ABC):
 
     @abc.abstractmethod
     async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchRecord]:
-        """Running matches and lobbies whose last step may not all have gone out (no
-        "delivered" record, or one behind the version), ids above ``after`` in id order, at
-        most ``limit``: a start pages through them with an index, reading no other match."""
+        """Matches (finished ones included) with an outbox row of the chat front end (the
+        channel, a player's id) whose version its records have not reached, ids above
+        ``after`` in id order, at most ``limit``: a start pages through them, reading the
+        outbox (what housekeeping has not swept: the recent steps) and no other match."""
+
+    @abc.abstractmethod
+    async def pending_deliveries(
+        self, prefix: str, after: int = 0, limit: int = 100
+    ) -> list[tuple[int, str, int]]:
+        """Another front end's sender's work: (match id, audience, version) of the outbox
+        rows whose audience starts with ``prefix:`` and whose "delivered:<audience>" record
+        (:meth:`set_messages`) is behind, match ids above ``after``, at most ``limit``."""
 
     @abc.abstractmethod
     async def matches_of_user(
@@ -202,7 +217,9 @@ class Repository(abc.ABC):
         """Move an open challenge to ``status``; :class:`ChallengeTaken` if not open."""
 
     @abc.abstractmethod
-    async def accept_challenge(self, challenge_id: int, match: MatchRecord) -> MatchRecord:
+    async def accept_challenge(
+        self, challenge_id: int, match: MatchRecord, outbox: Sequence[str] = ("channel",)
+    ) -> MatchRecord:
         """Mark the open challenge accepted and create its match in one transaction;
         :class:`ChallengeTaken` (and nothing stored) if it was no longer open."""
 

@@ -45,6 +45,9 @@ from matchcore.storage.sql_lookups import channel_lookup, guild_lookup
 from matchcore.storage.sql_members import MemberQueries
 from matchcore.storage.sql_messages import MessageQueries
 
+# The outbox audience of a match's channel (or thread), the chat front end's.
+CHANNEL = "channel"
+
 MIGRATIONS_ROOT = Path(__file__).parent / "migrations"
 _MIGRATION_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
@@ -60,14 +63,25 @@ _DUE = (
 )
 # A bot is to act: the candidates from the partial index matches_bot_due, likewise.
 _BOT_DUE = "id IN (SELECT id FROM matches WHERE bot_due) AND status = 'running'"
-# What makes a match one whose last step may not all have gone out: word for word the
-# condition of the index matches_undelivered (a planner uses a partial index only for a
-# query that says what its WHERE says).
-UNDELIVERED = (
-    "status IN ('lobby', 'running') AND (delivered_version IS NULL OR delivered_version < version)"
+# The outbox rows whose audience has not been shown their version yet (see
+# migrations/*/0011_outbox.sql): ``{audiences}`` picks the sender's audiences, and
+# ``{whole}`` adds the record of a whole step where the sender keeps one (the chat front
+# end's delivered_version on the match row).
+_PENDING = (
+    "FROM outbox o JOIN matches m ON m.id = o.match_id "
+    "LEFT JOIN match_messages r ON r.match_id = o.match_id "
+    "AND r.kind = 'delivered:' || o.audience "
+    "WHERE o.match_id > ? AND {audiences} AND o.version > COALESCE(r.message_id, -1){whole}"
 )
-# A page of them: ids above a given one, in id order (the index is on the id).
-UNDELIVERED_PAGE = f"WHERE {UNDELIVERED} AND id > ? ORDER BY id LIMIT ?"
+# The chat front end's audiences: the channel and the players' ids (no prefix).
+CHAT_AUDIENCES = "(o.audience = 'channel' OR o.audience NOT LIKE '%:%')"
+CHAT_WHOLE = " AND o.version > COALESCE(m.delivered_version, -1)"
+# A page of the matches with something pending for the chat front end, in id order.
+UNDELIVERED_PAGE = (
+    "WHERE id IN (SELECT DISTINCT o.match_id "
+    + _PENDING.format(audiences=CHAT_AUDIENCES, whole=CHAT_WHOLE)
+    + " ORDER BY o.match_id LIMIT ?) ORDER BY id"
+)
 
 
 def migration_files(
@@ -138,10 +152,9 @@ class SqlRepository(
 
     #: Appended to the query that claims due matches (PostgreSQL: skip rows others hold).
     skip_locked: str = ""
+
     #: Put before the WHERE of the search for matches to send again: SQLite, without
     #: statistics, would rather read every running match through matches_by_status.
-    undelivered_index: str = ""
-
     # ---- what a back end supplies (with _transaction and _fetch of SqlAccess) ----------
     @abc.abstractmethod
     def _migration_lock(self) -> AbstractAsyncContextManager[None]:
@@ -186,7 +199,9 @@ class SqlRepository(
         return [row[0] for row in rows]
 
     # ---- matches --------------------------------------------------------------------------
-    async def _insert_match(self, tx: Transaction, match: MatchRecord) -> int:
+    async def _insert_match(
+        self, tx: Transaction, match: MatchRecord, audiences: Sequence[str] = (CHANNEL,)
+    ) -> int:
         columns = ", ".join(mapping.MATCH_COLUMNS)
         marks = ",".join("?" * len(mapping.MATCH_COLUMNS))
         rows = await tx.fetch(
@@ -206,7 +221,20 @@ class SqlRepository(
             await tx.execute(
                 "UPDATE matches SET delivered_version = ? WHERE id = ?", (delivered, match_id)
             )
+        elif audiences:
+            await self._write_outbox(tx, match_id, match.version, audiences)
         return match_id
+
+    @staticmethod
+    async def _write_outbox(
+        tx: Transaction, match_id: int, version: int, audiences: Iterable[str]
+    ) -> None:
+        """Record in the step's transaction that each audience must be shown ``version``."""
+        await tx.executemany(
+            "INSERT INTO outbox(match_id, audience, version) VALUES (?, ?, ?) "
+            "ON CONFLICT(match_id, audience) DO UPDATE SET version = excluded.version",
+            [(match_id, audience, version) for audience in audiences],
+        )
 
     @staticmethod
     async def _write_seats(tx: Transaction, match_id: int, seats: Iterable[SeatRecord]) -> None:
@@ -217,9 +245,11 @@ class SqlRepository(
             marks = ",".join("?" * len(mapping.SEAT_COLUMNS))
             await tx.executemany(f"INSERT INTO match_seats({columns}) VALUES ({marks})", rows)
 
-    async def create_match(self, match: MatchRecord) -> MatchRecord:
+    async def create_match(
+        self, match: MatchRecord, outbox: Sequence[str] = (CHANNEL,)
+    ) -> MatchRecord:
         async with self._transaction() as tx:
-            match_id = await self._insert_match(tx, match)
+            match_id = await self._insert_match(tx, match, outbox)
         return match.evolve(id=match_id)
 
     async def _load_matches(
@@ -253,6 +283,7 @@ class SqlRepository(
         bot_results: Sequence[VsBotResult] = (),
         previous_seats: Sequence[SeatRecord] | None = None,
         placements: Sequence[PlacementRecord] = (),
+        outbox: Sequence[str] = (),
     ) -> None:
         assignments = ", ".join(f"{column} = ?" for column in mapping.MATCH_COLUMNS)
         async with self._transaction() as tx:
@@ -268,6 +299,8 @@ class SqlRepository(
                 )
             if previous_seats is None or tuple(previous_seats) != tuple(match.seats):
                 await self._write_seats(tx, match.id, match.seats)
+            if outbox:
+                await self._write_outbox(tx, match.id, match.version, outbox)
             if actions:
                 columns = ", ".join(mapping.ACTION_COLUMNS)
                 await tx.executemany(
@@ -343,7 +376,18 @@ class SqlRepository(
         return await self._load_matches(f"WHERE status IN ({sql}) ORDER BY id", values)
 
     async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchRecord]:
-        return await self._load_matches(self.undelivered_index + UNDELIVERED_PAGE, (after, limit))
+        return await self._load_matches(UNDELIVERED_PAGE, (after, limit))
+
+    async def pending_deliveries(
+        self, prefix: str, after: int = 0, limit: int = 100
+    ) -> list[tuple[int, str, int]]:
+        rows = await self._fetch(
+            "SELECT o.match_id, o.audience, o.version "
+            + _PENDING.format(audiences="o.audience LIKE ?", whole="")
+            + " ORDER BY o.match_id, o.audience LIMIT ?",
+            (after, f"{prefix}:%", limit),
+        )
+        return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
 
     async def matches_of_user(
         self, user_id: int, statuses: Iterable[str], guild_id: int | None = None
@@ -441,7 +485,9 @@ class SqlRepository(
         return changed > 0
 
     # ---- challenges ----------------------------------------------------------------------
-    async def accept_challenge(self, challenge_id: int, match: MatchRecord) -> MatchRecord:
+    async def accept_challenge(
+        self, challenge_id: int, match: MatchRecord, outbox: Sequence[str] = (CHANNEL,)
+    ) -> MatchRecord:
         async with self._transaction() as tx:
             changed = await tx.execute(
                 "UPDATE challenges SET status = 'accepted' WHERE id = ? AND status = 'open'",
@@ -449,7 +495,7 @@ class SqlRepository(
             )
             if changed != 1:
                 raise ChallengeTaken(f"challenge {challenge_id} is not open")
-            match_id = await self._insert_match(tx, match)
+            match_id = await self._insert_match(tx, match, outbox)
             await tx.execute(
                 "UPDATE challenges SET match_id = ? WHERE id = ?", (match_id, challenge_id)
             )

@@ -22,7 +22,20 @@ _MATCH_ENDED = (
     "EXISTS (SELECT 1 FROM matches m WHERE m.id = {table}.match_id "
     "AND m.finished_at IS NOT NULL AND m.finished_at <= ?)"
 )
+# An outbox row whose audience has been shown its version (docs/service.md, "The
+# outbox"): the record 'delivered:<audience>' has reached it, or for the chat front end's
+# audiences (no prefix) the whole step's delivered_version on the match row.
+_OUTBOX_DELIVERED = (
+    "(version <= COALESCE((SELECT r.message_id FROM match_messages r "
+    "WHERE r.match_id = outbox.match_id AND r.kind = 'delivered:' || outbox.audience), -1) "
+    "OR ((outbox.audience = 'channel' OR outbox.audience NOT LIKE '%:%') "
+    "AND version <= COALESCE((SELECT m.delivered_version FROM matches m "
+    "WHERE m.id = outbox.match_id), -1)))"
+)
 PRUNE_RULES: dict[str, tuple[str, str]] = {
+    # delivered, whatever its age; undelivered only once its match ended long ago (walked
+    # before match_messages: its rows are judged by those records)
+    "outbox": ("match_id", f"({_OUTBOX_DELIVERED} OR {_MATCH_ENDED.format(table='outbox')})"),
     # expired, declined, withdrawn (cancelled) or accepted: the match keeps what was agreed
     "challenges": ("id", "status <> 'open' AND expires_at <= ?"),
     # message ids, delivery records, a table's event lines and DM notices of ended matches

@@ -227,7 +227,6 @@ class SqliteRepository(SqlRepository):
     """Repository over one SQLite file. Build it with :func:`open_sqlite`."""
 
     dialect = "sqlite"
-    undelivered_index = "INDEXED BY matches_undelivered "
 
     def __init__(
         self,

@@ -27,6 +27,8 @@ from typing import Any
 
 from bot.common.custom_ids import ComponentId
 from tests.bot.helpers import (
+    CONFIRMS,
+    ask_to_end,
     last_board_message,
     pick_move,
     start_board_match,
@@ -127,7 +129,9 @@ async def test_a_board_that_reached_the_channel_is_not_posted_again(sim, world, 
     await idle(restarted)
     assert public(world.channel) == count, "a second copy of the board was posted"
     assert not sim.state.messages[board.id].edited
-    assert (await stored_match(restarted, match_id)).messages["delivered"] == match.version
+    # the outbox's channel row is marked by the channel's record: nothing left to send
+    waiting = await restarted.client.service.undelivered_matches()
+    assert match_id not in [m.id for m in waiting]
     # the board's buttons still play
     moved = await move(sim, restarted, world, match_id, 2)
     assert not moved.ephemeral, moved.text
@@ -150,6 +154,38 @@ async def test_a_board_that_never_reached_the_channel_is_posted_once(sim, world,
     again = await sim.restart_bot(make_bot)
     await idle(again)
     assert public(world.channel) == count + 1
+    sim.assert_no_bot_errors()
+
+
+async def test_a_finished_match_whose_last_board_never_went_out_gets_it_once(
+    sim, world, bot, make_bot
+):
+    """The outbox row of the step that ended the match brings it back at the next start
+    (start-up once looked at running matches and lobbies only)."""
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    await idle(bot, await move(sim, bot, world, match_id, 1))
+    await idle(bot, await move(sim, bot, world, match_id, 2))
+    question = (await ask_to_end(sim, world.alice)).last_message
+    faults = flood(sim, CHANNEL_POST, CHANNEL_EDIT, FOLLOWUP, ORIGINAL_EDIT, count=10_000)
+    faults.append(sim.rate_limit(CALLBACK, retry_after=3.5))
+    before = public(world.channel)
+    yes = next(b.custom_id for b in question.buttons if b.custom_id.endswith(CONFIRMS))
+    ended = await sim.click(world.alice, question, yes)
+    await asyncio.gather(*ended.handler_tasks, return_exceptions=True)
+    assert public(world.channel) == before, "the last board got through after all"
+    assert (await stored_match(bot, match_id)).status == "finished"
+    await stop_and_recover(bot, faults)
+
+    restarted = await sim.start_bot(make_bot)
+    await idle(restarted)
+    match = await stored_match(restarted, match_id)
+    assert public(world.channel) == before + 1
+    last = last_board_message(world.channel)
+    assert last.id == match.messages["board"] and versions_on(last) == {match.version}
+    assert match_id not in [m.id for m in await restarted.client.service.undelivered_matches()]
+    again = await sim.restart_bot(make_bot)
+    await idle(again)
+    assert public(world.channel) == before + 1
     sim.assert_no_bot_errors()
 
 

@@ -563,9 +563,9 @@ async def test_placements_are_counted_by_place_and_the_last_one_is_kept(repo: Re
 async def test_a_start_finds_the_matches_whose_last_step_may_not_have_gone_out(
     repo: Repository,
 ) -> None:
-    """By the "delivered" record alone: none (a match from before the records, or one
-    whose first step never went out) or one behind the version; running matches and
-    lobbies only, a page at a time."""
+    """By the outbox: a match is found while one of its rows for the chat front end (the
+    channel, a player) is ahead of its delivery records, whatever its status (a finished
+    match's last step too); a page at a time."""
     never = await repo.create_match(draft(messages={}, version=3))
     sent = await repo.create_match(draft(messages={}, version=3))
     behind = await repo.create_match(draft(messages={}, version=3))
@@ -575,42 +575,73 @@ async def test_a_start_finds_the_matches_whose_last_step_may_not_have_gone_out(
     # the channel's record alone is not the whole step's
     await repo.set_messages(behind.id, {"delivered": 2, "delivered:channel": 3})
     found = await repo.undelivered_matches()
-    assert [m.id for m in found] == [never.id, behind.id, lobby.id]
-    assert found[1].messages == {"delivered": 2, "delivered:channel": 3}
-    assert [m.id for m in await repo.undelivered_matches(never.id, 1)] == [behind.id]
-    assert [m.id for m in await repo.undelivered_matches(lobby.id)] == []
+    assert [m.id for m in found] == [never.id, lobby.id, done.id]
+    assert [m.id for m in await repo.undelivered_matches(never.id, 1)] == [lobby.id]
+    assert [m.id for m in await repo.undelivered_matches(done.id)] == []
     # a step committed after the record puts a match back among them, until recorded
     moved = (await repo.get_match(sent.id)).evolve(version=4)
-    await repo.commit_match(moved, 3, [ActionRecord(sent.id, 4, ALICE, 0, "c3", 2.0)])
+    await repo.commit_match(
+        moved, 3, [ActionRecord(sent.id, 4, ALICE, 0, "c3", 2.0)], outbox=["channel", str(BOB)]
+    )
     assert sent.id in [m.id for m in await repo.undelivered_matches()]
-    await repo.set_messages(sent.id, {"delivered": 4})
-    assert (await repo.get_match(sent.id)).messages["delivered"] == 4
+    await repo.set_messages(sent.id, {"delivered:channel": 4})
+    assert sent.id in [m.id for m in await repo.undelivered_matches()], "Bob's view is behind"
+    await repo.set_messages(sent.id, {f"delivered:{BOB}": 4})
     assert sent.id not in [m.id for m in await repo.undelivered_matches()]
+    # a finished match's last step is found like any other, until recorded
+    await repo.set_messages(done.id, {"delivered": done.version})
     assert done.id not in [m.id for m in await repo.undelivered_matches()]
-    # a new match may be stored with its record (kept on the row like any other)
+    # a new match may be stored with its record: nothing to send
     recorded = await repo.create_match(draft(messages={"delivered": 0, "board": 5}, version=0))
     assert (await repo.get_match(recorded.id)).messages == {"delivered": 0, "board": 5}
     assert recorded.id not in [m.id for m in await repo.undelivered_matches()]
 
 
-async def test_the_search_for_what_to_send_again_reads_only_its_index(
+async def test_another_front_end_drains_its_own_audience(repo: Repository) -> None:
+    """A web sender's rows ("web:...") are its own: the chat front end's records do not
+    mark them, and its own records do not mark the chat's."""
+    match = await repo.create_match(draft(messages={}, version=3), outbox=["web:table"])
+    assert await repo.pending_deliveries("web") == [(match.id, "web:table", 3)]
+    assert match.id not in [m.id for m in await repo.undelivered_matches()]
+    moved = (await repo.get_match(match.id)).evolve(version=4)
+    await repo.commit_match(
+        moved, 3, [ActionRecord(match.id, 4, ALICE, 0, "c3", 2.0)], outbox=["channel", "web:table"]
+    )
+    await repo.set_messages(match.id, {"delivered": 4})  # the chat's whole step
+    assert await repo.pending_deliveries("web") == [(match.id, "web:table", 4)]
+    await repo.set_messages(match.id, {"delivered:web:table": 4})
+    assert await repo.pending_deliveries("web") == []
+    assert await repo.pending_deliveries("web", after=match.id) == []
+
+
+async def test_a_failed_commit_writes_no_outbox_row(repo: Repository) -> None:
+    """The rows are part of the step's transaction: a refused step leaves none."""
+    match = await repo.create_match(draft(messages={"delivered": 3}, version=3))
+    stale = (await repo.get_match(match.id)).evolve(version=5)
+    with pytest.raises(VersionConflict):
+        await repo.commit_match(
+            stale, 4, [ActionRecord(match.id, 5, ALICE, 0, "c3", 2.0)], outbox=["channel"]
+        )
+    assert match.id not in [m.id for m in await repo.undelivered_matches()]
+
+
+async def test_the_search_for_what_to_send_again_reads_the_outbox_not_the_matches(
     repo: Repository,
 ) -> None:
-    """The query reads the partial index matches_undelivered: PostgreSQL's planner picks
-    it (told to avoid a scan of the table, as it would on a table of many rows); SQLite is
-    told to (``INDEXED BY``: without statistics it would read every running match).
-    SQLite refuses the query outright if the index could not serve it."""
+    """A start reads the outbox (the recent steps housekeeping has not swept) and each
+    match it names by its key: never a scan of every match."""
     from matchcore.storage.sql import UNDELIVERED_PAGE, match_query
 
     for _ in range(3):
         await repo.create_match(draft(messages={}))
-    page = repo.undelivered_index + UNDELIVERED_PAGE  # type: ignore[attr-defined]
-    sql = "EXPLAIN " + ("QUERY PLAN " if repo.dialect == "sqlite" else "") + match_query(page)
+    sql = "EXPLAIN " + ("QUERY PLAN " if repo.dialect == "sqlite" else "")  # type: ignore[attr-defined]
+    sql += match_query(UNDELIVERED_PAGE)
     async with repo._transaction() as tx:  # type: ignore[attr-defined]
         if repo.dialect == "postgresql":  # type: ignore[attr-defined]
             await tx.execute("SET LOCAL enable_seqscan = off")
         plan = " ".join(str(tuple(row)) for row in await tx.fetch(sql, (0, 100)))
-    assert "matches_undelivered" in plan, plan
+    assert "outbox" in plan, plan
+    assert "SCAN matches" not in plan and "Seq Scan on matches" not in plan, plan
 
 
 async def test_the_clock_finds_due_matches_and_bot_turns_through_their_indexes(

@@ -124,6 +124,9 @@ async def test_a_pass_prunes_what_is_old_enough_and_keeps_the_rest(repo: Reposit
     deleted = await _run_pass(service)
 
     assert deleted == {
+        # the old match's row, delivered; the running and the recent match's rows, never
+        # recorded as delivered, stay for the next start to send
+        "outbox": 1,
         "challenges": 4,  # declined, withdrawn, expired, and the old match's accepted one
         "match_messages": 2,  # board and hand ("delivered" is a column of the match row)
         "table_lines": 1,
@@ -131,6 +134,8 @@ async def test_a_pass_prunes_what_is_old_enough_and_keeps_the_rest(repo: Reposit
         "member_languages": 1,
         "member_preferences": 1,
     }
+    waiting = [m.id for m in await repo.undelivered_matches()]
+    assert running in waiting and recent_match in waiting and old_match not in waiting
     # the old match: its messages and lines gone, its moves and result all there
     old = await repo.get_match(old_match)
     # ("delivered" stays: a column of the match row since migration 0010, no row to prune)
