@@ -462,6 +462,8 @@ class SimMessage:
     edited_at: float | None = None
     history: list[MessageRevision] = field(default_factory=list)
     deleted: bool = False
+    #: The nonce it was created with (Discord echoes it in the create response only).
+    nonce: str | int | None = None
 
     @property
     def ephemeral(self) -> bool:

@@ -67,6 +67,8 @@ BEARER_ROUTES = {("GET", "/users/@me")}
 LOADING_FLAG = 1 << 7
 #: Message types: a reply, and the response to a slash command.
 REPLY_TYPE = 19
+# How long Discord holds a nonce sent with enforce_nonce ("the past few minutes").
+NONCE_SECONDS = 300.0
 CHAT_INPUT_COMMAND_TYPE = 20
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -689,6 +691,14 @@ class SimServer:
         payload, files = await self._read_body(request)
         self.state.check_can_send(channel)
         self._validate(payload, creating=True, has_files=bool(files), files=files)
+        # Discord: with enforce_nonce, a nonce the same author used within the last few
+        # minutes returns the message made then, and creates none.
+        nonce = payload.get("nonce")
+        key = (self.state.bot_user.id, str(nonce))
+        if nonce is not None and payload.get("enforce_nonce"):
+            made = self.state.nonces.get(key)
+            if made is not None and time.time() - made[0] < NONCE_SECONDS and not made[1].deleted:
+                return self._message_json(made[1])
         attachments = self._attachments(payload.get("attachments"), files)
         reference = payload.get("message_reference")
         message_type = 0
@@ -713,8 +723,14 @@ class SimServer:
             channel, payload, attachments, message_reference=reference, type=message_type
         )
         message.flags &= ~EPHEMERAL_FLAG  # only interaction responses can be ephemeral
+        message.nonce = nonce
+        if nonce is not None and payload.get("enforce_nonce"):
+            self.state.nonces[key] = (time.time(), message)
         self.state.store_message(message)
-        return self._message_json(message)
+        response = message.to_payload(self.state.base_url, copy_parts=False)
+        if nonce is not None:
+            response["nonce"] = nonce
+        return json_response(response)
 
     async def list_messages(self, request: web.Request) -> web.Response:
         channel = self.state.get_channel(int(request.match_info["channel_id"]))

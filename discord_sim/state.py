@@ -139,6 +139,8 @@ class SimState:
         self.channels: dict[int, SimChannel] = {}
         self.dm_channels: dict[int, SimChannel] = {}
         self.messages: dict[int, SimMessage] = {}
+        #: Messages created with ``enforce_nonce``, by (author id, nonce), with when.
+        self.nonces: dict[tuple[int, str], tuple[float, SimMessage]] = {}
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         self.interactions: dict[int, SimInteraction] = {}

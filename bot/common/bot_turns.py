@@ -24,8 +24,10 @@ import discord
 
 from bot.common.context import Context
 from bot.common.outgoing import without_user
+from bot.common.redelivery import nonce_of
 from bot.common.responder import Responder
 from matchcore.service.results import Update
+from matchcore.storage import CHANNEL
 
 log = logging.getLogger(__name__)
 
@@ -133,6 +135,11 @@ class BotTurns:
                 file = message.get("file")
                 if isinstance(file, discord.File):
                     file.reset()
+        if match_id is not None and update.match is not None:
+            # the same update posted twice (a start after a kill that came before the post
+            # was recorded) is one message; a warning at the same version is another
+            nonce = nonce_of(match_id, update.match.version, f"{CHANNEL}:{update.kind}")
+            message.setdefault("nonce", nonce)
         return await channel.send(**message)
 
 

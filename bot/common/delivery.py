@@ -51,6 +51,7 @@ from bot.common.redelivery import (
     guarded,
     is_transient,
     private_shows,
+    recent_showing,
 )
 from bot.common.responder import Responder
 from bot.common.service_words import texts_for
@@ -151,6 +152,11 @@ class MessageBuilder(ABC):
         way: its buttons are part of its layout, and the edit would have to send all of it
         again (the edit that clears a message's components would leave it empty)."""
         return bool(outgoing.choices) and not outgoing.is_v2
+
+    def keeps_buttons_of(self, message: discord.Message) -> bool:
+        """:meth:`outdated_by_newer` for a message read back from Discord (a start found it
+        posted but not recorded): whether its buttons stay when a newer one comes."""
+        return message.flags.components_v2 or not message.components
 
     async def private_messages(
         self, update: Update, languages: Mapping[int, str]
@@ -282,6 +288,18 @@ class Delivery:
             pending.look_first = False
             shown = update.match.messages.get(builder.message_kind(update))
             if await channel_is_current(self.channel_of(update), shown, update.match):
+                pending.public = False
+                self.redelivery.note_shown(match_id, update.match.version)
+        if pending.public and pending.look_recent:
+            pending.look_recent = False
+            found = await recent_showing(self.channel_of(update), update.match)
+            if found is not None:
+                # posted before the last stop, never recorded: recorded now, not posted again
+                kind = builder.message_kind(update)
+                records = {kind: found.id, CHANNEL_SHOWS: update.match.version}
+                if builder.keeps_buttons_of(found):
+                    records[f"{kind}:{KEPT}"] = found.id
+                await self.service.set_messages(match_id, records)
                 pending.public = False
                 self.redelivery.note_shown(match_id, update.match.version)
         if pending.public:

@@ -15,7 +15,7 @@ import discord
 
 from bot.common.context import Context
 from bot.common.outgoing import Outgoing
-from bot.common.redelivery import private_shows
+from bot.common.redelivery import nonce_of, private_shows
 from matchcore.service.results import MatchInfo
 from matchcore.storage import DmFailure
 
@@ -89,7 +89,10 @@ class DirectMessages:
                 return
             except discord.NotFound:
                 pass
-        posted = await channel.send(**outgoing.send_kwargs())
+        # (a nonce: the same version sent again after a kill is the same message)
+        posted = await channel.send(
+            nonce=nonce_of(match.id, match.version, str(user_id)), **outgoing.send_kwargs()
+        )
         # the message and the version it shows in one statement: a start after a crash
         # edits it rather than posting a second one
         await self.context.service.set_messages(

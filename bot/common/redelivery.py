@@ -19,6 +19,7 @@ the current one posted once only if that message shows an older version (or is g
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -35,6 +36,9 @@ log = logging.getLogger(__name__)
 
 # A start reads the matches to send again this many at a time.
 RESUME_PAGE = 100
+# How many of a channel's newest messages a start reads for one it posted but did not
+# record before it stopped (a match's message is among the newest: nobody waited on it).
+RECENT_MESSAGES = 20
 # Redelivery waits this long after a failure, doubling up to the longest wait.
 REDELIVERY_FIRST_SECONDS = 1.0
 REDELIVERY_LONGEST_SECONDS = 60.0
@@ -98,18 +102,50 @@ async def channel_is_current(
     return not versions or max(versions) >= match.version
 
 
+def nonce_of(match_id: int, version: int, audience: str) -> str:
+    """The nonce of the message showing ``version`` of a match to ``audience`` ("channel",
+    a user id): Discord returns the message already made with it (``enforce_nonce``, which
+    discord.py sets with every nonce) instead of a second one, for a few minutes; a sender
+    killed after posting and before recording posts the same version again harmlessly."""
+    digest = hashlib.blake2b(f"{match_id}:{version}:{audience}".encode(), digest_size=12)
+    return digest.hexdigest()  # 24 characters (Discord takes 25 at most)
+
+
+async def recent_showing(
+    channel: discord.PartialMessageable | None, match: MatchInfo
+) -> discord.Message | None:
+    """One of the channel's newest messages that already shows ``match`` at its
+    version (read from its buttons' custom ids), or None: the answer to a command or a
+    click may have reached the channel before the process died, before it was recorded.
+    A message whose buttons say nothing cannot be told apart, and is not looked for."""
+    if channel is None:
+        return None
+    async for message in channel.history(limit=RECENT_MESSAGES):
+        versions = [
+            decoded.version
+            for custom_id in custom_ids(message.components)
+            if (decoded := ComponentId.decode(custom_id)) is not None and decoded.target == match.id
+        ]
+        if versions and max(versions) >= match.version:
+            return message
+    return None
+
+
 @dataclass
 class Undelivered:
     """What of a match's messages has not gone out yet: the channel message, players' DMs
     (``every_player``: every player's but those in ``up_to_date``, as after a restart
     nobody knows which). ``look_first``: the channel message was recorded by a version
-    without delivery records; it is read back from Discord before anything is posted."""
+    without delivery records; it is read back from Discord before anything is posted.
+    ``look_recent``: after a start, the channel's newest messages are read first (one may
+    show the step without having been recorded)."""
 
     public: bool = False
     users: set[int] = field(default_factory=set)
     every_player: bool = False
     up_to_date: set[int] = field(default_factory=set)
     look_first: bool = False
+    look_recent: bool = False
 
     def __bool__(self) -> bool:
         return self.public or bool(self.users) or self.every_player
@@ -120,6 +156,7 @@ class Undelivered:
         self.every_player |= other.every_player
         self.up_to_date &= other.up_to_date
         self.look_first &= other.look_first
+        self.look_recent &= other.look_recent
 
 
 class Redelivery:
@@ -269,7 +306,12 @@ class Redelivery:
             for user in match.user_ids
             if max(delivered, records.get(private_shows(user), -1)) >= match.version
         }
-        return Undelivered(public=channel < match.version, every_player=True, up_to_date=up_to_date)
+        return Undelivered(
+            public=channel < match.version,
+            every_player=True,
+            up_to_date=up_to_date,
+            look_recent=channel < match.version,
+        )
 
     def _start(self, match_id: int, wait: float = REDELIVERY_FIRST_SECONDS) -> None:
         task = self._tasks.get(match_id)

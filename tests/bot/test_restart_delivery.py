@@ -73,6 +73,18 @@ async def records_as_a_crash_left_them(bot: Any, match_id: int, records: dict[st
         )
 
 
+def shows_older_step(message: Any, match_id: int) -> None:
+    """Make a stored message's buttons say the version before theirs, as a message the
+    kill left one step behind would (a start reads the channel's newest messages)."""
+    from discord_sim.models import walk_components
+
+    for component in walk_components(message.components):
+        decoded = ComponentId.decode(component.get("custom_id") or "")
+        if decoded is not None and decoded.target == match_id:
+            older = ComponentId(decoded.scope, decoded.target, decoded.version - 1, decoded.action)
+            component["custom_id"] = older.encode()
+
+
 async def move(sim: Any, handle: Any, world: Any, match_id: int, seed: int) -> Any:
     state = await stored_state(handle, match_id)
     mover = (world.alice, world.bob)[state.seat_to_move]
@@ -134,6 +146,43 @@ async def test_a_board_that_reached_the_channel_is_not_posted_again(sim, world, 
     assert match_id not in [m.id for m in waiting]
     # the board's buttons still play
     moved = await move(sim, restarted, world, match_id, 2)
+    assert not moved.ephemeral, moved.text
+    sim.assert_no_bot_errors()
+
+
+async def test_a_board_posted_but_never_recorded_is_found_not_posted_again(
+    sim, world, bot, make_bot
+):
+    """Killed after the answer to /move reached the channel, before it was recorded: the
+    start reads the channel's newest messages, finds the board of that version and records
+    it instead of posting a second copy (later edits and clicks go to the one message)."""
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    await idle(bot, await move(sim, bot, world, match_id, 1))
+    before = await stored_match(bot, match_id)
+    await idle(bot, await move(sim, bot, world, match_id, 2))
+    match = await stored_match(bot, match_id)
+    board = last_board_message(world.channel)
+    assert match.messages["board"] == board.id
+    await records_as_a_crash_left_them(
+        bot,
+        match_id,
+        {
+            "delivered": before.version,
+            "delivered:channel": before.version,
+            "board": before.messages["board"],
+            "board:kept": before.messages["board"],
+        },
+    )
+    count = public(world.channel)
+    await bot.stop()
+
+    restarted = await sim.start_bot(make_bot)
+    await idle(restarted)
+    assert public(world.channel) == count, "a second copy of the board was posted"
+    stored = await stored_match(restarted, match_id)
+    assert stored.messages["board"] == board.id
+    assert stored.messages["delivered:channel"] == match.version
+    moved = await move(sim, restarted, world, match_id, 3)
     assert not moved.ephemeral, moved.text
     sim.assert_no_bot_errors()
 
@@ -326,6 +375,7 @@ async def test_a_table_message_still_refused_is_not_recorded_as_delivered(
     )
     await bot.stop()
     living = match.messages["table"]
+    shows_older_step(sim.state.messages[living], match_id)
     refused = sim.rate_limit(
         f"PATCH /channels/{world.channel.id}/messages/{living}", count=10_000, retry_after=0.05
     )

@@ -428,3 +428,39 @@ def test_the_update_pins_a_repositorys_spec_with_its_commit(
     # nothing new)
     update_spec.update(str(origin), "main")
     assert (tmp_path / "pinned.json.gz").read_bytes() == first
+
+
+async def test_a_nonce_enforced_returns_the_message_it_made(
+    discord_sim: DiscordSimulator, sim_world: World
+) -> None:
+    """As Discord: with ``enforce_nonce``, the same nonce from the same author within a few
+    minutes returns the message made then (no second one); without it, or with another
+    nonce, a message is made; a nonce longer than 25 characters is refused by the spec."""
+    before = len(sim_world.channel.messages)
+    status, first = await post_message(
+        discord_sim, sim_world, {"content": "board v3", "nonce": "m1v3", "enforce_nonce": True}
+    )
+    assert status == 200 and first["nonce"] == "m1v3"
+    status, again = await post_message(
+        discord_sim, sim_world, {"content": "board v3", "nonce": "m1v3", "enforce_nonce": True}
+    )
+    assert status == 200 and again["id"] == first["id"]
+    assert len(sim_world.channel.messages) == before + 1
+    status, other = await post_message(
+        discord_sim, sim_world, {"content": "board v4", "nonce": "m1v4", "enforce_nonce": True}
+    )
+    status, loose = await post_message(discord_sim, sim_world, {"content": "x", "nonce": "m1v4"})
+    assert len({first["id"], other["id"], loose["id"]}) == 3
+    assert len(sim_world.channel.messages) == before + 3
+    # held a few minutes only
+    made_at, message = discord_sim.state.nonces[(discord_sim.state.bot_user.id, "m1v3")]
+    discord_sim.state.nonces[(discord_sim.state.bot_user.id, "m1v3")] = (made_at - 600, message)
+    status, late = await post_message(
+        discord_sim, sim_world, {"content": "board v3", "nonce": "m1v3", "enforce_nonce": True}
+    )
+    assert late["id"] != first["id"]
+    status, _ = await post_message(
+        discord_sim, sim_world, {"content": "y", "nonce": "n" * 26, "enforce_nonce": True}
+    )
+    assert status == 400
+    assert [v.json_path for v in discord_sim.take_spec_violations()] == ["$.nonce"]

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import discord
+
 from bot.common.context import Context
 from bot.common.custom_ids import ACTIVITY, BOARD, CHALLENGE
 from bot.common.delivery import MessageBuilder
@@ -44,6 +46,9 @@ class ChallengeMessages(MessageBuilder):
 
     def message_kind(self, update: Update) -> str:
         return "challenge"
+
+    def keeps_buttons_of(self, message: discord.Message) -> bool:
+        return True  # as outdated_by_newer: never greyed
 
     async def public_message(self, update: Update, language: str) -> Outgoing:
         names = self.context.names
@@ -101,6 +106,9 @@ class BoardMessages(MessageBuilder):
         no request). They carry the version they were drawn for, so a click on one is
         answered, to the clicker alone, that the board has moved on."""
         return False
+
+    def keeps_buttons_of(self, message: discord.Message) -> bool:
+        return True  # as outdated_by_newer: never greyed
 
     async def public_message(self, update: Update, language: str) -> Outgoing:
         names = self.context.names

@@ -44,10 +44,11 @@ import discord
 from bot.common.context import Context
 from bot.common.delivery import Delivery
 from bot.common.outgoing import Outgoing, match_of
-from bot.common.redelivery import CHANNEL_SHOWS, is_transient
+from bot.common.redelivery import CHANNEL_SHOWS, is_transient, nonce_of
 from bot.common.responder import Responder
 from matchcore.service.protocol import GameService
 from matchcore.service.results import Update
+from matchcore.storage import CHANNEL
 
 log = logging.getLogger(__name__)
 
@@ -228,7 +229,10 @@ class LivingTables:
             except discord.NotFound:
                 pass  # deleted by someone: a new message takes its place
         previous = feed.message_id
-        posted = await feed.channel.send(**outgoing.send_kwargs())
+        # (a nonce: the same version sent again after a kill is the same message)
+        posted = await feed.channel.send(
+            nonce=nonce_of(match.id, match.version, CHANNEL), **outgoing.send_kwargs()
+        )
         feed.message_id = posted.id
         feed.shown = shown
         feed.loaded = True
