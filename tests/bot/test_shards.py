@@ -51,8 +51,11 @@ DEFERRED_UPDATE = 6
 class BotProcess:
     """One ``tests.bot.shard_child`` process; each start writes a new log file."""
 
-    def __init__(self, sim: DiscordSimulator, url: str, shard: int, folder: Path) -> None:
+    def __init__(
+        self, sim: DiscordSimulator, url: str, shard: int, folder: Path, shards: int = SHARDS
+    ) -> None:
         self.sim, self.url, self.shard, self.folder = sim, url, shard, folder
+        self.shards = shards
         self.process: asyncio.subprocess.Process | None = None
         self.logs: list[Path] = []
 
@@ -69,7 +72,7 @@ class BotProcess:
                 self.sim.token,
                 self.url,
                 str(self.shard),
-                str(SHARDS),
+                str(self.shards),
                 str(self.folder / "clock"),
                 cwd=ROOT,
                 env={**os.environ, "PYTHONPATH": str(ROOT)},

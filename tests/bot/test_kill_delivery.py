@@ -1,0 +1,186 @@
+"""kill -9 at random moments right after acknowledged actions loses nothing and doubles
+nothing (issue 33): the transactional outbox and the senders' checks before posting again.
+
+One bot process (``tests.bot.shard_child``, shard 0 of 1) plays two board matches and a
+Leiff table of three people against the simulator, on SQLite and on PostgreSQL. After an
+action is answered (a move, a hand clicked in a DM, a /resign that ends a match) the
+process is killed with SIGKILL at a random moment within the next instants, and started
+again. At the end, once the outbox is drained:
+
+- every board's newest message in its channel shows the match's stored version (its
+  buttons carry it: a finished match's Rematch too), and no version of a match was
+  posted in its channel twice;
+- every player at the table has one hand message in their DMs, drawn for the table as
+  it is now;
+- nothing is left in the outbox for the chat front end.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections import Counter
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.common.custom_ids import BOARD, ComponentId
+from discord_sim import DiscordSimulator
+from discord_sim.models import SimMessage
+from matchcore.storage import open_repository
+from tests.bot.helpers import CONFIRMS, match_id_of
+from tests.bot.shard_child import __name__ as _child  # noqa: F401  (the process it runs)
+from tests.bot.test_shards import (
+    BotProcess,
+    Game,
+    current_versions,
+    hand_message,
+)
+from tests.postgres import fresh_database
+
+pytestmark = pytest.mark.slow
+
+KILLS = 8
+# A kill comes this long (seconds, drawn uniformly) after the action was answered: while
+# the process is still sending the step's other messages and recording them.
+KILL_WITHIN = 0.25
+
+
+@asynccontextmanager
+async def database(kind: str, folder: Path) -> Any:
+    if kind == "sqlite":
+        yield f"sqlite:///{folder / 'kill.sqlite3'}"
+    else:
+        async with fresh_database() as url:
+            yield url
+
+
+def versions_of(message: SimMessage, match_id: int) -> set[int]:
+    return {
+        decoded.version
+        for b in message.buttons
+        if (decoded := ComponentId.decode(b.custom_id or "")) is not None
+        and decoded.target == match_id
+        and decoded.scope == BOARD
+    }
+
+
+def channel_versions(channel: Any, match_id: int) -> list[int]:
+    """The version each of the channel's messages about the match shows, oldest first."""
+    found = []
+    for message in channel.messages:
+        if message.ephemeral:
+            continue
+        versions = versions_of(message, match_id)
+        if versions:
+            found.append(max(versions))
+    return found
+
+
+async def resign(sim: DiscordSimulator, game: Game, match_id: int, user: Any, channel: Any) -> None:
+    record, _ = await game.state(match_id)
+    asked = await sim.slash(user, "resign", channel=channel)
+    assert asked.ephemeral, asked.text
+    question = asked.last_message
+    yes = next(b.custom_id for b in question.buttons if b.custom_id.endswith(CONFIRMS))
+    answer = await sim.click(user, question, yes)
+    if answer.deferred:
+        await answer.wait_for_reply(15.0)
+    await game.record(match_id, record.version, user, "!resign")
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+async def test_kills_after_acknowledged_actions_lose_and_double_nothing(
+    kind: str, tmp_path: Path
+) -> None:
+    rng = random.Random(33)
+    (tmp_path / "clock").write_text("0")
+    async with database(kind, tmp_path) as url, DiscordSimulator(interaction_timeout=20) as sim:
+        repo = await open_repository(url)  # migrates before the bot starts
+        process = BotProcess(sim, url, 0, tmp_path, shards=1)
+        try:
+            guild = sim.add_guild("Kills", shard=(0, 1), channels=("one", "two", "cards"))
+            alice, bob, carol = (sim.add_user(n) for n in ("alice", "bob", "carol"))
+            for user in (alice, bob, carol):
+                guild.add_member(user)
+            one, two, cards = guild.channels
+            await process.start()
+            game = Game(sim, repo)
+
+            boards: dict[int, tuple[int, list[Any], Any]] = {}
+            for channel, (first, second) in ((one, (alice, bob)), (two, (bob, carol))):
+                offer = await sim.slash(
+                    first, "play", game="lefe", opponent=second, size=5, channel=channel
+                )
+                await sim.click(second, offer.last_message, "Accept")
+                board = await sim.wait_for_message(
+                    lambda m: "match #" in m.text, channel=channel, after=offer.last_message
+                )
+                boards[channel.id] = (match_id_of(board), [first, second], channel)
+
+            opened = await sim.slash(alice, "play", game="leiff", channel=cards)
+            lobby = opened.last_message
+            table = int(re.search(r"table #(\d+)", lobby.text).group(1))
+            for guest in (bob, carol):
+                await sim.click(guest, lobby, "Join")
+            await sim.click(alice, lobby, "Start")
+            people = [alice, bob, carol]
+            for user in people:
+                await sim.wait_for_message(
+                    lambda m: bool(m.attachments), channel=sim.dm_channel(user), timeout=10
+                )
+
+            # Each round: an action answered, then SIGKILL a random instant later, then a
+            # new process. The last rounds end the board matches by /resign.
+            plan = ["board", "leiff"] * (KILLS // 2 - 1) + ["resign", "resign"]
+            finished = 0
+            for step in plan:
+                if step == "board":
+                    match_id, players, channel = boards[rng.choice([one.id, two.id])]
+                    await game.board_move(match_id, players, channel, rng)
+                elif step == "leiff":
+                    await game.leiff_step(table, people)
+                else:
+                    match_id, players, channel = list(boards.values())[finished]
+                    finished += 1
+                    await resign(sim, game, match_id, players[0], channel)
+                await asyncio.sleep(rng.uniform(0.0, KILL_WITHIN))
+                await process.kill()
+                await process.start()
+
+            # Left alone: the outbox drains.
+            deadline = asyncio.get_running_loop().time() + 30
+            while await repo.undelivered_matches():
+                assert asyncio.get_running_loop().time() < deadline, "the outbox never drained"
+                await asyncio.sleep(0.2)
+            await asyncio.sleep(1.0)  # what a last send does after its record, if anything
+            await process.stop()
+
+            for match_id, _, channel in boards.values():
+                record, _ = await game.state(match_id)
+                assert record.status == "finished"
+                shown = channel_versions(channel, match_id)
+                assert shown and shown[-1] == record.version, (shown, record.version)
+                twice = [v for v, n in Counter(shown).items() if n > 1]
+                assert not twice, f"match {match_id}: versions posted twice: {twice}"
+            record, state = await game.state(table)
+            for seat, user in enumerate(people):
+                hands = [m for m in sim.dms(user) if m.buttons or m.selects]
+                assert len(hands) == 1, f"{user.name} has {len(hands)} hand messages"
+                drawn = {
+                    int((b.custom_id or "").split("|")[3])
+                    for b in hand_message(sim, user).buttons
+                    if b.custom_id
+                }
+                assert drawn & current_versions(record, state, seat), (user.name, drawn)
+            assert await repo.undelivered_matches() == []
+        except BaseException:
+            lines = process.log_text().splitlines()
+            print("--- bot ---", *lines[-80:], sep="\n")
+            raise
+        finally:
+            await process.stop()
+            await repo.close()
