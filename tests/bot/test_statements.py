@@ -9,7 +9,8 @@ each message id was written in a transaction of its own after reading the match 
 - the match is read twice: ``/move`` finds the player's match in the channel, and the
   service reads it again under the match's lock before judging the move;
 - the move is committed in one transaction (``BEGIN``, the match row, the action log row,
-  ``COMMIT``): before the reply, as ever;
+  the outbox's row for the channel (issue 33: 12 statements before it), ``COMMIT``):
+  before the reply, as ever;
 - the new board's message id and "delivered" are each one statement, which also checks
   that the match exists (no read before it);
 - whether hints are shown and the server's settings come from the service's memory (read
@@ -34,7 +35,7 @@ from bench.budget import Bench, _match_id, _pick
 from discord_sim import DiscordSimulator
 
 MOVES = 6
-STATEMENTS_PER_MOVE = 12
+STATEMENTS_PER_MOVE = 13
 TRIPS_PER_MOVE = 4
 
 
@@ -49,7 +50,7 @@ def _kind(statement: str) -> str:
     return f"{words[0].upper()} {table.split('(')[0]}"
 
 
-async def test_a_board_move_costs_twelve_statements_in_four_trips(tmp_path: Path) -> None:
+async def test_a_board_move_costs_thirteen_statements_in_four_trips(tmp_path: Path) -> None:
     # Seven moves in one channel: the windows run 20 times faster so that the test does not
     # wait through the channel's 5 edits per 5 s (the statements are what it counts).
     async with DiscordSimulator(rate_limit_time_scale=0.05) as sim:
@@ -109,4 +110,6 @@ async def test_a_board_move_costs_twelve_statements_in_four_trips(tmp_path: Path
         assert counts["BEGIN"] == 1 and counts["COMMIT"] == 1, dict(counts)
         # the commit's and the "delivered" record's (kept on the match row since issue 31)
         assert counts["UPDATE matches"] == 2 and counts["INSERT actions"] == 1, dict(counts)
+        # the outbox's row (issue 33), in the commit's transaction
+        assert counts["INSERT outbox"] == 1, dict(counts)
     assert all(0 < trips <= TRIPS_PER_MOVE for trips in trips_per_move), trips_per_move
