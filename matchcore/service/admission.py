@@ -237,7 +237,9 @@ class NewGames:
         """Take the challenge and store its match in one transaction; ``match_started``
         (with the bot's ``level`` in a game against the bot)."""
         try:
-            record = await self.store.repo.accept_challenge(challenge.id, draft)
+            record = await self.store.repo.accept_challenge(
+                challenge.id, draft, self.store.audiences(draft)
+            )
         except ChallengeTaken:
             raise ChallengeExpired() from None
         self.store.remember(record, state)

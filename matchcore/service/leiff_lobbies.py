@@ -76,22 +76,21 @@ class LeiffLobbies:
                 raise InvalidOptions("leiff_option_unknown", key=repr(key))
         await self.new_games.check_match_limit(settings, host_id, guild_id, "you")
         now = self.store.clock()
-        record = await self.store.repo.create_match(
-            MatchRecord(
-                id=0,
-                guild_id=guild_id,
-                channel_id=channel_id,
-                thread_id=thread_id,
-                game=table_game(),
-                status="lobby",
-                created_at=now,
-                updated_at=now,
-                options=chosen,
-                host_id=host_id,
-                deadline_at=now + settings.challenge_expiry_seconds,
-                seats=(SeatRecord(seat=0, user_id=host_id),),
-            )
+        lobby = MatchRecord(
+            id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            game=table_game(),
+            status="lobby",
+            created_at=now,
+            updated_at=now,
+            options=chosen,
+            host_id=host_id,
+            deadline_at=now + settings.challenge_expiry_seconds,
+            seats=(SeatRecord(seat=0, user_id=host_id),),
         )
+        record = await self.store.repo.create_match(lobby, self.store.audiences(lobby))
         text = say("lobby_opened", user=mention(host_id))
         return self.describe.lobby("lobby_opened", record, [text])
 

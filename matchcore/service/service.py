@@ -77,6 +77,7 @@ class MatchService:
         retention: Retention | None = None,
         state_cache_size: int = DEFAULT_STATE_CACHE_SIZE,
         choices: Choices,
+        extra_audiences: Sequence[str] = (),
     ) -> None:
         self.repo = repo
         self.clock = clock
@@ -93,6 +94,8 @@ class MatchService:
             state_cache_size=state_cache_size,
             choices=choices,
         )
+        # another front end's outbox audiences ("web:table"; docs/service.md, "The outbox")
+        self.store.extra_audiences = tuple(extra_audiences)
         self.owner = self.store.owner
         self.describe = Describer(self.store)
         self.new_games = NewGames(self.store, self.describe)

@@ -32,10 +32,16 @@ class ManualClock:
 
 
 async def open_service(
-    path: Path, clock: ManualClock, seed: int = 7
+    path: Path, clock: ManualClock, seed: int = 7, extra_audiences: tuple[str, ...] = ()
 ) -> tuple[SqliteRepository, MatchService]:
     repo = await open_repository(path)
-    service = MatchService(repo, choices=service_choices(), clock=clock, seed_source=lambda: seed)
+    service = MatchService(
+        repo,
+        choices=service_choices(),
+        clock=clock,
+        seed_source=lambda: seed,
+        extra_audiences=extra_audiences,
+    )
     await service.start()
     return repo, service
 
