@@ -88,7 +88,9 @@ async def resign(sim: DiscordSimulator, game: Game, match_id: int, user: Any, ch
     yes = next(b.custom_id for b in question.buttons if b.custom_id.endswith(CONFIRMS))
     answer = await sim.click(user, question, yes)
     if answer.deferred:
-        await answer.wait_for_reply(15.0)
+        # acknowledged first (a loaded machine): the board then goes to the channel, which
+        # the interaction does not see; the resignation is committed before it
+        await game.wait_for_version(match_id, record.version)
     await game.record(match_id, record.version, user, "!resign")
 
 
