@@ -120,14 +120,19 @@ async def recent_showing(
     A message whose buttons say nothing cannot be told apart, and is not looked for."""
     if channel is None:
         return None
-    async for message in channel.history(limit=RECENT_MESSAGES):
-        versions = [
-            decoded.version
-            for custom_id in custom_ids(message.components)
-            if (decoded := ComponentId.decode(custom_id)) is not None and decoded.target == match.id
-        ]
-        if versions and max(versions) >= match.version:
-            return message
+    try:
+        async for message in channel.history(limit=RECENT_MESSAGES):
+            versions = [
+                decoded.version
+                for custom_id in custom_ids(message.components)
+                if (decoded := ComponentId.decode(custom_id)) is not None
+                and decoded.target == match.id
+            ]
+            if versions and max(versions) >= match.version:
+                return message
+    except discord.Forbidden:
+        # no Read Message History in that channel: posting again beats never posting
+        log.info("cannot read the recent messages of channel %s", channel.id)
     return None
 
 
