@@ -9,7 +9,8 @@ frame is drawn whole.
 
 All frames share one palette, taken from the final position (it holds the most stones and
 markers), so colours never flicker between frames and no frame needs its own quantising
-pass. Each frame after the first stores only the rectangle that changed, with the pixels
+pass. The frame is kept as palette indices: each box painted again is drawn in RGB and
+mapped at once (see :class:`_Painter`). Each frame after the first stores only the rectangle that changed, with the pixels
 that did not change inside it left transparent (which LZW compresses to almost nothing).
 The file is written here (GIF89a is a short format) and the LZW coding is Pillow's.
 """
@@ -19,19 +20,20 @@ from __future__ import annotations
 import math
 import struct
 from collections.abc import Iterable, Sequence
+from typing import Any
 
-from PIL import Image, ImageChops
+from PIL import Image, ImageFile
 
 from engine.spec import BoardView
 from i18n import DEFAULT_LANGUAGE
 from render.board import (
     Area,
     HeaderLayout,
-    Mark,
     _draw_areas,
     _draw_header,
+    _last_turn_marks,
+    _stone_sprite,
     board_background,
-    board_marks,
     header_layout,
     is_point_game,
     owned_areas,
@@ -39,6 +41,7 @@ from render.board import (
 )
 from render.boxes import Box, mark_box, merged, overlap, union
 from render.geometry import MIN_WIDTH, board_geometry
+from render.sprites import Sprite
 from render.themes import get_theme
 
 FRAME_MS = 800
@@ -48,10 +51,25 @@ TRANSPARENT = 255  # palette index of 'unchanged' pixels; the frames use the 255
 
 
 class _Painter:
-    """The current frame of a replay, and how to move it on to the next position."""
+    """The current frame of a replay as palette indices, and how to move it on to the next
+    position.
+
+    Only the pictures a frame starts from are RGB: the board under the stones (with the
+    loops' shading) and the sprites. A box that changed is cut from the board, its marks
+    and header are pasted and drawn on it, and it is mapped to the palette and put into the
+    frame's indices at once (mapping a pixel depends on that pixel alone, so this is the
+    mapping of the whole RGB frame). The frame's pictures are Pillow's cores, not images:
+    a frame pastes a few sprites, and an image's checks cost more than the pasting.
+    """
 
     def __init__(
-        self, first: BoardView, names: tuple[str, str], theme: str, width: int, language: str
+        self,
+        first: BoardView,
+        names: tuple[str, str],
+        theme: str,
+        width: int,
+        language: str,
+        palette: Image.Image,
     ) -> None:
         self.names, self.width, self.language = names, width, language
         self.theme = get_theme(theme)
@@ -61,9 +79,11 @@ class _Painter:
         self.background = board_background(first.size, width, points, self.theme.name, True)
         self.header: Box = (0, 0, width, self.geo.header_height)
         self.areas: tuple[Area, ...] = ()
+        self._loop_boxes: dict[tuple[str, ...], Box] = {}  # a loop stays for many frames
         self.base = self.background
         self._new_base(first)
-        self.frame = render_board(
+        self.palette = palette.im
+        frame = render_board(
             first,
             names=names,
             theme=self.theme.name,
@@ -71,10 +91,19 @@ class _Painter:
             language=language,
             replay=True,
         )
+        self.indices = _indices(frame, palette)  # the frame shown after this position
         self._header_key = self._header_key_of(first)
         self.layout = header_layout(first, names, self.theme, width, language, replay=True)
-        self.boxed = self._boxed(first)
-        self.keys = {(id(sprite), box) for (sprite, _), box in self.boxed}
+        # each cell's stone, as pasted: the sprite's cores and corner, and its box
+        sprites = (_stone_sprite(self.geo, self.theme, 1), _stone_sprite(self.geo, self.theme, 2))
+        self._stone_of = [
+            {code: _placed(sprites[0] if code == 1 else sprites[1], centre) for code in (1, 2)}
+            for centre in self.geo.centres
+        ]
+        self.cells = bytes(len(first.cells))
+        self.stones: list[_Placed | None] = [None] * len(first.cells)
+        self.turn: list[_Placed] = []
+        self._move_marks(first)
 
     @staticmethod
     def _header_key_of(state: BoardView) -> tuple[object, ...]:
@@ -90,12 +119,29 @@ class _Painter:
         self._header_key = key
         return header_layout(state, self.names, self.theme, self.width, self.language, replay=True)
 
-    def _boxed(self, state: BoardView) -> list[tuple[Mark, Box]]:
-        """The stones and markers of ``state`` in pasting order, each with its box."""
-        return [
-            (mark, mark_box(*mark))
-            for mark in board_marks(self.geo, self.theme, state, replay=True)
+    def _move_marks(self, state: BoardView) -> list[Box]:
+        """Make the stones and the last turn's markers those of ``state``; the boxes of the
+        marks that came, went or changed (and of every marker, old and new)."""
+        cells = state.cells
+        dirty: list[Box] = []
+        if cells != self.cells:
+            stones, stone_of = self.stones, self._stone_of
+            for index, (was, now) in enumerate(zip(self.cells, cells, strict=True)):
+                if was != now:
+                    gone = stones[index]
+                    if gone is not None:
+                        dirty.append(gone[2])
+                    stones[index] = stone_of[index][now] if now else None
+                    if now:
+                        dirty.append(stone_of[index][now][2])
+            self.cells = cells
+        dirty += [placed[2] for placed in self.turn]
+        self.turn = [
+            _placed(sprite, centre)
+            for sprite, centre in _last_turn_marks(self.geo, self.theme, state, halo=False)
         ]
+        dirty += [placed[2] for placed in self.turn]
+        return dirty
 
     def _new_base(self, state: BoardView) -> list[Box]:
         """Make the board under the stones (with the loops' shading) current; the boxes
@@ -126,6 +172,12 @@ class _Painter:
     def _loop_box(self, cells: tuple[str, ...]) -> Box:
         """The pixels a loop's shading and outline can touch (its band is far narrower
         than a cell's radius)."""
+        box = self._loop_boxes.get(cells)
+        if box is None:
+            box = self._loop_boxes[cells] = self._loop_box_of(cells)
+        return box
+
+    def _loop_box_of(self, cells: tuple[str, ...]) -> Box:
         centres = [self.geo.centre(name) for name in cells]
         reach = self.geo.radius + 4
         return (
@@ -136,21 +188,25 @@ class _Painter:
         )
 
     def advance(self, state: BoardView) -> list[Box]:
-        """Make the frame show ``state``; the boxes that were painted again."""
-        boxed = self._boxed(state)
-        keys = {(id(sprite), box) for (sprite, _), box in boxed}
+        """Make the frame show ``state``; the boxes that were painted again.
+
+        A box painted again needlessly shows what it showed (it is painted as a full
+        picture paints it): the frame stored in the file is what changed, whatever was
+        painted.
+        """
+        dirty = self._move_marks(state)
         layout = self._header_layout(state)
-        before, layout_before = self.keys, self.layout
-        self.boxed, self.keys, self.layout = boxed, keys, layout
-        dirty = {box for _, box in before ^ keys}
-        dirty.update(self._new_base(state))
+        layout_before, self.layout = self.layout, layout
+        dirty += self._new_base(state)
         painted = [self._clip(box) for box in merged(dirty)]
+        marks = [placed for placed in self.stones if placed is not None]
+        marks += self.turn
         for box in painted:
-            self._repaint(box, boxed, None)
+            self._repaint(box, marks, None)
         header = self.header
         if layout != layout_before or any(overlap(box, header) for box in painted):
             # the header goes on top of everything, so it is painted last
-            self._repaint(header, boxed, state)
+            self._repaint(header, marks, state)
             painted.append(header)
         return painted
 
@@ -158,22 +214,38 @@ class _Painter:
         width, height = self.size
         return (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
 
-    def _repaint(
-        self, box: Box, boxed: list[tuple[Mark, Box]], header_of: BoardView | None
-    ) -> None:
-        """Paint ``box`` afresh: the board, the marks touching it, and the header if asked."""
+    def _repaint(self, box: Box, marks: list[_Placed], header_of: BoardView | None) -> None:
+        """Paint ``box`` afresh: the board, the marks touching it, and the header if asked;
+        then its indices into the frame."""
         left, top, right, bottom = box
-        piece = self.base.crop(box)
-        for (sprite, (x, y)), (mark_left, mark_top, mark_right, mark_bottom) in boxed:
+        if header_of is None:
+            piece = self.base.im.crop(box)
+        else:
+            image = self.base.crop(box)
+            piece = image.im
+        for colour, mask, (mark_left, mark_top, mark_right, mark_bottom) in marks:
             if mark_left < right and left < mark_right and mark_top < bottom and top < mark_bottom:
                 # shifting by whole pixels moves the sprite exactly (its corner is floored)
-                sprite.paste_on(piece, (x - left, y - top))
+                piece.paste(
+                    colour,
+                    (mark_left - left, mark_top - top, mark_right - left, mark_bottom - top),
+                    mask,
+                )
         if header_of is not None:
             # the header strip starts at the top left corner: its coordinates are the same
             _draw_header(
-                piece, header_of, self.names, self.theme, self.width, self.language, replay=True
+                image, header_of, self.names, self.theme, self.width, self.language, replay=True
             )
-        self.frame.paste(piece, (left, top))
+        self.indices.im.paste(piece.convert("P", 0, self.palette), box)
+
+
+# a stone or marker as pasted: its sprite's colour and mask cores, and the box it covers
+_Placed = tuple[Any, Any, Box]
+
+
+def _placed(sprite: Sprite, centre: tuple[float, float]) -> _Placed:
+    colour, mask, _ = sprite._cores
+    return (colour, mask, mark_box(sprite, centre))
 
 
 def _indices(image: Image.Image, palette: Image.Image) -> Image.Image:
@@ -182,13 +254,33 @@ def _indices(image: Image.Image, palette: Image.Image) -> Image.Image:
     return Image.frombytes("L", mapped.size, mapped.tobytes())
 
 
-def _lzw(indices: Image.Image) -> bytes:
-    """An image's indices as GIF image data (LZW, in sub-blocks, terminated)."""
+# 255 where a frame's pixel did not change (its difference is 0), 0 where it did
+_UNCHANGED = [255] + [0] * 255
+
+
+def _lzw(indices: Any, size: tuple[int, int]) -> bytes:
+    """The indices of a core picture of ``size`` as GIF image data (LZW, in sub-blocks,
+    terminated): what ``Image.tobytes("gif", "L")`` gives, without an image round it."""
     # the GIF coder reads a greyscale picture's bytes as it reads a palette picture's
-    return bytes([8]) + indices.tobytes("gif", "L") + b"\x00"
+    encoder = Image.core.gif_encoder("L", "L")
+    encoder.setimage(indices, (0, 0, *size))
+    bufsize = max(ImageFile.MAXBLOCK, size[0] * 4)
+    output = [bytes([8])]
+    try:
+        while True:
+            _, errcode, data = encoder.encode(bufsize)
+            output.append(data)
+            if errcode:
+                break
+    finally:
+        encoder.cleanup()
+    if errcode < 0:
+        raise RuntimeError(f"GIF encoder error {errcode}")
+    output.append(b"\x00")
+    return b"".join(output)
 
 
-def _frame_block(box: Box, indices: Image.Image, duration_ms: int) -> bytes:
+def _frame_block(box: Box, indices: Any, duration_ms: int) -> bytes:
     """One frame: the graphic control extension, the image descriptor and the data."""
     control = struct.pack(
         "<BBBBHBB",
@@ -202,19 +294,20 @@ def _frame_block(box: Box, indices: Image.Image, duration_ms: int) -> bytes:
         0,
     )
     left, top, right, bottom = box
-    descriptor = struct.pack("<BHHHHB", 0x2C, left, top, right - left, bottom - top, 0)
-    return control + descriptor + _lzw(indices)
+    size = (right - left, bottom - top)
+    descriptor = struct.pack("<BHHHHB", 0x2C, left, top, *size, 0)
+    return control + descriptor + _lzw(indices, size)
 
 
 def _gif(
     positions: list[BoardView], names: tuple[str, str], theme: str, width: int, language: str
 ) -> bytes:
-    painter = _Painter(positions[0], names, theme, width, language)
     last = render_board(
         positions[-1], names=names, theme=theme, width=width, language=language, replay=True
     )
     # index TRANSPARENT stays free in the palette: it marks "unchanged since the last frame"
     palette = last.quantize(colors=TRANSPARENT, method=Image.Quantize.FASTOCTREE)
+    painter = _Painter(positions[0], names, theme, width, language, palette)
     colours = (palette.getpalette() or [])[: 3 * 256]
     colours += [0] * (3 * 256 - len(colours))
     image_width, image_height = painter.size
@@ -226,20 +319,18 @@ def _gif(
         # loop forever (the NETSCAPE2.0 application extension)
         b"\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00",
     ]
-    shown = _indices(painter.frame, palette)  # what the viewer shows after each frame
     durations = [FRAME_MS] * (len(positions) - 1) + [LAST_FRAME_MS]
-    blocks.append(_frame_block((0, 0, image_width, image_height), shown, durations[0]))
-    current = shown.copy()
+    blocks.append(_frame_block((0, 0, image_width, image_height), painter.indices.im, durations[0]))
+    shown = painter.indices.im.copy()  # what the viewer shows after each frame
+    current = painter.indices.im
     for state, duration in zip(positions[1:], durations[1:], strict=True):
-        painted = painter.advance(state)
-        for box in painted:
-            current.paste(_indices(painter.frame.crop(box), palette), box)
-        area = union(painted)
-        difference = ImageChops.difference(current.crop(area), shown.crop(area))
-        changed = difference.getbbox()
+        area = union(painter.advance(state))
+        now = current.crop(area)
+        difference = now.chop_difference(shown.crop(area))
+        changed = difference.getbbox(False)
         if changed is None:
             # nothing to show (a pass): one transparent pixel keeps the frame and its duration
-            blocks.append(_frame_block((0, 0, 1, 1), Image.new("L", (1, 1), TRANSPARENT), duration))
+            blocks.append(_frame_block((0, 0, 1, 1), _ONE_TRANSPARENT.im, duration))
             continue
         box = (
             area[0] + changed[0],
@@ -247,14 +338,16 @@ def _gif(
             area[0] + changed[2],
             area[1] + changed[3],
         )
-        after = current.crop(box)
-        unchanged = difference.crop(changed).point([255, *([0] * 255)], "1")
-        delta = after.copy()
-        delta.paste(TRANSPARENT, mask=unchanged)
+        # the pixels that did not change are TRANSPARENT, the highest index: the others
+        # keep theirs (the palette's indices are below it)
+        delta = now.chop_lighter(difference.point(_UNCHANGED, "L")).crop(changed)
         blocks.append(_frame_block(box, delta, duration))
-        shown.paste(after, box)
+        shown.paste(now, area)
     blocks.append(b"\x3b")
     return b"".join(blocks)
+
+
+_ONE_TRANSPARENT = Image.new("L", (1, 1), TRANSPARENT)
 
 
 def replay_gif(
