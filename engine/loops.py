@@ -50,9 +50,9 @@ Everything is checked against a plain transcription of the ruling in the tests.
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
+from typing import NamedTuple
 
 from engine.hexgrid import HexGrid, hex_grid
 
@@ -63,10 +63,9 @@ Loop = tuple[int, ...]  # cell indices in cycle order, starting at the smallest 
 # E met by a construction (a bit mask) -> the answer reached from it, and the cells looked
 # at from there on
 Memo = dict[int, tuple[Loop | None, int]]
-# A construction's rounds past the first: E, W, the cells looked at so far and the cells of
-# W to examine (bit masks) at the start of each round
-Trail = tuple[tuple[int, int, int, int], ...]
-_DIGITS_TO_FLAGS = bytes.maketrans(b"01", b"\x00\x01")
+# A construction's rounds past the first: E, W and the cells looked at so far (bit masks)
+# at the start of each round
+Trail = tuple[tuple[int, int, int], ...]
 
 
 def _several_runs(bits: int) -> bool:
@@ -79,11 +78,91 @@ def _several_runs(bits: int) -> bool:
 # cell to E can only cut the outside apart when those neighbours form several runs, since
 # otherwise every route through the cell can go round it through them.
 SEVERAL_RUNS: tuple[bool, ...] = tuple(_several_runs(bits) for bits in range(64))
-# The same, indexed by the six neighbours' inside-E flags (1 inside), in turning order:
-# the runs of the inside cells and those of the outside cells change at the same places.
-SEVERAL_RUNS_INSIDE: dict[tuple[int, ...], bool] = {
-    tuple(1 - (bits >> i & 1) for i in range(6)): SEVERAL_RUNS[bits] for bits in range(64)
-}
+
+
+class _Layout(NamedTuple):
+    """Where each cell of one board size sits in the bit masks, and masks of the board.
+
+    A mask is an integer on a padded layout: the columns of the board one after another,
+    ``stride`` bits each, a cell ``(q, r)`` at ``base + (q + n - 1)·stride + (n - 1 - r)``,
+    with unused bits between the columns and before the first. Every neighbour of a cell
+    is then a fixed shift away (±1, ±stride, ±(stride + 1)), so the neighbours of a whole
+    set of cells are six shifts and a mask, whatever the set. Positions grow with the cell
+    index, so the lowest bit of a mask is its smallest cell.
+    """
+
+    stride: int
+    bits: tuple[int, ...]  # per cell, its bit
+    cell_at: tuple[int, ...]  # per position, the cell there (-1 between columns)
+    board: int  # every cell
+    edge: int  # the cells on the board's edge
+    rings: tuple[int, ...]  # per cell, its six neighbours (-1, matching no mask, on the edge)
+    neighbours: tuple[int, ...]  # per cell, its neighbours on the board
+    # the six neighbours of the cell at position p, read as ``mask >> (p - stride - 1) &
+    # ring_key``, mapped to whether those outside E form several runs (see SEVERAL_RUNS)
+    ring_key: int
+    several_runs: dict[int, bool]
+
+
+@cache
+def _layout(n: int) -> _Layout:
+    grid = hex_grid(n)
+    m, stride = n - 1, 2 * n
+    base = stride + 1  # room below the first column for the lowest neighbour's shift
+    positions = [base + (q + m) * stride + (m - r) for q, r in grid.coords]
+    bits = tuple(1 << p for p in positions)
+    cell_at = [-1] * (positions[-1] + 1)
+    for cell, p in enumerate(positions):
+        cell_at[p] = cell
+    offsets = [dq * stride - dr for dq, dr in _TURNING]  # turning order
+    low = stride + 1
+    several_runs = {}
+    for inside in range(64):  # bit i: the i-th neighbour in turning order is inside E
+        key = sum(1 << (offsets[i] + low) for i in range(6) if inside >> i & 1)
+        several_runs[key] = SEVERAL_RUNS[63 ^ inside]
+
+    def mask(cells: Sequence[int]) -> int:
+        return sum(bits[x] for x in cells)
+
+    return _Layout(
+        stride=stride,
+        bits=bits,
+        cell_at=tuple(cell_at),
+        board=mask(range(grid.cell_count)),
+        edge=mask([cell for cell, edge in enumerate(grid.on_edge) if edge]),
+        rings=tuple(-1 if -1 in ring else mask(ring) for ring in ring_of_six(n)),
+        neighbours=tuple(mask(nbs) for nbs in grid.neighbours),
+        ring_key=sum(1 << (offset + low) for offset in offsets),
+        several_runs=several_runs,
+    )
+
+
+def cell_bit(n: int, cell: int) -> int:
+    """The bit of ``cell`` in the loop finder's masks on the board of side ``n``."""
+    return _layout(n).bits[cell]
+
+
+def cells_of(n: int, bits: int) -> set[int]:
+    """The cells of a mask on the board of side ``n``."""
+    return cells_of_layout(_layout(n), bits)
+
+
+def cells_of_layout(layout: _Layout, bits: int) -> set[int]:
+    cell_at = layout.cell_at
+    cells = set()
+    while bits:
+        lowest = bits & -bits
+        bits ^= lowest
+        cells.add(cell_at[lowest.bit_length() - 1])
+    return cells
+
+
+def _grown(bits: int, stride: int, board: int) -> int:
+    """``bits`` and all their neighbours on the board."""
+    step = stride + 1
+    return (
+        bits | bits << 1 | bits >> 1 | bits << stride | bits >> stride | bits << step | bits >> step
+    ) & board
 
 
 @cache
@@ -154,54 +233,6 @@ def ring_of_six(n: int) -> tuple[tuple[int, ...], ...]:
 
 
 @cache
-def _ring_masks(n: int) -> tuple[int, ...]:
-    """Per cell, its six neighbours as a bit mask (-1, matching no mask, on the edge)."""
-    return tuple(-1 if -1 in ring else sum(1 << x for x in ring) for ring in ring_of_six(n))
-
-
-@cache
-def _ring_getters(n: int) -> tuple[Callable[[Sequence[int]], tuple[int, ...]], ...]:
-    """Per cell, a function reading a cell's six neighbours (in turning order) out of a
-    sequence by cell index: the flags of the neighbours inside E, read in one call.
-    (Edge cells, which never join E past the first round, read nothing useful.)"""
-    return tuple(operator.itemgetter(*ring) for ring in ring_of_six(n))
-
-
-@cache
-def _edge_mask(n: int) -> int:
-    """The cells on the board's edge, as a bit mask."""
-    return sum(1 << cell for cell, edge in enumerate(hex_grid(n).on_edge) if edge)
-
-
-@cache
-def _neighbour_masks(n: int) -> tuple[int, ...]:
-    """Per cell, its neighbours (those on the board) as a bit mask."""
-    return tuple(sum(1 << x for x in nbs) for nbs in hex_grid(n).neighbours)
-
-
-def _cells_of(bits: int) -> set[int]:
-    """The cell indices of a bit mask."""
-    cells = set()
-    while bits:
-        lowest = bits & -bits
-        bits ^= lowest
-        cells.add(lowest.bit_length() - 1)
-    return cells
-
-
-@cache
-def neighbours_towards_edge(n: int) -> tuple[tuple[int, ...], ...]:
-    """Per cell, its neighbours ordered so that the one nearest the board's edge comes
-    last (a stack then explores it first)."""
-    grid = hex_grid(n)
-    centre = grid.centre
-    return tuple(
-        tuple(sorted(nbs, key=lambda nb: (grid.distance(centre, nb), -nb)))
-        for nbs in grid.neighbours
-    )
-
-
-@cache
 def six_ring_loops(n: int) -> tuple[Loop | None, ...]:
     """Per inner cell, its six neighbours spelled as a loop (None on the edge)."""
     grid = hex_grid(n)
@@ -230,35 +261,47 @@ def cycle_order(grid: HexGrid, cells: set[int] | frozenset[int]) -> Loop:
     return tuple(order)
 
 
+def _spelling(layout: _Layout, cycle: int) -> Loop:
+    """:func:`cycle_order` of a cycle given as a mask, walked on the mask: from its
+    lowest bit (the smallest cell) towards the lower of its two neighbours on it."""
+    neighbours, cell_at = layout.neighbours, layout.cell_at
+    first = cycle & -cycle
+    start = cell_at[first.bit_length() - 1]
+    order = [start]
+    steps = neighbours[start] & cycle
+    previous, current = first, steps & -steps
+    while current != first and current:
+        cell = cell_at[current.bit_length() - 1]
+        order.append(cell)
+        following = neighbours[cell] & cycle & ~previous
+        if following & (following - 1):
+            break  # a fork: not a cycle
+        previous, current = current, following
+    if len(order) != cycle.bit_count():
+        raise RuntimeError(f"cells {sorted(cells_of_layout(layout, cycle))} do not form one cycle")
+    return tuple(order)
+
+
 # ---- the construction and its flood fills ----------------------------------------------
 # Plain functions of the board and bit masks: LoopFinder keeps the answers and what they
 # depend on, these work them out.
 
 
-def edge_reaching_empty_cells(grid: HexGrid, occupied: bytes | bytearray) -> int:
-    """The empty cells whose region of empty cells touches the board's edge, as a bit mask
-    over cell indices."""
-    neighbours, on_edge = grid.neighbours, grid.on_edge
-    flags = [False] * grid.cell_count
-    stack = [i for i in range(grid.cell_count) if on_edge[i] and not occupied[i]]
-    for i in stack:
-        flags[i] = True
-    while stack:
-        cell = stack.pop()
-        for nb in neighbours[cell]:
-            if not flags[nb] and not occupied[nb]:
-                flags[nb] = True
-                stack.append(nb)
-    reach_bits = 0
-    for index, flag in enumerate(flags):
-        if flag:
-            reach_bits |= 1 << index
-    return reach_bits
+def edge_reaching_empty_cells(n: int, occupied_bits: int) -> int:
+    """The empty cells whose region of empty cells touches the board's edge (a mask),
+    given the occupied cells (a mask)."""
+    layout = _layout(n)
+    empty = layout.board & ~occupied_bits
+    reach = layout.edge & empty
+    while True:
+        grown = _grown(reach, layout.stride, empty)
+        if grown == reach:
+            return reach
+        reach = grown
 
 
 def grow_loop(
     grid: HexGrid,
-    occupied: bytes | bytearray,
     occupied_bits: int,
     reach_bits: int,
     memo: Memo,
@@ -266,13 +309,13 @@ def grow_loop(
     before: tuple[Memo, Trail | None, int] | None = None,
     spelled: dict[int, Loop] | None = None,
 ) -> tuple[Loop | None, int, Trail | None]:
-    """The loop around ``cell``, the cells looked at on the way (a bit mask), and the
+    """The loop around ``cell``, the cells looked at on the way (a mask), and the
     construction's trail past its first round (None if it ended there).
 
     ``occupied_bits`` and ``reach_bits`` are the board's occupied and edge-reaching empty
-    cells as bit masks (see :func:`edge_reaching_empty_cells`); ``memo`` maps every E met
-    (a bit mask) to the answer reached from it and the cells looked at from there on, and
-    is filled in on the way.
+    cells (see :func:`edge_reaching_empty_cells`); ``memo`` maps every E met (a mask) to
+    the answer reached from it and the cells looked at from there on, and is filled in on
+    the way.
 
     ``before``, for a board one change away from an earlier one, is what the earlier board
     knew: its memo, the trail of this cell's construction there (or None), and the cells
@@ -281,92 +324,108 @@ def grow_loop(
     none of those cells: so it resumes at the first round that had, and the memo's answers
     that looked at none of them still hold.
 
-    ``spelled`` maps the loops found so far (bit masks) to their spelling (see
+    ``spelled`` maps the loops found so far (masks) to their spelling (see
     :func:`cycle_order`), for the boards of one lineage: the same loop is found from
     several cells and on many boards in a row.
     """
     if grid.on_edge[cell]:
         return None, 0, None
     n = grid.n
-    ring_bits = _ring_masks(n)[cell]
-    neighbour_masks = _neighbour_masks(n)
+    layout = _layout(n)
+    ring_bits = layout.rings[cell]
     if before is not None and before[1] is not None and not ring_bits & before[2]:
         trail_before, changed = before[1], before[2]
         resume = 0
         while resume < len(trail_before) - 1 and not trail_before[resume][2] & changed:
             resume += 1
-        region_bits, rim_bits, looked_at, to_examine = trail_before[resume]
-        inside = bytearray(format(region_bits, f"0{grid.cell_count}b")[::-1].encode())
-        inside = inside.translate(_DIGITS_TO_FLAGS)
+        region_bits, rim_bits, looked_at = trail_before[resume]
         return _grow_on(
             grid,
             occupied_bits,
             reach_bits,
             memo,
             before,
-            inside,
             region_bits,
             rim_bits,
             looked_at,
-            to_examine,
             list(trail_before[:resume]),
             spelled,
         )
 
     # First round, E = {cell}: W is the ring of six, where every cell has exactly two
-    # neighbours in W, so only its empty cells move (answered with bit masks: about
-    # half of all constructions end here).
-    rings = ring_of_six(n)
+    # neighbours in W, so only its empty cells move (answered with masks: about half of
+    # all constructions end here).
     empty_ring = ring_bits & ~occupied_bits
     if not empty_ring:
         return six_ring_loops(n)[cell], ring_bits, None
-    if empty_ring & (reach_bits | _edge_mask(n)):
+    stop_bits = reach_bits | layout.edge
+    if empty_ring & stop_bits:
         return None, ring_bits, None
-    # E is kept twice: as flags per cell (for the walks) and as a bit mask (the memo's
-    # key); W only as a bit mask, so a W cell's number of neighbours in W is one AND
-    # and a bit count instead of bookkeeping
-    inside = bytearray(grid.cell_count)
-    inside[cell] = 1
-    region_bits = 1 << cell
-    members = [cell]
-    for w in rings[cell]:
-        if occupied[w]:
-            continue
-        inside[w] = 1
-        region_bits |= 1 << w
-        members.append(w)
-        outside = 0
-        for bit, nb in enumerate(rings[w]):
-            if not inside[nb]:
-                outside |= 1 << bit
-        if SEVERAL_RUNS[outside]:
-            for x in add_enclosed(grid, w, inside, reach_bits):
-                region_bits |= 1 << x
-                members.append(x)
-
-    rim_bits = 0
-    for x in members:
-        rim_bits |= neighbour_masks[x]
-    rim_bits &= ~region_bits
+    region_bits = _move_in(layout, layout.bits[cell], empty_ring, stop_bits)
+    rim_bits = _grown(region_bits, layout.stride, layout.board) & ~region_bits
     looked_at = ring_bits | rim_bits
-    if looked_at & ~occupied_bits & reach_bits:
+    if rim_bits & reach_bits:
         # an empty cell of W reaches the edge: the construction escapes in the next
         # round (the commonest ending, settled before any bookkeeping)
         return None, looked_at, None
     return _grow_on(
-        grid,
-        occupied_bits,
-        reach_bits,
-        memo,
-        before,
-        inside,
-        region_bits,
-        rim_bits,
-        looked_at,
-        rim_bits,
-        [],
-        spelled,
+        grid, occupied_bits, reach_bits, memo, before, region_bits, rim_bits, looked_at, [], spelled
     )
+
+
+def _move_in(layout: _Layout, region_bits: int, moving: int, stop_bits: int) -> int:
+    """E (``region_bits``) with the cells of ``moving`` added, and every piece of the
+    outside that they cut off from the board's edge.
+
+    The cells go in one at a time: a cell whose neighbours outside E form a single run
+    cannot cut the outside apart (every route through it can go round it through them),
+    so only the others are followed by a flood of the outside from each of their outside
+    neighbours. A flood grows by a ring of cells a step and gives up on its piece as soon
+    as it meets a cell of ``stop_bits`` (the edge, and the empty cells reaching it, which
+    never join E): only the pieces really cut off are flooded whole.
+    """
+    stride, board = layout.stride, layout.board
+    step = stride + 1
+    ring_key, several_runs = layout.ring_key, layout.several_runs
+    while moving:
+        lowest = moving & -moving
+        moving ^= lowest
+        if region_bits & lowest:
+            continue  # enclosed by an earlier cell of this round
+        region_bits |= lowest
+        if not several_runs[region_bits >> (lowest.bit_length() - 1 - step) & ring_key]:
+            continue
+        outside = board & ~region_bits
+        starts = (
+            lowest << 1
+            | lowest >> 1
+            | lowest << stride
+            | lowest >> stride
+            | lowest << step
+            | lowest >> step
+        ) & outside
+        while starts:
+            piece = starts & -starts
+            while True:
+                grown = (
+                    piece
+                    | piece << 1
+                    | piece >> 1
+                    | piece << stride
+                    | piece >> stride
+                    | piece << step
+                    | piece >> step
+                ) & outside
+                if grown & stop_bits:
+                    starts &= ~grown  # the piece reaches the edge, and so do these
+                    break
+                if grown == piece:  # cut off: it joins E
+                    region_bits |= piece
+                    outside &= ~piece
+                    starts &= ~piece
+                    break
+                piece = grown
+    return region_bits
 
 
 def _grow_on(
@@ -375,30 +434,24 @@ def _grow_on(
     reach_bits: int,
     memo: Memo,
     before: tuple[Memo, Trail | None, int] | None,
-    inside: bytearray,
     region_bits: int,
     rim_bits: int,
     looked_at: int,
-    to_examine: int,
-    trail: list[tuple[int, int, int, int]],
+    trail: list[tuple[int, int, int]],
     spelled: dict[int, Loop] | None = None,
 ) -> tuple[Loop | None, int, Trail]:
-    """The later rounds of :func:`grow_loop`, from E (``region_bits``, also as flags in
-    ``inside``), its W (``rim_bits``) and the cells looked at so far; ``trail`` holds the
-    rounds before (E, W and the cells looked at, at each round's start).
+    """The later rounds of :func:`grow_loop`, from E (``region_bits``), its W
+    (``rim_bits``) and the cells looked at so far; ``trail`` holds the rounds before (E, W
+    and the cells looked at, at each round's start).
 
-    A round only re-examines the W cells whose count of W neighbours changed or that are
-    new to W (``to_examine``): the others were stones with exactly two and still are.
+    A round works on whole masks: the stones of W with exactly two neighbours in W are
+    found by counting, for every cell at once, how many of the six shifted copies of W
+    hold it; the new W is E's neighbours outside E, six shifts again.
     """
-    n = grid.n
-    neighbour_masks = _neighbour_masks(n)
-    edge_bits = _edge_mask(n)
-    ring_masks, ring_getters = _ring_masks(n), _ring_getters(n)
-    rings, towards_edge = ring_of_six(n), neighbours_towards_edge(n)
-    several_runs = SEVERAL_RUNS_INSIDE
-    empty_bits = ~occupied_bits
-    # a flood of the outside stops at the edge or at an edge-reaching empty cell (which
-    # never joins E): see add_enclosed()
+    layout = _layout(grid.n)
+    stride, board, edge_bits = layout.stride, layout.board, layout.edge
+    step = stride + 1
+    empty_bits = board & ~occupied_bits
     stop_bits = reach_bits | edge_bits
     memo_before, changed = (before[0], before[2]) if before is not None else ({}, 0)
     # Constructions from different cells often reach the same E and go on alike from
@@ -407,7 +460,7 @@ def _grow_on(
     result: Loop | None = None
     remembered = 0  # how many of the trail's regions the memo learns (not one it knew)
     while True:
-        trail.append((region_bits, rim_bits, looked_at, to_examine))
+        trail.append((region_bits, rim_bits, looked_at))
         known = memo.get(region_bits)
         if known is None:
             known = memo_before.get(region_bits)
@@ -419,147 +472,81 @@ def _grow_on(
             remembered = len(trail) - 1
             break
         remembered = len(trail)
-        candidates = to_examine & rim_bits
-        moving = candidates & empty_bits
+        moving = rim_bits & empty_bits
         if moving & reach_bits:
             break  # this empty region, and with it the edge, joins E: no loop
-        stones = candidates & occupied_bits
-        while stones:
-            lowest = stones & -stones
-            stones ^= lowest
-            if (neighbour_masks[lowest.bit_length() - 1] & rim_bits).bit_count() != 2:
-                moving |= lowest
+        # at least one, two and three of each cell's neighbours in W, one direction at a
+        # time; the stones of W with two and not three stay
+        one, two = rim_bits << 1, rim_bits >> 1
+        one, two = one | two, one & two
+        shifted = rim_bits << stride
+        three = two & shifted
+        two |= one & shifted
+        one |= shifted
+        shifted = rim_bits >> stride
+        three |= two & shifted
+        two |= one & shifted
+        one |= shifted
+        shifted = rim_bits << step
+        three |= two & shifted
+        two |= one & shifted
+        one |= shifted
+        shifted = rim_bits >> step
+        three |= two & shifted
+        two |= one & shifted
+        moving |= rim_bits & occupied_bits & ~(two & ~three)
         if not moving:
             if spelled is None:
-                result = cycle_order(grid, _cells_of(rim_bits))
+                result = _spelling(layout, rim_bits)
             else:
                 result = spelled.get(rim_bits)
                 if result is None:
                     if len(spelled) >= _SPELLED_LIMIT:
                         spelled.clear()  # a long search's lineage: start again
-                    result = spelled[rim_bits] = cycle_order(grid, _cells_of(rim_bits))
+                    result = spelled[rim_bits] = _spelling(layout, rim_bits)
             break
         if moving & edge_bits:
             break
-        to_examine = 0
-        escapes = False
-        while moving:
-            lowest = moving & -moving
-            moving ^= lowest
-            if region_bits & lowest:
-                continue  # already enclosed by an earlier cell of this round
-            w = lowest.bit_length() - 1
-            inside[w] = 1
-            region_bits |= lowest
-            rim_bits &= ~lowest
-            # its neighbours outside E: those already in W lose w as a W neighbour, the
-            # others are new to W and their W neighbours gain one
-            outside = ring_masks[w] & ~region_bits
-            to_examine |= outside
-            fresh = outside & ~rim_bits
-            if fresh:
-                rim_bits |= fresh
-                looked_at |= fresh
-                if fresh & reach_bits:
-                    # an empty cell reaching the edge joined W: it moves in next round
-                    # (nothing encloses it) and the construction escapes, so it ends here
-                    escapes = True
-                    break
-                while fresh:
-                    nb_bit = fresh & -fresh
-                    fresh ^= nb_bit
-                    to_examine |= neighbour_masks[nb_bit.bit_length() - 1]
-            if several_runs[ring_getters[w](inside)]:
-                # the pieces cut off are bounded by E alone: no W cell outside them
-                # neighbours them, so dropping them leaves the other counts right (this
-                # is add_enclosed(), written out: it runs for a good part of all moves)
-                known_open: set[int] = set()
-                for start in rings[w]:
-                    if inside[start] or start in known_open:
-                        continue
-                    piece = _cut_off(start, inside, stop_bits, towards_edge, known_open)
-                    if piece is not None:
-                        for x in piece:
-                            inside[x] = 1
-                            x_bit = 1 << x
-                            region_bits |= x_bit
-                            rim_bits &= ~x_bit
-        if escapes:
+        region_bits = _move_in(layout, region_bits, moving, stop_bits)
+        rim_bits = (
+            region_bits << 1
+            | region_bits >> 1
+            | region_bits << stride
+            | region_bits >> stride
+            | region_bits << step
+            | region_bits >> step
+        ) & (board & ~region_bits)
+        looked_at |= rim_bits
+        if rim_bits & reach_bits:
+            # an empty cell reaching the edge joined W: it moves in next round (nothing
+            # encloses it) and the construction escapes, so it ends here
             break
-    for seen_region, _, _, _ in trail[:remembered]:
+    for seen_region, _, _ in trail[:remembered]:
         memo[seen_region] = (result, looked_at & ~seen_region)
     return result, looked_at, tuple(trail)
 
 
-def add_enclosed(grid: HexGrid, cell: int, inside: bytearray, open_bits: int = 0) -> list[int]:
-    """Mark ``inside`` the pieces of the outside that ``cell`` has just cut off, and
-    return them.
-
-    Each piece is flooded from a neighbour of ``cell``, heading for the board's edge
-    first (neighbours nearer the edge are tried first), and given up as open as soon
-    as it reaches the edge, or a cell of ``open_bits`` (cells known to reach it whatever E
-    holds: the edge-reaching empty cells, which never join E): only pieces that really
-    are cut off get flooded whole.
-    """
-    towards_edge = neighbours_towards_edge(grid.n)
-    stop_bits = open_bits | _edge_mask(grid.n)
-    known_open: set[int] = set()  # cells shown to connect to the edge
-    enclosed: list[int] = []
-    for start in ring_of_six(grid.n)[cell]:
-        if inside[start] or start in known_open:
-            continue
-        seen = _cut_off(start, inside, stop_bits, towards_edge, known_open)
-        if seen is not None:
-            for x in seen:
-                inside[x] = 1
-            enclosed.extend(seen)
-    return enclosed
-
-
-def _cut_off(
-    start: int,
-    blocked: bytes | bytearray,
-    stop_bits: int,
-    towards_edge: Sequence[Sequence[int]],
-    known_open: set[int],
-) -> set[int] | None:
-    """The cells not ``blocked`` joined to ``start``, if they do not reach the board's
-    edge; None if they do (then they are added to ``known_open``). Heads for the edge
-    first and stops as soon as it meets a cell of ``stop_bits`` (the edge, and cells known
-    to reach it), each neighbour tested as it is found rather than when its turn comes."""
-    if stop_bits >> start & 1:
-        known_open.add(start)
-        return None
-    seen = {start}
-    stack = [start]
-    while stack:
-        for nb in towards_edge[stack.pop()]:
-            if blocked[nb] or nb in seen:
-                continue
-            if stop_bits >> nb & 1 or nb in known_open:
-                known_open |= seen
-                return None
-            seen.add(nb)
-            stack.append(nb)
-    return seen
-
-
-def pieces_cut_off(grid: HexGrid, occupied: bytes, ring: tuple[int, ...]) -> list[set[int]]:
-    """The empty regions next to a new stone that no longer reach the board's edge,
-    when the region the stone was placed in did (``occupied`` includes the stone, ``ring``
-    is its neighbours in turning order)."""
-    towards_edge, edge_bits = neighbours_towards_edge(grid.n), _edge_mask(grid.n)
-    known_open: set[int] = set()
-    pieces: list[set[int]] = []
-    for start in ring:
-        if start < 0 or occupied[start] or start in known_open:
-            continue
-        if any(start in piece for piece in pieces):
-            continue
-        seen = _cut_off(start, occupied, edge_bits, towards_edge, known_open)
-        if seen is not None:
-            pieces.append(seen)
-    return pieces
+def pieces_cut_off(n: int, empty_bits: int, cell: int) -> int:
+    """The empty cells next to a new stone on ``cell`` whose region no longer reaches the
+    board's edge, when the region the stone was placed in did (``empty_bits`` without the
+    stone's cell), as a mask."""
+    layout = _layout(n)
+    stride, edge = layout.stride, layout.edge
+    starts = layout.neighbours[cell] & empty_bits
+    cut = 0
+    while starts:
+        piece = starts & -starts
+        while True:
+            grown = _grown(piece, stride, empty_bits)
+            if grown & edge:
+                starts &= ~grown
+                break
+            if grown == piece:
+                cut |= piece
+                starts &= ~piece
+                break
+            piece = grown
+    return cut
 
 
 def reach_without(
@@ -568,11 +555,12 @@ def reach_without(
     cells: list[int] | tuple[int, ...] | set[int],
     reach_bits: int,
 ) -> int:
-    """The edge-reaching empty cells (bit mask) once the stones on ``cells`` are gone
+    """The edge-reaching empty cells (a mask) once the stones on ``cells`` are gone
     (``occupied`` without them, ``reach_bits`` the edge-reaching empty cells with them):
     only the regions holding a freed cell can change, and they reach the edge if they
     hold an edge cell or meet a region that did."""
     neighbours, on_edge = grid.neighbours, grid.on_edge
+    bits = _layout(grid.n).bits
     done: set[int] = set()
     for start in cells:
         if start in done:
@@ -588,7 +576,7 @@ def reach_without(
             for nb in neighbours[x]:
                 if occupied[nb] or nb in joined:
                     continue
-                if reach_bits >> nb & 1:
+                if reach_bits & bits[nb]:
                     reaches = True
                     continue
                 joined.add(nb)
@@ -596,7 +584,7 @@ def reach_without(
         done |= joined
         if reaches:
             for x in joined:
-                reach_bits |= 1 << x
+                reach_bits |= bits[x]
     return reach_bits
 
 
@@ -629,11 +617,15 @@ def _index_changed(
     cells of the loops that went or came are listed again (each list in the loops'
     order, as a list made from scratch has it; the other lists are shared)."""
     gone = {loop for loop in loops_before if loop not in loops_now}
-    came = [loop for loop in loops_now if loop not in loops_before]
+    came: dict[int, list[Loop]] = {}  # the new loops by cell
+    for loop in loops_now:
+        if loop not in loops_before:
+            for x in loop:
+                came.setdefault(x, []).append(loop)
     through = dict(through_before)
-    for x in {x for loop in gone for x in loop}.union(*came):
+    for x in {x for loop in gone for x in loop}.union(came):
         kept = [loop for loop in through_before.get(x, ()) if loop not in gone]
-        kept.extend(loop for loop in came if x in loop)
+        kept += came.get(x, ())
         if kept:
             through[x] = sorted(kept)
         else:
@@ -717,7 +709,9 @@ class LoopFinder:
         self._unsettled_set: set[int] = set()
         # set by with_stone() / without_stones(): the complete answers of the board before,
         # valid here for every cell outside _unsettled_set
-        self._base: tuple[dict[int, Loop | None], dict[int, int]] | None = None
+        self._base: tuple[dict[int, Loop | None], dict[int, int], dict[Loop, list[int]]] | None = (
+            None
+        )
         # the answers whose construction went past its first round, with the cells they
         # looked at (made on demand, once every answer is known)
         self._wide_looks: dict[int, int] | None = None
@@ -734,18 +728,19 @@ class LoopFinder:
 
     # ---- empty regions --------------------------------------------------------------
     def _bits(self) -> tuple[int, int]:
-        """As bit masks over cell indices: the occupied cells, and the empty cells whose
+        """As masks (see :class:`_Layout`): the occupied cells, and the empty cells whose
         region of empty cells touches the board's edge."""
         occupied_bits = self._occupied_bits
         if occupied_bits is None:
+            bits = _layout(self.grid.n).bits
             occupied_bits = 0
             for index, code in enumerate(self.occupied):
                 if code:
-                    occupied_bits |= 1 << index
+                    occupied_bits |= bits[index]
             self._occupied_bits = occupied_bits
         reach_bits = self._reach_bits
         if reach_bits is None:
-            reach_bits = self._reach_bits = edge_reaching_empty_cells(self.grid, self.occupied)
+            reach_bits = self._reach_bits = edge_reaching_empty_cells(self.grid.n, occupied_bits)
         return occupied_bits, reach_bits
 
     # ---- the construction -------------------------------------------------------------
@@ -768,9 +763,10 @@ class LoopFinder:
         # The first round of the construction (see grow_loop()) ends most of them and costs
         # less than looking the answer up.
         n = self.grid.n
-        ring_bits = _ring_masks(n)[cell]
+        layout = _layout(n)
+        ring_bits = layout.rings[cell]
         empty_ring = ring_bits & ~occupied_bits
-        if not empty_ring or empty_ring & (reach_bits | _edge_mask(n)):
+        if not empty_ring or empty_ring & (reach_bits | layout.edge):
             loop = None if empty_ring else six_ring_loops(n)[cell]
             around[cell] = loop
             self._looked_at[cell] = ring_bits
@@ -797,7 +793,6 @@ class LoopFinder:
         before = self._before  # set only with a tag
         loop, looked_at, trail = grow_loop(
             self.grid,
-            self.occupied,
             occupied_bits,
             reach_bits,
             self._memo,
@@ -830,19 +825,17 @@ class LoopFinder:
         successor = LoopFinder(self.grid.n, occupied)
         successor._new_stone = successor._tag = cell
         occupied_bits, reach_bits = self._bits()
-        successor._occupied_bits = occupied_bits | 1 << cell
-        ring = self._rings[cell]
+        changed = _layout(self.grid.n).bits[cell]  # the cells whose answers must be redone
+        successor._occupied_bits = occupied_bits | changed
         open_around = 0  # which of the six neighbours are empty or off the board
-        for bit, x in enumerate(ring):
+        for bit, x in enumerate(self._rings[cell]):
             if x < 0 or not occupied[x]:
                 open_around |= 1 << bit
-        changed = 1 << cell  # the cells whose answers' constructions must be redone
         if SEVERAL_RUNS[open_around] and reach_bits & changed:
             # the stone may cut its empty region apart: a piece that no longer reaches the
             # edge is entirely made of neighbours' pieces, so flood from each of them
-            for piece in pieces_cut_off(self.grid, occupied, ring):
-                for x in piece:
-                    changed |= 1 << x
+            layout = _layout(self.grid.n)
+            changed |= pieces_cut_off(self.grid.n, layout.board & ~(occupied_bits | changed), cell)
         successor._reach_bits = reach_bits & ~changed
         successor._before = (self._memo, self._trails, changed)
         self._hand_over(successor, self._watchers_of(changed))
@@ -861,9 +854,10 @@ class LoopFinder:
         successor = LoopFinder(self.grid.n, occupied)
         successor._tag = tuple(sorted(cells))
         occupied_bits, reach_bits = self._bits()
+        bits = _layout(self.grid.n).bits
         changed = 0
         for cell in cells:
-            changed |= 1 << cell
+            changed |= bits[cell]
         successor._occupied_bits = occupied_bits & ~changed
         successor._reach_bits = reach_without(self.grid, occupied, cells, reach_bits)
         # the empty cells whose region's reach of the edge changed
@@ -880,7 +874,7 @@ class LoopFinder:
         never-changing answers directly (see :meth:`around`).
         """
         successor._spelled = self._spelled
-        successor._base = (self._around, self._looked_at)
+        successor._base = (self._around, self._looked_at, self._producers)
         successor._unsettled = sorted(unsettled)
         successor._unsettled_set = unsettled
         successor._carried = (self._index_by_cell(), self._producers)
@@ -894,7 +888,8 @@ class LoopFinder:
         neighbours only: those watchers are the neighbours of ``cells``. Only the few
         that went further are scanned.
         """
-        ring_masks = _ring_masks(self.grid.n)
+        layout = _layout(self.grid.n)
+        ring_masks = layout.rings
         looked_at = self._looked_at
         wide = self._wide_looks
         if wide is None and self._wide_before is not None:
@@ -913,12 +908,12 @@ class LoopFinder:
                 if mask and mask != ring_masks[start]
             }
         found = {start for start, mask in wide.items() if mask & cells}
-        neighbours = self.grid.neighbours
+        neighbours, cell_at = self.grid.neighbours, layout.cell_at
         rest = cells
         while rest:
             lowest = rest & -rest
             rest ^= lowest
-            for nb in neighbours[lowest.bit_length() - 1]:
+            for nb in neighbours[cell_at[lowest.bit_length() - 1]]:
                 if looked_at[nb] == ring_masks[nb]:
                     found.add(nb)
         return found
@@ -951,30 +946,47 @@ class LoopFinder:
         stable order (by their canonical spelling)."""
         if self._all is None:
             base = self._base
+            producers: dict[Loop, list[int]]
             if base is not None:
                 # settled answers come from the board before in one go
                 for start in self._unsettled:
                     self.around(start)
+                own = self._around
                 around, looked_at = dict(base[0]), dict(base[1])
-                around.update(self._around)
+                around.update(own)
                 looked_at.update(self._looked_at)
                 self._around, self._looked_at = around, looked_at
                 self._base = None
+                # the loops of the board before, less the answers worked out again, plus
+                # theirs here (the lists are shared with the board before until they change)
+                producers = dict(base[2])
+                for start in self._unsettled:
+                    was, now = base[0][start], own[start]
+                    if was == now:
+                        continue
+                    if was is not None:
+                        kept = [cell for cell in producers[was] if cell != start]
+                        if kept:
+                            producers[was] = kept
+                        else:
+                            del producers[was]
+                    if now is not None:
+                        producers[now] = [*producers.get(now, ()), start]
                 if self._before is not None:
                     # the trails of the answers carried over still hold here
                     trails = dict(self._before[1])
-                    own = self._trails
+                    own_trails = self._trails
                     for start in self._unsettled:
-                        trails[start] = own.get(start)
+                        trails[start] = own_trails.get(start)
                     self._trails = trails
                     self._before = None
             else:
                 for cell in range(self.grid.cell_count):
                     self.around(cell)
-            producers: dict[Loop, list[int]] = {}
-            for cell, loop in self._around.items():
-                if loop is not None:
-                    producers.setdefault(loop, []).append(cell)
+                producers = {}
+                for cell, loop in self._around.items():
+                    if loop is not None:
+                        producers.setdefault(loop, []).append(cell)
             self._producers = producers
             self._all = sorted(producers)
             if self._carried is not None and self._through is None:

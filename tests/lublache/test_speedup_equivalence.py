@@ -357,3 +357,26 @@ def test_a_cell_next_to_an_owned_loop_is_told_alike_without_the_whole_set() -> N
                         assert lone._next_to_owned_loop(cell, colour) == (cell in forbidden)
                 refused += len(forbidden)
     assert refused > 0  # cells next to owned loops were among them
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from((5, 7, 9)))
+def test_random_playout_replays_have_the_frozen_finder_s_loops(seed: int, size: int) -> None:
+    """The whole-mask rounds of the construction (issue 31) on the replay's path: a random
+    playout read back and replayed by history(), each position's finder made from the one
+    before (a stone added, the removed stones taken away), has the frozen finder's loops
+    at every position, and the same loop around every cell at some of them."""
+    rng = random.Random(seed)
+    game = _NineLublache() if size == 9 else FAST
+    state = game.new(size)
+    while state.outcome is None and len(state.moves) < 120:
+        state = state.play(rng.choice(state.legal_moves()))
+    _forget_shared_answers()
+    for position in game.from_json(state.to_json()).history():
+        occupied = bytes(position.cells)
+        finder = position._finder()  # type: ignore[attr-defined]
+        slow = LoopFinderV1(size, occupied)
+        assert finder.all_loops() == slow.all_loops(), (seed, len(position.moves))
+        if rng.random() < 0.2:
+            cells = range(len(occupied))
+            assert [finder.around(c) for c in cells] == [slow.around(c) for c in cells]
