@@ -324,30 +324,52 @@ def _gif(
     shown = painter.indices.im.copy()  # what the viewer shows after each frame
     current = painter.indices.im
     for state, duration in zip(positions[1:], durations[1:], strict=True):
-        area = union(painter.advance(state))
-        now = current.crop(area)
-        difference = now.chop_difference(shown.crop(area))
-        changed = difference.getbbox(False)
-        if changed is None:
+        # the pixels that changed lie in the boxes painted again: the frame is the bounding
+        # box of those that did, found box by box (their union can be far larger than the
+        # boxes, with the last move's ring on one side of the board and the new one on the
+        # other), and outside the boxes every pixel of it is TRANSPARENT
+        found, pieces = [], []
+        for painted in painter.advance(state):
+            now = current.crop(painted)
+            difference = now.chop_difference(shown.crop(painted))
+            changed = difference.getbbox(False)
+            if changed is not None:
+                left, top = painted[0], painted[1]
+                found.append(
+                    (left + changed[0], top + changed[1], left + changed[2], top + changed[3])
+                )
+                pieces.append((painted, now, difference))
+        if not found:
             # nothing to show (a pass): one transparent pixel keeps the frame and its duration
             blocks.append(_frame_block((0, 0, 1, 1), _ONE_TRANSPARENT.im, duration))
             continue
-        box = (
-            area[0] + changed[0],
-            area[1] + changed[1],
-            area[0] + changed[2],
-            area[1] + changed[3],
-        )
-        # the pixels that did not change are TRANSPARENT, the highest index: the others
-        # keep theirs (the palette's indices are below it)
-        delta = now.chop_lighter(difference.point(_UNCHANGED, "L")).crop(changed)
+        box = union(found)
+        delta = Image.core.fill("L", (box[2] - box[0], box[3] - box[1]), TRANSPARENT)
+        for painted, now, difference in pieces:
+            inside = (
+                max(painted[0], box[0]),
+                max(painted[1], box[1]),
+                min(painted[2], box[2]),
+                min(painted[3], box[3]),
+            )
+            mine = _moved(inside, painted)
+            # the pixels that did not change are TRANSPARENT, the highest index: the others
+            # keep theirs (the palette's indices are below it)
+            unchanged = difference.crop(mine).point(_UNCHANGED, "L")
+            now = now.crop(mine)
+            delta.paste(now.chop_lighter(unchanged), _moved(inside, box))
+            shown.paste(now, inside)
         blocks.append(_frame_block(box, delta, duration))
-        shown.paste(now, area)
     blocks.append(b"\x3b")
     return b"".join(blocks)
 
 
 _ONE_TRANSPARENT = Image.new("L", (1, 1), TRANSPARENT)
+
+
+def _moved(box: Box, origin: Box) -> Box:
+    """``box`` in the coordinates of a picture whose top left corner is ``origin``'s."""
+    return (box[0] - origin[0], box[1] - origin[1], box[2] - origin[0], box[3] - origin[1])
 
 
 def replay_gif(
