@@ -18,13 +18,16 @@ What keeps this fast (a Lublache turn asks about the loops of every candidate bo
 - An empty cell of ``W`` always moves, so once ``E`` meets an empty region that reaches the
   edge the answer is "no loop" at once (most cells of a sparse board stop after one round),
   even in the middle of a round: as soon as such a cell joins ``W``.
+- Cells, ``E`` and ``W`` are bit masks on a padded layout (:class:`_Layout`) where every
+  neighbour is a fixed shift, so a round works on whole masks: the stones of ``W`` with
+  exactly two neighbours in ``W`` are counted for all cells at once from six shifted
+  copies of ``W``, and the new ``W`` is six shifts of ``E``.
 - Enclosure is checked locally: adding one cell to ``E`` can only cut the rest of the board
-  apart when the cell's outside neighbours, taken round it, form more than one run; only
-  then is a flood fill needed.
-- ``W`` is kept as a bit mask, updated as cells join ``E``: a cell's number of neighbours
-  in ``W`` is one AND and a bit count, and a round re-examines only the cells next to what
-  moved. Every ``E`` met is remembered with its answer, as constructions from nearby
-  cells often meet.
+  apart when the cell's outside neighbours, taken round it, form more than one run (one
+  shift, a mask and a table); only then is a flood fill needed, and a flood grows a
+  ring of cells a step, giving up as soon as it meets a cell known to reach the edge.
+- Every ``E`` met is remembered with its answer, as constructions from nearby cells
+  often meet.
 - :meth:`LoopFinder.with_stone` gives the loops of the board with one more stone by
   carrying over every answer whose construction never looked at the changed cells. It
   copies nothing: the new finder reads the old one's answers until it needs them all.
@@ -38,12 +41,13 @@ What keeps this fast (a Lublache turn asks about the loops of every candidate bo
   loop can pass through; they need no loop work at all.
 - A construction that must be worked out again on the board with one more stone (or a few
   fewer) goes exactly as it went on the board before until it looks at a changed cell:
-  each construction keeps its *trail* (E, W, the cells looked at and those to examine, at
-  the start of each round), and the new one resumes at the first round that looks at a
+  each construction keeps its *trail* (E, W and the cells looked at, at the start of each
+  round), and the new one resumes at the first round that looks at a
   changed cell; the memo of the board before still answers for every E whose rest of
   the construction looked at none (see :func:`grow_loop`). The trails, the wide
   constructions and the loops by cell are carried from board to board like the answers,
-  and the loops found are spelled (:func:`cycle_order`) once for a whole lineage of boards.
+  and the loops found are spelled (:func:`cycle_order`, walked on the mask) once for a
+  whole lineage of boards.
 
 Everything is checked against a plain transcription of the ruling in the tests.
 """
@@ -608,6 +612,41 @@ _shared_answers: dict[
 ] = {}
 
 
+def occupied_mask(n: int, occupied: bytes | bytearray) -> int:
+    """The occupied cells (``occupied[i]`` truthy) as a mask (see :class:`_Layout`)."""
+    bits = _layout(n).bits
+    mask = 0
+    for index, code in enumerate(occupied):
+        if code:
+            mask |= bits[index]
+    return mask
+
+
+def _producers_after(
+    around_before: Mapping[int, Loop | None],
+    producers_before: Mapping[Loop, list[int]],
+    around: Mapping[int, Loop | None],
+    unsettled: Sequence[int],
+) -> dict[Loop, list[int]]:
+    """Each loop of a board with the cells whose answer it is, made from the board
+    before's: only the ``unsettled`` cells' answers may differ (the lists of the others
+    are shared with the board before)."""
+    producers = dict(producers_before)
+    for start in unsettled:
+        was, now = around_before[start], around[start]
+        if was == now:
+            continue
+        if was is not None:
+            kept = [cell for cell in producers[was] if cell != start]
+            if kept:
+                producers[was] = kept
+            else:
+                del producers[was]
+        if now is not None:
+            producers[now] = [*producers.get(now, ()), start]
+    return producers
+
+
 def _index_changed(
     through_before: dict[int, list[Loop]],
     loops_before: Mapping[Loop, object],
@@ -676,7 +715,7 @@ class LoopFinder:
         self._rings = ring_of_six(n)
         self._around: dict[int, Loop | None] = {}
         # cell -> the cells whose occupancy its construction looked at (every W it saw),
-        # as a bit mask over cell indices
+        # as a mask (see _Layout)
         self._looked_at: dict[int, int] = {}
         # E (as a bit mask, from the second round on) -> the answer of a construction that
         # reached it, and the cells looked at from there on
@@ -691,7 +730,7 @@ class LoopFinder:
         # the trails of the board before, and the cells whose occupancy or reach of the
         # edge changed since (a construction goes on alike here until it looks at one)
         self._before: tuple[Memo, dict[int, Trail | None], int] | None = None
-        # bit masks over cell indices, made on demand (see _bits())
+        # masks (see _Layout), made on demand (see _bits())
         self._occupied_bits: int | None = None
         self._reach_bits: int | None = None
         self._all: list[Loop] | None = None
@@ -732,12 +771,7 @@ class LoopFinder:
         region of empty cells touches the board's edge."""
         occupied_bits = self._occupied_bits
         if occupied_bits is None:
-            bits = _layout(self.grid.n).bits
-            occupied_bits = 0
-            for index, code in enumerate(self.occupied):
-                if code:
-                    occupied_bits |= bits[index]
-            self._occupied_bits = occupied_bits
+            occupied_bits = self._occupied_bits = occupied_mask(self.grid.n, self.occupied)
         reach_bits = self._reach_bits
         if reach_bits is None:
             reach_bits = self._reach_bits = edge_reaching_empty_cells(self.grid.n, occupied_bits)
@@ -957,21 +991,7 @@ class LoopFinder:
                 looked_at.update(self._looked_at)
                 self._around, self._looked_at = around, looked_at
                 self._base = None
-                # the loops of the board before, less the answers worked out again, plus
-                # theirs here (the lists are shared with the board before until they change)
-                producers = dict(base[2])
-                for start in self._unsettled:
-                    was, now = base[0][start], own[start]
-                    if was == now:
-                        continue
-                    if was is not None:
-                        kept = [cell for cell in producers[was] if cell != start]
-                        if kept:
-                            producers[was] = kept
-                        else:
-                            del producers[was]
-                    if now is not None:
-                        producers[now] = [*producers.get(now, ()), start]
+                producers = _producers_after(base[0], base[2], own, self._unsettled)
                 if self._before is not None:
                     # the trails of the answers carried over still hold here
                     trails = dict(self._before[1])
