@@ -37,7 +37,7 @@ from matchcore.service.steps import (
     with_changes,
 )
 from matchcore.service.store import MatchStore
-from matchcore.service.texts import Said
+from matchcore.service.texts import Said, level_word
 from matchcore.storage import (
     ACTIVE_STATUSES,
     ChallengeRecord,
@@ -251,7 +251,7 @@ class NewGames:
             "match_started" if level is None else "match_started_level",
             first=mention(first),
             second=mention(second),
-            level=level,
+            level=None if level is None else level_word(level),
             game=game,
             size=state.size,
             then=then,

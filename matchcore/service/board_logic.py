@@ -14,7 +14,7 @@ from engine.board import BoardState
 from matchcore.service import reasons
 from matchcore.service.ratings import Placing
 from matchcore.service.results import Event, say
-from matchcore.service.texts import ENGINE_PHRASE, RESULT, Said
+from matchcore.service.texts import ENGINE_PHRASE, RESULT, Said, level_word
 from matchcore.service.texts import SeatColour as SeatColour
 from matchcore.service.texts import mention as mention
 from matchcore.service.texts import result_text as result_text
@@ -135,10 +135,20 @@ def result_line(
 ) -> Event:
     """The line saying a finished match's result (:func:`result_text` in English). ``why``
     the match ended: the service's reason (a :class:`Said`) or the engine's outcome."""
+    seats = list(seats)
     pairs = [(seat.user_id, seat.colour) for seat in seats]
+    # a game against the bot says the level played, so the player reads which they beat
+    levels = [
+        seat.bot_level
+        for seat in seats
+        if getattr(seat, "is_bot", False) and getattr(seat, "bot_level", None)
+    ]
+    more: dict[str, object] = {}
+    if levels:
+        more["then"] = [Said("bot_level", {"level": level_word(levels[0])})]
     if isinstance(why, Said):
-        return say(RESULT, seats=pairs, result=dict(result), why=why)
-    return say(RESULT, seats=pairs, result=dict(result), outcome=why.to_dict())
+        return say(RESULT, seats=pairs, result=dict(result), why=why, **more)
+    return say(RESULT, seats=pairs, result=dict(result), outcome=why.to_dict(), **more)
 
 
 def result_from_outcome(record: MatchRecord, state: BoardState) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from matchcore.service.leiff_tables import LeiffTables
 from matchcore.service.results import Update, say
 from matchcore.service.steps import SERVICE_MARK, begin, leiff_summary, table_game
 from matchcore.service.store import MatchStore
+from matchcore.service.texts import level_word
 from matchcore.storage import MatchRecord, SeatRecord
 
 
@@ -172,7 +173,12 @@ class LeiffLobbies:
             )
             step.log(user_id, seat_number, SERVICE_MARK + "add_bot", now)
             step.lines.append(
-                say("bot_seated", user=mention(user_id), bot=mention(bot_id), level=level_name)
+                say(
+                    "bot_seated",
+                    user=mention(user_id),
+                    bot=mention(bot_id),
+                    level=level_word(level_name),
+                )
             )
             await self.store.commit(record, step, None)
             return self.describe.lobby("lobby_joined", step.record, step.lines)

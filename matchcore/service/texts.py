@@ -91,6 +91,14 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "nobody": "Nobody",
     # a seat without a user (only ever a bot), where a line names a player
     "a_bot": "a bot",
+    # the bot's levels (engine.ai.levels.LEVEL_NAMES), and the result line's last words
+    # in a game against it: which level was beaten, or won
+    "level_beginner": "beginner",
+    "level_easy": "easy",
+    "level_normal": "normal",
+    "level_hard": "hard",
+    "level_master": "master",
+    "bot_level": "The bot played at level {level}.",
     # why a match ended, when the service ended it (the engine says its own reasons)
     "reason_resigned": "{user} resigned",
     "reason_timed_out": "{user} ran out of time",
@@ -225,6 +233,13 @@ def mention(user_id: int | None) -> str | Said:
     if user_id < 0:
         return f"Bot {-user_id}"
     return f"<@{user_id}>"
+
+
+def level_word(level: str) -> Said | str:
+    """A bot level as lines name it: said in the reader's language (``level_<name>``), or
+    as stored when it is no level the texts know."""
+    code = f"level_{level}"
+    return Said(code) if code in ENGLISH else level
 
 
 def english_mention(user_id: int | None) -> str:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.common.choices import service_choices
+from bot.common.service_words import said_words
 from engine import BOARD_GAMES, get_game
 from engine.ai import leiff_bot
 from engine.leiff import parse_action
@@ -27,6 +28,7 @@ from matchcore.service import (
     MatchService,
     Update,
 )
+from matchcore.service.texts import RESULT, english
 from matchcore.storage import open_repository
 from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD, ManualClock
 
@@ -134,6 +136,28 @@ async def test_challenging_the_bot_by_its_user_id_starts_at_once_and_rematches_a
     assert again.match.options["size"] == 5 and again.match.seats[0].user_id == ALICE
     record = await bot_service.vs_bot_stats(GUILD, ALICE, "dalen")
     assert [(r.level, r.games, r.losses) for r in record] == [("easy", 1, 1)]
+
+
+async def test_the_lines_of_a_game_against_the_bot_name_its_level_in_both_languages(
+    bot_service: MatchService,
+) -> None:
+    started = await bot_service.challenge(
+        GUILD, CHANNEL, ALICE, "lefe", BOT, size=5, level="master"
+    )
+    opening = next(e for e in started.said if e.kind == "match_started_level")
+    assert "(level master)" in english(opening.kind, opening.data)
+    assert "(Stufe Meister)" in said_words("de", opening.kind, opening.data)
+    over = await bot_service.resign(started.match_id, ALICE)
+    (line,) = [e for e in over.said if e.kind == RESULT]
+    assert english(line.kind, line.data).endswith(". The bot played at level master.")
+    assert said_words("de", line.kind, line.data).endswith(
+        ". Der Bot spielte auf der Stufe Meister."
+    )
+    # the level stays with the stored match, for the statistics (and a profile) to show
+    stored = await bot_service.get_match(started.match_id)
+    assert stored.bot_level == "master" and stored.status == "finished"
+    record = await bot_service.vs_bot_stats(GUILD, ALICE, "lefe")
+    assert [(r.level, r.games, r.losses) for r in record] == [("master", 1, 1)]
 
 
 async def test_a_level_is_checked_and_only_offered_against_the_bot(
