@@ -34,7 +34,7 @@ import random
 import sys
 import time
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -319,6 +319,7 @@ class LadderTable:
     scores: dict[tuple[str, str], Score]  # (player, opponent) from the player's side
     seconds: dict[str, list[float]]  # every move time of each searching player
     games: int
+    clock: str = "wall"  # what the times count: "wall", "cpu", or "mixed"
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -357,7 +358,11 @@ def ladder_tables(records: Iterable[LadderGame]) -> list[LadderTable]:
         ]
         anchor = ANCHOR if ANCHOR in players else players[0]
         fit = fit_elo(players, pairings, anchor=anchor, anchor_elo=ANCHOR_ELO)
-        tables.append(LadderTable(game, size, scale, players, fit, scores, seconds, len(entries)))
+        clocks = {e.clock for e in entries}
+        clock = clocks.pop() if len(clocks) == 1 else "mixed"
+        tables.append(
+            LadderTable(game, size, scale, players, fit, scores, seconds, len(entries), clock)
+        )
     return tables
 
 
@@ -375,7 +380,7 @@ def markdown_table(table: LadderTable) -> list[str]:
     fit = table.fit
     lines = [
         f"#### {title}, size {table.size}, scale {table.scale:g}: {table.games} games,"
-        f" {games_text} a pairing",
+        f" {games_text} a pairing" + ("" if table.clock == "wall" else f", {table.clock} clock"),
         "",
         "| player | Elo | 95 % interval | "
         + " | ".join(f"v {p}" for p in table.players)
@@ -403,6 +408,38 @@ def markdown_table(table: LadderTable) -> list[str]:
         " (wins–draws–losses).",
     ]
     return lines
+
+
+def strength_data(
+    records: Iterable[LadderGame], *, scale: float = 1.0, size: str = "default"
+) -> dict[str, dict[str, dict[str, int]]]:
+    """Each offered level's fitted strength per game, for the bot to show with its levels:
+    ``{game: {level: {"elo", "low", "high", "games"}}}``, from the tables at ``scale`` (1:
+    the real players) and ``size`` that include the reference (the anchor, 1500)."""
+    found: dict[str, dict[str, dict[str, int]]] = {}
+    for table in ladder_tables(records):
+        if table.scale != scale or table.size != board_size(table.game, size):
+            continue
+        if ANCHOR not in table.players or not table.fit.converged:
+            continue
+        for player in table.players:
+            if player not in LEVEL_NAMES:
+                continue
+            rating = table.fit.rating(player)
+            games = sum(score.games for (who, _), score in table.scores.items() if who == player)
+            found.setdefault(table.game, {})[player] = {
+                "elo": round(rating.elo),
+                "low": round(rating.low),
+                "high": round(rating.high),
+                "games": games,
+            }
+    return found
+
+
+def write_strength(path: str | Path, data: Mapping[str, object]) -> None:
+    """The strength file the bot reads (``data/ai-strength.json``)."""
+    text = json.dumps(data, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+    Path(path).write_text(text, encoding="utf-8")
 
 
 def markdown_report(records: Iterable[LadderGame]) -> str:
@@ -447,6 +484,11 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--report", nargs="+", default=None, help="fit and print these records")
     parser.add_argument("--write-doc", default=None, help="with --report: write into this page")
     parser.add_argument(
+        "--write-strength",
+        default=None,
+        help="with --report: write the levels' fitted Elo at scale 1 here (data/ai-strength.json)",
+    )
+    parser.add_argument(
         "--clock", default="cpu", choices=CLOCKS, help="what time limits count (cpu: one core)"
     )
     args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
@@ -454,6 +496,8 @@ def main(argv: Iterable[str] | None = None) -> int:
         report = markdown_report(load_records(args.report).values())
         if args.write_doc:
             write_doc(args.write_doc, report)
+        if args.write_strength:
+            write_strength(args.write_strength, strength_data(load_records(args.report).values()))
         print(report, end="")
         return 0
     chosen = args.games_to_run or list(BOARD_GAMES)

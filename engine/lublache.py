@@ -456,8 +456,8 @@ SPEC = GameSpec(
             ),
             "master": LevelTuning(
                 settings=AlphaBetaSettings(
-                    max_depth=3,
-                    max_nodes=5_000,
+                    max_depth=4,
+                    max_nodes=30_000,
                     time_limit=1.6,
                     root_width=12,
                     draw_value=DRAW_VALUE,

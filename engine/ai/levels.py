@@ -91,8 +91,8 @@ LEVELS: dict[str, Level] = {
     ),
     "master": Level(
         "master",
-        "reads as deep as hard in under 2 s, remembering positions it has read",
-        AlphaBetaSettings(max_depth=3, max_nodes=20_000, time_limit=1.6, draw_value=DRAW_VALUE),
+        "reads a move deeper than hard where 1.6 s allow, remembering positions it has read",
+        AlphaBetaSettings(max_depth=4, max_nodes=40_000, time_limit=1.6, draw_value=DRAW_VALUE),
     ),
 }
 LEVEL_NAMES: tuple[str, ...] = tuple(LEVELS)

@@ -9,6 +9,7 @@ taken challenge starts. Challenges between people and games against the bot both
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import asdict
 from typing import Any
 
 from engine import board_game_names, get_board_game
@@ -45,6 +46,7 @@ from matchcore.storage import (
     MatchRecord,
     SeatRecord,
 )
+from matchcore.strength import measured_strength
 
 
 def seat_of(record: MatchRecord, user_id: int) -> SeatRecord:
@@ -246,6 +248,10 @@ class NewGames:
         first, second = (seat.user_id for seat in record.seats)
         turn = board_logic.turn_text(record, state)
         then = [] if turn is None else [Said(turn.kind, turn.data)]
+        strength = None if level is None else measured_strength(record.game, level)
+        if strength is not None:
+            # the level's strength as the ladder measured it in this game (docs/ai.md)
+            then.insert(0, Said("level_strength", asdict(strength)))
         game = get_board_game(record.game).title
         line = say(
             "match_started" if level is None else "match_started_level",

@@ -143,12 +143,14 @@ def result_line(
         for seat in seats
         if getattr(seat, "is_bot", False) and getattr(seat, "bot_level", None)
     ]
-    more: dict[str, object] = {}
-    if levels:
-        more["then"] = [Said("bot_level", {"level": level_word(levels[0])})]
+    params: dict[str, object] = {"seats": pairs, "result": dict(result)}
     if isinstance(why, Said):
-        return say(RESULT, seats=pairs, result=dict(result), why=why, **more)
-    return say(RESULT, seats=pairs, result=dict(result), outcome=why.to_dict(), **more)
+        params["why"] = why
+    else:
+        params["outcome"] = why.to_dict()
+    if levels:
+        params["then"] = [Said("bot_level", {"level": level_word(levels[0])})]
+    return Event(RESULT, params, None, said=True)
 
 
 def result_from_outcome(record: MatchRecord, state: BoardState) -> dict[str, Any]:

@@ -99,6 +99,10 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "level_hard": "hard",
     "level_master": "master",
     "bot_level": "The bot played at level {level}.",
+    "level_strength": (
+        "Measured strength of this level in this game: about {elo} Elo ({low} to {high}, "
+        "{games} games; the reference player is 1500)."
+    ),
     # why a match ended, when the service ended it (the engine says its own reasons)
     "reason_resigned": "{user} resigned",
     "reason_timed_out": "{user} ran out of time",

@@ -7,6 +7,7 @@ strong anyone is, is the benchmark's business (``make bench-ai``), never a test'
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -18,6 +19,7 @@ import pytest
 from bench import ladder
 from bench.reference import REFERENCE
 from engine.ai.levels import LEVEL_NAMES
+from matchcore import strength
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs" / "benchmarks"
@@ -86,6 +88,36 @@ def test_the_fit_converges_and_every_interval_holds_its_estimate(
             mirror.losses, mirror.draws, mirror.wins,
         )  # fmt: skip
     assert all(table.seconds[p] for p in table.players if p != ladder.RANDOM)
+
+
+def test_the_levels_strength_is_written_for_the_bot_from_the_fit(
+    shares: tuple[Path, Path], tmp_path: Path
+) -> None:
+    records = ladder.load_records(shares).values()
+    (table,) = ladder.ladder_tables(records)
+    # only full-strength games at the default size count for the bot: none here
+    assert ladder.strength_data(records) == {}
+    data = ladder.strength_data(records, scale=SCALE, size="smallest")
+    assert set(data) == {"lefe"} and set(data["lefe"]) == set(LEVEL_NAMES)
+    for level, entry in data["lefe"].items():
+        rating = table.fit.rating(level)
+        assert entry == {
+            "elo": round(rating.elo),
+            "low": round(rating.low),
+            "high": round(rating.high),
+            "games": GAMES * (len(table.players) - 1),
+        }
+    path = tmp_path / "ai-strength.json"
+    ladder.write_strength(path, data)
+    read = strength.measured_strength("lefe", "hard", path)
+    assert read is not None and read.elo == data["lefe"]["hard"]["elo"]
+    assert strength.measured_strength("lefe", "grandmaster", path) is None
+
+
+def test_the_committed_strength_file_is_the_fit_of_the_committed_records() -> None:
+    records = ladder.load_records([DOCS / "ai-ladder.jsonl", DOCS / "ai-ladder-full.jsonl"])
+    committed = json.loads((ROOT / "data" / "ai-strength.json").read_text(encoding="utf-8"))
+    assert committed == ladder.strength_data(records.values())
 
 
 def test_a_rerun_skips_the_games_in_its_record(shares: tuple[Path, Path], tmp_path: Path) -> None:

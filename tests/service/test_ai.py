@@ -20,6 +20,7 @@ from bot.common.service_words import said_words
 from engine import BOARD_GAMES, get_game
 from engine.ai import leiff_bot
 from engine.leiff import parse_action
+from matchcore import strength
 from matchcore.ai_pool import AIPool
 from matchcore.service import (
     Forbidden,
@@ -158,6 +159,30 @@ async def test_the_lines_of_a_game_against_the_bot_name_its_level_in_both_langua
     assert stored.bot_level == "master" and stored.status == "finished"
     record = await bot_service.vs_bot_stats(GUILD, ALICE, "lefe")
     assert [(r.level, r.games, r.losses) for r in record] == [("master", 1, 1)]
+
+
+async def test_a_level_the_ladder_measured_says_its_strength_when_the_game_starts(
+    bot_service: MatchService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    measured = tmp_path / "ai-strength.json"
+    measured.write_text(
+        '{"lefe": {"hard": {"elo": 1530, "low": 1470, "high": 1590, "games": 400}}}',
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(strength, "STRENGTH_PATH", measured)
+    started = await bot_service.challenge(GUILD, CHANNEL, ALICE, "lefe", BOT, size=5, level="hard")
+    opening = next(e for e in started.said if e.kind == "match_started_level")
+    assert (
+        "Measured strength of this level in this game: about 1530 Elo (1470 to 1590, 400 games;"
+        " the reference player is 1500)." in english(opening.kind, opening.data)
+    )
+    assert "etwa 1530 Elo (1470 bis 1590, 400 Partien" in said_words(
+        "de", opening.kind, opening.data
+    )
+    # a level (or game) the ladder has not measured says nothing of it
+    other = await bot_service.challenge(GUILD, CHANNEL, BOB, "lefe", BOT, size=5, level="easy")
+    line = next(e for e in other.said if e.kind == "match_started_level")
+    assert "Elo" not in english(line.kind, line.data)
 
 
 async def test_a_level_is_checked_and_only_offered_against_the_bot(
