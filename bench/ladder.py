@@ -410,12 +410,21 @@ def markdown_table(table: LadderTable) -> list[str]:
     return lines
 
 
+# A level's strength is shown to members only once it rests on this many games.
+MIN_STRENGTH_GAMES = 100
+
+
 def strength_data(
-    records: Iterable[LadderGame], *, scale: float = 1.0, size: str = "default"
+    records: Iterable[LadderGame],
+    *,
+    scale: float = 1.0,
+    size: str = "default",
+    min_games: int = MIN_STRENGTH_GAMES,
 ) -> dict[str, dict[str, dict[str, int]]]:
     """Each offered level's fitted strength per game, for the bot to show with its levels:
     ``{game: {level: {"elo", "low", "high", "games"}}}``, from the tables at ``scale`` (1:
-    the real players) and ``size`` that include the reference (the anchor, 1500)."""
+    the real players) and ``size`` that include the reference (the anchor, 1500), for the
+    levels that played at least ``min_games`` games there."""
     found: dict[str, dict[str, dict[str, int]]] = {}
     for table in ladder_tables(records):
         if table.scale != scale or table.size != board_size(table.game, size):
@@ -427,6 +436,8 @@ def strength_data(
                 continue
             rating = table.fit.rating(player)
             games = sum(score.games for (who, _), score in table.scores.items() if who == player)
+            if games < min_games:
+                continue
             found.setdefault(table.game, {})[player] = {
                 "elo": round(rating.elo),
                 "low": round(rating.low),

@@ -193,6 +193,14 @@ def search_move(
     )
     started = time.perf_counter()
     result = searcher.search(state, random.Random(seed))
+    if moves is not None and isinstance(settings, AlphaBetaSettings) and result.value <= 0.0:
+        # A narrow position's reading proved every move lost against best play. Minimax
+        # then plays any move; the level's own search, which averages over the replies,
+        # picks the one a careless opponent is least likely to punish.
+        broad = level_settings(level, scale=scale, game=spec)
+        if not isinstance(broad, AlphaBetaSettings):
+            broad = dataclasses.replace(broad, time_limit=min(broad.time_limit, HARD_TIME_CEILING))
+            result = Searcher(broad).search(state, random.Random(seed))
     chosen = get_level(level) if isinstance(level, str) else level
     if not chosen.guarded:
         return result

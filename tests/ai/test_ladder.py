@@ -97,7 +97,9 @@ def test_the_levels_strength_is_written_for_the_bot_from_the_fit(
     (table,) = ladder.ladder_tables(records)
     # only full-strength games at the default size count for the bot: none here
     assert ladder.strength_data(records) == {}
-    data = ladder.strength_data(records, scale=SCALE, size="smallest")
+    # too few games to show to members: nothing
+    assert ladder.strength_data(records, scale=SCALE, size="smallest") == {}
+    data = ladder.strength_data(records, scale=SCALE, size="smallest", min_games=0)
     assert set(data) == {"lefe"} and set(data["lefe"]) == set(LEVEL_NAMES)
     for level, entry in data["lefe"].items():
         rating = table.fit.rating(level)

@@ -3,14 +3,16 @@ avoidable, and the same seed gives the same move at every level."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import random
+from pathlib import Path
 
 import pytest
 
 from engine import BOARD_GAMES, get_game
 from engine.ai.alphabeta import AlphaBetaSearcher
-from engine.ai.levels import LEVEL_NAMES, get_level, search_move
+from engine.ai.levels import LEVEL_NAMES, get_level, level_settings, search_move
 from engine.ai.mcts import Searcher, uniform_random_move
 from engine.ai.settings import AlphaBetaSettings, SearchSettings
 from engine.ai.tactics import guarded_choice, loses_at_once, winning_move
@@ -191,3 +193,22 @@ def test_alphabeta_with_transpositions_finds_the_same_win_and_block() -> None:
         )
         result = searcher.search(threatened, random.Random(0))
         assert result.move == block and result.ranking[0] == block
+
+
+def test_a_lost_dalen_end_is_played_by_the_averaging_search() -> None:
+    # Ply 116 of the ladder's Dalen game 6 (normal against random, 2026-11-29): dark leads
+    # 101-15 with 11 placements left, and every move loses against best play (light's
+    # stagnant tree turns dark's one big tree). The end reading proves that; the move then
+    # comes from normal's Monte Carlo search, which weighs how often a reply punishes it.
+    state = get_game("dalen").from_json(
+        (Path(__file__).parent / "data" / "dalen-lost-end.json").read_text(encoding="utf-8")
+    )
+    narrow = level_settings("normal", game="dalen", moves=len(state.legal_moves()))
+    assert isinstance(narrow, AlphaBetaSettings)
+    proof = AlphaBetaSearcher(dataclasses.replace(narrow, time_limit=60.0)).search(
+        state, random.Random(1)
+    )
+    assert proof.value == 0.0  # proven lost
+    result = search_move(state, "normal", seed=1, time_limit=5.0)
+    assert result.visits and result.depth == 0  # a Monte Carlo answer
+    assert result.move in state.legal_moves()
