@@ -47,11 +47,9 @@ from bot.common.redelivery import (
     CHANNEL_SHOWS,
     Redelivery,
     Undelivered,
-    channel_is_current,
     guarded,
     is_transient,
     private_shows,
-    recent_showing,
 )
 from bot.common.responder import Responder
 from bot.common.service_words import texts_for
@@ -284,24 +282,12 @@ class Delivery:
         # a channel part sent in the background (now, or still on its way from an earlier
         # publish) counts once it is shown: the step is recorded as delivered only then
         public_later = builder.sends_public(update, None)
-        if pending.public and pending.look_first:
-            pending.look_first = False
-            shown = update.match.messages.get(builder.message_kind(update))
-            if await channel_is_current(self.channel_of(update), shown, update.match):
-                pending.public = False
-                self.redelivery.note_shown(match_id, update.match.version)
-        if pending.public and pending.look_recent:
-            pending.look_recent = False
-            found = await recent_showing(self.channel_of(update), update.match)
-            if found is not None:
-                # posted before the last stop, never recorded: recorded now, not posted again
-                kind = builder.message_kind(update)
-                records = {kind: found.id, CHANNEL_SHOWS: update.match.version}
-                if builder.keeps_buttons_of(found):
-                    records[f"{kind}:{KEPT}"] = found.id
-                await self.service.set_messages(match_id, records)
-                pending.public = False
-                self.redelivery.note_shown(match_id, update.match.version)
+        if pending.public and (pending.look_first or pending.look_recent):
+            kind, keeps = builder.message_kind(update), builder.keeps_buttons_of
+            shown = await self.redelivery.already_shown(
+                update.match, kind, keeps, self.channel_of(update), pending
+            )
+            pending.public = not shown
         if pending.public:
             if builder.sends_public(update, None):
                 builder.send_public(

@@ -226,6 +226,37 @@ class Redelivery:
             self._forget(match_id)
         await self.record(match_id, records)
 
+    async def already_shown(
+        self,
+        match: MatchInfo,
+        kind: str,
+        keeps: Callable[[discord.Message], bool],
+        channel: discord.PartialMessageable | None,
+        pending: Undelivered,
+    ) -> bool:
+        """After a start, before posting the channel part of ``match`` again: whether the
+        channel already shows it. A match without records (``look_first``): its recorded
+        ``kind`` of message is read back (:func:`channel_is_current`). Otherwise
+        (``look_recent``) the channel's newest messages are read: one posted before the
+        last stop and never recorded is recorded now, not posted again. ``keeps``: whether
+        its buttons stay when a newer one comes (``MessageBuilder.keeps_buttons_of``)."""
+        if pending.look_first:
+            pending.look_first = False
+            if not await channel_is_current(channel, match.messages.get(kind), match):
+                return False
+            self.note_shown(match.id, match.version)
+            return True
+        pending.look_recent = False
+        found = await recent_showing(channel, match)
+        if found is None:
+            return False
+        records = {kind: found.id, CHANNEL_SHOWS: match.version}
+        if keeps(found):
+            records[f"{kind}:kept"] = found.id
+        await self.context.service.set_messages(match.id, records)
+        self.note_shown(match.id, match.version)
+        return True
+
     def note_shown(self, match_id: int, version: int) -> None:
         """The channel shows ``version`` (known without sending it)."""
         self._shown[match_id] = max(version, self._shown.get(match_id, -1))

@@ -43,7 +43,7 @@ from matchcore.storage.sql_challenges import ChallengeQueries
 from matchcore.storage.sql_housekeeping import HousekeepingQueries
 from matchcore.storage.sql_lookups import channel_lookup, guild_lookup
 from matchcore.storage.sql_members import MemberQueries
-from matchcore.storage.sql_messages import MessageQueries
+from matchcore.storage.sql_messages import CHAT_AUDIENCES, CHAT_WHOLE, PENDING, MessageQueries
 
 # The outbox audience of a match's channel (or thread), the chat front end's.
 CHANNEL = "channel"
@@ -63,23 +63,10 @@ _DUE = (
 )
 # A bot is to act: the candidates from the partial index matches_bot_due, likewise.
 _BOT_DUE = "id IN (SELECT id FROM matches WHERE bot_due) AND status = 'running'"
-# The outbox rows whose audience has not been shown their version yet (see
-# migrations/*/0011_outbox.sql): ``{audiences}`` picks the sender's audiences, and
-# ``{whole}`` adds the record of a whole step where the sender keeps one (the chat front
-# end's delivered_version on the match row).
-_PENDING = (
-    "FROM outbox o JOIN matches m ON m.id = o.match_id "
-    "LEFT JOIN match_messages r ON r.match_id = o.match_id "
-    "AND r.kind = 'delivered:' || o.audience "
-    "WHERE o.match_id > ? AND {audiences} AND o.version > COALESCE(r.message_id, -1){whole}"
-)
-# The chat front end's audiences: the channel and the players' ids (no prefix).
-CHAT_AUDIENCES = "(o.audience = 'channel' OR o.audience NOT LIKE '%:%')"
-CHAT_WHOLE = " AND o.version > COALESCE(m.delivered_version, -1)"
 # A page of the matches with something pending for the chat front end, in id order.
 UNDELIVERED_PAGE = (
     "WHERE id IN (SELECT DISTINCT o.match_id "
-    + _PENDING.format(audiences=CHAT_AUDIENCES, whole=CHAT_WHOLE)
+    + PENDING.format(audiences=CHAT_AUDIENCES, whole=CHAT_WHOLE)
     + " ORDER BY o.match_id LIMIT ?) ORDER BY id"
 )
 
@@ -226,17 +213,6 @@ class SqlRepository(
         return match_id
 
     @staticmethod
-    async def _write_outbox(
-        tx: Transaction, match_id: int, version: int, audiences: Iterable[str]
-    ) -> None:
-        """Record in the step's transaction that each audience must be shown ``version``."""
-        await tx.executemany(
-            "INSERT INTO outbox(match_id, audience, version) VALUES (?, ?, ?) "
-            "ON CONFLICT(match_id, audience) DO UPDATE SET version = excluded.version",
-            [(match_id, audience, version) for audience in audiences],
-        )
-
-    @staticmethod
     async def _write_seats(tx: Transaction, match_id: int, seats: Iterable[SeatRecord]) -> None:
         await tx.execute("DELETE FROM match_seats WHERE match_id = ?", (match_id,))
         rows = [mapping.seat_values(match_id, seat) for seat in seats]
@@ -377,17 +353,6 @@ class SqlRepository(
 
     async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchRecord]:
         return await self._load_matches(UNDELIVERED_PAGE, (after, limit))
-
-    async def pending_deliveries(
-        self, prefix: str, after: int = 0, limit: int = 100
-    ) -> list[tuple[int, str, int]]:
-        rows = await self._fetch(
-            "SELECT o.match_id, o.audience, o.version "
-            + _PENDING.format(audiences="o.audience LIKE ?", whole="")
-            + " ORDER BY o.match_id, o.audience LIMIT ?",
-            (after, f"{prefix}:%", limit),
-        )
-        return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]
 
     async def matches_of_user(
         self, user_id: int, statuses: Iterable[str], guild_id: int | None = None

@@ -8,16 +8,31 @@ A group of queries of :class:`matchcore.storage.sql.SqlRepository` over a back e
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from matchcore.storage.mapping import DELIVERED
-from matchcore.storage.sql_access import SqlAccess
+from matchcore.storage.sql_access import SqlAccess, Transaction
 
 # A delivery record ("delivered" on the match row; "delivered:channel", "delivered:<user>"
 # here) holds a match version, which only grows: two steps' deliveries finishing out of
 # order (in one process or in two) must not set it back, or the next start would send the
 # newer step again.
 _IS_DELIVERY_RECORD = "match_messages.kind LIKE 'delivered:%'"
+
+
+# The outbox rows whose audience has not been shown their version yet (see
+# migrations/*/0011_outbox.sql): ``{audiences}`` picks the sender's audiences, and
+# ``{whole}`` adds the record of a whole step where the sender keeps one (the chat front
+# end's delivered_version on the match row).
+PENDING = (
+    "FROM outbox o JOIN matches m ON m.id = o.match_id "
+    "LEFT JOIN match_messages r ON r.match_id = o.match_id "
+    "AND r.kind = 'delivered:' || o.audience "
+    "WHERE o.match_id > ? AND {audiences} AND o.version > COALESCE(r.message_id, -1){whole}"
+)
+# The chat front end's audiences: the channel and the players' ids (no prefix).
+CHAT_AUDIENCES = "(o.audience = 'channel' OR o.audience NOT LIKE '%:%')"
+CHAT_WHOLE = " AND o.version > COALESCE(m.delivered_version, -1)"
 
 
 class MessageQueries(SqlAccess):
@@ -76,3 +91,26 @@ class MessageQueries(SqlAccess):
             "SET message_id = excluded.message_id, lines = excluded.lines",
             (message_id, json.dumps(list(lines), ensure_ascii=False), match_id),
         )
+
+    # ---- the outbox (see migrations/*/0011_outbox.sql) --------------------------------
+    @staticmethod
+    async def _write_outbox(
+        tx: Transaction, match_id: int, version: int, audiences: Iterable[str]
+    ) -> None:
+        """Record in the step's transaction that each audience must be shown ``version``."""
+        await tx.executemany(
+            "INSERT INTO outbox(match_id, audience, version) VALUES (?, ?, ?) "
+            "ON CONFLICT(match_id, audience) DO UPDATE SET version = excluded.version",
+            [(match_id, audience, version) for audience in audiences],
+        )
+
+    async def pending_deliveries(
+        self, prefix: str, after: int = 0, limit: int = 100
+    ) -> list[tuple[int, str, int]]:
+        rows = await self._fetch(
+            "SELECT o.match_id, o.audience, o.version "
+            + PENDING.format(audiences="o.audience LIKE ?", whole="")
+            + " ORDER BY o.match_id, o.audience LIMIT ?",
+            (after, f"{prefix}:%", limit),
+        )
+        return [(int(r[0]), str(r[1]), int(r[2])) for r in rows]

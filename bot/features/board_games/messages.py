@@ -47,9 +47,6 @@ class ChallengeMessages(MessageBuilder):
     def message_kind(self, update: Update) -> str:
         return "challenge"
 
-    def keeps_buttons_of(self, message: discord.Message) -> bool:
-        return True  # as outdated_by_newer: never greyed
-
     async def public_message(self, update: Update, language: str) -> Outgoing:
         names = self.context.names
         challenge = challenge_of(update)
