@@ -68,6 +68,11 @@ BotFactory = Callable[[], discord.Client]
 
 _active: list[DiscordSimulator] = []
 
+# How long a started bot may take to be ready before the start counts as failed. A ceiling
+# for a wait, not a figure the test checks: a ready bot returns at once, and on a loaded
+# two-core machine a restart with a render worker process has needed 9 s.
+READY_TIMEOUT = 30.0
+
 
 class ContractViolation(AssertionError):
     """Something was sent that Discord's contract refuses (discord_sim/spec.py): a
@@ -145,6 +150,11 @@ class BotHandle:
                 self.task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await self.task
+            except Exception:
+                # A client that died (a failed start, a crashed gateway) is stopped all the
+                # same: whoever started it re-raises its error; stopping must not, or the
+                # simulator would stay registered and fail every later test in the process.
+                pass
         # Its session can no longer be resumed: interactions must not be buffered for it.
         for session in list(self.simulator.gateway.sessions.values()):
             if session.session_id in own_sessions or session.websocket is None:
@@ -242,20 +252,26 @@ class DiscordSimulator:
         _active.append(self)
 
     async def close(self) -> None:
-        """Stop every bot, the server, and restore discord.py's real endpoints."""
-        for handle in list(self.handles):
-            await handle.stop()
-        await self.gateway.close_all()
-        if self._runner is not None:
-            await self._runner.cleanup()
-            self._runner = None
-        if self._saved_base is not None and self._saved_gateway is not None:
-            discord.http.Route.BASE = self._saved_base
-            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved_gateway
-            self._saved_base = self._saved_gateway = None
-        logging.getLogger("discord").removeHandler(self._errors)
-        if self in _active:
-            _active.remove(self)
+        """Stop every bot, the server, and restore discord.py's real endpoints.
+
+        Whatever fails on the way, discord.py's endpoints are restored and the simulator
+        unregistered: one test's failure must not fail every later test in its process.
+        """
+        try:
+            for handle in list(self.handles):
+                await handle.stop()
+            await self.gateway.close_all()
+            if self._runner is not None:
+                await self._runner.cleanup()
+                self._runner = None
+        finally:
+            if self._saved_base is not None and self._saved_gateway is not None:
+                discord.http.Route.BASE = self._saved_base
+                discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = self._saved_gateway
+                self._saved_base = self._saved_gateway = None
+            logging.getLogger("discord").removeHandler(self._errors)
+            if self in _active:
+                _active.remove(self)
 
     @property
     def spec_violations(self) -> list[Violation]:
@@ -415,7 +431,9 @@ class DiscordSimulator:
 
     # ----------------------------------------------------------------- running bots
 
-    async def start_bot(self, factory: BotFactory, *, ready_timeout: float = 10.0) -> BotHandle:
+    async def start_bot(
+        self, factory: BotFactory, *, ready_timeout: float = READY_TIMEOUT
+    ) -> BotHandle:
         """Create a client with ``factory`` and run it until it is ready.
 
         The factory may build any ``discord.Client`` / ``commands.Bot``. Its default 2 s
@@ -450,7 +468,9 @@ class DiscordSimulator:
         handle.ready_seconds = time.perf_counter() - started
         return handle
 
-    async def restart_bot(self, factory: BotFactory, *, ready_timeout: float = 10.0) -> BotHandle:
+    async def restart_bot(
+        self, factory: BotFactory, *, ready_timeout: float = READY_TIMEOUT
+    ) -> BotHandle:
         """Stop the current client and start a new one on the same simulator state."""
         if self.bot is not None:
             await self.bot.stop()
