@@ -21,7 +21,7 @@ from matchcore import ai_pool
 from matchcore.service import Choices, MatchService
 from matchcore.storage import open_repository
 from render.themes import list_themes
-from web.server import LOCAL_BOT, LOCAL_PLAYER, LocalTable, WebTable
+from web.server import LOCAL_BOT, LOCAL_PLAYER, WEB_AUDIENCE, LocalTable, WebTable
 from web.sessions import Sessions
 
 log = logging.getLogger(__name__)
@@ -96,7 +96,12 @@ async def serve_local(
     """Run the local web table until SIGINT/SIGTERM; ``ready(address)`` once it listens."""
     check_host(host, signed_in=False)
     repository = await open_repository(database)
-    service = MatchService(repository, bot_user_id=LOCAL_BOT, choices=service_choices())
+    service = MatchService(
+        repository,
+        bot_user_id=LOCAL_BOT,
+        choices=service_choices(),
+        extra_audiences=(WEB_AUDIENCE,),
+    )
     await service.start()
     await prepare_local(service)
     ai_pool.configure(ai_workers)

@@ -59,6 +59,13 @@ MESSAGES: dict[str, dict[str, type]] = {
 # The most matches one socket watches at once.
 MAX_WATCHED = 20
 
+# The web table's audience in the core's outbox (docs/service.md, "The outbox"): a move
+# committed by another process reaches this one's sockets through it.
+WEB_AUDIENCE = "web:table"
+OUTBOX_PREFIX = "web"
+# How often the outbox is read for what other processes committed.
+OUTBOX_POLL_SECONDS = 0.25
+
 # Called with every update a web action made (the Discord layer posts the channel's board
 # as it does after a command); None when the web table runs alone.
 UpdateHook = Callable[[Update], Awaitable[None]]
@@ -112,6 +119,8 @@ class WebTable:
         # match id -> the sockets watching it (a socket leaves when it closes)
         self.watchers: dict[int, weakref.WeakSet[Client]] = {}
         self.names: dict[int, Identity] = {}
+        # the newest version of each watched match whose frames went out from here
+        self.shown: dict[int, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
         service.on_commit(self.committed)
 
@@ -124,8 +133,35 @@ class WebTable:
         if self.local is not None:
             app.router.add_post("/api/local-session", self.local_session)
         app.router.add_static("/static", STATIC)
+        app.on_startup.append(self._start_outbox)
         app.on_shutdown.append(self._close_sockets)
         return app
+
+    async def _start_outbox(self, app: web.Application) -> None:
+        if WEB_AUDIENCE in self.service.store.extra_audiences:
+            self._spawn(self.drain_outbox())
+
+    async def drain_outbox(self) -> None:
+        """Show what any process committed (the outbox's ``web:table`` rows) to the sockets
+        watching it here, then mark the rows shown. A move made in this process has gone out
+        already (:meth:`committed`): its row is only marked."""
+        repo = self.service.repo
+        while True:
+            try:
+                after = 0
+                while rows := await repo.pending_deliveries(OUTBOX_PREFIX, after, 200):
+                    for match_id, audience, version in rows:
+                        if self.watchers.get(match_id) and self.shown.get(match_id, -1) < version:
+                            info, state = await self.service.match_state(match_id)
+                            if isinstance(state, BoardState):
+                                self._show(info, state)
+                        await repo.set_messages(match_id, {f"delivered:{audience}": version})
+                    after = rows[-1][0]
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the web table could not read the outbox; it tries again")
+            await asyncio.sleep(OUTBOX_POLL_SECONDS)
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")
@@ -155,6 +191,8 @@ class WebTable:
         return web.json_response({"token": token})
 
     async def _close_sockets(self, app: web.Application) -> None:
+        for task in list(self._tasks):
+            task.cancel()
         for clients in list(self.watchers.values()):
             for client in list(clients):
                 await client.ws.close()
@@ -306,6 +344,7 @@ class WebTable:
             watchers.discard(client)
             if not watchers:
                 del self.watchers[match_id]
+                self.shown.pop(match_id, None)
 
     def _frame(self, client: Client, info: MatchInfo, state: BoardState) -> dict[str, Any]:
         return board_frame(
@@ -322,8 +361,13 @@ class WebTable:
         watchers = self.watchers.get(record.id)
         if not watchers or not isinstance(state, BoardState):
             return
-        info = self.service.describe.info(record, state)
-        for client in list(watchers):
+        self._show(self.service.describe.info(record, state), state)
+
+    def _show(self, info: MatchInfo, state: BoardState) -> None:
+        if self.shown.get(info.id, -1) >= info.version:
+            return  # shown already (the commit here, then its outbox row)
+        self.shown[info.id] = info.version
+        for client in list(self.watchers.get(info.id, ())):
             client.send(self._frame(client, info, state))
 
     def _actor(self, client: Client, info: MatchInfo, action: str) -> int:

@@ -19,7 +19,7 @@ from matchcore.service import MatchService
 from matchcore.storage import open_repository
 from web.limits import BURST, MAX_FRAME_BYTES, MAX_REFUSALS
 from web.local import LOCAL, check_host, prepare_local, service_choices
-from web.server import LOCAL_BOT, WebTable
+from web.server import LOCAL_BOT, WEB_AUDIENCE, WebTable
 from web.sessions import Identity, Sessions
 
 ANN, BOB, CAT = 11, 12, 13
@@ -67,7 +67,9 @@ async def frame(ws: aiohttp.ClientWebSocketResponse, kind: str | None = None) ->
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
     repo = await open_repository(tmp_path / "web.sqlite3")
-    service = MatchService(repo, bot_user_id=LOCAL_BOT, choices=service_choices())
+    service = MatchService(
+        repo, bot_user_id=LOCAL_BOT, choices=service_choices(), extra_audiences=(WEB_AUDIENCE,)
+    )
     await prepare_local(service)
     web_table = WebTable(service, Sessions(), local=LOCAL)
     client = TestClient(TestServer(web_table.app()))
@@ -292,3 +294,28 @@ async def test_the_local_sign_in_exists_only_without_discord(table: Table) -> No
     assert "/api/local-session" not in {
         resource.canonical for resource in discord_only.app().router.resources()
     }
+
+
+async def test_a_move_committed_by_another_process_reaches_the_open_tables(
+    table: Table, tmp_path: Path
+) -> None:
+    """A second service on the same database file (another process: its own locks, its own
+    cache, no listener of this table) commits a move; the outbox brings it here."""
+    match = await table.board_match()
+    bob = await table.socket(BOB)
+    await bob.send_json({"type": "watch", "match": match})
+    await frame(bob, "state")
+    other_repo = await open_repository(tmp_path / "web.sqlite3")
+    try:
+        other = MatchService(other_repo, choices=service_choices(), extra_audiences=(WEB_AUDIENCE,))
+        await other.play(match, ANN, "c3", 0)
+        shown = await frame(bob, "state")
+        assert shown["version"] == 1 and shown["stones"] == {"c3": "dark"} and shown["yourTurn"]
+        # and the row is marked shown: nothing is pending for the web table any more
+        for _ in range(40):
+            if not await table.service.repo.pending_deliveries("web"):
+                break
+            await asyncio.sleep(0.05)
+        assert await table.service.repo.pending_deliveries("web") == []
+    finally:
+        await other_repo.close()
