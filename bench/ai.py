@@ -33,6 +33,7 @@ import zlib
 from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass
+from typing import Any
 
 from engine import BOARD_GAMES, get_board_game
 from engine.ai.leiff_bot import run_table
@@ -58,11 +59,11 @@ def record_key(game: str, first: str, second: str, index: int, scale: float) -> 
     return f"{game}:{first}-{second}:{index}:{scale:g}"
 
 
-def load_record(path: str | None) -> dict[str, dict]:
+def load_record(path: str | None) -> dict[str, dict[str, Any]]:
     """The games already in a JSON-lines record, by ``record_key`` (empty if no file)."""
     if not path or not os.path.exists(path):
         return {}
-    games: dict[str, dict] = {}
+    games: dict[str, dict[str, Any]] = {}
     with open(path, encoding="utf-8") as handle:
         for line in handle:
             if line.strip():
@@ -202,7 +203,9 @@ def report(record: str, markdown: bool = False, show_games: bool = False) -> Non
     current = None
     order = {matchup: n for n, matchup in enumerate(board_matchups())}
 
-    def line_order(item: tuple[tuple[str, str, str, str], list[GameResult]]) -> tuple:
+    def line_order(
+        item: tuple[tuple[str, str, str, str], list[GameResult]],
+    ) -> tuple[str, str, int, str, str]:
         game, first, second, scale = item[0]  # games A-Z, then the lines as the run plays them
         return (game, scale, order.get((first, second), len(order)), first, second)
 

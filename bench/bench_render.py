@@ -47,6 +47,7 @@ from typing import Any
 
 from bot.common.pictures import replay_gif_from_json
 from engine import BOARD_GAMES, get_board_game, loops
+from engine.board import BoardState
 from engine.leiff import Leiff
 from render import (
     board_png,
@@ -79,7 +80,7 @@ def _timed(func: Callable[[], Any], runs: int) -> tuple[float, float, Any]:
     return statistics.median(walls) * 1000, statistics.median(cpus) * 1000, result
 
 
-def _random_game(game_name: str, size: int, moves: int, seed: int = 1):
+def _random_game(game_name: str, size: int, moves: int, seed: int = 1) -> BoardState:
     rng = random.Random(seed)
     state = get_board_game(game_name).new(size=size)
     for _ in range(moves):
@@ -89,7 +90,7 @@ def _random_game(game_name: str, size: int, moves: int, seed: int = 1):
     return state
 
 
-def _game_positions(game_name: str, size: int, seed: int) -> list[Any]:
+def _game_positions(game_name: str, size: int, seed: int) -> list[BoardState]:
     rng = random.Random(seed)
     state = get_board_game(game_name).new(size=size)
     positions = [state]

@@ -228,7 +228,7 @@ async def _throughput(
     if profiler:
         text = io.StringIO()
         stats = pstats.Stats(profiler, stream=text)
-        own = {f"{path}:{name}": row for (path, _, name), row in stats.stats.items()}  # type: ignore[attr-defined]
+        own = {f"{path}:{name}": row for (path, _, name), row in stats.stats.items()}  # type: ignore[attr-defined]  # pstats keeps its table untyped
         # each statement is handed to aiosqlite's thread through its queue: one put each
         trips = sum(
             row[1]

@@ -279,7 +279,7 @@ def _match_id(message: Any) -> int:
 
 
 def _pick(state: Any, rng: random.Random) -> str:
-    moves = sorted(state.legal_moves())
+    moves: list[str] = sorted(state.legal_moves())
     plain = [m for m in moves if m != "swap"] or moves
     return rng.choice(plain)
 

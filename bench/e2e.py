@@ -61,9 +61,12 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.common.choices import service_choices
+
+if TYPE_CHECKING:
+    from discord_sim import SimInteraction
 
 ROOT = Path(__file__).resolve().parent.parent
 BOARD_GAMES = (("lefe", 7), ("dalen", 9), ("lublache", 9), ("les", 9))
@@ -183,7 +186,7 @@ class Figures:
             self.refusals.append(text)
 
 
-async def answered(interaction: Any, timeout: float = 30.0) -> Any:
+async def answered(interaction: SimInteraction, timeout: float = 30.0) -> SimInteraction:
     """The interaction once the bot has answered it completely: after a deferral (the
     bot acknowledges a slow command and posts the picture later) wait for that reply."""
     if interaction.deferred:
@@ -191,7 +194,7 @@ async def answered(interaction: Any, timeout: float = 30.0) -> Any:
     return interaction
 
 
-def reply_seconds(interaction: Any) -> float | None:
+def reply_seconds(interaction: SimInteraction) -> float | None:
     """Dispatch → the answer that carries the picture (the first one unless deferred)."""
     if interaction.response_type in (4, 7):
         return interaction.time_to_first_response

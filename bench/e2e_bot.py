@@ -91,7 +91,7 @@ def main(argv: list[str]) -> int:
         await setup_hook(bot)
         watch.start()
 
-    app.LeafBot.setup_hook = watched_setup_hook  # type: ignore[method-assign,assignment]
+    app.LeafBot.setup_hook = watched_setup_hook  # type: ignore[method-assign,assignment]  # watched, the call passed through
     trace_folder = os.environ.get("E2E_TRACE")
     trace = None
     if trace_folder:
@@ -110,7 +110,7 @@ def main(argv: list[str]) -> int:
             captured.append((func.__name__, args))
             return await run(painter, func, *args)
 
-        pictures.Painter._run = capturing_run  # type: ignore[method-assign,assignment]
+        pictures.Painter._run = capturing_run  # type: ignore[method-assign,assignment]  # watched, the call passed through
     profile_path = os.environ.get("E2E_PROFILE")
     profiler = cProfile.Profile(time.thread_time) if profile_path else None
     try:

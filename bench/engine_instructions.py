@@ -40,17 +40,18 @@ def _records() -> dict[str, object]:
     positions' stones, as plain data."""
     from bench.bench_lublache import random_game
     from bench.bench_render import _game_positions
+    from engine.board import BoardState
 
     records: dict[str, object] = {}
     for name in ("lublache", "les"):
-        positions: list[object] = []
+        positions: list[BoardState] = []
         for seed in range(1, 40):  # as bench_render picks its game
             candidate = _game_positions(name, 9, seed)
             if len(candidate) > len(positions):
                 positions = candidate
             if len(positions) >= 200:
                 break
-        records[name] = positions[:200][-1].to_json()  # type: ignore[attr-defined]
+        records[name] = positions[:200][-1].to_json()
     cold = []
     for seed in range(16):  # as bench_lublache's 9-board row at 75 %
         states = [s for s in random_game(9, seed) if s.outcome is None]
@@ -78,7 +79,7 @@ def work(mode: str, path: str, positions: list[int] | None) -> list[object]:
     elif mode == "history":
         made += game.from_json(records["lublache"]).history()
         for state in made:
-            state.loops()  # type: ignore[attr-defined]
+            state.loops()  # type: ignore[attr-defined]  # a Lublache position
     elif mode == "cold":
         for index, position in enumerate(records["cold"]):
             if positions is None or index in positions:

@@ -40,7 +40,10 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from matchcore.storage import Repository
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME, SIZE = "dalen", 9
@@ -137,7 +140,7 @@ def child(argv: list[str]) -> int:
         async def no_wait(shard_id: int | None, *, initial: bool = False) -> None:
             return None
 
-        bot.before_identify_hook = no_wait  # type: ignore[method-assign]
+        bot.before_identify_hook = no_wait  # type: ignore[method-assign]  # the simulator's gateway needs no wait
         stop = asyncio.Event()
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
         runner = asyncio.create_task(bot.start(token))
@@ -203,7 +206,7 @@ async def database(backend: str) -> AsyncIterator[str]:
         with tempfile.TemporaryDirectory(prefix="leafbot-scale-") as folder:
             yield f"sqlite:///{Path(folder) / 'bench.sqlite3'}"
         return
-    import asyncpg  # type: ignore[import-untyped]
+    import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 
     name = f"leafbot_bench_{os.getpid()}_{secrets.token_hex(4)}"
     admin = await asyncpg.connect(ADMIN_URL)
@@ -217,9 +220,16 @@ async def database(backend: str) -> AsyncIterator[str]:
         await admin.close()
 
 
+async def _version(repo: Repository, match_id: int) -> int:
+    match = await repo.get_match(match_id)
+    if match is None:
+        raise RuntimeError(f"match {match_id} is not stored")
+    return match.version
+
+
 async def pg_counters(url: str) -> tuple[int, int]:
     """(transactions committed, rows inserted + updated + deleted) of the bench database."""
-    import asyncpg  # type: ignore[import-untyped]
+    import asyncpg
 
     name = url.rsplit("/", 1)[1]
     admin = await asyncpg.connect(ADMIN_URL)
@@ -372,7 +382,10 @@ async def leiff_requests(actions: int) -> None:
             channel = guild.channels[0]
             opened = await sim.slash(people[0], "play", game="leiff", channel=channel)
             lobby = opened.last_message
-            table = int(re.search(r"table #(\d+)", lobby.content or "").group(1))  # type: ignore[union-attr]
+            found = re.search(r"table #(\d+)", lobby.content or "")
+            if found is None:
+                raise RuntimeError(f"no table number in the lobby: {lobby.content!r}")
+            table = int(found[1])
             for guest in people[1:]:
                 await sim.click(guest, lobby, "Join")
             await sim.click(people[0], lobby, "Add bot seat")
@@ -380,7 +393,7 @@ async def leiff_requests(actions: int) -> None:
             await asyncio.sleep(1.0)
             before, done, started = len(sim.requests), 0, None
             cpu_before = cpu_seconds(children[0].pid)
-            first_version = (await repo.get_match(table)).version  # type: ignore[union-attr]
+            first_version = await _version(repo, table)
             while done < actions:
                 record = await repo.get_match(table)
                 assert record is not None and record.state is not None
@@ -417,7 +430,7 @@ async def leiff_requests(actions: int) -> None:
                 await asyncio.sleep(0.3)  # the other players' hands and the table go out
             window = sim.requests[before:]
             bot_cpu = cpu_seconds(children[0].pid) - cpu_before
-            after_version = (await repo.get_match(table)).version  # type: ignore[union-attr]
+            after_version = await _version(repo, table)
         finally:
             await stop_children(children)
             await repo.close()

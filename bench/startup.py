@@ -35,6 +35,7 @@ from engine import get_game
 from engine.leiff import random_action
 from matchcore.service import MatchService
 from matchcore.storage import MatchRecord, Repository, mapping, open_repository
+from matchcore.storage.sql_access import SqlAccess
 
 # The servers, channels and users of the copies: far from the simulator's own ids.
 FIRST_GUILD = 9_000_000_000
@@ -136,7 +137,9 @@ async def store_all(repo: Repository, records: Sequence[MatchRecord]) -> list[in
     """Insert match records (and their seats) with ids of their own, each recorded as
     delivered at its version (the record the match row keeps), :data:`BATCH` matches to a
     transaction and many rows to a statement. Returns their ids, in order."""
-    rows = await repo._fetch("SELECT COALESCE(MAX(id), 0) FROM matches")  # type: ignore[attr-defined]
+    if not isinstance(repo, SqlAccess):
+        raise TypeError(f"rows are written by SQL: {type(repo).__name__} is no SQL repository")
+    rows = await repo._fetch("SELECT COALESCE(MAX(id), 0) FROM matches")
     first = int(rows[0][0]) + 1
     names = ("id", *mapping.MATCH_COLUMNS, mapping.DELIVERED_COLUMN)
     marks = ",".join("?" * len(names))
@@ -145,7 +148,7 @@ async def store_all(repo: Repository, records: Sequence[MatchRecord]) -> list[in
     ids = list(range(first, first + len(records)))
     for start in range(0, len(records), BATCH):
         chunk = list(zip(ids[start : start + BATCH], records[start : start + BATCH], strict=True))
-        async with repo._transaction() as tx:  # type: ignore[attr-defined]
+        async with repo._transaction() as tx:
             await tx.executemany(
                 f"INSERT INTO matches({', '.join(names)}) VALUES ({marks})",
                 [
@@ -161,8 +164,8 @@ async def store_all(repo: Repository, records: Sequence[MatchRecord]) -> list[in
                     for seat in record.seats
                 ],
             )
-    if repo.dialect == "postgresql":  # type: ignore[attr-defined]
-        await repo._fetch(  # type: ignore[attr-defined]
+    if repo.dialect == "postgresql":
+        await repo._fetch(
             "SELECT setval(pg_get_serial_sequence('matches', 'id'), MAX(id)) FROM matches"
         )
     return ids
@@ -220,7 +223,7 @@ async def measure(count: int, kind: str, url: str | None, touch: bool) -> dict[s
                 read[0] += 1
                 return original(*args, **kwargs)
 
-            mapping.match_from_row = counted  # type: ignore[assignment]
+            mapping.match_from_row = counted
             try:
                 async with DiscordSimulator() as sim:
                     world = sim.populate()
@@ -250,7 +253,7 @@ async def measure(count: int, kind: str, url: str | None, touch: bool) -> dict[s
                         touched_mb = _rss_mb() - rss_before
                     await handle.stop()
             finally:
-                mapping.match_from_row = original  # type: ignore[assignment]
+                mapping.match_from_row = original
     return {
         "matches": count,
         "fill_seconds": filled,

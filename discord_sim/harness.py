@@ -448,7 +448,7 @@ class DiscordSimulator:
         async def no_identify_wait(shard_id: int | None, *, initial: bool = False) -> None:
             return None
 
-        client.before_identify_hook = no_identify_wait  # type: ignore[method-assign]
+        client.before_identify_hook = no_identify_wait  # type: ignore[method-assign]  # the simulator needs no identify wait
         self._trace_interactions(client)
         handle = BotHandle(self, client)
         self.handles.append(handle)

@@ -555,7 +555,7 @@ def build_modal_components(modal: SimModal, values: dict[str, Any]) -> list[dict
 
     def key_of(component: dict[str, Any], label: str | None) -> str | None:
         custom_id = component.get("custom_id")
-        if custom_id in values:
+        if isinstance(custom_id, str) and custom_id in values:
             return custom_id
         name = label if label is not None else component.get("label")
         if name is not None and name in values:

@@ -16,7 +16,10 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the state imports these models
+    from .state import SimState
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
@@ -772,7 +775,7 @@ class SimGuild:
     name: str
     owner: SimUser
     #: The ``SimState`` that owns this guild (new channels and members go through it).
-    state: Any = field(repr=False, default=None)
+    state: SimState | None = field(repr=False, default=None)
     channels: list[SimChannel] = field(default_factory=list)
     members: dict[int, SimMember] = field(default_factory=dict)
     roles: list[SimRole] = field(default_factory=list)
@@ -797,9 +800,14 @@ class SimGuild:
         except KeyError:
             raise LookupError(f"user {user_id} is not a member of guild {self.name!r}") from None
 
+    def _state(self) -> SimState:
+        if self.state is None:
+            raise RuntimeError(f"guild {self.name!r} belongs to no simulator state")
+        return self.state
+
     def add_text_channel(self, name: str) -> SimChannel:
         """Create a text channel (announced to connected bots)."""
-        return self.state.add_text_channel(self, name)
+        return self._state().add_text_channel(self, name)
 
     def add_member(
         self,
@@ -810,7 +818,7 @@ class SimGuild:
         nick: str | None = None,
     ) -> SimMember:
         """Make ``user`` a member; ``manage_guild`` grants the Manage Server permission."""
-        return self.state.add_member(
+        return self._state().add_member(
             self, user, manage_guild=manage_guild, administrator=administrator, nick=nick
         )
 

@@ -738,8 +738,11 @@ def _upload_violations(
     for position, attachment in enumerate(attachments or []):
         if not isinstance(attachment, dict) or "filename" not in attachment:
             continue  # an attachment kept from before (by its snowflake), not a new file
+        raw = attachment.get("id")
+        if raw is None:
+            continue
         try:
-            index = int(attachment.get("id"))  # type: ignore[arg-type]
+            index = int(raw)
         except (TypeError, ValueError):
             continue
         if index not in files:

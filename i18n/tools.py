@@ -50,7 +50,7 @@ def _key(message: Message) -> str:
 def extract() -> Catalog:
     """A fresh template: every message id the code names, with where it is named."""
     with MAPPING.open(encoding="utf-8") as mapping:
-        method_map, options_map = parse_mapping_cfg(  # type: ignore[no-untyped-call]
+        method_map, options_map = parse_mapping_cfg(  # type: ignore[no-untyped-call]  # Babel's function has no hints
             mapping, filename=str(MAPPING)
         )
     template = Catalog(domain=DOMAIN, project="Leafbot", fuzzy=False)

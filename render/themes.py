@@ -95,10 +95,10 @@ class Theme:
             point=_rgb(board["point"]),
             label=_rgb(board["label"]),
             border_label=_rgb(board["border_label"]),
-            stones=tuple(
-                StoneColours(_rgb(stones[key]["fill"]), _rgb(stones[key]["edge"]))
-                for key in ("first", "second")
-            ),  # type: ignore[arg-type]
+            stones=(
+                StoneColours(_rgb(stones["first"]["fill"]), _rgb(stones["first"]["edge"])),
+                StoneColours(_rgb(stones["second"]["fill"]), _rgb(stones["second"]["edge"])),
+            ),
             placed=_rgb(markers["placed"]),
             captured=_rgb(markers["captured"]),
             removed=_rgb(markers["removed"]),

@@ -209,7 +209,7 @@ class Trees:
     counts: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
 
     def problems(self, state: BoardState) -> list[str]:
-        trees = state.trees()  # type: ignore[attr-defined]
+        trees = state.trees()  # type: ignore[attr-defined]  # a game with trees (Lefe, Dalen): the claim is made for those
         engine_leaves = {leaf for tree in trees for leaf in tree.leaves}
         found = _differs("the leaves", set(cells(self.leaves)), engine_leaves)
         for colour, counts in self.counts.items():

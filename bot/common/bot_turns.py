@@ -120,18 +120,19 @@ class BotTurns:
             interaction.channel_id != channel.id
             or discord.utils.utcnow() - interaction.created_at > FOLLOW_UP_WITHIN
         ):
-            self._answering.pop(match_id, None)  # type: ignore[arg-type]
+            if match_id is not None:
+                self._answering.pop(match_id, None)
             interaction = None
         if interaction is not None:
             try:
-                # discord.py's stubs want text, but a message of a picture alone has none
-                return await interaction.followup.send(wait=True, **message)  # type: ignore[call-overload,no-any-return]
+                return await interaction.followup.send(wait=True, **message)
             except discord.HTTPException as error:
                 if error.status == 429 or error.status >= 500:
                     raise  # passing: delivery sends the match again later
                 # the token is spent (expired, unknown): the channel, from now on
                 log.info("follow-up refused for match %s (%s): a channel message", match_id, error)
-                self._answering.pop(match_id, None)  # type: ignore[arg-type]
+                if match_id is not None:
+                    self._answering.pop(match_id, None)
                 file = message.get("file")
                 if isinstance(file, discord.File):
                     file.reset()

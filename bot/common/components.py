@@ -84,7 +84,7 @@ def _handler(interaction: discord.Interaction) -> ComponentHandler:
     return handler
 
 
-class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+class ActionButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
     """Any button of ours; the callback hands the decoded id to the component router."""
 
     def __init__(
@@ -103,7 +103,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TE
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionButton:
-        component_id = ComponentId.decode(item.custom_id)  # type: ignore[attr-defined]
+        component_id = ComponentId.decode(match.string)  # the custom id the template matched
         assert component_id is not None  # the template matched
         return cls(component_id)
 
@@ -111,7 +111,7 @@ class ActionButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TE
         await _handler(interaction).on_component(interaction, self.component_id, ())
 
 
-class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
+class ActionSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
     """A select menu of ours: the chosen option's value is the action string."""
 
     def __init__(
@@ -130,7 +130,7 @@ class ActionSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TE
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> ActionSelect:
-        component_id = ComponentId.decode(item.custom_id)  # type: ignore[attr-defined]
+        component_id = ComponentId.decode(match.string)  # the custom id the template matched
         assert component_id is not None
         return cls(component_id, options=[discord.SelectOption(label="-")])
 
@@ -262,7 +262,7 @@ def button_dict(
     component_id: ComponentId, label: str, style: Any, disabled: bool
 ) -> dict[str, Any]:
     """One of our buttons as Discord's payload."""
-    return _button(component_id, label, style, disabled).to_component_dict()  # type: ignore[return-value]
+    return dict(_button(component_id, label, style, disabled).to_component_dict())
 
 
 def select_dict(
@@ -270,7 +270,7 @@ def select_dict(
 ) -> dict[str, Any]:
     """One of our menus (an option per choice) as Discord's payload."""
     menu = _select(component_id, _options(members), placeholder, disabled)
-    return menu.to_component_dict()  # type: ignore[return-value]
+    return dict(menu.to_component_dict())
 
 
 def _button(
@@ -371,7 +371,7 @@ def disabled_copy(message: discord.Message | None) -> FixedComponents | None:
     if message is None or not message.components:
         return None
     files = _attachment_names(message)
-    rows = [_disabled(component.to_dict(), files) for component in message.components]  # type: ignore[arg-type]
+    rows = [_disabled(component.to_dict(), files) for component in message.components]  # type: ignore[arg-type]  # discord.py's component TypedDicts are read as plain JSON
     return FixedComponents(rows, v2=message.flags.components_v2)
 
 

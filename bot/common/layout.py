@@ -30,12 +30,11 @@ import discord
 from bot.common.components import (
     SELECT_THRESHOLD,
     Choice,
-    ComponentId,
     arranged,
     button_dict,
     select_dict,
 )
-from bot.common.custom_ids import PICK
+from bot.common.custom_ids import PICK, ComponentId
 from i18n import DEFAULT_LANGUAGE
 
 MAX_COMPONENTS = 40  # every component of a message, nested ones counted

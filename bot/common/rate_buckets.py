@@ -31,4 +31,4 @@ def amortise_bucket_sweeps(http: discord.http.HTTPClient) -> None:
             del buckets[key]
         next_sweep = max(FIRST_SWEEP, 2 * len(buckets))
 
-    http._try_clear_expired_ratelimits = sweep  # type: ignore[method-assign]
+    http._try_clear_expired_ratelimits = sweep  # type: ignore[method-assign]  # replaces discord.py's sweep (see above)

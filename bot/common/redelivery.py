@@ -384,12 +384,12 @@ class Redelivery:
         while self._tasks:
             await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
 
-    def stop(self) -> list[asyncio.Task[None]]:
+    def stop(self) -> list[asyncio.Task[None] | asyncio.Task[int]]:
         """Forget everything (the caller cancels and awaits the tasks returned): what is
         still undelivered is sent by the next start, its version being behind."""
-        tasks = list(self._tasks.values())
+        tasks: list[asyncio.Task[None] | asyncio.Task[int]] = list(self._tasks.values())
         if self._resuming is not None and not self._resuming.done():
-            tasks.append(self._resuming)  # type: ignore[arg-type]
+            tasks.append(self._resuming)
         self._resuming = None
         self._tasks.clear()
         self.pending.clear()

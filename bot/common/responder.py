@@ -291,9 +291,10 @@ class Responder:
                 self._public_sent = True  # the placeholder now holds this answer
                 return edited
             # discord.py's stubs want text, but a reply of a picture alone has none
-            return await self.interaction.followup.send(  # type: ignore[call-overload]
+            followed: discord.WebhookMessage = await self.interaction.followup.send(  # type: ignore[call-overload]
                 content, ephemeral=True, wait=True, **message
             )
+            return followed
 
     async def launch_activity(self) -> bool:
         """Launch the application's Activity for the user (only possible as the first

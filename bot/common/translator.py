@@ -28,7 +28,7 @@ class CatalogueTranslator(app_commands.Translator):
         self,
         string: app_commands.locale_str,
         locale: discord.Locale,
-        context: app_commands.TranslationContext,
+        context: app_commands.TranslationContextTypes,
     ) -> str | None:
         msgid = string.extras.get("msgid")
         language = language_for(locale)

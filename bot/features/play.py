@@ -237,7 +237,7 @@ def play_command_from_specs(play: PlayHandler) -> app_commands.Command[Any, ...,
             level.value if level is not None else None,
         )
 
-    play_command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    play_command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]  # what discord.py reads the parameters from
     callback = app_commands.rename(**renames)(play_command)
     callback = app_commands.describe(**described)(callback)
     callback = app_commands.choices(**choices)(callback)

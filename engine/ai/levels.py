@@ -111,7 +111,7 @@ def get_level(name: str) -> Level:
 def _changed(settings: AnySettings, changes: Mapping[str, float]) -> AnySettings:
     """``settings`` with some fields replaced (checked: replace() refuses unknown ones)."""
     fields: dict[str, object] = dict(changes)
-    return dataclasses.replace(settings, **fields)  # type: ignore[arg-type]
+    return dataclasses.replace(settings, **fields)  # type: ignore[arg-type]  # a mapping's keys cannot be matched to fields; replace() refuses a wrong one
 
 
 def _spec_of(game: str | GameSpec | None) -> GameSpec | None:

@@ -16,7 +16,7 @@ from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
-import asyncpg  # type: ignore[import-untyped]
+import asyncpg  # type: ignore[import-untyped]  # asyncpg ships no type hints
 
 from matchcore.storage.driver_logs import cap_driver_logs
 from matchcore.storage.mapping import Row

@@ -8,9 +8,12 @@ one that was saved).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
-R = TypeVar("R")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+R = TypeVar("R", bound="DataclassInstance")
 
 MATCH_STATUSES = ("lobby", "running", "finished", "aborted")
 ACTIVE_STATUSES = ("lobby", "running")
@@ -25,7 +28,7 @@ def evolved(record: R, changes: dict[str, Any]) -> R:
     ``__post_init__`` and no field outside ``__init__``, so copying the fields and setting
     the changed ones is the same record; a name that is no field is refused as ``replace``
     refuses it."""
-    fields = record.__dataclass_fields__  # type: ignore[attr-defined]
+    fields = record.__dataclass_fields__
     for name in changes:
         if name not in fields:
             raise TypeError(f"{type(record).__name__} has no field {name!r}")

@@ -176,7 +176,7 @@ def _is_busy(error: sqlite3.OperationalError) -> bool:
 async def _in_thread(db: aiosqlite.Connection, function: Any, *args: Any) -> Any:
     """Run ``function(connection, *args)`` in the connection's thread: one round trip.
     (aiosqlite's ``_execute`` is how its own helpers do it, e.g. ``execute_fetchall``.)"""
-    return await db._execute(function, db._conn, *args)  # type: ignore[no-untyped-call]
+    return await db._execute(function, db._conn, *args)  # type: ignore[no-untyped-call]  # aiosqlite's own helpers call it so
 
 
 class _SqliteTransaction(Transaction):

@@ -165,7 +165,7 @@ class Information:
             if not rows:
                 lines.append(translate(language, "bot.leaderboard.empty"))
             await responder.public(
-                interaction.channel,  # type: ignore[arg-type]
+                interaction.channel,  # type: ignore[arg-type]  # a command is used in a text channel, never a category or forum
                 content="\n".join(lines),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
@@ -228,7 +228,7 @@ class Information:
                 lines.append(translate(language, "bot.stats.vs_bot"))
                 lines.extend(against_bot)
             await responder.public(
-                interaction.channel,  # type: ignore[arg-type]
+                interaction.channel,  # type: ignore[arg-type]  # a command is used in a text channel, never a category or forum
                 content="\n".join(lines),
                 allowed_mentions=discord.AllowedMentions.none(),
             )
