@@ -1,6 +1,7 @@
 """Events: one message for one audience, produced by an action, said as a code.
 
-An event is a plain dict ``{"kind", "audience", "code", "params", "text", "data"}``.
+An event is a plain JSON dict, typed as :class:`Event`: ``{"kind", "audience", "code",
+"params", "text", "data"}``.
 ``audience`` is ``"all"`` (the channel and everyone) or a sorted list of seats. ``code`` is
 a key of :data:`ENGLISH` (the catalogue's ``leiff.<code>``) and ``params`` its parameters,
 so the edges word an event in the reader's language; ``text`` is its English, kept for
@@ -23,12 +24,37 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 from engine.errors import fill
 from engine.leiff.cards import display_name
 
-PUBLIC = "all"
+PUBLIC: Literal["all"] = "all"
+# who an event is for: everyone, or these seats (sorted)
+Audience: TypeAlias = Literal["all"] | list[int]
+# a parameter of something said (see the module's docstring)
+Param: TypeAlias = "int | str | Sequence[int] | Sequence[str] | Said | Sequence[Said]"
+
+
+class Said(TypedDict):
+    """Something said: a code of :data:`ENGLISH` and its parameters."""
+
+    code: str
+    params: dict[str, Param]
+
+
+class Event(TypedDict):
+    """One message for one audience (see the module's docstring). ``data`` holds the plain
+    facts of the event by name (a seat, a card, the scores; JSON values) for whoever reads
+    them; an event stored before the engine spoke in codes has no ``code`` nor ``params``."""
+
+    kind: str
+    audience: Audience
+    code: NotRequired[str]
+    params: NotRequired[dict[str, Param]]
+    text: str
+    data: dict[str, object]
+
 
 _NAME_TOKEN = re.compile(r"\{p(\d+)\}")
 
@@ -180,20 +206,18 @@ SEPARATORS: dict[str, str] = {
 }
 
 
-def said(code: str, **params: Any) -> dict[str, Any]:
+def said(code: str, **params: Param) -> Said:
     """Something said: a code of :data:`ENGLISH` and its parameters (JSON values)."""
     if code not in ENGLISH:
         raise ValueError(f"unknown Leiff event code {code!r}: add it to engine.leiff.events")
     return {"code": code, "params": params}
 
 
-def event(
-    kind: str, audience: str | Sequence[int], says: dict[str, Any], **data: Any
-) -> dict[str, Any]:
+def event(kind: str, audience: Literal["all"] | Sequence[int], says: Said, **data: object) -> Event:
     """An event of ``kind`` for ``audience`` saying ``says`` (a :func:`said`)."""
     return {
         "kind": kind,
-        "audience": PUBLIC if audience == PUBLIC else sorted(set(audience)),
+        "audience": PUBLIC if isinstance(audience, str) else sorted(set(audience)),
         "code": says["code"],
         "params": says["params"],
         "text": english(says),
@@ -206,28 +230,34 @@ Message = Callable[[str, dict[str, str], int | None], str]
 
 
 def words(
-    says: Mapping[str, Any],
+    says: Mapping[str, object],
     message: Message,
     name: Callable[[int], str],
     card_name: Callable[[str], str],
     and_: Callable[[list[str]], str],
 ) -> str:
     """``says`` in words: each parameter written by its kind (see the module's docstring),
-    then the code's message from ``message`` (the engine's English, or a catalogue's)."""
+    then the code's message from ``message`` (the engine's English, or a catalogue's).
+
+    ``says`` is a :class:`Said`, or one read back from JSON that travelled (a stored
+    table's events, a service event's data): its values are checked as they are read."""
     values: dict[str, str] = {}
     count: int | None = None
-    for key, value in says["params"].items():
+    params = says["params"]
+    if not isinstance(params, Mapping):
+        raise TypeError(f"the parameters of something said are no mapping: {params!r}")
+    for key, value in params.items():
         if key == "count":
-            count = int(value)
+            count = _number(value)
             values[key] = str(value)
         elif key == "player" or key.endswith("_player"):
-            values[key] = name(int(value))
+            values[key] = name(_number(value))
         elif key == "card" or key.endswith("_card"):
             values[key] = card_name(str(value))
         elif key == "players":
-            values[key] = and_([name(int(seat)) for seat in value])
+            values[key] = and_([name(_number(seat)) for seat in _items(value)])
         elif key == "cards":
-            values[key] = " ".join(card_name(str(label)) for label in value)
+            values[key] = " ".join(card_name(str(label)) for label in _items(value))
         elif isinstance(value, Mapping):
             values[key] = words(value, message, name, card_name, and_)
         elif isinstance(value, list):
@@ -239,8 +269,20 @@ def words(
     return message(str(says["code"]), values, count)
 
 
+def _number(value: object) -> int:
+    if isinstance(value, int | str | float):
+        return int(value)
+    raise TypeError(f"a count or seat is no number: {value!r}")
+
+
+def _items(value: object) -> list[object]:
+    if isinstance(value, list | tuple):
+        return list(value)
+    raise TypeError(f"a list of seats or cards is no list: {value!r}")
+
+
 def _english_message(code: str, values: dict[str, str], count: int | None) -> str:
-    params: dict[str, Any] = dict(values)
+    params: dict[str, object] = dict(values)
     if count is not None:
         params["count"] = count
     return fill(ENGLISH[code], params)
@@ -250,7 +292,7 @@ def _english_and(items: list[str]) -> str:
     return " and ".join(items)
 
 
-def english(says: Mapping[str, Any]) -> str:
+def english(says: Mapping[str, object]) -> str:
     """The English of something said, players as ``{pN}`` tokens, cards in brackets."""
     return words(says, _english_message, player, card, _english_and)
 
@@ -264,7 +306,7 @@ def player(seat: int) -> str:
     return "{p" + str(seat) + "}"
 
 
-def visible_to(item: dict[str, Any], viewer: int | None) -> bool:
+def visible_to(item: Event, viewer: int | None) -> bool:
     """Whether an event reaches ``viewer`` (None: the channel, which sees public events only)."""
     audience = item["audience"]
     return audience == PUBLIC or (viewer is not None and viewer in audience)

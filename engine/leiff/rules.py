@@ -6,12 +6,10 @@ that turns out illegal half-way may simply raise: the caller throws the copy awa
 
 from __future__ import annotations
 
-from typing import Any
-
 from engine.errors import IllegalMove
 from engine.leiff.actions import Action
 from engine.leiff.cards import display_name
-from engine.leiff.events import PUBLIC, event, player, said
+from engine.leiff.events import PUBLIC, Event, Param, Said, event, player, said
 from engine.leiff.scoring import finish_round, record_drink
 from engine.leiff.table import PLAY_STEPS, Table
 
@@ -20,7 +18,7 @@ MATCH_PENALTY = 2  # cards drawn for a wrong match, and by a player whose card i
 CATCH_PENALTY = 1  # cards drawn by a catcher who was wrong
 SAMPLE_RULE = "Whoever laughs at their own joke drinks a sip."
 
-Events = list[dict[str, Any]]
+Events = list[Event]
 
 # Which action kinds answer which effect.
 EFFECT_ACTIONS: dict[str, frozenset[str]] = {
@@ -173,7 +171,7 @@ def _drink_event(t: Table, seat: int, events: Events, *, shots: int = 0, hand_ou
     if shots:
         drank = record_drink(t, seat, shots=shots)
         code = "drink_shot_doubled" if seat in t.doubled else "drink_shot"
-        params: dict[str, Any] = {"player": seat}
+        params: dict[str, Param] = {"player": seat}
         if not drank:
             code = "drink_immune"
         elif t.link is not None and t.link[1] == seat and t.link[0] not in t.immune:
@@ -711,7 +709,7 @@ def _do_decline(t: Table, seat: int, action: Action, events: Events) -> None:
     _end_turn(t)
 
 
-def _effect_event(t: Table, says: dict[str, Any], **data: Any) -> dict[str, Any]:
+def _effect_event(t: Table, says: Said, **data: object) -> Event:
     return event("effect", PUBLIC, says, card=t.effect, **data)
 
 
@@ -728,7 +726,7 @@ def _do_peek(t: Table, seat: int, action: Action, events: Events) -> None:
         public = said("peek_other", player=seat, owner_player=owner, slot=slot)
         private = "peek_other_private"
     events.append(_effect_event(t, public, seat=seat))
-    params: dict[str, Any] = {"slot": slot, "card": t.label(card_id)}
+    params: dict[str, Param] = {"slot": slot, "card": t.label(card_id)}
     if owner != seat:
         params["owner_player"] = owner
     events.append(
@@ -830,7 +828,9 @@ def _do_immune(t: Table, seat: int, action: Action, events: Events) -> None:
 
 def _do_rule(t: Table, seat: int, action: Action, events: Events) -> None:
     t.rule = action.text
-    events.append(_effect_event(t, said("rule", player=seat, rule=action.text), rule=action.text))
+    events.append(
+        _effect_event(t, said("rule", player=seat, rule=action.text or ""), rule=action.text)
+    )
     _end_turn(t)
 
 

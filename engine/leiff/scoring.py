@@ -8,9 +8,9 @@ announced figures: the Magier's double and the Dorfschönheit's link are applied
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import TypedDict
 
-from engine.leiff.events import PUBLIC, event, said
+from engine.leiff.events import PUBLIC, Event, Said, event, said
 from engine.leiff.table import Outcome, Table
 
 SIPS, SHOTS, HAND_OUT = 0, 1, 2
@@ -95,7 +95,7 @@ def seat_totals(t: Table) -> list[int]:
     return [totals[unit_of(t, seat)] for seat in range(t.players)]
 
 
-def _team_score_lines(t: Table, scores: list[int]) -> list[dict[str, Any]]:
+def _team_score_lines(t: Table, scores: list[int]) -> list[Said]:
     """One line per team: its round score (each player's share) and its total."""
     totals = unit_totals(t)
     lines = []
@@ -114,7 +114,7 @@ def _team_score_lines(t: Table, scores: list[int]) -> list[dict[str, Any]]:
     return lines
 
 
-def _drinks_part(seat: int, row: Drinks) -> dict[str, Any]:
+def _drinks_part(seat: int, row: Drinks) -> Said:
     """One seat's part of the round's drinks, counted in words with their plurals."""
     shots, sips, hand_out = row["shots"], row["sips"], row["hand_out"]
     shot_part = said("drinks_shots", count=shots, sips=4 * shots)
@@ -125,7 +125,7 @@ def _drinks_part(seat: int, row: Drinks) -> dict[str, Any]:
             return said("drinks_hands_out", player=seat, given=given)
         return said("drinks_nothing", player=seat)
     out = "_hands_out" if hand_out else ""
-    extra: dict[str, Any] = {"given": given} if hand_out else {}
+    extra: dict[str, Said] = {"given": given} if hand_out else {}
     if shots and sips:
         # "1 shot and 3 sips (or 7 sips)": the shot's sips said once, for the whole
         return said(
@@ -140,7 +140,7 @@ def _drinks_part(seat: int, row: Drinks) -> dict[str, Any]:
     return said(f"drinks_owed{out}", player=seat, owed=owed, **extra)
 
 
-def finish_round(t: Table, events: list[dict[str, Any]]) -> None:
+def finish_round(t: Table, events: list[Event]) -> None:
     """Reveal every hand, score the round, settle drinks and decide whether the game is over."""
     n = t.players
     t.holding = None
@@ -163,7 +163,7 @@ def finish_round(t: Table, events: list[dict[str, Any]]) -> None:
 
     sums = [sum(t.value(c) for c in hand) for hand in t.hands]
     scores = list(sums)
-    bonus: dict[str, Any] | None = None
+    bonus: Said | None = None
     if t.caller is not None:
         unit_sums: dict[int, int] = {}
         for seat in range(n):

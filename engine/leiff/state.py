@@ -14,6 +14,7 @@ from typing import Any
 from engine.errors import IllegalMove
 from engine.leiff.actions import parse_action
 from engine.leiff.cards import Deck, load_default_deck
+from engine.leiff.events import Event
 from engine.leiff.options import MAX_PLAYERS, MIN_PLAYERS, TARGETS, LeiffOptions
 from engine.leiff.rules import apply as apply_action
 from engine.leiff.rules import deal, legal_actions
@@ -106,7 +107,7 @@ class LeiffState:
             raise IllegalMove("seat_not_a_number")
         parsed = parse_action(action)
         table = self._table.clone()
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         apply_action(table, seat, parsed, events)
         table.log.append([seat, str(parsed)])
         table.events = events
@@ -123,9 +124,9 @@ class LeiffState:
 
     # ---- more for the service and the bot -----------------------------------------------------
     @property
-    def events(self) -> list[dict[str, Any]]:
+    def events(self) -> list[Event]:
         """The events produced by the action that made this state (the deal's, for a new match)."""
-        events: list[dict[str, Any]] = json.loads(json.dumps(self._table.events))
+        events: list[Event] = json.loads(json.dumps(self._table.events))
         return events
 
     @property
@@ -231,7 +232,7 @@ class Leiff:
             seed=seed,
             deck_order=None if deck_order is None else [str(label) for label in deck_order],
         )
-        events: list[dict[str, Any]] = []
+        events: list[Event] = []
         deal(table, events)
         table.events = events
         return LeiffState(table)

@@ -12,13 +12,23 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.leiff.cards import Deck
+from engine.leiff.events import Event
 from engine.leiff.options import LeiffOptions
 from engine.reasons import reason as reason_text
 
 PLAY_STEPS = frozenset({"turn", "hold", "effect", "spy"})
+
+
+class Exchange(TypedDict):
+    """The Magier's exchange under way: ``by`` enchanted ``target``; ``gives`` the slot
+    each of the two has chosen to give so far, by seat."""
+
+    by: int
+    target: int
+    gives: dict[int, int]
 
 
 @dataclass(frozen=True)
@@ -71,7 +81,7 @@ class Table:
     effect: str | None = None  # label of the card whose effect choice is owed
     looks_left: list[int] = field(default_factory=list)
     spy: dict[str, int] | None = None  # {"seat": looker, "of": magician, "left": n}
-    exchange: dict[str, Any] | None = None  # {"by", "target", "gives": {seat: slot}}
+    exchange: Exchange | None = None
     pending_exchanges: list[list[int]] = field(default_factory=list)
     immune: set[int] = field(default_factory=set)
     rule: str | None = None
@@ -85,7 +95,7 @@ class Table:
     round_scores: list[int] | None = None
     history: list[list[int]] = field(default_factory=list)
     outcome: Outcome | None = None
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[Event] = field(default_factory=list)
 
     @property
     def players(self) -> int:

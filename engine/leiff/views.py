@@ -8,9 +8,9 @@ is over and every hand has been revealed.
 from __future__ import annotations
 
 import copy
-from typing import Any, Required, TypedDict
+from typing import Any, Required, TypedDict, TypeVar, cast
 
-from engine.leiff.events import visible_to
+from engine.leiff.events import Event, visible_to
 from engine.leiff.options import OptionsDict
 from engine.leiff.rules import legal_actions, out_of_turn_actions
 from engine.leiff.scoring import Drinks, ledger, seat_totals, unit_totals
@@ -92,7 +92,7 @@ class LeiffView(TypedDict):
     drinks: list[Drinks] | None
     round_over: bool
     outcome: OutcomeDict | None
-    events: list[dict[str, object]]
+    events: list[Event]
 
 
 def owners(t: Table) -> list[int]:
@@ -167,16 +167,21 @@ def default_action(t: Table, seat: int) -> str | None:
 
 
 _SHARED = (str, int, float, bool, type(None))  # immutable: a copy may share them
+_J = TypeVar("_J")
 
 
-def json_copy(value: Any) -> Any:
+def json_copy(value: _J) -> _J:
     """A deep copy of a JSON value (dicts, lists, strings, numbers), as ``copy.deepcopy``
     makes it, in a fraction of its time: a bot asks for several views per action, each with
     its events. Anything else is left to ``copy.deepcopy``."""
+    return cast(_J, _json_copy(value))  # a copy of the same shape
+
+
+def _json_copy(value: object) -> object:
     if isinstance(value, dict):
-        return {key: json_copy(item) for key, item in value.items()}
+        return {key: _json_copy(item) for key, item in value.items()}
     if isinstance(value, list):
-        return [json_copy(item) for item in value]
+        return [_json_copy(item) for item in value]
     if isinstance(value, _SHARED):
         return value
     return copy.deepcopy(value)

@@ -11,9 +11,11 @@ import hashlib
 import json
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict
 
 from engine.leiff.actions import CALL_LEIFF, OUT_OF_TURN_KINDS
+from engine.leiff.events import Event as LeiffEvent
+from engine.leiff.events import Said
 from engine.leiff.state import LeiffState
 from engine.leiff.views import LeiffView
 from matchcore.service.board_logic import mention
@@ -51,7 +53,7 @@ def fill_names(text: str, record: MatchRecord) -> str:
     return _NAME_TOKEN.sub(name, text)
 
 
-def deadline_key(state: LeiffState) -> tuple[Any, ...]:
+def deadline_key(state: LeiffState) -> tuple[str, int | None, int, str | None]:
     """What the clock is running for: the deadline restarts only when this changes, so
     out-of-turn matching and catching never buy the turn player more time."""
     waiting = state.waiting_for()
@@ -84,7 +86,7 @@ def private_texts(state: LeiffState, record: MatchRecord) -> list[tuple[int, str
     return [(user, fill_names(item["text"], record)) for user, item in _private(state, record)]
 
 
-def _private(state: LeiffState, record: MatchRecord) -> list[tuple[int, dict[str, Any]]]:
+def _private(state: LeiffState, record: MatchRecord) -> list[tuple[int, LeiffEvent]]:
     """(user id, event) for each player told a private event (see :func:`private_texts`)."""
     bots = {s.seat for s in record.seats if s.is_bot or s.removed}
     found = []
@@ -110,13 +112,18 @@ def seat_mention(record: MatchRecord, seat: int) -> str:
     return "?" if user is None else mention(user)
 
 
-def _engine_said(item: dict[str, Any], names: list[str]) -> dict[str, Any]:
+def _engine_said(item: LeiffEvent, names: list[str]) -> _EngineSaid:
     """What an engine event says, as the Discord layer words it in the reader's language:
     its code and parameters (``engine.leiff.events``) and the players' names; an event
     stored before the engine spoke in codes has only its English ``text``."""
-    if "code" not in item:
+    if "code" not in item or "params" not in item:
         return {}
     return {"said": {"code": item["code"], "params": item["params"]}, "names": names}
+
+
+class _EngineSaid(TypedDict, total=False):
+    said: Said
+    names: list[str]
 
 
 def public_lines(state: LeiffState, record: MatchRecord) -> list[Event]:
@@ -151,7 +158,7 @@ def private_lines(state: LeiffState, record: MatchRecord) -> list[Event]:
     ]
 
 
-def public_events(state: LeiffState) -> list[tuple[str, dict[str, Any]]]:
+def public_events(state: LeiffState) -> list[tuple[str, dict[str, object]]]:
     return [(e["kind"], dict(e["data"])) for e in state.events if e["audience"] == "all"]
 
 
