@@ -8,12 +8,16 @@ one that was saved).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
-if TYPE_CHECKING:
-    from _typeshed import DataclassInstance
 
-R = TypeVar("R", bound="DataclassInstance")
+class _Dataclass(Protocol):
+    """A dataclass instance (typeshed's ``DataclassInstance``, which the core may not import)."""
+
+    __dataclass_fields__: ClassVar[dict[str, Any]]
+
+
+R = TypeVar("R", bound=_Dataclass)
 
 MATCH_STATUSES = ("lobby", "running", "finished", "aborted")
 ACTIVE_STATUSES = ("lobby", "running")
