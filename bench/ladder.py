@@ -129,7 +129,7 @@ def use_clock(clock: str) -> None:
     stand_in = types.SimpleNamespace(perf_counter=counter)
     for name in _SEARCH_MODULES:
         module = importlib.import_module(name)
-        module.time = time if clock == "wall" else stand_in  # type: ignore[attr-defined]
+        module.time = time if clock == "wall" else stand_in  # type: ignore[attr-defined]  # the module's own import of time, swapped
     global _CLOCK, _now
     _CLOCK, _now = clock, counter
 
