@@ -240,10 +240,10 @@ async def build_board_matches(
     then at the middle of its game, before the bot starts: the bot finds them as after a
     restart. Returns (match id, record) pairs."""
     from engine import get_board_game
+    from matchcore.records import ActionRecord
     from matchcore.service import MatchService
     from matchcore.service.board_logic import seats_with_colours
     from matchcore.storage import open_repository
-    from matchcore.storage.records import ActionRecord
 
     repo = await open_repository(database)
     service = MatchService(repo, choices=service_choices())

@@ -16,8 +16,8 @@ import discord
 from bot.common.context import Context
 from bot.common.outgoing import Outgoing
 from bot.common.redelivery import nonce_of, private_shows
+from matchcore.records import DmFailure
 from matchcore.service.results import MatchInfo
-from matchcore.storage import DmFailure
 
 log = logging.getLogger(__name__)
 

@@ -4,13 +4,12 @@ saying a bot seat is thinking; each in the language it is asked for."""
 
 from __future__ import annotations
 
-from typing import cast
-
 from bot.common.names import NameBook, in_text
 from bot.common.outgoing import listing
 from bot.common.service_words import result_words
 from engine import get_spec
 from i18n import ordinal, translate
+from matchcore.records import MatchResult
 from matchcore.service.results import MatchInfo, Update
 
 
@@ -27,9 +26,8 @@ async def thinking_line(language: str, names: NameBook, match: MatchInfo, user_i
 
 async def result_line(language: str, names: NameBook, match: MatchInfo) -> str:
     """The result, said as the match's last message said it (names instead of pings)."""
-    result = match.result or {}
-    # the service's result is JSON: "winners" is a list of user ids
-    winner_ids = cast("list[int]", result.get("winners", []))
+    result: MatchResult = match.result or {}
+    winner_ids = result.get("winners", [])
     winners: dict[int | None, str] = {u: f"**{in_text(await names.name(u))}**" for u in winner_ids}
     line = result_words(language, match.seats, result, lambda u: winners.get(u, "?"))
     if match.score_text and get_spec(match.game).is_board_game:
@@ -42,7 +40,7 @@ async def places_line(language: str, names: NameBook, match: MatchInfo) -> str |
     2nd bob, 3rd alice and dave." (partners, and equal totals, share a place); None for a
     match whose result keeps no places (a board game, or a table finished before places
     were kept)."""
-    places = (match.result or {}).get("places")
+    places = match.result.get("places") if match.result is not None else None
     if not isinstance(places, list) or len(places) != len(match.seats):
         return None
     seated = await names.seat_names(match)

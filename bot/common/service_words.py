@@ -34,9 +34,11 @@ from matchcore.service.texts import (
     RESULT,
     Duration,
     Said,
+    Seated,
     english_mention,
     mention,
     result_params,
+    result_winners,
 )
 from matchcore.service.texts import ENGLISH as SAY_ENGLISH
 
@@ -154,9 +156,7 @@ def _result_line(language: str, params: Mapping[str, object]) -> str:
 
 
 def _winners(result: Mapping[str, object]) -> list[int | None]:
-    winners = result.get("winners") or []
-    assert isinstance(winners, list | tuple)
-    return list(winners)
+    return result_winners(result)
 
 
 def _result_sentence(
@@ -237,8 +237,8 @@ def texts_for(language: str, update: Update, user_id: int | None) -> list[str]:
 
 def result_words(
     language: str,
-    seats: Iterable[object],
-    result: dict[str, object],
+    seats: Iterable[Seated],
+    result: Mapping[str, object],
     name: Callable[[int | None], str],
 ) -> str:
     """A finished match's result in one sentence in ``language`` (``name`` writes a player),

@@ -7,10 +7,10 @@ locking and clocks.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from engine import get_spec
 from engine.board import BoardState
+from matchcore.records import MatchResult
 from matchcore.service import reasons
 from matchcore.service.ratings import Placing
 from matchcore.service.results import Event, say
@@ -131,7 +131,7 @@ def turn_text(record: MatchRecord, state: BoardState) -> Event | None:
 
 
 def result_line(
-    seats: Iterable[Any], result: dict[str, Any], why: Said | reasons.EngineOutcome
+    seats: Iterable[SeatRecord], result: MatchResult, why: Said | reasons.EngineOutcome
 ) -> Event:
     """The line saying a finished match's result (:func:`result_text` in English). ``why``
     the match ended: the service's reason (a :class:`Said`) or the engine's outcome."""
@@ -153,7 +153,7 @@ def result_line(
     return Event(RESULT, params, None, said=True)
 
 
-def result_from_outcome(record: MatchRecord, state: BoardState) -> dict[str, Any]:
+def result_from_outcome(record: MatchRecord, state: BoardState) -> MatchResult:
     """The stored result of a game the engine ended."""
     outcome = state.outcome
     assert outcome is not None, "the game has not ended"
@@ -165,7 +165,7 @@ def result_from_outcome(record: MatchRecord, state: BoardState) -> dict[str, Any
 
 def placings(record: MatchRecord) -> list[Placing]:
     """Ranks for the rating update of a finished two-player match."""
-    result = record.result or {}
+    result: MatchResult = record.result or {}
     winners = set(result.get("winners", []))
     return [
         Placing(

@@ -20,6 +20,7 @@ from engine.ai.levels import DEFAULT_LEVEL, LEVEL_NAMES
 from engine.board import BoardState
 from engine.leiff.actions import OUT_OF_TURN_KINDS
 from engine.leiff.state import LeiffState
+from matchcore.records import MatchResult
 from matchcore.service.errors import InvalidOptions
 from matchcore.storage.records import MatchRecord, SeatRecord, VsBotResult
 
@@ -147,7 +148,7 @@ def bot_due(record: MatchRecord, state: BoardState | LeiffState | None) -> bool:
 
 def vs_bot_results(record: MatchRecord, now: float) -> list[VsBotResult]:
     """Each human's result in a finished match against the bot, at the bot's level."""
-    result = record.result or {}
+    result: MatchResult = record.result or {}
     level = level_of(record) or DEFAULT_BOT_LEVEL
     winners = set(result.get("winners", []))
     # At a table of more than two places (Leiff with two bots or more), second is a place,

@@ -145,7 +145,7 @@ class LeiffTables:
             places, field = leiff_logic.team_places(current, removed_seats, winners)
             # Every seat's place ("2nd of 4") is kept with the result, so that the finished
             # table says it whenever it is shown again.
-            result.update(places=places, field=field)
+            result["places"], result["field"] = places, field
             step.record = finished(step.record, result, now)
             if current.outcome is None:  # the engine's own "Game over" line says the rest
                 step.closing.append(

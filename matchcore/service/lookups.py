@@ -12,6 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 from engine.leiff.state import LeiffState
+from matchcore.records import ActionRecord, DmFailure
 from matchcore.service import leiff_logic
 from matchcore.service.describe import Describer
 from matchcore.service.errors import Forbidden, InvalidRequest, NotFound
@@ -19,7 +20,7 @@ from matchcore.service.guild_settings import GuildSettings
 from matchcore.service.results import MatchInfo, Update
 from matchcore.service.steps import is_table
 from matchcore.service.store import MatchStore
-from matchcore.storage import ACTIVE_STATUSES, ActionRecord, DmFailure
+from matchcore.storage import ACTIVE_STATUSES
 
 
 class Lookups:

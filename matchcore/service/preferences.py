@@ -19,10 +19,11 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from matchcore.records import MemberPreferences
 from matchcore.service.errors import InvalidSettings
 from matchcore.service.guild_settings import Choices
 from matchcore.service.store import SETTINGS_SECONDS
-from matchcore.storage import MemberPreferences, Repository
+from matchcore.storage import Repository
 
 # Hints are on by default for a member's first this many games of each game.
 HINT_GAMES = 3

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
+from matchcore.records import ActionRecord, DmFailure, MemberPreferences
 from matchcore.service.guild_settings import GuildSettings
 from matchcore.service.results import (
     ChallengeInfo,
@@ -22,7 +23,6 @@ from matchcore.service.results import (
     Update,
     VsBotStats,
 )
-from matchcore.storage import ActionRecord, DmFailure, MemberPreferences
 
 
 class GameService(Protocol):

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
 from engine.reasons import REASONS
+from matchcore.records import MatchResult, SaidData
 from matchcore.service.texts import ENGLISH, Said, english
 
 # Why, read back: the service's reason, or an engine outcome's data (code, params, reason).
@@ -41,11 +42,11 @@ def result(
     *,
     draw: bool = False,
     aborted: bool = False,
-) -> dict[str, Any]:
+) -> MatchResult:
     """A finished match's stored result: the winners (user ids) and why, in English and as
     a code. An aborted match (``aborted``, status "aborted") has no winner and is no draw:
     it counts for nobody."""
-    found: dict[str, Any] = {"winners": list(winners), "draw": draw}
+    found: MatchResult = {"winners": list(winners), "draw": draw}
     if aborted:
         found["aborted"] = True
     if isinstance(why, Said):
@@ -57,7 +58,7 @@ def result(
     return found
 
 
-def reason_of(stored: Mapping[str, Any]) -> Reason | None:
+def reason_of(stored: Mapping[str, object]) -> Reason | None:
     """Why a stored result says the match ended, as a code: its own, or, for a result stored
     before codes, the code whose English it holds; None for a reason nobody knows (or none)."""
     why, outcome = stored.get("why"), stored.get("outcome")
@@ -69,9 +70,9 @@ def reason_of(stored: Mapping[str, Any]) -> Reason | None:
     return from_english(text) if isinstance(text, str) and text else None
 
 
-def said_data(said: Said) -> dict[str, Any]:
+def said_data(said: Said) -> SaidData:
     """A :class:`Said` as JSON data (a parameter that is itself said nests the same way)."""
-    params = {
+    params: dict[str, object] = {
         key: {"said": said_data(value)} if isinstance(value, Said) else value
         for key, value in said.params.items()
     }

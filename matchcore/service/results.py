@@ -13,6 +13,7 @@ from typing import Protocol
 
 from engine.board import BoardState
 from engine.leiff.views import LeiffView
+from matchcore.records import MatchResult
 from matchcore.service.rating_scale import display_rating, is_provisional
 from matchcore.service.texts import ENGINE_PHRASE, ENGINE_TEXT, ENGLISH, RESULT, english
 
@@ -114,7 +115,7 @@ class MatchInfo:
     deadline_at: float | None
     warn_at: float | None
     options: dict[str, object]
-    result: dict[str, object] | None
+    result: MatchResult | None
     score_text: str
     rated: bool
     vs_bot: bool

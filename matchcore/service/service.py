@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from matchcore.records import ActionRecord, DmFailure, MemberPreferences
 from matchcore.service.admission import NewGames
 from matchcore.service.arguments import check_public_calls
 from matchcore.service.board_matches import BoardMatches
@@ -56,7 +57,7 @@ from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 from matchcore.service.steps import CLAIM_SECONDS, AIMove, GameState, is_table
 from matchcore.service.store import CommitListener, MatchStore
 from matchcore.service.vs_bot import BotOpponent
-from matchcore.storage import ActionRecord, DmFailure, MemberPreferences, Repository
+from matchcore.storage import Repository
 
 
 @check_public_calls  # malformed arguments raise the service's own errors

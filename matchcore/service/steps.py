@@ -19,12 +19,13 @@ from engine.board import BoardState
 from engine.leiff import parse_action
 from engine.leiff.state import LeiffState
 from engine.spec import GameKind
+from matchcore.records import ActionRecord, MatchResult
 from matchcore.service.board_logic import mention
 from matchcore.service.errors import ENGINE, IllegalAction, InvalidOptions
 from matchcore.service.leiff_logic import fill_names
 from matchcore.service.results import Event, Update
 from matchcore.service.texts import Duration, Said
-from matchcore.storage import ActionRecord, MatchRecord
+from matchcore.storage import MatchRecord
 
 # The warning goes out when this share of the time allowed is left.
 WARNING_FRACTION = 0.25
@@ -49,7 +50,7 @@ AIMove = Callable[[str, str, str], Awaitable[str]]
 # A parsed engine state of a running match: a board position or a Leiff table.
 GameState = BoardState | LeiffState
 # A match's stored result: winners (user ids), reason, draw (and the engine's code).
-Result = dict[str, Any]
+Result = MatchResult
 
 
 def process_identity() -> str:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, overload
+from typing import NamedTuple, Protocol, overload
 
 from engine.phrases import Phrase
 
@@ -251,9 +251,32 @@ def english_mention(user_id: int | None) -> str:
     return str(mention(user_id))
 
 
+class Seated(Protocol):
+    """A seat as a result line reads it (a stored seat, a match's, a :class:`SeatColour`)."""
+
+    @property
+    def user_id(self) -> int | None: ...
+
+    @property
+    def colour(self) -> str | None: ...
+
+
+def result_winners(result: Mapping[str, object]) -> list[int | None]:
+    """The winners a stored result names (user ids; None for a seat without one)."""
+    winners = result.get("winners") or []
+    if not isinstance(winners, list | tuple):
+        raise TypeError(f"a result's winners are no list: {winners!r}")
+    found: list[int | None] = []
+    for user in winners:
+        if user is not None and not isinstance(user, int):
+            raise TypeError(f"a winner is no user id: {user!r}")
+        found.append(user)
+    return found
+
+
 def result_text(
-    seats: Iterable[Any],
-    result: dict[str, Any],
+    seats: Iterable[Seated],
+    result: Mapping[str, object],
     name: Callable[[int | None], str] = english_mention,
 ) -> str:
     """The result in one sentence that names the winner once: "<@1> (dark) wins 4–2: light
@@ -269,7 +292,7 @@ def result_text(
         if reason.startswith("drawn "):  # "drawn by agreement"
             return f"The game is {reason}."
         return f"The game is drawn: {reason}." if reason else "The game is drawn."
-    winners = list(result["winners"])
+    winners = result_winners(result)
     names = " and ".join(name(u) for u in winners)
     colour = next((s.colour for s in seats if s.user_id == winners[0]), None)
     if len(winners) != 1:

@@ -9,13 +9,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from matchcore.records import ActionRecord, DmFailure, MemberPreferences
 from matchcore.storage.records import (
     ACTIVE_STATUSES,
-    ActionRecord,
     ChallengeRecord,
-    DmFailure,
     MatchRecord,
-    MemberPreferences,
     PlacementRecord,
     RatingRecord,
     SeatRecord,

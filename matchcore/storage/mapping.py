@@ -13,8 +13,8 @@ import json
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
+from matchcore.records import ActionRecord
 from matchcore.storage.records import (
-    ActionRecord,
     ChallengeRecord,
     MatchRecord,
     PlacementRecord,

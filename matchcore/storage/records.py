@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
+from matchcore.records import MatchResult
+
 
 class _Dataclass(Protocol):
     """A dataclass instance (typeshed's ``DataclassInstance``, which the core may not import)."""
@@ -82,7 +84,7 @@ class MatchRecord:
     warn_at: float | None = None
     warned: bool = False
     draw_offer_seat: int | None = None
-    result: dict[str, Any] | None = None
+    result: MatchResult | None = None
     rematch_of: int | None = None
     seats: tuple[SeatRecord, ...] = ()
     messages: dict[str, int] = field(default_factory=dict)
@@ -93,7 +95,7 @@ class MatchRecord:
     def evolve(self, **changes: Any) -> MatchRecord:
         return evolved(self, changes)
 
-    def seat_of(self, user_id: int) -> SeatRecord | None:
+    def seat_of(self, user_id: int | None) -> SeatRecord | None:
         for seat in self.seats:
             if seat.user_id == user_id:
                 return seat
@@ -108,18 +110,6 @@ class MatchRecord:
     @property
     def user_ids(self) -> tuple[int, ...]:
         return tuple(s.user_id for s in self.seats if s.user_id is not None)
-
-
-@dataclass(frozen=True)
-class ActionRecord:
-    """One accepted action: ``version`` is the match version it produced."""
-
-    match_id: int
-    version: int
-    user_id: int | None  # None for the clock (timeouts) or the service itself
-    seat: int | None
-    action: str
-    at: float
 
 
 @dataclass(frozen=True)
@@ -214,25 +204,3 @@ class RatingRecord:
 
     def evolve(self, **changes: Any) -> RatingRecord:
         return evolved(self, changes)
-
-
-@dataclass(frozen=True)
-class DmFailure:
-    """Discord refused a user's DMs (``code``, e.g. 50007) at ``failed_at``; ``noticed`` are
-    the tables whose channel was told so while the refusal lasts (each is told once)."""
-
-    user_id: int
-    failed_at: float
-    code: int | None = None
-    noticed: frozenset[int] = frozenset()
-
-
-@dataclass(frozen=True)
-class MemberPreferences:
-    """A member's own choices (the same on every server): ``hints`` on or off, or None
-    for the default; ``theme`` of the pictures only they see, or None for the server's."""
-
-    user_id: int
-    hints: bool | None = None
-    theme: str | None = None
-    updated_at: float = 0.0

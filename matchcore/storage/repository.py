@@ -11,12 +11,10 @@ import abc
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from matchcore.records import ActionRecord, DmFailure, MemberPreferences
 from matchcore.storage.records import (
-    ActionRecord,
     ChallengeRecord,
-    DmFailure,
     MatchRecord,
-    MemberPreferences,
     PlacementRecord,
     RatingRecord,
     SeatRecord,

@@ -21,10 +21,10 @@ from contextlib import AbstractAsyncContextManager
 from pathlib import Path
 from typing import Any
 
+from matchcore.records import ActionRecord
 from matchcore.storage import mapping
 from matchcore.storage.mapping import Row
 from matchcore.storage.records import (
-    ActionRecord,
     MatchRecord,
     PlacementRecord,
     RatingRecord,

@@ -12,10 +12,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from matchcore.records import DmFailure, MemberPreferences
 from matchcore.storage import mapping
 from matchcore.storage.records import (
-    DmFailure,
-    MemberPreferences,
     PlacementRecord,
     RatingRecord,
     VsBotRecord,

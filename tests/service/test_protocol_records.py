@@ -1,0 +1,86 @@
+"""The service's protocol speaks in the core's own records, never in the storage's rows.
+
+Every type a :class:`GameService` call takes or returns, and every field of those that are
+dataclasses or TypedDicts, is the service's (``matchcore.service``), the core's
+(``matchcore.records``), the engine's or a built-in: none is defined in
+``matchcore.storage``, which maps its rows to the core's records. So the front ends read no
+storage record either: only the Discord layer's start opens the database.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import typing
+from collections.abc import Iterator
+
+from matchcore.records import ActionRecord, DmFailure, MatchResult, MemberPreferences
+from matchcore.service.protocol import GameService
+from matchcore.storage.records import MatchRecord
+from tests.test_import_graph import import_graph
+
+# the front end's start: it opens the repository and hands it to the service
+OPENS_THE_DATABASE = {"bot.app"}
+
+
+def _types(hint: object, seen: set[object]) -> Iterator[type]:
+    """Every class a type hint names, and those its dataclass or TypedDict fields name."""
+    if isinstance(hint, list):  # a Callable's parameters
+        for item in hint:
+            yield from _types(item, seen)
+        return
+    if hint in seen:
+        return
+    seen.add(hint)
+    for argument in typing.get_args(hint):
+        yield from _types(argument, seen)
+    origin = typing.get_origin(hint)
+    if origin is not None:
+        yield from _types(origin, seen)
+        return
+    if not isinstance(hint, type):
+        return
+    yield hint
+    if dataclasses.is_dataclass(hint) or typing.is_typeddict(hint):
+        for field_hint in typing.get_type_hints(hint).values():
+            yield from _types(field_hint, seen)
+
+
+def protocol_types() -> set[type]:
+    seen: set[object] = set()
+    found: set[type] = set()
+    for name, member in vars(GameService).items():
+        if name.startswith("_"):
+            continue
+        function = member.fget if isinstance(member, property) else member
+        if not callable(function):
+            continue
+        for hint in typing.get_type_hints(function).values():
+            found.update(_types(hint, seen))
+    return found
+
+
+def test_the_protocol_names_no_storage_record() -> None:
+    types = protocol_types()
+    assert {ActionRecord, DmFailure, MemberPreferences} <= types  # the walk reaches them
+    assert MatchResult in types  # through MatchInfo.result
+    from_storage = {t for t in types if t.__module__.startswith("matchcore.storage")}
+    assert from_storage == set()
+
+
+def test_a_storage_record_in_the_protocol_would_be_found() -> None:
+    assert MatchRecord in set(_types(list[MatchRecord], set()))
+    assert MatchRecord.__module__.startswith("matchcore.storage")
+
+
+def test_the_front_ends_import_no_storage_module() -> None:
+    graph = import_graph()
+    reading = {
+        module: sorted(name for name in imported if name.startswith("matchcore.storage"))
+        for module, imported in graph.items()
+        if module.split(".")[0] in ("bot", "web") and module not in OPENS_THE_DATABASE
+    }
+    assert {module: names for module, names in reading.items() if names} == {}
+    assert "matchcore.service.protocol" in graph
+    assert not any(
+        name.startswith("matchcore.storage") for name in graph["matchcore.service.protocol"]
+    )
