@@ -262,7 +262,7 @@ def _lzw(indices: Any, size: tuple[int, int]) -> bytes:
     """The indices of a core picture of ``size`` as GIF image data (LZW, in sub-blocks,
     terminated): what ``Image.tobytes("gif", "L")`` gives, without an image round it."""
     # the GIF coder reads a greyscale picture's bytes as it reads a palette picture's
-    encoder = Image.core.gif_encoder("L", "L")
+    encoder = Image.core.gif_encoder("L", "L")  # type: ignore[attr-defined]  # Pillow's C core, not re-exported
     encoder.setimage(indices, (0, 0, *size))
     bufsize = max(ImageFile.MAXBLOCK, size[0] * 4)
     output = [bytes([8])]
@@ -344,7 +344,7 @@ def _gif(
             blocks.append(_frame_block((0, 0, 1, 1), _ONE_TRANSPARENT.im, duration))
             continue
         box = union(found)
-        delta = Image.core.fill("L", (box[2] - box[0], box[3] - box[1]), TRANSPARENT)
+        delta = Image.core.fill("L", (box[2] - box[0], box[3] - box[1]), TRANSPARENT)  # type: ignore[attr-defined]  # Pillow's C core
         for painted, now, difference in pieces:
             inside = (
                 max(painted[0], box[0]),

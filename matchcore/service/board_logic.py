@@ -138,11 +138,7 @@ def result_line(
     seats = list(seats)
     pairs = [(seat.user_id, seat.colour) for seat in seats]
     # a game against the bot says the level played, so the player reads which they beat
-    levels = [
-        seat.bot_level
-        for seat in seats
-        if getattr(seat, "is_bot", False) and getattr(seat, "bot_level", None)
-    ]
+    levels = [seat.bot_level for seat in seats if seat.is_bot and seat.bot_level]
     params: dict[str, object] = {"seats": pairs, "result": dict(result)}
     if isinstance(why, Said):
         params["why"] = why
