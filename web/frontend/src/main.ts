@@ -195,6 +195,8 @@ function fillSizes(): void {
 function showMatches(matches: { match: number; game: string; status: string }[]): void {
   const list = $("matches");
   list.replaceChildren();
+  // a heading over an empty list reads as something failed to load: show it with games only
+  $("matches-title").hidden = matches.length === 0;
   for (const m of matches) {
     const item = document.createElement("li");
     const link = document.createElement("a");
