@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -27,6 +28,26 @@ from i18n import DEFAULT_LANGUAGE, translate
 from matchcore.service.results import ChallengeInfo, MatchInfo, Update
 
 MAX_TEXT = 2000  # Discord's limit for a message's text
+
+# A match picture's file name: what it shows, the match and the version it was drawn for.
+_PICTURE_NAME = re.compile(r"^([a-z]+)-(\d+)-v(\d+)\.png$")
+
+
+def picture_name(kind: str, match_id: int, version: int) -> str:
+    """The file name of a match's picture: ``board-12-v7.png``. Discord keeps it, so a
+    message read back from a channel says which match and version it shows even when it
+    carries no buttons (a board the bot is to answer): a start that finds it posted but
+    not recorded does not post it again (:func:`bot.common.redelivery.recent_showing`)."""
+    return f"{kind}-{match_id}-v{version}.png"
+
+
+def version_named(filename: str, match_id: int) -> int | None:
+    """The version of ``match_id`` a picture named by :func:`picture_name` shows, or None
+    (another match's picture, or a name of another form)."""
+    found = _PICTURE_NAME.match(filename)
+    if found is None or int(found.group(2)) != match_id:
+        return None
+    return int(found.group(3))
 
 
 @dataclass

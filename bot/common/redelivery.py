@@ -30,6 +30,7 @@ import discord
 from bot.common.components import custom_ids
 from bot.common.context import Context
 from bot.common.custom_ids import ComponentId
+from bot.common.outgoing import version_named
 from matchcore.service.results import MatchInfo, Update
 
 log = logging.getLogger(__name__)
@@ -80,6 +81,22 @@ async def guarded(sending: Awaitable[None]) -> bool:
     return True
 
 
+def shown_versions(message: discord.Message, match_id: int) -> list[int]:
+    """The versions of ``match_id`` a message read back from Discord shows: those its
+    buttons were drawn for (in rows, sections and boxes), and the one its picture is named
+    for (:func:`bot.common.outgoing.picture_name`: a message without buttons says it so)."""
+    versions = [
+        decoded.version
+        for custom_id in custom_ids(message.components)
+        if (decoded := ComponentId.decode(custom_id)) is not None and decoded.target == match_id
+    ]
+    for attachment in message.attachments:
+        named = version_named(attachment.filename, match_id)
+        if named is not None:
+            versions.append(named)
+    return versions
+
+
 async def channel_is_current(
     channel: discord.PartialMessageable | None, message_id: int | None, match: MatchInfo
 ) -> bool:
@@ -94,11 +111,7 @@ async def channel_is_current(
         message = await channel.fetch_message(message_id)
     except discord.NotFound:
         return False
-    versions = [
-        decoded.version
-        for custom_id in custom_ids(message.components)  # in rows, sections and boxes
-        if (decoded := ComponentId.decode(custom_id)) is not None and decoded.target == match.id
-    ]
+    versions = shown_versions(message, match.id)
     return not versions or max(versions) >= match.version
 
 
@@ -117,17 +130,13 @@ async def recent_showing(
     """One of the channel's newest messages that already shows ``match`` at its
     version (read from its buttons' custom ids), or None: the answer to a command or a
     click may have reached the channel before the process died, before it was recorded.
-    A message whose buttons say nothing cannot be told apart, and is not looked for."""
+    A message without buttons (a board the bot is to answer) says it by its picture's
+    name (:func:`shown_versions`)."""
     if channel is None:
         return None
     try:
         async for message in channel.history(limit=RECENT_MESSAGES):
-            versions = [
-                decoded.version
-                for custom_id in custom_ids(message.components)
-                if (decoded := ComponentId.decode(custom_id)) is not None
-                and decoded.target == match.id
-            ]
+            versions = shown_versions(message, match.id)
             if versions and max(versions) >= match.version:
                 return message
     except discord.Forbidden:

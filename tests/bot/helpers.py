@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from typing import Any
 
 from PIL import Image
@@ -81,12 +82,17 @@ def pick_move(state: Any, rng: random.Random) -> str:
     return rng.choice(plain)
 
 
+def is_board_picture(filename: str) -> bool:
+    """A board's picture: named for its match and version (``board-12-v7.png``)."""
+    return re.fullmatch(r"board-\d+-v\d+\.png", filename) is not None
+
+
 def last_board_message(channel: Any) -> SimMessage:
     """The newest message of the channel that carries a board picture."""
     for message in reversed(channel.messages):
         if (
             message.attachments
-            and message.attachments[0].filename == "board.png"
+            and is_board_picture(message.attachments[0].filename)
             and not message.ephemeral
         ):
             return message

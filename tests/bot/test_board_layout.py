@@ -40,7 +40,9 @@ def assert_board_layout(board: SimMessage, language: str, match_id: int) -> None
     assert box["components"][0]["content"] == title
     (item,) = box["components"][1]["items"]
     assert item["description"] == translate(language, "bot.board.picture", game="Lefe")
-    assert [a.filename for a in board.gallery_pictures] == ["board.png"]
+    # the picture is named for its match and version (a start recognises it by that)
+    (picture,) = board.gallery_pictures
+    assert re.fullmatch(rf"board-{match_id}-v\d+\.png", picture.filename), picture.filename
     decode_png(board)
 
 

@@ -1,15 +1,17 @@
 """kill -9 at random moments right after acknowledged actions loses nothing and doubles
 nothing (issue 33): the transactional outbox and the senders' checks before posting again.
 
-One bot process (``tests.bot.shard_child``, shard 0 of 1) plays two board matches and a
-Leiff table of three people against the simulator, on SQLite and on PostgreSQL. After an
+One bot process (``tests.bot.shard_child``, shard 0 of 1) plays two board matches between
+members, one against the bot itself and a Leiff table of three people against the
+simulator, on SQLite and on PostgreSQL. After an
 action is answered (a move, a hand clicked in a DM, a /resign that ends a match) the
 process is killed with SIGKILL at a random moment within the next instants, and started
 again. At the end, once the outbox is drained:
 
 - every board's newest message in its channel shows the match's stored version (its
   buttons carry it: a finished match's Rematch too), and no version of a match was
-  posted in its channel twice;
+  posted in its channel twice, counting the boards without buttons (the member's move
+  the bot is to answer), which say their version by their picture's name;
 - every player at the table has one hand message in their DMs, drawn for the table as
   it is now;
 - nothing is left in the outbox for the chat front end.
@@ -43,7 +45,7 @@ from tests.postgres import fresh_database
 
 pytestmark = pytest.mark.slow
 
-KILLS = 8
+KILLS = 11
 # A kill comes this long (seconds, drawn uniformly) after the action was answered: while
 # the process is still sending the step's other messages and recording them.
 KILL_WITHIN = 0.25
@@ -59,13 +61,20 @@ async def database(kind: str, folder: Path) -> Any:
 
 
 def versions_of(message: SimMessage, match_id: int) -> set[int]:
-    return {
+    """The versions of the match a message shows: its buttons', and its picture's name's
+    (a board without buttons says it only so)."""
+    found = {
         decoded.version
         for b in message.buttons
         if (decoded := ComponentId.decode(b.custom_id or "")) is not None
         and decoded.target == match_id
         and decoded.scope == BOARD
     }
+    for attachment in message.attachments:
+        named = re.fullmatch(rf"board-{match_id}-v(\d+)\.png", attachment.filename)
+        if named is not None:
+            found.add(int(named.group(1)))
+    return found
 
 
 def channel_versions(channel: Any, match_id: int) -> list[int]:
@@ -78,6 +87,16 @@ def channel_versions(channel: Any, match_id: int) -> list[int]:
         if versions:
             found.append(max(versions))
     return found
+
+
+async def solo_move(game: Game, match_id: int, players: list[Any], channel: Any, rng: Any) -> None:
+    """The member's move against the bot, once the bot has answered the last one (after a
+    kill the next process's clock plays a bot turn left undone, its lease run out)."""
+    deadline = asyncio.get_running_loop().time() + 30
+    while (await game.state(match_id))[1].seat_to_move != 0:
+        assert asyncio.get_running_loop().time() < deadline, "the bot never answered"
+        await asyncio.sleep(0.1)
+    await game.board_move(match_id, players, channel, rng)
 
 
 async def resign(sim: DiscordSimulator, game: Game, match_id: int, user: Any, channel: Any) -> None:
@@ -104,11 +123,11 @@ async def test_kills_after_acknowledged_actions_lose_and_double_nothing(
         repo = await open_repository(url)  # migrates before the bot starts
         process = BotProcess(sim, url, 0, tmp_path, shards=1)
         try:
-            guild = sim.add_guild("Kills", shard=(0, 1), channels=("one", "two", "cards"))
+            guild = sim.add_guild("Kills", shard=(0, 1), channels=("one", "two", "cards", "solo"))
             alice, bob, carol = (sim.add_user(n) for n in ("alice", "bob", "carol"))
             for user in (alice, bob, carol):
                 guild.add_member(user)
-            one, two, cards = guild.channels
+            one, two, cards, solo = guild.channels
             await process.start()
             game = Game(sim, repo)
 
@@ -122,6 +141,18 @@ async def test_kills_after_acknowledged_actions_lose_and_double_nothing(
                     lambda m: "match #" in m.text, channel=channel, after=offer.last_message
                 )
                 boards[channel.id] = (match_id_of(board), [first, second], channel)
+            # carol has challenged nobody yet: no cooldown
+            started = await sim.slash(
+                carol,
+                "play",
+                game="lefe",
+                opponent=sim.bot_user,
+                size=5,
+                level="easy",
+                channel=solo,
+            )
+            assert not started.ephemeral, started.text
+            boards[solo.id] = (match_id_of(started.last_message), [carol, sim.bot_user], solo)
 
             opened = await sim.slash(alice, "play", game="leiff", channel=cards)
             lobby = opened.last_message
@@ -137,12 +168,18 @@ async def test_kills_after_acknowledged_actions_lose_and_double_nothing(
 
             # Each round: an action answered, then SIGKILL a random instant later, then a
             # new process. The last rounds end the board matches by /resign.
-            plan = ["board", "leiff"] * (KILLS // 2 - 1) + ["resign", "resign"]
-            finished = 0
+            plan = ["board", "solo", "leiff"] * 2 + ["solo", "solo"] + ["resign"] * 3
+            assert len(plan) == KILLS
+            finished = moved = 0
             for step in plan:
                 if step == "board":
-                    match_id, players, channel = boards[rng.choice([one.id, two.id])]
+                    # each match between members in turn: its first player has moved before
+                    # the /resign that ends it (which would be an abort otherwise)
+                    moved += 1
+                    match_id, players, channel = boards[(one.id, two.id)[moved % 2]]
                     await game.board_move(match_id, players, channel, rng)
+                elif step == "solo":
+                    await solo_move(game, *boards[solo.id], rng)
                 elif step == "leiff":
                     await game.leiff_step(table, people)
                 else:

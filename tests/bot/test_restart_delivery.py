@@ -7,6 +7,7 @@ the parts that went out; these tests leave the database exactly as such a kill w
 step committed, some records written, the rest not) and start a new client on it:
 
 - a board that reached the channel is not posted again; one that did not is posted once;
+  a board without buttons (the bot is to answer) is recognised by its picture's name;
 - at a Leiff table, only the players whose DM is behind get it again (an edit in place),
   and a table message that shows the step is not touched;
 - a match kept before the records existed (none at all): its channel message is read back
@@ -30,6 +31,7 @@ from tests.bot.helpers import (
     CONFIRMS,
     ask_to_end,
     last_board_message,
+    match_id_of,
     pick_move,
     start_board_match,
     stored_match,
@@ -184,6 +186,62 @@ async def test_a_board_posted_but_never_recorded_is_found_not_posted_again(
     assert stored.messages["delivered:channel"] == match.version
     moved = await move(sim, restarted, world, match_id, 3)
     assert not moved.ephemeral, moved.text
+    sim.assert_no_bot_errors()
+
+
+async def never_answers(state_json: str, game: str, level: str) -> str:
+    """An AI that thinks for ever: the bot's own move never comes while the test looks."""
+    await asyncio.Event().wait()
+    raise AssertionError("an event nobody sets was set")
+
+
+async def test_a_board_without_buttons_posted_but_never_recorded_is_not_posted_again(
+    sim, world, make_bot
+):
+    """The answer to a move against the bot carries no buttons (the bot answers it within
+    seconds with a board of its own). Killed after that answer reached the channel and
+    before it was recorded, a start must still recognise it among the channel's newest
+    messages (by its picture, named for the match and its version) instead of posting the
+    same board a second time (issue 33's last gap)."""
+    thinking = lambda: make_bot(ai_move=never_answers)  # noqa: E731
+    handle = await sim.start_bot(thinking)
+    started = await sim.slash(
+        world.alice, "play", game="lefe", opponent=sim.bot_user, size=5, level="easy"
+    )
+    assert not started.ephemeral, started.text
+    match_id = match_id_of(started.last_message)
+    before = await stored_match(handle, match_id)
+    state = await stored_state(handle, match_id)
+    moved = await sim.slash(world.alice, "move", cell=pick_move(state, random.Random(1)))
+    assert not moved.ephemeral, moved.text
+    await asyncio.gather(*moved.handler_tasks, return_exceptions=True)
+    await handle.client.delivery.deliveries_idle()
+    answer = last_board_message(world.channel)
+    assert not answer.buttons, "the board the bot is to answer has buttons"
+    match = await stored_match(handle, match_id)
+    assert match.messages["board"] == answer.id
+    assert match.messages["delivered:channel"] == match.version
+    # killed after the answer reached the channel, before its records were written
+    await records_as_a_crash_left_them(
+        handle,
+        match_id,
+        {
+            "delivered": before.version,
+            "delivered:channel": before.version,
+            "board": before.messages["board"],
+            "board:kept": before.messages["board"],
+        },
+    )
+    count = public(world.channel)
+    await handle.stop()
+
+    restarted = await sim.start_bot(thinking)
+    await restarted.client.delivery.deliveries_idle()
+    assert public(world.channel) == count, "a second copy of the board was posted"
+    stored = await stored_match(restarted, match_id)
+    assert stored.messages["board"] == answer.id
+    assert stored.messages["delivered:channel"] == match.version
+    assert match_id not in [m.id for m in await restarted.client.service.undelivered_matches()]
     sim.assert_no_bot_errors()
 
 

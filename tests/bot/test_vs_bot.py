@@ -20,6 +20,7 @@ from engine import get_game
 from engine.ai.levels import choose_move_from_json
 from tests.bot.helpers import (
     assert_picture_shows,
+    is_board_picture,
     last_board_message,
     match_id_of,
     pick_move,
@@ -41,7 +42,7 @@ async def ai_in_thread(state_json: str, game: str, level: str) -> str:
 def is_board(message: SimMessage) -> bool:
     return bool(
         message.attachments
-        and message.attachments[0].filename == "board.png"
+        and is_board_picture(message.attachments[0].filename)
         and not message.ephemeral
     )
 

@@ -38,6 +38,7 @@ from render.themes import get_theme
 from tests.bot.conftest import Clock, clock, database, make_bot, sim, world  # noqa: F401
 from tests.bot.helpers import (
     decode_png,
+    is_board_picture,
     last_board_message,
     match_id_of,
     pick_move,
@@ -90,7 +91,7 @@ def _close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 24) -> bool:
 def is_board(message: SimMessage) -> bool:
     return bool(
         message.attachments
-        and message.attachments[0].filename == "board.png"
+        and is_board_picture(message.attachments[0].filename)
         and not message.ephemeral
     )
 

@@ -27,7 +27,7 @@ from bot.common.match_lines import (
     result_line,
     thinking_line,
 )
-from bot.common.outgoing import Outgoing, challenge_of, match_of, sentence
+from bot.common.outgoing import Outgoing, challenge_of, match_of, picture_name, sentence
 from bot.common.service_words import texts_for
 from bot.common.themes import server_theme
 from bot.features.board_games.labels import KEEP, board_choices
@@ -191,7 +191,7 @@ class BoardMessages(MessageBuilder):
         return Outgoing(
             "\n".join(lines),
             image,
-            "board.png",
+            picture_name("board", match.id, match.version),
             choices,
             BOARD,
             match.id,
