@@ -113,7 +113,7 @@ def _draw_point_board(
     """Les: a hexagonal plate, the lines of the triangular grid and a dot on every point."""
     grid = hex_grid(geo.size)
     draw.polygon(
-        scaled(_plate(geo)),
+        scaled(plate_corners(geo)),
         fill=theme.cell,
         outline=theme.cell_edge,
         width=max(1, round(geo.radius * 0.12 * k)),
@@ -251,7 +251,7 @@ def owned_areas(state: BoardView) -> list[Area]:
     return areas
 
 
-def _plate(geo: BoardGeometry) -> list[tuple[float, float]]:
+def plate_corners(geo: BoardGeometry) -> list[tuple[float, float]]:
     """The corners of Les's hexagonal plate: the grid's six corner points, each pushed 0.8·R
     further out from the centre."""
     ox, oy = geo.origin
@@ -267,7 +267,7 @@ def _plate(geo: BoardGeometry) -> list[tuple[float, float]]:
 def _plate_mask(size: int, width: int) -> Image.Image:
     geo = board_geometry(size, width, True)
     mask = Image.new("L", (geo.width, geo.height), 0)
-    ImageDraw.Draw(mask).polygon(_plate(geo), fill=255)
+    ImageDraw.Draw(mask).polygon(plate_corners(geo), fill=255)
     return mask
 
 

@@ -17,7 +17,9 @@ simulator nothing from the product, the tests or the benchmarks.
 The layers point one way (docs/service.md, "The layers"): the engine at the bottom; the
 match core (matchcore/: the match service, its storage, the AI pool) on the engine alone,
 knowing no front end; render and tutorial on the engine; bot, the Discord front end, on
-all of them. i18n, the message catalogues, stands apart: render, tutorial and bot use it,
+all of them. wording, the words both front ends say (the core's refusals and lines, a
+Leiff action's label), stands on the core, the engine and the catalogues, below bot and
+web. i18n, the message catalogues, stands apart: render, tutorial and bot use it,
 the engine and the core never do, and it imports none of them. web, the web table, is a
 second front end on the core, the engine, the catalogues and the pictures' geometry; it
 never imports bot (the bot's entry point starts both). The core's imports outside
@@ -36,7 +38,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("engine", "matchcore", "i18n", "render", "tutorial", "web", "bot")
+PACKAGES = ("engine", "matchcore", "i18n", "render", "tutorial", "wording", "web", "bot")
 # What the match core may import besides the standard library: itself, the engine, its
 # storage drivers (SQLite, PostgreSQL) and the rating model.
 CORE_IMPORTS = frozenset({"matchcore", "engine", "aiosqlite", "asyncpg", "openskill"})
@@ -188,11 +190,21 @@ def test_the_layers_point_one_way() -> None:
                 assert target.startswith("i18n"), f"{module} imports {target}"
             if layer == "matchcore":
                 assert target.split(".")[0] in ("engine", "matchcore"), f"{module} imports {target}"
-            if layer == "web":
-                # the web table: a front end over the core, beside the Discord layer, never on it
-                assert target.split(".")[0] in ("engine", "matchcore", "i18n", "render", "web"), (
+            if layer == "wording":
+                # the words both front ends say: over the core, the engine and the catalogues
+                assert target.split(".")[0] in ("engine", "matchcore", "i18n", "wording"), (
                     f"{module} imports {target}"
                 )
+            if layer == "web":
+                # the web table: a front end over the core, beside the Discord layer, never on it
+                assert target.split(".")[0] in (
+                    "engine",
+                    "matchcore",
+                    "i18n",
+                    "render",
+                    "wording",
+                    "web",
+                ), f"{module} imports {target}"
 
 
 def test_the_core_imports_no_front_end() -> None:

@@ -18,6 +18,7 @@ PACKAGES = (
     "render",
     "i18n",
     "tutorial",
+    "wording",
     "bot",
     "web",
     "bench",

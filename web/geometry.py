@@ -10,6 +10,7 @@ from typing import Any
 from engine import get_board_game
 from engine.hexgrid import hex_grid
 from engine.spec import BoardShape
+from render.board import plate_corners
 from render.geometry import board_geometry
 from render.themes import DEFAULT_THEME, RGB, get_theme
 
@@ -50,6 +51,8 @@ def geometry_json(game: str, size: int) -> dict[str, Any]:
         "neighbours": [list(grid.neighbours[i]) for i in range(grid.cell_count)],
         "rim": [{"text": label.text, "x": label.x, "y": label.y - top} for label in geometry.rim],
         "rimSize": geometry.rim_size,
+        # Les's hexagonal plate: its owned holes are shaded inside it, as in the pictures
+        "plate": [[x, y - top] for x, y in plate_corners(geometry)] if points else None,
         "colours": {
             "background": _hex(theme.background),
             "cell": _hex(theme.cell),
@@ -61,6 +64,9 @@ def geometry_json(game: str, size: int) -> dict[str, Any]:
             "captured": _hex(theme.captured),
             "removed": _hex(theme.removed),
             "loop": [_hex(theme.loop_first), _hex(theme.loop_second)],
+            # how strongly the pictures tint an owned area: the first colour flat, the
+            # second in stripes (render.board._draw_areas: mask levels 110 and 200 of 255)
+            "areaOpacity": [round(110 / 255, 3), round(200 / 255, 3)],
             "stones": {
                 name: {"fill": _hex(stone.fill), "edge": _hex(stone.edge)}
                 for name, stone in colours.items()

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import re
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from web.limits import MAX_FRAME_BYTES, MAX_REFUSALS, TokenBucket
 from web.sessions import Identity, Session, Sessions
 from web.snapshot import board_frame, position_at
 from web.texts import FAILED, LEVELS, MALFORMED, TOO_FAST, language_of, page_texts
-from web.words import refusal
+from wording.service_words import refusal
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,8 @@ MESSAGES: dict[str, dict[str, type]] = {
     "new_game": {"game": str, "opponent": str},
     "matches": {},
 }
+# A member mentioned in a line of the core's (Discord's mention syntax).
+MENTION = re.compile(r"<@!?(\d+)>")
 # The most matches one socket watches at once.
 MAX_WATCHED = 20
 
@@ -293,7 +296,7 @@ class WebTable:
             client.send(
                 {
                     "type": "error",
-                    "text": refusal(client.language, error),
+                    "text": self.named(refusal(client.language, error)),
                     "match": data.get("match"),
                 }
             )
@@ -302,6 +305,14 @@ class WebTable:
             log.exception("web socket of user %s: a %s message failed", user, data["type"])
             client.send(self._error(client, FAILED))
         return True
+
+    def named(self, text: str) -> str:
+        """A line as Discord shows it: a mention (``<@id>``) reads as the member's name."""
+        return MENTION.sub(lambda found: self._name(int(found.group(1))), text)
+
+    def _name(self, user_id: int) -> str:
+        identity = self.names.get(user_id)
+        return identity.name if identity is not None else f"#{user_id}"
 
     def _error(self, client: Client, msgid: str) -> dict[str, Any]:
         return {"type": "error", "text": translate(client.language, msgid)}

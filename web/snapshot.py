@@ -34,6 +34,14 @@ def last_turn_json(last: LastTurn | None) -> dict[str, Any] | None:
     }
 
 
+def holes_json(state: BoardState) -> list[dict[str, Any]]:
+    """Les's owned holes as the pictures shade them: the owner colour and the empty cells
+    (none for a game whose board shows no holes)."""
+    if not state.game.spec.drawing.owned_holes:
+        return []
+    return [{"owner": owner, "cells": list(cells)} for owner, cells in state.holes()]
+
+
 def seat_name(
     user_id: int | None, is_bot: bool, names: Mapping[int, Identity], language: str
 ) -> str:
@@ -111,6 +119,7 @@ def board_frame(
         "seats": seats,
         "stones": dict(state.stones),
         "last": last_turn_json(state.last_turn),
+        "holes": holes_json(state),
         "toMove": to_move,
         "yourTurn": yours,
         "legal": legal,
@@ -153,4 +162,5 @@ def position_at(state: BoardState, ply: int) -> dict[str, Any]:
         "ply": ply,
         "stones": dict(past.stones),
         "last": last_turn_json(past.last_turn) if ply else None,
+        "holes": holes_json(past),
     }

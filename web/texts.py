@@ -60,7 +60,6 @@ BOT_NAME = N_("web.bot_name")
 TOO_FAST = N_("web.error.too_fast")
 MALFORMED = N_("web.error.malformed")
 FAILED = N_("web.error.failed")
-REFUSED = N_("web.error.refused")
 
 
 def page_texts(language: str) -> dict[str, str]:

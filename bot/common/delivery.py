@@ -52,10 +52,10 @@ from bot.common.redelivery import (
     private_shows,
 )
 from bot.common.responder import Responder
-from bot.common.service_words import texts_for
 from engine import get_spec
 from matchcore.service.protocol import GameService
 from matchcore.service.results import MatchInfo, Update
+from wording.service_words import texts_for
 
 log = logging.getLogger(__name__)
 

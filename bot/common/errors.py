@@ -23,10 +23,10 @@ from bot.common.context import Context
 from bot.common.delivery import Delivery
 from bot.common.outgoing import MAX_TEXT, full_sentence
 from bot.common.responder import UNDELIVERED, Responder
-from bot.common.service_words import service_error
 from engine import IllegalMove
 from i18n import N_, illegal_move, language_for, translate
 from matchcore.service import ServiceError, TooLate
+from wording.service_words import service_error
 
 log = logging.getLogger(__name__)
 

@@ -5,12 +5,11 @@ saying a bot seat is thinking; each in the language it is asked for."""
 from __future__ import annotations
 
 from bot.common.names import NameBook, in_text
-from bot.common.outgoing import listing
-from bot.common.service_words import result_words
 from engine import get_spec
 from i18n import ordinal, translate
 from matchcore.records import MatchResult
 from matchcore.service.results import MatchInfo, Update
+from wording.service_words import listing, result_words
 
 
 def is_bot(match: MatchInfo, user_id: int) -> bool:

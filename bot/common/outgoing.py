@@ -24,7 +24,7 @@ import discord
 from bot.common.components import Choice, FixedComponents, components
 from bot.common.custom_ids import BOARD
 from bot.common.layout import Block, LayoutContext, layout_payload, texts_of
-from i18n import DEFAULT_LANGUAGE, translate
+from i18n import DEFAULT_LANGUAGE
 from matchcore.service.results import ChallengeInfo, MatchInfo, Update
 
 MAX_TEXT = 2000  # Discord's limit for a message's text
@@ -189,10 +189,3 @@ def without_user(update: Update, user_id: int) -> Update:
         notes=tuple(n for n in update.notes if n.to != user_id),
         buttons=tuple(b for b in update.buttons if b.for_user != user_id),
     )
-
-
-def listing(language: str, items: list[str]) -> str:
-    """ "a", "a and b", "a, b and c" (in ``language``)."""
-    if len(items) <= 1:
-        return "".join(items)
-    return translate(language, "list.and", left=", ".join(items[:-1]), right=items[-1])

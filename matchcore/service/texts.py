@@ -16,7 +16,7 @@ English with the names filled in) and :data:`RESULT` (a finished match's
 result, worded from the stored result by :func:`result_text`).
 
 :func:`english` gives the English of an event, for logs, tests and ``Update.messages``; the
-Discord layer words events in the reader's language (``bot/common/service_words.py``).
+Discord layer words events in the reader's language (``wording/service_words.py``).
 """
 
 from __future__ import annotations

@@ -27,8 +27,8 @@ from babel.messages.catalog import Message
 
 import bot.common.errors
 import bot.common.match_lines
-import bot.common.service_words
 import bot.features.board_games.feature
+import wording.service_words
 from discord_sim.models import all_components, walk_components
 from i18n.tools import read_catalogue, texts
 from matchcore.service.results import Event
@@ -351,7 +351,7 @@ def service_lines(monkeypatch: pytest.MonkeyPatch) -> ServiceLines:
 
         return wrapper
 
-    words = bot.common.service_words
+    words = wording.service_words
     monkeypatch.setattr(words, "service_text", recording(words.service_text))
     monkeypatch.setattr(bot.common.errors, "service_error", recording(words.service_error))
     monkeypatch.setattr(

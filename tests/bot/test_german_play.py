@@ -9,7 +9,7 @@ pictures are the German ones. The Leiff half is the hidden-information game of
 ``tests/bot/test_leiff.py``, played in German there.
 
 The service's own lines (move announcements, results, its refusals) are codes worded by
-the Discord layer (:mod:`bot.common.service_words`); they are recorded where the Discord
+the Discord layer (:mod:`wording.service_words`); they are recorded where the Discord
 layer words them and checked apart too, so that a line the service or the engine still
 writes in English is named as such rather than blamed on the Discord layer.
 """

@@ -16,12 +16,12 @@ from typing import Any
 
 import pytest
 
-from bot.common.service_words import leiff_event
 from engine import get_game
 from engine.leiff.events import said
 from i18n import translate
 from tests.bot.leiff_driver import LeiffTable
 from tests.bot.test_leiff import enable_expansions, open_table, table_id
+from wording.service_words import leiff_event
 
 # the options a server with the special cards and drinking rules on gives a table
 OPTIONS = {"target": 50, "specials": True, "drinking": True, "water": False, "teams": False}

@@ -167,7 +167,7 @@ def _module(name: str) -> bool:
 def _id_literals() -> set[tuple[str, str]]:
     """Every string in the edge code that looks like a message id, with its file."""
     found = set()
-    for folder in ("i18n", "render", "tutorial", "matchcore", "bot"):
+    for folder in ("i18n", "render", "tutorial", "matchcore", "wording", "bot"):
         for path in (ROOT / folder).rglob("*.py"):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 value = node.value if isinstance(node, ast.Constant) else None

@@ -19,11 +19,11 @@ from typing import Any
 
 import pytest
 
-from bot.common.service_words import leiff_event
 from engine import get_game
 from engine.leiff.events import ENGLISH, english
 from engine.leiff.randomplayer import random_action
 from i18n.tools import placeholders, read_catalogue, texts
+from wording.service_words import leiff_event
 
 LEIFF_DIR = Path(__file__).resolve().parents[2] / "engine" / "leiff"
 BRACKETED = re.compile(r"\[([^\]]+)\]")

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from bot.common.choices import service_choices
-from bot.common.service_words import said_words
 from engine import BOARD_GAMES, get_game
 from engine.ai import leiff_bot
 from engine.leiff import parse_action
@@ -32,6 +31,7 @@ from matchcore.service import (
 from matchcore.service.texts import RESULT, english
 from matchcore.storage import open_repository
 from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD, ManualClock
+from wording.service_words import said_words
 
 BOT = 999_000_111
 LEIFF_SEED = 7

@@ -15,7 +15,6 @@ from pathlib import Path
 import pytest
 
 import matchcore.service.errors as errors
-from bot.common.service_words import service_error
 from matchcore.service import (
     Cooldown,
     IllegalAction,
@@ -25,6 +24,7 @@ from matchcore.service import (
     TooManyMatches,
 )
 from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD, catalogue_entries, start_board_match
+from wording.service_words import service_error
 
 SERVICE = Path(errors.__file__).resolve().parent
 ERROR_CLASSES = {

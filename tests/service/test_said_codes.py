@@ -4,7 +4,7 @@ No module of ``matchcore/service`` builds a sentence: every line goes out as a s
 (``say(code, **params)``) or a :class:`Said` inside one, with a code of
 ``matchcore.service.texts.ENGLISH`` written out and plain parameters. Every code has its English
 and German catalogue entries (``service.say.<code>``), and the Discord layer's wording
-(``bot.common.service_words.texts_for``) gives in English exactly what the service's own
+(``wording.service_words.texts_for``) gives in English exactly what the service's own
 English says, and German words in German.
 """
 
@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 
 import matchcore.service.texts as texts
-from bot.common.service_words import texts_for
 from engine import get_game
 from i18n import colour_name, outcome_reason, translate
 from i18n.typed import write_duration
@@ -30,6 +29,7 @@ from tests.service.helpers import (
     catalogue_entries,
     start_board_match,
 )
+from wording.service_words import texts_for
 
 SERVICE = Path(texts.__file__).resolve().parent
 SPEAKERS = {"say", "Said", "Message"}

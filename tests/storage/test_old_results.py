@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from bot.common.service_words import result_words
 from i18n import translate, translate_plural
 from matchcore.storage import MatchRecord, Repository, SeatRecord
 from tests.bot.language_check import english_in
+from wording.service_words import result_words
 
 ALICE, BOB = 900_000_000_000_000_011, 900_000_000_000_000_012
 NAMES = {ALICE: "Anna", BOB: "Bernd"}

@@ -34,7 +34,6 @@ from bot.common.names import excerpt
 from bot.common.outgoing import Outgoing, full_sentence
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
-from bot.common.service_words import service_error
 from bot.common.themes import member_theme
 from bot.common.translator import command_text
 from bot.features.board_games.labels import KEEP
@@ -46,6 +45,7 @@ from engine.spec import GameKind
 from i18n import N_, language_for, phrase, translate
 from matchcore.service import IllegalAction, MatchOver, NotInMatch, StaleVersion
 from matchcore.service.results import MatchInfo, Update
+from wording.service_words import service_error
 
 BOARD_SERVICE_ACTIONS = ("offer_draw", "accept_draw", "decline_draw")
 # The board's buttons that end the match for the one who presses them: both ask first.

@@ -28,7 +28,6 @@ from bot.common.match_lines import (
     thinking_line,
 )
 from bot.common.outgoing import Outgoing, challenge_of, match_of, picture_name, sentence
-from bot.common.service_words import texts_for
 from bot.common.themes import server_theme
 from bot.features.board_games.labels import KEEP, board_choices
 from engine import get_spec
@@ -36,6 +35,7 @@ from engine.board import BoardState
 from i18n import N_, translate
 from matchcore.service.results import MatchInfo, Update
 from render.themes import get_theme
+from wording.service_words import texts_for
 
 
 class ChallengeMessages(MessageBuilder):

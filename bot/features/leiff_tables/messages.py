@@ -29,9 +29,8 @@ from bot.common.match_lines import (
     thinking_line,
 )
 from bot.common.names import in_text
-from bot.common.outgoing import Outgoing, listing, match_of, sentence
+from bot.common.outgoing import Outgoing, match_of, sentence
 from bot.common.responder import Responder
-from bot.common.service_words import texts_for
 from bot.common.themes import member_theme, server_theme
 from bot.features.leiff_tables.labels import (
     BESIDE,
@@ -47,6 +46,7 @@ from engine.leiff.views import LeiffView
 from i18n import N_, translate, translate_plural
 from matchcore.service.results import MatchInfo, Update
 from render.leiff import special_subtitle
+from wording.service_words import listing, texts_for
 
 
 def describe_options(language: str, options: Mapping[str, object]) -> str:

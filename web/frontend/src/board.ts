@@ -1,6 +1,6 @@
 // The board as SVG, from the server's geometry (the pictures' own cell centres and sizes).
 
-import type { Geometry, LastTurn } from "./protocol";
+import type { Geometry, Hole, LastTurn } from "./protocol";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -46,7 +46,10 @@ export function drawBackground(svg: SVGSVGElement, geo: Geometry): SVGGElement {
   svg.replaceChildren();
   svg.setAttribute("viewBox", `0 0 ${geo.width} ${geo.height}`);
   const c = geo.colours;
+  defineAreas(svg, geo);
   el("rect", { x: 0, y: 0, width: geo.width, height: geo.height, fill: c.background }, svg);
+  // owned holes lie under the lines and points (the grid shows through their tint)
+  el("g", { class: "holes" }, svg);
   const base = el("g", { class: "background" }, svg);
   if (geo.points) {
     geo.cells.forEach((cell, i) => {
@@ -70,6 +73,43 @@ export function drawBackground(svg: SVGSVGElement, geo: Geometry): SVGGElement {
     text.textContent = label.text;
   }
   return el("g", { class: "pieces" }, svg);
+}
+
+// The second colour's areas are striped (the pictures' diagonal stripes), the first
+// colour's a flat tint: hue, lightness and texture differ, so the owner reads at a glance
+// without colour vision too. Les's holes are clipped to its plate, as in the pictures.
+function defineAreas(svg: SVGSVGElement, geo: Geometry): void {
+  const defs = el("defs", {}, svg);
+  const period = Math.max(6, Math.round(geo.radius * 0.5));
+  const stripes = el("pattern", { id: "stripes", patternUnits: "userSpaceOnUse", width: period, height: period, patternTransform: "rotate(45)" }, defs);
+  el("rect", { x: 0, y: 0, width: period * 0.45, height: period, fill: geo.colours.loop[1] }, stripes);
+  if (geo.plate) {
+    const clip = el("clipPath", { id: "plate" }, defs);
+    el("polygon", { points: geo.plate.map(([x, y]) => `${x},${y}`).join(" ") }, clip);
+  }
+}
+
+// Les's owned holes: each empty point's own hexagon, tinted in its owner's colour.
+export function drawHoles(svg: SVGSVGElement, geo: Geometry, holes: Hole[]): void {
+  const layer = svg.querySelector("g.holes");
+  if (!layer) return;
+  layer.replaceChildren();
+  const first = Object.keys(geo.colours.stones)[0];
+  const at = new Map(geo.cells.map((cell) => [cell.name, cell]));
+  for (const hole of holes) {
+    const mine = hole.owner === first;
+    const group = el("g", {
+      class: `hole hole-${hole.owner}`,
+      "data-owner": hole.owner,
+      fill: mine ? geo.colours.loop[0] : "url(#stripes)",
+      opacity: geo.colours.areaOpacity[mine ? 0 : 1],
+      ...(geo.plate ? { "clip-path": "url(#plate)" } : {}),
+    }, layer);
+    for (const name of hole.cells) {
+      const cell = at.get(name);
+      if (cell) el("polygon", { points: hexagon(geo, cell.x, cell.y, 1.02), "data-hole-cell": name }, group);
+    }
+  }
 }
 
 export function drawPieces(

@@ -1,7 +1,7 @@
 // The web table's page: signs in, opens the socket, draws what the server sends and sends
 // what the player means. It never decides a rule: the legal moves come from the server.
 
-import { drawBackground, drawPieces, type Marks } from "./board";
+import { drawBackground, drawHoles, drawPieces, type Marks } from "./board";
 import { activityMatches, clientId, inDiscord, signInWithDiscord } from "./discord";
 import {
   isCellMove,
@@ -276,6 +276,7 @@ function render(): void {
   };
   const stones = viewing ? viewing.stones : frame.stones;
   const last = viewing ? viewing.last : frame.last;
+  drawHoles($<HTMLElement>("board") as unknown as SVGSVGElement, geometry, viewing ? viewing.holes : frame.holes);
   drawPieces(pieces, geometry, stones, last, marks);
   $("board").dataset.version = String(frame.version);
   $("board").dataset.yourTurn = String(frame.yourTurn && !viewing);

@@ -19,6 +19,7 @@ export interface Geometry {
   neighbours: number[][];
   rim: { text: string; x: number; y: number }[];
   rimSize: number;
+  plate: number[][] | null; // Les's hexagonal plate (its holes are shaded inside it)
   colours: {
     background: string;
     cell: string;
@@ -30,6 +31,7 @@ export interface Geometry {
     captured: string;
     removed: string;
     loop: [string, string];
+    areaOpacity: [number, number];
     stones: Record<string, { fill: string; edge: string }>;
   };
 }
@@ -42,6 +44,12 @@ export interface LastTurn {
   flipped: string[];
   removed: string[];
   loops: string[][];
+}
+
+// An owned hole of Les: its owner's colour and its empty cells (shaded as the pictures do).
+export interface Hole {
+  owner: string;
+  cells: string[];
 }
 
 export interface Seat {
@@ -66,6 +74,7 @@ export interface StateFrame {
   seats: Seat[];
   stones: Record<string, string>;
   last: LastTurn | null;
+  holes: Hole[];
   toMove: number | null;
   yourTurn: boolean;
   legal: string[];
@@ -85,6 +94,7 @@ export interface PositionFrame {
   ply: number;
   stones: Record<string, string>;
   last: LastTurn | null;
+  holes: Hole[];
 }
 
 export interface WelcomeFrame {

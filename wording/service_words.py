@@ -1,14 +1,14 @@
 """The service's refusals and texts in the reader's language.
 
-The service says what happened as codes with parameters; this module is where the Discord
-layer turns them into words (one place, so every feature words them alike).
+The service says what happened as codes with parameters; this module is where the front
+ends turn them into words: the Discord layer and the web table alike (one place, so every
+feature and both front ends word them alike).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 
-from bot.common.outgoing import listing
 from engine import IllegalMove
 from engine.leiff.events import card as leiff_card
 from engine.leiff.events import words
@@ -43,6 +43,15 @@ from matchcore.service.texts import (
 from matchcore.service.texts import ENGLISH as SAY_ENGLISH
 
 ERROR_PREFIX = "service.error."
+
+
+def listing(language: str, items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c" (in ``language``)."""
+    if len(items) <= 1:
+        return "".join(items)
+    return translate(language, "list.and", left=", ".join(items[:-1]), right=items[-1])
+
+
 SAY_PREFIX = "service.say."
 LEIFF_PREFIX = "leiff."
 
@@ -52,6 +61,15 @@ def service_error(language: str, error: ServiceError) -> str:
     parameters from the catalogue (``service.error.<code>``); a refusal the engine gave
     travels as the engine's own code and reads as the engine's message (``illegal.<code>``)."""
     return error_text(language, error.code, error.params)
+
+
+def refusal(language: str, error: ServiceError | IllegalMove) -> str:
+    """Why an action was refused, for the member who tried it: a service refusal, or the
+    engine's own (an illegal move). Both front ends say it with this (the web table's error
+    frames are the Discord layer's error messages, word for word)."""
+    if isinstance(error, IllegalMove):
+        return illegal_move(language, error)
+    return service_error(language, error)
 
 
 def error_text(language: str, code: str, params: Mapping[str, object]) -> str:
