@@ -40,12 +40,17 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
-from engine.leiff.actions import OUT_OF_TURN_KINDS, parse_action
+from engine.leiff.actions import OUT_OF_TURN_KINDS
+from engine.leiff.actions import parse_action as _parse_text
 from engine.leiff.cards import load_default_deck
 from engine.leiff.state import LeiffState
 from engine.leiff.views import LeiffView
+
+# Bots read the same few action texts again and again (and searching bots, in their
+# rollouts, thousands of times a decision): each is parsed once. Actions are frozen.
+parse_action = lru_cache(maxsize=4096)(_parse_text)
 
 # Calling Leiff: the bot must know at least this share of its own slots, hold an estimated
 # total of at most CALL_MAX_TOTAL, and be at least CALL_MARGIN below every other seat.
@@ -246,7 +251,13 @@ def decide(view: LeiffView, legal_actions: Sequence[str] | None = None) -> str |
     own_step = [a for a in legal if parse_action(a).kind not in OUT_OF_TURN_KINDS]
     if not own_step:
         return None
-    step = waiting["step"]
+    return step_choice(view, own_step, me)
+
+
+def step_choice(view: LeiffView, own_step: Sequence[str], me: int) -> str:
+    """The sensible bot's answer to the step ``me`` owes, among ``own_step`` (its owner
+    actions, never empty); the part of :func:`decide` after matching and catching."""
+    step = view["waiting_for"]["step"]
     if step == "turn":
         return _turn_start(view, own_step, me)
     if step == "hold" and view.get("holding"):
@@ -254,7 +265,7 @@ def decide(view: LeiffView, legal_actions: Sequence[str] | None = None) -> str |
     if step == "effect":
         return _effect(view, own_step, me)
     default = view.get("default_action")
-    return default if default in own_step else own_step[0]
+    return default if default is not None and default in own_step else own_step[0]
 
 
 def random_decide(view: LeiffView, rng: random.Random) -> str | None:

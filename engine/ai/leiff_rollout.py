@@ -1,0 +1,126 @@
+"""Playing a sampled Leiff world to the end of its round with the sensible bot in every seat.
+
+The search (:mod:`engine.ai.leiff_search`) values a candidate action by playing it in a
+world (:mod:`engine.ai.leiff_worlds`) and then letting every seat play as the sensible bot
+of :mod:`engine.ai.leiff_bot` until the round ends. A world is private to the search, so
+the round is played on the table itself (the rules' ``apply``, no copy per action), and
+each seat decides from what that world's table says it knows, through a small view with
+only the keys the sensible bot reads; matching and catching "when sure" read the seat's
+knowledge straight off the table. :func:`round_value` is what the round was worth to one
+seat: how far its side finished below the others on average.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import cast
+
+from engine.ai.leiff_bot import step_choice
+from engine.leiff.actions import parse_action
+from engine.leiff.events import Event
+from engine.leiff.rules import apply, owner_actions
+from engine.leiff.scoring import unit_of
+from engine.leiff.table import PLAY_STEPS, Table
+from engine.leiff.views import LeiffView, default_action, owners
+
+# A round played past this many actions is valued on the hands as they are.
+MAX_ROLLOUT_ACTIONS = 400
+_ENDED = frozenset({"next", "over"})
+# Rollouts meet the same few action texts again and again: parse each once.
+_parse = lru_cache(maxsize=4096)(parse_action)
+
+
+def play(t: Table, seat: int, action: str) -> None:
+    """Apply ``action`` by ``seat`` to the world's table in place."""
+    events: list[Event] = []
+    apply(t, seat, _parse(action), events)
+
+
+def _sure(t: Table, seat: int, sides: list[int]) -> str | None:
+    """A match or catch ``seat`` knows is right in this world (its known card is the top);
+    ``sides[s]`` is seat s's scoring unit."""
+    top = t.labels[t.discard[-1]]
+    seen = t.known[seat]
+    for i, card in enumerate(t.hands[seat]):
+        if card in seen and t.labels[card] == top:
+            return f"match {i + 1}"
+    mine = sides[seat]
+    for other, hand in enumerate(t.hands):
+        if sides[other] == mine:
+            continue
+        for i, card in enumerate(hand):
+            if card in seen and t.labels[card] == top:
+                return f"catch {other}.{i + 1}"
+    return None
+
+
+def lean_view(t: Table, seat: int) -> LeiffView:
+    """The keys of a seat's view that the sensible bot's step choice reads."""
+    seen = t.known[seat]
+    holding = None
+    if t.holding is not None:
+        show = t.hold_source == "discard" or seat == t.turn
+        holding = {
+            "seat": t.turn,
+            "source": t.hold_source,
+            "card": t.labels[t.holding] if show else None,
+        }
+    top = t.top()
+    view = {
+        "viewer": seat,
+        "players": t.players,
+        "options": {"specials": t.options.specials},
+        "hands": [[t.labels[c] if c in seen else None for c in hand] for hand in t.hands],
+        "discard_top": None if top is None else t.labels[top],
+        "holding": holding,
+        "teams": t.options.teams_list(),
+        "waiting_for": {"step": t.step},
+        "default_action": default_action(t, seat),
+    }
+    return cast(LeiffView, view)
+
+
+def _owner_move(t: Table) -> tuple[int, str] | None:
+    due = owners(t)
+    if not due:
+        return None
+    seat = due[0]
+    if t.step not in PLAY_STEPS or t.step == "spy":
+        action = default_action(t, seat)
+        return None if action is None else (seat, action)
+    legal = owner_actions(t, seat)
+    return (seat, step_choice(lean_view(t, seat), legal, seat)) if legal else None
+
+
+def finish(t: Table, limit: int = MAX_ROLLOUT_ACTIONS) -> None:
+    """Play the world's round to its end (or ``limit`` actions) with sensible bots."""
+    sides = [unit_of(t, seat) for seat in range(t.players)]
+    for _ in range(limit):
+        if t.step in _ENDED:
+            return
+        move: tuple[int, str] | None = None
+        if t.step in PLAY_STEPS and t.discard:
+            for seat in range(t.players):
+                action = _sure(t, seat, sides)
+                if action is not None:
+                    move = (seat, action)
+                    break
+        if move is None:
+            move = _owner_move(t)
+        if move is None:
+            return
+        play(t, *move)
+
+
+def round_value(t: Table, seat: int) -> float:
+    """What the round was worth to ``seat``: the other sides' mean score less its side's
+    (round scores when the round ended, else the hands' points as they are)."""
+    if t.round_scores is not None and t.step in _ENDED:
+        scores = list(t.round_scores)
+    else:
+        scores = [sum(t.value(c) for c in hand) for hand in t.hands]
+    sides: dict[int, float] = {}
+    for s, points in enumerate(scores):
+        sides[unit_of(t, s)] = sides.get(unit_of(t, s), 0.0) + points
+    mine = sides.pop(unit_of(t, seat))
+    return sum(sides.values()) / len(sides) - mine if sides else -mine

@@ -1,0 +1,151 @@
+"""Worlds a Leiff seat cannot tell apart: whole tables sampled from one seat's view.
+
+A seat sees the labels of the slots it knows, the discard pile's top, a card it holds, the
+sizes of hands and piles, and everything public (scores, immunities, links, the rule). A
+*world* is a complete :class:`engine.leiff.table.Table` that agrees with all of that: every
+card the view does not show is dealt at random from the cards the view does not account
+for (the whole deck less the labels it shows), into the unknown slots, the card another
+seat holds unseen, the discard pile under its top and the draw pile.
+
+:func:`sample_world` reads nothing but the view, so worlds drawn with the same generator
+from the same view are the same worlds, whatever the hidden truth of the real table: the
+search built on them (:mod:`engine.ai.leiff_search`) is a function of the view.
+
+What the view does not say is guessed plainly: another seat is assumed to know the first
+two slots of its hand (what it saw at the deal), nobody's knowledge of the other hands is
+modelled, Magier doublings and exchanges still to settle are not modelled, and the deck is
+the default deck (the only one a server plays with).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from engine.leiff.cards import Deck, load_default_deck
+from engine.leiff.options import LeiffOptions
+from engine.leiff.table import Table
+from engine.leiff.views import LeiffView
+
+# The steps of play a world is sampled in: the turn player's choices.
+WORLD_STEPS = frozenset({"turn", "hold", "effect"})
+# Slots of its own hand another seat is assumed to know (the deal's look).
+ASSUMED_KNOWN_SLOTS = 2
+
+
+def can_sample(view: LeiffView) -> bool:
+    """Whether :func:`sample_world` models the view's moment (a turn of play, no spy or
+    Magier exchange under way, the round not over)."""
+    waiting = view["waiting_for"]
+    return (
+        view["viewer"] is not None
+        and not view["round_over"]
+        and view["outcome"] is None
+        and waiting["step"] in WORLD_STEPS
+        and waiting["turn"] is not None
+    )
+
+
+def unseen_cards(view: LeiffView, deck: Deck | None = None) -> list[str]:
+    """The labels the viewer cannot place: the deck less every label its view shows.
+
+    Raises ``ValueError`` when the view shows more of a label than the deck holds (a
+    view of another deck).
+    """
+    deck = deck or load_default_deck()
+    options = view["options"]
+    pool = Counter(deck.cards(bool(options.get("specials", False))))
+    shown = [label for hand in view["hands"] for label in hand if label is not None]
+    if view["discard_top"] is not None:
+        shown.append(view["discard_top"])
+    holding = view["holding"]
+    if holding is not None and holding["card"] is not None:
+        shown.append(holding["card"])
+    for label in shown:
+        if pool[label] <= 0:
+            raise ValueError(f"the view shows more {label!r} cards than the deck has")
+        pool[label] -= 1
+    return sorted(pool.elements())
+
+
+class _Ids:
+    """Hands out card ids of the world's card list by label."""
+
+    def __init__(self, labels: list[str]) -> None:
+        self._free: dict[str, list[int]] = {}
+        for card_id, label in enumerate(labels):
+            self._free.setdefault(label, []).append(card_id)
+
+    def take(self, label: str) -> int:
+        return self._free[label].pop()
+
+
+def sample_world(view: LeiffView, rng: random.Random, deck: Deck | None = None) -> Table:
+    """One complete table that agrees with ``view`` (see :func:`can_sample`), the cards
+    the view does not show dealt with ``rng``."""
+    if not can_sample(view):
+        raise ValueError("worlds are sampled only during a turn of play")
+    deck = deck or load_default_deck()
+    me = view["viewer"]
+    assert me is not None  # can_sample checked
+    options = LeiffOptions.from_mapping(view["options"])
+    labels = deck.cards(options.specials)
+    ids = _Ids(labels)
+    unseen = unseen_cards(view, deck)
+    rng.shuffle(unseen)
+    hands: list[list[int]] = []
+    known_to_me: set[int] = set()
+    for hand in view["hands"]:
+        row = []
+        for label in hand:
+            if label is None:
+                row.append(ids.take(unseen.pop()))
+            else:
+                card_id = ids.take(label)
+                known_to_me.add(card_id)
+                row.append(card_id)
+        hands.append(row)
+    holding_view = view["holding"]
+    holding: int | None = None
+    if holding_view is not None:
+        label = holding_view["card"]
+        holding = ids.take(unseen.pop() if label is None else label)
+    discard: list[int] = []
+    if view["discard_top"] is not None:
+        under = [ids.take(unseen.pop()) for _ in range(view["discard_count"] - 1)]
+        discard = [*under, ids.take(view["discard_top"])]
+    draw = [ids.take(label) for label in unseen]
+    if len(draw) != view["draw_count"]:
+        raise ValueError("the view's pile sizes do not add up to the deck")
+    known: list[set[int]] = [set(hand[:ASSUMED_KNOWN_SLOTS]) for hand in hands]
+    known.append(set())  # the spectator
+    known[me] = known_to_me
+    waiting = view["waiting_for"]
+    drinks = view["drinks"]
+    return Table(
+        options=options,
+        deck=deck,
+        seed=rng.getrandbits(32),
+        round=view["round"],
+        first=view["first"],
+        labels=labels,
+        hands=hands,
+        draw=draw,
+        discard=discard,
+        known=known,
+        step=waiting["step"],
+        turn=waiting["turn"],
+        holding=holding,
+        hold_source=None if holding_view is None else holding_view["source"],
+        effect=waiting["card"],
+        looks_left=[0] * options.players,
+        immune=set(view["immune"]),
+        rule=view["rule"],
+        link=None if view["link"] is None else [view["link"]["seat"], view["link"]["to"]],
+        enchantments=[[e["by"], e["target"]] for e in view["enchantments"]],
+        caller=view["caller"],
+        drinks=[[0, 0, 0] for _ in range(options.players)]
+        if drinks is None
+        else [[row["sips"], row["shots"], row["hand_out"]] for row in drinks],
+        history=[list(row) for row in view["history"]],
+    )

@@ -1,0 +1,214 @@
+"""Searching Leiff seats: worlds agree with the view, decisions are functions of the view
+alone, the search plays legally and makes the obvious calls."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine import get_game
+from engine.ai.leiff_bot import decide
+from engine.ai.leiff_search import (
+    LEIFF_WORLDS,
+    STRONGEST_LEIFF_LEVEL,
+    decide_at,
+    plan,
+    search_action,
+    search_decide,
+)
+from engine.ai.leiff_worlds import can_sample, sample_world, unseen_cards
+from engine.leiff.cards import load_default_deck
+from engine.leiff.state import LeiffState
+from engine.leiff.table import Table
+from tests.ai.test_leiff_bot import ViewOnly
+from tests.leiff.helpers import stacked
+
+OPTION_SETS: list[dict[str, Any]] = [
+    {},
+    {"specials": True, "drinking": True},
+    {"specials": True, "water": True},
+]
+
+
+def _sensible_table(players: int, seed: int, options: dict[str, Any]) -> list[LeiffState]:
+    """Every state of a game of sensible seats, a few rounds long."""
+    state = get_game("leiff").new(players=players, seed=seed, options={**options, "target": 100})
+    states = [state]
+    for _ in range(300):
+        if state.outcome is not None:
+            break
+        for seat in state.actors():
+            action = decide(state.view(seat))
+            if action is not None:
+                state = state.play(seat, action)
+                states.append(state)
+                break
+        else:
+            break
+    return states
+
+
+def _owner_moments(states: list[LeiffState]) -> list[tuple[LeiffState, int]]:
+    moments = []
+    for state in states:
+        for seat in state.actors():
+            view = state.view(seat)
+            if can_sample(view) and seat in view["waiting_for"]["owners"]:
+                moments.append((state, seat))
+    return moments
+
+
+def _hidden_shuffled(state: LeiffState, seat: int, rng: random.Random) -> LeiffState:
+    """The same table with the cards ``seat`` cannot see dealt differently among
+    themselves: its unknown slots, the other hands' unknown slots, a card held unseen,
+    the discard pile under its top and the draw pile."""
+    data = state.to_dict()
+    table = Table.from_dict(data)
+    visible = {card for hand in table.hands for card in hand if card in table.known[seat]}
+    if table.discard:
+        visible.add(table.discard[-1])
+    if table.holding is not None and (table.hold_source == "discard" or table.turn == seat):
+        visible.add(table.holding)
+    hidden = sorted(set(table.all_card_ids()) - visible)
+    labels = [data["labels"][card] for card in hidden]
+    rng.shuffle(labels)
+    new_labels = list(data["labels"])
+    for card, label in zip(hidden, labels, strict=True):
+        new_labels[card] = label
+    data["labels"] = new_labels
+    return get_game("leiff").from_json(data)
+
+
+def test_a_sampled_world_agrees_with_the_view() -> None:
+    deck = load_default_deck()
+    checked = 0
+    for players, options in ((3, OPTION_SETS[0]), (6, OPTION_SETS[1]), (4, OPTION_SETS[2])):
+        states = _sensible_table(players, seed=players, options=options)
+        for state, seat in _owner_moments(states)[:25]:
+            view = state.view(seat)
+            world = LeiffState(sample_world(view, random.Random(checked), deck))
+            seen = world.view(seat)
+            for key in ("hands", "hand_sizes", "draw_count", "discard_count", "discard_top"):
+                assert seen[key] == view[key], key  # type: ignore[literal-required]
+            assert seen["holding"] == view["holding"]
+            assert seen["waiting_for"]["owners"] == view["waiting_for"]["owners"]
+            assert sorted(seen["legal_actions"]) == sorted(view["legal_actions"])
+            assert seen["totals"] == view["totals"]
+            # the world holds exactly one deck: what the view shows and what it does not
+            everything = [label for hand in world.hands for label in hand]
+            truth = state.hands
+            assert Counter(everything) != Counter() and len(everything) == sum(map(len, truth))
+            assert world.card_count() == len(deck.cards(bool(options.get("specials"))))
+            checked += 1
+    assert checked >= 40
+
+
+def test_the_unseen_cards_are_the_deck_less_what_the_view_shows() -> None:
+    state = stacked([["12", "1", "5", "9"], ["3", "4", "6", "7"]], "5", ["2"])
+    view = state.view(0)
+    unseen = Counter(unseen_cards(view))
+    deck = Counter(load_default_deck().cards(False))
+    shown = Counter(["12", "1", "5"])  # slots 1 and 2 from the deal, and the top card
+    assert unseen == deck - shown
+
+
+@settings(max_examples=8, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    players=st.sampled_from([3, 4, 6]),
+    options=st.sampled_from(range(len(OPTION_SETS))),
+    pick=st.integers(0, 10_000),
+    shuffle=st.integers(0, 10_000),
+)
+def test_a_seats_decision_is_a_function_of_its_own_view(
+    seed: int, players: int, options: int, pick: int, shuffle: int
+) -> None:
+    states = _sensible_table(players, seed, OPTION_SETS[options])
+    moments = _owner_moments(states[:120])
+    state, seat = moments[pick % len(moments)]
+    other = _hidden_shuffled(state, seat, random.Random(shuffle))
+    assert other.view(seat) == state.view(seat)
+    # through a stand-in that hands out nothing but the view
+    spy = ViewOnly(other)
+    assert search_action(spy, seat, "hard") == search_action(state, seat, "hard")  # type: ignore[arg-type]
+    assert spy.asked == [seat]
+
+
+def test_searched_decisions_stay_the_same_with_other_hidden_cards() -> None:
+    # the property above, on the searched decisions of one table, each against two
+    # other deals of the hidden cards (and the hidden cards really differ)
+    states = _sensible_table(4, seed=11, options=OPTION_SETS[1])
+    compared = 0
+    for state, seat in _owner_moments(states)[:16]:
+        _, options = plan(state.view(seat), None, 4)
+        if len(options) < 2:
+            continue
+        mine = search_decide(state.view(seat), worlds=4)
+        for shuffle in range(2):
+            other = _hidden_shuffled(state, seat, random.Random(shuffle))
+            assert other.view(seat) == state.view(seat)
+            assert search_decide(other.view(seat), worlds=4) == mine
+        compared += 1
+    assert compared >= 5
+
+
+def test_hidden_cards_shuffled_really_differ() -> None:
+    state = stacked([["12", "1", "5", "9"], ["3", "4", "6", "7"]], "5", ["2", "8", "10"])
+    other = _hidden_shuffled(state, 0, random.Random(1))
+    assert other.view(0) == state.view(0)
+    assert other.hands != state.hands
+
+
+def test_search_calls_leiff_with_a_known_low_hand_and_not_with_a_high_one() -> None:
+    state = stacked([["1", "-1", "2", "slot"], ["3", "4", "6", "7"]], "9", ["2"])
+    view = copy.deepcopy(state.view(0))
+    view["hands"][0] = ["1", "-1", "2", "slot"]
+    assert search_decide(view, worlds=8) == "leiff"
+    high = stacked([["12", "13", "11", "10"], ["3", "4", "6", "7"]], "9", ["2"])
+    view = copy.deepcopy(high.view(0))
+    view["hands"][0] = ["12", "13", "11", "10"]
+    assert search_decide(view, worlds=8) != "leiff"
+
+
+def test_search_keeps_a_drawn_low_card_when_its_hand_is_known_and_high() -> None:
+    state = stacked([["12", "13", "11", "10"], ["3", "4", "6", "7"]], "5", ["-1"])
+    state = state.play(0, "draw")
+    view = copy.deepcopy(state.view(0))
+    view["hands"][0] = ["12", "13", "11", "10"]
+    assert search_decide(view, worlds=8) == "swap 2"
+
+
+def test_search_seats_play_only_legal_actions_with_every_option() -> None:
+    for options in ({}, {"specials": True, "drinking": True}, {"teams": True, "specials": True}):
+        state = get_game("leiff").new(players=4, seed=5, options={**options, "target": 100})
+        rounds = 0
+        for _ in range(1500):
+            if state.outcome is not None or rounds >= 2:
+                break
+            for seat in state.actors():
+                view = state.view(seat)
+                action = (
+                    search_decide(view, worlds=2) if seat % 2 == 0 else decide(view)
+                )  # play() raises on an illegal action
+                if action is not None:
+                    assert action in view["legal_actions"]
+                    was_over = view["round_over"]
+                    state = state.play(seat, action)
+                    rounds += state.round_over and not was_over
+                    break
+        assert rounds >= 2
+
+
+def test_the_levels_below_hard_play_the_sensible_bot() -> None:
+    state = stacked([["12", "1", "5", "9"], ["3", "4", "6", "7"]], "5", ["2"])
+    state = state.play(0, "draw")
+    view = state.view(0)
+    for level, worlds in LEIFF_WORLDS.items():
+        if worlds == 0:
+            assert decide_at(view, None, level) == decide(view)
+    assert LEIFF_WORLDS[STRONGEST_LEIFF_LEVEL] == max(LEIFF_WORLDS.values())

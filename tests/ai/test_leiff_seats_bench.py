@@ -1,0 +1,57 @@
+"""The Leiff seats benchmark's machinery (a tiny run; strength is measured by the benchmark)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+from pathlib import Path
+
+from bench.leiff_seats import (
+    PAIRINGS,
+    line_figures,
+    load_record,
+    main,
+    markdown,
+    placements,
+    play_game,
+    seat_kinds,
+)
+
+
+def test_placements_rank_by_score_and_share_ties() -> None:
+    assert placements([5, 5, 9]) == [1.5, 1.5, 3.0]
+    assert placements([12, -3, 7, 7, 30, 0]) == [5.0, 1.0, 3.5, 3.5, 6.0, 2.0]
+
+
+def test_the_kinds_of_seat_alternate_and_swap_between_games() -> None:
+    assert seat_kinds(3, "search-random", 0) == ["search", "random", "search"]
+    assert seat_kinds(3, "search-random", 1) == ["random", "search", "random"]
+    assert set(PAIRINGS) == {"search-sensible", "search-random", "sensible-random"}
+
+
+def test_a_tiny_run_records_resumes_and_reports(tmp_path: Path) -> None:
+    record = tmp_path / "seats.jsonl"
+    game = play_game(3, "base", "search-sensible", 0, worlds=2)
+    assert game.rounds and all(len(row) == 3 for row in game.rounds)
+    assert game.search_seconds  # the searching seats searched
+    record.write_text(json.dumps(asdict(game)) + "\n", encoding="utf-8")
+    loaded = load_record([record])
+    assert loaded[game.key].rounds == game.rounds
+    (figures,) = line_figures(loaded.values())
+    assert figures.rounds == len(game.rounds) and figures.games == 1
+    placement_sum = sum(figures.kinds[k][0] * game.kinds.count(k) for k in figures.kinds)
+    assert abs(placement_sum - 6.0) < 1e-9  # the ranks of three seats add up to 1 + 2 + 3
+    table = markdown([figures])
+    assert f"| 3 | base | search v sensible | {len(game.rounds)} (1) |" in table
+
+
+def test_the_command_skips_what_its_record_holds(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    record = tmp_path / "seats.jsonl"
+    args = ["--players", "3", "--options", "base", "--pairings", "sensible-random"]
+    main([*args, "--rounds", "3", "--record", str(record)])
+    first = record.read_text(encoding="utf-8").splitlines()
+    main([*args, "--rounds", "3", "--record", str(record)])  # nothing left to play
+    assert record.read_text(encoding="utf-8").splitlines() == first
+    capsys.readouterr()
+    main(["--report", str(record)])
+    assert "| 3 | base | sensible v random |" in capsys.readouterr().out
