@@ -12,7 +12,7 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("bot", "engine", "matchcore", "render", "i18n", "tutorial")
+PACKAGES = ("bot", "engine", "matchcore", "render", "i18n", "tutorial", "wording", "web")
 MAX_LINES = 300
 
 

@@ -19,7 +19,7 @@ import json
 import logging
 import re
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,12 +28,23 @@ from aiohttp import WSMsgType, web
 
 from engine import IllegalMove, board_game_names, get_board_game
 from engine.board import BoardState
+from engine.leiff.state import LeiffState
 from i18n import translate
 from matchcore.service import MatchService
 from matchcore.service.errors import ServiceError
-from matchcore.service.results import MatchInfo, Update
+from matchcore.service.results import MatchInfo
 from matchcore.storage import MatchRecord
+from web.actions import (
+    LEIFF,
+    LOCAL_BOT,
+    LOCAL_PLAYER,
+    LOCAL_SECOND,
+    Actions,
+    LocalTable,
+    UpdateHook,
+)
 from web.geometry import geometry_json
+from web.leiff_frame import leiff_frame, lobby_frame
 from web.limits import MAX_FRAME_BYTES, MAX_REFUSALS, TokenBucket
 from web.sessions import Identity, Session, Sessions
 from web.snapshot import board_frame, position_at
@@ -41,6 +52,11 @@ from web.texts import FAILED, LEVELS, MALFORMED, TOO_FAST, language_of, page_tex
 from wording.service_words import refusal
 
 log = logging.getLogger(__name__)
+
+__all__ = ["LOCAL_BOT", "LOCAL_PLAYER", "LOCAL_SECOND", "WEB_AUDIENCE", "LocalTable", "WebTable"]
+
+# What a socket may be shown: a board game, a Leiff table, or a Leiff lobby (no state yet).
+Shown = BoardState | LeiffState | None
 
 STATIC = Path(__file__).resolve().parent / "static"
 # What a page may ask, and the fields each message must carry (with their types).
@@ -56,6 +72,10 @@ MESSAGES: dict[str, dict[str, type]] = {
     "history": {"match": int, "ply": int},
     "new_game": {"game": str, "opponent": str},
     "matches": {},
+    # a Leiff action (the engine's action string, as the Discord layer's buttons carry
+    # it) and the lobby's (join, leave, add_bot, start); ``version`` is optional for both
+    "leiff": {"match": int, "action": str},
+    "lobby": {"match": int, "action": str},
 }
 # A member mentioned in a line of the core's (Discord's mention syntax).
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -69,23 +89,9 @@ OUTBOX_PREFIX = "web"
 # How often the outbox is read for what other processes committed.
 OUTBOX_POLL_SECONDS = 0.25
 
-# Called with every update a web action made (the Discord layer posts the channel's board
-# as it does after a command); None when the web table runs alone.
-UpdateHook = Callable[[Update], Awaitable[None]]
-
 
 class BadMessage(Exception):
     """A message that is not one of :data:`MESSAGES` with its fields."""
-
-
-@dataclass(frozen=True)
-class LocalTable:
-    """Where local games (``make run`` without Discord) are played: a server and channel
-    of their own in the database, and the bot's id there."""
-
-    guild_id: int
-    channel_id: int
-    bot_user_id: int
 
 
 @dataclass(eq=False)
@@ -118,7 +124,7 @@ class WebTable:
         self.service = service
         self.sessions = sessions
         self.local = local
-        self.on_update = on_update
+        self.actions = Actions(service, local, on_update, self._spawn)
         # match id -> the sockets watching it (a socket leaves when it closes)
         self.watchers: dict[int, weakref.WeakSet[Client]] = {}
         self.names: dict[int, Identity] = {}
@@ -155,9 +161,8 @@ class WebTable:
                 while rows := await repo.pending_deliveries(OUTBOX_PREFIX, after, 200):
                     for match_id, audience, version in rows:
                         if self.watchers.get(match_id) and self.shown.get(match_id, -1) < version:
-                            info, state = await self.service.match_state(match_id)
-                            if isinstance(state, BoardState):
-                                self._show(info, state)
+                            info, shown = await self._shown_match(match_id)
+                            self._show(info, shown)
                         await repo.set_messages(match_id, {f"delivered:{audience}": version})
                     after = rows[-1][0]
             except asyncio.CancelledError:
@@ -325,23 +330,30 @@ class WebTable:
         elif kind == "unwatch":
             self._unwatch(client, data["match"])
         elif kind == "history":
-            info, state = await self._board(data["match"])
+            info, state = await self._shown_match(data["match"])
+            if not isinstance(state, BoardState):
+                raise ServiceError("no_such_match")
             client.send({**position_at(state, data["ply"]), "match": info.id})
         elif kind == "matches":
             await self._send_matches(client)
         elif kind == "new_game":
-            await self._new_game(client, data)
+            started = await self.actions.new_game(client.session, data)
+            if started is not None:
+                client.send({"type": "started", "match": started})
         else:
-            await self._act(client, kind, data)
+            started = await self.actions.act(client.session, kind, data)
+            if started is not None:
+                client.send({"type": "started", "match": started})
 
-    async def _board(self, match_id: int) -> tuple[MatchInfo, BoardState]:
+    async def _shown_match(self, match_id: int) -> tuple[MatchInfo, Shown]:
+        """A match the web table can show: a board game, a Leiff table or its lobby."""
         info, state = await self.service.match_state(match_id)
-        if not isinstance(state, BoardState):
-            raise ServiceError("no_such_match")
-        return info, state
+        if isinstance(state, BoardState | LeiffState) or (state is None and info.game == LEIFF):
+            return info, state
+        raise ServiceError("no_such_match")
 
     async def _watch(self, client: Client, match_id: int) -> None:
-        info, state = await self._board(match_id)
+        info, state = await self._shown_match(match_id)
         if match_id not in client.watching:
             if len(client.watching) >= MAX_WATCHED:
                 raise ServiceError("forbidden")
@@ -357,7 +369,16 @@ class WebTable:
                 del self.watchers[match_id]
                 self.shown.pop(match_id, None)
 
-    def _frame(self, client: Client, info: MatchInfo, state: BoardState) -> dict[str, Any]:
+    def _frame(self, client: Client, info: MatchInfo, state: Shown) -> dict[str, Any]:
+        """What this socket is shown of the match: a Leiff table from its own member's
+        seat alone (never the shared screen's: a hand is one member's)."""
+        member = client.session.identity.user_id
+        if isinstance(state, LeiffState):
+            return leiff_frame(
+                info, state, viewer=member, names=self.names, language=client.language
+            )
+        if state is None:
+            return lobby_frame(info, viewer=member, names=self.names, language=client.language)
         return board_frame(
             info,
             state,
@@ -370,114 +391,24 @@ class WebTable:
         """The service committed an action (any front end, the bot, the clock): queue the
         new frame on every socket watching the match, before the event loop moves on."""
         watchers = self.watchers.get(record.id)
-        if not watchers or not isinstance(state, BoardState):
+        if not watchers:
             return
-        self._show(self.service.describe.info(record, state), state)
+        if isinstance(state, BoardState | LeiffState):
+            self._show(self.service.describe.info(record, state), state)
+        elif state is None and record.game == LEIFF:
+            self._show(self.service.describe.info(record, None), None)
 
-    def _show(self, info: MatchInfo, state: BoardState) -> None:
+    def _show(self, info: MatchInfo, state: Shown) -> None:
         if self.shown.get(info.id, -1) >= info.version:
             return  # shown already (the commit here, then its outbox row)
         self.shown[info.id] = info.version
         for client in list(self.watchers.get(info.id, ())):
             client.send(self._frame(client, info, state))
 
-    def _actor(self, client: Client, info: MatchInfo, action: str) -> int:
-        """Which of the session's members does ``action``: at a shared screen the one to
-        move (or, for a draw offer, the one it was offered to); else the member itself.
-        The core then judges that member's right to it."""
-        members = client.session.acts_for()
-        seated = [seat.user_id for seat in info.seats if seat.user_id in members]
-        if len(seated) < 2:
-            return seated[0] if seated else client.session.identity.user_id
-        if action in ("accept_draw", "decline_draw") and info.draw_offer_by is not None:
-            return next(user for user in seated if user != info.draw_offer_by)
-        to_act = [user for user in info.to_act if user in members]
-        return to_act[0] if to_act else seated[0]
-
-    async def _act(self, client: Client, kind: str, data: dict[str, Any]) -> None:
-        match_id = data["match"]
-        info, _ = await self.service.match_state(match_id)
-        user = self._actor(client, info, kind)
-        version = data.get("version")
-        update: Update
-        if kind == "move":
-            update = await self.service.play(match_id, user, data["move"], version)
-        elif kind == "resign":
-            update = await self.service.resign(match_id, user, version)
-        elif kind == "offer_draw":
-            update = await self.service.offer_draw(match_id, user, version)
-        elif kind == "accept_draw":
-            update = await self.service.accept_draw(match_id, user, version)
-        elif kind == "decline_draw":
-            update = await self.service.decline_draw(match_id, user, version)
-        else:  # rematch
-            update = await self.service.rematch(match_id, user)
-            update = await self._seat_second(client, update)
-            if update.match is not None and update.match.id != match_id:
-                client.send({"type": "started", "match": update.match.id})
-        await self._after(update)
-
-    async def _seat_second(self, client: Client, update: Update) -> Update:
-        """At a shared screen, a challenge to the other person there is accepted by them."""
-        challenge = update.challenge
-        members = client.session.acts_for()
-        if (
-            update.match is None
-            and challenge is not None
-            and challenge.target_id in members
-            and challenge.status == "open"
-        ):
-            return await self.service.accept_challenge(challenge.id, challenge.target_id)
-        return update
-
-    async def _after(self, update: Update) -> None:
-        """Hand the update to the Discord layer when it runs here; else play the bot's
-        turn that the update leaves due (the Discord layer does that itself)."""
-        if self.on_update is not None:
-            await self.on_update(update)
-        elif update.match is not None and update.match.bot_to_act:
-            self._spawn(self._advance_bots(update.match.id))
-
-    async def _advance_bots(self, match_id: int) -> None:
-        try:
-            await self.service.advance_bots(match_id)
-        except ServiceError as error:
-            log.info("the bot could not play in match %s: %s", match_id, type(error).__name__)
-
     def _spawn(self, work: Awaitable[Any]) -> None:
         task = asyncio.ensure_future(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    async def _new_game(self, client: Client, data: dict[str, Any]) -> None:
-        """Start a local game: against the bot at a level, or two people at one screen."""
-        if self.local is None:
-            raise ServiceError("forbidden")
-        user = client.session.identity.user_id
-        game, opponent = data["game"], data["opponent"]
-        size = data.get("size")
-        if size is not None and not isinstance(size, int):
-            raise BadMessage("size")
-        if opponent == "bot":
-            level = data.get("level")
-            update = await self.service.challenge_bot(
-                self.local.guild_id,
-                self.local.channel_id,
-                user,
-                game,
-                level if isinstance(level, str) else None,
-                size=size,
-            )
-        elif opponent == "hotseat" and LOCAL_SECOND in client.session.acts_for():
-            update = await self.service.challenge(
-                self.local.guild_id, self.local.channel_id, user, game, LOCAL_SECOND, size=size
-            )
-            update = await self._seat_second(client, update)
-        else:
-            raise ServiceError("forbidden")
-        if update.match is not None:
-            client.send({"type": "started", "match": update.match.id})
-        await self._after(update)
 
     async def _send_matches(self, client: Client) -> None:
         matches = await self.service.user_matches(client.session.identity.user_id)
@@ -487,16 +418,10 @@ class WebTable:
                 "matches": [
                     {"match": m.id, "game": m.game, "status": m.status}
                     for m in matches
-                    if m.game in board_game_names()
+                    if m.game in board_game_names() or m.game == LEIFF
                 ],
             }
         )
-
-
-# The local players' ids (``make run`` without Discord): no Discord id is this small.
-LOCAL_PLAYER = 1001
-LOCAL_SECOND = 1002
-LOCAL_BOT = 1000
 
 
 def parse_message(text: str) -> dict[str, Any]:
