@@ -115,7 +115,7 @@ def leiff_frame(
                     "family": words.family,
                     "menu": words.menu,
                     "card": list(words.card) if words.card else None,
-                    "beside": beside_label(language, action),
+                    "beside": _beside(language, action),
                     "free": action.startswith("rule"),
                 }
             )
@@ -149,6 +149,7 @@ def leiff_frame(
             "card": card_json(holding["card"], language),
         },
         "rule": view["rule"],
+        "words": pile_words(view, seat, language),
         "actions": actions,
         "handVersion": hand_version,
         "lines": lines,
@@ -156,6 +157,38 @@ def leiff_frame(
         "now": time.time(),
         "seated": seat is not None,
     }
+
+
+def _beside(language: str, action: str) -> str | None:
+    """The short label of an action shown beside the card it is about."""
+    own = beside_label(language, action)
+    if own is not None:
+        return own
+    if action.startswith("catch "):
+        return translate(language, CATCH_BESIDE)
+    if action.startswith("peek ") and "." in action:
+        return translate(language, "bot.leiff.beside.look")
+    return None
+
+
+CATCH_BESIDE = N_("web.leiff.catch")
+
+
+def pile_words(view: LeiffView, seat: int | None, language: str) -> dict[str, str]:
+    """The piles' and the rule's words, as the pictures write them."""
+    words = {
+        "draw": translate(language, "picture.leiff.draw_count", count=view["draw_count"]),
+        "discard": translate(language, "picture.leiff.discard_top"),
+    }
+    holding = view["holding"]
+    if holding is not None and seat is not None and holding["seat"] == seat:
+        source = "drawn" if holding["source"] == "draw" else "taken"
+        words["holding"] = translate(language, f"picture.leiff.you_hold_{source}")
+    if view["rule"]:
+        words["rule"] = translate(language, "picture.leiff.rule", rule=view["rule"])
+    if seat is not None and seat in view["immune"]:
+        words["immune"] = translate(language, "picture.leiff.you_are_immune")
+    return words
 
 
 def lobby_frame(

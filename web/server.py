@@ -32,6 +32,7 @@ from engine.leiff.state import LeiffState
 from i18n import translate
 from matchcore.service import MatchService
 from matchcore.service.errors import ServiceError
+from matchcore.service.leiff_logic import MAX_PLAYERS, MIN_PLAYERS
 from matchcore.service.results import MatchInfo
 from matchcore.storage import MatchRecord
 from web.actions import (
@@ -267,12 +268,21 @@ class WebTable:
             "local": self.local is not None,
             "levels": list(LEVELS),
             "games": [
+                *(
+                    {
+                        "name": name,
+                        "sizes": list(get_board_game(name).sizes),
+                        "defaultSize": get_board_game(name).default_size,
+                    }
+                    for name in board_game_names()
+                ),
+                # Leiff: the "size" is the number of players (the others bot seats)
                 {
-                    "name": name,
-                    "sizes": list(get_board_game(name).sizes),
-                    "defaultSize": get_board_game(name).default_size,
-                }
-                for name in board_game_names()
+                    "name": LEIFF,
+                    "sizes": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+                    "defaultSize": 4,
+                    "cards": True,
+                },
             ],
         }
 

@@ -41,6 +41,10 @@ PAGE_TEXTS = (
     N_("web.bot_name"),
     N_("web.second_player"),
     N_("web.my_matches"),
+    N_("web.players"),
+    N_("web.leiff.leave"),
+    N_("web.leiff.log"),
+    N_("web.leiff.send_rule"),
 )
 
 LEVELS = ("easy", "normal", "hard")
@@ -69,7 +73,7 @@ def page_texts(language: str) -> dict[str, str]:
     texts = {msgid.removeprefix("web."): catalogue.gettext(msgid) for msgid in PAGE_TEXTS}
     for level in LEVELS:
         texts[f"level.{level}"] = translate(language, f"bot.level.{level}")
-    for game in board_game_names():
+    for game in (*board_game_names(), "leiff"):
         texts[f"game.{game}"] = translate(language, f"game.{game}.title")
     return texts
 

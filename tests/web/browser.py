@@ -230,3 +230,19 @@ class Proxy:
     def close(self) -> None:
         self.cut()
         self.listener.close()
+
+
+def click_css(driver: WebDriver, css: str, timeout: float = 20.0) -> None:
+    """Click the element ``css`` finds, again if the page redrew it meanwhile (a live table
+    redraws its controls with every frame: another player's move may land mid-click)."""
+    from selenium.common.exceptions import StaleElementReferenceException
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            driver.find_element("css selector", css).click()
+            return
+        except StaleElementReferenceException:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.03)

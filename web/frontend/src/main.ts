@@ -3,6 +3,7 @@
 
 import { drawBackground, drawHoles, drawPieces, type Marks } from "./board";
 import { activityMatches, clientId, inDiscord, signInWithDiscord } from "./discord";
+import { showLeiff, showLobby } from "./leiff";
 import {
   isCellMove,
   moveCells,
@@ -10,6 +11,7 @@ import {
   type Geometry,
   type PositionFrame,
   type StateFrame,
+  type TableFrame,
   type WelcomeFrame,
 } from "./protocol";
 
@@ -20,6 +22,7 @@ let welcome: WelcomeFrame | null = null;
 let socket: WebSocket | null = null;
 let retries = 0;
 let current: StateFrame | null = null;
+let currentTable: TableFrame | null = null; // a Leiff table or its lobby
 let geometry: Geometry | null = null;
 let pieces: SVGGElement | null = null;
 let viewing: PositionFrame | null = null; // a past position of the move list, or null: live
@@ -120,7 +123,19 @@ function receive(frame: Frame): void {
       break;
     case "state":
       if (frame.match !== matchInHash()) return;
+      if (frame.kind === "leiff" || frame.kind === "lobby") {
+        if (currentTable && currentTable.match === frame.match && frame.version < currentTable.version) return;
+        currentTable = frame;
+        $("table").hidden = true;
+        $("leiff").hidden = false;
+        $("leiff-to-lobby").hidden = !welcome?.local;
+        if (frame.kind === "leiff") showLeiff(frame, send, t);
+        else showLobby(frame, send);
+        return;
+      }
       if (current && current.match === frame.match && frame.version < current.version) return;
+      $("leiff").hidden = true;
+      $("table").hidden = false;
       void showState(frame);
       break;
     case "position":
@@ -186,6 +201,12 @@ function fillLobby(): void {
 
 function fillSizes(): void {
   const chosen = welcome?.games.find((g) => g.name === $<HTMLSelectElement>("game").value);
+  // Leiff: the number of players (the others are bot seats); nobody shares a hand
+  $("size-label").textContent = t(chosen?.cards ? "players" : "size");
+  const opponent = $<HTMLSelectElement>("opponent");
+  opponent.querySelector<HTMLOptionElement>('option[value="hotseat"]')!.disabled = Boolean(chosen?.cards);
+  if (chosen?.cards) opponent.value = "bot";
+  $("level-row").hidden = opponent.value !== "bot";
   const size = $<HTMLSelectElement>("size");
   size.replaceChildren();
   for (const s of chosen?.sizes ?? []) option(size, String(s), String(s));
@@ -216,11 +237,18 @@ function matchInHash(): number | null {
 function route(): void {
   const id = matchInHash();
   $("lobby").hidden = id !== null || !welcome?.local;
-  $("table").hidden = id === null;
+  if (id === null) {
+    $("table").hidden = true;
+    $("leiff").hidden = true;
+  }
   if (current && current.match !== id) {
     send({ type: "unwatch", match: current.match });
     current = null;
     viewing = null;
+  }
+  if (currentTable && currentTable.match !== id) {
+    send({ type: "unwatch", match: currentTable.match });
+    currentTable = null;
   }
   if (id !== null) send({ type: "watch", match: id });
   else send({ type: "matches" });
@@ -441,6 +469,7 @@ function actionEvents(): void {
   $("decline-draw").onclick = act("decline_draw");
   $("rematch").onclick = () => current && send({ type: "rematch", match: current.match });
   $("to-lobby").onclick = () => (location.hash = "");
+  $("leiff-to-lobby").onclick = () => (location.hash = "");
 }
 
 boardEvents();

@@ -104,12 +104,82 @@ export interface WelcomeFrame {
   texts: Record<string, string>;
   local: boolean;
   levels: string[];
-  games: { name: string; sizes: number[]; defaultSize: number }[];
+  games: { name: string; sizes: number[]; defaultSize: number; cards?: boolean }[];
 }
+
+// Leiff: a card the viewer may see (null: face down), a seat at the table, an action.
+export interface Card {
+  label: string;
+  name: string;
+  subtitle: string | null;
+}
+
+export interface LeiffSeat {
+  seat: number;
+  name: string;
+  bot: boolean;
+  you: boolean;
+  cards: (Card | null)[];
+  scores: string[];
+  drinks: string;
+  immune: boolean;
+  toAct: boolean;
+}
+
+export interface LeiffAction {
+  action: string; // the engine's action string, sent back as it is
+  label: string;
+  family: string;
+  menu: string;
+  card: [number, number] | null; // the card it is about: [seat, slot]
+  beside: string | null; // its short label beside that card
+  free: boolean; // the Klatschtante's rule: typed text follows
+}
+
+export interface LeiffFrame {
+  type: "state";
+  kind: "leiff";
+  match: number;
+  version: number;
+  game: string;
+  status: string;
+  statusText: string;
+  round: string;
+  seats: LeiffSeat[];
+  you: number | null;
+  drawCount: number;
+  discardTop: Card | null;
+  holding: { seat: number | null; source: string | null; card: Card | null } | null;
+  rule: string | null;
+  words: Record<string, string>;
+  actions: LeiffAction[];
+  handVersion: number | null;
+  lines: string[];
+  deadline: number | null;
+  now: number;
+  seated: boolean;
+}
+
+export interface LobbyFrame {
+  type: "state";
+  kind: "lobby";
+  match: number;
+  version: number;
+  game: string;
+  status: string;
+  statusText: string;
+  seats: { seat: number; name: string; bot: boolean }[];
+  actions: { action: string; label: string }[];
+  seated: boolean;
+  now: number;
+}
+
+export type TableFrame = LeiffFrame | LobbyFrame;
 
 export type Frame =
   | WelcomeFrame
   | StateFrame
+  | TableFrame
   | PositionFrame
   | { type: "started"; match: number }
   | { type: "error"; text: string; match?: number | null }
