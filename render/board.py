@@ -287,41 +287,72 @@ def _draw_areas(
     thick band between them; a hole is the points' own hexagons (the points nearest them),
     so the grid's lines stay visible through the tint.
     """
-    grid = state.grid
     first_colour = state.game.colors[0]
-    band = max(3, round(geo.radius * 0.42))
-    stripes = _stripes(geo.width, geo.height, max(6, round(geo.radius * 0.5)))
-    draw = ImageDraw.Draw(image)
-    for kind, owner, cells in owned_areas(state) if areas is None else areas:
-        indices = [i for i in (grid.index(c) for c in cells) if i is not None]
-        path = [geo.centres[i] for i in indices]
-        if kind == "loop" and len(path) < 3:
-            continue
-        colour = theme.loop_first if owner == first_colour else theme.loop_second
-        reach = geo.radius * 1.05 if kind == "hole" else 0.0
-        # the shading only needs the area's bounding box, not a mask of the whole picture
-        left = max(0, math.floor(min(x for x, _ in path) - reach))
-        top = max(0, math.floor(min(y for _, y in path) - reach))
-        right = min(geo.width, math.ceil(max(x for x, _ in path) + reach) + 1)
-        bottom = min(geo.height, math.ceil(max(y for _, y in path) + reach) + 1)
-        box = (left, top, right, bottom)
-        mask = Image.new("L", (right - left, bottom - top), 0)
-        level = 110 if owner == first_colour else 200
-        mask_draw = ImageDraw.Draw(mask)
-        if kind == "hole":
-            for index in indices:
-                hexagon = geo.hexagon(index, 1.02)
-                mask_draw.polygon([(x - left, y - top) for x, y in hexagon], fill=level)
-            if geo.points:
-                mask = ImageChops.multiply(mask, _plate_mask(geo.size, geo.width).crop(box))
-        else:
-            mask_draw.polygon([(x - left, y - top) for x, y in path], fill=level)
-        if owner != first_colour:
-            mask = ImageChops.multiply(mask, stripes.crop(box))
-        image.paste(colour, box, mask)
-        if kind == "loop":
-            draw.line([*path, path[0]], fill=theme.loop_halo, width=band + 4, joint="curve")
-            draw.line([*path, path[0]], fill=colour, width=band, joint="curve")
+    for area in owned_areas(state) if areas is None else areas:
+        for colour, box, mask in area_layers(geo, theme, first_colour, area):
+            image.paste(colour, box, mask)
+
+
+# what an area paints, in order: a colour pasted through a mask (of the box's size) at a box
+Layer = tuple[RGB, tuple[int, int, int, int], Image.Image]
+
+
+def area_layers(geo: BoardGeometry, theme: Theme, first_colour: str, area: Area) -> list[Layer]:
+    """What :func:`_draw_areas` paints for one area, as layers pasted in order: the tint
+    through its mask, then for a loop the halo's and the band's lines (drawn, not
+    antialiased, into masks of 0 and 255 at the picture's own coordinates, so pasting the
+    colour through them sets exactly the pixels the line would). A picture that draws the
+    same area again (a replay's frames) keeps them."""
+    kind, owner, cells = area
+    grid = hex_grid(geo.size)
+    indices = [i for i in (grid.index(c) for c in cells) if i is not None]
+    path = [geo.centres[i] for i in indices]
+    if kind == "loop" and len(path) < 3:
+        return []
+    colour = theme.loop_first if owner == first_colour else theme.loop_second
+    reach = geo.radius * 1.05 if kind == "hole" else 0.0
+    # the shading only needs the area's bounding box, not a mask of the whole picture
+    left = max(0, math.floor(min(x for x, _ in path) - reach))
+    top = max(0, math.floor(min(y for _, y in path) - reach))
+    right = min(geo.width, math.ceil(max(x for x, _ in path) + reach) + 1)
+    bottom = min(geo.height, math.ceil(max(y for _, y in path) + reach) + 1)
+    box = (left, top, right, bottom)
+    mask = Image.new("L", (right - left, bottom - top), 0)
+    level = 110 if owner == first_colour else 200
+    mask_draw = ImageDraw.Draw(mask)
+    if kind == "hole":
+        for index in indices:
+            hexagon = geo.hexagon(index, 1.02)
+            mask_draw.polygon([(x - left, y - top) for x, y in hexagon], fill=level)
+        if geo.points:
+            mask = ImageChops.multiply(mask, _plate_mask(geo.size, geo.width).crop(box))
+    else:
+        mask_draw.polygon([(x - left, y - top) for x, y in path], fill=level)
+    if owner != first_colour:
+        stripes = _stripes(geo.width, geo.height, max(6, round(geo.radius * 0.5)))
+        mask = ImageChops.multiply(mask, stripes.crop(box))
+    layers: list[Layer] = [(colour, box, mask)]
+    if kind == "loop":
+        band = max(3, round(geo.radius * 0.42))
+        outline = [*path, path[0]]
+        for fill, line_width in ((theme.loop_halo, band + 4), (colour, band)):
+            layers.append((fill, *_line_mask(outline, line_width, (geo.width, geo.height))))
+    return layers
+
+
+def _line_mask(
+    path: list[tuple[float, float]], line_width: int, size: tuple[int, int]
+) -> tuple[tuple[int, int, int, int], Image.Image]:
+    """The pixels a line through ``path`` sets on a picture of ``size`` (joints rounded),
+    as a 0/255 mask of their bounding box, and that box. The line is drawn at the picture's
+    own coordinates (shifted ones could round an edge pixel differently)."""
+    reach = line_width / 2 + 2
+    right = min(size[0], math.ceil(max(x for x, _ in path) + reach) + 1)
+    bottom = min(size[1], math.ceil(max(y for _, y in path) + reach) + 1)
+    canvas = Image.new("L", (max(1, right), max(1, bottom)), 0)
+    ImageDraw.Draw(canvas).line(path, fill=255, width=line_width, joint="curve")
+    box = canvas.getbbox() or (0, 0, 1, 1)
+    return box, canvas.crop(box)
 
 
 # ---- the header ---------------------------------------------------------------------------

@@ -29,10 +29,11 @@ from i18n import DEFAULT_LANGUAGE
 from render.board import (
     Area,
     HeaderLayout,
-    _draw_areas,
+    Layer,
     _draw_header,
     _last_turn_marks,
     _stone_sprite,
+    area_layers,
     board_background,
     header_layout,
     is_point_game,
@@ -79,6 +80,8 @@ class _Painter:
         self.background = board_background(first.size, width, points, self.theme.name, True)
         self.header: Box = (0, 0, width, self.geo.header_height)
         self.areas: tuple[Area, ...] = ()
+        self.first_colour = first.game.colors[0]
+        self._area_layers: dict[Area, list[Layer]] = {}
         self._loop_boxes: dict[tuple[str, ...], Box] = {}  # a loop stays for many frames
         self.base = self.background
         self._new_base(first)
@@ -100,8 +103,10 @@ class _Painter:
             {code: _placed(sprites[0] if code == 1 else sprites[1], centre) for code in (1, 2)}
             for centre in self.geo.centres
         ]
+        self._near = _Near(self._stone_of, self.size)
         self.cells = bytes(len(first.cells))
         self.stones: list[_Placed | None] = [None] * len(first.cells)
+        self.on_board = 0  # the cells holding a stone, a bit per cell index
         self.turn: list[_Placed] = []
         self._move_marks(first)
 
@@ -126,15 +131,25 @@ class _Painter:
         dirty: list[Box] = []
         if cells != self.cells:
             stones, stone_of = self.stones, self._stone_of
-            for index, (was, now) in enumerate(zip(self.cells, cells, strict=True)):
-                if was != now:
-                    gone = stones[index]
-                    if gone is not None:
-                        dirty.append(gone[2])
-                    stones[index] = stone_of[index][now] if now else None
-                    if now:
-                        dirty.append(stone_of[index][now][2])
-            self.cells = cells
+            # the cells that changed, from the bytes' difference read as one number (a
+            # turn changes a few of the board's cells)
+            changed = int.from_bytes(self.cells, "little") ^ int.from_bytes(cells, "little")
+            on_board = self.on_board
+            while changed:
+                index = ((changed & -changed).bit_length() - 1) >> 3
+                changed &= ~(0xFF << (index << 3))
+                gone = stones[index]
+                if gone is not None:
+                    dirty.append(gone[2])
+                now = cells[index]
+                if now:
+                    placed = stones[index] = stone_of[index][now]
+                    dirty.append(placed[2])
+                    on_board |= 1 << index
+                else:
+                    stones[index] = None
+                    on_board &= ~(1 << index)
+            self.cells, self.on_board = cells, on_board
         dirty += [placed[2] for placed in self.turn]
         self.turn = [
             _placed(sprite, centre)
@@ -160,14 +175,30 @@ class _Painter:
         touching = [
             area for area in areas if any(overlap(self._loop_box(area[2]), b) for b in boxes)
         ]
-        fresh = self.background.copy()
-        _draw_areas(fresh, self.geo, self.theme, state, touching)
+        layers = [layer for area in touching for layer in self._layers(area)]
         if self.base is self.background:
             self.base = self.background.copy()
         for changed in boxes:
-            area = self._clip(changed)
-            self.base.paste(fresh.crop(area), area)
+            left, top, right, bottom = area = self._clip(changed)
+            # the board there, with the shading of the loops that reach there, in order
+            piece = self.background.im.crop(area)
+            for colour, (x0, y0, x1, y1), mask in layers:
+                if x0 < right and left < x1 and y0 < bottom and top < y1:
+                    # a core paste clips what falls outside the piece
+                    piece.paste(colour, (x0 - left, y0 - top, x1 - left, y1 - top), mask.im)
+            self.base.im.paste(piece, area)
         return boxes
+
+    def _layers(self, area: Area) -> list[Layer]:
+        """What an area paints (see :func:`render.board.area_layers`), worked out once: a
+        loop stays on the board for many frames, and is painted again whenever a loop near
+        it comes or goes."""
+        layers = self._area_layers.get(area)
+        if layers is None:
+            layers = self._area_layers[area] = area_layers(
+                self.geo, self.theme, self.first_colour, area
+            )
+        return layers
 
     def _loop_box(self, cells: tuple[str, ...]) -> Box:
         """The pixels a loop's shading and outline can touch (its band is far narrower
@@ -199,14 +230,12 @@ class _Painter:
         layout_before, self.layout = self.layout, layout
         dirty += self._new_base(state)
         painted = [self._clip(box) for box in merged(dirty)]
-        marks = [placed for placed in self.stones if placed is not None]
-        marks += self.turn
         for box in painted:
-            self._repaint(box, marks, None)
+            self._repaint(box, None)
         header = self.header
         if layout != layout_before or any(overlap(box, header) for box in painted):
             # the header goes on top of everything, so it is painted last
-            self._repaint(header, marks, state)
+            self._repaint(header, state)
             painted.append(header)
         return painted
 
@@ -214,7 +243,7 @@ class _Painter:
         width, height = self.size
         return (max(0, box[0]), max(0, box[1]), min(width, box[2]), min(height, box[3]))
 
-    def _repaint(self, box: Box, marks: list[_Placed], header_of: BoardView | None) -> None:
+    def _repaint(self, box: Box, header_of: BoardView | None) -> None:
         """Paint ``box`` afresh: the board, the marks touching it, and the header if asked;
         then its indices into the frame."""
         left, top, right, bottom = box
@@ -223,9 +252,24 @@ class _Painter:
         else:
             image = self.base.crop(box)
             piece = image.im
-        for colour, mask, (mark_left, mark_top, mark_right, mark_bottom) in marks:
+        # the stones touching the box, in the order of their cells (a full picture's
+        # order), then the markers
+        stones = self.stones
+        touching = self._near.touching(box) & self.on_board
+        while touching:
+            lowest = touching & -touching
+            touching ^= lowest
+            placed = stones[lowest.bit_length() - 1]
+            assert placed is not None  # a cell of on_board holds a stone
+            colour, mask, (mark_left, mark_top, mark_right, mark_bottom) = placed
+            # shifting by whole pixels moves the sprite exactly (its corner is floored)
+            piece.paste(
+                colour,
+                (mark_left - left, mark_top - top, mark_right - left, mark_bottom - top),
+                mask,
+            )
+        for colour, mask, (mark_left, mark_top, mark_right, mark_bottom) in self.turn:
             if mark_left < right and left < mark_right and mark_top < bottom and top < mark_bottom:
-                # shifting by whole pixels moves the sprite exactly (its corner is floored)
                 piece.paste(
                     colour,
                     (mark_left - left, mark_top - top, mark_right - left, mark_bottom - top),
@@ -237,6 +281,52 @@ class _Painter:
                 image, header_of, self.names, self.theme, self.width, self.language, replay=True
             )
         self.indices.im.paste(piece.convert("P", 0, self.palette), box)
+
+
+class _Near:
+    """Which cells' stones touch a box, as a bit per cell index: four look-ups and three
+    ands instead of every stone's box compared (a frame paints a few boxes, the board holds
+    up to a few hundred stones).
+
+    For each pixel column ``x``, the cells whose stone starts left of ``x``, and those
+    whose stone ends right of it; the same for rows. A box meets the stones that start
+    before its right edge and end after its left edge, and so on (either colour's stone:
+    their boxes are the same when their sprites are, and are joined otherwise).
+    """
+
+    def __init__(self, stone_of: list[dict[int, _Placed]], size: tuple[int, int]) -> None:
+        boxes = [union(placed[2] for placed in both.values()) for both in stone_of]
+        width, height = size
+        self._starts_before_x = _cumulative([box[0] for box in boxes], width, before=True)
+        self._ends_after_x = _cumulative([box[2] for box in boxes], width, before=False)
+        self._starts_before_y = _cumulative([box[1] for box in boxes], height, before=True)
+        self._ends_after_y = _cumulative([box[3] for box in boxes], height, before=False)
+
+    def touching(self, box: Box) -> int:
+        left, top, right, bottom = box
+        return (
+            self._starts_before_x[right]
+            & self._ends_after_x[left]
+            & self._starts_before_y[bottom]
+            & self._ends_after_y[top]
+        )
+
+
+def _cumulative(edges: list[int], length: int, *, before: bool) -> list[int]:
+    """Per coordinate ``p`` from 0 to ``length``: the cells whose edge is below ``p``
+    (``before``), or above it."""
+    joining = [0] * (length + 1)  # the cells that join at p, going up (or down)
+    for cell, edge in enumerate(edges):
+        # from p = edge + 1 up, or from p = edge - 1 down
+        at = edge + 1 if before else edge - 1
+        if (at <= length) if before else (at >= 0):
+            joining[min(length, max(0, at))] |= 1 << cell
+    found = [0] * (length + 1)
+    running = 0
+    for p in range(length + 1) if before else range(length, -1, -1):
+        running |= joining[p]
+        found[p] = running
+    return found
 
 
 # a stone or marker as pasted: its sprite's colour and mask cores, and the box it covers
