@@ -57,9 +57,20 @@ def _single_coloured(colours: bytes | bytearray, loop: Loop) -> int:
     return first
 
 
-def _on_owned_loop(finder: LoopFinder, colours: bytes | bytearray, cell: int, colour: int) -> bool:
-    """Whether ``cell`` lies on a loop made only of ``colour`` stones."""
-    return any(_single_coloured(colours, loop) == colour for loop in finder.loops_through(cell))
+def _on_owned_loop(
+    finder: LoopFinder, colours: bytes | bytearray, cell: int, colour: int, seen: dict[int, int]
+) -> bool:
+    """Whether ``cell`` lies on a loop made only of ``colour`` stones. ``seen`` keeps the
+    loops' colours (:func:`_single_coloured`) by the loop object's id, while ``colours``
+    and the finder stay the same: the stones of one loop meet the same loops through them
+    (a closed loop passes through every one of its stones)."""
+    for loop in finder.loops_through(cell):
+        code = seen.get(id(loop))
+        if code is None:
+            code = seen[id(loop)] = _single_coloured(colours, loop)
+        if code == colour:
+            return True
+    return False
 
 
 def _on_single_coloured_loop(finder: LoopFinder, colours: bytes | bytearray, cell: int) -> bool:
@@ -200,12 +211,14 @@ class LublacheState(BoardState):
 
         # Flips: decided on the board as it is just after placing, then applied together.
         flips: set[int] = set()
+        seen: dict[int, int] = {}
         for loop in closed:
             if _controls(colours, loop, mover):
                 flips.update(
                     stone
                     for stone in loop
-                    if colours[stone] == enemy and not _on_owned_loop(placed, colours, stone, enemy)
+                    if colours[stone] == enemy
+                    and not _on_owned_loop(placed, colours, stone, enemy, seen)
                 )
         for stone in flips:
             colours[stone] = mover
@@ -231,9 +244,10 @@ class LublacheState(BoardState):
 
         # The end-of-turn test: no loop through the new stone that the enemy controls and
         # could still own, i.e. that holds none of the mover's protected stones.
+        seen = {}  # the colours changed: the loops' colours are read again
         for loop in final.loops_through(cell) if removals else through_new_stone:
             if _controls(colours, loop, enemy) and not any(
-                colours[stone] == mover and _on_owned_loop(final, colours, stone, mover)
+                colours[stone] == mover and _on_owned_loop(final, colours, stone, mover, seen)
                 for stone in loop
             ):
                 return IllegalMove(
@@ -288,7 +302,10 @@ class LublacheState(BoardState):
             # groups it touches become one
             touching = {groups[nb] for nb in self.grid.neighbours[cell] if groups[nb] >= 0}
             label = min(touching) if touching else max(groups) + 1
-            joined = [label if group in touching else group for group in groups]
+            if len(touching) > 1:
+                joined = [label if group in touching else group for group in groups]
+            else:
+                joined = groups.copy()  # a new group, or a stone added to one
             joined[cell] = label
             successor._cache["groups"] = joined
         # the position before (if it is still about when the new one's loops are read, as in
