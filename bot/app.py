@@ -42,6 +42,7 @@ from bot.common.rate_buckets import amortise_bucket_sweeps
 from bot.common.routing import ComponentRouter, form_text
 from bot.common.translator import CatalogueTranslator
 from bot.features.board_games import BoardGames
+from bot.features.history import History
 from bot.features.information import Information
 from bot.features.learning import Learning
 from bot.features.leiff_tables import LeiffTables
@@ -138,6 +139,8 @@ class LeafBot(discord.AutoShardedClient):
         board_games.register(self.components)
         leiff_tables.register(self.components)
         learning.register(self.components)
+        history = History(self.context, self.delivery, self.errors)
+        history.register(self.components)
         starters: dict[GameKind, GameFeature] = {
             GameKind.BOARD: board_games,
             GameKind.CARDS: leiff_tables,
@@ -147,6 +150,7 @@ class LeafBot(discord.AutoShardedClient):
             board_games,
             leiff_tables,
             Information(self.context, self.errors),
+            history,
             learning,
             ServerSettings(self.context, self.errors),
             Preferences(self.context, self.errors),

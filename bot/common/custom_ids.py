@@ -22,7 +22,13 @@ CHALLENGE = "c"  # a challenge or seek: target is the challenge id
 # a tutorial page: target is the page to show (from 1), version 0, action the game's name
 # (or PRACTICE/OPEN followed by it); the id is all a click needs, also after a restart
 TUTORIAL = "t"
-SCOPES = (BOARD, LEIFF, CHALLENGE, TUTORIAL)
+# a page of a member's /history: target is the member, version the page, action the game
+# (or ALL_GAMES); its menu's options open a replay (OPEN_REPLAY followed by the match)
+HISTORY = "h"
+# a replay's page: target is the match, version the move shown (0: the empty board), action
+# what the button does (REPLAY_* below): nothing about the page is kept between clicks
+REPLAY = "r"
+SCOPES = (BOARD, LEIFF, CHALLENGE, TUTORIAL, HISTORY, REPLAY)
 
 # Actions the bot itself defines (everything else is passed to the service unchanged).
 SHOW_HAND = "~hand"  # the "Show my hand" fallback for a player whose DMs are closed
@@ -46,10 +52,20 @@ LEAVE_CONFIRMED = "~quit!"  # Leiff: the player confirmed: a bot plays their han
 RESIGN_CONFIRMED = "~resign!"
 ABORT_CONFIRMED = "~abort!"
 PLAY_ON = "~playon"
+# /history and replays (scopes HISTORY and REPLAY)
+ALL_GAMES = "*"
+OPEN_REPLAY = "~replay:"
+REPLAY_FIRST = "~first"
+REPLAY_PREVIOUS = "~prev"
+REPLAY_NEXT = "~next"
+REPLAY_LAST = "~last"
+REPLAY_GIF = "~gif"
+REPLAY_EXPORT = "~export"
+REPLAY_PRACTICE = "~from"
 # "Play on the board": launches the Activity (the web table inside Discord) in the channel
 ACTIVITY = "~activity"
 
-_HEAD = r"^lb\|(?P<scope>[bfct])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
+_HEAD = r"^lb\|(?P<scope>[bfcthr])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
 # Any of our ids (for decoding).
 TEMPLATE = re.compile(_HEAD + r"(?P<action>.{1,80})$", re.DOTALL)
 # Buttons and select menus get distinct templates because discord.py keeps one dynamic item

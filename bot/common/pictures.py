@@ -106,9 +106,12 @@ def replay_gif_from_json(
     theme: str = "classic",
 ) -> bytes:
     state = get_board_game(game).from_json(state_json)
-    return render.replay_gif(
-        list(state.history()), names=_pair(names), language=language, theme=theme
-    )
+    positions = list(state.history())
+    if state.outcome is not None and positions[-1].outcome is None:
+        # the match's last picture: a resignation, the clock or an agreement ended it,
+        # which the moves alone do not say; the last frame shows the result
+        positions[-1] = state
+    return render.replay_gif(positions, names=_pair(names), language=language, theme=theme)
 
 
 def refusal_png(

@@ -220,7 +220,9 @@ class NewGames:
             updated_at=now,
             options={"size": state.size, "options": dict(challenge.options)},
             state=state.to_json(),
-            host_id=seats[0].user_id,
+            # a person: the bot never hosts (it sits at seat 0 of a practice game taken
+            # over from a move where its side is the other one)
+            host_id=next((s.user_id for s in seats if not s.is_bot), seats[0].user_id),
             vs_bot=vs_bot,
             rated=not vs_bot,
             deadline_at=deadline_at,

@@ -34,6 +34,10 @@ MIN_PSEUDO_USER = -64
 # A living Leiff table keeps a dozen event lines; each is a line of a Discord message.
 MAX_LINES = 50
 MAX_LINE = 2000
+# An imported record: at most this many moves (a Les 9-board fills in some 120 turns), each
+# as short as a move ("i17xi16", "e10+b12").
+MAX_RECORD_MOVES = 1000
+MAX_MOVE = 20
 
 # parameter -> (the error code for a bad value, its class, whether None is allowed)
 _IDS: dict[str, tuple[str, type[ServiceError], bool]] = {
@@ -58,6 +62,7 @@ _WHOLE_NUMBERS: dict[str, type[ServiceError]] = {
     "seat": InvalidOptions,
     "version": InvalidRequest,
     "after": InvalidRequest,
+    "page": InvalidRequest,
 }
 _TEXTS: dict[str, tuple[str, type[ServiceError], bool]] = {
     "move": ("move_not_text", IllegalAction, False),
@@ -121,6 +126,15 @@ def _check(name: str, value: Any) -> None:
             or not all(isinstance(line, str) and len(line) <= MAX_LINE for line in value)
         ):
             raise InvalidRequest("lines_not_texts")
+    elif name == "moves":
+        # the moves of an imported record: a list of short texts, never one text
+        if (
+            isinstance(value, str)
+            or not isinstance(value, Sequence)
+            or len(value) > MAX_RECORD_MOVES
+            or not all(isinstance(move, str) and len(move) <= MAX_MOVE for move in value)
+        ):
+            raise IllegalAction("moves_not_texts")
     elif name == "has_manage_guild" and not isinstance(value, bool):
         raise InvalidRequest("permission_not_yes_no")
 

@@ -110,6 +110,8 @@ class Describer:
             rated=record.rated,
             vs_bot=record.vs_bot,
             draw_offer_by=None if offer is None else record.user_of(offer),
+            created_at=record.created_at,
+            finished_at=record.finished_at,
             messages=dict(record.messages),
             bot_level=bots.level_of(record),
             bot_to_act=bots.bot_due(record, state),

@@ -59,6 +59,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "options_not_names": "options are given as names with their values",
     "time_not_seconds": "the time must be a number of seconds",
     "permission_not_yes_no": "the permission must be given as yes or no",
+    "moves_not_texts": "the moves are given as a list of short texts",
     # games and their options
     "unknown_game": "unknown game {game}; the games are: {games}",
     "leiff_at_a_table": "Leiff is played at a table: open one with the Leiff lobby",
@@ -84,6 +85,9 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "rematch_too_soon": "a rematch can be asked for once the match is over",
     "rematch_asked": "you already asked for a rematch",
     "rematch_started": "the rematch has already started",
+    "record_move_illegal": "move {number} of the record, {move}, cannot be played there",
+    "record_over": "the game is over at that move: start from an earlier one",
+    "record_finished_board_only": "only a finished board game has a record",
     "too_many_you": (
         "you already have {count} game running (the limit here is {limit}): {places}",
         "you already have {count} games running (the limit here is {limit}): {places}",

@@ -13,10 +13,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
+from matchcore.game_record import GameRecord
 from matchcore.records import ActionRecord, DmFailure, MemberPreferences
 from matchcore.service.guild_settings import GuildSettings
 from matchcore.service.results import (
     ChallengeInfo,
+    HistoryPage,
     LeaderboardRow,
     MatchInfo,
     PlayerStats,
@@ -80,6 +82,7 @@ class GameService(Protocol):
         size: int | None = None,
         options: Mapping[str, object] | None = None,
         thread_id: int | None = None,
+        moves: Sequence[str] = (),
     ) -> Update: ...
     async def rematch(self, match_id: int, user_id: int) -> Update: ...
     async def accept_challenge(self, challenge_id: int, user_id: int) -> Update: ...
@@ -125,6 +128,10 @@ class GameService(Protocol):
     async def stats(
         self, guild_id: int, user_id: int, game: str | None = None
     ) -> list[PlayerStats]: ...
+    async def history(
+        self, guild_id: int, user_id: int, game: str | None = None, page: int = 0
+    ) -> HistoryPage: ...
+    async def game_record(self, match_id: int) -> GameRecord: ...
     async def get_match(self, match_id: int) -> MatchInfo: ...
     async def match_in_channel(
         self, guild_id: int, channel_id: int, user_id: int, thread_id: int | None = None

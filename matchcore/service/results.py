@@ -125,6 +125,9 @@ class MatchInfo:
     bot_level: str | None = None
     # A bot seat must act now: call ``advance_bots(match_id)`` (tick does it as well).
     bot_to_act: bool = False
+    # When the match started and, once it is over, when it ended (Unix seconds).
+    created_at: float | None = None
+    finished_at: float | None = None
 
     @property
     def user_ids(self) -> tuple[int, ...]:
@@ -231,6 +234,30 @@ class PlayerStats:
     # place in the last one: (place, field), "2nd of 4"
     places: tuple[tuple[int, int], ...] = ()
     last_place: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    """One finished match in a member's history (``/history``): the match, and how it went
+    for that member: ``outcome`` is "win", "loss", "draw" or, at a table of more than two
+    places, "placed" with ``place`` of ``field`` ("2nd of 4"; a first place is a "win"
+    with its place too)."""
+
+    match: MatchInfo
+    outcome: str
+    place: int | None = None
+    field: int | None = None
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    """One page of a member's finished matches, the most recently finished first: page
+    ``page`` (from 0) of ``pages``, ``total`` matches in all."""
+
+    entries: tuple[HistoryEntry, ...]
+    page: int
+    pages: int
+    total: int
 
 
 @dataclass(frozen=True)

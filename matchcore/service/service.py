@@ -16,7 +16,7 @@ share and calling the others only through their public methods:
 - :class:`NewGames` checks and creates new games; :class:`Challenges` between people;
 - :class:`BoardMatches` and :class:`LeiffTables` (with :class:`LeiffLobbies`) play;
 - :class:`BotOpponent` plays the bot's seats; :class:`Clocks` applies deadlines;
-- :class:`Standings` and :class:`Lookups` read; :class:`Preferences` keeps members' own;
+- :class:`Standings`, :class:`History` and :class:`Lookups` read; :class:`Preferences` keeps members' own;
 - :class:`Housekeeping` prunes what the database no longer needs.
 
 Each call of the facade is one line handing over to its part (see there for its
@@ -29,6 +29,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from matchcore.game_record import GameRecord
 from matchcore.records import ActionRecord, DmFailure, MemberPreferences
 from matchcore.service.admission import NewGames
 from matchcore.service.arguments import check_public_calls
@@ -38,6 +39,7 @@ from matchcore.service.clocks import Clocks
 from matchcore.service.describe import Describer
 from matchcore.service.errors import IllegalAction, StaleVersion
 from matchcore.service.guild_settings import Choices, GuildSettings
+from matchcore.service.history import History
 from matchcore.service.housekeeping import Housekeeping, Retention
 from matchcore.service.leiff_lobbies import LeiffLobbies
 from matchcore.service.leiff_tables import LeiffTables
@@ -46,6 +48,7 @@ from matchcore.service.preferences import UNCHANGED, Preferences
 from matchcore.service.ratings import RatingBook
 from matchcore.service.results import (
     ChallengeInfo,
+    HistoryPage,
     LeaderboardRow,
     MatchInfo,
     PlayerStats,
@@ -108,6 +111,7 @@ class MatchService:
         self.clocks = Clocks(self.store, self.describe, self.boards, self.tables, self.bots)
         self.store.deadline_judge = self.clocks.timeout
         self.standings = Standings(repo)
+        self.past = History(self.store, self.describe)
         self.lookups = Lookups(self.store, self.describe)
         self.prefs = Preferences(repo, clock, choices)
         self.housekeeping = Housekeeping(self.store, retention)
@@ -240,6 +244,7 @@ class MatchService:
         size: int | None = None,
         options: Mapping[str, object] | None = None,
         thread_id: int | None = None,
+        moves: Sequence[str] = (),
     ) -> Update:
         return await self.bots.challenge_bot(
             guild_id,
@@ -250,6 +255,7 @@ class MatchService:
             size=size,
             options=options,
             thread_id=thread_id,
+            moves=moves,
         )
 
     async def rematch(self, match_id: int, user_id: int) -> Update:
@@ -329,6 +335,14 @@ class MatchService:
         self, guild_id: int, user_id: int, game: str | None = None
     ) -> list[PlayerStats]:
         return await self.standings.stats(guild_id, user_id, game)
+
+    async def history(
+        self, guild_id: int, user_id: int, game: str | None = None, page: int = 0
+    ) -> HistoryPage:
+        return await self.past.history(guild_id, user_id, game, page)
+
+    async def game_record(self, match_id: int) -> GameRecord:
+        return await self.past.game_record(match_id)
 
     # ============================================================ lookups and settings
     async def get_match(self, match_id: int) -> MatchInfo:

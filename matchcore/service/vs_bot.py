@@ -9,10 +9,10 @@ the match lock; Leiff bot seats decide from their own view only.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from engine import get_board_game
+from engine import IllegalMove, get_board_game
 from engine.board import BoardState
 from engine.leiff.state import LeiffState
 from matchcore.service import board_logic, bots
@@ -32,6 +32,18 @@ from matchcore.service.store import MatchStore
 from matchcore.storage import ACTIVE_STATUSES, MatchRecord, SeatRecord
 
 log = logging.getLogger(__name__)
+
+
+def played(state: BoardState, moves: Sequence[str]) -> BoardState:
+    """``state`` after ``moves``, each checked by the rules (a record's moves)."""
+    for number, move in enumerate(moves, start=1):
+        try:
+            state = state.play(move)
+        except IllegalMove:
+            raise IllegalAction("record_move_illegal", number=number, move=move[:20]) from None
+    if state.outcome is not None:
+        raise IllegalAction("record_over")
+    return state
 
 
 class BotOpponent:
@@ -67,8 +79,14 @@ class BotOpponent:
         size: int | None = None,
         options: Mapping[str, Any] | None = None,
         thread_id: int | None = None,
+        moves: Sequence[str] = (),
     ) -> Update:
         """Play a board game against the bot: it accepts at once, the match starts.
+
+        ``moves``: the game goes on from the position after these moves (a record
+        imported, or a replay's page): the member takes the side to move there, the bot
+        the other one; each move is checked by the rules (``record_move_illegal`` names
+        the first that is not legal, ``record_over`` a position where the game is over).
 
         The player takes seat 0 (moves first; in Les they lay the set-up stones and the bot
         chooses its side), the bot seat 1 at ``level`` (easy / normal / hard; default
@@ -78,7 +96,7 @@ class BotOpponent:
         """
         async with self.store.user_lock(guild_id, user_id):
             return await self._start_vs_bot(
-                guild_id, channel_id, thread_id, user_id, game, level, size, options
+                guild_id, channel_id, thread_id, user_id, game, level, size, options, moves=moves
             )
 
     async def _start_vs_bot(
@@ -92,6 +110,7 @@ class BotOpponent:
         size: int | None,
         options: Mapping[str, Any] | None,
         rematch_of: int | None = None,
+        moves: Sequence[str] = (),
     ) -> Update:
         bot_id = self.store.bot_user_id
         if bot_id is None:
@@ -102,6 +121,7 @@ class BotOpponent:
         settings = await self.store.settings(guild_id)
         check_channel(settings, channel_id, thread_id)
         game_name, size, options = board_options(game, size, options)
+        state = played(get_board_game(game_name).new(size, **options), moves)
         now = self.store.clock()
         if rematch_of is None:  # rematches are exempt from the cooldown, as between humans
             await self.new_games.check_cooldown(settings, guild_id, user_id, now)
@@ -121,18 +141,18 @@ class BotOpponent:
             options=options,
             rematch_of=rematch_of,
         )
-        state = get_board_game(game_name).new(size, **options)
-        seats = (
-            SeatRecord(seat=0, user_id=user_id, colour=board_logic.seat_colour(state, 0)),
-            SeatRecord(
-                seat=1,
-                user_id=bot_id,
-                is_bot=True,
-                colour=board_logic.seat_colour(state, 1),
-                bot_level=level_name,
-            ),
+        # The member sits where the first move is theirs (seat 0 of a new game), so the
+        # bot never moves first and the member's clock runs from now.
+        mine = state.seat_to_move or 0
+        human = SeatRecord(seat=mine, user_id=user_id, colour=board_logic.seat_colour(state, mine))
+        bot = SeatRecord(
+            seat=1 - mine,
+            user_id=bot_id,
+            is_bot=True,
+            colour=board_logic.seat_colour(state, 1 - mine),
+            bot_level=level_name,
         )
-        # The bot never moves first (it is seat 1), so the human's clock runs from now.
+        seats = (human, bot) if mine == 0 else (bot, human)
         draft = self.new_games.board_draft(challenge, state, seats, settings, now, vs_bot=True)
         return await self.new_games.start_board_match(challenge, draft, state, level_name)
 

@@ -140,6 +140,18 @@ class Repository(abc.ABC):
         ``limit`` when given)."""
 
     @abc.abstractmethod
+    async def finished_matches(
+        self, guild_id: int, user_id: int, game: str | None, offset: int, limit: int
+    ) -> list[MatchRecord]:
+        """The finished matches of a server where the user held a seat (of one game, or
+        every game), the most recently finished first: ``limit`` of them after the first
+        ``offset`` (a page of ``/history``)."""
+
+    @abc.abstractmethod
+    async def count_finished(self, guild_id: int, user_id: int, game: str | None) -> int:
+        """How many matches :meth:`finished_matches` pages through."""
+
+    @abc.abstractmethod
     async def claim_due_matches(
         self, now: float, owner: str, lease_now: float, lease_until: float, limit: int = 100
     ) -> list[MatchRecord]:

@@ -40,6 +40,7 @@ from matchcore.storage.repository import (
 )
 from matchcore.storage.sql_access import Transaction, in_list
 from matchcore.storage.sql_challenges import ChallengeQueries
+from matchcore.storage.sql_history import HistoryQueries
 from matchcore.storage.sql_housekeeping import HousekeepingQueries
 from matchcore.storage.sql_lookups import channel_lookup, guild_lookup
 from matchcore.storage.sql_members import MemberQueries
@@ -128,7 +129,12 @@ def assemble_matches(
 
 
 class SqlRepository(
-    ChallengeQueries, HousekeepingQueries, MemberQueries, MessageQueries, Repository
+    ChallengeQueries,
+    HistoryQueries,
+    HousekeepingQueries,
+    MemberQueries,
+    MessageQueries,
+    Repository,
 ):
     """Every repository method over a back end's :class:`Transaction` and ``_fetch``.
 

@@ -59,7 +59,10 @@ async def test_leaderboard_stats_replay_and_games(sim, world, bot, clock):
 
     replay = await sim.slash(world.bob, "replay", match=first)
     assert replay.ephemeral
-    gif = Image.open(io.BytesIO(replay.last_message.attachments[0].data))
+    page = replay.last_message
+    gif_button = next(b.custom_id for b in page.buttons if b.custom_id.endswith("|~gif"))
+    animated = await sim.click(world.bob, page, gif_button)
+    gif = Image.open(io.BytesIO(animated.last_message.attachments[0].data))
     assert gif.format == "GIF" and gif.n_frames == 3  # the empty board and two moves
 
     clock.advance(60)

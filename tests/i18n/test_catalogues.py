@@ -40,6 +40,9 @@ SAME_IN_GERMAN = {
     "bot.stats.places_record",
     "bot.stats.vs_bot_row",
     "bot.settings.line",  # a setting's name and its value
+    "bot.history.line",  # a finished match: its number, game, opponents, outcome, date
+    "bot.history.option",
+    "bot.history.bot",  # "Leafbot (hard)": the level is the language's
     # parts of the Leiff engine's lines made only of a name and its cards, score or drinks
     "leiff.drinks_owed",
     "leiff.reveal_hand",

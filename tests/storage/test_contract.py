@@ -532,6 +532,31 @@ async def test_finished_games_are_counted_per_member_and_game(repo: Repository) 
     assert await repo.hints_facts(ALICE, "dalen") == (True, 1)
 
 
+async def test_a_members_finished_matches_are_paged_newest_finished_first(
+    repo: Repository,
+) -> None:
+    made = []
+    for number, game in enumerate(("lefe", "dalen", "lefe", "les", "lefe")):
+        # finished in the reverse order of their creation but one: the order is the end's
+        match = draft(status="finished", game=game, finished_at=100.0 - number)
+        made.append((await repo.create_match(match)).id)
+    await repo.create_match(draft(status="running"))
+    await repo.create_match(draft(status="aborted", finished_at=500.0))
+    await repo.create_match(draft(status="finished", guild_id=GUILD + 1, finished_at=600.0))
+    assert await repo.count_finished(GUILD, ALICE, None) == 5
+    assert await repo.count_finished(GUILD, ALICE, "lefe") == 3
+    # Bob holds a bot's seat in these drafts: a bot's seat is nobody's history
+    assert await repo.count_finished(GUILD, BOB, None) == 0
+    first = await repo.finished_matches(GUILD, ALICE, None, 0, 2)
+    rest = await repo.finished_matches(GUILD, ALICE, None, 2, 10)
+    assert [m.id for m in first + rest] == made
+    assert [m.id for m in await repo.finished_matches(GUILD, ALICE, "lefe", 1, 5)] == [
+        made[2],
+        made[4],
+    ]
+    assert first[0].seats == draft().seats  # with their seats
+
+
 async def test_placements_are_counted_by_place_and_the_last_one_is_kept(repo: Repository) -> None:
     def placed(match_id: int, user: int, place: int, field: int, at: float) -> PlacementRecord:
         return PlacementRecord(match_id, GUILD, "leiff", user, place, field, at)

@@ -1,4 +1,4 @@
-"""Information commands: ``/games``, ``/replay``, ``/leaderboard``, ``/stats``."""
+"""Information commands: ``/games``, ``/leaderboard``, ``/stats``."""
 
 from __future__ import annotations
 

@@ -1,13 +1,13 @@
-"""The information feature: ``/games``, ``/replay``, ``/leaderboard``, ``/stats``.
+"""The information feature: ``/games``, ``/leaderboard``, ``/stats`` (replays are the
+history feature's).
 
 Nothing here changes a match: each command reads from the service and answers, privately
-in the member's language (``/games``, ``/replay``) or in the channel, in the server's
+in the member's language (``/games``) or in the channel, in the server's
 language, without pinging anyone (``/leaderboard``, ``/stats``).
 """
 
 from __future__ import annotations
 
-import io
 from typing import Any
 
 import discord
@@ -19,7 +19,6 @@ from bot.common.games import game_choices, game_title
 from bot.common.match_lines import rating
 from bot.common.names import in_text
 from bot.common.responder import Responder
-from bot.common.themes import member_theme
 from bot.common.translator import command_text
 from bot.features.information.standings import (
     by_places,
@@ -30,7 +29,6 @@ from bot.features.information.standings import (
     streak,
     wins_record,
 )
-from engine import get_spec
 from i18n import N_, translate
 from matchcore.service.protocol import GameService
 
@@ -104,37 +102,6 @@ class Information:
             if not challenges:
                 lines.append(translate(language, "bot.games.no_challenges"))
             await responder.private("\n".join(lines))
-
-        await self.errors.run(interaction, run)
-
-    async def replay(self, interaction: discord.Interaction, match_id: int) -> None:
-        async def run(responder: Responder) -> None:
-            match = await self.service.get_match(match_id)
-            if match.guild_id != interaction.guild_id:
-                raise UserFacingError("bot.replay.error.no_such_match")
-            if not get_spec(match.game).is_board_game:
-                raise UserFacingError("bot.replay.error.board_games_only")
-            if match.status != "finished":
-                raise UserFacingError("bot.replay.error.running")
-            await responder.acknowledge()
-            update = await self.service.current(match.id)
-            state = next(
-                p.state for p in update.pictures if p.kind == "board" and p.state is not None
-            )
-            names = await self.context.names.seat_names(match)
-            theme = await member_theme(self.service, responder.user_id, match.guild_id)
-            gif = await self.context.painter.replay_gif(
-                state, names, responder.language, theme=theme
-            )
-            await responder.private(
-                translate(
-                    responder.language,
-                    "bot.replay.caption",
-                    match=match.id,
-                    game=game_title(match.game),
-                ),
-                file=discord.File(io.BytesIO(gif), filename=f"match-{match.id}.gif"),
-            )
 
         await self.errors.run(interaction, run)
 
@@ -249,18 +216,6 @@ class Information:
             await feature.games(interaction)
 
         @app_commands.command(
-            name=command_text("command.replay.name"),
-            description=command_text("command.replay.description"),
-        )
-        @app_commands.rename(match=command_text("command.option.match"))
-        @app_commands.describe(match=command_text("command.replay.match"))
-        @app_commands.guild_only()
-        async def replay_command(
-            interaction: discord.Interaction, match: app_commands.Range[int, 1]
-        ) -> None:
-            await feature.replay(interaction, match)
-
-        @app_commands.command(
             name=command_text("command.leaderboard.name"),
             description=command_text("command.leaderboard.description"),
         )
@@ -285,4 +240,4 @@ class Information:
         ) -> None:
             await feature.stats(interaction, member)
 
-        return [games_command, replay_command, leaderboard_command, stats_command]
+        return [games_command, leaderboard_command, stats_command]
