@@ -184,6 +184,8 @@ class LeafBot(discord.AutoShardedClient):
         # The bot's own user id sits in its seat of games against it; login has set it.
         # Nothing is read here: a match is read when first needed, so the bot connects
         # within seconds however many matches are running.
+        # the bot's turns the core plays after a commit are posted by the delivery
+        self.delivery.bot_turns.listen()
         await self.service.start(bot_user_id=self.user.id if self.user is not None else None)
         await self.painter.start()
 
@@ -320,7 +322,9 @@ class LeafBot(discord.AutoShardedClient):
                 await self._tick_task
             self._tick_task = None
         # The bots' background turns stop first, while their messages could still be sent;
-        # a turn cut short here is played by the next start's first tick.
+        # a turn cut short here is played again by the next start.
+        if self.context.has_service:
+            await self.service.close()
         await self.delivery.close()
         await super().close()
         self.painter.close()

@@ -78,9 +78,8 @@ async def tick_forever(service: MatchService, table: WebTable) -> None:
     while True:
         await asyncio.sleep(TICK_SECONDS)
         try:
-            for update in await service.tick():
-                if update.match is not None and update.match.bot_to_act:
-                    await service.advance_bots(update.match.id)
+            # (a bot due after a timeout or a warning: the core plays it, as after any step)
+            await service.tick()
         except Exception:
             log.exception("the local clock failed; it tries again")
 
@@ -125,6 +124,7 @@ async def serve_local(
         with contextlib.suppress(asyncio.CancelledError):
             await ticker
         await runner.cleanup()
+        await service.close()  # the bot's turns under way (the next start plays them)
         await ai_pool.shutdown()
         await repository.close()
     return 0

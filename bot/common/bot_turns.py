@@ -1,9 +1,11 @@
-"""The bot seats' turns, played in the background after an update is posted.
+"""The bot seats' turns as the core hands them over, posted after what they answer.
 
-A hard board move takes seconds, and nobody's interaction waits for it: after every posted
-update the delivery asks :class:`BotTurns` to let a bot seat that is due act. One task per
-match plays the turns the service says are due (``advance_bots``) and posts each update;
-a request that arrives while it runs makes it ask the service once more before it ends.
+The core plays a bot seat's turns itself, right after the commit that makes them due
+(``matchcore.service.bot_turns``): a hard board move takes seconds, and the search starts
+while the member's move is still being drawn and posted. The core hands the bot's updates
+to :meth:`BotTurns.answered` (registered with ``service.on_bot_turns``), which posts them
+in order once the update that made the bot due has been published here, so the bot's
+answer never comes before the move it answers.
 
 The bot's answer goes out as a follow-up of the member's interaction that made it due
 (:meth:`BotTurns.post`): Discord's global limit (50 requests per second per token) spares
@@ -34,78 +36,78 @@ log = logging.getLogger(__name__)
 # Discord keeps an interaction's token for 15 minutes; the bot's answer is a follow-up
 # only well inside them (the answer may wait on a hard move, or on a rate limit).
 FOLLOW_UP_WITHIN = datetime.timedelta(minutes=13)
+# The bot's answer waits at most this long for the update it answers to be published here
+# (it always is, unless that publish failed before it began: then order matters no more).
+ORDER_WAIT_SECONDS = 5.0
 
 Publish = Callable[[Update], Awaitable[object]]
 
 
 class BotTurns:
-    """Background tasks that play the bot seats' turns, one per match."""
+    """Posts the bot's updates the core hands over, each after the update it answers."""
 
     def __init__(self, context: Context, publish: Publish) -> None:
         self.context = context
         self.publish = publish
-        self._tasks: dict[int, asyncio.Task[None]] = {}
-        self._wanted: set[int] = set()
         # By match: the member's interaction whose public answer made a bot seat due (its
         # token posts the bot's answer as a follow-up, see ``post``).
         self._answering: dict[int, discord.Interaction] = {}
+        # By running match with a bot seat: the newest version published here, and who
+        # waits for a newer one.
+        self._published: dict[int, int] = {}
+        self._waiting: dict[int, asyncio.Event] = {}
 
-    def request(self, update: Update, answered: Responder | None = None) -> None:
-        """After an update is posted: if a bot seat is due to act, let it act. ``answered``:
-        the interaction the update was the public answer to, if any."""
+    def listen(self) -> None:
+        """Have the core hand the bot's turns to :meth:`answered`."""
+        self.context.service.on_bot_turns(self.answered)
+
+    def published(self, update: Update, answered: Responder | None = None) -> None:
+        """An update has been published (or handed to redelivery). ``answered``: the
+        interaction it was the public answer to, if any."""
         match = update.match
-        if match is None or match.status != "running" or not match.bot_to_act:
-            if match is not None:
-                self._answering.pop(match.id, None)
+        if match is None:
             return
-        if answered is not None and answered.answered_in_channel:
-            self._answering[match.id] = answered.interaction
-        self._wanted.add(match.id)
-        task = self._tasks.get(match.id)
-        if task is None or task.done():
-            self._tasks[match.id] = asyncio.create_task(
-                self._play(match.id), name=f"bot-turns-{match.id}"
-            )
+        if match.status != "running":
+            self._answering.pop(match.id, None)
+            self._published.pop(match.id, None)
+        elif match.bot_to_act or match.id in self._published:
+            if match.bot_to_act and answered is not None and answered.answered_in_channel:
+                self._answering[match.id] = answered.interaction
+            self._published[match.id] = max(match.version, self._published.get(match.id, -1))
+        waiting = self._waiting.pop(match.id, None)
+        if waiting is not None:
+            waiting.set()
 
-    async def _play(self, match_id: int) -> None:
-        try:
-            while match_id in self._wanted:
-                self._wanted.discard(match_id)
-                updates = await self.context.service.advance_bots(match_id)
-                for index, update in enumerate(updates):
-                    # posting it may ask for more bot turns: this loop runs again then
-                    await self.publish(without_redrawn_hands(update, updates[index + 1 :]))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            # The next clock tick plays whatever is still due.
-            log.exception("the bot could not take its turn in match %s", match_id)
-        finally:
-            if self._tasks.get(match_id) is asyncio.current_task():
-                del self._tasks[match_id]
-            self._wanted.discard(match_id)
+    async def answered(self, match_id: int, updates: Sequence[Update], cause: int | None) -> None:
+        """The core played the bot's turns in ``match_id`` after the step ``cause`` (None:
+        turns a start found due): post each update once that step is published here."""
+        if cause is not None:
+            await self._after(match_id, cause)
+        for index, update in enumerate(updates):
+            await self.publish(without_redrawn_hands(update, updates[index + 1 :]))
+
+    async def _after(self, match_id: int, version: int) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + ORDER_WAIT_SECONDS
+        while self._published.get(match_id, -1) < version:
+            waiting = self._waiting.setdefault(match_id, asyncio.Event())
+            try:
+                await asyncio.wait_for(waiting.wait(), max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                log.warning("posting the bot's answer in match %s without its cause", match_id)
+                return
 
     def running(self, match_id: int) -> asyncio.Task[None] | None:
-        """The task playing this match's bot turns, while it runs."""
-        task = self._tasks.get(match_id)
-        return task if task is not None and not task.done() else None
+        """The core's task playing this match's bot turns, while it runs."""
+        return self.context.service.bot_turns_running(match_id)
 
-    def running_count(self) -> int:
-        return len(self._tasks)
-
-    async def idle(self) -> None:
-        """Wait until no bot turn is being played or posted (tests and shutdown use it)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
-
-    def stop(self) -> list[asyncio.Task[None]]:
-        """Forget every task (the caller cancels and awaits them); a bot move cut short is
-        played again by the next start's tick."""
-        tasks = list(self._tasks.values())
-        self._tasks.clear()
-        self._wanted.clear()
+    def stop(self) -> None:
+        """Forget the interactions and versions kept (the process is closing)."""
         self._answering.clear()
-        return tasks
+        self._published.clear()
+        for waiting in self._waiting.values():
+            waiting.set()
+        self._waiting.clear()
 
     async def post(
         self, update: Update, channel: discord.PartialMessageable, **message: Any

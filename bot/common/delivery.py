@@ -19,8 +19,8 @@ games, Leiff tables, challenges) for its messages and sends them:
 - the channel message is written in the server's language, each private message in its
   reader's own (:mod:`bot.common.languages`).
 
-After posting an update in which a bot seat is due, one background task per match plays
-the bot's turns through ``service.advance_bots`` and delivers each result in order.
+The bot seats' turns are played by the core, started by the commit that makes them due;
+their updates are handed here (:class:`BotTurns`) and posted after the update they answer.
 
 No rule and no wording lives here: the features build the messages, this module only
 decides where they go.
@@ -189,8 +189,9 @@ class MessageBuilder(ABC):
         (:meth:`Delivery.public_held_up`: then redelivery sends the match again later)."""
         raise NotImplementedError
 
-    def public_posted(self, update: Update) -> None:
-        """Delivery posted this update's channel message the usual way."""
+    def public_posted(self, update: Update, message_id: int | None) -> None:
+        """Delivery posted this update's channel message the usual way (``message_id``:
+        the message, when Discord answered with it)."""
         return None  # a builder that queues nothing of its own has nothing to do
 
     async def idle(self) -> None:
@@ -236,11 +237,11 @@ class Delivery:
 
     async def close(self) -> None:
         self.dms.forget()
+        self.bot_turns.stop()
         # what is still undelivered is sent by the next start (its version is behind)
-        tasks = self.bot_turns.stop() + self.redelivery.stop()
+        tasks = self.redelivery.stop()
         for task in tasks:
             task.cancel()
-        # a bot move cut short here is played again by the next start's tick
         await asyncio.gather(*tasks, return_exceptions=True)
         # what the features queued (a table's coalesced message) goes out before the end
         for builder in self._unique_builders():
@@ -318,22 +319,16 @@ class Delivery:
                 whole=True,
                 public_later=public_later,
             )
-            self.request_bot_turns(update)
+            self.bot_turns.published(update)
 
-    # ---- the bot's own turns (BotTurns) -------------------------------------------------
-    def request_bot_turns(self, update: Update, answered: Responder | None = None) -> None:
-        """After an update is posted: let a bot seat that is due act, in the background."""
-        self.bot_turns.request(update, answered)
-
+    # ---- the bot's own turns (played by the core, posted by BotTurns) -------------------
     async def bots_idle(self) -> None:
         """Wait until no bot turn is being played or posted and nothing the features queued
         is still being sent (tests and shutdown use it)."""
-        while True:
-            await self.bot_turns.idle()
-            for builder in self._unique_builders():
-                await builder.idle()
-            if self.bot_turns.running_count() == 0:
-                return
+        await self.service.bot_turns_idle()
+        for builder in self._unique_builders():
+            await builder.idle()
+        await self.service.bot_turns_idle()
 
     # ---- building ------------------------------------------------------------------
     async def channel_language(self, update: Update) -> str:
@@ -417,7 +412,7 @@ class Delivery:
                 try:
                     posted = await self._send_public(update, public, responder)
                     if builder is not None:
-                        builder.public_posted(update)
+                        builder.public_posted(update, posted.id if posted is not None else None)
                 except Exception as error:
                     if not is_transient(error):
                         raise
@@ -430,8 +425,8 @@ class Delivery:
             )
             missed.users.update(u for u, ok in zip(privates, sent, strict=True) if not ok)
         finally:
-            # the action is committed: the bots play on whatever happened to its messages
-            self.request_bot_turns(update, responder)
+            # the bot's answer to this update (the core plays it) may be posted now
+            self.bot_turns.published(update, responder)
         done = Undelivered(
             public=(own or public is not None) and not missed.public,
             users=set(users) - missed.users,

@@ -246,7 +246,7 @@ class NewGames:
             )
         except ChallengeTaken:
             raise ChallengeExpired() from None
-        self.store.remember(record, state)
+        self.store.created(record, state)
         first, second = (seat.user_id for seat in record.seats)
         turn = board_logic.turn_text(record, state)
         then = [] if turn is None else [Said(turn.kind, turn.data)]

@@ -10,11 +10,13 @@ service provides them (``bot/app.py`` hands a :class:`MatchService` to the conte
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from matchcore.game_record import GameRecord
 from matchcore.records import ActionRecord, DmFailure, MemberPreferences
+from matchcore.service.bot_turns import BotTurnsListener
 from matchcore.service.guild_settings import GuildSettings
 from matchcore.service.results import (
     ChallengeInfo,
@@ -93,6 +95,10 @@ class GameService(Protocol):
         self, guild_id: int, user_id: int | None = None
     ) -> list[ChallengeInfo]: ...
     async def advance_bots(self, match_id: int) -> list[Update]: ...
+    def on_bot_turns(self, listener: BotTurnsListener) -> None: ...
+    def bot_turns_running(self, match_id: int) -> asyncio.Task[None] | None: ...
+    async def bot_turns_idle(self) -> None: ...
+    async def close(self) -> None: ...
     async def open_lobby(
         self,
         guild_id: int,

@@ -15,7 +15,8 @@ share and calling the others only through their public methods:
 - :class:`Describer` turns records and states into snapshots and updates;
 - :class:`NewGames` checks and creates new games; :class:`Challenges` between people;
 - :class:`BoardMatches` and :class:`LeiffTables` (with :class:`LeiffLobbies`) play;
-- :class:`BotOpponent` plays the bot's seats; :class:`Clocks` applies deadlines;
+- :class:`BotOpponent` plays the bot's seats, which :class:`BotTurns` starts after the
+  commit that makes them due; :class:`Clocks` applies deadlines;
 - :class:`Standings`, :class:`History` and :class:`Lookups` read; :class:`Preferences` keeps members' own;
 - :class:`Housekeeping` prunes what the database no longer needs.
 
@@ -26,6 +27,7 @@ pick the part by the kind of match under the match's lock.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
@@ -34,6 +36,7 @@ from matchcore.records import ActionRecord, DmFailure, MemberPreferences
 from matchcore.service.admission import NewGames
 from matchcore.service.arguments import check_public_calls
 from matchcore.service.board_matches import BoardMatches
+from matchcore.service.bot_turns import BotTurns, BotTurnsListener
 from matchcore.service.challenges import Challenges
 from matchcore.service.clocks import Clocks
 from matchcore.service.describe import Describer
@@ -60,7 +63,7 @@ from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 from matchcore.service.steps import CLAIM_SECONDS, AIMove, GameState, is_table
 from matchcore.service.store import CommitListener, MatchStore
 from matchcore.service.vs_bot import BotOpponent
-from matchcore.storage import Repository
+from matchcore.storage import MatchRecord, Repository
 
 
 @check_public_calls  # malformed arguments raise the service's own errors
@@ -107,6 +110,9 @@ class MatchService:
         self.tables = LeiffTables(self.store, self.describe)
         self.lobbies = LeiffLobbies(self.store, self.describe, self.new_games, self.tables)
         self.bots = BotOpponent(self.store, self.new_games, self.boards, self.tables, ai_move)
+        # the bot's turns, started here right after the commit that makes them due
+        self.turns = BotTurns(self.bots)
+        self.store.bot_due_listeners.append(self.turns.committed)
         self.challenges = Challenges(self.store, self.describe, self.new_games, self.bots)
         self.clocks = Clocks(self.store, self.describe, self.boards, self.tables, self.bots)
         self.store.deadline_judge = self.clocks.timeout
@@ -142,6 +148,31 @@ class MatchService:
         """
         if bot_user_id is not None:
             self.store.bot_user_id = bot_user_id
+        # in the background: the bot turns a stopped process left due
+        self.turns.resume(self._claim_bot_due)
+
+    async def _claim_bot_due(self) -> list[MatchRecord]:
+        now = self.store.lease_clock()
+        return await self.repo.claim_bot_matches(self.owner, now, now + self.store.claim_seconds)
+
+    async def close(self) -> None:
+        """Stop the bot's turns under way (a turn cut short is played by the next start,
+        or by another process's clock once this one's claim has run out)."""
+        await self.turns.stop()
+
+    def on_bot_turns(self, listener: BotTurnsListener) -> None:
+        """Call ``listener(match_id, updates, cause)`` with the updates of the bot's turns
+        the core plays after a commit makes them due (``cause``: that commit's version, None
+        for turns a start found due): how a front end shows them (docs/service.md)."""
+        self.turns.listen(listener)
+
+    def bot_turns_running(self, match_id: int) -> asyncio.Task[None] | None:
+        """The task playing the match's bot turns in this process, while it runs."""
+        return self.turns.running(match_id)
+
+    async def bot_turns_idle(self) -> None:
+        """Wait until no bot turn is being played or handed on in this process."""
+        await self.turns.idle()
 
     def on_commit(self, listener: CommitListener) -> None:
         """Call ``listener(record, state)`` after every action this process commits (a

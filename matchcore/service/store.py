@@ -113,6 +113,9 @@ class MatchStore:
         # move made through another at once. Until the outbox carries committed versions
         # across processes, this is the web table's in-process seam.
         self.commit_listeners: list[CommitListener] = []
+        # Told of every match this process stores with a bot seat due to act (a commit, a
+        # new match): the core plays the bot's turns then (``bot_turns.BotTurns``).
+        self.bot_due_listeners: list[Callable[[MatchRecord], None]] = []
         # Outbox audiences of front ends other than the chat's, one row each per step
         # ("web:table"): each front end's sender drains its own (docs/service.md).
         self.extra_audiences: tuple[str, ...] = ()
@@ -219,6 +222,16 @@ class MatchStore:
         """Cache the state of a match just stored at ``record.version``."""
         self.states.put(record.id, record.version, state)
 
+    def created(self, record: MatchRecord, state: GameState) -> None:
+        """A new match was stored: cached, and its bot's turn asked for if it is due."""
+        self.remember(record, state)
+        if bots.bot_due(record, state):
+            self._bot_due(record.evolve(bot_due=True))
+
+    def _bot_due(self, record: MatchRecord) -> None:
+        for listener in self.bot_due_listeners:
+            listener(record)
+
     # ---- committing --------------------------------------------------------------------
     def audiences(self, record: MatchRecord) -> list[str]:
         """Who must be shown this version of the match (the outbox rows its commit writes):
@@ -292,4 +305,6 @@ class MatchStore:
                 listener(record)
         for committed in self.commit_listeners:
             committed(record, state)
+        if record.bot_due and record.status == "running":
+            self._bot_due(record)
         return changes

@@ -1,8 +1,8 @@
 """Playing the bot: board games against it, and the bot's own turns.
 
-The service never plays a bot on its own initiative: the Discord layer calls
-:meth:`BotOpponent.advance_bots` after posting an update, and the clock does it for anything
-left over. Board moves come from the AI (a worker-process pool by default), searched outside
+The core plays the bot's turns itself: the commit that makes a bot seat due asks
+:class:`matchcore.service.bot_turns.BotTurns` to call :meth:`BotOpponent.advance_bots` in
+the background, and the clock does it for anything left over. Board moves come from the AI (a worker-process pool by default), searched outside
 the match lock; Leiff bot seats decide from their own view only.
 """
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Sequence
 from pathlib import Path
 
 from babel.messages.pofile import read_po
@@ -72,3 +74,40 @@ def catalogue_entries(language: str) -> dict[str, tuple[str, ...]]:
         text = message.string
         entries[key] = (text,) if isinstance(text, str) else tuple(text)
     return entries
+
+
+class BotAnswers:
+    """The bot's turns the core plays by itself after a commit makes them due (it hands
+    them to ``service.on_bot_turns``), gathered by match for a test to read."""
+
+    def __init__(self, service: MatchService) -> None:
+        self.service = service
+        self.by_match: dict[int, list[Update]] = {}
+        self.causes: list[int | None] = []
+        service.on_bot_turns(self._heard)
+
+    async def _heard(self, match_id: int, updates: Sequence[Update], cause: int | None) -> None:
+        self.by_match.setdefault(match_id, []).extend(updates)
+        self.causes.append(cause)
+
+    async def take(self, match_id: int) -> list[Update]:
+        """Wait until the core has played every bot turn due; what it played in the match."""
+        await self.service.bot_turns_idle()
+        return self.by_match.pop(match_id, [])
+
+
+_ANSWERS: weakref.WeakKeyDictionary[MatchService, BotAnswers] = weakref.WeakKeyDictionary()
+
+
+def gather_bot_answers(service: MatchService) -> BotAnswers:
+    """Start gathering the bot's turns of ``service`` (see :func:`bot_replies`)."""
+    answers = _ANSWERS.get(service)
+    if answers is None:
+        answers = _ANSWERS[service] = BotAnswers(service)
+    return answers
+
+
+async def bot_replies(service: MatchService, match_id: int) -> list[Update]:
+    """The bot's turns the core played in the match since it was last asked (waiting for
+    every turn under way): what a front end is handed, in order."""
+    return await gather_bot_answers(service).take(match_id)

@@ -30,7 +30,15 @@ from matchcore.service import (
 )
 from matchcore.service.texts import RESULT, english
 from matchcore.storage import open_repository
-from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD, ManualClock
+from tests.service.helpers import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    ManualClock,
+    bot_replies,
+    gather_bot_answers,
+)
 from wording.service_words import said_words
 
 BOT = 999_000_111
@@ -54,6 +62,7 @@ async def _open(path: Path, clock: ManualClock, pool: AIPool) -> MatchService:
         seed_source=lambda: LEIFF_SEED,
         ai_move=pool.choose_move,
     )
+    gather_bot_answers(service)  # the bot's turns the core plays after each commit
     await service.start(bot_user_id=BOT)
     return service
 
@@ -62,7 +71,17 @@ async def _open(path: Path, clock: ManualClock, pool: AIPool) -> MatchService:
 async def bot_service(db_path: Path, clock: ManualClock, pool: AIPool) -> Any:
     service = await _open(db_path, clock, pool)
     yield service
+    await service.close()
     await service.repo.close()
+
+
+async def _stored_match(path: Path, match_id: int) -> Any:
+    """The stored match row as another process reads it."""
+    repo = await open_repository(path)
+    try:
+        return await repo.get_match(match_id)
+    finally:
+        await repo.close()
 
 
 async def _board_state(service: MatchService, match_id: int) -> Any:
@@ -103,7 +122,8 @@ async def test_a_game_against_the_bot_is_played_to_the_end_and_counts_only_vs_bo
             break
         # The bot has no clock; the human may owe several moves in a row (Les set-up).
         assert (moved.match.deadline_at is None) == moved.match.bot_to_act
-        replies = await bot_service.advance_bots(match.id)
+        # the core played the bot's answer after the commit: nobody asked it to
+        replies = await bot_replies(bot_service, match.id)
         assert bool(replies) == moved.match.bot_to_act
         for reply in replies:
             _check_bot_update(reply)
@@ -198,7 +218,7 @@ async def test_the_bot_declines_a_draw_offer_at_once(bot_service: MatchService) 
     started = await bot_service.challenge_bot(GUILD, CHANNEL, ALICE, "lefe", "easy", size=5)
     offered = await bot_service.offer_draw(started.match_id, ALICE)
     assert offered.mentions == () and offered.match.bot_to_act
-    answers = await bot_service.advance_bots(started.match_id)
+    answers = await bot_replies(bot_service, started.match_id)
     assert [u.kind for u in answers] == ["draw_declined"]
     assert answers[0].match.draw_offer_by is None and answers[0].match.to_act == (ALICE,)
 
@@ -209,28 +229,32 @@ async def test_two_simultaneous_advances_make_exactly_one_bot_move(
     started = await bot_service.challenge_bot(GUILD, CHANNEL, ALICE, "dalen", "easy", size=5)
     state = await _board_state(bot_service, started.match_id)
     moved = await bot_service.play(started.match_id, ALICE, state.legal_moves()[0])
+    # the core's own turn (started by the commit) and two calls more, side by side
     first, second = await asyncio.gather(
         bot_service.advance_bots(started.match_id), bot_service.advance_bots(started.match_id)
     )
-    assert len(first) + len(second) == 1
+    core = await bot_replies(bot_service, started.match_id)
+    assert len(first) + len(second) + len(core) == 1
     final = await bot_service.get_match(started.match_id)
     assert final.version == moved.version + 1 and final.to_act == (ALICE,)
 
 
-async def test_after_a_restart_with_the_bot_to_move_tick_plays_its_move(
+async def test_after_a_restart_with_the_bot_to_move_the_start_plays_its_move(
     db_path: Path, clock: ManualClock, pool: AIPool
 ) -> None:
     service = await _open(db_path, clock, pool)
     started = await service.challenge_bot(GUILD, CHANNEL, ALICE, "lefe", "easy", size=5)
     state = await _board_state(service, started.match_id)
     moved = await service.play(started.match_id, ALICE, state.legal_moves()[0])
-    await service.repo.close()  # the bot "crashes" before the bot's reply
+    await service.close()  # the bot "crashes" before the bot's reply
+    await service.repo.close()
+    loaded = await _stored_match(db_path, started.match_id)
+    assert loaded.bot_due, "the bot's turn was played before the crash"
 
+    # the start finds the bot's turn due and plays it in the background
     restarted = await _open(db_path, clock, pool)
     try:
-        loaded = await restarted.get_match(started.match_id)
-        assert loaded.bot_to_act and loaded.to_act == (BOT,)
-        updates = await restarted.tick()
+        updates = await bot_replies(restarted, started.match_id)
         assert [u.kind for u in updates] == ["move"]
         _check_bot_update(updates[0])
         after = await restarted.get_match(started.match_id)
@@ -238,6 +262,7 @@ async def test_after_a_restart_with_the_bot_to_move_tick_plays_its_move(
         assert after.deadline_at is not None and not after.bot_to_act
         assert await restarted.tick() == []  # nothing left for the bot
     finally:
+        await restarted.close()
         await restarted.repo.close()
 
 
@@ -261,7 +286,7 @@ async def _play_until_round_over(service: MatchService, match_id: int) -> list[U
     rng = random.Random(5)
     updates: list[Update] = []
     for _ in range(300):
-        updates.extend(await service.advance_bots(match_id))
+        updates.extend(await bot_replies(service, match_id))
         record = await service.repo.get_match(match_id)
         state = get_game("leiff").from_json(record.state)
         if state.waiting_for()["step"] == "next" or record.status != "running":
@@ -367,9 +392,9 @@ async def test_a_table_with_two_humans_and_a_bot_is_rated_among_the_humans_only(
     await bot_service.add_bot_seat(opened.match_id, ALICE, "normal")
     started = await bot_service.start_lobby(opened.match_id, ALICE)
     assert started.match.rated and not started.match.vs_bot
-    await bot_service.advance_bots(opened.match_id)
+    await bot_replies(bot_service, opened.match_id)
     await bot_service.resign(opened.match_id, ALICE)
-    await bot_service.advance_bots(opened.match_id)
+    await bot_replies(bot_service, opened.match_id)
     ended = await bot_service.resign(opened.match_id, BOB)
     assert ended.kind == "match_over" and ended.match.result["winners"] == [-1]
     assert {change.user_id for change in ended.rating_changes} == {ALICE, BOB}

@@ -26,6 +26,7 @@ from tests.service.helpers import (
     CHANNEL,
     GUILD,
     ManualClock,
+    gather_bot_answers,
     start_board_match,
 )
 
@@ -67,6 +68,7 @@ async def open_process(database_url: str, clock: ManualClock) -> AsyncIterator[O
 
     yield opener
     for service in opened:
+        await service.close()
         await service.repo.close()
 
 
@@ -106,6 +108,7 @@ async def test_a_bot_turn_is_searched_and_played_by_one_process(open_process: Op
 
     one = await open_process("one", ai_move=ai_move)
     two = await open_process("two", ai_move=ai_move)
+    core = gather_bot_answers(one)  # the turn process one's own commit starts
     started = await one.challenge_bot(GUILD, CHANNEL, ALICE, "dalen", "easy", size=5)
     record = await one.repo.get_match(started.match_id)
     first = sorted(get_game("dalen").from_json(record.state).legal_moves())[0]
@@ -115,6 +118,7 @@ async def test_a_bot_turn_is_searched_and_played_by_one_process(open_process: Op
         two.advance_bots(started.match_id),
         one.tick(),
         two.tick(),
+        core.take(started.match_id),
     )
     assert sum(len(found) for found in results) == 1
     assert len(searches) == 1

@@ -120,13 +120,20 @@ class LivingTables:
             return False  # /board: a new message, on purpose
         return responder is None or responder.origin is None or responder.origin_is_private
 
-    def forget(self, match_id: int) -> None:
-        """The table's message was posted the usual way: read its id from the match again."""
-        feed = self._feeds.get(match_id)
-        if feed is not None:
-            feed.message_id = None
-            feed.shown = []
-            feed.loaded = False
+    def posted_elsewhere(self, match_id: int, message_id: int | None) -> None:
+        """The table's message was posted the usual way (the answer to the click that
+        started the game): the next updates edit it. The bots' steps that follow at once
+        were described before it was recorded (the core plays them from the commit on),
+        so its id is taken from here, not from their ``messages``."""
+        if message_id is None:
+            feed = self._feeds.get(match_id)
+            if feed is None:
+                return
+        else:
+            feed = self._feeds.setdefault(match_id, _Feed())
+        feed.message_id = message_id
+        feed.shown = []
+        feed.loaded = False
 
     def submit(
         self,
@@ -136,7 +143,7 @@ class LivingTables:
         delivery: Delivery | None = None,
     ) -> None:
         """Queue ``update`` for its table's message (returns at once). The table's bot
-        seats' steps under way (``delivery.bot_turns``) are awaited, up to
+        seats' steps the core is playing (``delivery.bot_turns.running``) are awaited, up to
         ``BOT_BURST_SECONDS``, so that a burst of them becomes one edit; ``delivery`` is
         told when the message shows a version, or when Discord keeps refusing it for now
         (its redelivery then sends the table again later, as it is then)."""
@@ -153,7 +160,9 @@ class LivingTables:
         feed.pending = update
         feed.lines.extend(self.messages.event_lines(update, language))
         if (
-            feed.message_id is None
+            # no message yet, nor one on its way (the first post may still be under way
+            # when the bots' burst after it comes: that burst edits it)
+            (feed.message_id is None and feed.task is None)
             or update.kind in ATTENTION_KINDS
             or match.status != "running"
             or any(event.kind in ATTENTION_EVENTS for event in update.events)

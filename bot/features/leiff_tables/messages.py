@@ -185,9 +185,9 @@ class LeiffMessages(MessageBuilder):
     ) -> None:
         self.living.submit(update, language, channel, delivery)
 
-    def public_posted(self, update: Update) -> None:
+    def public_posted(self, update: Update, message_id: int | None) -> None:
         if update.match is not None and update.match.status != "lobby":
-            self.living.forget(update.match.id)
+            self.living.posted_elsewhere(update.match.id, message_id)
 
     async def idle(self) -> None:
         await self.living.idle()
