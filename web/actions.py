@@ -138,18 +138,11 @@ class Actions:
         return update
 
     async def after(self, update: Update) -> None:
-        """Hand the update to the Discord layer when it runs here; else play the bot's
-        turn that the update leaves due (the Discord layer does that itself)."""
+        """Hand the update to the Discord layer when it runs here. The bot's turn the
+        update leaves due is the core's: it started it at the commit, and its steps reach
+        the sockets as every commit does (``WebTable.committed``)."""
         if self.on_update is not None:
             await self.on_update(update)
-        elif update.match is not None and update.match.bot_to_act:
-            self.spawn(self._advance_bots(update.match.id))
-
-    async def _advance_bots(self, match_id: int) -> None:
-        try:
-            await self.service.advance_bots(match_id)
-        except ServiceError as error:
-            log.info("the bot could not play in match %s: %s", match_id, type(error).__name__)
 
     async def new_game(self, session: Session, data: dict[str, Any]) -> int | None:
         """Start a local game: a board game against the bot at a level or two people at one

@@ -87,8 +87,11 @@ MAX_WATCHED = 20
 # committed by another process reaches this one's sockets through it.
 WEB_AUDIENCE = "web:table"
 OUTBOX_PREFIX = "web"
-# How often the outbox is read for what other processes committed.
+# How often the outbox is read for what other processes committed, where the database
+# cannot tell at once (SQLite); on PostgreSQL a commit's NOTIFY wakes the reader, and it
+# reads anyway this often (a notice lost while its connection was down is found so).
 OUTBOX_POLL_SECONDS = 0.25
+OUTBOX_TOLD_SECONDS = 5.0
 
 
 class BadMessage(Exception):
@@ -154,9 +157,18 @@ class WebTable:
     async def drain_outbox(self) -> None:
         """Show what any process committed (the outbox's ``web:table`` rows) to the sockets
         watching it here, then mark the rows shown. A move made in this process has gone out
-        already (:meth:`committed`): its row is only marked."""
+        already (:meth:`committed`): its row is only marked. On PostgreSQL every commit's
+        NOTIFY wakes it at once (``Repository.listen_outbox``); on SQLite it polls."""
         repo = self.service.repo
+        woken = asyncio.Event()
+        try:
+            told = await repo.listen_outbox(lambda match_id, version: woken.set())
+        except Exception:
+            log.exception("the web table cannot listen for commits; it polls the outbox")
+            told = False
+        pause = OUTBOX_TOLD_SECONDS if told else OUTBOX_POLL_SECONDS
         while True:
+            woken.clear()  # a commit told while this pass reads makes another pass
             try:
                 after = 0
                 while rows := await repo.pending_deliveries(OUTBOX_PREFIX, after, 200):
@@ -170,7 +182,8 @@ class WebTable:
                 raise
             except Exception:
                 log.exception("the web table could not read the outbox; it tries again")
-            await asyncio.sleep(OUTBOX_POLL_SECONDS)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(woken.wait(), pause)
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")

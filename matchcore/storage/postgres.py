@@ -7,12 +7,17 @@ Due work is claimed with ``FOR UPDATE SKIP LOCKED`` and a lease. Migrations run 
 advisory lock, so processes starting together migrate one after the other. The queries
 live in :class:`matchcore.storage.sql.SqlRepository`, written with ``?``; here they are numbered
 ``$1, $2, ...`` once per distinct query.
+
+Every step's outbox rows are written with a ``NOTIFY`` (``pg_notify``, in the same
+statement): PostgreSQL tells every process that listens (:meth:`PostgresRepository.
+listen_outbox`, one connection of its own) when the step commits, so another process's
+sender (the web table, another shard) learns of it at once instead of polling.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -26,6 +31,8 @@ from matchcore.storage.sql_access import Transaction
 #: pg_advisory_lock key held while migrating ("leafbot" in ASCII, as a number).
 MIGRATION_LOCK_KEY = 0x6C656166626F74
 DEFAULT_POOL_SIZE = 10
+#: The channel of the NOTIFY that every step's commit sends ("<match id>:<version>").
+OUTBOX_CHANNEL = "leafbot_outbox"
 
 
 @functools.lru_cache(maxsize=512)
@@ -74,6 +81,10 @@ class PostgresRepository(SqlRepository):
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self.url = url
+        # the connection that LISTENs for the outbox's commits (one per process, kept out
+        # of the pool: a LISTEN is session state), once somebody listens
+        self._listener: asyncpg.Connection | None = None
+        self._heard: list[Callable[[int, int], None]] = []
 
     @classmethod
     async def open(cls, url: str, *, pool_size: int = DEFAULT_POOL_SIZE) -> PostgresRepository:
@@ -90,7 +101,40 @@ class PostgresRepository(SqlRepository):
         return repo
 
     async def close(self) -> None:
+        if self._listener is not None:
+            listener, self._listener = self._listener, None
+            await listener.close()
         await self._pool.close()
+
+    # ---- the outbox, told at once (NOTIFY) ---------------------------------------------
+    async def _write_outbox(
+        self, tx: Transaction, match_id: int, version: int, audiences: Iterable[str]
+    ) -> None:
+        """The step's outbox rows and, in the same statement, a NOTIFY on
+        :data:`OUTBOX_CHANNEL` that PostgreSQL sends every listening process when the
+        transaction commits (never before, never for a step rolled back)."""
+        await tx.fetch(
+            "WITH written AS (INSERT INTO outbox(match_id, audience, version) "
+            "SELECT ?, audience, ? FROM unnest(?::text[]) AS a(audience) "
+            "ON CONFLICT(match_id, audience) DO UPDATE SET version = excluded.version "
+            "RETURNING match_id) "
+            f"SELECT pg_notify('{OUTBOX_CHANNEL}', ?) FROM written LIMIT 1",
+            (match_id, version, list(audiences), f"{match_id}:{version}"),
+        )
+
+    async def listen_outbox(self, heard: Callable[[int, int], None]) -> bool:
+        self._heard.append(heard)
+        if self._listener is None:
+            self._listener = await asyncpg.connect(self.url)
+            await self._listener.add_listener(OUTBOX_CHANNEL, self._notified)
+        return True
+
+    def _notified(self, connection: object, pid: int, channel: str, payload: str) -> None:
+        match_id, _, version = payload.partition(":")
+        if not (match_id.isdigit() and version.isdigit()):
+            return
+        for heard in self._heard:
+            heard(int(match_id), int(version))
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[Transaction]:

@@ -8,7 +8,7 @@ database itself, so two processes sharing one database can never both apply an a
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from matchcore.records import ActionRecord, DmFailure, MemberPreferences
@@ -114,6 +114,12 @@ class Repository(abc.ABC):
         """Another front end's sender's work: (match id, audience, version) of the outbox
         rows whose audience starts with ``prefix:`` and whose "delivered:<audience>" record
         (:meth:`set_messages`) is behind, match ids above ``after``, at most ``limit``."""
+
+    async def listen_outbox(self, heard: Callable[[int, int], None]) -> bool:
+        """Call ``heard(match_id, version)`` as soon as any process commits a step (its
+        outbox rows), from this process or another; False when the database cannot tell
+        (SQLite: the sender polls :meth:`pending_deliveries` instead)."""
+        return False
 
     @abc.abstractmethod
     async def matches_of_user(

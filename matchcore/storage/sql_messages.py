@@ -93,9 +93,8 @@ class MessageQueries(SqlAccess):
         )
 
     # ---- the outbox (see migrations/*/0011_outbox.sql) --------------------------------
-    @staticmethod
     async def _write_outbox(
-        tx: Transaction, match_id: int, version: int, audiences: Iterable[str]
+        self, tx: Transaction, match_id: int, version: int, audiences: Iterable[str]
     ) -> None:
         """Record in the step's transaction that each audience must be shown ``version``."""
         await tx.executemany(
