@@ -432,7 +432,9 @@ class Delivery:
             users=set(users) - missed.users,
         )
         # a channel part sent in the background counts as delivered once it is shown
-        await self.redelivery.settle(update, missed, done, whole=whole, public_later=own)
+        await self.redelivery.settle(
+            update, missed, done, whole=whole, public_later=own, channel_recorded=posted is not None
+        )
         return posted
 
     async def publish_quietly(self, update: Update) -> None:

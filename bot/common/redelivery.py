@@ -196,11 +196,15 @@ class Redelivery:
         *,
         whole: bool,
         public_later: bool = False,
+        channel_recorded: bool = False,
     ) -> None:
         """After a publish: hand what did not go out to the match's redelivery task, and
         record what did. What went out now replaces what an earlier step could not send.
         ``public_later``: the channel part is being sent in the background
-        (:meth:`public_shown` tells when it is shown)."""
+        (:meth:`public_shown` tells when it is shown). ``channel_recorded``: the channel's
+        record of this version was written with its new message; a step with nothing
+        private (a board move) is then recorded whole already: the outbox's only row of
+        the chat front end, the channel's, is judged by it (one statement less a move)."""
         match = update.match
         if match is None:
             return
@@ -221,8 +225,9 @@ class Redelivery:
                     match.version, self._privates_sent.get(match.id, -1)
                 )
             else:
-                records = {DELIVERED: match.version}
                 self._forget(match.id)
+                if not (channel_recorded and not done.users):
+                    records = {DELIVERED: match.version}
         await self.record(match.id, records)
 
     async def public_shown(self, match_id: int, version: int) -> None:
