@@ -41,6 +41,7 @@ from bot.common.pictures import Painter
 from bot.common.rate_buckets import amortise_bucket_sweeps
 from bot.common.routing import ComponentRouter, form_text
 from bot.common.translator import CatalogueTranslator
+from bot.common.turn_dms import TurnDms
 from bot.features.board_games import BoardGames
 from bot.features.history import History
 from bot.features.information import Information
@@ -131,6 +132,7 @@ class LeafBot(discord.AutoShardedClient):
 
         # The shared parts, then the features on top of them.
         self.delivery = Delivery(self.context)
+        self.turn_dms = TurnDms(self.context)
         self.errors = ErrorHandler(self.context, self.delivery)
         self.components = ComponentRouter(self.errors)  # what every click is handed to
         board_games = BoardGames(self.context, self.delivery, self.errors)
@@ -153,7 +155,7 @@ class LeafBot(discord.AutoShardedClient):
             history,
             learning,
             ServerSettings(self.context, self.errors),
-            Preferences(self.context, self.errors),
+            Preferences(self.context, self.errors, self.delivery),
         )
 
     @property
@@ -309,6 +311,10 @@ class LeafBot(discord.AutoShardedClient):
         updates = await self.service.tick(now) if now is not None else await self.service.tick()
         for update in updates:
             await self.delivery.publish_quietly(update)
+        try:  # then the DMs of daily matches that wait for a member (docs/bot.md)
+            await self.turn_dms.send_due()
+        except Exception:
+            log.exception("turn DMs failed")
         return len(updates)
 
     # ---- shutdown ------------------------------------------------------------------

@@ -45,6 +45,10 @@ class MemberPreferences:
     hints: bool | None = None
     theme: str | None = None
     updated_at: float = 0.0
+    # a DM when a daily match waits for them (None: off, the default)
+    turn_dms: bool | None = None
+    # on vacation until then (their daily clocks stop; None: not away)
+    vacation_until: float | None = None
 
 
 class SaidData(TypedDict):

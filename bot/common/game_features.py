@@ -35,6 +35,7 @@ class PlayRequest:
     size: int | None
     options: dict[str, object]
     level: str | None
+    time_control: str | None = None  # a code of matchcore.service.time_controls; None: the server's
 
     @property
     def guild_id(self) -> int:

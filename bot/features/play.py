@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 
 import discord
@@ -23,11 +23,12 @@ from bot.common.game_features import GameFeature, PlayRequest
 from bot.common.games import game_choices
 from bot.common.outgoing import only_for
 from bot.common.responder import Responder
+from bot.common.time_words import clock_suggestions
 from bot.common.translator import command_text
-from engine import get_spec, specs
+from engine import game_names, get_spec, specs
 from engine.ai.levels import LEVEL_NAMES
 from engine.spec import GameKind, OptionSpec
-from i18n import N_
+from i18n import N_, language_for
 
 # the levels' ids, one per engine level (a test checks that every level has one)
 LEVEL_TEXT_IDS = {
@@ -62,16 +63,30 @@ class Play:
         size: int | None,
         options: dict[str, object],
         level: str | None = None,
+        clock: str | None = None,
     ) -> None:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
                 raise UserFacingError("bot.play.error.not_in_dms")
             starter = self.starters[get_spec(game).kind]
             await starter.start(
-                PlayRequest(interaction, responder, game, opponent, size, options, level)
+                PlayRequest(interaction, responder, game, opponent, size, options, level, clock)
             )
 
         await self.errors.run(interaction, run)
+
+    async def clock_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The time controls, the server's default for the game chosen first and marked."""
+        if interaction.guild_id is None:
+            return []
+        game = getattr(interaction.namespace, "game", None)
+        table = isinstance(game, str) and game in game_names() and is_table_game(game)
+        settings = await self.context.service.get_settings(interaction.guild_id)
+        seconds = settings.leiff_turn_seconds if table else settings.board_move_seconds
+        offered = clock_suggestions(language_for(interaction.locale), current, seconds, table=table)
+        return [app_commands.Choice(name=name, value=code) for name, code in offered]
 
     async def board(self, interaction: discord.Interaction) -> None:
         async def run(responder: Responder) -> None:
@@ -93,7 +108,7 @@ class Play:
     # ---- the slash commands ----------------------------------------------------------
     def commands(self) -> list[app_commands.Command[Any, ..., None]]:
         feature = self
-        play_command = play_command_from_specs(feature.play)
+        play_command = play_command_from_specs(feature.play, feature.clock_autocomplete)
 
         @app_commands.command(
             name=command_text("command.board.name"),
@@ -132,9 +147,18 @@ PlayHandler = Callable[
         "int | None",
         dict[str, object],
         "str | None",
+        "str | None",
     ],
     Awaitable[None],
 ]
+ClockAutocomplete = Callable[
+    [discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
+]
+
+
+def is_table_game(game: str) -> bool:
+    """Whether the game is played at a table (its spec says so)."""
+    return get_spec(game).kind is GameKind.CARDS
 
 
 def per_match_options() -> dict[str, tuple[OptionSpec, frozenset[GameKind]]]:
@@ -168,10 +192,13 @@ def _option_choices(option: OptionSpec) -> list[app_commands.Choice[int]]:
     return choices
 
 
-def play_command_from_specs(play: PlayHandler) -> app_commands.Command[Any, ..., None]:
+def play_command_from_specs(
+    play: PlayHandler, clock_autocomplete: ClockAutocomplete
+) -> app_commands.Command[Any, ..., None]:
     """``/play``, its options read from the registered games' specs: the game (every
     registered one), the opponent, the board size, each option the players of a match
-    choose (a switch, or a choice of the values its spec allows) and the bot's level."""
+    choose (a switch, or a choice of the values its spec allows), the bot's level and the
+    time control (autocompleted, the server's default first)."""
     options = per_match_options()
     keyword = inspect.Parameter.KEYWORD_ONLY
     parameters = [
@@ -189,12 +216,14 @@ def play_command_from_specs(play: PlayHandler) -> app_commands.Command[Any, ...,
         "opponent": command_text("command.option.opponent"),
         "size": command_text("command.option.size"),
         "level": command_text("command.option.level"),
+        "clock": command_text("command.option.clock"),
     }
     described: dict[str, app_commands.locale_str] = {
         "game": command_text("command.play.game"),
         "opponent": command_text("command.play.opponent"),
         "size": command_text("command.play.size"),
         "level": command_text("command.play.level"),
+        "clock": command_text("command.play.clock"),
     }
     choices: dict[str, Any] = {
         "game": game_choices(),
@@ -216,6 +245,7 @@ def play_command_from_specs(play: PlayHandler) -> app_commands.Command[Any, ...,
             "level", keyword, default=None, annotation=app_commands.Choice[str] | None
         )
     )
+    parameters.append(inspect.Parameter("clock", keyword, default=None, annotation=str | None))
 
     async def play_command(interaction: discord.Interaction, **values: Any) -> None:
         game = values["game"].value
@@ -235,12 +265,14 @@ def play_command_from_specs(play: PlayHandler) -> app_commands.Command[Any, ...,
             values.get("size"),
             chosen,
             level.value if level is not None else None,
+            values.get("clock"),
         )
 
     play_command.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]  # what discord.py reads the parameters from
     callback = app_commands.rename(**renames)(play_command)
     callback = app_commands.describe(**described)(callback)
     callback = app_commands.choices(**choices)(callback)
+    callback = app_commands.autocomplete(clock=clock_autocomplete)(callback)
     command: app_commands.Command[Any, ..., None] = app_commands.command(
         name=command_text("command.play.name"),
         description=command_text("command.play.description"),

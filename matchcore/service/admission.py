@@ -14,7 +14,7 @@ from typing import Any
 
 from engine import board_game_names, get_board_game
 from engine.board import BoardGame, BoardState
-from matchcore.service import board_logic
+from matchcore.service import board_logic, time_controls
 from matchcore.service.board_logic import mention
 from matchcore.service.describe import Describer
 from matchcore.service.errors import (
@@ -177,8 +177,11 @@ class NewGames:
         size: int | None,
         options: dict[str, Any],
         rematch_of: int | None = None,
+        time_control: str | None = None,
     ) -> ChallengeRecord:
-        """Store an open challenge expiring after the server's challenge lifetime."""
+        """Store an open challenge expiring after the server's challenge lifetime, with the
+        time control chosen (its code; None: the server's time per move, checked here)."""
+        control = time_controls.chosen(time_control, settings.board_move_seconds, table=False)
         return await self.store.repo.create_challenge(
             ChallengeRecord(
                 id=0,
@@ -194,6 +197,7 @@ class NewGames:
                 created_at=now,
                 expires_at=now + settings.challenge_expiry_seconds,
                 rematch_of=rematch_of,
+                time_control=control.code,
             )
         )
 
@@ -207,8 +211,11 @@ class NewGames:
         *,
         vs_bot: bool = False,
     ) -> MatchRecord:
-        """The match a taken challenge starts: seat 0 hosts and moves first, the clock runs."""
-        deadline_at, warn_at = deadline(now, settings.board_move_seconds)
+        """The match a taken challenge starts: seat 0 hosts and moves first, the clock runs
+        (the challenge's time control)."""
+        control = time_controls.control_of(challenge.time_control, settings.board_move_seconds)
+        clocked = time_controls.starting_seats(control, seats)
+        deadline_at, warn_at = deadline(now, time_controls.period_of(control, clocked, 0))
         return MatchRecord(
             id=0,
             guild_id=challenge.guild_id,
@@ -228,7 +235,8 @@ class NewGames:
             deadline_at=deadline_at,
             warn_at=warn_at,
             rematch_of=challenge.rematch_of,
-            seats=seats,
+            seats=clocked,
+            time_control=control.code,
         )
 
     async def start_board_match(

@@ -70,6 +70,8 @@ _TEXTS: dict[str, tuple[str, type[ServiceError], bool]] = {
     "game": ("no_such_game", InvalidOptions, True),
     "level": ("no_such_level", InvalidOptions, True),
     "kind": ("not_a_message_kind", InvalidRequest, False),
+    "time_control": ("time_control_unknown", InvalidOptions, True),
+    "pool": ("pool_unknown", InvalidOptions, True),
 }
 
 _Call = TypeVar("_Call", bound=Callable[..., Any])

@@ -11,7 +11,7 @@ import asyncio
 
 from engine import IllegalMove
 from engine.board import BoardState
-from matchcore.service import board_logic, bots, reasons
+from matchcore.service import board_logic, bots, reasons, time_controls
 from matchcore.service.admission import check_running, seat_of
 from matchcore.service.board_logic import mention
 from matchcore.service.describe import Describer
@@ -71,13 +71,11 @@ class BoardMatches:
         except IllegalMove as error:
             raise engine_refusal(error) from None
         now = self.store.clock()
-        settings = await self.store.settings(record.guild_id)
+        control = await self.store.time_control(record)
         step = begin(record, now)
-        step.record = step.record.evolve(
-            state=new_json,
-            seats=board_logic.seats_with_colours(record, new_state),
-            draw_offer_seat=None,
-        )
+        seats = board_logic.seats_with_colours(record, new_state)
+        seats = time_controls.after_move(control, seats, seat.seat, record.deadline_at, now)
+        step.record = step.record.evolve(state=new_json, seats=seats, draw_offer_seat=None)
         step.log(user_id, seat.seat, new_state.moves[-1], now)
         step.lines.append(board_logic.move_text(record, seat.seat, state, new_state))
         if new_state.outcome is not None:
@@ -87,7 +85,10 @@ class BoardMatches:
             )
         deadline_at: float | None
         warn_at: float | None
-        deadline_at, warn_at = deadline(now, settings.board_move_seconds)
+        to_move = new_state.seat_to_move
+        period = time_controls.period_of(control, seats, to_move)
+        # a player on vacation: their clock starts when they are back (daily matches)
+        deadline_at, warn_at = deadline(time_controls.clock_starts(seats, [to_move], now), period)
         if bots.board_bot_to_move(step.record, new_state) is not None:
             # No clock on the bot: advance_bots (or the next tick) makes its move.
             deadline_at = warn_at = None

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from engine import get_board_game
-from matchcore.service import board_logic
+from matchcore.service import board_logic, time_controls
 from matchcore.service.admission import NewGames, board_options, check_channel, seat_of
 from matchcore.service.board_logic import mention
 from matchcore.service.describe import Describer, challenge_info, challenge_text
@@ -62,8 +62,11 @@ class Challenges:
         options: Mapping[str, Any] | None = None,
         thread_id: int | None = None,
         level: str | None = None,
+        time_control: str | None = None,
     ) -> Update:
-        """Challenge a user to a board game, or open a seek anyone may take (no target).
+        """Challenge a user to a board game, or open a seek anyone may take (no target),
+        with a time control (a code of :mod:`matchcore.service.time_controls`; None: the
+        server's time per move).
 
         Challenging the bot itself (``target_id`` = the bot's user id) starts the match at
         once at ``level`` (see :meth:`challenge_bot`).
@@ -78,12 +81,21 @@ class Challenges:
                 size=size,
                 options=options,
                 thread_id=thread_id,
+                time_control=time_control,
             )
         if level is not None:
             raise InvalidOptions("level_only_vs_bot")
         async with self.store.user_lock(guild_id, challenger_id):
             return await self._challenge(
-                guild_id, channel_id, challenger_id, game, target_id, size, options, thread_id
+                guild_id,
+                channel_id,
+                challenger_id,
+                game,
+                target_id,
+                size,
+                options,
+                thread_id,
+                time_control,
             )
 
     async def _challenge(
@@ -96,10 +108,12 @@ class Challenges:
         size: int | None,
         options: Mapping[str, Any] | None,
         thread_id: int | None,
+        time_control: str | None,
     ) -> Update:
         settings = await self.store.settings(guild_id)
         check_channel(settings, channel_id, thread_id)
         game_name, size, options = board_options(game, size, options)
+        time_controls.chosen(time_control, settings.board_move_seconds, table=False)  # checked
         if target_id == challenger_id:
             raise SelfChallenge()
         now = self.store.clock()
@@ -116,6 +130,7 @@ class Challenges:
             game=game_name,
             size=size,
             options=options,
+            time_control=time_control,
         )
         return self.describe.challenge("challenge", record, [challenge_text(record)])
 
@@ -157,6 +172,7 @@ class Challenges:
             size=record.options.get("size"),
             options=dict(record.options.get("options", {})),
             rematch_of=match_id,
+            time_control=(await self.store.time_control(record)).code,
         )
         text = say("rematch_asked", user=mention(user_id), opponent=mention(opponent))
         return self.describe.challenge("challenge", challenge, [text])

@@ -13,7 +13,7 @@ from typing import Any
 from engine.board import BoardState
 from engine.leiff.state import LeiffState
 from engine.leiff.views import LeiffView
-from matchcore.service import board_logic, bots, leiff_logic
+from matchcore.service import board_logic, bots, leiff_logic, time_controls
 from matchcore.service.board_logic import mention
 from matchcore.service.results import (
     Buttons,
@@ -97,6 +97,8 @@ class Describer:
                     timeouts=s.timeouts,
                     is_bot=s.is_bot,
                     bot_level=s.bot_level,
+                    clock_left=s.clock_left,
+                    away_until=s.away_until,
                 )
                 for s in record.seats
             ),
@@ -115,6 +117,7 @@ class Describer:
             messages=dict(record.messages),
             bot_level=bots.level_of(record),
             bot_to_act=bots.bot_due(record, state),
+            time_control=record.time_control,
         )
 
     def board(
@@ -320,6 +323,7 @@ def challenge_info(challenge: ChallengeRecord) -> ChallengeInfo:
         match_id=challenge.match_id,
         rematch_of=challenge.rematch_of,
         message_id=challenge.message_id,
+        time_control=challenge.time_control,
     )
 
 
@@ -337,6 +341,9 @@ def challenge_text(challenge: ChallengeRecord) -> Event:
         if chosen
         else Said("challenge_what", what)
     )
+    if challenge.time_control:
+        clock = time_controls.control_of(challenge.time_control, 0).said()
+        offered = Said("challenge_what_clock", {"what": offered, "clock": clock})
     if challenge.target_id is None:
         return say("challenge_open", user=mention(challenge.challenger_id), what=offered)
     return say(

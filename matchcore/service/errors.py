@@ -71,6 +71,11 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "level_only_vs_bot": "a level is only for games against the bot",
     "no_bot_user": "the bot cannot play here: it was started without its user id",
     "leaderboard_size": "the leaderboard shows 1 to 100 players",
+    "pool_unknown": "the leaderboards are live or daily",
+    "turn_dms_on_or_off": "turn messages are on or off",
+    "vacation_days": "a vacation lasts 0 to {most} days (0 ends it)",
+    "time_control_unknown": "that is not a time control: pick one from the list",
+    "time_control_table": "a Leiff table plays with a time per turn, not a whole-game clock",
     # challenges and rematches
     "challenge_for_other": "this challenge is for {user}",
     "accept_own_challenge": "you cannot accept your own challenge",

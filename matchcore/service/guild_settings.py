@@ -54,6 +54,7 @@ DURATIONS = {
 COUNTS = {
     "leiff_max_timeouts": (1, 10),
     "max_matches_per_user": (1, 50),
+    "vacation_days": (0, 365),
 }
 LEIFF_TARGETS = (50, 100)
 # Settings that take one of a few values (ids, not words): the Leiff targets above, and a
@@ -78,6 +79,8 @@ class GuildSettings:
     challenge_expiry_seconds: int = 900
     challenge_cooldown_seconds: int = 30
     max_matches_per_user: int = 5
+    # days a year a member's daily clocks may stop for their vacation (/prefs vacation)
+    vacation_days: int = 14
     allowed_channels: tuple[int, ...] = field(default_factory=tuple)
     # the colours of the pictures in the server's channels (members may choose their own
     # for the pictures only they see, with /prefs)

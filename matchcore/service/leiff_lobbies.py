@@ -12,7 +12,7 @@ from typing import Any
 from engine import get_game
 from engine.leiff.state import LeiffState
 from engine.spec import Setup
-from matchcore.service import bots, leiff_logic
+from matchcore.service import bots, leiff_logic, time_controls
 from matchcore.service.admission import NewGames, check_channel, check_lobby, seat_of
 from matchcore.service.board_logic import mention
 from matchcore.service.describe import Describer
@@ -45,11 +45,15 @@ class LeiffLobbies:
         *,
         options: Mapping[str, Any] | None = None,
         thread_id: int | None = None,
+        time_control: str | None = None,
     ) -> Update:
         """Open a Leiff table; the host sits at seat 0. ``options`` may pick ``target``
-        (50 or 100) and ``teams`` (if the server allows it)."""
+        (50 or 100) and ``teams`` (if the server allows it); ``time_control`` the time per
+        turn (a code of :mod:`matchcore.service.time_controls`; None: the server's)."""
         async with self.store.user_lock(guild_id, host_id):
-            return await self._open_lobby(guild_id, channel_id, host_id, options, thread_id)
+            return await self._open_lobby(
+                guild_id, channel_id, host_id, options, thread_id, time_control
+            )
 
     async def _open_lobby(
         self,
@@ -58,9 +62,11 @@ class LeiffLobbies:
         host_id: int,
         options: Mapping[str, Any] | None,
         thread_id: int | None,
+        time_control: str | None,
     ) -> Update:
         settings = await self.store.settings(guild_id)
         check_channel(settings, channel_id, thread_id)
+        control = time_controls.chosen(time_control, settings.leiff_turn_seconds, table=True)
         chosen = settings.leiff_options()
         for key, value in (options or {}).items():
             if key == "target":
@@ -90,6 +96,7 @@ class LeiffLobbies:
             host_id=host_id,
             deadline_at=now + settings.challenge_expiry_seconds,
             seats=(SeatRecord(seat=0, user_id=host_id),),
+            time_control=control.code,
         )
         record = await self.store.repo.create_match(lobby, self.store.audiences(lobby))
         text = say("lobby_opened", user=mention(host_id))

@@ -23,6 +23,7 @@ from matchcore.service.guild_settings import GuildSettings
 from matchcore.service.ratings import Placing
 from matchcore.service.results import Event, say
 from matchcore.service.texts import ENGINE_TEXT
+from matchcore.service.time_controls import TimeControl
 from matchcore.storage.records import MatchRecord
 
 MIN_PLAYERS = 2
@@ -60,14 +61,16 @@ def deadline_key(state: LeiffState) -> tuple[str, int | None, int, str | None]:
     return (waiting["step"], waiting["turn"], waiting["round"], waiting.get("card"))
 
 
-def period_for(state: LeiffState, settings: GuildSettings) -> float | None:
-    """Seconds allowed for the current step, or None when nothing is awaited."""
+def period_for(state: LeiffState, settings: GuildSettings, control: TimeControl) -> float | None:
+    """Seconds allowed for the current step, or None when nothing is awaited: a turn has
+    the table's time per move; any other choice as long in a daily game, else the
+    server's time for a choice, at most the time per move."""
     waiting = state.waiting_for()
     if waiting["step"] == "over" or not waiting["owners"]:
         return None
-    if waiting["step"] in TURN_STEPS:
-        return float(settings.leiff_turn_seconds)
-    return float(settings.leiff_choice_seconds)
+    if waiting["step"] in TURN_STEPS or control.daily:
+        return float(control.per_move)
+    return float(min(settings.leiff_choice_seconds, control.per_move))
 
 
 def owners(state: LeiffState) -> list[int]:

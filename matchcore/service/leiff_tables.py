@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from engine import IllegalMove
 from engine.leiff.state import LeiffState
-from matchcore.service import board_logic, bots, leiff_logic, reasons
+from matchcore.service import board_logic, bots, leiff_logic, reasons, time_controls
 from matchcore.service.admission import check_running, seat_of
 from matchcore.service.board_logic import mention
 from matchcore.service.describe import Describer
@@ -176,10 +176,15 @@ class LeiffTables:
             and leiff_logic.deadline_key(before) == leiff_logic.deadline_key(after)
         ):
             return record
-        period = leiff_logic.period_for(after, settings)
+        control = time_controls.control_of(record.time_control, settings.leiff_turn_seconds)
+        period = leiff_logic.period_for(after, settings, control)
         if period is None:
             return record.evolve(deadline_at=None, warn_at=None, warned=False)
-        deadline_at, warned_at = deadline(now, period)
+        # a player the table waits for on vacation: the clock starts when they are back
+        owners = leiff_logic.owners(after)
+        deadline_at, warned_at = deadline(
+            time_controls.clock_starts(record.seats, owners, now), period
+        )
         warn_at: float | None = warned_at
         if after.waiting_for()["step"] == "next":
             warn_at = None  # nobody is late for dealing the next round

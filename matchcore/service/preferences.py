@@ -74,11 +74,20 @@ class Preferences:
         return stored
 
     async def set_preferences(
-        self, user_id: int, *, hints: Any = UNCHANGED, theme: Any = UNCHANGED
+        self,
+        user_id: int,
+        *,
+        hints: Any = UNCHANGED,
+        theme: Any = UNCHANGED,
+        turn_dms: Any = UNCHANGED,
+        vacation_until: Any = UNCHANGED,
     ) -> MemberPreferences:
-        """Change some of the member's preferences (None: back to the default)."""
+        """Change some of the member's preferences (None: back to the default).
+        ``vacation_until`` is the vacations' own (:mod:`matchcore.service.vacations`)."""
         if hints is not UNCHANGED and hints is not None and not isinstance(hints, bool):
             raise InvalidSettings("hints_on_or_off")
+        if turn_dms is not UNCHANGED and turn_dms is not None and not isinstance(turn_dms, bool):
+            raise InvalidSettings("turn_dms_on_or_off")
         if theme is not UNCHANGED and theme is not None and theme not in self.choices.themes:
             raise InvalidSettings("unknown_theme", themes=", ".join(self.choices.themes))
         # Changes apply to the choices as stored now, not as this process last read them.
@@ -88,6 +97,10 @@ class Preferences:
             hints=current.hints if hints is UNCHANGED else hints,
             theme=current.theme if theme is UNCHANGED else theme,
             updated_at=float(self.clock()),
+            turn_dms=current.turn_dms if turn_dms is UNCHANGED else turn_dms,
+            vacation_until=(
+                current.vacation_until if vacation_until is UNCHANGED else vacation_until
+            ),
         )
         await self.repo.put_preferences(updated)
         self._chosen[user_id] = (self.cache_clock(), updated)

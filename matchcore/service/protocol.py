@@ -27,6 +27,8 @@ from matchcore.service.results import (
     Update,
     VsBotStats,
 )
+from matchcore.service.turn_notices import TurnNotice
+from matchcore.service.vacations import VacationChange
 
 
 class GameService(Protocol):
@@ -72,6 +74,7 @@ class GameService(Protocol):
         options: Mapping[str, object] | None = None,
         thread_id: int | None = None,
         level: str | None = None,
+        time_control: str | None = None,
     ) -> Update: ...
     async def challenge_bot(
         self,
@@ -85,6 +88,7 @@ class GameService(Protocol):
         options: Mapping[str, object] | None = None,
         thread_id: int | None = None,
         moves: Sequence[str] = (),
+        time_control: str | None = None,
     ) -> Update: ...
     async def rematch(self, match_id: int, user_id: int) -> Update: ...
     async def accept_challenge(self, challenge_id: int, user_id: int) -> Update: ...
@@ -107,6 +111,7 @@ class GameService(Protocol):
         *,
         options: Mapping[str, object] | None = None,
         thread_id: int | None = None,
+        time_control: str | None = None,
     ) -> Update: ...
     async def join_lobby(
         self, match_id: int, user_id: int, version: int | None = None
@@ -126,7 +131,7 @@ class GameService(Protocol):
     async def tick(self, now: float | None = None) -> list[Update]: ...
     async def prune_due(self) -> dict[str, int] | None: ...
     async def leaderboard(
-        self, guild_id: int, game: str, limit: int = 10
+        self, guild_id: int, game: str, limit: int = 10, pool: str | None = None
     ) -> list[LeaderboardRow]: ...
     async def vs_bot_stats(
         self, guild_id: int, user_id: int, game: str | None = None
@@ -175,7 +180,14 @@ class GameService(Protocol):
     async def preferences(self, user_id: int) -> MemberPreferences: ...
 
     async def set_preferences(
-        self, user_id: int, *, hints: object = ..., theme: object = ...
+        self,
+        user_id: int,
+        *,
+        hints: object = ...,
+        theme: object = ...,
+        turn_dms: object = ...,
     ) -> MemberPreferences: ...
+    async def set_vacation(self, user_id: int, days: int) -> VacationChange: ...
+    async def turn_notices(self, now: float | None = None) -> list[TurnNotice]: ...
 
     async def hints_on(self, user_id: int, game: str) -> bool: ...

@@ -116,21 +116,21 @@ class RatingBook:
         self.repo = repo
 
     async def rate_result(
-        self, record: MatchRecord, placings: Sequence[Placing]
+        self, record: MatchRecord, placings: Sequence[Placing], pool: str
     ) -> tuple[list[RatingRecord], list[PlacementRecord], list[RatingChange]]:
         """The new rating records, each person's placement and the changes for a finished
-        match; nothing for a match that is unrated, against the bot, or has fewer than two
-        placings."""
+        match, in its rating ``pool`` (live or daily); nothing for a match that is unrated,
+        against the bot, or has fewer than two placings."""
         if not placings or not record.rated or record.vs_bot or len(placings) < 2:
             return [], [], []
         users = [u for p in placings for u in p.user_ids]
-        before = await self.repo.get_ratings(record.guild_id, record.game, users)
+        before = await self.repo.get_ratings(record.guild_id, record.game, users, pool)
         ratings = rate(
             placings,
             before,
             guild_id=record.guild_id,
             game=record.game,
-            pool="human",
+            pool=pool,
             now=record.updated_at,
         )
         changes = []
@@ -155,6 +155,7 @@ class RatingBook:
                 place=placing.rank,
                 field=placing.places(placings),
                 finished_at=record.finished_at or record.updated_at,
+                pool=pool,
             )
             for placing in placings
             for user in placing.user_ids

@@ -96,6 +96,10 @@ class SeatInfo:
     timeouts: int
     is_bot: bool = False
     bot_level: str | None = None  # the AI level of a bot seat
+    # a whole-game clock's time left to the seat as of its last own move (None per move)
+    clock_left: float | None = None
+    # until when the seat's player is on vacation in this daily match (their clock stops)
+    away_until: float | None = None
 
 
 @dataclass(frozen=True)
@@ -128,6 +132,9 @@ class MatchInfo:
     # When the match started and, once it is over, when it ended (Unix seconds).
     created_at: float | None = None
     finished_at: float | None = None
+    # The time control's code (matchcore.service.time_controls: "move:259200" is three
+    # days a move); None: the server's time per move.
+    time_control: str | None = None
 
     @property
     def user_ids(self) -> tuple[int, ...]:
@@ -156,6 +163,7 @@ class ChallengeInfo:
     match_id: int | None
     rematch_of: int | None
     message_id: int | None = None  # the channel message showing it, once posted
+    time_control: str | None = None  # the code of the match's time control
 
 
 @dataclass(frozen=True)
@@ -196,6 +204,7 @@ class LeaderboardRow:
     streak: int
     # how often they finished in each place, best place first: ((1, 3), (2, 1), ...)
     places: tuple[tuple[int, int], ...] = ()
+    pool: str = "live"  # the rating pool: "live" or "daily"
 
 
 @dataclass(frozen=True)
@@ -234,6 +243,7 @@ class PlayerStats:
     # place in the last one: (place, field), "2nd of 4"
     places: tuple[tuple[int, int], ...] = ()
     last_place: tuple[int, int] | None = None
+    pool: str = "live"  # the rating pool: "live" or "daily" (matchcore.service.time_controls)
 
 
 @dataclass(frozen=True)

@@ -30,6 +30,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from matchcore.game_record import GameRecord
 from matchcore.records import ActionRecord, DmFailure, MemberPreferences
@@ -62,6 +63,8 @@ from matchcore.service.standings import Standings
 from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 from matchcore.service.steps import CLAIM_SECONDS, AIMove, GameState, is_table
 from matchcore.service.store import CommitListener, MatchStore
+from matchcore.service.turn_notices import TurnNotice, TurnNotices
+from matchcore.service.vacations import VacationChange, Vacations
 from matchcore.service.vs_bot import BotOpponent
 from matchcore.storage import MatchRecord, Repository
 
@@ -116,10 +119,12 @@ class MatchService:
         self.challenges = Challenges(self.store, self.describe, self.new_games, self.bots)
         self.clocks = Clocks(self.store, self.describe, self.boards, self.tables, self.bots)
         self.store.deadline_judge = self.clocks.timeout
-        self.standings = Standings(repo)
+        self.standings = Standings(repo, self.store.settings)
         self.past = History(self.store, self.describe)
         self.lookups = Lookups(self.store, self.describe)
         self.prefs = Preferences(repo, clock, choices)
+        self.vacations = Vacations(self.store, self.describe, self.prefs)
+        self.notices = TurnNotices(self.store, self.describe)
         self.housekeeping = Housekeeping(self.store, retention)
         self.store.finished_listeners.append(
             lambda record: self.prefs.match_finished(
@@ -251,6 +256,7 @@ class MatchService:
         options: Mapping[str, object] | None = None,
         thread_id: int | None = None,
         level: str | None = None,
+        time_control: str | None = None,
     ) -> Update:
         return await self.challenges.challenge(
             guild_id,
@@ -262,6 +268,7 @@ class MatchService:
             options=options,
             thread_id=thread_id,
             level=level,
+            time_control=time_control,
         )
 
     async def challenge_bot(
@@ -276,6 +283,7 @@ class MatchService:
         options: Mapping[str, object] | None = None,
         thread_id: int | None = None,
         moves: Sequence[str] = (),
+        time_control: str | None = None,
     ) -> Update:
         return await self.bots.challenge_bot(
             guild_id,
@@ -287,6 +295,7 @@ class MatchService:
             options=options,
             thread_id=thread_id,
             moves=moves,
+            time_control=time_control,
         )
 
     async def rematch(self, match_id: int, user_id: int) -> Update:
@@ -321,9 +330,15 @@ class MatchService:
         *,
         options: Mapping[str, object] | None = None,
         thread_id: int | None = None,
+        time_control: str | None = None,
     ) -> Update:
         return await self.lobbies.open_lobby(
-            guild_id, channel_id, host_id, options=options, thread_id=thread_id
+            guild_id,
+            channel_id,
+            host_id,
+            options=options,
+            thread_id=thread_id,
+            time_control=time_control,
         )
 
     async def join_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
@@ -354,8 +369,10 @@ class MatchService:
         return None if finished is None else dict(finished.deleted)
 
     # ============================================================ standings
-    async def leaderboard(self, guild_id: int, game: str, limit: int = 10) -> list[LeaderboardRow]:
-        return await self.standings.leaderboard(guild_id, game, limit)
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int = 10, pool: str | None = None
+    ) -> list[LeaderboardRow]:
+        return await self.standings.leaderboard(guild_id, game, limit, pool)
 
     async def vs_bot_stats(
         self, guild_id: int, user_id: int, game: str | None = None
@@ -460,9 +477,24 @@ class MatchService:
         return await self.prefs.preferences(user_id)
 
     async def set_preferences(
-        self, user_id: int, *, hints: object = UNCHANGED, theme: object = UNCHANGED
+        self,
+        user_id: int,
+        *,
+        hints: object = UNCHANGED,
+        theme: object = UNCHANGED,
+        turn_dms: object = UNCHANGED,
     ) -> MemberPreferences:
-        return await self.prefs.set_preferences(user_id, hints=hints, theme=theme)
+        return await self.prefs.set_preferences(
+            user_id, hints=hints, theme=theme, turn_dms=turn_dms
+        )
+
+    async def set_vacation(self, user_id: int, days: int) -> VacationChange:
+        change = await self.vacations.set_vacation(user_id, days)
+        updates = tuple([await self.lookups.current(match_id) for match_id in change.moved])
+        return replace(change, updates=updates)
+
+    async def turn_notices(self, now: float | None = None) -> list[TurnNotice]:
+        return await self.notices.due(now)
 
     async def hints_on(self, user_id: int, game: str) -> bool:
         return await self.prefs.hints_on(user_id, game)

@@ -22,6 +22,7 @@ from engine.spec import GameKind
 from matchcore.records import ActionRecord, MatchResult
 from matchcore.service.board_logic import mention
 from matchcore.service.errors import ENGINE, IllegalAction, InvalidOptions
+from matchcore.service.guild_settings import GuildSettings
 from matchcore.service.leiff_logic import fill_names
 from matchcore.service.results import Event, Update
 from matchcore.service.texts import Duration, Said
@@ -95,9 +96,20 @@ def is_table(record: MatchRecord) -> bool:
     return get_spec(record.game).kind is GameKind.CARDS
 
 
+def is_table_game(game: str) -> bool:
+    """Whether the game (by name) is played at a table."""
+    return get_spec(game).kind is GameKind.CARDS
+
+
 def table_game() -> str:
     """The game a table (a lobby) is opened for: the registered card game."""
     return next(spec.name for spec in specs() if spec.kind is GameKind.CARDS)
+
+
+def server_seconds(record: MatchRecord, settings: GuildSettings) -> int:
+    """The server's time per move for the match's kind of game (a board move, a Leiff turn):
+    the time control of a match that chose none."""
+    return settings.leiff_turn_seconds if is_table(record) else settings.board_move_seconds
 
 
 def draws_possible(game: str) -> bool:

@@ -32,7 +32,9 @@ from matchcore.service.steps import (
     Step,
     late_reason,
     process_identity,
+    server_seconds,
 )
+from matchcore.service.time_controls import LIVE, TimeControl, control_of
 from matchcore.storage import (
     ACTIVE_STATUSES,
     CHANNEL,
@@ -119,6 +121,14 @@ class MatchStore:
         # Outbox audiences of front ends other than the chat's, one row each per step
         # ("web:table"): each front end's sender drains its own (docs/service.md).
         self.extra_audiences: tuple[str, ...] = ()
+
+    async def time_control(self, record: MatchRecord) -> TimeControl:
+        """The match's time control: its own, or (a match stored without one) the server's
+        time per move."""
+        if record.time_control:
+            return control_of(record.time_control, 0)
+        settings = await self.settings(record.guild_id)
+        return TimeControl.per_move_of(server_seconds(record, settings))
 
     async def settings(self, guild_id: int) -> GuildSettings:
         now = self.settings_clock()
@@ -278,7 +288,8 @@ class MatchStore:
         # finds leftover bot turns by it.
         step.record = step.record.evolve(bot_due=bots.bot_due(step.record, state))
         record = step.record
-        ratings, placements, changes = await self.ratings.rate_result(record, placings)
+        pool = (await self.time_control(record)).pool if placings else LIVE
+        ratings, placements, changes = await self.ratings.rate_result(record, placings, pool)
         bot_results: list[VsBotResult] = []
         if record.vs_bot and record.status == "finished" and original.status != "finished":
             bot_results = bots.vs_bot_results(record, record.updated_at)

@@ -34,6 +34,9 @@ RESULT = "result_line"
 # code -> English; a pair is singular and plural, chosen by ``count``. The English
 # catalogue holds the same texts (tests/service/test_said_codes.py).
 ENGLISH: dict[str, str | tuple[str, str]] = {
+    # time controls (matchcore/service/time_controls.py)
+    "time_control_move": "{time} per move",
+    "time_control_game": "{time} per player + {increment} a move",
     # board matches
     "board_move": "{user} ({colour}) plays {move}.",
     "stones_captured": ("{count} stone captured.", "{count} stones captured."),
@@ -61,6 +64,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "challenge_to": "{user} challenges {target} to {what}.",
     "challenge_what": "{game}, size {size}",
     "challenge_what_options": "{game}, size {size} ({options})",
+    "challenge_what_clock": "{what}, {clock}",
     "rematch_asked": "{user} asks {opponent} for a rematch.",
     "challenge_declined": "{user} declines the challenge of {challenger}.",
     "challenge_withdrawn": "{user} withdraws the challenge.",

@@ -15,7 +15,7 @@ from typing import Any
 from engine import IllegalMove, get_board_game
 from engine.board import BoardState
 from engine.leiff.state import LeiffState
-from matchcore.service import board_logic, bots
+from matchcore.service import board_logic, bots, time_controls
 from matchcore.service.admission import NewGames, board_options, check_channel
 from matchcore.service.board_matches import BoardMatches
 from matchcore.service.errors import (
@@ -80,6 +80,7 @@ class BotOpponent:
         options: Mapping[str, Any] | None = None,
         thread_id: int | None = None,
         moves: Sequence[str] = (),
+        time_control: str | None = None,
     ) -> Update:
         """Play a board game against the bot: it accepts at once, the match starts.
 
@@ -96,7 +97,16 @@ class BotOpponent:
         """
         async with self.store.user_lock(guild_id, user_id):
             return await self._start_vs_bot(
-                guild_id, channel_id, thread_id, user_id, game, level, size, options, moves=moves
+                guild_id,
+                channel_id,
+                thread_id,
+                user_id,
+                game,
+                level,
+                size,
+                options,
+                moves=moves,
+                time_control=time_control,
             )
 
     async def _start_vs_bot(
@@ -111,6 +121,7 @@ class BotOpponent:
         options: Mapping[str, Any] | None,
         rematch_of: int | None = None,
         moves: Sequence[str] = (),
+        time_control: str | None = None,
     ) -> Update:
         bot_id = self.store.bot_user_id
         if bot_id is None:
@@ -122,6 +133,7 @@ class BotOpponent:
         check_channel(settings, channel_id, thread_id)
         game_name, size, options = board_options(game, size, options)
         state = played(get_board_game(game_name).new(size, **options), moves)
+        time_controls.chosen(time_control, settings.board_move_seconds, table=False)  # checked
         now = self.store.clock()
         if rematch_of is None:  # rematches are exempt from the cooldown, as between humans
             await self.new_games.check_cooldown(settings, guild_id, user_id, now)
@@ -140,6 +152,7 @@ class BotOpponent:
             size=size,
             options=options,
             rematch_of=rematch_of,
+            time_control=time_control,
         )
         # The member sits where the first move is theirs (seat 0 of a new game), so the
         # bot never moves first and the member's clock runs from now.
@@ -174,6 +187,7 @@ class BotOpponent:
                 record.options.get("size"),
                 dict(record.options.get("options", {})),
                 rematch_of=record.id,
+                time_control=(await self.store.time_control(record)).code,
             )
 
     async def advance_bots(self, match_id: int) -> list[Update]:

@@ -61,6 +61,7 @@ MATCH_COLUMNS: tuple[str, ...] = (
     "result",
     "rematch_of",
     "bot_due",
+    "time_control",
 )
 
 
@@ -88,6 +89,7 @@ def match_values(match: MatchRecord) -> tuple[Any, ...]:
         None if match.result is None else dumps(match.result),
         match.rematch_of,
         bool(match.bot_due),
+        match.time_control,
     )
 
 
@@ -127,6 +129,7 @@ def match_from_row(
         result=_loads(row["result"]),
         rematch_of=row["rematch_of"],
         bot_due=bool(row["bot_due"]),
+        time_control=row["time_control"],
         seats=tuple(seats),
         messages=kept,
     )
@@ -141,6 +144,8 @@ SEAT_COLUMNS: tuple[str, ...] = (
     "timeouts",
     "removed",
     "bot_level",
+    "clock_left",
+    "away_until",
 )
 
 
@@ -154,6 +159,8 @@ def seat_values(match_id: int, seat: SeatRecord) -> tuple[Any, ...]:
         seat.timeouts,
         bool(seat.removed),
         seat.bot_level,
+        _float(seat.clock_left),
+        _float(seat.away_until),
     )
 
 
@@ -166,6 +173,8 @@ def seat_from_row(row: Row) -> SeatRecord:
         timeouts=row["timeouts"],
         removed=bool(row["removed"]),
         bot_level=row["bot_level"],
+        clock_left=row["clock_left"],
+        away_until=row["away_until"],
     )
 
 
@@ -210,6 +219,7 @@ CHALLENGE_COLUMNS: tuple[str, ...] = (
     "match_id",
     "rematch_of",
     "message_id",
+    "time_control",
 )
 
 
@@ -229,6 +239,7 @@ def challenge_values(challenge: ChallengeRecord) -> tuple[Any, ...]:
         challenge.match_id,
         challenge.rematch_of,
         challenge.message_id,
+        challenge.time_control,
     )
 
 
@@ -249,6 +260,7 @@ def challenge_from_row(row: Row) -> ChallengeRecord:
         match_id=row["match_id"],
         rematch_of=row["rematch_of"],
         message_id=row["message_id"],
+        time_control=row["time_control"],
     )
 
 
@@ -315,6 +327,7 @@ PLACEMENT_COLUMNS: tuple[str, ...] = (
     "place",
     "field",
     "finished_at",
+    "pool",
 )
 
 
@@ -327,6 +340,7 @@ def placement_values(placement: PlacementRecord) -> tuple[Any, ...]:
         placement.place,
         placement.field,
         float(placement.finished_at),
+        placement.pool,
     )
 
 
@@ -339,6 +353,7 @@ def placement_from_row(row: Row) -> PlacementRecord:
         place=row["place"],
         field=row["field"],
         finished_at=row["finished_at"],
+        pool=row["pool"],
     )
 
 

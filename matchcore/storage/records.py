@@ -56,6 +56,12 @@ class SeatRecord:
     timeouts: int = 0  # timeouts in a row (reset when the player acts)
     removed: bool = False
     bot_level: str | None = None  # the AI level of a bot seat ("easy", "normal", "hard")
+    # A whole-game clock's time left to this seat, in seconds, as of its last own move
+    # (or the start); None under a per-move clock.
+    clock_left: float | None = None
+    # Until when this seat's player is on vacation in this daily match (their clock stops
+    # meanwhile); None, or a time passed: not away.
+    away_until: float | None = None
 
     def evolve(self, **changes: Any) -> SeatRecord:
         return evolved(self, changes)
@@ -91,6 +97,9 @@ class MatchRecord:
     # A bot seat is to act in the stored position (the service sets it on every commit),
     # so the clock finds leftover bot turns without loading every match with a bot.
     bot_due: bool = False
+    # The time control's code (matchcore/service/time_controls.py), "move:259200" for
+    # three days a move; None: the server's time per move.
+    time_control: str | None = None
 
     def evolve(self, **changes: Any) -> MatchRecord:
         return evolved(self, changes)
@@ -131,6 +140,7 @@ class ChallengeRecord:
     match_id: int | None = None
     rematch_of: int | None = None
     message_id: int | None = None  # the channel message that shows it (to edit on expiry)
+    time_control: str | None = None  # the code of the match's time control (None: the server's)
 
     def evolve(self, **changes: Any) -> ChallengeRecord:
         return evolved(self, changes)
@@ -180,11 +190,13 @@ class PlacementRecord:
     place: int
     field: int
     finished_at: float
+    pool: str = "live"  # the rating pool of the match: "live" or "daily"
 
 
 @dataclass(frozen=True)
 class RatingRecord:
-    """A player's rating and record in one game on one server (``pool`` human or bot):
+    """A player's rating and record in one game on one server in one rating pool (``pool``
+    "live" or "daily": live and daily matches are rated apart, issue 35):
     ``mu`` and ``sigma`` are the rating model's own; the number players read is made from
     them when shown (``matchcore.service.rating_scale``)."""
 
@@ -194,7 +206,7 @@ class RatingRecord:
     mu: float
     sigma: float
     updated_at: float
-    pool: str = "human"
+    pool: str = "live"
     games: int = 0
     wins: int = 0
     losses: int = 0

@@ -246,19 +246,19 @@ class Repository(abc.ABC):
     # ---- ratings --------------------------------------------------------------------
     @abc.abstractmethod
     async def get_ratings(
-        self, guild_id: int, game: str, user_ids: Iterable[int], pool: str = "human"
+        self, guild_id: int, game: str, user_ids: Iterable[int], pool: str = "live"
     ) -> dict[int, RatingRecord]: ...
 
     @abc.abstractmethod
     async def leaderboard(
-        self, guild_id: int, game: str, limit: int, pool: str = "human"
+        self, guild_id: int, game: str, limit: int, pool: str = "live"
     ) -> list[RatingRecord]:
         """Highest ``mu`` first (the order of the ratings shown); ties by more games, then
         lower user id. Only players with a game."""
 
     @abc.abstractmethod
     async def player_ratings(
-        self, guild_id: int, user_id: int, pool: str = "human"
+        self, guild_id: int, user_id: int, pool: str = "live"
     ) -> list[RatingRecord]: ...
 
     @abc.abstractmethod
@@ -269,15 +269,53 @@ class Repository(abc.ABC):
 
     @abc.abstractmethod
     async def place_counts(
-        self, guild_id: int, user_ids: Iterable[int], game: str | None = None
+        self,
+        guild_id: int,
+        user_ids: Iterable[int],
+        game: str | None = None,
+        pool: str = "live",
     ) -> dict[tuple[int, str], dict[int, int]]:
         """How often each user finished in each place of rated matches on a server:
         ``{(user_id, game): {place: count}}`` (one game, or every game)."""
 
     @abc.abstractmethod
-    async def last_placements(self, guild_id: int, user_id: int) -> dict[str, PlacementRecord]:
+    async def last_placements(
+        self, guild_id: int, user_id: int, pool: str = "live"
+    ) -> dict[str, PlacementRecord]:
         """A user's place in their last rated match of each game on a server (latest
         ``finished_at``, then highest match id)."""
+
+    # ---- turn notices and vacations (matchcore/storage/sql_notices.py) ---------------
+    @abc.abstractmethod
+    async def turn_notice_candidates(
+        self, kind: str, due_at: float, limit: int
+    ) -> list[tuple[int, int]]:
+        """(match id, user id) of running matches whose member asked for turn DMs and has
+        no notice of ``kind`` ("turn", "reminder") for the match's current deadline, due at
+        ``due_at`` (a turn notice: the match last changed by then; a reminder: its warning
+        time came), soonest deadline first, at most ``limit``."""
+
+    @abc.abstractmethod
+    async def claim_turn_notice(
+        self, match_id: int, user_id: int, kind: str, deadline_at: float, now: float
+    ) -> bool:
+        """Claim one notice: True for the one caller whose claim landed."""
+
+    @abc.abstractmethod
+    async def move_turn_notices(
+        self, match_id: int, user_id: int, deadline_at: float, moved_to: float
+    ) -> None:
+        """The notices claimed for a turn count for it after its deadline moved."""
+
+    @abc.abstractmethod
+    async def vacation_used(self, guild_id: int, user_id: int, year: int) -> float:
+        """Seconds of vacation the server gave the member in ``year``."""
+
+    @abc.abstractmethod
+    async def add_vacation_used(
+        self, guild_id: int, user_id: int, year: int, seconds: float
+    ) -> None:
+        """Add (or, negative, give back) seconds of vacation, never below none."""
 
     # ---- settings ------------------------------------------------------------------
     @abc.abstractmethod

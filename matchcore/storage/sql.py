@@ -45,6 +45,7 @@ from matchcore.storage.sql_housekeeping import HousekeepingQueries
 from matchcore.storage.sql_lookups import channel_lookup, guild_lookup
 from matchcore.storage.sql_members import MemberQueries
 from matchcore.storage.sql_messages import CHAT_AUDIENCES, CHAT_WHOLE, PENDING, MessageQueries
+from matchcore.storage.sql_notices import NoticeQueries
 
 # The outbox audience of a match's channel (or thread), the chat front end's.
 CHANNEL = "channel"
@@ -134,6 +135,7 @@ class SqlRepository(
     HousekeepingQueries,
     MemberQueries,
     MessageQueries,
+    NoticeQueries,
     Repository,
 ):
     """Every repository method over a back end's :class:`Transaction` and ``_fetch``.

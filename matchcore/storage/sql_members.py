@@ -27,7 +27,7 @@ class MemberQueries(SqlAccess):
 
     # ---- ratings -------------------------------------------------------------------------
     async def get_ratings(
-        self, guild_id: int, game: str, user_ids: Iterable[int], pool: str = "human"
+        self, guild_id: int, game: str, user_ids: Iterable[int], pool: str = "live"
     ) -> dict[int, RatingRecord]:
         sql, values = in_list(user_ids)
         rows = await self._fetch(
@@ -38,7 +38,7 @@ class MemberQueries(SqlAccess):
         return {row["user_id"]: mapping.rating_from_row(row) for row in rows}
 
     async def leaderboard(
-        self, guild_id: int, game: str, limit: int, pool: str = "human"
+        self, guild_id: int, game: str, limit: int, pool: str = "live"
     ) -> list[RatingRecord]:
         rows = await self._fetch(
             "SELECT * FROM ratings WHERE guild_id = ? AND game = ? AND pool = ? AND games > 0 "
@@ -48,7 +48,7 @@ class MemberQueries(SqlAccess):
         return [mapping.rating_from_row(row) for row in rows]
 
     async def player_ratings(
-        self, guild_id: int, user_id: int, pool: str = "human"
+        self, guild_id: int, user_id: int, pool: str = "live"
     ) -> list[RatingRecord]:
         rows = await self._fetch(
             "SELECT * FROM ratings WHERE guild_id = ? AND user_id = ? AND pool = ? ORDER BY game",
@@ -57,14 +57,18 @@ class MemberQueries(SqlAccess):
         return [mapping.rating_from_row(row) for row in rows]
 
     async def place_counts(
-        self, guild_id: int, user_ids: Iterable[int], game: str | None = None
+        self,
+        guild_id: int,
+        user_ids: Iterable[int],
+        game: str | None = None,
+        pool: str = "live",
     ) -> dict[tuple[int, str], dict[int, int]]:
         sql, values = in_list(user_ids)
         query = (
             "SELECT user_id, game, place, COUNT(*) AS times FROM placements "
-            f"WHERE guild_id = ? AND user_id IN ({sql})"
+            f"WHERE guild_id = ? AND pool = ? AND user_id IN ({sql})"
         )
-        params: list[Any] = [guild_id, *values]
+        params: list[Any] = [guild_id, pool, *values]
         if game is not None:
             query += " AND game = ?"
             params.append(game)
@@ -74,13 +78,16 @@ class MemberQueries(SqlAccess):
             counts.setdefault((row["user_id"], row["game"]), {})[row["place"]] = row["times"]
         return {key: dict(sorted(places.items())) for key, places in counts.items()}
 
-    async def last_placements(self, guild_id: int, user_id: int) -> dict[str, PlacementRecord]:
+    async def last_placements(
+        self, guild_id: int, user_id: int, pool: str = "live"
+    ) -> dict[str, PlacementRecord]:
         rows = await self._fetch(
-            "SELECT * FROM placements WHERE guild_id = ? AND user_id = ? AND match_id = ("
-            "SELECT p.match_id FROM placements p WHERE p.guild_id = placements.guild_id "
-            "AND p.user_id = placements.user_id AND p.game = placements.game "
+            "SELECT * FROM placements WHERE guild_id = ? AND user_id = ? AND pool = ? "
+            "AND match_id = (SELECT p.match_id FROM placements p "
+            "WHERE p.guild_id = placements.guild_id AND p.user_id = placements.user_id "
+            "AND p.game = placements.game AND p.pool = placements.pool "
             "ORDER BY p.finished_at DESC, p.match_id DESC LIMIT 1)",
-            (guild_id, user_id),
+            (guild_id, user_id, pool),
         )
         return {row["game"]: mapping.placement_from_row(row) for row in rows}
 
@@ -162,31 +169,39 @@ class MemberQueries(SqlAccess):
     # ---- members' preferences ----------------------------------------------------------
     async def get_preferences(self, user_id: int) -> MemberPreferences | None:
         rows = await self._fetch(
-            "SELECT user_id, hints, theme, updated_at FROM member_preferences WHERE user_id = ?",
+            "SELECT user_id, hints, theme, updated_at, turn_dms, vacation_until "
+            "FROM member_preferences WHERE user_id = ?",
             (user_id,),
         )
         if not rows:
             return None
         row = rows[0]
         hints = row["hints"]
+        turn_dms = row["turn_dms"]
         return MemberPreferences(
             user_id=row["user_id"],
             hints=None if hints is None else bool(hints),
             theme=row["theme"],
             updated_at=row["updated_at"],
+            turn_dms=None if turn_dms is None else bool(turn_dms),
+            vacation_until=row["vacation_until"],
         )
 
     async def put_preferences(self, preferences: MemberPreferences) -> None:
         await self._write(
-            "INSERT INTO member_preferences(user_id, hints, theme, updated_at) "
-            "VALUES (?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET "
+            "INSERT INTO member_preferences"
+            "(user_id, hints, theme, updated_at, turn_dms, vacation_until) "
+            "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(user_id) DO UPDATE SET "
             "hints = excluded.hints, theme = excluded.theme, "
-            "updated_at = excluded.updated_at",
+            "updated_at = excluded.updated_at, turn_dms = excluded.turn_dms, "
+            "vacation_until = excluded.vacation_until",
             (
                 preferences.user_id,
                 preferences.hints,
                 preferences.theme,
                 float(preferences.updated_at),
+                preferences.turn_dms,
+                None if preferences.vacation_until is None else float(preferences.vacation_until),
             ),
         )
 

@@ -39,7 +39,7 @@ async def test_leaderboard_stats_replay_and_games(sim, world, bot, clock):
     board = await sim.slash(world.carol, "leaderboard", game="dalen")
     assert not board.ephemeral and pinged(board.last_message) == set()
     lines = board.text.splitlines()
-    assert lines[0] == "**Dalen leaderboard**"
+    assert lines[0] == "**Dalen leaderboard** · Daily"  # the default: a day a move
     assert lines[1].startswith("1. alice") and "2W 0L" in lines[1]
     assert [line.split(".")[0] for line in lines[1:]] == ["1", "2", "3"]
     assert (await sim.slash(world.carol, "leaderboard", game="les")).text.endswith(
@@ -77,9 +77,20 @@ async def test_leaderboard_stats_replay_and_games(sim, world, bot, clock):
     lobby = await sim.slash(world.carol, "play", game="leiff")
     games = await sim.slash(world.alice, "games")
     assert games.ephemeral
-    assert f"★ #{running} Les (running)" in games.text
-    assert f"\n#{others} Lefe (running) in <#{world.other_channel.id}>: bob, admin" in games.text
-    assert "Leiff (open table)" in games.text and lobby.last_message is not None
+    # Alice's own match first: whom she plays, whose turn, when the time runs out, the
+    # control and a link to its newest message; then the server's others
+    lines = games.text.splitlines()
+    assert lines[1].startswith(f"★ **Les** #{running} against carol · carol to move · ")
+    assert lines[1].split(" · ")[3] == "1 day per move"
+    link = f"https://discord.com/channels/{world.guild.id}/{world.channel.id}/"
+    assert f"[go to it]({link}" in lines[1]
+    (other,) = [line for line in lines if line.startswith(f"**Lefe** #{others} ")]
+    assert other.startswith(f"**Lefe** #{others} · bob, admin · bob to move · time runs out")
+    assert f"{world.guild.id}/{world.other_channel.id}/" in other
+    assert "**Leiff**" in games.text and "open table" in games.text
+    assert lobby.last_message is not None
+    # the same from /mygames, and in a DM: her matches alone, on every server
+    assert (await sim.slash(world.alice, "mygames")).text == games.text
     sim.assert_no_bot_errors()
 
 

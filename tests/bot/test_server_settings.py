@@ -324,11 +324,12 @@ async def test_prefs_names_each_preference_as_its_refusals_do(sim, world, bot, l
     shown = (await sim.slash(world.alice, "prefs")).text
     chosen = (await sim.slash(world.alice, "prefs", theme="night", hints="off")).text
     refused = (await sim.slash(world.alice, "prefs", theme="neon")).text
-    names = [translate(language, f"bot.prefs.{key}.name") for key in ("hints", "theme")]
+    keys = ("hints", "theme", "turn_dms")
+    names = [translate(language, f"bot.prefs.{key}.name") for key in keys]
     assert refused.startswith(f"{names[1]}:"), refused
     for text in (shown, chosen):
         lines = text.splitlines()[1:]
-        assert len(lines) == 2 and all(
+        assert len(lines) == 3 and all(
             line.startswith(name) for line, name in zip(lines, names, strict=True)
         ), text
     sim.assert_no_bot_errors()

@@ -43,6 +43,11 @@ SAME_IN_GERMAN = {
     "bot.history.line",  # a finished match: its number, game, opponents, outcome, date
     "bot.history.option",
     "bot.history.bot",  # "Leafbot (hard)": the level is the language's
+    "bot.games.line",  # a match's game, number and players
+    "bot.clock.choice",  # "Daily: 3 days per move": the kind and the control, each worded
+    "bot.clock.kind.live",  # "Live" is German too
+    "command.leaderboard.pool.live",
+    "service.say.challenge_what_clock",  # "Lefe, size 6, 3 days per move": parts worded
     # parts of the Leiff engine's lines made only of a name and its cards, score or drinks
     "leiff.drinks_owed",
     "leiff.reveal_hand",

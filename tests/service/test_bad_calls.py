@@ -63,6 +63,10 @@ def bad_values(name: str) -> list[object]:
         return [None, "a line", [5], ["x" * 2001], ["x"] * 51, {"a": "b"}]
     if name == "language":
         return [*BAD_TEXTS, "", "fr", "de-DE"]
+    if name in ("time_control", "pool"):  # a code or a pool's name, or None
+        return [5, b"move:60", ["move:60"], "weekly"]
+    if name == "days":
+        return [-1, 366, True, 1.5, "3", None]
     return []
 
 
@@ -105,6 +109,9 @@ async def valid_arguments(service: MatchService) -> dict[str, object]:
         "level": None,
         "has_manage_guild": True,
         "language": "de",
+        "days": 3,
+        "time_control": None,
+        "pool": None,
     }
 
 

@@ -24,7 +24,7 @@ async def test_a_challenge_names_both_players_and_offers_buttons(service: MatchS
     assert update.challenge.status == "open" and update.challenge.size == 7
     assert update.mentions == (BOB,)
     assert update.buttons[0].actions == ("accept", "decline", "cancel")
-    assert update.messages[0].text == "<@11> challenges <@12> to Lefe, size 7."
+    assert update.messages[0].text == "<@11> challenges <@12> to Lefe, size 7, 1 day per move."
 
 
 async def test_only_the_target_may_accept_a_challenge(service: MatchService) -> None:

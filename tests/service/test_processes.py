@@ -160,6 +160,6 @@ async def test_two_results_of_one_player_in_two_processes_both_count(
     first = await start_board_match(one, first=ALICE, second=BOB)
     second = await start_board_match(two, first=ALICE, second=CAROL)
     await asyncio.gather(one.resign(first.match_id, BOB), two.resign(second.match_id, CAROL))
-    alice = (await one.repo.get_ratings(GUILD, "lefe", [ALICE]))[ALICE]
+    alice = (await one.repo.get_ratings(GUILD, "lefe", [ALICE], "daily"))[ALICE]
     assert (alice.games, alice.wins) == (2, 2)
     assert (await one.stats(GUILD, BOB))[0].losses == 1

@@ -170,4 +170,6 @@ async def test_a_leiff_lobby_and_the_clock_read_in_german(service: MatchService)
 async def test_a_challenge_reads_in_german(service: MatchService) -> None:
     offer = await service.challenge(GUILD, CHANNEL, ALICE, "lefe", CAROL, size=7)
     _same_in_english(offer)
-    assert texts_for("de", offer, None) == ["<@11> fordert <@13> heraus: Lefe, Größe 7."]
+    assert texts_for("de", offer, None) == [
+        "<@11> fordert <@13> heraus: Lefe, Größe 7, 1 Tag pro Zug."
+    ]

@@ -137,6 +137,8 @@ async def test_the_migration_derives_the_places_the_service_stores(repo_url: str
                 "draws = draws + 1, "
                 "streak = CASE WHEN streak = 0 THEN -1 ELSE streak + 1 END WHERE game = 'leiff'"
             )
+            # and one pool for every rating, as kept before migration 0012 split them
+            await tx.execute("UPDATE ratings SET pool = 'human'")
         _, before = await _stored(repo)
         assert before != ratings
         (_, _, path), *_ = [m for m in migration_files(repo.dialect) if m[1] == "placements"]
@@ -144,6 +146,14 @@ async def test_the_migration_derives_the_places_the_service_stores(repo_url: str
         async with repo._transaction() as tx:
             for statement in statements:
                 if not statement.startswith("CREATE"):
+                    await tx.execute(statement)
+        # then 0012's, which puts each rating and place in its pool again
+        (_, _, path), *_ = [m for m in migration_files(repo.dialect) if m[1] == "time_controls"]
+        async with repo._transaction() as tx:
+            for statement in split_sql(path.read_text(encoding="utf-8")):
+                if statement.startswith("UPDATE ratings") or statement.startswith(
+                    "UPDATE placements"
+                ):
                     await tx.execute(statement)
         assert await _stored(repo) == (placements, ratings)
     finally:

@@ -87,6 +87,7 @@ class BoardGames(GameFeature):
             size=request.size,
             options=request.options or None,
             level=request.level,
+            time_control=request.time_control,
         )
         await self.delivery.publish(update, request.responder)
 

@@ -27,8 +27,10 @@ from bot.common.match_lines import (
     result_line,
     thinking_line,
 )
+from bot.common.names import in_text
 from bot.common.outgoing import Outgoing, challenge_of, match_of, picture_name, sentence
 from bot.common.themes import server_theme
+from bot.common.time_words import control_words
 from bot.features.board_games.labels import KEEP, board_choices
 from engine import get_spec
 from engine.board import BoardState
@@ -132,6 +134,8 @@ class BoardMessages(MessageBuilder):
             )
         else:
             header = translate(language, "bot.board.header", game=title, match=match.id)
+        if match.time_control:
+            header = f"{header} · {control_words(language, match.time_control)}"
         lines.insert(0, header)
         refresh = update.kind == "refresh"  # a redraw carries no service text of its own
         if match.status == "running":
@@ -153,6 +157,11 @@ class BoardMessages(MessageBuilder):
                         )
                     else:
                         lines.append(translate(language, "bot.board.to_move", who=mention))
+            for seat in match.seats:  # a player on vacation: their clock stops meanwhile
+                if seat.user_id and seat.away_until and seat.away_until > self.context.now():
+                    who = f"**{in_text(await names.name(seat.user_id))}**"
+                    until = f"<t:{int(seat.away_until)}:f>"
+                    lines.append(translate(language, "bot.board.away", who=who, time=until))
             if match.deadline_at:
                 lines.append(
                     translate(

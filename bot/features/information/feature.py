@@ -17,8 +17,10 @@ from bot.common.context import Context
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.games import game_choices, game_title
 from bot.common.match_lines import rating
+from bot.common.match_list import match_line, mine_first, within_limit
 from bot.common.names import in_text
 from bot.common.responder import Responder
+from bot.common.time_words import pool_words
 from bot.common.translator import command_text
 from bot.features.information.standings import (
     by_places,
@@ -29,7 +31,7 @@ from bot.features.information.standings import (
     streak,
     wins_record,
 )
-from i18n import N_, translate
+from i18n import translate
 from matchcore.service.protocol import GameService
 
 GAMES_LISTED = 20  # matches shown by /games (a private message holds 2000 characters)
@@ -48,42 +50,36 @@ class Information:
         return self.context.service
 
     async def games(self, interaction: discord.Interaction) -> None:
+        """The caller's matches first, each saying whose turn it is, when its time runs out
+        and where its newest message is; in a server then the server's other matches and
+        its open challenges, in DMs the caller's matches on every server."""
+
         async def run(responder: Responder) -> None:
-            if interaction.guild_id is None:
-                raise UserFacingError("bot.error.server_only")
             language = responder.language
+            user_id = responder.user_id
             names = self.context.names
             guild_id = interaction.guild_id
-            matches = await self.service.guild_matches(guild_id, limit=GAMES_LISTED + 1)
-            challenges = await self.service.open_challenges(guild_id)
-            lines = [translate(language, "bot.games.title")]
-            for match in matches[:GAMES_LISTED]:
-                players = ", ".join(in_text(n) for n in await names.seat_names(match))
-                place = f"<#{match.thread_id or match.channel_id}>"
-                mine = "★ " if responder.user_id in match.user_ids else ""
-                status = translate(
-                    language,
-                    N_("bot.games.status.lobby")
-                    if match.status == "lobby"
-                    else N_("bot.games.status.running"),
-                )
-                lines.append(
-                    mine
-                    + translate(
-                        language,
-                        "bot.games.match",
-                        match=match.id,
-                        game=game_title(match.game),
-                        status=status,
-                        place=place,
-                        players=players,
-                    )
-                )
-            if len(matches) > GAMES_LISTED:
+            if guild_id is None:  # a DM: my matches everywhere
+                mine = mine_first(await self.service.user_matches(user_id), user_id)
+                lines = [await match_line(language, names, m, user_id) for m in mine]
+                head = [translate(language, "bot.games.title_everywhere")]
+                tail = [] if mine else [translate(language, "bot.games.none_of_mine")]
+                await responder.private(within_limit(language, head, lines, tail))
+                return
+            mine = await self.service.user_matches(user_id, guild_id)
+            others = [
+                m
+                for m in await self.service.guild_matches(guild_id, limit=GAMES_LISTED + 1)
+                if user_id not in m.user_ids
+            ]
+            matches = mine_first(mine, user_id) + others[:GAMES_LISTED]
+            lines = [await match_line(language, names, m, user_id) for m in matches]
+            if len(others) > GAMES_LISTED:
                 lines.append(translate(language, "bot.games.more", count=GAMES_LISTED))
             if not matches:
                 lines.append(translate(language, "bot.games.none"))
-            lines.append(translate(language, "bot.games.challenges"))
+            tail = [translate(language, "bot.games.challenges")]
+            challenges = await self.service.open_challenges(guild_id)
             for challenge in challenges[:CHALLENGES_LISTED]:
                 who = in_text(await names.name(challenge.challenger_id))
                 common = {
@@ -94,25 +90,32 @@ class Information:
                 }
                 if challenge.target_id is not None:
                     target = in_text(await names.name(challenge.target_id))
-                    lines.append(
+                    tail.append(
                         translate(language, "bot.games.challenge_to", target=target, **common)
                     )
                 else:
-                    lines.append(translate(language, "bot.games.challenge_open", **common))
+                    tail.append(translate(language, "bot.games.challenge_open", **common))
             if not challenges:
-                lines.append(translate(language, "bot.games.no_challenges"))
-            await responder.private("\n".join(lines))
+                tail.append(translate(language, "bot.games.no_challenges"))
+            head = [translate(language, "bot.games.title")]
+            await responder.private(within_limit(language, head, lines, tail))
 
         await self.errors.run(interaction, run)
 
-    async def leaderboard(self, interaction: discord.Interaction, game: str) -> None:
+    async def leaderboard(
+        self, interaction: discord.Interaction, game: str, pool: str | None = None
+    ) -> None:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
                 raise UserFacingError("bot.error.server_only")
             # a channel message: the server's language
             language = await self.context.languages.server(interaction.guild_id)
-            rows = await self.service.leaderboard(interaction.guild_id, game)
-            lines = [translate(language, "bot.leaderboard.title", game=game_title(game))]
+            rows = await self.service.leaderboard(interaction.guild_id, game, pool=pool)
+            title = translate(language, "bot.leaderboard.title", game=game_title(game))
+            shown = rows[0].pool if rows else pool
+            if shown is not None:  # live and daily matches are rated apart
+                title = f"{title} · {pool_words(language, shown)}"
+            lines = [title]
             for row in rows:
                 name = in_text(await self.context.names.name(row.user_id))
                 lines.append(
@@ -152,13 +155,22 @@ class Information:
             name = in_text(await self.context.names.name(user.id))
             lines = [translate(language, "bot.stats.title", name=name)]
             against_bot: list[str] = []
+            # a game rated in both pools (live, daily) says which line is which
+            pools: dict[str, set[str]] = {}
             for row in rows:
                 if row.games:
+                    pools.setdefault(row.game, set()).add(row.pool)
+            both = {game for game, seen in pools.items() if len(seen) > 1}
+            for row in rows:
+                if row.games:
+                    title = game_title(row.game)
+                    if row.game in both:
+                        title = f"{title} ({pool_words(language, row.pool)})"
                     lines.append(
                         translate(
                             language,
                             "bot.stats.row",
-                            game=game_title(row.game),
+                            game=title,
                             rating=rating(row.rating, row.provisional),
                             # Leiff: places, "finished 2nd of 4" (no loss); board games:
                             # wins, losses, draws and the current run
@@ -211,22 +223,47 @@ class Information:
             name=command_text("command.games.name"),
             description=command_text("command.games.description"),
         )
-        @app_commands.guild_only()
+        @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
         async def games_command(interaction: discord.Interaction) -> None:
+            await feature.games(interaction)
+
+        @app_commands.command(
+            name=command_text("command.mygames.name"),
+            description=command_text("command.mygames.description"),
+        )
+        @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=False)
+        async def my_games_command(interaction: discord.Interaction) -> None:
             await feature.games(interaction)
 
         @app_commands.command(
             name=command_text("command.leaderboard.name"),
             description=command_text("command.leaderboard.description"),
         )
-        @app_commands.rename(game=command_text("command.option.game"))
-        @app_commands.describe(game=command_text("command.leaderboard.game"))
-        @app_commands.choices(game=games)
+        @app_commands.rename(
+            game=command_text("command.option.game"), pool=command_text("command.option.pool")
+        )
+        @app_commands.describe(
+            game=command_text("command.leaderboard.game"),
+            pool=command_text("command.leaderboard.pool"),
+        )
+        @app_commands.choices(
+            game=games,
+            pool=[
+                app_commands.Choice(
+                    name=command_text("command.leaderboard.pool.live"), value="live"
+                ),
+                app_commands.Choice(
+                    name=command_text("command.leaderboard.pool.daily"), value="daily"
+                ),
+            ],
+        )
         @app_commands.guild_only()
         async def leaderboard_command(
-            interaction: discord.Interaction, game: app_commands.Choice[str]
+            interaction: discord.Interaction,
+            game: app_commands.Choice[str],
+            pool: app_commands.Choice[str] | None = None,
         ) -> None:
-            await feature.leaderboard(interaction, game.value)
+            await feature.leaderboard(interaction, game.value, None if pool is None else pool.value)
 
         @app_commands.command(
             name=command_text("command.stats.name"),
@@ -240,4 +277,4 @@ class Information:
         ) -> None:
             await feature.stats(interaction, member)
 
-        return [games_command, leaderboard_command, stats_command]
+        return [games_command, my_games_command, leaderboard_command, stats_command]

@@ -183,6 +183,7 @@ class LeiffTables(GameFeature):
             request.channel_id,
             request.responder.user_id,
             options=request.options or None,
+            time_control=request.time_control,
         )
         await self.delivery.publish(update, request.responder)
 

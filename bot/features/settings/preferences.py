@@ -13,7 +13,13 @@
   Leiff hand in DMs or privately, tutorial pages, replays, refused moves); pictures in the
   channel keep the server's theme (``/settings theme``), since everybody sees them.
 
-Both are typed and read like the values of ``/settings`` (:mod:`bot.features.settings.
+- ``turn_dms``: on or off (off by default): a DM when a daily match waits for the member,
+  and a reminder before its deadline (:mod:`bot.common.turn_dms`).
+- ``vacation``: days away (0 ends it): the member's daily clocks stop meanwhile, for at
+  most the days a year each server allows (``/settings``); the boards of the matches
+  waiting for them are shown again, saying it.
+
+The switches and the theme are typed and read like the values of ``/settings`` (:mod:`bot.features.settings.
 values`): the words of either language whatever the member's own, autocompleted in their
 language with the current choice marked. Without options, ``/prefs`` shows what the member
 chose and what the defaults are.
@@ -27,6 +33,7 @@ import discord
 from discord import app_commands
 
 from bot.common.context import Context
+from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler
 from bot.common.responder import Responder
 from bot.common.translator import command_text
@@ -37,37 +44,69 @@ from bot.features.settings.suggestions import (
     within_limits,
 )
 from bot.features.settings.values import switch_from, theme_from, theme_name
-from i18n import language_for, translate
+from i18n import N_, language_for, translate
 from i18n.typed import write_switch
 from matchcore.service.preferences import HINT_GAMES, UNCHANGED
+from matchcore.service.results import Update
 
 
 class Preferences:
-    """``/prefs [hints] [theme]``."""
+    """``/prefs [hints] [theme] [turn_dms] [vacation]``."""
 
-    def __init__(self, context: Context, errors: ErrorHandler) -> None:
+    def __init__(self, context: Context, errors: ErrorHandler, delivery: Delivery) -> None:
         self.context = context
         self.errors = errors
+        self.delivery = delivery
 
     async def prefs(
-        self, interaction: discord.Interaction, hints: str | None, theme: str | None
+        self,
+        interaction: discord.Interaction,
+        hints: str | None,
+        theme: str | None,
+        turn_dms: str | None = None,
+        vacation: int | None = None,
     ) -> None:
         """Show the member's preferences, or change those given (as typed)."""
 
         async def run(responder: Responder) -> None:
             service = self.context.service
             words = responder.language
-            if hints is None and theme is None:
+            if hints is None and theme is None and turn_dms is None:
                 chosen = await service.preferences(responder.user_id)
             else:
                 hints_called = translate(words, "bot.prefs.hints.name")
                 theme_called = translate(words, "bot.prefs.theme.name")
+                dms_called = translate(words, "bot.prefs.turn_dms.name")
                 chosen = await service.set_preferences(
                     responder.user_id,
                     hints=UNCHANGED if hints is None else switch_from(words, hints_called, hints),
                     theme=UNCHANGED if theme is None else theme_from(words, theme_called, theme),
+                    turn_dms=(
+                        UNCHANGED if turn_dms is None else switch_from(words, dms_called, turn_dms)
+                    ),
                 )
-            await responder.private(describe(words, chosen.hints, chosen.theme))
+            updates: tuple[Update, ...] = ()
+            if vacation is not None:
+                change = await service.set_vacation(responder.user_id, vacation)
+                chosen, updates = change.preferences, change.updates
+            lines = [describe(words, chosen.hints, chosen.theme)]
+            lines.append(
+                translate(
+                    words,
+                    N_("bot.prefs.turn_dms.on")
+                    if chosen.turn_dms
+                    else N_("bot.prefs.turn_dms.off"),
+                )
+            )
+            away = chosen.vacation_until
+            if away is not None and away > self.context.now():
+                lines.append(
+                    translate(words, "bot.prefs.vacation.until", time=f"<t:{int(away)}:f>")
+                )
+            await responder.private("\n".join(lines))
+            # the boards of the matches waiting for them say it (the opponents see it)
+            for update in updates:
+                await self.delivery.publish_quietly(update)
 
         await self.errors.run(interaction, run)
 
@@ -82,6 +121,9 @@ class Preferences:
         if option == "hints":
             found = switch_suggestions(language, typed)
             current = None if chosen.hints is None else write_switch(language, chosen.hints)
+        elif option == "turn_dms":
+            found = switch_suggestions(language, typed)
+            current = write_switch(language, bool(chosen.turn_dms))
         else:
             found = theme_suggestions(language, typed)
             current = None if chosen.theme is None else theme_name(language, chosen.theme)
@@ -98,23 +140,37 @@ class Preferences:
             description=command_text("command.prefs.description"),
         )
         @app_commands.rename(
-            hints=command_text("command.option.hints"), theme=command_text("command.option.theme")
+            hints=command_text("command.option.hints"),
+            theme=command_text("command.option.theme"),
+            turn_dms=command_text("command.option.turn_dms"),
+            vacation=command_text("command.option.vacation"),
         )
         @app_commands.describe(
-            hints=command_text("command.prefs.hints"), theme=command_text("command.prefs.theme")
+            hints=command_text("command.prefs.hints"),
+            theme=command_text("command.prefs.theme"),
+            turn_dms=command_text("command.prefs.turn_dms"),
+            vacation=command_text("command.prefs.vacation"),
         )
         async def prefs_command(
             interaction: discord.Interaction,
             hints: str | None = None,
             theme: str | None = None,
+            turn_dms: str | None = None,
+            vacation: app_commands.Range[int, 0, 365] | None = None,
         ) -> None:
-            await feature.prefs(interaction, hints, theme)
+            await feature.prefs(interaction, hints, theme, turn_dms, vacation)
 
         @prefs_command.autocomplete("hints")
         async def prefs_hints_autocomplete(
             interaction: discord.Interaction, current: str
         ) -> list[app_commands.Choice[str]]:
             return await feature.suggest(interaction, "hints", current)
+
+        @prefs_command.autocomplete("turn_dms")
+        async def prefs_turn_dms_autocomplete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return await feature.suggest(interaction, "turn_dms", current)
 
         @prefs_command.autocomplete("theme")
         async def prefs_theme_autocomplete(

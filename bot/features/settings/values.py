@@ -59,6 +59,7 @@ SETTING_TEXT_IDS = {
     "challenge_expiry_seconds": N_("command.settings.key.challenge_expiry_seconds"),
     "challenge_cooldown_seconds": N_("command.settings.key.challenge_cooldown_seconds"),
     "max_matches_per_user": N_("command.settings.key.max_matches_per_user"),
+    "vacation_days": N_("command.settings.key.vacation_days"),
     "allowed_channels": N_("command.settings.key.allowed_channels"),
     "theme": N_("command.settings.key.theme"),
 }
