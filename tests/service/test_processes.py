@@ -163,3 +163,21 @@ async def test_two_results_of_one_player_in_two_processes_both_count(
     alice = (await one.repo.get_ratings(GUILD, "lefe", [ALICE], "daily"))[ALICE]
     assert (alice.games, alice.wins) == (2, 2)
     assert (await one.stats(GUILD, BOB))[0].losses == 1
+
+
+async def test_a_turn_notice_goes_out_once_whichever_processes_look(
+    open_process: Opener, clock: ManualClock
+) -> None:
+    """Two processes look for the turn DMs due at the same moment: the member gets one
+    notice for the turn, from whichever claimed it (issue 35)."""
+    one, two = await open_process("one"), await open_process("two")
+    offer = await one.challenge(GUILD, CHANNEL, ALICE, "lefe", BOB, time_control="move:172800")
+    assert offer.challenge_id is not None
+    await one.accept_challenge(offer.challenge_id, BOB)
+    await one.set_preferences(ALICE, turn_dms=True)
+    clock.advance(600)
+    found = await asyncio.gather(one.turn_notices(), two.turn_notices())
+    notices = [notice for batch in found for notice in batch]
+    assert [(n.user_id, len(n.matches)) for n in notices] == [(ALICE, 1)]
+    clock.advance(600)
+    assert await one.turn_notices() == [] and await two.turn_notices() == []
