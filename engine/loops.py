@@ -188,23 +188,42 @@ def may_lie_on_a_loop(n: int, occupied: bytes | bytearray, cell: int) -> bool:
     return any(occupied[a] and occupied[b] for a, b in _unconnected_neighbour_pairs(n)[cell])
 
 
-def stone_groups(n: int, occupied: bytes | bytearray) -> list[int]:
+def stone_groups(
+    n: int, occupied: bytes | bytearray, occupied_bits: int | None = None
+) -> list[int]:
     """Per cell, a label shared by the stones joined to it through touching stones (-1 on
-    empty cells)."""
-    neighbours = hex_grid(n).neighbours
+    empty cells); the groups are numbered in the order of their smallest cells.
+
+    ``occupied_bits``, the occupied cells as a mask (see :class:`_Layout`), when known:
+    each group is flooded a ring of stones at a time on the mask."""
+    layout = _layout(n)
+    if occupied_bits is None:
+        occupied_bits = occupied_mask(n, occupied)
+    stride, cell_at = layout.stride, layout.cell_at
+    step = stride + 1
     labels = [-1] * len(occupied)
+    rest = occupied_bits
     group = 0
-    for first, code in enumerate(occupied):
-        if not code or labels[first] >= 0:
-            continue
-        labels[first] = group
-        stack = [first]
-        while stack:
-            cell = stack.pop()
-            for nb in neighbours[cell]:
-                if occupied[nb] and labels[nb] < 0:
-                    labels[nb] = group
-                    stack.append(nb)
+    while rest:
+        piece = rest & -rest  # the smallest cell not labelled yet
+        while True:
+            grown = (
+                piece
+                | piece << 1
+                | piece >> 1
+                | piece << stride
+                | piece >> stride
+                | piece << step
+                | piece >> step
+            ) & occupied_bits
+            if grown == piece:
+                break
+            piece = grown
+        rest ^= piece
+        while piece:
+            lowest = piece & -piece
+            piece ^= lowest
+            labels[cell_at[lowest.bit_length() - 1]] = group
         group += 1
     return labels
 
@@ -606,6 +625,9 @@ _SHARED_DEPTH = 3
 # how many spelled loops a lineage of finders keeps (see grow_loop())
 _SPELLED_LIMIT = 4096
 _SHARED_KEYS_LIMIT = 100_000
+# how many cells the boards made from a finder ask about (loops_through()) before it lists
+# its loops by cell (see LoopFinder._loops_through_carried())
+_ASKS_BEFORE_INDEX = 48
 _shared_answers: dict[
     tuple[int, int, int | tuple[int, ...]],
     list[tuple[int, int, int, Loop | None, Trail | None]],
@@ -683,6 +705,7 @@ class LoopFinder:
     __slots__ = (
         "_all",
         "_around",
+        "_asks",
         "_base",
         "_before",
         "_carried",
@@ -760,10 +783,21 @@ class LoopFinder:
         self._index_before: tuple[dict[int, list[Loop]], dict[Loop, list[int]]] | None = None
         # the distinct answers of the unsettled cells (on demand)
         self._new_through: list[Loop] | None = None
-        self._carried: tuple[dict[int, list[Loop]], dict[Loop, list[int]]] | None = None
+        # set by with_stone() / without_stones() until all_loops(): the finder before (to
+        # read its loops by cell, or only its loops, see _loops_through_carried())
+        self._carried: LoopFinder | None = None
+        # how often the boards made from this one asked for the loops through a cell
+        self._asks = 0
         self._through_one: dict[int, list[Loop]] = {}
         # loop of the board before -> whether a carried-over answer still produces it
         self._survives: dict[Loop, bool] = {}
+
+    def occupied_bits(self) -> int:
+        """The occupied cells as a mask (see :class:`_Layout`)."""
+        occupied_bits = self._occupied_bits
+        if occupied_bits is None:
+            occupied_bits = self._occupied_bits = occupied_mask(self.grid.n, self.occupied)
+        return occupied_bits
 
     # ---- empty regions --------------------------------------------------------------
     def _bits(self) -> tuple[int, int]:
@@ -911,7 +945,7 @@ class LoopFinder:
         successor._base = (self._around, self._looked_at, self._producers)
         successor._unsettled = sorted(unsettled)
         successor._unsettled_set = unsettled
-        successor._carried = (self._index_by_cell(), self._producers)
+        successor._carried = self
         successor._wide_before = self._wide_looks
 
     def _watchers_of(self, cells: int) -> set[int]:
@@ -1009,10 +1043,11 @@ class LoopFinder:
                         producers.setdefault(loop, []).append(cell)
             self._producers = producers
             self._all = sorted(producers)
-            if self._carried is not None and self._through is None:
+            before = self._carried
+            if before is not None and self._through is None and before._through is not None:
                 # the board before's loops by cell, to make this board's from
-                self._index_before = self._carried
-            self._carried = None  # no longer needed: everything is known here
+                self._index_before = (before._through, before._producers)
+            self._carried = None  # no longer needed (nor kept: no chain of boards)
         return self._all
 
     def loops_through(self, cell: int) -> list[Loop]:
@@ -1039,14 +1074,30 @@ class LoopFinder:
     def _loops_through_carried(self, cell: int) -> list[Loop]:
         """loops_through() for a finder made by with_stone(), before all_loops() is known:
         a loop of the board before still exists if some cell whose answer was carried over
-        produced it; the rest come from the answers worked out again."""
+        produced it; the rest come from the answers worked out again.
+
+        The board before's loops through the cell are read from its loops by cell, which
+        it makes only once it has been asked often (a move list's boards ask it hundreds
+        of times); until then they are picked from all its loops (a replay's next board
+        asks a handful of cells, fewer than making the index would cost)."""
         known = self._through_one.get(cell)
-        if known is None and self._carried is not None:
-            through_before, producers_before = self._carried
+        before = self._carried
+        if known is None and before is not None:
+            producers_before = before._producers
+            through_before = before._through
+            if through_before is None:
+                before._asks += 1
+                if before._asks > _ASKS_BEFORE_INDEX:
+                    through_before = before._index_by_cell()
+            loops = (
+                [loop for loop in producers_before if cell in loop]
+                if through_before is None
+                else through_before.get(cell, ())
+            )
             unsettled = self._unsettled_set
             survives = self._survives
             found = set()
-            for loop in through_before.get(cell, ()):
+            for loop in loops:
                 kept = survives.get(loop)
                 if kept is None:
                     kept = survives[loop] = any(

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator
+from operator import itemgetter
 from typing import NamedTuple
 
 from engine.ai.heuristics import lublache_evaluator
@@ -45,7 +46,9 @@ class _Turn(NamedTuple):
 # These run for every stone of every loop a candidate placement meets, so they use plain
 # loops and list methods where a generator would cost more.
 def _controls(colours: bytes | bytearray, loop: Loop, colour: int) -> bool:
-    return 2 * [colours[cell] for cell in loop].count(colour) >= len(loop)
+    # a loop has six cells or more: the getter gives a tuple
+    stones: tuple[int, ...] = itemgetter(*loop)(colours)
+    return 2 * stones.count(colour) >= len(loop)
 
 
 def _single_coloured(colours: bytes | bytearray, loop: Loop) -> int:
@@ -127,7 +130,9 @@ class LublacheState(BoardState):
     def _stone_groups(self) -> list[int]:
         groups = self._cache.get("groups")
         if groups is None:
-            groups = self._cache["groups"] = stone_groups(self.size, self.cells)
+            groups = self._cache["groups"] = stone_groups(
+                self.size, self.cells, self._finder().occupied_bits()
+            )
         return groups
 
     def _turn_at(self, cell: int) -> _Turn | IllegalMove:
@@ -387,17 +392,30 @@ class LublacheState(BoardState):
             if previous is not None:
                 before, changed = previous._cache.get("views_by_loop") or {}, carried[1]
         by_loop: dict[Loop, LoopView] = {}
+        cells = self.cells
         for loop in self._finder().all_loops():
             view = before.get(loop)
             if view is None or not changed.isdisjoint(loop):
-                owner_code = _single_coloured(self.cells, loop)
+                # the stones' colours read once: the owner holds them all, a controller at
+                # least half (see _single_coloured and _controls)
+                pick = itemgetter(*loop)  # a loop has six cells or more: tuples come back
+                stones = pick(cells)
+                counts = (stones.count(1), stones.count(2))
+                length = len(loop)
                 view = LoopView(
-                    cells=tuple(names[cell] for cell in loop),
-                    owner=None if owner_code == EMPTY else colours[owner_code - 1],
+                    cells=pick(names),
+                    owner=next(
+                        (
+                            colour
+                            for colour, count in zip(colours, counts, strict=True)
+                            if count == length
+                        ),
+                        None,
+                    ),
                     controllers=tuple(
                         colour
-                        for code, colour in enumerate(colours, start=1)
-                        if _controls(self.cells, loop, code)
+                        for colour, count in zip(colours, counts, strict=True)
+                        if 2 * count >= length
                     ),
                 )
             by_loop[loop] = view

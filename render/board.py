@@ -288,27 +288,28 @@ def _draw_areas(
     so the grid's lines stay visible through the tint.
     """
     first_colour = state.game.colors[0]
+    draw = ImageDraw.Draw(image)
     for area in owned_areas(state) if areas is None else areas:
-        for colour, box, mask in area_layers(geo, theme, first_colour, area):
-            image.paste(colour, box, mask)
+        tint = _area_tint(geo, theme, first_colour, area)
+        if tint is None:
+            continue
+        image.paste(*tint)
+        for fill, line_width, outline in _loop_outline(geo, theme, first_colour, area):
+            draw.line(outline, fill=fill, width=line_width, joint="curve")
 
 
-# what an area paints, in order: a colour pasted through a mask (of the box's size) at a box
+# a colour pasted through a mask (of the box's size) at a box
 Layer = tuple[RGB, tuple[int, int, int, int], Image.Image]
 
 
-def area_layers(geo: BoardGeometry, theme: Theme, first_colour: str, area: Area) -> list[Layer]:
-    """What :func:`_draw_areas` paints for one area, as layers pasted in order: the tint
-    through its mask, then for a loop the halo's and the band's lines (drawn, not
-    antialiased, into masks of 0 and 255 at the picture's own coordinates, so pasting the
-    colour through them sets exactly the pixels the line would). A picture that draws the
-    same area again (a replay's frames) keeps them."""
+def _area_tint(geo: BoardGeometry, theme: Theme, first_colour: str, area: Area) -> Layer | None:
+    """The tint of an area: its colour, its bounding box, and its mask there."""
     kind, owner, cells = area
     grid = hex_grid(geo.size)
     indices = [i for i in (grid.index(c) for c in cells) if i is not None]
     path = [geo.centres[i] for i in indices]
     if kind == "loop" and len(path) < 3:
-        return []
+        return None
     colour = theme.loop_first if owner == first_colour else theme.loop_second
     reach = geo.radius * 1.05 if kind == "hole" else 0.0
     # the shading only needs the area's bounding box, not a mask of the whole picture
@@ -331,28 +332,47 @@ def area_layers(geo: BoardGeometry, theme: Theme, first_colour: str, area: Area)
     if owner != first_colour:
         stripes = _stripes(geo.width, geo.height, max(6, round(geo.radius * 0.5)))
         mask = ImageChops.multiply(mask, stripes.crop(box))
-    layers: list[Layer] = [(colour, box, mask)]
-    if kind == "loop":
-        band = max(3, round(geo.radius * 0.42))
-        outline = [*path, path[0]]
-        for fill, line_width in ((theme.loop_halo, band + 4), (colour, band)):
-            layers.append((fill, *_line_mask(outline, line_width, (geo.width, geo.height))))
+    return colour, box, mask
+
+
+def _loop_outline(
+    geo: BoardGeometry, theme: Theme, first_colour: str, area: Area
+) -> list[tuple[RGB, int, list[tuple[float, float]]]]:
+    """The lines drawn over a loop's tint, in order (colour, width, closed path): a halo,
+    then the band in the owner's colour. None for a hole."""
+    kind, owner, cells = area
+    if kind != "loop":
+        return []
+    grid = hex_grid(geo.size)
+    path = [geo.centres[i] for i in (grid.index(c) for c in cells) if i is not None]
+    colour = theme.loop_first if owner == first_colour else theme.loop_second
+    band = max(3, round(geo.radius * 0.42))
+    outline = [*path, path[0]]
+    return [(theme.loop_halo, band + 4, outline), (colour, band, outline)]
+
+
+def area_layers(geo: BoardGeometry, theme: Theme, first_colour: str, area: Area) -> list[Layer]:
+    """What :func:`_draw_areas` paints for one area, as layers to paste in order: the tint,
+    then for a loop its lines, drawn (not antialiased) into 0/255 masks of their bounding
+    boxes, so that pasting their colour through them sets exactly the pixels the line
+    would. A picture that paints the same area again and again (a replay's frames) keeps
+    them."""
+    tint = _area_tint(geo, theme, first_colour, area)
+    if tint is None:
+        return []
+    layers = [tint]
+    for fill, line_width, outline in _loop_outline(geo, theme, first_colour, area):
+        reach = line_width / 2 + 2
+        left = max(0, math.floor(min(x for x, _ in outline) - reach))
+        top = max(0, math.floor(min(y for _, y in outline) - reach))
+        right = min(geo.width, math.ceil(max(x for x, _ in outline) + reach) + 1)
+        bottom = min(geo.height, math.ceil(max(y for _, y in outline) + reach) + 1)
+        mask = Image.new("L", (right - left, bottom - top), 0)
+        # moved by whole pixels, as the tint's polygon is
+        shifted = [(x - left, y - top) for x, y in outline]
+        ImageDraw.Draw(mask).line(shifted, fill=255, width=line_width, joint="curve")
+        layers.append((fill, (left, top, right, bottom), mask))
     return layers
-
-
-def _line_mask(
-    path: list[tuple[float, float]], line_width: int, size: tuple[int, int]
-) -> tuple[tuple[int, int, int, int], Image.Image]:
-    """The pixels a line through ``path`` sets on a picture of ``size`` (joints rounded),
-    as a 0/255 mask of their bounding box, and that box. The line is drawn at the picture's
-    own coordinates (shifted ones could round an edge pixel differently)."""
-    reach = line_width / 2 + 2
-    right = min(size[0], math.ceil(max(x for x, _ in path) + reach) + 1)
-    bottom = min(size[1], math.ceil(max(y for _, y in path) + reach) + 1)
-    canvas = Image.new("L", (max(1, right), max(1, bottom)), 0)
-    ImageDraw.Draw(canvas).line(path, fill=255, width=line_width, joint="curve")
-    box = canvas.getbbox() or (0, 0, 1, 1)
-    return box, canvas.crop(box)
 
 
 # ---- the header ---------------------------------------------------------------------------
