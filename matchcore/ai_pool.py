@@ -11,9 +11,10 @@ caller plays through the match service like a human move. A call that takes long
 its level's time limit plus a grace period (worker start-up included) is answered in the
 calling process by a quick, still legal, fallback move instead, so a match never hangs.
 
-Leiff bot seats do not use this pool: their decisions are a few microseconds of
-arithmetic over one view (:func:`engine.ai.leiff_bot.decide`), cheaper than the trip to a
-worker, so the service calls them inline.
+Leiff bot seats do not use this pool: the sensible seats' decisions are a few microseconds
+of arithmetic over one view (:func:`engine.ai.leiff_bot.decide`), and the searching seats
+(hard, master, and every stand-in for a player who left) think at most about a second,
+which the service runs in a thread (``matchcore/service/bots.py``).
 
 Module-level :func:`choose_move` and :func:`shutdown` use one shared pool, created on first
 use with ``configure(max_workers)`` (default one worker, matching ``Settings.ai_workers``).

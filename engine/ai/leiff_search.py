@@ -5,7 +5,8 @@ a discarded card's effect) the searching seat draws worlds that agree with its v
 (:mod:`engine.ai.leiff_worlds`: the cards it has not seen dealt at random from the cards it
 cannot place), plays every candidate action in each world and the round on to its end with
 the sensible bot in every seat (:mod:`engine.ai.leiff_rollout`), and takes the candidate
-that did best on average, every candidate being judged in the same worlds. Matching and
+that did best on average, every candidate being judged in the same worlds, provided it
+beat the sensible bot's own choice there by more than the rollouts' noise. Matching and
 catching when sure, and every other step, are the sensible bot's (:func:`leiff_bot.decide`).
 
 Everything it reads is the view: the generator is seeded from the view's canonical JSON,
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import random
 import time
 from collections.abc import Sequence
@@ -38,6 +40,9 @@ LEIFF_WORLDS: dict[str, int] = {"beginner": 0, "easy": 0, "normal": 0, "hard": 1
 STRONGEST_LEIFF_LEVEL = "master"
 # The clock's ceiling for one decision (the world budget normally ends it first).
 TIME_LIMIT = 0.9
+# A candidate replaces the sensible choice only when it did better in the same worlds by
+# more than this many standard errors of the mean difference.
+CONFIDENCE = 1.0
 # Candidates for where a held card goes, at most.
 MAX_HOLD_CANDIDATES = 5
 
@@ -97,7 +102,8 @@ def search_decide(
     me = view["viewer"]
     assert me is not None  # plan() offers candidates to a seat only
     rng = random.Random(view_seed(view) if seed is None else seed)
-    totals = [0.0] * len(options)
+    # values[i][w]: candidate i in world w; every candidate meets the same worlds
+    values: list[list[float]] = [[] for _ in options]
     deadline = time.process_time() + time_limit
     for _ in range(worlds):
         world = sample_world(view, rng)
@@ -105,11 +111,29 @@ def search_decide(
             table = world.clone()
             play(table, me, action)
             finish(table)
-            totals[index] += round_value(table, me)
+            values[index].append(round_value(table, me))
         if time.process_time() > deadline:
             break
-    best = max(range(len(options)), key=lambda i: (totals[i], -i))
-    return options[best]
+    return options[_confident_best(values)]
+
+
+def _confident_best(values: list[list[float]]) -> int:
+    """The candidate to play: the best on average, if it beat the sensible choice (index
+    0) in the same worlds by more than ``CONFIDENCE`` standard errors of the mean
+    difference; else the sensible choice. Rollouts are noisy (a round's score swings by
+    tens of points from world to world), and a move that only looks better by chance is
+    worse than the sensible bot's."""
+    means = [sum(row) / len(row) for row in values]
+    best = max(range(len(values)), key=lambda i: (means[i], -i))
+    if best == 0:
+        return 0
+    diffs = [b - a for a, b in zip(values[0], values[best], strict=True)]
+    count = len(diffs)
+    mean = sum(diffs) / count
+    if count < 2:
+        return 0
+    variance = sum((d - mean) ** 2 for d in diffs) / (count - 1)
+    return best if mean > CONFIDENCE * math.sqrt(variance / count) else 0
 
 
 def decide_at(view: LeiffView, legal_actions: Sequence[str] | None, level: str) -> str | None:

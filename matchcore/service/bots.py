@@ -13,9 +13,11 @@ Pure functions over records and engine states; the service does the locking and 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterable
 
-from engine.ai import leiff_bot
+from engine.ai import leiff_bot, leiff_search
+from engine.ai.leiff_search import STRONGEST_LEIFF_LEVEL
 from engine.ai.levels import DEFAULT_LEVEL, LEVEL_NAMES
 from engine.board import BoardState
 from engine.leiff.actions import OUT_OF_TURN_KINDS
@@ -127,12 +129,31 @@ def leiff_bot_choice(record: MatchRecord, state: LeiffState) -> tuple[SeatRecord
 
 def stand_in_action(state: LeiffState, seat: int) -> str | None:
     """What a bot does in the place of a player who left the table (or timed out too
-    often): the Leiff bot's choice among what the engine waits for from that seat, from
-    the seat's own view only, else the engine's default."""
+    often): the strongest Leiff seat's choice among what the engine waits for from that
+    seat, from the seat's own view only, else the engine's default. It may search (up to
+    ~1 s of CPU): the service calls it off the event loop (:func:`searched_choice`)."""
     view = state.view(seat)
     owed = [a for a in view["legal_actions"] if a.split(" ", 1)[0] not in OUT_OF_TURN_KINDS]
-    choice = leiff_bot.decide(view, owed) if owed else None
+    choice = leiff_search.decide_at(view, owed, STRONGEST_LEIFF_LEVEL) if owed else None
     return choice if choice in owed else state.default_action(seat)
+
+
+def searches(state: LeiffState, seat: int, level: str) -> bool:
+    """Whether a bot seat at ``level`` searches before its next action (then the service
+    runs :func:`leiff_search.decide_at` in a thread, not on the event loop)."""
+    view = state.view(seat)
+    _, candidates = leiff_search.plan(view, None, leiff_search.LEIFF_WORLDS.get(level, 0))
+    return len(candidates) >= 2
+
+
+async def searched_choice(state: LeiffState, seat: int, level: str, sensible: str) -> str:
+    """A bot seat's action at ``level``: ``sensible`` (the sensible bot's, which decided
+    that the seat acts now) unless the level searches this decision, in a thread."""
+    if not searches(state, seat, level):
+        return sensible
+    view = state.view(seat)
+    choice = await asyncio.to_thread(leiff_search.decide_at, view, None, level)
+    return choice if choice is not None and choice in view["legal_actions"] else sensible
 
 
 def bot_due(record: MatchRecord, state: BoardState | LeiffState | None) -> bool:

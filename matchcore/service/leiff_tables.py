@@ -7,6 +7,8 @@ engine waits for something new.
 
 from __future__ import annotations
 
+import asyncio
+
 from engine import IllegalMove
 from engine.leiff.state import LeiffState
 from matchcore.service import board_logic, bots, leiff_logic, reasons, time_controls
@@ -121,10 +123,13 @@ class LeiffTables:
             # can look at the revealed hands first.
             if current.outcome is not None or current.waiting_for()["step"] == "next":
                 break
+            # The stand-in plays at the strongest level, which may search: in a thread,
+            # so the event loop goes on serving everyone else.
             pending = [
                 (seat, action)
                 for seat in leiff_logic.owners(current)
-                if seat in removed and (action := bots.stand_in_action(current, seat))
+                if seat in removed
+                and (action := await asyncio.to_thread(bots.stand_in_action, current, seat))
             ]
             if not pending or len(removed) >= len(step.record.seats) - 1:
                 break

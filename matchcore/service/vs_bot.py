@@ -246,6 +246,10 @@ class BotOpponent:
             chosen, action = choice
             if chosen.user_id is None:
                 return None
+            # A searching level thinks (in a thread, outside the match lock); the version
+            # check below drops the answer if the table moved meanwhile.
+            level = chosen.bot_level or bots.DEFAULT_BOT_LEVEL
+            action = await bots.searched_choice(state, chosen.seat, level, action)
             async with self.store.match(match_id, record.version, judge_deadline=False) as current:
                 return await self.tables.act(current, chosen.user_id, action)
         answering = bots.board_bot_answers_draw(record)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -427,3 +428,34 @@ async def test_against_the_bot_only_the_member_s_first_move_decides_an_abort(
     assert aborted.kind == "match_aborted" and aborted.match_id == again.match_id
     (record,) = await bot_service.vs_bot_stats(GUILD, ALICE)
     assert (record.games, record.losses) == (1, 1)  # the abort counts nowhere
+
+
+async def test_a_searching_bot_seat_thinks_off_the_event_loop_from_its_own_view(
+    bot_service: MatchService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.ai import leiff_search
+
+    asked: list[tuple[dict[str, Any], str, bool]] = []
+    real = leiff_search.decide_at
+    loop_thread = threading.get_ident()
+
+    def spy(view: Any, legal_actions: Any, level: str) -> str | None:
+        asked.append((view, level, threading.get_ident() != loop_thread))
+        return real(view, legal_actions, level)
+
+    monkeypatch.setattr(leiff_search, "decide_at", spy)
+    started = await _bot_table(bot_service)  # seat 1 plays at easy, seat 2 at hard
+    await _play_until_round_over(bot_service, started.match_id)
+    assert asked, "the hard seat searched its turns"
+    assert all(level == "hard" and view["viewer"] == 2 for view, level, _ in asked)
+    assert all(in_thread for _, _, in_thread in asked), "the search ran in a thread"
+    record = await bot_service.repo.get_match(started.match_id)
+    state = get_game("leiff").new(players=3, seed=LEIFF_SEED, options=record.options)
+    views = {}
+    for row in await bot_service.action_log(started.match_id):
+        for seat in (1, 2):
+            views[(state.waiting_for()["version"], seat)] = state.view(seat)
+        if not row.action.startswith("!"):
+            state = state.play(row.seat, row.action)
+    for view, _, _ in asked:
+        assert view == views[(view["waiting_for"]["version"], view["viewer"])]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -223,6 +224,32 @@ async def test_a_removed_players_turns_are_played_at_once(service: MatchService)
         state = await _engine_state(service, started.match_id)
     log = await service.action_log(started.match_id)
     assert any(a.seat == 1 and a.user_id is None for a in log)
+
+
+async def test_the_seat_of_a_player_who_left_plays_at_the_strongest_level(
+    service: MatchService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from engine.ai import leiff_search
+
+    levels: list[tuple[int | None, str]] = []
+    real = leiff_search.decide_at
+
+    def spy(view: Any, legal_actions: Any, level: str) -> str | None:
+        levels.append((view["viewer"], level))
+        return real(view, legal_actions, level)
+
+    monkeypatch.setattr(leiff_search, "decide_at", spy)
+    started = await _table(service, 3)
+    await service.resign(started.match_id, BOB)
+    state = await _engine_state(service, started.match_id)
+    for _ in range(40):
+        if state.outcome is not None or state.waiting_for()["step"] == "next":
+            break
+        seat = state.waiting_for()["owners"][0]
+        await service.play(started.match_id, PLAYERS[seat], state.default_action(seat))
+        state = await _engine_state(service, started.match_id)
+    assert levels and set(levels) == {(1, leiff_search.STRONGEST_LEIFF_LEVEL)}
+    assert leiff_search.STRONGEST_LEIFF_LEVEL == "master"
 
 
 async def test_the_last_player_left_wins_and_leavers_rank_last(service: MatchService) -> None:
