@@ -55,3 +55,13 @@ def test_the_command_skips_what_its_record_holds(tmp_path: Path, capsys) -> None
     capsys.readouterr()
     main(["--report", str(record)])
     assert "| 3 | base | sensible v random |" in capsys.readouterr().out
+
+
+def test_the_other_seats_unseen_cards_sink_as_a_round_goes_on() -> None:
+    from bench.leiff_hands import shifts
+
+    found = shifts([3], games=1)
+    assert found[0]
+    # the measurement the worlds lean on: later in a round the others' hands are lower
+    late = [x for turns, xs in found.items() if turns >= 2 for x in xs]
+    assert sum(late) / len(late) < sum(found[0]) / len(found[0])
