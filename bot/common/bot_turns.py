@@ -38,7 +38,10 @@ log = logging.getLogger(__name__)
 FOLLOW_UP_WITHIN = datetime.timedelta(minutes=13)
 # The bot's answer waits at most this long for the update it answers to be published here
 # (it always is, unless that publish failed before it began: then order matters no more).
-ORDER_WAIT_SECONDS = 5.0
+# Generous: on a loaded machine drawing and posting the member's move can take seconds,
+# and an answer posted before it would be out of order (and a channel message, not the
+# follow-up the member's interaction allows).
+ORDER_WAIT_SECONDS = 30.0
 
 Publish = Callable[[Update], Awaitable[object]]
 
