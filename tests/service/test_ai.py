@@ -221,6 +221,8 @@ async def test_the_bot_declines_a_draw_offer_at_once(bot_service: MatchService) 
     assert offered.mentions == () and offered.match.bot_to_act
     answers = await bot_replies(bot_service, started.match_id)
     assert [u.kind for u in answers] == ["draw_declined"]
+    # handed on with the step that made the bot due: a front end posts the answer after it
+    assert gather_bot_answers(bot_service).causes[-1] == offered.version
     assert answers[0].match.draw_offer_by is None and answers[0].match.to_act == (ALICE,)
 
 
