@@ -262,11 +262,12 @@ class LeafBot(discord.AutoShardedClient):
             raise TypeError("the web table needs the match service itself")
         discord_app = self._discord_app()
         check_host(self.settings.web_host, signed_in=discord_app is not None)
-        sessions = Sessions()
+        sessions = Sessions(service.sign_ins)
         self.web_table = WebTable(service, sessions, on_update=self.delivery.publish_quietly)
         app = self.web_table.app()
         if discord_app is not None:
-            add_routes(app, sessions, service, discord_app)
+            # every socket message of an Activity's session checks its member is still in it
+            self.web_table.access = add_routes(app, sessions, service, discord_app).still_in
         self._web_runner, port = await start_site(
             app, self.settings.web_host, self.settings.web_port
         )

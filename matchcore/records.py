@@ -26,6 +26,16 @@ class ActionRecord:
 
 
 @dataclass(frozen=True)
+class SignInRecord:
+    """A signed-in browser as stored (a front end's session): the member it speaks for,
+    the front end's own data about it (plain JSON), and when it expires (None: never)."""
+
+    user_id: int
+    data: dict[str, object]
+    expires_at: float | None
+
+
+@dataclass(frozen=True)
 class DmFailure:
     """Discord refused a user's DMs (``code``, e.g. 50007) at ``failed_at``; ``noticed`` are
     the tables whose channel was told so while the refusal lasts (each is told once)."""

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -32,7 +33,7 @@ import aiohttp
 from aiohttp import web
 
 from matchcore.service.results import MatchInfo
-from web.sessions import Identity, Sessions
+from web.sessions import Identity, Place, Session, Sessions
 
 log = logging.getLogger(__name__)
 
@@ -67,14 +68,6 @@ class DiscordApp:
 
 
 @dataclass(frozen=True)
-class Place:
-    """Where an Activity runs, as Discord says: a channel (and its server; None in a DM)."""
-
-    channel_id: int
-    guild_id: int | None
-
-
-@dataclass(frozen=True)
 class SignedIn:
     """A sign-in's result: who, the access token for the SDK's ``authenticate`` (never
     shown), and the Activity's place (None when no instance was given)."""
@@ -82,6 +75,7 @@ class SignedIn:
     identity: Identity
     access_token: str = field(repr=False)
     place: Place | None = None
+    instance_id: str | None = None
 
 
 class SignInRefused(Exception):
@@ -121,7 +115,7 @@ async def sign_in(
         if own:
             await http.close()
     log.info("signed in Discord user %s through the Activity", identity.user_id)
-    return SignedIn(identity, token, place)
+    return SignedIn(identity, token, place, instance_id)
 
 
 async def _exchange(http: aiohttp.ClientSession, app: DiscordApp, code: str) -> str:
@@ -184,33 +178,73 @@ class MatchLister(Protocol):
     async def guild_matches(self, guild_id: int, limit: int | None = 50) -> list[MatchInfo]: ...
 
 
+# How long Discord's word that a member is still in their Activity holds before it is
+# asked again: every request and socket message of an Activity's session checks it, and a
+# member who left the Activity (or whose Activity moved to another channel) loses access.
+RECHECK_SECONDS = 5.0
+
+
 @dataclass
 class ActivitySessions:
-    """The sessions the sign-in issued (in the table's store, which the socket checks;
-    they expire after ``lifetime`` seconds) and the place of each."""
+    """The sessions the sign-in issues (in the database, with the Activity instance and
+    place each was issued for; they expire after ``lifetime`` seconds), and the check
+    that the member is still in that Activity, in that channel."""
 
     sessions: Sessions
+    app: DiscordApp | None = None
     lifetime: float = SESSION_LIFETIME
-    places: dict[str, Place | None] = field(default_factory=dict)
+    recheck: float = RECHECK_SECONDS
+    http: aiohttp.ClientSession | None = None
+    clock: Any = None
+    # (instance, user) -> when Discord last said they are in it
+    confirmed: dict[tuple[str, int], float] = field(default_factory=dict)
 
-    def issue(self, signed: SignedIn) -> str:
-        token = self.sessions.issue(signed.identity, lifetime=self.lifetime)
-        self.places[token] = signed.place
-        return token
+    async def issue(self, signed: SignedIn) -> str:
+        return await self.sessions.issue(
+            signed.identity,
+            lifetime=self.lifetime,
+            instance_id=signed.instance_id,
+            place=signed.place,
+        )
 
-    def live(self, token: str | None) -> tuple[Identity, Place | None] | None:
-        """The identity and place of a live session, or None."""
-        session = self.sessions.get(token)
-        if session is None or token is None or token not in self.places:
-            if token is not None:
-                self.places.pop(token, None)
+    async def live(self, token: str | None) -> Session | None:
+        """The session of ``token`` if it is live and its member still in its Activity."""
+        session = await self.sessions.get(token)
+        if session is None or not await self.still_in(session):
             return None
-        return session.identity, self.places[token]
+        return session
 
-    def sweep(self) -> None:
-        """Forget the places of sessions that expired (each sign-in calls it)."""
-        for token in list(self.places):
-            self.live(token)
+    async def still_in(self, session: Session) -> bool:
+        """Whether the session's member is still in the Activity it was issued for, in the
+        same channel (sessions of no Activity: always). A member who left loses the
+        session (it is revoked)."""
+        instance = session.instance_id
+        if instance is None or self.app is None:
+            return True
+        user = session.identity.user_id
+        now = (self.clock or time.monotonic)()
+        seen = self.confirmed.get((instance, user))
+        if seen is not None and now - seen < self.recheck:
+            return True
+        own = self.http is None
+        http = self.http or aiohttp.ClientSession(timeout=TIMEOUT)
+        try:
+            place = await _place(http, self.app, instance, user)
+        except SignInRefused:
+            place = None
+        except (aiohttp.ClientError, TimeoutError, ValueError, KeyError, TypeError):
+            log.warning("Discord could not be asked about an Activity; its session waits")
+            return seen is not None  # trusted as long as it was, while Discord is away
+        finally:
+            if own:
+                await http.close()
+        if place is None or (session.place is not None and place != session.place):
+            log.warning("user %s is no longer in their Activity: signed out", user)
+            self.confirmed.pop((instance, user), None)
+            await self.sessions.revoke(session.token)
+            return False
+        self.confirmed[(instance, user)] = now
+        return True
 
 
 def _match_json(info: MatchInfo) -> dict[str, Any]:
@@ -235,7 +269,7 @@ def add_routes(
     /api/token`` (the sign-in) and ``GET /api/activity/matches`` (the channel's matches
     and the player's own) to the table's ``app``; returns the store of the sessions it
     issues."""
-    store = ActivitySessions(sessions)
+    store = ActivitySessions(sessions, discord, http=http)
 
     async def token(request: web.Request) -> web.Response:
         try:
@@ -251,8 +285,7 @@ def add_routes(
             signed = await sign_in(body["code"], instance, app=discord, http=http)
         except SignInRefused as refusal:
             return web.json_response({"error": refusal.reason}, status=401)
-        store.sweep()
-        session = store.issue(signed)
+        session = await store.issue(signed)
         place = signed.place
         return web.json_response(
             {
@@ -269,10 +302,10 @@ def add_routes(
         )
 
     async def matches(request: web.Request) -> web.Response:
-        found = store.live(request.headers.get("X-Session"))
+        found = await store.live(request.headers.get("X-Session"))
         if found is None:
             raise web.HTTPUnauthorized(text="no valid session")
-        identity, place = found
+        identity, place = found.identity, found.place
         here: list[MatchInfo] = []
         if place is not None and place.guild_id is not None:
             here = [

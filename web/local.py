@@ -104,7 +104,7 @@ async def serve_local(
     await service.start()
     await prepare_local(service)
     ai_pool.configure(ai_workers)
-    table = WebTable(service, Sessions(), local=LOCAL)
+    table = WebTable(service, Sessions(service.sign_ins), local=LOCAL)
     runner, bound = await start_site(table.app(), host, port)
     address = f"http://{host}:{bound}"
     stop = asyncio.Event()

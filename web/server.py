@@ -19,20 +19,19 @@ import json
 import logging
 import re
 import weakref
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from engine import IllegalMove, board_game_names, get_board_game
+from engine import IllegalMove, board_game_names
 from engine.board import BoardState
 from engine.leiff.state import LeiffState
 from i18n import translate
 from matchcore.service import MatchService
 from matchcore.service.errors import ServiceError
-from matchcore.service.leiff_logic import MAX_PLAYERS, MIN_PLAYERS
 from matchcore.service.results import MatchInfo
 from matchcore.storage import MatchRecord
 from web.actions import (
@@ -49,7 +48,7 @@ from web.leiff_frame import leiff_frame, lobby_frame
 from web.limits import MAX_FRAME_BYTES, MAX_REFUSALS, TokenBucket
 from web.sessions import Identity, Session, Sessions
 from web.snapshot import board_frame, position_at
-from web.texts import FAILED, LEVELS, MALFORMED, TOO_FAST, language_of, page_texts
+from web.texts import FAILED, MALFORMED, TOO_FAST, language_of, welcome_frame
 from wording.service_words import refusal
 
 log = logging.getLogger(__name__)
@@ -92,6 +91,8 @@ OUTBOX_PREFIX = "web"
 # reads anyway this often (a notice lost while its connection was down is found so).
 OUTBOX_POLL_SECONDS = 0.25
 OUTBOX_TOLD_SECONDS = 5.0
+# Expired sign-ins are forgotten every this many polls (about ten minutes).
+PRUNE_EVERY_POLLS = 2400
 
 
 class BadMessage(Exception):
@@ -135,6 +136,9 @@ class WebTable:
         # the newest version of each watched match whose frames went out from here
         self.shown: dict[int, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Whether a session may still be used (the Activity's: its member still in it);
+        # checked at every socket message. Local sessions: always.
+        self.access: Callable[[Session], Awaitable[bool]] = _always
         service.on_commit(self.committed)
 
     # ---- the application --------------------------------------------------------------
@@ -151,14 +155,16 @@ class WebTable:
         return app
 
     async def _start_outbox(self, app: web.Application) -> None:
-        if WEB_AUDIENCE in self.service.store.extra_audiences:
-            self._spawn(self.drain_outbox())
+        self._spawn(self.drain_outbox())
 
     async def drain_outbox(self) -> None:
-        """Show what any process committed (the outbox's ``web:table`` rows) to the sockets
-        watching it here, then mark the rows shown. A move made in this process has gone out
-        already (:meth:`committed`): its row is only marked. On PostgreSQL every commit's
-        NOTIFY wakes it at once (``Repository.listen_outbox``); on SQLite it polls."""
+        """Show what any process committed to the sockets watching it here: the newest
+        versions of the matches watched here, read in one query (so any number of web
+        processes can share a database: none depends on a row another one marks), and the
+        outbox's ``web:table`` rows, marked shown. A move made in this process has gone out
+        already (:meth:`committed`). On PostgreSQL every commit's NOTIFY wakes it at once
+        (``Repository.listen_outbox``); on SQLite it polls. Expired sign-ins are forgotten
+        now and then."""
         repo = self.service.repo
         woken = asyncio.Event()
         try:
@@ -167,23 +173,43 @@ class WebTable:
             log.exception("the web table cannot listen for commits; it polls the outbox")
             told = False
         pause = OUTBOX_TOLD_SECONDS if told else OUTBOX_POLL_SECONDS
+        polls = 0
         while True:
             woken.clear()  # a commit told while this pass reads makes another pass
             try:
-                after = 0
-                while rows := await repo.pending_deliveries(OUTBOX_PREFIX, after, 200):
-                    for match_id, audience, version in rows:
-                        if self.watchers.get(match_id) and self.shown.get(match_id, -1) < version:
-                            info, shown = await self._shown_match(match_id)
-                            self._show(info, shown)
-                        await repo.set_messages(match_id, {f"delivered:{audience}": version})
-                    after = rows[-1][0]
+                await self._show_moved()
+                if WEB_AUDIENCE in self.service.store.extra_audiences:
+                    await self._mark_outbox()
+                polls += 1
+                if polls % PRUNE_EVERY_POLLS == 1:
+                    await self.service.sign_ins.prune_sign_ins()
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("the web table could not read the outbox; it tries again")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(woken.wait(), pause)
+
+    async def _show_moved(self) -> None:
+        watched = [match_id for match_id, clients in self.watchers.items() if clients]
+        if not watched:
+            return
+        versions = await self.service.sign_ins.match_versions(watched)
+        for match_id, version in versions.items():
+            if self.shown.get(match_id, -1) < version and self.watchers.get(match_id):
+                info, shown = await self._shown_match(match_id)
+                self._show(info, shown)
+
+    async def _mark_outbox(self) -> None:
+        repo = self.service.repo
+        after = 0
+        while rows := await repo.pending_deliveries(OUTBOX_PREFIX, after, 200):
+            for match_id, audience, version in rows:
+                if self.watchers.get(match_id) and self.shown.get(match_id, -1) < version:
+                    info, shown = await self._shown_match(match_id)
+                    self._show(info, shown)
+                await repo.set_messages(match_id, {f"delivered:{audience}": version})
+            after = rows[-1][0]
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")
@@ -209,7 +235,7 @@ class WebTable:
         second = Identity(LOCAL_SECOND, translate(language, "web.second_player"), locale)
         for identity in (first, second):
             self.names[identity.user_id] = identity
-        token = self.sessions.issue(first, {second.user_id: second})
+        token = await self.sessions.issue(first, {second.user_id: second})
         return web.json_response({"token": token})
 
     async def _close_sockets(self, app: web.Application) -> None:
@@ -221,7 +247,9 @@ class WebTable:
 
     # ---- the socket -------------------------------------------------------------------
     async def socket(self, request: web.Request) -> web.StreamResponse:
-        session = self.sessions.get(request.query.get("session"))
+        session = await self.sessions.get(request.query.get("session"))
+        if session is not None and not await self.access(session):
+            session = None
         if session is None:
             log.warning("web socket refused: no valid session (%s)", request.remote)
             raise web.HTTPUnauthorized(text="no valid session")
@@ -231,7 +259,7 @@ class WebTable:
             self.names[identity.user_id] = identity
         client = Client(ws, session, language_of(session.identity.locale))
         writer = asyncio.create_task(self._write(client), name="web-socket-writer")
-        client.send(self.welcome(client))
+        client.send(welcome_frame(session.identity, client.language, local=self.local is not None))
         try:
             async for message in ws:
                 if message.type == WSMsgType.TEXT:
@@ -271,37 +299,17 @@ class WebTable:
             except (ConnectionError, RuntimeError):
                 return
 
-    def welcome(self, client: Client) -> dict[str, Any]:
-        identity = client.session.identity
-        return {
-            "type": "welcome",
-            "user": {"id": identity.user_id, "name": identity.name},
-            "language": client.language,
-            "texts": page_texts(client.language),
-            "local": self.local is not None,
-            "levels": list(LEVELS),
-            "games": [
-                *(
-                    {
-                        "name": name,
-                        "sizes": list(get_board_game(name).sizes),
-                        "defaultSize": get_board_game(name).default_size,
-                    }
-                    for name in board_game_names()
-                ),
-                # Leiff: the "size" is the number of players (the others bot seats)
-                {
-                    "name": LEIFF,
-                    "sizes": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
-                    "defaultSize": 4,
-                    "cards": True,
-                },
-            ],
-        }
-
     async def _receive(self, client: Client, text: str) -> bool:
         """Handle one message; False when the socket must be closed."""
         user = client.session.identity.user_id
+        expires = client.session.expires_at
+        if (expires is not None and expires < self.service.clock()) or not await self.access(
+            client.session
+        ):
+            # expired or signed out meanwhile, or no longer in the Activity: the socket ends here
+            log.warning("web socket of user %s closed: its session is no longer valid", user)
+            await client.ws.close(code=4001, message=b"signed out")
+            return False
         if not client.bucket.take():
             client.refusals += 1
             log.warning("web socket of user %s: too many messages, one refused", user)
@@ -445,6 +453,10 @@ class WebTable:
                 ],
             }
         )
+
+
+async def _always(session: Session) -> bool:
+    return True
 
 
 def parse_message(text: str) -> dict[str, Any]:

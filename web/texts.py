@@ -3,9 +3,13 @@ language when its socket opens (the page holds no sentence of its own)."""
 
 from __future__ import annotations
 
-from engine import board_game_names
+from typing import Any
+
+from engine import board_game_names, get_board_game
 from i18n import N_, language_for, translate
 from i18n.catalogues import translations
+from matchcore.service.leiff_logic import MAX_PLAYERS, MIN_PLAYERS
+from web.sessions import Identity
 
 # The labels the page shows; its code looks them up by the part after "web.".
 PAGE_TEXTS = (
@@ -81,3 +85,33 @@ def page_texts(language: str) -> dict[str, str]:
 def language_of(locale: str) -> str:
     """The catalogue language of a member's locale (English when none fits)."""
     return language_for(locale)
+
+
+def welcome_frame(identity: Identity, language: str, *, local: bool) -> dict[str, Any]:
+    """The ``welcome`` frame a socket gets first: who it speaks for, the page's words, and
+    the games a local table can start (Leiff's "size" is its number of players, the others
+    bot seats)."""
+    return {
+        "type": "welcome",
+        "user": {"id": identity.user_id, "name": identity.name},
+        "language": language,
+        "texts": page_texts(language),
+        "local": local,
+        "levels": list(LEVELS),
+        "games": [
+            *(
+                {
+                    "name": name,
+                    "sizes": list(get_board_game(name).sizes),
+                    "defaultSize": get_board_game(name).default_size,
+                }
+                for name in board_game_names()
+            ),
+            {
+                "name": "leiff",
+                "sizes": list(range(MIN_PLAYERS, MAX_PLAYERS + 1)),
+                "defaultSize": 4,
+                "cards": True,
+            },
+        ],
+    }

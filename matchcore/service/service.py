@@ -59,6 +59,7 @@ from matchcore.service.results import (
     Update,
     VsBotStats,
 )
+from matchcore.service.sign_ins import SignIns
 from matchcore.service.standings import Standings
 from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 from matchcore.service.steps import CLAIM_SECONDS, AIMove, GameState, is_table
@@ -126,6 +127,8 @@ class MatchService:
         self.vacations = Vacations(self.store, self.describe, self.prefs)
         self.notices = TurnNotices(self.store, self.describe)
         self.housekeeping = Housekeeping(self.store, retention)
+        # a front end's sessions, and the versions its poll reads (web/sessions.py)
+        self.sign_ins = SignIns(repo, clock)
         self.store.finished_listeners.append(
             lambda record: self.prefs.match_finished(
                 (s.user_id for s in record.seats if s.user_id is not None), record.game

@@ -11,7 +11,7 @@ import abc
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
-from matchcore.records import ActionRecord, DmFailure, MemberPreferences
+from matchcore.records import ActionRecord, DmFailure, MemberPreferences, SignInRecord
 from matchcore.storage.records import (
     ChallengeRecord,
     MatchRecord,
@@ -395,3 +395,31 @@ class Repository(abc.ABC):
         ``limit`` keys past ``after`` in key order, delete those its retention lets go,
         judged old against ``before``. Returns (rows deleted, the last key looked at); the
         key is None when no key was left past ``after``."""
+
+    # ---- sign-ins (a front end's sessions) and matches' versions -------------------------
+    @abc.abstractmethod
+    async def store_sign_in(
+        self,
+        token: str,
+        user_id: int,
+        data: Mapping[str, object],
+        expires_at: float | None,
+        now: float,
+    ) -> None:
+        """Keep a new sign-in (by a digest of ``token``, never the token)."""
+
+    @abc.abstractmethod
+    async def find_sign_in(self, token: str, now: float) -> SignInRecord | None:
+        """The sign-in of ``token`` if it has not expired by ``now``."""
+
+    @abc.abstractmethod
+    async def drop_sign_in(self, token: str) -> None:
+        """Forget a sign-in (signed out, or no longer allowed)."""
+
+    @abc.abstractmethod
+    async def prune_sign_ins(self, now: float) -> int:
+        """Forget the sign-ins expired before ``now``; how many."""
+
+    @abc.abstractmethod
+    async def match_versions(self, match_ids: Iterable[int]) -> dict[int, int]:
+        """The version of each of these matches that exists."""

@@ -46,6 +46,7 @@ from matchcore.storage.sql_lookups import channel_lookup, guild_lookup
 from matchcore.storage.sql_members import MemberQueries
 from matchcore.storage.sql_messages import CHAT_AUDIENCES, CHAT_WHOLE, PENDING, MessageQueries
 from matchcore.storage.sql_notices import NoticeQueries
+from matchcore.storage.sql_sign_ins import SignInQueries
 
 # The outbox audience of a match's channel (or thread), the chat front end's.
 CHANNEL = "channel"
@@ -136,6 +137,7 @@ class SqlRepository(
     MemberQueries,
     MessageQueries,
     NoticeQueries,
+    SignInQueries,
     Repository,
 ):
     """Every repository method over a back end's :class:`Transaction` and ``_fetch``.

@@ -115,7 +115,7 @@ async def test_three_members_play_one_leiff_table_in_browsers_and_dms(
     try:
         drivers += [await asyncio.to_thread(start_chromium) for _ in range(2)]
         for driver, member in zip(drivers, players, strict=True):
-            token = client.web_table.sessions.issue(Identity(member.id, member.name, "en"))
+            token = await client.web_table.sessions.issue(Identity(member.id, member.name, "en"))
             await asyncio.to_thread(driver.get, f"{client.web_address}/#")
             await asyncio.to_thread(
                 driver.execute_script,

@@ -67,7 +67,7 @@ async def test_moves_travel_between_the_channel_and_an_open_table(
     players = [world.alice, world.bob]
     match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
     # Alice's browser, signed in (the Activity's sign-in issues such a session)
-    token = client.web_table.sessions.issue(Identity(world.alice.id, "alice", "en"))
+    token = await client.web_table.sessions.issue(Identity(world.alice.id, "alice", "en"))
     address = client.web_address
     await asyncio.to_thread(chromium.get, f"{address}/#")
     await asyncio.to_thread(

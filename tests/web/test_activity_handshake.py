@@ -136,7 +136,7 @@ async def test_the_activity_signs_in_through_the_sdk_and_opens_the_channels_matc
     match_id = started.match.id
     instance = discord_sim.state.activities.launch(alice.id, channel, guild)
 
-    sessions = Sessions()
+    sessions = Sessions(service.sign_ins)
     table = WebTable(service, sessions)
     app = table.app()
     store = add_routes(app, sessions, service, discord_app)
@@ -189,7 +189,9 @@ async def test_the_activity_signs_in_through_the_sdk_and_opens_the_channels_matc
         finally:
             await asyncio.to_thread(driver.quit)
     # one session, Alice's, issued by Discord's sign-in; the exchange used the code once
-    signed = [store.live(token) for token in store.places]
-    assert [found[0].user_id for found in signed if found is not None] == [alice.id]
+    # (kept in the database, by a digest of the token only)
+    rows = await service.repo._fetch("SELECT user_id, token_hash FROM sign_ins", ())
+    assert [row["user_id"] for row in rows] == [alice.id]
+    assert store.sessions is sessions
     assert not discord_sim.state.activities.codes
     assert discord_sim.take_spec_violations() == []

@@ -119,18 +119,23 @@ def test_the_credentials_come_from_the_environment() -> None:
     assert DiscordApp.from_env({**env, "DISCORD_CLIENT_ID": "abc"}) is None
 
 
-def test_a_session_expires() -> None:
-    now = [0.0]
-    sessions = Sessions(clock=lambda: now[0])
-    store = ActivitySessions(sessions, lifetime=60)
-    from web.discord_auth import SignedIn
+async def test_a_session_expires(tmp_path: Path) -> None:
+    clock = ManualClock()
+    repo, service = await open_service(tmp_path / "expiry.sqlite3", clock)
+    try:
+        sessions = Sessions(service.sign_ins)
+        store = ActivitySessions(sessions, lifetime=60)
+        from web.discord_auth import SignedIn
 
-    token = store.issue(SignedIn(Identity(5, "e", "en"), "at", None))
-    assert store.live(token) == (Identity(5, "e", "en"), None)
-    now[0] = 61
-    assert store.live(token) is None
-    assert sessions.get(token) is None  # the socket refuses it too
-    assert store.places == {}
+        token = await store.issue(SignedIn(Identity(5, "e", "en"), "at", None))
+        found = await store.live(token)
+        assert found is not None and found.identity == Identity(5, "e", "en")
+        clock.advance(61)
+        assert await store.live(token) is None
+        assert await sessions.get(token) is None  # the socket refuses it too
+        assert await service.sign_ins.prune_sign_ins() == 1
+    finally:
+        await repo.close()
 
 
 # --------------------------------------------------------------------- the routes
@@ -159,7 +164,7 @@ async def test_the_routes_sign_in_and_list_the_channels_matches_and_mine(
     assert played_here.match is not None and played_there.match is not None
     instance = discord_sim.state.activities.launch(alice, channel, guild)
 
-    sessions = Sessions()
+    sessions = Sessions(service.sign_ins)
     app = web.Application()
     add_routes(app, sessions, service, discord_app)
     async with TestServer(app) as server, aiohttp.ClientSession() as http:
@@ -181,7 +186,7 @@ async def test_the_routes_sign_in_and_list_the_channels_matches_and_mine(
         assert signed["user"] == {"id": str(alice), "name": "alice", "locale": "en-US"}
         assert signed["channel"] == str(channel)
         assert signed["access_token"] in discord_sim.state.activities.tokens
-        session = sessions.get(signed["session"])
+        session = await sessions.get(signed["session"])
         assert session is not None and session.identity.user_id == alice
         async with http.get(
             f"{base}/api/activity/matches", headers={"X-Session": signed["session"]}
@@ -191,3 +196,54 @@ async def test_the_routes_sign_in_and_list_the_channels_matches_and_mine(
     assert [m["match"] for m in listed["here"]] == [played_here.match.id]
     assert [m["match"] for m in listed["mine"]] == [played_there.match.id]
     assert listed["here"][0]["players"] == [str(bob), str(carol)]
+
+
+async def test_a_member_who_leaves_the_activity_loses_the_table(
+    discord_sim: DiscordSimulator, sim_world: World, service: MatchService
+) -> None:
+    """The instance is checked at every request and socket message, not only at sign-in:
+    once the member has left the Activity, the next message closes their socket, the
+    session is revoked, and neither the socket nor the matches' route lets them in again.
+    A member still in it goes on."""
+    from web.server import WebTable
+
+    discord_app = _app(discord_sim)
+    alice, bob = sim_world.alice, sim_world.bob
+    guild, channel = sim_world.guild.id, sim_world.channel.id
+    instance = discord_sim.state.activities.launch(alice.id, channel, guild)
+    discord_sim.state.activities.join(instance.instance_id, bob.id)
+    sessions = Sessions(service.sign_ins)
+    table = WebTable(service, sessions)
+    app = table.app()
+    store = add_routes(app, sessions, service, discord_app)
+    store.recheck = 0.0  # ask Discord at every message
+    table.access = store.still_in
+    async with TestServer(app, host="127.0.0.1") as server, aiohttp.ClientSession() as http:
+        base = f"http://127.0.0.1:{server.port}"
+        tokens = {}
+        for member in (alice, bob):
+            body = {"code": discord_sim.consent(member), "instance_id": instance.instance_id}
+            async with http.post(f"{base}/api/token", json=body) as answer:
+                assert answer.status == 200
+                tokens[member.id] = (await answer.json())["session"]
+        sockets = {}
+        for member in (alice, bob):
+            ws = await http.ws_connect(f"{base}/ws?session={tokens[member.id]}")
+            assert (await ws.receive_json())["type"] == "welcome"
+            sockets[member.id] = ws
+        discord_sim.state.activities.leave(instance.instance_id, bob.id)
+        for member in (alice, bob):
+            await sockets[member.id].send_json({"type": "matches"})
+        assert (await sockets[alice.id].receive_json())["type"] == "matches"
+        closed = await sockets[bob.id].receive()
+        assert closed.type == aiohttp.WSMsgType.CLOSE and closed.data == 4001
+        assert await sessions.get(tokens[bob.id]) is None  # revoked in the database
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(f"{base}/ws?session={tokens[bob.id]}")
+        assert refused.value.status == 401
+        for member, status in ((alice, 200), (bob, 401)):
+            async with http.get(
+                f"{base}/api/activity/matches", headers={"X-Session": tokens[member.id]}
+            ) as answer:
+                assert answer.status == status
+        await sockets[alice.id].close()

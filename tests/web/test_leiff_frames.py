@@ -66,7 +66,7 @@ async def served(tmp_path: Path) -> AsyncIterator[tuple[MatchService, WebTable, 
     await service.update_settings(
         LOCAL.guild_id, ANN, True, leiff_drinking=True, leiff_specials=True
     )
-    table = WebTable(service, Sessions(), local=LOCAL)
+    table = WebTable(service, Sessions(service.sign_ins), local=LOCAL)
     client = TestClient(TestServer(table.app()))
     await client.start_server()
     try:
@@ -128,7 +128,9 @@ async def play_whole_game(
     match = await open_table(service, players, teams)
     sockets: dict[int, Recorder] = {}
     for user in [*players, EVE]:
-        token = table.sessions.issue(Identity(user, NAMES[user], "de" if user == CAT else "en"))
+        token = await table.sessions.issue(
+            Identity(user, NAMES[user], "de" if user == CAT else "en")
+        )
         recorder = Recorder(user, await client.ws_connect(f"/ws?session={token}"))
         await recorder.next("welcome")
         await recorder.ws.send_json({"type": "watch", "match": match})
@@ -221,7 +223,9 @@ async def test_each_seat_is_told_its_own_lines_in_its_own_language(
     match = await open_table(service, players)
     sockets = {}
     for user in (*players, EVE):
-        token = table.sessions.issue(Identity(user, NAMES[user], "de" if user == CAT else "en"))
+        token = await table.sessions.issue(
+            Identity(user, NAMES[user], "de" if user == CAT else "en")
+        )
         recorder = Recorder(user, await client.ws_connect(f"/ws?session={token}"))
         await recorder.next("welcome")
         await recorder.ws.send_json({"type": "watch", "match": match})

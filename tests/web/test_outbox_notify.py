@@ -61,11 +61,13 @@ async def pg_table(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[tuple[Table
             repo, bot_user_id=LOCAL_BOT, choices=service_choices(), extra_audiences=(WEB_AUDIENCE,)
         )
         await prepare_local(service)
-        web_table = WebTable(service, Sessions(), local=LOCAL)
+        web_table = WebTable(service, Sessions(service.sign_ins), local=LOCAL)
         client = TestClient(TestServer(web_table.app()))
         await client.start_server()
         try:
-            yield Table(service, web_table, client), url
+            signed = Table(service, web_table, client)
+            await signed.sign_in()
+            yield signed, url
         finally:
             await client.close()
             await service.close()

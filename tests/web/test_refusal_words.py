@@ -27,7 +27,7 @@ NAMES = {ANN: "Ann", BOB: "Bob", CAT: "Cat"}
 async def test_every_refusal_reads_as_the_bot_says_it(table: Table, language: str) -> None:
     match = await table.board_match()
     tokens = {
-        user: table.table.sessions.issue(Identity(user, name, language))
+        user: await table.table.sessions.issue(Identity(user, name, language))
         for user, name in ((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat"))
     }
     sockets = {

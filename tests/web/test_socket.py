@@ -32,10 +32,11 @@ class Table:
         self.service = service
         self.table = table
         self.client = client
-        self.tokens = {
-            user: table.sessions.issue(Identity(user, name, "en"))
-            for user, name in ((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat"))
-        }
+        self.tokens: dict[int, str] = {}
+
+    async def sign_in(self) -> None:
+        for user, name in ((ANN, "Ann"), (BOB, "Bob"), (CAT, "Cat")):
+            self.tokens[user] = await self.table.sessions.issue(Identity(user, name, "en"))
 
     async def socket(self, user: int) -> aiohttp.ClientWebSocketResponse:
         ws = await self.client.ws_connect(f"/ws?session={self.tokens[user]}")
@@ -71,11 +72,13 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
         repo, bot_user_id=LOCAL_BOT, choices=service_choices(), extra_audiences=(WEB_AUDIENCE,)
     )
     await prepare_local(service)
-    web_table = WebTable(service, Sessions(), local=LOCAL)
+    web_table = WebTable(service, Sessions(service.sign_ins), local=LOCAL)
     client = TestClient(TestServer(web_table.app()))
     await client.start_server()
     try:
-        yield Table(service, web_table, client)
+        signed = Table(service, web_table, client)
+        await signed.sign_in()
+        yield signed
     finally:
         await client.close()
         await repo.close()
@@ -239,7 +242,7 @@ async def test_the_move_list_steps_back_through_the_game(table: Table) -> None:
 
 
 async def test_the_table_speaks_the_members_language(table: Table) -> None:
-    token = table.table.sessions.issue(Identity(21, "Dora", "de"))
+    token = await table.table.sessions.issue(Identity(21, "Dora", "de"))
     ws = await table.client.ws_connect(f"/ws?session={token}")
     welcome = await frame(ws, "welcome")
     assert welcome["language"] == "de"
@@ -290,7 +293,7 @@ async def test_the_local_sign_in_exists_only_without_discord(table: Table) -> No
     ws = await table.client.ws_connect(f"/ws?session={token}")
     welcome = await frame(ws, "welcome")
     assert welcome["local"] and welcome["language"] == "de" and welcome["user"]["name"] == "Du"
-    discord_only = WebTable(table.service, Sessions())
+    discord_only = WebTable(table.service, Sessions(table.service.sign_ins))
     assert "/api/local-session" not in {
         resource.canonical for resource in discord_only.app().router.resources()
     }
