@@ -186,4 +186,9 @@ def channel_actions(record: MatchRecord, state: BoardState) -> tuple[str, ...]:
             actions.append("offer_draw")
         else:
             actions.extend(("accept_draw", "decline_draw"))
+    # a takeback once a move was made (matchcore/service/takebacks.py: who may, when)
+    if "takeback_seat" in record.options:
+        actions.extend(("accept_takeback", "decline_takeback"))
+    elif state.ply > 0:
+        actions.append("ask_takeback")
     return tuple(actions)

@@ -76,6 +76,9 @@ class BoardMatches:
         seats = board_logic.seats_with_colours(record, new_state)
         seats = time_controls.after_move(control, seats, seat.seat, record.deadline_at, now)
         step.record = step.record.evolve(state=new_json, seats=seats, draw_offer_seat=None)
+        if "takeback_seat" in record.options:  # a move withdraws a takeback asked for
+            options = {k: v for k, v in record.options.items() if k != "takeback_seat"}
+            step.record = step.record.evolve(options=options)
         step.log(user_id, seat.seat, new_state.moves[-1], now)
         step.lines.append(board_logic.move_text(record, seat.seat, state, new_state))
         if new_state.outcome is not None:

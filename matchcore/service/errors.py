@@ -92,6 +92,11 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "rematch_started": "the rematch has already started",
     "record_move_illegal": "move {number} of the record, {move}, cannot be played there",
     "record_over": "the game is over at that move: start from an earlier one",
+    "takeback_not_in_daily": "this server allows no takebacks in rated daily matches",
+    "takeback_nothing": "you have made no move to take back",
+    "takeback_asked": "you already asked to take back your move",
+    "takeback_answer_first": "your opponent asked for a takeback: accept or decline it first",
+    "no_takeback_asked": "nobody asked for a takeback",
     "record_finished_board_only": "only a finished board game has a record",
     "too_many_you": (
         "you already have {count} game running (the limit here is {limit}): {places}",

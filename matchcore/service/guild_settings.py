@@ -41,7 +41,13 @@ class Choices:
 # (True, 86400, "night"); reading what a member typed ("an", "1 Tag", "Nacht") and writing
 # values for a reader is the edges' work (bot/features/settings/values.py).
 # On/off settings (what each means: docs/service.md, and the Discord layer's catalogue).
-SWITCHES = ("leiff_drinking", "leiff_water", "leiff_specials", "leiff_teams_allowed")
+SWITCHES = (
+    "leiff_drinking",
+    "leiff_water",
+    "leiff_specials",
+    "leiff_teams_allowed",
+    "daily_takebacks",
+)
 # Times, in seconds, each with the lowest and highest allowed.
 DURATIONS = {
     "board_move_seconds": (60, 14 * 86400),
@@ -81,6 +87,8 @@ class GuildSettings:
     max_matches_per_user: int = 5
     # days a year a member's daily clocks may stop for their vacation (/prefs vacation)
     vacation_days: int = 14
+    # whether a rated daily board match may take a move back (the opponent agreeing)
+    daily_takebacks: bool = False
     allowed_channels: tuple[int, ...] = field(default_factory=tuple)
     # the colours of the pictures in the server's channels (members may choose their own
     # for the pictures only they see, with /prefs)

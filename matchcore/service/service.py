@@ -64,6 +64,7 @@ from matchcore.service.standings import Standings
 from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 from matchcore.service.steps import CLAIM_SECONDS, AIMove, GameState, is_table
 from matchcore.service.store import CommitListener, MatchStore
+from matchcore.service.takebacks import Takebacks
 from matchcore.service.turn_notices import TurnNotice, TurnNotices
 from matchcore.service.vacations import VacationChange, Vacations
 from matchcore.service.vs_bot import BotOpponent
@@ -122,6 +123,7 @@ class MatchService:
         self.store.deadline_judge = self.clocks.timeout
         self.standings = Standings(repo, self.store.settings)
         self.past = History(self.store, self.describe)
+        self.takebacks = Takebacks(self.store, self.describe)
         self.lookups = Lookups(self.store, self.describe)
         self.prefs = Preferences(repo, clock, choices)
         self.vacations = Vacations(self.store, self.describe, self.prefs)
@@ -300,6 +302,19 @@ class MatchService:
             moves=moves,
             time_control=time_control,
         )
+
+    async def ask_takeback(self, match_id: int, user_id: int, version: int | None = None) -> Update:
+        return await self.takebacks.ask(match_id, user_id, version)
+
+    async def accept_takeback(
+        self, match_id: int, user_id: int, version: int | None = None
+    ) -> Update:
+        return await self.takebacks.accept(match_id, user_id, version)
+
+    async def decline_takeback(
+        self, match_id: int, user_id: int, version: int | None = None
+    ) -> Update:
+        return await self.takebacks.decline(match_id, user_id, version)
 
     async def rematch(self, match_id: int, user_id: int) -> Update:
         return await self.challenges.rematch(match_id, user_id)

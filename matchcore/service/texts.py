@@ -48,6 +48,12 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "match_started_level": "{first} vs {second} (level {level}): {game}, size {size}.",
     "draw_offered": "{user} offers a draw. {opponent} may accept or decline.",
     "draw_declined": "{user} declines the draw.",
+    "takeback_asked": "{user} asks to take back their last move. {opponent} may accept or decline.",
+    "takeback_declined": "{user} declines; {asker}'s move stands.",
+    "takeback_done": (
+        "{user}'s move {moves} is taken back.",
+        "The moves {moves} are taken back: {user} plays again.",
+    ),
     "first_move_missed": (
         "Match aborted: {user} never moved before their time ran out. It is unrated: nobody "
         "wins or loses."

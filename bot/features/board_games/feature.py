@@ -47,7 +47,14 @@ from matchcore.service import IllegalAction, MatchOver, NotInMatch, StaleVersion
 from matchcore.service.results import MatchInfo, Update
 from wording.service_words import service_error
 
-BOARD_SERVICE_ACTIONS = ("offer_draw", "accept_draw", "decline_draw")
+BOARD_SERVICE_ACTIONS = (
+    "offer_draw",
+    "accept_draw",
+    "decline_draw",
+    "ask_takeback",
+    "accept_takeback",
+    "decline_takeback",
+)
 # The board's buttons that end the match for the one who presses them: both ask first.
 ENDING_ACTIONS = ("resign", "abort")
 # What a typed move can be made of (cells, Lefe captures "e5xg6", Les pairs "e5+b2", words
