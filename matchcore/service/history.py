@@ -15,9 +15,18 @@ from matchcore.game_record import GameRecord, result_of
 from matchcore.service import board_logic, reasons
 from matchcore.service.describe import Describer
 from matchcore.service.errors import IllegalAction, InvalidRequest
-from matchcore.service.results import HistoryEntry, HistoryPage
+from matchcore.service.results import (
+    HistoryEntry,
+    HistoryPage,
+    LeaderboardRow,
+    PlayerStats,
+    Update,
+    VsBotStats,
+)
+from matchcore.service.standings import Standings
 from matchcore.service.steps import game_name
 from matchcore.service.store import MatchStore
+from matchcore.service.takebacks import Takebacks
 from matchcore.service.texts import Said
 from matchcore.storage import MatchRecord
 
@@ -102,3 +111,48 @@ def board_record(record: MatchRecord, state: BoardState) -> GameRecord:
         date=time.strftime("%Y-%m-%d", time.gmtime(ended)),
         match_id=record.id,
     )
+
+
+class PastAndTakebacks:
+    """The facade's calls about standings, finished matches and takebacks, handed to their
+    parts (a base of :class:`matchcore.service.service.MatchService`, which sets them)."""
+
+    standings: Standings
+    past: History
+    takebacks: Takebacks
+
+    async def leaderboard(
+        self, guild_id: int, game: str, limit: int = 10, pool: str | None = None
+    ) -> list[LeaderboardRow]:
+        return await self.standings.leaderboard(guild_id, game, limit, pool)
+
+    async def vs_bot_stats(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[VsBotStats]:
+        return await self.standings.vs_bot_stats(guild_id, user_id, game)
+
+    async def stats(
+        self, guild_id: int, user_id: int, game: str | None = None
+    ) -> list[PlayerStats]:
+        return await self.standings.stats(guild_id, user_id, game)
+
+    async def history(
+        self, guild_id: int, user_id: int, game: str | None = None, page: int = 0
+    ) -> HistoryPage:
+        return await self.past.history(guild_id, user_id, game, page)
+
+    async def game_record(self, match_id: int) -> GameRecord:
+        return await self.past.game_record(match_id)
+
+    async def ask_takeback(self, match_id: int, user_id: int, version: int | None = None) -> Update:
+        return await self.takebacks.ask(match_id, user_id, version)
+
+    async def accept_takeback(
+        self, match_id: int, user_id: int, version: int | None = None
+    ) -> Update:
+        return await self.takebacks.accept(match_id, user_id, version)
+
+    async def decline_takeback(
+        self, match_id: int, user_id: int, version: int | None = None
+    ) -> Update:
+        return await self.takebacks.decline(match_id, user_id, version)

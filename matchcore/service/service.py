@@ -17,7 +17,8 @@ share and calling the others only through their public methods:
 - :class:`BoardMatches` and :class:`LeiffTables` (with :class:`LeiffLobbies`) play;
 - :class:`BotOpponent` plays the bot's seats, which :class:`BotTurns` starts after the
   commit that makes them due; :class:`Clocks` applies deadlines;
-- :class:`Standings`, :class:`History` and :class:`Lookups` read; :class:`Preferences` keeps members' own;
+- :class:`Standings`, :class:`History` and :class:`Lookups` read (the calls of the first two,
+  with the takebacks', are in :class:`PastAndTakebacks`, a base of the facade); :class:`Preferences` keeps members' own;
 - :class:`Housekeeping` prunes what the database no longer needs.
 
 Each call of the facade is one line handing over to its part (see there for its
@@ -32,7 +33,6 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from matchcore.game_record import GameRecord
 from matchcore.records import ActionRecord, DmFailure, MemberPreferences
 from matchcore.service.admission import NewGames
 from matchcore.service.arguments import check_public_calls
@@ -43,7 +43,7 @@ from matchcore.service.clocks import Clocks
 from matchcore.service.describe import Describer
 from matchcore.service.errors import IllegalAction, StaleVersion
 from matchcore.service.guild_settings import Choices, GuildSettings
-from matchcore.service.history import History
+from matchcore.service.history import History, PastAndTakebacks
 from matchcore.service.housekeeping import Housekeeping, Retention
 from matchcore.service.leiff_lobbies import LeiffLobbies
 from matchcore.service.leiff_tables import LeiffTables
@@ -52,12 +52,8 @@ from matchcore.service.preferences import UNCHANGED, Preferences
 from matchcore.service.ratings import RatingBook
 from matchcore.service.results import (
     ChallengeInfo,
-    HistoryPage,
-    LeaderboardRow,
     MatchInfo,
-    PlayerStats,
     Update,
-    VsBotStats,
 )
 from matchcore.service.sign_ins import SignIns
 from matchcore.service.standings import Standings
@@ -72,7 +68,7 @@ from matchcore.storage import MatchRecord, Repository
 
 
 @check_public_calls  # malformed arguments raise the service's own errors
-class MatchService:
+class MatchService(PastAndTakebacks):
     """The one entry point of a front end for everything about games."""
 
     def __init__(
@@ -303,19 +299,6 @@ class MatchService:
             time_control=time_control,
         )
 
-    async def ask_takeback(self, match_id: int, user_id: int, version: int | None = None) -> Update:
-        return await self.takebacks.ask(match_id, user_id, version)
-
-    async def accept_takeback(
-        self, match_id: int, user_id: int, version: int | None = None
-    ) -> Update:
-        return await self.takebacks.accept(match_id, user_id, version)
-
-    async def decline_takeback(
-        self, match_id: int, user_id: int, version: int | None = None
-    ) -> Update:
-        return await self.takebacks.decline(match_id, user_id, version)
-
     async def rematch(self, match_id: int, user_id: int) -> Update:
         return await self.challenges.rematch(match_id, user_id)
 
@@ -385,30 +368,6 @@ class MatchService:
     async def prune_due(self) -> dict[str, int] | None:
         finished = await self.housekeeping.prune_due()
         return None if finished is None else dict(finished.deleted)
-
-    # ============================================================ standings
-    async def leaderboard(
-        self, guild_id: int, game: str, limit: int = 10, pool: str | None = None
-    ) -> list[LeaderboardRow]:
-        return await self.standings.leaderboard(guild_id, game, limit, pool)
-
-    async def vs_bot_stats(
-        self, guild_id: int, user_id: int, game: str | None = None
-    ) -> list[VsBotStats]:
-        return await self.standings.vs_bot_stats(guild_id, user_id, game)
-
-    async def stats(
-        self, guild_id: int, user_id: int, game: str | None = None
-    ) -> list[PlayerStats]:
-        return await self.standings.stats(guild_id, user_id, game)
-
-    async def history(
-        self, guild_id: int, user_id: int, game: str | None = None, page: int = 0
-    ) -> HistoryPage:
-        return await self.past.history(guild_id, user_id, game, page)
-
-    async def game_record(self, match_id: int) -> GameRecord:
-        return await self.past.game_record(match_id)
 
     # ============================================================ lookups and settings
     async def get_match(self, match_id: int) -> MatchInfo:
