@@ -109,6 +109,9 @@ def board_record(record: MatchRecord, state: BoardState) -> GameRecord:
         result=result_of(winners, bool(result.get("draw"))),
         termination=how or "rules",
         date=time.strftime("%Y-%m-%d", time.gmtime(ended)),
+        # the control's code (matchcore.service.time_controls: "move:259200" is 3 days a
+        # move); empty for a match on the server's time per move, chosen before codes
+        time_control=record.time_control or "",
         match_id=record.id,
     )
 

@@ -83,6 +83,9 @@ async def test_history_pages_open_a_replay_that_steps_exports_and_plays_on(
     assert all(any(f"· {o} ·" in line for o in outcomes) for line in first_lines)
     counter = translate(language, "bot.history.counter", page=1, pages=2, total=9)
     assert counter in page.text
+    # the time control of each: the server's time per move (1 day), chosen by /play
+    day = "1 Tag pro Zug" if language == "de" else "1 day per move"
+    assert all(line.endswith(day) for line in first_lines), first_lines
 
     older = await sim.click(world.carol, page, label(language, "bot.history.older"))
     page = older.last_message

@@ -16,7 +16,7 @@ from matchcore.game_record import GameRecord, RecordError, parse_record
 from matchcore.service import MatchService
 from matchcore.service.errors import IllegalAction
 from matchcore.storage import open_repository
-from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, ManualClock, start_board_match
+from tests.service.helpers import ALICE, BOB, CAROL, CHANNEL, GUILD, ManualClock
 
 BOT = 999_000_222
 BOARD_GAMES = ("lefe", "dalen", "lublache", "les")
@@ -41,7 +41,11 @@ async def random_finished_match(
     """A match between Alice and Bob of random legal moves, to its end by the rules or,
     after ``cap`` moves, a resignation of the player to move."""
     clock.advance(120)
-    started = await start_board_match(service, game, ALICE, BOB, size=5)
+    offer = await service.challenge(
+        GUILD, CHANNEL, ALICE, game, BOB, size=5, time_control="move:259200"
+    )
+    assert offer.challenge_id is not None
+    started = await service.accept_challenge(offer.challenge_id, BOB)
     assert started.match is not None
     match_id = started.match.id
     for _ in range(cap):
@@ -71,6 +75,7 @@ async def test_a_record_read_back_is_the_same_game_and_plays_on_from_any_move(
         assert stored is not None and stored.state is not None
         final = get_board_game(game).from_json(stored.state)
         assert record.moves == final.moves and record.size == 5 and record.match_id == match_id
+        assert record.time_control == "move:259200"
         named = GameRecord(**{**record.__dict__, "players": ('Ann "the hex" B.', "bob")})
         text = named.text()
         # the record as a member pastes it into a command: on one line

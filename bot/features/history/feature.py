@@ -28,6 +28,7 @@ from bot.common.games import game_choices, game_title
 from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
+from bot.common.time_words import control_words
 from bot.common.translator import command_text
 from bot.features.history.messages import HistoryLine, HistoryMessage
 from bot.features.history.replays import Replays
@@ -149,6 +150,8 @@ class History:
             outcome=outcome,
             date=when,
         )
+        if match.time_control:  # "3 days per move" (a match stored before controls: none)
+            text += " · " + control_words(language, match.time_control)
         option = None
         if board:
             option = translate(
