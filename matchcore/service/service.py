@@ -31,9 +31,8 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import replace
 
-from matchcore.records import ActionRecord, DmFailure, MemberPreferences
+from matchcore.records import ActionRecord, DmFailure
 from matchcore.service.admission import NewGames
 from matchcore.service.arguments import check_public_calls
 from matchcore.service.board_matches import BoardMatches
@@ -48,7 +47,8 @@ from matchcore.service.housekeeping import Housekeeping, Retention
 from matchcore.service.leiff_lobbies import LeiffLobbies
 from matchcore.service.leiff_tables import LeiffTables
 from matchcore.service.lookups import Lookups
-from matchcore.service.preferences import UNCHANGED, Preferences
+from matchcore.service.member_calls import MemberCalls
+from matchcore.service.preferences import Preferences
 from matchcore.service.ratings import RatingBook
 from matchcore.service.results import (
     ChallengeInfo,
@@ -61,14 +61,14 @@ from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 from matchcore.service.steps import CLAIM_SECONDS, AIMove, GameState, is_table
 from matchcore.service.store import CommitListener, MatchStore
 from matchcore.service.takebacks import Takebacks
-from matchcore.service.turn_notices import TurnNotice, TurnNotices
-from matchcore.service.vacations import VacationChange, Vacations
+from matchcore.service.turn_notices import TurnNotices
+from matchcore.service.vacations import Vacations
 from matchcore.service.vs_bot import BotOpponent
 from matchcore.storage import MatchRecord, Repository
 
 
 @check_public_calls  # malformed arguments raise the service's own errors
-class MatchService(PastAndTakebacks):
+class MatchService(MemberCalls, PastAndTakebacks):
     """The one entry point of a front end for everything about games."""
 
     def __init__(
@@ -450,28 +450,3 @@ class MatchService(PastAndTakebacks):
         return await self.lookups.update_settings(guild_id, user_id, has_manage_guild, **changes)
 
     # ============================================================ members' preferences
-    async def preferences(self, user_id: int) -> MemberPreferences:
-        return await self.prefs.preferences(user_id)
-
-    async def set_preferences(
-        self,
-        user_id: int,
-        *,
-        hints: object = UNCHANGED,
-        theme: object = UNCHANGED,
-        turn_dms: object = UNCHANGED,
-    ) -> MemberPreferences:
-        return await self.prefs.set_preferences(
-            user_id, hints=hints, theme=theme, turn_dms=turn_dms
-        )
-
-    async def set_vacation(self, user_id: int, days: int) -> VacationChange:
-        change = await self.vacations.set_vacation(user_id, days)
-        updates = tuple([await self.lookups.current(match_id) for match_id in change.moved])
-        return replace(change, updates=updates)
-
-    async def turn_notices(self, now: float | None = None) -> list[TurnNotice]:
-        return await self.notices.due(now)
-
-    async def hints_on(self, user_id: int, game: str) -> bool:
-        return await self.prefs.hints_on(user_id, game)
