@@ -65,3 +65,10 @@ def test_the_other_seats_unseen_cards_sink_as_a_round_goes_on() -> None:
     # the measurement the worlds lean on: later in a round the others' hands are lower
     late = [x for turns, xs in found.items() if turns >= 2 for x in xs]
     assert sum(late) / len(late) < sum(found[0]) / len(found[0])
+
+
+def test_the_recorded_table_is_the_report_of_the_committed_record() -> None:
+    docs = Path(__file__).resolve().parents[2] / "docs" / "benchmarks"
+    games = load_record([docs / "leiff-seats.jsonl"])
+    assert games
+    assert markdown(line_figures(games.values())) in (docs / "ai.md").read_text(encoding="utf-8")
