@@ -46,7 +46,7 @@ MAX_PLIES = 400
 LAST_PLIES = 16  # read the end of each line, where readings are short and wins are near
 VARIATIONS = 6  # random lines branched off each game near its end
 BRANCH_BACK = 30  # a variation branches off at most this many plies before the game's end
-BUDGET = 60_000  # positions one position's reading may play before it is skipped
+BUDGET = 6_000  # positions one position's reading may play before it is skipped (a re-check in the tests costs as much)
 HORIZONS = {"lublache": 2}  # a Lublache win needs the opponent's reply: two plies
 SIZES = {"lefe": 6, "dalen": 7, "les": 7, "lublache": 7}
 
@@ -148,7 +148,8 @@ def select(records: list[dict[str, Any]], keep: int) -> list[Puzzle]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", required=True)
-    parser.add_argument("--games", type=int, default=0, help="play games 0 .. N-1")
+    parser.add_argument("--games", type=int, default=0, help="play games FIRST .. N-1")
+    parser.add_argument("--first", type=int, default=0, help="the first game's number")
     parser.add_argument("--size", type=int, default=None)
     parser.add_argument("--record", type=Path, required=True)
     parser.add_argument("--write", type=Path, default=None)
@@ -156,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     size = args.size or SIZES[args.game]
     done = {int(r["number"]) for r in _records(args.record)}
-    for number in range(args.games):
+    for number in range(args.first, args.games):
         if number in done:
             continue
         record = mine(args.game, number, size)

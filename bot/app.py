@@ -48,6 +48,7 @@ from bot.features.information import Information
 from bot.features.learning import Learning
 from bot.features.leiff_tables import LeiffTables
 from bot.features.play import Play
+from bot.features.review import PuzzleDesk, Reviewing
 from bot.features.settings import Preferences, ServerSettings
 from bot.settings import Settings
 from engine.spec import GameKind
@@ -143,6 +144,13 @@ class LeafBot(discord.AutoShardedClient):
         learning.register(self.components)
         history = History(self.context, self.delivery, self.errors)
         history.register(self.components)
+        self.reviewing = Reviewing(self.context, self.delivery, self.errors)
+        self.puzzle_desk = PuzzleDesk(self.context, self.errors)
+        self.reviewing.register(self.components)
+        self.puzzle_desk.register(self.components)
+        board_games.on_review = self.reviewing.open
+        board_games.on_answer = self.puzzle_desk.answer
+        self._mining: asyncio.Task[None] | None = None
         starters: dict[GameKind, GameFeature] = {
             GameKind.BOARD: board_games,
             GameKind.CARDS: leiff_tables,
@@ -154,6 +162,8 @@ class LeafBot(discord.AutoShardedClient):
             Information(self.context, self.errors),
             history,
             learning,
+            self.reviewing,
+            self.puzzle_desk,
             ServerSettings(self.context, self.errors),
             Preferences(self.context, self.errors, self.delivery),
         )
@@ -300,12 +310,32 @@ class LeafBot(discord.AutoShardedClient):
             except Exception:
                 log.exception("clock tick failed")
             try:
+                await self.learning_tick()
+            except Exception:
+                log.exception("the daily puzzle or mining failed")
+            try:
                 # after the tick's updates went out: a bounded share of a pruning pass,
                 # when one is due and this process holds it (docs/service.md, "What is kept")
                 await self.service.prune_due()
             except Exception:
                 log.exception("pruning failed")
             await asyncio.sleep(max(0.1, self._tick_seconds - (time.monotonic() - started)))
+
+    async def learning_tick(self) -> None:
+        """Each server's daily puzzle, posted by the process that claims its day first, and
+        the mining of finished rated matches in the background (one match at a time, in the
+        AI pool's workers; claimed, so no two processes mine one match)."""
+        for guild in self.guilds:
+            if self._runs_guild(guild.id):
+                await self.puzzle_desk.post_daily(guild)
+        if self._mining is None or self._mining.done():
+            self._mining = asyncio.create_task(self._mine(), name="leafbot-mining")
+
+    async def _mine(self) -> None:
+        try:
+            await self.service.puzzles.mine_one()
+        except Exception:
+            log.exception("mining a match for puzzles failed")
 
     async def tick_once(self, now: float | None = None) -> int:
         """Run one service tick and publish what it reports; returns the number of updates."""

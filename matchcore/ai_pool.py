@@ -23,21 +23,33 @@ use with ``configure(max_workers)`` (default one worker, matching ``Settings.ai_
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import multiprocessing
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from engine import board_game_names, get_board_game, origins, register_all
+from engine.ai import puzzles, review
 from engine.ai.levels import choose_move_from_json, get_level, position_seed, search_move
 
 log = logging.getLogger(__name__)
+
+ReviewProgress = Callable[[int, int], Awaitable[None]]
 
 # Extra seconds allowed on top of a level's time limit before the fallback answers: the
 # first call also pays for starting a worker and importing the engine.
 GRACE_SECONDS = 10.0
 # The fallback search: a quick look at the moves, well inside any Discord interaction.
 FALLBACK_TIME_LIMIT = 0.2
+# A review is scanned in parts of this many moves, each one call: the caller shows progress
+# between them, and other searches (the bots' moves) get the worker between parts.
+REVIEW_PART = 25
+# Mining a finished match for puzzles: its last plies, each position's reading bounded.
+MINE_LAST_PLIES = 24
+MINE_BUDGET = 6_000
+MINE_SECONDS_PER_POSITION = 5.0
 
 
 def _fallback_move(state_json: str, game: str, level: str) -> str:
@@ -55,6 +67,39 @@ def _choose_in_worker(
     game registered after the pool started is known too."""
     register_all(games)
     return choose_move_from_json(state_json, game, level, seed)
+
+
+def _review_part(
+    games: tuple[str, ...], state_json: str, game: str, start: int, stop: int
+) -> list[dict[str, object]]:
+    """The review's scan of moves ``start`` to ``stop`` of the finished game, in a worker."""
+    register_all(games)
+    positions = list(get_board_game(game).from_json(state_json).history())
+    return [review.ply_dict(p) for p in review.scan(positions, start=start, stop=stop)]
+
+
+def _review_end(
+    games: tuple[str, ...], state_json: str, game: str, plies: list[dict[str, object]]
+) -> str:
+    """The review's second pass (the mistakes checked), in a worker: the review's JSON."""
+    register_all(games)
+    positions = list(get_board_game(game).from_json(state_json).history())
+    done = review.conclude(positions, [review.ply_from(p) for p in plies])
+    return json.dumps(done.to_dict(), sort_keys=True)
+
+
+def _mine(games: tuple[str, ...], state_json: str, game: str) -> list[dict[str, object]]:
+    """The puzzles of a finished game, in a worker (each as :meth:`Puzzle.to_dict`)."""
+    register_all(games)
+    positions = list(get_board_game(game).from_json(state_json).history())
+    found = puzzles.mine_game(
+        positions,
+        horizon=puzzles.horizon_for(game),
+        last_plies=MINE_LAST_PLIES,
+        deadline_per_position=MINE_SECONDS_PER_POSITION,
+        budget_per_position=MINE_BUDGET,
+    )
+    return [p.to_dict() for p in found]
 
 
 def _validate(state_json: str, game: str, level: str) -> None:
@@ -111,6 +156,33 @@ class AIPool:
             await self._discard_pool()
         return await asyncio.to_thread(_fallback_move, state_json, game, level)
 
+    async def review(
+        self, state_json: str, game: str, progress: ReviewProgress | None = None
+    ) -> str:
+        """The review of the finished game ``state_json`` (its JSON), worked out in the
+        workers a part at a time; ``progress(done, total)`` is awaited after each part."""
+        if game not in board_game_names():
+            raise ValueError(f"{game!r} is not a board game")
+        loop = asyncio.get_running_loop()
+        total = get_board_game(game).from_json(state_json).ply
+        plies: list[dict[str, object]] = []
+        for start in range(0, total, REVIEW_PART):
+            stop = min(total, start + REVIEW_PART)
+            part = await loop.run_in_executor(
+                self._pool(), _review_part, origins(), state_json, game, start, stop
+            )
+            plies.extend(part)
+            if progress is not None:
+                await progress(stop, total)
+        return await loop.run_in_executor(
+            self._pool(), _review_end, origins(), state_json, game, plies
+        )
+
+    async def mine(self, state_json: str, game: str) -> list[dict[str, object]]:
+        """The puzzles of a finished game (see :func:`engine.ai.puzzles.mine_game`)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool(), _mine, origins(), state_json, game)
+
     async def _discard_pool(self) -> None:
         executor, self._executor = self._executor, None
         if executor is not None:
@@ -129,6 +201,11 @@ class AIPool:
 
 
 _shared: AIPool | None = None
+
+
+def shared() -> AIPool:
+    """The shared pool (created with one worker when nobody configured it)."""
+    return _shared if _shared is not None else configure()
 
 
 def configure(max_workers: int = 1) -> AIPool:

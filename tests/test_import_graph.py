@@ -41,7 +41,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "matchcore", "i18n", "render", "tutorial", "wording", "web", "bot")
 # What the match core may import besides the standard library: itself, the engine, its
 # storage drivers (SQLite, PostgreSQL) and the rating model.
-CORE_IMPORTS = frozenset({"matchcore", "engine", "aiosqlite", "asyncpg", "openskill"})
+CORE_IMPORTS = frozenset({"matchcore", "engine", "aiosqlite", "asyncpg", "openskill", "glicko2"})
 
 
 def _module_name(path: Path) -> str:

@@ -28,7 +28,11 @@ HISTORY = "h"
 # a replay's page: target is the match, version the move shown (0: the empty board), action
 # what the button does (REPLAY_* below): nothing about the page is kept between clicks
 REPLAY = "r"
-SCOPES = (BOARD, LEIFF, CHALLENGE, TUTORIAL, HISTORY, REPLAY)
+# a review's page: target is the match id, version the page (0: the graph)
+REVIEW = "v"
+# a puzzle: target is the puzzle id, version 0, action what to do (open it)
+PUZZLE = "z"
+SCOPES = (BOARD, LEIFF, CHALLENGE, TUTORIAL, HISTORY, REPLAY, REVIEW, PUZZLE)
 
 # Actions the bot itself defines (everything else is passed to the service unchanged).
 SHOW_HAND = "~hand"  # the "Show my hand" fallback for a player whose DMs are closed
@@ -65,7 +69,7 @@ REPLAY_PRACTICE = "~from"
 # "Play on the board": launches the Activity (the web table inside Discord) in the channel
 ACTIVITY = "~activity"
 
-_HEAD = r"^lb\|(?P<scope>[bfcthr])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
+_HEAD = r"^lb\|(?P<scope>[bfcthrvz])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
 # Any of our ids (for decoding).
 TEMPLATE = re.compile(_HEAD + r"(?P<action>.{1,80})$", re.DOTALL)
 # Buttons and select menus get distinct templates because discord.py keeps one dynamic item

@@ -18,7 +18,7 @@ import multiprocessing
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import render
 from engine import board_game_names, get_board_game, origins, register_all
@@ -26,7 +26,9 @@ from engine.board import BoardState
 from engine.leiff import Leiff
 from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE
-from render.annotations import hint_cells
+from render import review as review_pictures
+from render.annotations import board_panel, hint_cells
+from render.encode import png_bytes
 from tutorial import hint_picture, illegal_move_picture, tutorial_page
 
 log = logging.getLogger(__name__)
@@ -170,6 +172,65 @@ def _pair(names: Sequence[str]) -> tuple[str, str]:
     return first, second
 
 
+def review_graph_png(
+    chances: tuple[float, ...],
+    turning_points: tuple[int, ...],
+    mistakes: dict[int, int],
+    title: str,
+    axis_label: str,
+    theme: str = "classic",
+) -> bytes:
+    """A review's evaluation graph (:func:`render.review.evaluation_graph`), as PNG."""
+    image = review_pictures.evaluation_graph(
+        chances,
+        turning_points=turning_points,
+        mistakes=mistakes,
+        title=title,
+        axis_label=axis_label,
+        width=BOARD_WIDTH,
+        theme=theme,
+    )
+    return png_bytes(image)
+
+
+def review_move_png(
+    game: str,
+    state_json: str,
+    played: str | None,
+    better: str,
+    caption: str,
+    language: str = DEFAULT_LANGUAGE,
+    theme: str = "classic",
+) -> bytes:
+    """A position with the move played and the better one marked, as PNG."""
+    state = get_board_game(game).from_json(state_json)
+    image = review_pictures.move_picture(
+        state, played, better, caption=caption, width=BOARD_WIDTH, theme=theme, language=language
+    )
+    return png_bytes(image)
+
+
+def puzzle_png(
+    game: str,
+    state_json: str,
+    line: tuple[str, ...],
+    caption: str,
+    language: str = DEFAULT_LANGUAGE,
+    theme: str = "classic",
+) -> bytes:
+    """A puzzle's position (``line`` empty) or its solution line drawn, as PNG."""
+    state = get_board_game(game).from_json(state_json)
+    if line:
+        image = review_pictures.line_picture(
+            state, line, caption=caption, width=BOARD_WIDTH, theme=theme, language=language
+        )
+    else:
+        image = board_panel(
+            state, caption=caption, width=BOARD_WIDTH, theme=theme, language=language
+        ).image
+    return png_bytes(image)
+
+
 class Painter:
     """Turns states and views into PNG/GIF bytes without blocking the event loop."""
 
@@ -283,6 +344,18 @@ class Painter:
                 theme,
             )
         return await self._run(refusal_png, state, move, tuple(names), language, theme)
+
+    async def review_graph_png(self, *args: Any) -> bytes:
+        """:func:`review_graph_png` off the event loop."""
+        return await self._run(review_graph_png, *args)
+
+    async def review_move_png(self, *args: Any) -> bytes:
+        """:func:`review_move_png` off the event loop."""
+        return await self._run(review_move_png, *args)
+
+    async def puzzle_png(self, *args: Any) -> bytes:
+        """:func:`puzzle_png` off the event loop."""
+        return await self._run(puzzle_png, *args)
 
     async def tutorial_png(
         self, game: str, number: int, language: str, theme: str = "classic"

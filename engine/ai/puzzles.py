@@ -35,8 +35,15 @@ from engine.board import BoardState
 
 # How far puzzles read: the solution wins within this many plies (its own move included).
 DEFAULT_HORIZON = 3
+# Lublache is won by having no placement at one's turn: a win needs the opponent's reply.
+HORIZONS = {"lublache": 2}
 # A puzzle's rating before anyone has tried it (Glicko-2's scale, 1500 = average).
 BASE_RATING = 1500.0
+
+
+def horizon_for(game: str) -> int:
+    """How many plies a puzzle of ``game`` reads (its solution's longest line)."""
+    return HORIZONS.get(game, DEFAULT_HORIZON)
 
 
 class OutOfTime(Exception):

@@ -92,18 +92,18 @@ class Review:
         return {
             "game": self.game,
             "colours": list(self.colours),
-            "plies": [_ply_dict(p) for p in self.plies],
+            "plies": [ply_dict(p) for p in self.plies],
             "mistakes": {c: [m.ply for m in ms] for c, ms in self.mistakes.items()},
-            "checked": {c: [_ply_dict(m) for m in ms] for c, ms in self.mistakes.items()},
+            "checked": {c: [ply_dict(m) for m in ms] for c, ms in self.mistakes.items()},
             "turning_points": list(self.turning_points),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, object]) -> Review:
-        plies = tuple(_ply_from(p) for p in _list(data["plies"]))
+        plies = tuple(ply_from(p) for p in _list(data["plies"]))
         checked = data.get("checked") or {}
         assert isinstance(checked, dict)
-        mistakes = {str(c): tuple(_ply_from(m) for m in _list(ms)) for c, ms in checked.items()}
+        mistakes = {str(c): tuple(ply_from(m) for m in _list(ms)) for c, ms in checked.items()}
         colours = _list(data["colours"])
         return cls(
             game=str(data["game"]),
@@ -119,7 +119,7 @@ def _list(value: object) -> list[object]:
     return value
 
 
-def _ply_dict(p: PlyReview) -> dict[str, object]:
+def ply_dict(p: PlyReview) -> dict[str, object]:
     return {
         "ply": p.ply,
         "mover": p.mover,
@@ -132,7 +132,7 @@ def _ply_dict(p: PlyReview) -> dict[str, object]:
     }
 
 
-def _ply_from(data: object) -> PlyReview:
+def ply_from(data: object) -> PlyReview:
     assert isinstance(data, dict)
     reason = data.get("reason")
     return PlyReview(
@@ -183,8 +183,12 @@ def scan(
     *,
     progress: Progress | None = None,
     deadline: float = math.inf,
+    start: int = 0,
+    stop: int | None = None,
 ) -> list[PlyReview]:
-    """The first pass: every move of every position valued once (see the module)."""
+    """The first pass: every move of every position valued once (see the module); only
+    the moves ``start`` to ``stop`` (excluded) when given, so that a long game can be
+    scanned in parts and its progress shown."""
     if not positions:
         return []
     game = positions[0].game
@@ -192,7 +196,7 @@ def scan(
     first = game.colors[0]
     plies: list[PlyReview] = []
     total = len(positions) - 1
-    for index in range(total):
+    for index in range(start, total if stop is None else min(stop, total)):
         before, after = positions[index], positions[index + 1]
         mover = before.to_move
         played = after.moves[-1] if after.moves else ""
@@ -291,8 +295,15 @@ def review_game(
     deadline: float = math.inf,
 ) -> Review:
     """Review a game from its positions in order (the first the start, the last the end)."""
-    game = positions[0].game
     plies = scan(positions, progress=progress, deadline=deadline)
+    return conclude(positions, plies, deadline=deadline)
+
+
+def conclude(
+    positions: Sequence[BoardState], plies: Sequence[PlyReview], *, deadline: float = math.inf
+) -> Review:
+    """The second pass over a scanned game: the mistakes checked, the turning points."""
+    game = positions[0].game
     mistakes: dict[str, tuple[PlyReview, ...]] = {}
     for colour in game.colors:
         own = sorted(

@@ -175,7 +175,7 @@ def placings(record: MatchRecord) -> list[Placing]:
 def channel_actions(record: MatchRecord, state: BoardState) -> tuple[str, ...]:
     """Buttons for the shared board message."""
     if record.status != "running":
-        return ("rematch",) if record.status == "finished" else ()
+        return ("rematch", "review") if record.status == "finished" else ()
     actions = [m for m in SPECIAL_MOVES if m in state.legal_moves()]
     # Before the first move the button ends the match unrated (whoever presses it has not
     # moved); later, "resign" still aborts for a player who has not moved yet (the

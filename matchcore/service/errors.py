@@ -40,6 +40,9 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "channel_not_allowed": "games cannot be hosted in this channel on this server",
     "invalid_request": "that request is not valid",
     "lobby_error": "that cannot be done in this lobby",
+    "review_board_only": "only a board game's match can be reviewed",
+    "review_not_finished": "a match is reviewed once it has finished",
+    "no_puzzle_left": "you have tried every puzzle there is for now; more come from this server's games",
     # malformed arguments (the Discord layer never makes them)
     "no_such_match": "there is no such match",
     "no_such_challenge": "there is no such challenge",

@@ -95,6 +95,8 @@ class GuildSettings:
     theme: str = DEFAULT_THEME
     # the language of channel messages ("en", "de"); "" follows the server's Discord locale
     language: str = ""
+    # the channel of the daily puzzle (0: none)
+    puzzle_channel: int = 0
 
     @classmethod
     def all_keys(cls) -> tuple[str, ...]:
@@ -186,6 +188,11 @@ def validate_value(key: str, value: Any, choices: Choices) -> Any:
         if len(channels) > 50:
             raise InvalidSettings("channels_too_many")
         return tuple(channels)
+    if key == "puzzle_channel":
+        channel = _as_int(key, value)
+        if not 0 <= channel <= MAX_SNOWFLAKE:
+            raise InvalidSettings("channels_not_ids")
+        return channel
     if key == "theme":
         if not isinstance(value, str) or value.strip().lower() not in choices.themes:
             raise InvalidSettings(

@@ -18,6 +18,7 @@ from matchcore.game_record import GameRecord
 from matchcore.records import ActionRecord, DmFailure, MemberPreferences
 from matchcore.service.bot_turns import BotTurnsListener
 from matchcore.service.guild_settings import GuildSettings
+from matchcore.service.learning import Puzzles, Reviews
 from matchcore.service.results import (
     ChallengeInfo,
     HistoryPage,
@@ -41,6 +42,10 @@ class GameService(Protocol):
 
     @property
     def bot_user_id(self) -> int | None: ...
+
+    # learning from games (issue 37): reviews of finished matches, puzzles
+    reviews: Reviews
+    puzzles: Puzzles
 
     async def start(self, *, bot_user_id: int | None = None) -> None: ...
     async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchInfo]: ...

@@ -44,6 +44,7 @@ from matchcore.service.errors import IllegalAction, StaleVersion
 from matchcore.service.guild_settings import Choices, GuildSettings
 from matchcore.service.history import History, PastAndTakebacks
 from matchcore.service.housekeeping import Housekeeping, Retention
+from matchcore.service.learning import Puzzles, Reviews
 from matchcore.service.leiff_lobbies import LeiffLobbies
 from matchcore.service.leiff_tables import LeiffTables
 from matchcore.service.lookups import Lookups
@@ -127,6 +128,9 @@ class MatchService(MemberCalls, PastAndTakebacks):
         self.housekeeping = Housekeeping(self.store, retention)
         # a front end's sessions, and the versions its poll reads (web/sessions.py)
         self.sign_ins = SignIns(repo, clock)
+        # learning from games: reviews and puzzles (their own facade: self.reviews.review)
+        self.reviews = Reviews(self.store)
+        self.puzzles = Puzzles(self.store)
         self.store.finished_listeners.append(
             lambda record: self.prefs.match_finished(
                 (s.user_id for s in record.seats if s.user_id is not None), record.game
@@ -154,6 +158,7 @@ class MatchService(MemberCalls, PastAndTakebacks):
         """
         if bot_user_id is not None:
             self.store.bot_user_id = bot_user_id
+        await self.puzzles.load_starter()
         # in the background: the bot turns a stopped process left due
         self.turns.resume(self._claim_bot_due)
 

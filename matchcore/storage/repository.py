@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from matchcore.records import ActionRecord, DmFailure, MemberPreferences, SignInRecord
+from matchcore.storage.learning import LearningRepository
 from matchcore.storage.records import (
     ChallengeRecord,
     MatchRecord,
@@ -44,7 +45,7 @@ class SchemaTooNew(StorageError):
     """The database was migrated by a newer release than this one: refuse to touch it."""
 
 
-class Repository(abc.ABC):
+class Repository(LearningRepository, abc.ABC):
     """Matches, challenges, ratings and settings. Implementations must be safe to share
     between coroutines of one event loop, and between processes sharing one database."""
 

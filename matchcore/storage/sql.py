@@ -42,6 +42,7 @@ from matchcore.storage.sql_access import Transaction, in_list
 from matchcore.storage.sql_challenges import ChallengeQueries
 from matchcore.storage.sql_history import HistoryQueries
 from matchcore.storage.sql_housekeeping import HousekeepingQueries
+from matchcore.storage.sql_learning import LearningQueries
 from matchcore.storage.sql_lookups import channel_lookup, guild_lookup
 from matchcore.storage.sql_members import MemberQueries
 from matchcore.storage.sql_messages import CHAT_AUDIENCES, CHAT_WHOLE, PENDING, MessageQueries
@@ -134,6 +135,7 @@ class SqlRepository(
     ChallengeQueries,
     HistoryQueries,
     HousekeepingQueries,
+    LearningQueries,
     MemberQueries,
     MessageQueries,
     NoticeQueries,

@@ -96,7 +96,7 @@ async def test_lefe_game_with_pie_swap_capture_choice_result_and_rematch(sim, wo
     match = await stored_match(bot, match_id)
     assert match.status == "finished"
     assert "Ratings:" in final.text
-    assert [b.label for b in final.buttons] == ["Rematch"]
+    assert [b.label for b in final.buttons] == ["Rematch", "Review"]
 
     # Rematch: Bob asks, Alice accepts, and the other player starts this time.
     asked = await sim.click(world.bob, final, "Rematch")
@@ -160,7 +160,7 @@ async def test_resign_ends_the_match_for_the_opponent(sim, world, bot):
     assert match.status == "finished" and match.result["winners"] == [world.bob.id]
     message = resigned.last_message
     assert "resigned" in message.text and pinged(message) == set()
-    assert [b.label for b in message.buttons] == ["Rematch"]
+    assert [b.label for b in message.buttons] == ["Rematch", "Review"]
     # the earlier boards keep their buttons (no edit), and a click on one says the
     # match is over
     boards = [m for m in world.channel.messages if m.attachments and m.id != message.id]

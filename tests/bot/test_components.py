@@ -21,7 +21,7 @@ def test_custom_ids_round_trip_and_refuse_what_does_not_fit():
     with pytest.raises(ValueError):
         make_id("b", 1, 1, "x" * 95)
     with pytest.raises(ValueError):
-        make_id("z", 1, 1, "draw")
+        make_id("q", 1, 1, "draw")
 
 
 def test_buttons_and_selects_have_distinct_templates():

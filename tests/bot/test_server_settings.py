@@ -56,7 +56,13 @@ def test_every_setting_and_theme_has_a_name_and_a_kind() -> None:
     and read only as one of the kinds of values (language has an option of its own)."""
     keys = set(GuildSettings.all_keys()) - {"language"}
     assert set(SETTING_TEXT_IDS) == keys
-    kinds = [set(SWITCHES), set(DURATIONS), set(COUNTS), set(CHOICES), {"allowed_channels"}]
+    kinds = [
+        set(SWITCHES),
+        set(DURATIONS),
+        set(COUNTS),
+        set(CHOICES),
+        {"allowed_channels", "puzzle_channel"},
+    ]
     assert sum(len(kind) for kind in kinds) == len(keys) and set().union(*kinds) == keys
     assert set(THEME_TEXT_IDS) == set(list_themes())
 

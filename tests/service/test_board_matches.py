@@ -135,7 +135,7 @@ async def test_resign_ends_the_match_and_rates_it(service: MatchService) -> None
     changes = {c.user_id: c for c in update.rating_changes}
     assert changes[ALICE].after_mu > changes[ALICE].before_mu
     assert changes[BOB].after_mu < changes[BOB].before_mu
-    assert update.buttons[0].actions == ("rematch",)
+    assert update.buttons[0].actions == ("rematch", "review")
     with pytest.raises(MatchOver):
         await service.play(match_id, ALICE, "e5")
 

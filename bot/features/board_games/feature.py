@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -68,6 +69,10 @@ class BoardGames(GameFeature):
     def __init__(self, context: Context, delivery: Delivery, errors: ErrorHandler) -> None:
         super().__init__(context, delivery, errors)
         self.lookup = MatchLookup(context)
+        # the Review button of a finished board, /move's answer to an open puzzle (the
+        # review feature's, set when the client builds its features)
+        self.on_review: Callable[[Responder, int], Awaitable[None]] | None = None
+        self.on_answer: Callable[[Responder, str], Awaitable[bool]] = _no_answer
 
     def register(self, router: ComponentRouter) -> None:
         router.route(BOARD, self._board_click)
@@ -138,6 +143,9 @@ class BoardGames(GameFeature):
             if not await responder.update_origin(content=said, view=None):
                 await responder.private(said)
             return
+        if action == "review" and self.on_review is not None:
+            await self.on_review(responder, match_id)
+            return
         if action == "rematch":
             update = await self.service.rematch(match_id, user_id)
         elif action in BOARD_SERVICE_ACTIONS:
@@ -169,6 +177,9 @@ class BoardGames(GameFeature):
         self, interaction: discord.Interaction, text: str, match_id: int | None = None
     ) -> None:
         async def run(responder: Responder) -> None:
+            # a puzzle the member opened within the hour takes the move as its answer
+            if match_id is None and await self.on_answer(responder, " ".join(text.split())):
+                return
             match, note = await self.lookup.my_board_match(
                 interaction, responder.user_id, match_id, for_a_move=True
             )
@@ -432,3 +443,8 @@ def _move_label(language: str, game: str, move: str) -> str:
     """How a move reads in a list: the game's own words for it ("e5, capturing the tree at
     g6", "e5 then b2"), in ``language``."""
     return phrase(language, get_spec(game).describe_move(move))
+
+
+async def _no_answer(responder: Responder, text: str) -> bool:
+    """Without the puzzles feature, /move is always a move in a match."""
+    return False

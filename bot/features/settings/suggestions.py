@@ -77,7 +77,7 @@ def suggestions(
         found = [(str(t), str(t)) for t in LEIFF_TARGETS if str(t).startswith(typed.strip())]
     elif key == "theme":
         found = theme_suggestions(language, typed)
-    elif key == "allowed_channels":
+    elif key in ("allowed_channels", "puzzle_channel"):
         found = _channels(language, typed, channels, here)
     else:
         found = []

@@ -63,6 +63,7 @@ SETTING_TEXT_IDS = {
     "vacation_days": N_("command.settings.key.vacation_days"),
     "allowed_channels": N_("command.settings.key.allowed_channels"),
     "theme": N_("command.settings.key.theme"),
+    "puzzle_channel": N_("command.settings.key.puzzle_channel"),
 }
 
 # each theme's name (in /settings and in /prefs)
@@ -130,6 +131,8 @@ def write_value(language: str, key: str, value: object) -> str:
         return write_duration(language, value)
     if key == "theme":
         return theme_name(language, str(value))
+    if key == "puzzle_channel":
+        return f"<#{value}>" if value else translate(language, "bot.settings.no_puzzle_channel")
     if key == "allowed_channels":
         channels = list(value) if isinstance(value, list | tuple) else []
         if not channels:
@@ -184,6 +187,10 @@ def read_value(
         )
     if key == "allowed_channels":
         return _read_channels(language, typed, channels or {})
+    if key == "puzzle_channel":
+        # one channel, or "all"/"none" in any language: no daily puzzle
+        chosen = _read_channels(language, typed, channels or {})
+        return chosen[0] if chosen else 0
     raise UserFacingError("bot.settings.error.no_key")
 
 
