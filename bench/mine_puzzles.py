@@ -86,14 +86,14 @@ def variation(positions: list[BoardState], number: int, index: int) -> tuple[lis
     return line, branch
 
 
-def mine(game: str, number: int, size: int) -> dict[str, Any]:
-    """Game ``number`` and its ``VARIATIONS`` variations, mined."""
+def mine(game: str, number: int, size: int, variations: int = VARIATIONS) -> dict[str, Any]:
+    """Game ``number`` and its ``variations`` variations, mined."""
     started = time.process_time()
     positions, players = play_game(game, number, size)
     lines: list[tuple[list[BoardState], dict[str, Any]]] = [
         (positions, {"players": players, "self_play": number})
     ]
-    for index in range(VARIATIONS):
+    for index in range(variations):
         line, branch = variation(positions, number, index)
         lines.append(
             (line, {"players": players, "self_play": number, "variation": index, "branch": branch})
@@ -115,6 +115,7 @@ def mine(game: str, number: int, size: int) -> dict[str, Any]:
         "number": number,
         "plies": len(positions) - 1,
         "cpu": round(time.process_time() - started, 2),
+        "variations": variations,
         "puzzles": [p.to_dict() for p in puzzles],
     }
 
@@ -154,13 +155,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--record", type=Path, required=True)
     parser.add_argument("--write", type=Path, default=None)
     parser.add_argument("--keep", type=int, default=80)
+    parser.add_argument(
+        "--variations", type=int, default=VARIATIONS, help="random lines branched off each game"
+    )
     args = parser.parse_args(argv)
     size = args.size or SIZES[args.game]
     done = {int(r["number"]) for r in _records(args.record)}
     for number in range(args.first, args.games):
         if number in done:
             continue
-        record = mine(args.game, number, size)
+        record = mine(args.game, number, size, args.variations)
         with args.record.open("a") as out:
             out.write(json.dumps(record, sort_keys=True) + "\n")
         print(

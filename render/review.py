@@ -28,6 +28,7 @@ from render.text import draw_text, font
 from render.themes import RGB, get_theme
 
 GRAPH_HEIGHT = 230
+MAX_RINGED = 12
 CELL = re.compile(r"[a-z]+[0-9]+")
 
 
@@ -165,7 +166,10 @@ def line_picture(
         taken.update(changed)
         state = state.play(move)
     placed_cells = tuple(cell for cell, _ in order)
-    marks = Annotations(here=placed_cells, about=tuple(sorted(taken - set(placed_cells))))
+    # the stones the line took or turned, ringed while they are few enough to read (a Dalen
+    # win that turns the whole army is seen on the board itself)
+    about = tuple(sorted(taken - set(placed_cells))) if len(taken) <= MAX_RINGED else ()
+    marks = Annotations(here=placed_cells, about=about)
     panel = board_panel(state, marks, caption=caption, width=width, theme=theme, language=language)
     image = panel.image
     draw = ImageDraw.Draw(image)

@@ -74,7 +74,8 @@ async def test_a_finished_game_is_reviewed_page_by_page_and_continued(sim, world
     page = sim.state.messages[page.id]
     await sim.click(world.alice, page, "Continue from here")
     board = last_board_message(world.channel)
-    assert not board.ephemeral and board.attachments[0].filename == "board.png"
+    assert not board.ephemeral and board.attachments[0].filename.startswith("board")
+    assert f"match #{match_id + 1}" in board.text
     assert f"<@{world.alice.id}>" in board.text  # the member to move, against the bot
     # the second request is read back at once
     again = await sim.slash(world.bob, "review", match=match_id)
