@@ -32,7 +32,7 @@ from typing import Any
 
 from engine import get_board_game
 from engine.ai.levels import search_move
-from engine.ai.puzzles import DEFAULT_HORIZON, Puzzle, mine_game, verify
+from engine.ai.puzzles import DEFAULT_HORIZON, MIN_MOVES, Puzzle, mine_game, verify
 from engine.board import BoardState
 
 # careless side, careful side: the pairings a game number cycles through
@@ -134,6 +134,8 @@ def select(records: list[dict[str, Any]], keep: int) -> list[Puzzle]:
     for record in sorted(records, key=lambda r: int(r["number"])):
         for data in record["puzzles"]:
             puzzle = Puzzle.from_dict(data)
+            if puzzle.moves < MIN_MOVES:
+                continue  # a record from before the rule: no choice, no puzzle
             key = (puzzle.to_move, tuple(sorted(puzzle.stones.items())))
             if key in seen:
                 continue

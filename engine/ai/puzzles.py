@@ -37,6 +37,8 @@ from engine.board import BoardState
 DEFAULT_HORIZON = 3
 # Lublache is won by having no placement at one's turn: a win needs the opponent's reply.
 HORIZONS = {"lublache": 2}
+# A position with fewer legal moves than this offers no choice worth a puzzle.
+MIN_MOVES = 3
 # A puzzle's rating before anyone has tried it (Glicko-2's scale, 1500 = average).
 BASE_RATING = 1500.0
 
@@ -231,8 +233,8 @@ def find_puzzle(
 ) -> Puzzle | None:
     """The puzzle in ``state`` (reached from ``before`` by the opponent's move), or None.
 
-    ``state`` is a puzzle when its side to move has exactly one move that wins within
-    ``horizon`` plies, and the opponent in ``before`` had a move after which it does not
+    ``state`` is a puzzle when its side to move has at least ``MIN_MOVES`` moves, exactly
+    one of which wins within ``horizon`` plies, and the opponent in ``before`` had a move after which it does not
     win within the horizon (the move played was a mistake). Raises :class:`OutOfTime`
     past ``deadline`` or after ``budget`` positions played by one of its readings.
     """
@@ -240,6 +242,8 @@ def find_puzzle(
         return None
     position = as_position(state)
     if position.outcome is not None or position.to_move != state.to_move:
+        return None
+    if len(position.legal_moves()) < MIN_MOVES:
         return None
     reader = Reader(deadline=deadline, budget=budget)
     mover = state.to_move
