@@ -144,6 +144,13 @@ class Puzzles:
         self.store = store
         self.repo = store.repo
         self.analyst = analyst
+        self._starter_loaded = False
+
+    async def _ready(self) -> None:
+        """The shipped starter set is stored on the first call that needs puzzles."""
+        if not self._starter_loaded:
+            self._starter_loaded = True
+            await self.load_starter()
 
     async def load_starter(self, puzzles: Sequence[Puzzle] | None = None) -> int:
         """Store the starter set's puzzles not stored yet; how many were new."""
@@ -162,6 +169,7 @@ class Puzzles:
     ) -> tuple[StoredPuzzle, PuzzlePlayer]:
         """The untried puzzle (of ``game``, or any board game) nearest the member's
         rating, now open for their answer."""
+        await self._ready()
         player = await self.player(user_id)
         games = [game] if game else list(board_game_names())
         puzzle = await self.repo.puzzle_near(games, guild_id, user_id, player.rating)
@@ -246,6 +254,7 @@ class Puzzles:
         day = day_of(now)
         if await self.repo.get_daily(guild_id, day) is not None:
             return None
+        await self._ready()
         # the day's puzzle: near a rating the day picks, the same for every process
         target = 1200.0 + zlib.crc32(f"{guild_id}:{day}".encode()) % 900
         puzzle = await self.repo.puzzle_near(list(board_game_names()), guild_id, 0, target)

