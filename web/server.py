@@ -48,7 +48,7 @@ from web.leiff_frame import leiff_frame, lobby_frame
 from web.limits import MAX_FRAME_BYTES, MAX_REFUSALS, TokenBucket
 from web.sessions import Identity, Session, Sessions
 from web.snapshot import board_frame, position_at
-from web.texts import FAILED, MALFORMED, TOO_FAST, language_of, welcome_frame
+from web.texts import FAILED, MALFORMED, TOO_FAST, language_of, match_line, welcome_frame
 from wording.service_words import refusal
 
 log = logging.getLogger(__name__)
@@ -391,6 +391,8 @@ class WebTable:
             client.watching.add(match_id)
             self.watchers.setdefault(match_id, weakref.WeakSet()).add(client)
         client.send(self._frame(client, info, state))
+        # every socket watching it has this version now (the poll need not send it again)
+        self.shown[match_id] = max(self.shown.get(match_id, -1), info.version)
 
     def _unwatch(self, client: Client, match_id: int) -> None:
         watchers = self.watchers.get(match_id)
@@ -442,17 +444,17 @@ class WebTable:
         task.add_done_callback(self._tasks.discard)
 
     async def _send_matches(self, client: Client) -> None:
-        matches = await self.service.user_matches(client.session.identity.user_id)
-        client.send(
-            {
-                "type": "matches",
-                "matches": [
-                    {"match": m.id, "game": m.game, "status": m.status}
-                    for m in matches
-                    if m.game in board_game_names() or m.game == LEIFF
-                ],
-            }
-        )
+        """The member's games for the start page, theirs to move first, each with whose
+        turn it is in words (``web.texts.match_line``)."""
+        member = client.session.identity.user_id
+        matches = [
+            m
+            for m in await self.service.user_matches(member)
+            if m.game in board_game_names() or m.game == LEIFF
+        ]
+        matches.sort(key=lambda m: (member not in m.to_act, m.status != "running", -m.id))
+        lines = [match_line(m, member, self._name, client.language) for m in matches]
+        client.send({"type": "matches", "matches": lines})
 
 
 async def _always(session: Session) -> bool:

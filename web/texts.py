@@ -3,12 +3,14 @@ language when its socket opens (the page holds no sentence of its own)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine import board_game_names, get_board_game
 from i18n import N_, language_for, translate
 from i18n.catalogues import translations
 from matchcore.service.leiff_logic import MAX_PLAYERS, MIN_PLAYERS
+from matchcore.service.results import MatchInfo
 from web.sessions import Identity
 
 # The labels the page shows; its code looks them up by the part after "web.".
@@ -114,4 +116,45 @@ def welcome_frame(identity: Identity, language: str, *, local: bool) -> dict[str
                 "cards": True,
             },
         ],
+    }
+
+
+# The start page's list of the member's games: whose turn each is.
+MATCH_YOUR_TURN = N_("web.match.your_turn")
+MATCH_WAITING = N_("web.match.waiting")
+MATCH_AGAINST = N_("web.match.against")
+
+
+def match_line(
+    info: MatchInfo, member: int, name: Callable[[int], str], language: str
+) -> dict[str, Any]:
+    """One of the member's games as the start page lists it: the game, against whom, and
+    whose turn it is (or that it has not started, or has ended)."""
+    bots = {seat.user_id for seat in info.seats if seat.is_bot}
+
+    def called(user: int) -> str:
+        return translate(language, BOT_NAME) if user in bots else name(user)
+
+    others = [
+        called(seat.user_id)
+        for seat in info.seats
+        if seat.user_id is not None and seat.user_id != member
+    ]
+    yours = info.status == "running" and member in info.to_act
+    if yours:
+        status = translate(language, MATCH_YOUR_TURN)
+    elif info.status == "running" and info.to_act:
+        names = ", ".join(dict.fromkeys(called(user) for user in info.to_act))
+        status = translate(language, MATCH_WAITING, names=names)
+    else:
+        status = translate(language, STATUS_TEXTS.get(info.status, STATUS_TEXTS["finished"]))
+    return {
+        "match": info.id,
+        "game": info.game,
+        "status": info.status,
+        "yourTurn": yours,
+        "against": translate(language, MATCH_AGAINST, names=", ".join(dict.fromkeys(others)))
+        if others
+        else "",
+        "text": status,
     }

@@ -322,3 +322,25 @@ async def test_a_move_committed_by_another_process_reaches_the_open_tables(
         assert await table.service.repo.pending_deliveries("web") == []
     finally:
         await other_repo.close()
+
+
+async def test_the_start_page_lists_the_members_games_theirs_to_move_first(table: Table) -> None:
+    """The start page: the member's games, the ones waiting for them first, each saying
+    against whom and whose turn it is, in the member's language."""
+    waiting = await table.board_match()  # Ann to move against Bob
+    update = await table.service.challenge(
+        LOCAL.guild_id, LOCAL.channel_id, BOB, "dalen", ANN, size=5
+    )
+    assert update.challenge is not None
+    started = await table.service.accept_challenge(update.challenge.id, ANN)
+    assert started.match is not None
+    token = await table.table.sessions.issue(Identity(BOB, "Bob", "de"))
+    ws = await table.client.ws_connect(f"/ws?session={token}")
+    await frame(ws, "welcome")
+    table.table.names[ANN] = Identity(ANN, "Ann", "en")
+    await ws.send_json({"type": "matches"})
+    listed = (await frame(ws, "matches"))["matches"]
+    assert [m["match"] for m in listed] == [started.match.id, waiting]
+    assert listed[0]["yourTurn"] and listed[0]["text"] == "Du bist dran"
+    assert listed[0]["against"] == "gegen Ann"
+    assert not listed[1]["yourTurn"] and listed[1]["text"] == "Wartet auf Ann"

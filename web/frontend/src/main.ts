@@ -11,6 +11,7 @@ import {
   type Geometry,
   type PositionFrame,
   type StateFrame,
+  type MatchLine,
   type TableFrame,
   type WelcomeFrame,
 } from "./protocol";
@@ -213,17 +214,25 @@ function fillSizes(): void {
   if (chosen) size.value = String(chosen.defaultSize);
 }
 
-function showMatches(matches: { match: number; game: string; status: string }[]): void {
+function showMatches(matches: MatchLine[]): void {
   const list = $("matches");
   list.replaceChildren();
   // a heading over an empty list reads as something failed to load: show it with games only
   $("matches-title").hidden = matches.length === 0;
   for (const m of matches) {
     const item = document.createElement("li");
+    item.className = "match" + (m.yourTurn ? " your-turn" : "");
     const link = document.createElement("a");
     link.href = `#match=${m.match}`;
     link.textContent = `${t(`game.${m.game}`)} #${m.match}`;
     item.appendChild(link);
+    for (const part of [m.against, m.text]) {
+      if (!part) continue;
+      const detail = document.createElement("span");
+      detail.className = "detail";
+      detail.textContent = part;
+      item.appendChild(detail);
+    }
     list.appendChild(item);
   }
 }
@@ -236,7 +245,9 @@ function matchInHash(): number | null {
 
 function route(): void {
   const id = matchInHash();
-  $("lobby").hidden = id !== null || !welcome?.local;
+  // the start page: the member's games (whose turn each is); a new game only locally
+  $("lobby").hidden = id !== null;
+  $("new-game").hidden = !welcome?.local;
   if (id === null) {
     $("table").hidden = true;
     $("leiff").hidden = true;

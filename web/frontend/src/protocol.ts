@@ -183,7 +183,17 @@ export type Frame =
   | PositionFrame
   | { type: "started"; match: number }
   | { type: "error"; text: string; match?: number | null }
-  | { type: "matches"; matches: { match: number; game: string; status: string }[] };
+  | { type: "matches"; matches: MatchLine[] };
+
+// One of the member's games on the start page: whose turn it is, in words.
+export interface MatchLine {
+  match: number;
+  game: string;
+  status: string;
+  yourTurn?: boolean;
+  against?: string;
+  text?: string;
+}
 
 // A move's cells in order: "b2xa1" (a capture), "a1+c7" (two set-up stones), "f6".
 export function moveCells(move: string): string[] {
