@@ -40,8 +40,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "matchcore", "i18n", "render", "tutorial", "wording", "web", "bot")
 # What the match core may import besides the standard library: itself, the engine, its
-# storage drivers (SQLite, PostgreSQL) and the rating model.
-CORE_IMPORTS = frozenset({"matchcore", "engine", "aiosqlite", "asyncpg", "openskill", "glicko2"})
+# storage drivers (SQLite, PostgreSQL), the rating models and the graph library the Swiss
+# pairing's matching comes from.
+CORE_IMPORTS = frozenset(
+    {"matchcore", "engine", "aiosqlite", "asyncpg", "openskill", "glicko2", "networkx"}
+)
 
 
 def _module_name(path: Path) -> str:

@@ -43,6 +43,7 @@ MAX_MOVE = 20
 _IDS: dict[str, tuple[str, type[ServiceError], bool]] = {
     "match_id": ("no_such_match", NotFound, False),
     "challenge_id": ("no_such_challenge", NotFound, False),
+    "tournament_id": ("no_such_tournament", NotFound, False),
     "guild_id": ("not_a_server", InvalidRequest, False),
     "channel_id": ("not_a_channel", InvalidRequest, False),
     "thread_id": ("not_a_thread", InvalidRequest, True),
@@ -55,6 +56,7 @@ _USERS: dict[str, bool] = {  # parameter -> whether None is allowed
     "target_id": True,
     "for_user": True,
     "bot_user_id": True,
+    "player_id": False,
 }
 _WHOLE_NUMBERS: dict[str, type[ServiceError]] = {
     "size": InvalidOptions,
@@ -63,6 +65,9 @@ _WHOLE_NUMBERS: dict[str, type[ServiceError]] = {
     "version": InvalidRequest,
     "after": InvalidRequest,
     "page": InvalidRequest,
+    "rounds": InvalidOptions,
+    "minutes": InvalidOptions,
+    "table_size": InvalidOptions,
 }
 _TEXTS: dict[str, tuple[str, type[ServiceError], bool]] = {
     "move": ("move_not_text", IllegalAction, False),
@@ -104,7 +109,7 @@ def _check(name: str, value: Any) -> None:
     elif name == "options":
         if value is not None and not isinstance(value, Mapping):
             raise InvalidOptions("options_not_names")
-    elif name == "now":
+    elif name in ("now", "starts_at"):
         if value is not None and not (
             isinstance(value, int | float)
             and not isinstance(value, bool)
@@ -137,7 +142,7 @@ def _check(name: str, value: Any) -> None:
             or not all(isinstance(move, str) and len(move) <= MAX_MOVE for move in value)
         ):
             raise IllegalAction("moves_not_texts")
-    elif name == "has_manage_guild" and not isinstance(value, bool):
+    elif name in ("has_manage_guild", "may_manage") and not isinstance(value, bool):
         raise InvalidRequest("permission_not_yes_no")
 
 

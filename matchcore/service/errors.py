@@ -121,6 +121,26 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
         "you have moved already, so match #{id} can no longer be aborted (you may resign)"
     ),
     "abort_board_only": "only a board match can be aborted; leave a Leiff table instead",
+    # tournaments
+    "no_such_tournament": "there is no such tournament",
+    "tournament_admin_only": (
+        "only members with Manage Server (or the server's tournament role) can do that"
+    ),
+    "tournament_format": "a tournament is an arena, a Swiss, a round robin or a Leiff event",
+    "tournament_format_game": (
+        "Leiff plays Leiff events; arenas, Swiss events and round robins are for the board games"
+    ),
+    "tournament_rounds": "a tournament has {low} to {high} rounds",
+    "tournament_minutes": "an arena lasts {low} to {high} minutes",
+    "tournament_table_size": "Leiff tables seat 3 to 6 players",
+    "tournament_start_time": "the start must be between now and {days} days from now",
+    "tournament_joined_already": "you are in this tournament already",
+    "tournament_not_joined": "you are not in this tournament",
+    "tournament_full": "this tournament is full ({count} players)",
+    "tournament_no_late_join": "this tournament has started: it takes no more players",
+    "tournament_over": "this tournament is over",
+    "tournament_started_already": "this tournament has started already",
+    "tournament_player_withdrawn": "{user} is no longer in this tournament",
     # the state of a match or table
     "not_started": "the game has not started yet",
     "not_a_leiff_table": "this is not a Leiff table",

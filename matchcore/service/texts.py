@@ -113,6 +113,31 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
         "Measured strength of this level in this game: about {elo} Elo ({low} to {high}, "
         "{games} games; the reference player is 1500)."
     ),
+    # tournaments
+    "tournament_match": "Tournament #{id}, round {round}.",
+    "tournament_match_arena": "Arena tournament #{id}.",
+    "tournament_joined": "{user} joins tournament #{id}.",
+    "tournament_left": "{user} leaves tournament #{id}.",
+    "tournament_pause_player": "{user} takes a break from arena #{id} (Join to play again).",
+    "tournament_back": "{user} is back in arena #{id}.",
+    "tournament_started": (
+        "Tournament #{id} starts with {count} player.",
+        "Tournament #{id} starts with {count} players.",
+    ),
+    "tournament_round": "Round {round} of {rounds} begins.",
+    "tournament_bye": "{user} has the bye this round (a win's points).",
+    "tournament_forfeit": "{user} did not play their game and is withdrawn from the tournament.",
+    "tournament_time_up": "Time is up: no new games; games under way still count.",
+    "tournament_finished": "Tournament #{id} is over.",
+    "tournament_cancelled": "Tournament #{id} is cancelled: too few players joined.",
+    "tournament_cancelled_by": "{user} cancelled tournament #{id}.",
+    "tournament_paused": (
+        "{user} paused the tournament: games under way go on, nobody is paired until it resumes."
+    ),
+    "tournament_resumed": "{user} resumed the tournament.",
+    "tournament_ended_early": "{user} ended the tournament early: games under way still count.",
+    "tournament_removed": "{user} removed {player} from the tournament.",
+    "tournament_reminder": "Tournament #{id} ({game}) starts in {minutes} minutes.",
     # why a match ended, when the service ended it (the engine says its own reasons)
     "reason_resigned": "{user} resigned",
     "reason_timed_out": "{user} ran out of time",

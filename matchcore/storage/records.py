@@ -216,3 +216,36 @@ class RatingRecord:
 
     def evolve(self, **changes: Any) -> RatingRecord:
         return evolved(self, changes)
+
+
+TOURNAMENT_STATUSES = ("upcoming", "running", "finished", "cancelled")
+
+
+@dataclass(frozen=True)
+class TournamentRecord:
+    """A tournament as stored: where it lives, what it plays, its state (players, pairings,
+    results: ``matchcore.tournament.model.TournamentState`` as JSON) and its version."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    game: str
+    format: str
+    status: str
+    state: str
+    created_at: float
+    updated_at: float
+    thread_id: int | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    rated: bool = True
+    paused: bool = False
+    version: int = 0
+    starts_at: float | None = None  # None: when the creator says
+    ends_at: float | None = None  # an arena's end (set when it starts)
+    due_at: float | None = None
+    finished_at: float | None = None
+    messages: dict[str, int] = field(default_factory=dict)
+
+    def evolve(self, **changes: Any) -> TournamentRecord:
+        return evolved(self, changes)

@@ -19,6 +19,7 @@ from matchcore.storage.records import (
     PlacementRecord,
     RatingRecord,
     SeatRecord,
+    TournamentRecord,
     VsBotRecord,
     VsBotResult,
 )
@@ -424,3 +425,62 @@ class Repository(LearningRepository, abc.ABC):
     @abc.abstractmethod
     async def match_versions(self, match_ids: Iterable[int]) -> dict[int, int]:
         """The version of each of these matches that exists."""
+
+    # ---- tournaments -------------------------------------------------------------------
+    @abc.abstractmethod
+    async def create_tournament(self, record: TournamentRecord) -> TournamentRecord:
+        """Store a new tournament; the record with its id."""
+
+    @abc.abstractmethod
+    async def get_tournament(self, tournament_id: int) -> TournamentRecord | None: ...
+
+    @abc.abstractmethod
+    async def tournaments_in_guild(
+        self, guild_id: int, statuses: Iterable[str], limit: int = 25
+    ) -> list[TournamentRecord]:
+        """A server's tournaments of these statuses, newest first."""
+
+    @abc.abstractmethod
+    async def tournament_of_match(self, match_id: int) -> tuple[int, int] | None:
+        """(tournament id, game number) of a match a tournament started, or None."""
+
+    @abc.abstractmethod
+    async def tournament_matches(
+        self, tournament_id: int, *, ended_unrecorded: bool = False
+    ) -> dict[int, MatchRecord]:
+        """A tournament's matches by game number (``ended_unrecorded``: only those that
+        ended and whose result no step has recorded yet)."""
+
+    @abc.abstractmethod
+    async def commit_tournament(
+        self,
+        record: TournamentRecord,
+        expected_version: int,
+        *,
+        recorded: Sequence[int] = (),
+        new_matches: Sequence[tuple[int, MatchRecord, Sequence[str]]] = (),
+    ) -> dict[int, MatchRecord]:
+        """One step, all or nothing: the row (compare-and-set on the version, else
+        :class:`VersionConflict`), the games recorded, the new games' matches."""
+
+    @abc.abstractmethod
+    async def claim_due_tournaments(
+        self, now: float, owner: str, lease_now: float, lease_until: float, limit: int = 20
+    ) -> list[int]:
+        """Claim the tournaments with a step due (a time reached, or an ended match not
+        recorded) that no other owner holds; their ids."""
+
+    @abc.abstractmethod
+    async def claim_tournament(
+        self, tournament_id: int, owner: str, lease_now: float, lease_until: float
+    ) -> bool: ...
+
+    @abc.abstractmethod
+    async def release_tournament(self, tournament_id: int, owner: str) -> None: ...
+
+    @abc.abstractmethod
+    async def set_tournament_messages(self, tournament_id: int, messages: dict[str, int]) -> None:
+        """Record message ids of a tournament (announcement, standings, ...)."""
+
+    @abc.abstractmethod
+    async def set_tournament_thread(self, tournament_id: int, thread_id: int) -> None: ...

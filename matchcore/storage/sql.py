@@ -48,6 +48,7 @@ from matchcore.storage.sql_members import MemberQueries
 from matchcore.storage.sql_messages import CHAT_AUDIENCES, CHAT_WHOLE, PENDING, MessageQueries
 from matchcore.storage.sql_notices import NoticeQueries
 from matchcore.storage.sql_sign_ins import SignInQueries
+from matchcore.storage.sql_tournaments import TournamentQueries
 
 # The outbox audience of a match's channel (or thread), the chat front end's.
 CHANNEL = "channel"
@@ -140,6 +141,7 @@ class SqlRepository(
     MessageQueries,
     NoticeQueries,
     SignInQueries,
+    TournamentQueries,
     Repository,
 ):
     """Every repository method over a back end's :class:`Transaction` and ``_fetch``.
