@@ -47,7 +47,6 @@ from matchcore.service.housekeeping import Housekeeping, Retention
 from matchcore.service.learning import Puzzles, Reviews
 from matchcore.service.leiff_lobbies import LeiffLobbies
 from matchcore.service.leiff_tables import LeiffTables
-from matchcore.service.locks import KeyedLocks
 from matchcore.service.lookups import Lookups
 from matchcore.service.member_calls import MemberCalls
 from matchcore.service.preferences import Preferences
@@ -63,7 +62,6 @@ from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 from matchcore.service.steps import CLAIM_SECONDS, AIMove, GameState, is_table
 from matchcore.service.store import CommitListener, MatchStore
 from matchcore.service.takebacks import Takebacks
-from matchcore.service.tournament_steps import TournamentSteps
 from matchcore.service.tournaments import Tournaments
 from matchcore.service.turn_notices import TurnNotices
 from matchcore.service.vacations import Vacations
@@ -133,9 +131,7 @@ class MatchService(MemberCalls, PastAndTakebacks):
         self.sign_ins = SignIns(repo, clock)
         # learning from games: reviews and puzzles (their own facade: self.reviews.review)
         self.reviews, self.puzzles = Reviews(self.store), Puzzles(self.store)
-        locks: KeyedLocks[int] = KeyedLocks()
-        steps = TournamentSteps(self.store, self.describe, self.tables, locks)
-        self.tournaments = Tournaments(self.store, steps, locks)
+        self.tournaments = Tournaments.built(self.store, self.describe, self.tables)
         self.store.finished_listeners.append(
             lambda record: self.prefs.match_finished(
                 (s.user_id for s in record.seats if s.user_id is not None), record.game

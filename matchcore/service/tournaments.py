@@ -17,7 +17,9 @@ from typing import Any
 from matchcore.service import time_controls
 from matchcore.service.admission import board_options
 from matchcore.service.arguments import check_public_calls
+from matchcore.service.describe import Describer
 from matchcore.service.errors import Forbidden, InvalidOptions, LobbyError, MatchOver, NotFound
+from matchcore.service.leiff_tables import LeiffTables
 from matchcore.service.locks import KeyedLocks
 from matchcore.service.rating_scale import display_rating
 from matchcore.service.results import Event, say
@@ -47,6 +49,12 @@ class Tournaments:
         self.store = store
         self.steps = steps
         self.locks = locks
+
+    @classmethod
+    def built(cls, store: MatchStore, describe: Describer, tables: LeiffTables) -> Tournaments:
+        """The tournaments' part of a service, its steps sharing its locks."""
+        locks: KeyedLocks[int] = KeyedLocks()
+        return cls(store, TournamentSteps(store, describe, tables, locks), locks)
 
     # ---- creating and reading ------------------------------------------------------------
     async def create(

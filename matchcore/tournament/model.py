@@ -9,7 +9,8 @@ numbered by its place in ``games``; the match that plays it is found through the
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 FORMATS = ("arena", "swiss", "round_robin", "leiff")
@@ -82,7 +83,17 @@ class TournamentState:
         return tuple(g for g in self.games if not g.done)
 
     def games_of(self, player: int) -> list[Pairing]:
-        return [g for g in self.games if player in g.players]
+        """The player's games in order (an index built once per state: an arena of 500
+        asks it for everyone at every step)."""
+        return self._by_player.get(player, [])
+
+    @cached_property
+    def _by_player(self) -> dict[int, list[Pairing]]:
+        index: dict[int, list[Pairing]] = {}
+        for game in self.games:
+            for player in game.players:
+                index.setdefault(player, []).append(game)
+        return index
 
     def playing(self) -> set[int]:
         return {p for g in self.games if not g.done for p in g.players}
@@ -105,14 +116,48 @@ class TournamentState:
         return replace(self, games=tuple(games))
 
     def paired(self, round_: int, players: tuple[int, ...], now: float) -> TournamentState:
-        game = Pairing(number=len(self.games), round=round_, players=players, started_at=now)
-        if game.bye:
-            game = replace(game, points=(2,))
-        return replace(self, games=(*self.games, game))
+        return self.paired_all(round_, [players], now)
+
+    def paired_all(self, round_: int, groups: list[tuple[int, ...]], now: float) -> TournamentState:
+        """The state with a new game for each group of players (a bye: one player, a
+        win's points at once)."""
+        games = list(self.games)
+        for players in groups:
+            game = Pairing(number=len(games), round=round_, players=players, started_at=now)
+            games.append(replace(game, points=(2,)) if game.bye else game)
+        return replace(self, games=tuple(games))
 
     # ---- JSON --------------------------------------------------------------------------
     def to_json(self) -> str:
-        return json.dumps(asdict(self), sort_keys=True, separators=(",", ":"))
+        data = {
+            "entries": [
+                {
+                    "joined_at": e.joined_at,
+                    "paused": e.paused,
+                    "player": e.player,
+                    "rating": e.rating,
+                    "withdrawn": e.withdrawn,
+                }
+                for e in self.entries
+            ],
+            "games": [
+                {
+                    "forfeits": list(g.forfeits),
+                    "number": g.number,
+                    "outcomes": None if g.outcomes is None else list(g.outcomes),
+                    "players": list(g.players),
+                    "points": None if g.points is None else list(g.points),
+                    "round": g.round,
+                    "started_at": g.started_at,
+                }
+                for g in self.games
+            ],
+            "round": self.round,
+            "reminded": self.reminded,
+            "closed": self.closed,
+            "schedule": [[[list(p) for p in pairs], bye] for pairs, bye in self.schedule],
+        }
+        return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, text: str | None) -> TournamentState:

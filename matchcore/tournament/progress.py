@@ -184,12 +184,9 @@ def _pair_arena(
             last = next((p for p in played[-1].players if p != entry.player), None)
         free.append(arena.ArenaEntrant(entry.player, points[entry.player], last, entry.rating))
     pairs, _waiting = arena.pair_arena(free)
-    new = []
-    for a, b in pairs:
-        first, second = _arena_colours(state, a, b)
-        state = state.paired(state.round, (first, second), now)
-        new.append(state.games[-1])
-    return state, new
+    start = len(state.games)
+    state = state.paired_all(state.round, [_arena_colours(state, a, b) for a, b in pairs], now)
+    return state, list(state.games[start:])
 
 
 def _arena_colours(state: TournamentState, a: int, b: int) -> tuple[int, int]:
@@ -218,13 +215,10 @@ def _next_round(
     else:
         ranked = [s.player for s in ranking(fmt, state) if state.entry(s.player) in active]
         groups = [tuple(t) for t in leiff_rounds.seat_tables(ranked, fmt.table_size)]
-    new = []
-    for players in groups:
-        state = state.paired(number, players, now)
-        new.append(state.games[-1])
-        if len(players) == 1:
-            said.append(Said("tournament_bye", {"user": players[0]}))
-    return state, new, said
+    start = len(state.games)
+    state = state.paired_all(number, groups, now)
+    said.extend(Said("tournament_bye", {"user": g[0]}) for g in groups if len(g) == 1)
+    return state, list(state.games[start:]), said
 
 
 def _swiss_round(

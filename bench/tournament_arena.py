@@ -1,0 +1,127 @@
+"""An arena of 500 players on one process: the pairing's time per round, and what it costs.
+
+Two measures:
+
+- **pure pairing** (``matchcore.tournament.arena.pair_arena`` and the step's whole decision,
+  ``progress.advance``) for 500 free players, and for the few players a typical tick frees;
+- **the service's claimed step** on a real SQLite file: the start (250 matches created in
+  one transaction), then "rounds" in which a share of the running games end (members
+  resigning through the service, as players would) and one ``tournaments.tick()`` records
+  them and pairs the freed players, each committed in one transaction.
+
+From the matches started per minute at an assumed game length it estimates the Discord
+requests per minute: each new match posts its board in the event's thread (one channel
+message, counted in the global limit), and the standings picture is edited at most once
+every ``STANDINGS_EVERY`` seconds.
+
+    python -m bench.tournament_arena [--players 500] [--rounds 20] [--share 0.1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bot.common.choices import service_choices
+from matchcore.service import MatchService
+from matchcore.storage import open_repository
+from matchcore.tournament import progress
+from matchcore.tournament.arena import ArenaEntrant, pair_arena
+from matchcore.tournament.model import Entry, TournamentState
+
+GUILD, CHANNEL, ADMIN = 10**15, 10**15 + 1, 10**15 + 2
+STANDINGS_EVERY = 10.0  # seconds between two edits of the standings picture
+GAME_MINUTES = 5.0  # an assumed length of a live arena game
+
+
+def pure_pairing(players: int) -> dict[str, float]:
+    rng = random.Random(500)
+    free = [
+        ArenaEntrant(p, rng.randrange(0, 60), rng.choice([None, p + 1])) for p in range(players)
+    ]
+    times = []
+    for _ in range(20):
+        started = time.perf_counter()
+        pair_arena(free)
+        times.append(time.perf_counter() - started)
+    state = TournamentState(entries=tuple(Entry(p, 0.0) for p in range(players)))
+    fmt = progress.Format("arena", minutes=60)
+    started = time.perf_counter()
+    step = progress.advance(fmt, state, {}, 0.0)
+    decide = time.perf_counter() - started
+    assert len(step.new_games) == players // 2
+    return {"pair_arena_ms": statistics.median(times) * 1000, "advance_all_free_ms": decide * 1000}
+
+
+async def service_rounds(players: int, rounds: int, share: float) -> dict[str, float]:
+    rng = random.Random(38)
+    with tempfile.TemporaryDirectory() as folder:
+        repo = await open_repository(Path(folder) / "arena.sqlite3")
+        now = [1_800_000_000.0]
+        service = MatchService(repo, choices=service_choices(), clock=lambda: now[0])
+        await service.start()
+        created = await service.tournaments.create(
+            GUILD, CHANNEL, ADMIN, True, "lefe", "arena", minutes=360, size=5
+        )
+        tid = created.tournament.id
+        for player in range(1, players + 1):
+            await service.tournaments.join(tid, 10**12 + player)
+        started = time.perf_counter()
+        first = await service.tournaments.start_now(tid, ADMIN, True)
+        start_ms = (time.perf_counter() - started) * 1000
+        steps, paired = [], []
+        for _ in range(rounds):
+            matches = await repo.tournament_matches(tid)
+            running = [m for m in matches.values() if m.status == "running"]
+            for match in rng.sample(running, max(1, int(len(running) * share))):
+                user = rng.choice(match.seats).user_id
+                assert user is not None
+                await service.resign(match.id, user)
+            now[0] += 5
+            began = time.perf_counter()
+            updates = await service.tournaments.tick()
+            steps.append((time.perf_counter() - began) * 1000)
+            paired.append(sum(len(u.matches) for u in updates))
+        await repo.close()
+    return {
+        "start_ms (250 matches in one commit)": start_ms,
+        "first_round_games": float(len(first.matches)),
+        "step_median_ms": statistics.median(steps),
+        "step_max_ms": max(steps),
+        "games_paired_per_step": statistics.mean(paired),
+    }
+
+
+def requests_per_minute(players: int) -> dict[str, float]:
+    games_per_minute = players / 2 / GAME_MINUTES
+    board_posts = games_per_minute  # one thread message per new match
+    standings = 60 / STANDINGS_EVERY
+    return {
+        "matches_started_per_minute": games_per_minute,
+        "requests_per_minute": board_posts + standings,
+        "share_of_global_limit": (board_posts + standings) / (50 * 60),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=500)
+    parser.add_argument("--rounds", type=int, default=20)
+    parser.add_argument("--share", type=float, default=0.1)
+    args = parser.parse_args()
+    results = {
+        **pure_pairing(args.players),
+        **asyncio.run(service_rounds(args.players, args.rounds, args.share)),
+        **requests_per_minute(args.players),
+    }
+    for name, value in results.items():
+        print(f"{name:40} {value:10.2f}")
+
+
+if __name__ == "__main__":
+    main()
