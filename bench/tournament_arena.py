@@ -32,7 +32,7 @@ from matchcore.service import MatchService
 from matchcore.storage import open_repository
 from matchcore.tournament import progress
 from matchcore.tournament.arena import ArenaEntrant, pair_arena
-from matchcore.tournament.model import Entry, TournamentState
+from matchcore.tournament.model import Entry, Pairing, TournamentState
 
 GUILD, CHANNEL, ADMIN = 10**15, 10**15 + 1, 10**15 + 2
 STANDINGS_EVERY = 10.0  # seconds between two edits of the standings picture
@@ -56,6 +56,35 @@ def pure_pairing(players: int) -> dict[str, float]:
     decide = time.perf_counter() - started
     assert len(step.new_games) == players // 2
     return {"pair_arena_ms": statistics.median(times) * 1000, "advance_all_free_ms": decide * 1000}
+
+
+def decision_with_history(players: int, games: int) -> dict[str, float]:
+    """A later step's decision and the standings with ``games`` games recorded."""
+    rng = random.Random(1)
+    played = []
+    for number in range(games):
+        a, b = rng.sample(range(players), 2)
+        outcomes = rng.choice((("win", "loss"), ("draw", "draw"), ("loss", "win")))
+        points = tuple({"win": 2, "draw": 1, "loss": 0}[o] for o in outcomes)
+        played.append(Pairing(number, 0, (a, b), 0.0, points=points, outcomes=outcomes))
+    state = TournamentState(tuple(Entry(p, 0.0) for p in range(players)), tuple(played))
+    fmt = progress.Format("arena", minutes=60)
+    began = time.perf_counter()
+    progress.advance(fmt, state, {}, 0.0)
+    advance = time.perf_counter() - began
+    began = time.perf_counter()
+    progress.ranking(fmt, state)
+    ranking = time.perf_counter() - began
+    began = time.perf_counter()
+    text = state.to_json()
+    TournamentState.from_json(text)
+    json_ms = time.perf_counter() - began
+    return {
+        f"advance_with_{games}_games_ms": advance * 1000,
+        f"ranking_with_{games}_games_ms": ranking * 1000,
+        "state_json_round_trip_ms": json_ms * 1000,
+        "state_json_kb": len(text) / 1024,
+    }
 
 
 async def service_rounds(players: int, rounds: int, share: float) -> dict[str, float]:
@@ -116,6 +145,7 @@ def main() -> None:
     args = parser.parse_args()
     results = {
         **pure_pairing(args.players),
+        **decision_with_history(args.players, 3 * args.players),
         **asyncio.run(service_rounds(args.players, args.rounds, args.share)),
         **requests_per_minute(args.players),
     }

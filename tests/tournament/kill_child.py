@@ -27,15 +27,21 @@ async def run(url: str, tournament_id: int, seed: int) -> None:
     rng = random.Random(seed)
     try:
         while True:
-            for match in (await repo.tournament_matches(tournament_id)).values():
-                if match.status == "running" and rng.random() < 0.5:
-                    user = rng.choice(match.seats).user_id
-                    assert user is not None
-                    with contextlib.suppress(ServiceError):  # another child ended it first
-                        await service.resign(match.id, user)
+            # one game ended at a time, so that a kill finds steps under way
+            running = [
+                m
+                for m in (await repo.tournament_matches(tournament_id)).values()
+                if m.status == "running"
+            ]
+            if running:
+                match = rng.choice(running)
+                user = rng.choice(match.seats).user_id
+                assert user is not None
+                with contextlib.suppress(ServiceError):  # another child ended it first
+                    await service.resign(match.id, user)
             for update in await service.tournaments.tick():
                 print("STEP", update.kind, update.tournament.round, len(update.matches), flush=True)
-            await asyncio.sleep(rng.random() * 0.05)
+            await asyncio.sleep(rng.uniform(0.05, 0.3))
     finally:
         await repo.close()
 

@@ -13,7 +13,6 @@ import os
 import random
 import signal
 import sys
-import time
 from pathlib import Path
 
 from bot.common.choices import service_choices
@@ -64,32 +63,28 @@ async def test_killed_processes_lose_no_result_pair_no_one_twice_and_skip_no_rou
             await service.tournaments.join(tid, player)
         await service.tournaments.start_now(tid, ADMIN, True)
         rng = random.Random(38)
-        children = [await spawn(url, tid, seed) for seed in (1, 2)]
-        drains = [asyncio.create_task(drain(child)) for child in children]
         kills = 0
-        deadline = time.monotonic() + 900
-        try:
-            while time.monotonic() < deadline:
-                # a random moment of a ready child's work: in a resignation, a claim, a
-                # step's reads or its commit
-                await asyncio.sleep(rng.uniform(0.1, 2.5))
-                record = await repo.get_tournament(tid)
-                assert record is not None
-                if record.status == "finished":
-                    break
-                victim = rng.randrange(len(children))
-                os.kill(children[victim].pid, signal.SIGKILL)
-                await children[victim].wait()
+
+        async def finished() -> bool:
+            record = await repo.get_tournament(tid)
+            return record is not None and record.status == "finished"
+
+        async def slot(number: int) -> None:
+            """A child after another: each killed at a random moment of its work."""
+            nonlocal kills
+            while not await finished():
+                child = await spawn(url, tid, number * 1000 + kills)
+                drained = asyncio.create_task(drain(child))
+                try:
+                    await asyncio.sleep(rng.uniform(0.3, 3.0))
+                finally:
+                    if child.returncode is None:
+                        os.kill(child.pid, signal.SIGKILL)
+                    await child.wait()
+                    drained.cancel()
                 kills += 1
-                children[victim] = await spawn(url, tid, 100 + kills)
-                drains[victim] = asyncio.create_task(drain(children[victim]))
-        finally:
-            for child in children:
-                if child.returncode is None:
-                    child.kill()
-                await child.wait()
-            for task in drains:
-                task.cancel()
+
+        await asyncio.wait_for(asyncio.gather(slot(1), slot(2)), 900)
         record = await repo.get_tournament(tid)
         assert record is not None and record.status == "finished", record
         assert kills >= 3
