@@ -1072,42 +1072,9 @@ class LoopFinder:
         return self._through
 
     def _loops_through_carried(self, cell: int) -> list[Loop]:
-        """loops_through() for a finder made by with_stone(), before all_loops() is known:
-        a loop of the board before still exists if some cell whose answer was carried over
-        produced it; the rest come from the answers worked out again.
-
-        The board before's loops through the cell are read from its loops by cell, which
-        it makes only once it has been asked often (a move list's boards ask it hundreds
-        of times); until then they are picked from all its loops (a replay's next board
-        asks a handful of cells, fewer than making the index would cost)."""
         known = self._through_one.get(cell)
-        before = self._carried
-        if known is None and before is not None:
-            producers_before = before._producers
-            through_before = before._through
-            if through_before is None:
-                before._asks += 1
-                if before._asks > _ASKS_BEFORE_INDEX:
-                    through_before = before._index_by_cell()
-            loops = (
-                [loop for loop in producers_before if cell in loop]
-                if through_before is None
-                else through_before.get(cell, ())
-            )
-            unsettled = self._unsettled_set
-            survives = self._survives
-            found = set()
-            for loop in loops:
-                kept = survives.get(loop)
-                if kept is None:
-                    kept = survives[loop] = any(
-                        start not in unsettled for start in producers_before[loop]
-                    )
-                if kept:
-                    found.add(loop)
-            found.update(self._new_loops_through(cell))
-            known = sorted(found)
-            self._through_one[cell] = known
+        if known is None and self._carried is not None:
+            known = self._through_one[cell] = _carried_loops_through(self, self._carried, cell)
         return known or []
 
     def closed_by(self, cell: int) -> list[Loop]:
@@ -1125,3 +1092,37 @@ class LoopFinder:
             if loop is not None and cell in loop and loop not in found:
                 found.append(loop)
         return sorted(found)
+
+
+def _carried_loops_through(finder: LoopFinder, before: LoopFinder, cell: int) -> list[Loop]:
+    """loops_through() for a finder made by with_stone(), before all_loops() is known:
+    a loop of the board before still exists if some cell whose answer was carried over
+    produced it; the rest come from the answers worked out again.
+
+    The board before's loops through the cell are read from its loops by cell, which
+    it makes only once it has been asked often (a move list's boards ask it hundreds
+    of times); until then they are picked from all its loops (a replay's next board
+    asks a handful of cells, fewer than making the index would cost). A function beside
+    the class, not a method of it: it reads two finders, the new one and the one before."""
+    producers_before = before._producers
+    through_before = before._through
+    if through_before is None:
+        before._asks += 1
+        if before._asks > _ASKS_BEFORE_INDEX:
+            through_before = before._index_by_cell()
+    loops = (
+        [loop for loop in producers_before if cell in loop]
+        if through_before is None
+        else through_before.get(cell, ())
+    )
+    unsettled = finder._unsettled_set
+    survives = finder._survives
+    found = set()
+    for loop in loops:
+        kept = survives.get(loop)
+        if kept is None:
+            kept = survives[loop] = any(start not in unsettled for start in producers_before[loop])
+        if kept:
+            found.add(loop)
+    found.update(finder._new_loops_through(cell))
+    return sorted(found)

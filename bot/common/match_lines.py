@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bot.common.names import NameBook, in_text
 from engine import get_spec
-from i18n import ordinal, translate
+from i18n import ordinal, phrase, translate
 from matchcore.records import MatchResult
 from matchcore.service.results import MatchInfo, Update
 from wording.service_words import listing, result_words
@@ -29,8 +29,9 @@ async def result_line(language: str, names: NameBook, match: MatchInfo) -> str:
     winner_ids = result.get("winners", [])
     winners: dict[int | None, str] = {u: f"**{in_text(await names.name(u))}**" for u in winner_ids}
     line = result_words(language, match.seats, result, lambda u: winners.get(u, "?"))
-    if match.score_text and get_spec(match.game).is_board_game:
-        line += " " + translate(language, "bot.match.score", score=match.score_text)
+    if match.score_phrases and get_spec(match.game).is_board_game:
+        score = " · ".join(phrase(language, said) for said in match.score_phrases)
+        line += " " + translate(language, "bot.match.score", score=score)
     return line
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from engine.board import BoardState
 from engine.leiff.state import LeiffState
 from engine.leiff.views import LeiffView
+from engine.phrases import Phrase
 from matchcore.service import board_logic, bots, leiff_logic, time_controls
 from matchcore.service.board_logic import mention
 from matchcore.service.results import (
@@ -56,6 +57,7 @@ class Describer:
         """``spectator_view``: the table's ``state.view(None)`` when the caller has it."""
         to_act: tuple[int, ...] = ()
         score = ""
+        phrases: tuple[Phrase, ...] = ()
         if state is not None and record.status == "running":
             if isinstance(state, LeiffState):
                 removed = {s.seat for s in record.seats if s.removed}
@@ -79,6 +81,7 @@ class Describer:
                 )
             else:
                 score = state.score_text()
+                phrases = tuple(state.score_phrases())
         offer = record.draw_offer_seat
         return MatchInfo(
             id=record.id,
@@ -109,6 +112,7 @@ class Describer:
             options=dict(record.options),
             result=record.result,
             score_text=score,
+            score_phrases=phrases,
             rated=record.rated,
             vs_bot=record.vs_bot,
             draw_offer_by=None if offer is None else record.user_of(offer),

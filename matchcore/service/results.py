@@ -13,6 +13,7 @@ from typing import Protocol
 
 from engine.board import BoardState
 from engine.leiff.views import LeiffView
+from engine.phrases import Phrase
 from matchcore.records import MatchResult
 from matchcore.service.rating_scale import display_rating, is_provisional
 from matchcore.service.texts import ENGINE_PHRASE, ENGINE_TEXT, ENGLISH, RESULT, english
@@ -135,6 +136,9 @@ class MatchInfo:
     # The time control's code (matchcore.service.time_controls: "move:259200" is three
     # days a move); None: the server's time per move.
     time_control: str | None = None
+    # A board game's live score as the engine's phrases, for a front end to word in its
+    # member's language (``score_text`` is the same in English, for logs and plain text).
+    score_phrases: tuple[Phrase, ...] = ()
 
     @property
     def user_ids(self) -> tuple[int, ...]:

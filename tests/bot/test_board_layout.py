@@ -37,7 +37,8 @@ def assert_board_layout(board: SimMessage, language: str, match_id: int) -> None
     # the title, the picture, the status and clock, then the rows of buttons
     assert kinds[:3] == [10, 12, 10] and set(kinds[3:]) <= {1}, kinds
     title = translate(language, "bot.board.header_sized", game="Lefe", match=match_id, size=5)
-    assert box["components"][0]["content"] == title
+    control = {"en": "1 day per move", "de": "1 Tag pro Zug"}[language]  # the server's default
+    assert box["components"][0]["content"] == f"{title} · {control}"
     (item,) = box["components"][1]["items"]
     assert item["description"] == translate(language, "bot.board.picture", game="Lefe")
     # the picture is named for its match and version (a start recognises it by that)
@@ -89,7 +90,10 @@ async def test_the_board_is_a_box_in_the_colour_to_move(sim, world, language, bo
         )
     ).last_message
     assert final.is_v2 and final.accent_color is None
-    assert [b.label for b in final.buttons] == [translate(language, "bot.board.button.rematch")]
+    assert [b.label for b in final.buttons] == [
+        translate(language, "bot.board.button.rematch"),
+        translate(language, "bot.board.button.review"),
+    ]
     sim.assert_no_bot_errors()
 
 

@@ -94,9 +94,13 @@ async def test_a_german_server_plays_the_board_games_in_german(sim, german, bot,
     assert picture != board_png(final, names, "en")
     assert de("bot.board.button.rematch") in {b.label for b in last.buttons}
     replay = await sim.slash(bob, "replay", match=lefe)
-    assert replay.ephemeral and replay.last_message.text == de(
-        "bot.replay.caption", match=lefe, game="Lefe"
-    )
+    page = replay.last_message.text
+    # the replay opens at its last position, said in German: the result and its score
+    # worded as the German board says them (no English colour words in a German line)
+    assert replay.ephemeral and page.startswith("### Lefe · Partie #"), page
+    assert de("bot.match.score", score="").rstrip(".") in page, page
+    assert "Dunkel" in page and "Hell" in page, page
+    assert " dark " not in page and " light " not in page, page
     for command, options in (
         ("leaderboard", {"game": "lefe"}),
         ("stats", {}),

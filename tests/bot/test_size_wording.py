@@ -14,6 +14,7 @@ from render.themes import get_theme
 
 WORD = {"en": "size 5", "de": "Größe 5"}
 OTHER_WORDS = re.compile(r"\d-board|board \d|side \d|Brett \d|\der-Brett|Seitenlänge")
+CONTROL = {"en": "1 day per move", "de": "1 Tag pro Zug"}
 
 
 async def test_a_match_s_size_reads_the_same_everywhere(sim, world, language, bot):
@@ -24,7 +25,9 @@ async def test_a_match_s_size_reads_the_same_everywhere(sim, world, language, bo
     accept = translate(language, "bot.challenge.button.accept")
     board = (await sim.click(bob, offer, accept)).last_message
     header = board.text.splitlines()[0]
-    assert header.endswith(f" · {word}"), header
+    # the size, then the match's time control (the server's default: a day a move)
+    assert f" · {word} · " in header, header
+    assert header.endswith(CONTROL[language]), header
     assert f"Lefe, {word}." in board.text, board.text
     refused = await sim.slash(alice, "play", game="dalen", opponent=bob, size=11)
     sizes = {

@@ -89,8 +89,9 @@ async def test_a_replay_is_drawn_in_the_member_s_theme(sim, world, bot, clock):
     await resign(sim, world.bob)
     await sim.slash(world.carol, "prefs", theme="night")
     replay = await sim.slash(world.carol, "replay", match=match_id)
-    gif = Image.open(io.BytesIO(replay.last_message.attachments[0].data))
-    assert gif.format == "GIF" and theme_of(gif) == "night"
+    # the replay opens as a page at its last position, drawn in carol's theme
+    page = Image.open(io.BytesIO(replay.last_message.attachments[0].data))
+    assert page.format == "PNG" and theme_of(page) == "night"
     plain = await sim.slash(world.bob, "replay", match=match_id)
     assert theme_of(Image.open(io.BytesIO(plain.last_message.attachments[0].data))) == "classic"
     sim.assert_no_bot_errors()

@@ -248,13 +248,16 @@ async def test_members_play_it_in_discord_with_pictures_rules_and_replay(
 
     # its standings, under its own title: a rated game of two players, told in wins
     standings = (await sim.slash(world.carol, "leaderboard", game="rows")).text.splitlines()
-    assert standings[0] == "**Rows leaderboard**"
+    # the server's time per move (a day) makes the match daily: its pool is named
+    assert standings[0] == "**Rows leaderboard** · Daily"
     assert sorted(line.split()[1].rstrip(":") for line in standings[1:3]) == ["alice", "bob"]
     stats = (await sim.slash(world.carol, "stats", member=world.bob)).text
     assert "Rows: rating" in stats and "1 game: " in stats
 
-    replay = await sim.slash(world.alice, "replay", match=match_id)
-    gif = replay.last_message.attachments[0]
+    # the replay opens as pages; its GIF button answers with every position
+    page = (await sim.slash(world.alice, "replay", match=match_id)).last_message
+    gif_id = next(b.custom_id for b in page.buttons if b.custom_id.endswith("|~gif"))
+    gif = (await sim.click(world.alice, page, gif_id)).last_message.attachments[0]
     assert gif.filename.endswith(".gif")
     frames = Image.open(io.BytesIO(gif.data))
     assert frames.format == "GIF"
