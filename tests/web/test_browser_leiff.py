@@ -59,6 +59,11 @@ def write_rule(driver: WebDriver, text: str) -> None:
 def test_a_leiff_table_with_bot_seats_by_clicks(
     chromium: WebDriver, local_server: LocalServer, tmp_path: Path
 ) -> None:
+    # the shared browser may keep an earlier test's session (in English): start afresh
+    # (cleared once the page has signed in, so its sign-in cannot write after the clear)
+    chromium.get(f"{local_server.address}/")
+    wait_for(lambda: chromium.find_elements("css selector", '#game option[value="leiff"]'))
+    chromium.execute_script("window.sessionStorage.clear();")
     chromium.get(f"{local_server.address}/?lang=de#")
     wait_for(lambda: chromium.find_elements("css selector", '#game option[value="leiff"]'))
     Select(chromium.find_element("id", "game")).select_by_value("leiff")
