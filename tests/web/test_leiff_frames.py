@@ -149,8 +149,9 @@ async def play_whole_game(
         seat, action = random_action(state, rng)
         actor = sockets[seat_user[seat]]
         other = (seat + 1) % len(players)
-        if rng.random() < 0.03 and action not in state.legal_actions(other):
-            # now and then a socket tries another seat's choice: refused
+        # now and then (and surely once: the deal is not seeded, a game may be short) a
+        # socket tries another seat's choice: refused
+        if (refused == 0 or rng.random() < 0.03) and action not in state.legal_actions(other):
             wrong = sockets[seat_user[other]]
             await wrong.ws.send_json({"type": "leiff", "match": match, "action": action})
             await wrong.next("error")
