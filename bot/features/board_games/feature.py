@@ -177,12 +177,17 @@ class BoardGames(GameFeature):
         self, interaction: discord.Interaction, text: str, match_id: int | None = None
     ) -> None:
         async def run(responder: Responder) -> None:
-            # a puzzle the member opened within the hour takes the move as its answer
-            if match_id is None and await self.on_answer(responder, " ".join(text.split())):
-                return
-            match, note = await self.lookup.my_board_match(
-                interaction, responder.user_id, match_id, for_a_move=True
-            )
+            try:
+                match, note = await self.lookup.my_board_match(
+                    interaction, responder.user_id, match_id, for_a_move=True
+                )
+            except UserFacingError:
+                # no match of theirs to move in: a puzzle the member opened within the hour
+                # takes the move as its answer (asked only now, so a move in a match costs
+                # no statement more)
+                if match_id is None and await self.on_answer(responder, " ".join(text.split())):
+                    return
+                raise
             move = " ".join(text.split()).lower()
             if not move:
                 raise UserFacingError("bot.move.error.empty")
