@@ -34,7 +34,7 @@ _MENTION = re.compile(r"^<@(-?\d+)>$")
 def match_control(record: TournamentRecord, settings: GuildSettings) -> TimeControl:
     """The time control of a tournament's matches (``matchcore.service.time_controls``)."""
     code = record.options.get("time_control")
-    table = record.format == "leiff"
+    table = record.format == "tables"
     server = settings.leiff_turn_seconds if table else settings.board_move_seconds
     return time_controls.chosen(str(code) if code else None, server, table=table)
 
@@ -67,7 +67,7 @@ def new_match(
         rated=record.rated,
         time_control=control.code,
     )
-    if record.format == "leiff":
+    if record.format == "tables":
         options = {**settings.leiff_options(), **record.options.get("game_options", {})}
         state = get_game(record.game).start(
             Setup(players=len(game.players), seed=seed, options=options)

@@ -32,11 +32,11 @@ from matchcore.storage import VersionConflict
 from matchcore.storage.records import TournamentRecord
 from matchcore.tournament.model import FORMATS, LEFT, REMOVED, Entry, TournamentState
 
-ROUNDS = {"swiss": (1, 15), "leiff": (1, 10)}
+ROUNDS = {"swiss": (1, 15), "tables": (1, 10)}
 MINUTES = (10, 360)
 MAX_START_DAYS = 30
-MAX_PLAYERS = {"round_robin": 16, "swiss": 500, "arena": 1000, "leiff": 300}
-LATE_JOIN = frozenset({"arena", "swiss", "leiff"})
+MAX_PLAYERS = {"round_robin": 16, "swiss": 500, "arena": 1000, "tables": 300}
+LATE_JOIN = frozenset({"arena", "swiss", "tables"})
 
 Change = Callable[[TournamentRecord, TournamentState], tuple[TournamentRecord, TournamentState]]
 
@@ -81,10 +81,10 @@ class Tournaments:
         if format not in FORMATS:
             raise InvalidOptions("tournament_format")
         name = game_name(game)
-        if (format == "leiff") != (name == table_game()):
+        if (format == "tables") != (name == table_game()):
             raise InvalidOptions("tournament_format_game")
         chosen: dict[str, Any] = {}
-        if format != "leiff":
+        if format != "tables":
             name, chosen["size"], chosen["game_options"] = board_options(name, size, options)
         elif options:
             chosen["game_options"] = {k: v for k, v in options.items() if k == "target"}
@@ -97,13 +97,13 @@ class Tournaments:
             chosen["minutes"] = minutes if minutes is not None else 60
             if not MINUTES[0] <= chosen["minutes"] <= MINUTES[1]:
                 raise InvalidOptions("tournament_minutes", low=MINUTES[0], high=MINUTES[1])
-        if format == "leiff":
+        if format == "tables":
             chosen["table_size"] = table_size if table_size is not None else 4
             if not 3 <= chosen["table_size"] <= 6:
                 raise InvalidOptions("tournament_table_size")
         if time_control is not None:
             # checked now: a code that names no control, or a whole-game clock at a table
-            control = time_controls.chosen(time_control, 60, table=format == "leiff")
+            control = time_controls.chosen(time_control, 60, table=format == "tables")
             chosen["time_control"] = control.code
         now = self.store.clock()
         if starts_at is not None and not now <= starts_at <= now + MAX_START_DAYS * 86400:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 
 from engine.ai.puzzles import Puzzle
+from engine.registry import board_game_names
 from matchcore.learning_records import DailyPuzzle, PuzzlePlayer, StoredPuzzle
 from matchcore.storage.mapping import Row
 from matchcore.storage.sql_access import SqlAccess
@@ -218,7 +219,7 @@ class LearningQueries(SqlAccess):
     ) -> int | None:
         """Claim one finished, rated board match not mined yet (nor claimed by a live
         lease): its id, or None when there is none."""
-        games = ("lefe", "dalen", "les", "lublache")
+        games = board_game_names()
         marks = ",".join("?" * len(games))
         rows = await self._fetch(
             "SELECT m.id FROM matches m LEFT JOIN puzzle_mining p ON p.match_id = m.id "

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-FORMATS = ("arena", "swiss", "round_robin", "leiff")
+FORMATS = ("arena", "swiss", "round_robin", "tables")
 
 #: A player's withdrawal, and why: the line that says so names it.
 FORFEIT, REMOVED, LEFT = "forfeit", "removed", "left"

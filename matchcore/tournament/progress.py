@@ -61,7 +61,7 @@ class Step:
         return bool(self.recorded or self.new_games or self.said)
 
 
-MIN_PLAYERS = {"arena": 2, "swiss": 2, "round_robin": 2, "leiff": 3}
+MIN_PLAYERS = {"arena": 2, "swiss": 2, "round_robin": 2, "tables": 3}
 
 
 # ---- scores ----------------------------------------------------------------------------

@@ -78,7 +78,7 @@ async def test_a_leiff_event_of_12_seats_tables_of_4_by_score(
     db_path: Path, clock: ManualClock
 ) -> None:
     repo, service = await open_service(db_path, clock)
-    created = await create_and_fill(service, "leiff", "leiff", PLAYERS[:12], rounds=3)
+    created = await create_and_fill(service, "leiff", "tables", PLAYERS[:12], rounds=3)
     tid = created.tournament.id
     started = await service.tournaments.start_now(tid, ADMIN, True)
     assert [len(u.match.seats) for u in started.matches if u.match] == [4, 4, 4]

@@ -13,7 +13,7 @@ CREATE TABLE tournaments (
     thread_id     BIGINT,
     creator_id    BIGINT  NOT NULL,
     game          TEXT    NOT NULL,
-    format        TEXT    NOT NULL CHECK (format IN ('arena', 'swiss', 'round_robin', 'leiff')),
+    format        TEXT    NOT NULL CHECK (format IN ('arena', 'swiss', 'round_robin', 'tables')),
     options       TEXT    NOT NULL DEFAULT '{}',
     rated         BOOLEAN NOT NULL DEFAULT TRUE,
     status        TEXT    NOT NULL CHECK (status IN ('upcoming', 'running', 'finished', 'cancelled')),

@@ -12,7 +12,7 @@ CREATE TABLE tournaments (
     thread_id     INTEGER,
     creator_id    INTEGER NOT NULL,
     game          TEXT    NOT NULL,
-    format        TEXT    NOT NULL CHECK (format IN ('arena', 'swiss', 'round_robin', 'leiff')),
+    format        TEXT    NOT NULL CHECK (format IN ('arena', 'swiss', 'round_robin', 'tables')),
     options       TEXT    NOT NULL DEFAULT '{}',
     rated         INTEGER NOT NULL DEFAULT 1,
     status        TEXT    NOT NULL CHECK (status IN ('upcoming', 'running', 'finished', 'cancelled')),
