@@ -156,7 +156,7 @@ def advance(
         if not state.running_games():
             status = "finished"
     elif paused:
-        pass
+        pass  # a paused event records its results (above) and pairs no one
     elif fmt.kind == "arena":
         state, new = _pair_arena(fmt, state, now)
     elif not state.running_games():
