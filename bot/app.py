@@ -62,7 +62,7 @@ from matchcore.storage.repository import SchemaTooNew
 from render import shutdown_renderer
 from web.discord_auth import DiscordApp, add_routes
 from web.local import check_host, start_site
-from web.server import WEB_AUDIENCE, WebTable
+from web.server import WebTable
 from web.sessions import Sessions
 
 log = logging.getLogger("bot")
@@ -185,9 +185,6 @@ class LeafBot(discord.AutoShardedClient):
             options = {
                 "retention": retention(self.settings),
                 "choices": service_choices(),
-                # the web table's row in the outbox: what another process commits reaches
-                # the tables open here
-                **({"extra_audiences": (WEB_AUDIENCE,)} if self._serve_web else {}),
                 **self._service_options,
             }
             self.context.service = MatchService(self._repository, **options)

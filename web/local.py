@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import signal
 from collections.abc import Awaitable, Callable
@@ -21,7 +20,8 @@ from matchcore import ai_pool
 from matchcore.service import Choices, MatchService
 from matchcore.storage import open_repository
 from render.themes import list_themes
-from web.server import LOCAL_BOT, LOCAL_PLAYER, WEB_AUDIENCE, LocalTable, WebTable
+from web.loopback import is_loopback_host
+from web.server import LOCAL_BOT, LOCAL_PLAYER, LocalTable, WebTable
 from web.sessions import Sessions
 
 log = logging.getLogger(__name__)
@@ -35,11 +35,7 @@ def check_host(host: str, signed_in: bool) -> None:
     who reaches it plays as the local player."""
     if signed_in:
         return
-    try:
-        loopback = ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = host == "localhost"
-    if not loopback:
+    if not is_loopback_host(host):
         raise SystemExit(
             f"WEB_HOST={host} would serve the web table to other machines, which needs "
             "Discord's sign-in: without it, use 127.0.0.1 (docs/web.md)"
@@ -99,7 +95,6 @@ async def serve_local(
         repository,
         bot_user_id=LOCAL_BOT,
         choices=service_choices(),
-        extra_audiences=(WEB_AUDIENCE,),
     )
     await service.start()
     await prepare_local(service)

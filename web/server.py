@@ -46,6 +46,7 @@ from web.actions import (
 from web.geometry import geometry_json
 from web.leiff_frame import leiff_frame, lobby_frame
 from web.limits import MAX_FRAME_BYTES, MAX_REFUSALS, TokenBucket
+from web.loopback import loopback_only
 from web.sessions import Identity, Session, Sessions
 from web.snapshot import board_frame, position_at
 from web.texts import FAILED, MALFORMED, TOO_FAST, language_of, match_line, welcome_frame
@@ -53,7 +54,7 @@ from wording.service_words import refusal
 
 log = logging.getLogger(__name__)
 
-__all__ = ["LOCAL_BOT", "LOCAL_PLAYER", "LOCAL_SECOND", "WEB_AUDIENCE", "LocalTable", "WebTable"]
+__all__ = ["LOCAL_BOT", "LOCAL_PLAYER", "LOCAL_SECOND", "LocalTable", "WebTable"]
 
 # What a socket may be shown: a board game, a Leiff table, or a Leiff lobby (no state yet).
 Shown = BoardState | LeiffState | None
@@ -82,17 +83,17 @@ MENTION = re.compile(r"<@!?(\d+)>")
 # The most matches one socket watches at once.
 MAX_WATCHED = 20
 
-# The web table's audience in the core's outbox (docs/service.md, "The outbox"): a move
-# committed by another process reaches this one's sockets through it.
-WEB_AUDIENCE = "web:table"
-OUTBOX_PREFIX = "web"
-# How often the outbox is read for what other processes committed, where the database
-# cannot tell at once (SQLite); on PostgreSQL a commit's NOTIFY wakes the reader, and it
-# reads anyway this often (a notice lost while its connection was down is found so).
+# How another process's commits reach this one's sockets (docs/web.md, "Live"). Every web
+# process is a reader of its own: its position is what its own sockets were shown (the
+# newest version of each match they watch, ``WebTable.shown``), and it reads the newest
+# versions of those matches (one query) this often where the database cannot tell it at
+# once (SQLite). On PostgreSQL every commit's NOTIFY reaches every listening process, each
+# told the match and version, and each reads that match alone; it still reads the
+# versions this often, in case a notice was lost while its connection was down.
 OUTBOX_POLL_SECONDS = 0.25
 OUTBOX_TOLD_SECONDS = 5.0
-# Expired sign-ins are forgotten every this many polls (about ten minutes).
-PRUNE_EVERY_POLLS = 2400
+# Expired sign-ins are forgotten this often.
+PRUNE_SECONDS = 600.0
 
 
 class BadMessage(Exception):
@@ -136,6 +137,9 @@ class WebTable:
         # the newest version of each watched match whose frames went out from here
         self.shown: dict[int, int] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
+        # matches a NOTIFY said moved on (to the version given), not read yet
+        self._told: dict[int, int] = {}
+        self._woken = asyncio.Event()
         # Whether a session may still be used (the Activity's: its member still in it);
         # checked at every socket message. Local sessions: always.
         self.access: Callable[[Session], Awaitable[bool]] = _always
@@ -143,7 +147,9 @@ class WebTable:
 
     # ---- the application --------------------------------------------------------------
     def app(self) -> web.Application:
-        app = web.Application(client_max_size=64 * 1024)
+        # the local table (no Discord sign-in) answers this machine alone (web.loopback)
+        middlewares = [loopback_only] if self.local is not None else []
+        app = web.Application(client_max_size=64 * 1024, middlewares=middlewares)
         app.router.add_get("/", self.page)
         app.router.add_get("/ws", self.socket)
         app.router.add_get("/api/geometry/{game}/{size}", self.geometry)
@@ -158,37 +164,53 @@ class WebTable:
         self._spawn(self.drain_outbox())
 
     async def drain_outbox(self) -> None:
-        """Show what any process committed to the sockets watching it here: the newest
-        versions of the matches watched here, read in one query (so any number of web
-        processes can share a database: none depends on a row another one marks), and the
-        outbox's ``web:table`` rows, marked shown. A move made in this process has gone out
-        already (:meth:`committed`). On PostgreSQL every commit's NOTIFY wakes it at once
-        (``Repository.listen_outbox``); on SQLite it polls. Expired sign-ins are forgotten
-        now and then."""
-        repo = self.service.repo
-        woken = asyncio.Event()
+        """Show what other processes committed to the sockets watching it here. This
+        process reads for itself and marks nothing shared, so any number of web
+        processes can share a database and each is shown every step of what its own
+        sockets watch (a move made in this process has gone out already,
+        :meth:`committed`). On PostgreSQL each commit's NOTIFY names the match and its
+        version (``Repository.listen_outbox``) and this process reads that match alone if
+        it watches it; every :data:`OUTBOX_TOLD_SECONDS` (on SQLite, which cannot tell,
+        every :data:`OUTBOX_POLL_SECONDS`) it reads the versions of every match it
+        watches in one query. Expired sign-ins are forgotten now and then."""
         try:
-            told = await repo.listen_outbox(lambda match_id, version: woken.set())
+            told = await self.service.repo.listen_outbox(self._heard)
         except Exception:
-            log.exception("the web table cannot listen for commits; it polls the outbox")
+            log.exception("the web table cannot listen for commits; it polls")
             told = False
         pause = OUTBOX_TOLD_SECONDS if told else OUTBOX_POLL_SECONDS
-        polls = 0
+        loop = asyncio.get_running_loop()
+        swept = pruned = -PRUNE_SECONDS
         while True:
-            woken.clear()  # a commit told while this pass reads makes another pass
+            self._woken.clear()  # a commit told while this pass reads makes another pass
             try:
-                await self._show_moved()
-                if WEB_AUDIENCE in self.service.store.extra_audiences:
-                    await self._mark_outbox()
-                polls += 1
-                if polls % PRUNE_EVERY_POLLS == 1:
+                await self._show_told()
+                if loop.time() - swept >= pause * 0.9:
+                    swept = loop.time()
+                    await self._show_moved()
+                if loop.time() - pruned >= PRUNE_SECONDS:
+                    pruned = loop.time()
                     await self.service.sign_ins.prune_sign_ins()
             except asyncio.CancelledError:
                 raise
             except Exception:
-                log.exception("the web table could not read the outbox; it tries again")
+                log.exception("the web table could not read what was committed; it tries again")
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(woken.wait(), pause)
+                await asyncio.wait_for(self._woken.wait(), pause)
+
+    def _heard(self, match_id: int, version: int) -> None:
+        """A commit anywhere (PostgreSQL's NOTIFY): read the match if it is watched here
+        and its frames have not gone out yet."""
+        if self.watchers.get(match_id) and self.shown.get(match_id, -1) < version:
+            self._told[match_id] = max(self._told.get(match_id, -1), version)
+            self._woken.set()
+
+    async def _show_told(self) -> None:
+        told, self._told = self._told, {}
+        for match_id, version in told.items():
+            if self.watchers.get(match_id) and self.shown.get(match_id, -1) < version:
+                info, shown = await self._shown_match(match_id)
+                self._show(info, shown)
 
     async def _show_moved(self) -> None:
         watched = [match_id for match_id, clients in self.watchers.items() if clients]
@@ -199,17 +221,6 @@ class WebTable:
             if self.shown.get(match_id, -1) < version and self.watchers.get(match_id):
                 info, shown = await self._shown_match(match_id)
                 self._show(info, shown)
-
-    async def _mark_outbox(self) -> None:
-        repo = self.service.repo
-        after = 0
-        while rows := await repo.pending_deliveries(OUTBOX_PREFIX, after, 200):
-            for match_id, audience, version in rows:
-                if self.watchers.get(match_id) and self.shown.get(match_id, -1) < version:
-                    info, shown = await self._shown_match(match_id)
-                    self._show(info, shown)
-                await repo.set_messages(match_id, {f"delivered:{audience}": version})
-            after = rows[-1][0]
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         return web.FileResponse(STATIC / "index.html")

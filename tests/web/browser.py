@@ -72,13 +72,14 @@ def start_chromium(width: int = 1280, height: int = 900) -> WebDriver:
 
 class LocalServer:
     """``python -m bot`` without a token (what ``make run`` does without Discord): the web
-    table alone, on a SQLite file of its own and a free port."""
+    table alone, on a SQLite file of its own (or the database at ``url``, its log beside
+    ``database``) and a free port."""
 
-    def __init__(self, database: Path) -> None:
+    def __init__(self, database: Path, url: str | None = None) -> None:
         env = {
             **os.environ,
             "DISCORD_TOKEN": "",
-            "DATABASE_URL": f"sqlite:///{database}",
+            "DATABASE_URL": url or f"sqlite:///{database}",
             "WEB_HOST": "127.0.0.1",
             "WEB_PORT": "0",
             "AI_WORKERS": "1",

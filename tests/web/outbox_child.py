@@ -13,13 +13,12 @@ import sys
 from matchcore.service import MatchService
 from matchcore.storage import open_repository
 from web.local import service_choices
-from web.server import WEB_AUDIENCE
 
 
 async def main(url: str, match_id: int, user_id: int, move: str, version: int) -> None:
     repo = await open_repository(url)
     try:
-        service = MatchService(repo, choices=service_choices(), extra_audiences=(WEB_AUDIENCE,))
+        service = MatchService(repo, choices=service_choices())
         await service.play(match_id, user_id, move, version)
         await service.close()
     finally:

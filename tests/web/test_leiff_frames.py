@@ -27,7 +27,7 @@ from matchcore.service import MatchService
 from matchcore.service.leiff_logic import controls
 from matchcore.storage import open_repository
 from web.local import LOCAL, prepare_local, service_choices
-from web.server import LOCAL_BOT, WEB_AUDIENCE, WebTable
+from web.server import LOCAL_BOT, WebTable
 from web.sessions import Identity, Sessions
 from wording.service_words import leiff_event
 
@@ -59,9 +59,7 @@ class Recorder:
 @pytest.fixture
 async def served(tmp_path: Path) -> AsyncIterator[tuple[MatchService, WebTable, TestClient]]:
     repo = await open_repository(tmp_path / "leiff.sqlite3")
-    service = MatchService(
-        repo, bot_user_id=LOCAL_BOT, choices=service_choices(), extra_audiences=(WEB_AUDIENCE,)
-    )
+    service = MatchService(repo, bot_user_id=LOCAL_BOT, choices=service_choices())
     await prepare_local(service)
     await service.update_settings(
         LOCAL.guild_id, ANN, True, leiff_drinking=True, leiff_specials=True

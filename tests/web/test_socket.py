@@ -19,7 +19,7 @@ from matchcore.service import MatchService
 from matchcore.storage import open_repository
 from web.limits import BURST, MAX_FRAME_BYTES, MAX_REFUSALS
 from web.local import LOCAL, check_host, prepare_local, service_choices
-from web.server import LOCAL_BOT, WEB_AUDIENCE, WebTable
+from web.server import LOCAL_BOT, WebTable
 from web.sessions import Identity, Sessions
 
 ANN, BOB, CAT = 11, 12, 13
@@ -68,9 +68,7 @@ async def frame(ws: aiohttp.ClientWebSocketResponse, kind: str | None = None) ->
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
     repo = await open_repository(tmp_path / "web.sqlite3")
-    service = MatchService(
-        repo, bot_user_id=LOCAL_BOT, choices=service_choices(), extra_audiences=(WEB_AUDIENCE,)
-    )
+    service = MatchService(repo, bot_user_id=LOCAL_BOT, choices=service_choices())
     await prepare_local(service)
     web_table = WebTable(service, Sessions(service.sign_ins), local=LOCAL)
     client = TestClient(TestServer(web_table.app()))
@@ -303,22 +301,19 @@ async def test_a_move_committed_by_another_process_reaches_the_open_tables(
     table: Table, tmp_path: Path
 ) -> None:
     """A second service on the same database file (another process: its own locks, its own
-    cache, no listener of this table) commits a move; the outbox brings it here."""
+    cache, no listener of this table) commits a move; the table's poll of the versions of
+    the matches it shows brings it here."""
     match = await table.board_match()
     bob = await table.socket(BOB)
     await bob.send_json({"type": "watch", "match": match})
     await frame(bob, "state")
     other_repo = await open_repository(tmp_path / "web.sqlite3")
     try:
-        other = MatchService(other_repo, choices=service_choices(), extra_audiences=(WEB_AUDIENCE,))
+        other = MatchService(other_repo, choices=service_choices())
         await other.play(match, ANN, "c3", 0)
         shown = await frame(bob, "state")
         assert shown["version"] == 1 and shown["stones"] == {"c3": "dark"} and shown["yourTurn"]
-        # and the row is marked shown: nothing is pending for the web table any more
-        for _ in range(40):
-            if not await table.service.repo.pending_deliveries("web"):
-                break
-            await asyncio.sleep(0.05)
+        # the table reads for itself: it marks nothing another reader could depend on
         assert await table.service.repo.pending_deliveries("web") == []
     finally:
         await other_repo.close()
@@ -344,3 +339,64 @@ async def test_the_start_page_lists_the_members_games_theirs_to_move_first(table
     assert listed[0]["yourTurn"] and listed[0]["text"] == "Du bist dran"
     assert listed[0]["against"] == "gegen Ann"
     assert not listed[1]["yourTurn"] and listed[1]["text"] == "Wartet auf Ann"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Host": "rebound.example:8080"},  # a name of another site that resolves here
+        {"Host": "192.168.1.20:8080"},  # reached through another address (a proxy)
+        {"Origin": "https://evil.example"},  # a page of another site in the same browser
+        {"Origin": "null"},
+    ],
+)
+async def test_the_local_table_answers_this_machine_only(
+    table: Table, headers: dict[str, str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """Without Discord's sign-in whoever reaches the table is the local player: a request
+    naming another host, or sent by another site's page, gets nothing, not the page, not
+    a session, not a socket (DNS rebinding, a proxy)."""
+    for method, path in (("GET", "/"), ("GET", "/static/app.css"), ("POST", "/api/local-session")):
+        answer = await table.client.request(method, path, headers=headers, json={})
+        assert answer.status == 403, (method, path)
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await table.client.ws_connect(f"/ws?session={table.tokens[ANN]}", headers=headers)
+    assert refused.value.status == 403
+    assert "local web table" in caplog.text and "refused" in caplog.text
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "[::1]", "127.0.0.2"])
+async def test_the_local_table_answers_its_own_loopback_names(table: Table, host: str) -> None:
+    headers = {"Host": f"{host}:8080", "Origin": f"http://{host}:8080"}
+    assert (await table.client.get("/", headers=headers)).status == 200
+    answer = await table.client.post("/api/local-session", headers=headers, json={})
+    token = (await answer.json())["token"]
+    ws = await table.client.ws_connect(f"/ws?session={token}", headers=headers)
+    assert (await frame(ws, "welcome"))["local"]
+    await ws.close()
+
+
+async def test_a_table_with_the_discord_sign_in_serves_other_machines(table: Table) -> None:
+    """With the sign-in (no local player) the page and its bundle are public (they hold no
+    member's data and must load before the sign-in); a socket still needs a session, and
+    there is no local sign-in to get one from."""
+    signed_in = WebTable(table.service, Sessions(table.service.sign_ins))
+    client = TestClient(TestServer(signed_in.app()))
+    await client.start_server()
+    try:
+        public = {"Host": "leafbot.example.org", "Origin": "https://123.discordsays.com"}
+        assert (await client.get("/", headers=public)).status == 200
+        assert (await client.get("/static/app.css", headers=public)).status == 200
+        assert (await client.post("/api/local-session", headers=public, json={})).status in (
+            404,
+            405,
+        )
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await client.ws_connect("/ws?session=made-up", headers=public)
+        assert refused.value.status == 401
+        token = await signed_in.sessions.issue(Identity(ANN, "Ann", "en"))
+        ws = await client.ws_connect(f"/ws?session={token}", headers=public)
+        assert not (await frame(ws, "welcome"))["local"]
+        await ws.close()
+    finally:
+        await client.close()
