@@ -62,7 +62,7 @@ from .models import (
 )
 from .server import SimServer
 from .spec import Violation, contract, interaction_violations
-from .state import BOT_PERMISSIONS, RequestRecord, RouteFault, SimState
+from .state import RequestRecord, RouteFault, SimState
 
 BotFactory = Callable[[], discord.Client]
 
@@ -364,6 +364,16 @@ class DiscordSimulator:
             outsider=self.add_user("outsider"),
         )
 
+    def set_bot_permissions(self, guild: SimGuild, permissions: int) -> None:
+        """Give the bot's role other permissions in ``guild`` (``BOT_PERMISSIONS`` is what it
+        starts with; ``BOT_PERMISSIONS & ~CREATE_PUBLIC_THREADS`` takes threads away);
+        announced with GUILD_ROLE_UPDATE, and carried by interactions as ``app_permissions``."""
+        self.state.set_bot_permissions(guild, permissions)
+
+    def threads(self, channel: SimChannel | None = None) -> list[SimChannel]:
+        """The threads under a channel (default: the default channel), archived ones too."""
+        return self._channel(channel).threads
+
     def dm_channel(self, user: SimUser) -> SimChannel:
         """The DM channel between the bot and ``user``."""
         return self.state.dm_channel(user)
@@ -527,7 +537,7 @@ class DiscordSimulator:
             token=token,
             user=user,
             channel=channel,
-            app_permissions=BOT_PERMISSIONS,
+            app_permissions=self.state.bot_permissions(channel),
             attachment_size_limit=self.state.attachment_size_limit,
         )
         payload["data"] = data

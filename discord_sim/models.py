@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from .thread_model import HAS_THREAD_FLAG, ThreadInfo, thread_payload
+
 if TYPE_CHECKING:  # the state imports these models
     from .state import SimState
 
@@ -37,6 +39,9 @@ EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
 READ_MESSAGE_HISTORY = 1 << 16
 USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_CHANNELS = 1 << 4
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
 SEND_MESSAGES_IN_THREADS = 1 << 38
 
 #: What an ordinary member may do in a text channel.
@@ -467,6 +472,8 @@ class SimMessage:
     deleted: bool = False
     #: The nonce it was created with (Discord echoes it in the create response only).
     nonce: str | int | None = None
+    #: The thread started from this message (its id is the message's), if any.
+    thread: SimChannel | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -680,6 +687,9 @@ class SimMessage:
             payload["webhook_id"] = str(self.webhook_id)
         if self.message_reference is not None:
             payload["message_reference"] = dict(self.message_reference)
+        if self.thread is not None:
+            payload["thread"] = thread_payload(self.thread)
+            payload["flags"] = self.flags | HAS_THREAD_FLAG
         return payload
 
     def __repr__(self) -> str:
@@ -711,10 +721,36 @@ class SimChannel:
     recipient: SimUser | None = None
     position: int = 0
     all_messages: list[SimMessage] = field(default_factory=list)
+    #: For a thread: its parent, owner, archive state and members (None for other channels).
+    thread: ThreadInfo | None = None
 
     @property
     def is_dm(self) -> bool:
         return self.type == DM
+
+    @property
+    def is_thread(self) -> bool:
+        return self.thread is not None
+
+    @property
+    def parent(self) -> SimChannel | None:
+        """A thread's channel (None for other channels)."""
+        return self.thread.parent if self.thread is not None else None
+
+    @property
+    def archived(self) -> bool:
+        return self.thread is not None and self.thread.archived
+
+    @property
+    def locked(self) -> bool:
+        return self.thread is not None and self.thread.locked
+
+    @property
+    def threads(self) -> list[SimChannel]:
+        """The threads under this channel, oldest first (archived ones included)."""
+        if self.guild is None:
+            return []
+        return [t for t in self.guild.threads if t.parent is self]
 
     @property
     def mention(self) -> str:
@@ -739,6 +775,8 @@ class SimChannel:
         return [m for m in self.all_messages if m.is_visible_to(user)]
 
     def to_payload(self) -> dict[str, Any]:
+        if self.thread is not None:
+            return thread_payload(self)
         if self.type == DM:
             return {
                 "id": str(self.id),
@@ -779,6 +817,8 @@ class SimGuild:
     channels: list[SimChannel] = field(default_factory=list)
     members: dict[int, SimMember] = field(default_factory=dict)
     roles: list[SimRole] = field(default_factory=list)
+    #: Threads under its text channels, oldest first (archived ones too).
+    threads: list[SimChannel] = field(default_factory=list)
     #: The server's language (its community "preferred locale"), in GUILD_CREATE and in
     #: every interaction from it.
     preferred_locale: str = "en-US"
@@ -870,7 +910,8 @@ class SimGuild:
             "member_count": len(members),
             "members": members,
             "channels": [c.to_payload() for c in self.channels],
-            "threads": [],
+            # the active threads (Discord leaves archived ones out)
+            "threads": [thread_payload(t) for t in self.threads if not t.archived],
             "presences": [],
             "voice_states": [],
             "stage_instances": [],

@@ -59,6 +59,7 @@ from .spec import (
     response_violations,
 )
 from .state import RequestRecord, SimHTTPError, SimState
+from .thread_routes import ThreadRoutes
 
 API_PREFIX = "/api/v10"
 OAUTH_TOKEN = "/oauth2/token"
@@ -175,6 +176,7 @@ class SimServer:
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
         self.gateway = Gateway(state)
+        self.threads = ThreadRoutes(self)
         self.app = web.Application(
             middlewares=[self._middleware],
             client_max_size=state.attachment_size_limit * 3 + 1024 * 1024,
@@ -236,6 +238,7 @@ class SimServer:
                 self.delete_webhook_message,
             ),
         ]
+        routes += self.threads.routes()
         for method, path, handler in routes:
             r.add_route(method, p + path, handler)
         self.routes = [(method, path) for method, path, _ in routes]
@@ -760,6 +763,7 @@ class SimServer:
             raise SimHTTPError(404, 10008, "Unknown Message")
         if message.author is not self.state.bot_user:
             raise SimHTTPError(403, 50005, "Cannot edit a message authored by another user")
+        self.state.check_thread_open(channel)
         payload, files = await self._read_body(request)
         self._validate(
             payload,
@@ -780,6 +784,7 @@ class SimServer:
             raise SimHTTPError(404, 10008, "Unknown Message")
         if channel.is_dm and message.author is not self.state.bot_user:
             raise SimHTTPError(403, 50003, "Cannot execute action on a DM channel")
+        self.state.check_thread_open(channel)
         self.state.delete_message(message)
         return web.Response(status=204)
 
@@ -1002,6 +1007,8 @@ class SimServer:
     async def edit_webhook_message(self, request: web.Request) -> web.Response:
         interaction = self._interaction_for_token(request)
         message = self._webhook_message(interaction, request.match_info["message_id"])
+        if not message.ephemeral:
+            self.state.check_thread_open(message.channel)
         payload, files = await self._read_body(request)
         self._validate(
             payload,

@@ -18,10 +18,13 @@ from .models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     COMPONENTS_V2_FLAG,
+    CREATE_PUBLIC_THREADS,
     DM,
     GUILD_TEXT,
     MANAGE_GUILD,
     MEMBER_PERMISSIONS,
+    SEND_MESSAGES,
+    SEND_MESSAGES_IN_THREADS,
     MessageRevision,
     SimAttachment,
     SimChannel,
@@ -39,8 +42,10 @@ if TYPE_CHECKING:
     from .interactions import SimInteraction
     from .spec import Violation
 
-#: The permissions the bot's own member has in every guild (what a typical invite grants).
-BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13)  # + Manage Messages
+#: The permissions the bot's own member has in every guild (what a typical invite grants):
+#: a member's, Manage Messages, and Create Public Threads. They come from the bot's own
+#: role (Discord makes one per bot, named after it), so discord.py's cache computes them too.
+BOT_PERMISSIONS = MEMBER_PERMISSIONS | (1 << 13) | CREATE_PUBLIC_THREADS
 
 GUILD_MESSAGES_INTENT = 1 << 9
 DIRECT_MESSAGES_INTENT = 1 << 12
@@ -97,6 +102,7 @@ EDIT = "edit"  # an edit (or deletion) of a channel message
 # token: beyond the callback, yet spared by the global limit like it
 FOLLOW_UP = "follow-up"
 DIRECT_MESSAGE = "DM"  # opening a DM channel, a new DM or an edit of one
+THREAD = "thread"  # starting a thread, changing one (archive, name), adding its members
 OTHER = "other"  # reading (users, channels, messages), command sync, login
 
 
@@ -185,7 +191,16 @@ class SimState:
         guild = SimGuild(id=guild_id, name=name, owner=owner, state=self)
         guild.roles.append(SimRole(id=guild_id, name="@everyone", permissions=MEMBER_PERMISSIONS))
         self.guilds[guild_id] = guild
-        bot_member = SimMember(user=self.bot_user, guild=guild, permissions=BOT_PERMISSIONS)
+        bot_role = SimRole(
+            id=self.snowflakes.next(),
+            name=self.bot_user.name,
+            permissions=BOT_PERMISSIONS,
+            position=1,
+        )
+        guild.roles.append(bot_role)
+        bot_member = SimMember(
+            user=self.bot_user, guild=guild, permissions=BOT_PERMISSIONS, roles=[bot_role]
+        )
         guild.members[self.bot_user.id] = bot_member
         if owner.id not in guild.members and owner is not self.application_owner:
             guild.members[owner.id] = SimMember(
@@ -227,6 +242,28 @@ class SimState:
         payload["guild_id"] = str(guild.id)
         self.announce("GUILD_MEMBER_ADD", payload, 0)
         return member
+
+    def set_bot_permissions(self, guild: SimGuild, permissions: int) -> None:
+        """Give the bot's role other permissions (a server admin editing it), announced
+        with GUILD_ROLE_UPDATE so the client's cache agrees."""
+        member = guild.members[self.bot_user.id]
+        member.permissions = permissions
+        for role in member.roles:
+            role.permissions = permissions
+            self.announce(
+                "GUILD_ROLE_UPDATE", {"guild_id": str(guild.id), "role": role.to_payload()}, 0
+            )
+
+    def bot_permissions(self, channel: SimChannel) -> int:
+        """What the bot may do in a channel (a thread: in its parent); everything in DMs."""
+        if channel.guild is None:
+            return ALL_PERMISSIONS
+        member = channel.guild.members.get(self.bot_user.id)
+        if member is None:
+            return 0
+        if member.permissions & ADMINISTRATOR:
+            return ALL_PERMISSIONS
+        return member.permissions
 
     def dm_channel(self, user: SimUser) -> SimChannel:
         """The DM channel between the bot and ``user`` (created on first use, like Discord)."""
@@ -315,6 +352,18 @@ class SimState:
                 raise SimHTTPError(403, 50007, "Cannot send messages to this user")
         elif channel.guild is None or self.bot_user.id not in channel.guild.members:
             raise SimHTTPError(403, 50001, "Missing Access")
+        elif channel.thread is not None:
+            if not self.bot_permissions(channel) & SEND_MESSAGES_IN_THREADS:
+                raise SimHTTPError(403, 50013, "Missing Permissions")
+            self.check_thread_open(channel)
+        elif not self.bot_permissions(channel) & SEND_MESSAGES:
+            raise SimHTTPError(403, 50013, "Missing Permissions")
+
+    @staticmethod
+    def check_thread_open(channel: SimChannel) -> None:
+        """Discord refuses to change anything in an archived thread until it is unarchived."""
+        if channel.archived:
+            raise SimHTTPError(400, 50083, "Thread is archived")
 
     def check_attachments(self, files: list[SimAttachment]) -> None:
         total = sum(f.size for f in files)
@@ -324,6 +373,11 @@ class SimState:
     def store_message(self, message: SimMessage) -> SimMessage:
         message.channel.all_messages.append(message)
         self.messages[message.id] = message
+        thread = message.channel.thread
+        if thread is not None and not message.ephemeral:
+            thread.message_count += 1
+            thread.total_message_sent += 1
+            thread.last_message_id = message.id
         if not message.ephemeral:
             self.announce(
                 "MESSAGE_CREATE", self._event_payload(message), self._intent_for(message.channel)
@@ -399,6 +453,10 @@ class SimState:
             return DIRECT_MESSAGE
         if template.startswith("/webhooks/"):
             return FOLLOW_UP if method in ("POST", "PATCH", "DELETE") else OTHER
+        if template.endswith("/threads") or "/thread-members/" in template:
+            return THREAD if method != "GET" else OTHER
+        if template == "/channels/{channel_id}" and method == "PATCH":
+            return THREAD
         if template.startswith("/channels/{channel_id}/messages") and method != "GET":
             channel = None
             if channel_id is not None and channel_id.isdigit():
