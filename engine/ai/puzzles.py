@@ -105,17 +105,31 @@ class Reader:
                 return plies
         return None
 
-    def winning_moves(self, state: BoardState, horizon: int) -> dict[str, int]:
+    def winning_moves(
+        self, state: BoardState, horizon: int, enough: int | None = None
+    ) -> dict[str, int]:
         """The moves of the side to move that win within ``horizon`` plies (their own move
-        counted), each with the fewest plies it needs."""
+        counted), each with the fewest plies it needs; the search stops once ``enough``
+        are found (a puzzle wants exactly one: two settle that it is none)."""
         mover = state.to_move
         if mover is None:
             return {}
         found: dict[str, int] = {}
-        for move, child in self._children(state):
+        children = list(self._children(state))
+        # the wins in one first: two of them end the search before any deeper reading
+        for move, child in children:
+            if child.outcome is not None and child.outcome.winner == mover:
+                found[move] = 1
+                if enough is not None and len(found) >= enough:
+                    return found
+        for move, child in children:
+            if move in found:
+                continue
             plies = self.fewest_plies(child, mover, horizon - 1)
             if plies is not None:
                 found[move] = plies + 1
+                if enough is not None and len(found) >= enough:
+                    return found
         return found
 
     def line(self, state: BoardState, colour: str, plies: int) -> list[str]:
@@ -247,7 +261,7 @@ def find_puzzle(
         return None
     reader = Reader(deadline=deadline, budget=budget)
     mover = state.to_move
-    wins = reader.winning_moves(position, horizon)
+    wins = reader.winning_moves(position, horizon, enough=2)
     if len(wins) != 1:
         return None
     if before is not None and before.to_move is not None and before.to_move != mover:
