@@ -47,6 +47,7 @@ from web.geometry import geometry_json
 from web.leiff_frame import leiff_frame, lobby_frame
 from web.limits import MAX_FRAME_BYTES, MAX_REFUSALS, TokenBucket
 from web.loopback import loopback_only
+from web.puzzle_frame import PuzzleDesk
 from web.sessions import Identity, Session, Sessions
 from web.snapshot import board_frame, position_at
 from web.texts import FAILED, MALFORMED, TOO_FAST, language_of, match_line, welcome_frame
@@ -77,6 +78,9 @@ MESSAGES: dict[str, dict[str, type]] = {
     # it) and the lobby's (join, leave, add_bot, start); ``version`` is optional for both
     "leiff": {"match": int, "action": str},
     "lobby": {"match": int, "action": str},
+    # a puzzle (``game`` optional: any board game) and its answer (web/puzzle_frame.py)
+    "puzzle": {},
+    "puzzle_answer": {"puzzle": int, "move": str},
 }
 # A member mentioned in a line of the core's (Discord's mention syntax).
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -131,6 +135,7 @@ class WebTable:
         self.sessions = sessions
         self.local = local
         self.actions = Actions(service, local, on_update, self._spawn)
+        self.puzzles = PuzzleDesk(service, local.guild_id if local is not None else None)
         # match id -> the sockets watching it (a socket leaves when it closes)
         self.watchers: dict[int, weakref.WeakSet[Client]] = {}
         self.names: dict[int, Identity] = {}
@@ -378,6 +383,10 @@ class WebTable:
             client.send({**position_at(state, data["ply"]), "match": info.id})
         elif kind == "matches":
             await self._send_matches(client)
+        elif kind == "puzzle":
+            client.send(await self.puzzles.next(client.session, data, self._name, client.language))
+        elif kind == "puzzle_answer":
+            client.send(await self.puzzles.answer(client.session, data, client.language))
         elif kind == "new_game":
             started = await self.actions.new_game(client.session, data)
             if started is not None:

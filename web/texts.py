@@ -51,6 +51,9 @@ PAGE_TEXTS = (
     N_("web.leiff.leave"),
     N_("web.leiff.log"),
     N_("web.leiff.send_rule"),
+    N_("web.puzzle.open"),
+    N_("web.puzzle.next"),
+    N_("web.puzzle.done"),
 )
 
 LEVELS = ("easy", "normal", "hard")

@@ -32,9 +32,10 @@ from bot.common.themes import member_theme
 from bot.common.translator import command_text
 from bot.features.review.feature import Page
 from engine import board_game_names
-from i18n import N_, translate
+from i18n import translate
 from matchcore.learning_records import PuzzleAnswer, StoredPuzzle
 from matchcore.service.protocol import GameService
+from wording import puzzle_words
 
 log = logging.getLogger(__name__)
 
@@ -73,20 +74,9 @@ class PuzzleDesk:
         puzzle = stored.puzzle
         colour = translate(language, f"colour.{puzzle.to_move}")
         lines = [
-            translate(
-                language,
-                "bot.puzzle.title",
-                game=game_title(puzzle.game),
-                number=stored.id,
-                colour=colour,
-            ),
+            puzzle_words.title(language, puzzle, stored.id),
             await self.source_line(language, stored),
-            translate(
-                language,
-                "bot.puzzle.how",
-                plies=len(puzzle.solution),
-                rating=round(stored.rating),
-            ),
+            puzzle_words.how(language, puzzle, stored.rating),
             translate(
                 language,
                 "bot.puzzle.you",
@@ -101,22 +91,14 @@ class PuzzleDesk:
         return Page("\n".join(line for line in lines if line), picture, None, "puzzle.png")
 
     async def source_line(self, language: str, stored: StoredPuzzle) -> str:
-        source = stored.puzzle.source
-        move = source.get("move")
-        user_ids = source.get("user_ids")
-        if isinstance(user_ids, list) and len(user_ids) == 2:
+        users = puzzle_words.user_ids(stored.puzzle.source)
+        players = None
+        if users is not None:
             first, second = [
-                await self.context.names.name(int(u)) if u is not None else "Leafbot"
-                for u in user_ids
+                await self.context.names.name(u) if u is not None else "Leafbot" for u in users
             ]
-            return translate(
-                language, "bot.puzzle.from_match", first=first, second=second, move=move
-            )
-        if "self_play" in source:
-            return translate(
-                language, "bot.puzzle.from_self_play", game=source["self_play"], move=move
-            )
-        return ""
+            players = (first, second)
+        return puzzle_words.source(language, stored.puzzle.source, players)
 
     # ---- answering -----------------------------------------------------------------------
     async def answer(self, responder: Responder, move: str) -> bool:
@@ -137,19 +119,7 @@ class PuzzleDesk:
         theme = await member_theme(self.service, responder.user_id, responder.interaction.guild_id)
         puzzle = answered.puzzle.puzzle
         line = " ".join(puzzle.solution)
-        key = N_("bot.puzzle.right") if answered.solved else N_("bot.puzzle.wrong")
-        lines = [
-            translate(language, key, move=answered.move, solution=puzzle.first_move),
-            translate(language, "bot.puzzle.line", line=line),
-            translate(
-                language,
-                "bot.puzzle.rating",
-                before=round(answered.before.rating),
-                after=round(answered.after.rating),
-                streak=answered.after.streak,
-                best=answered.after.best_streak,
-            ),
-        ]
+        lines = puzzle_words.verdict(language, answered)
         caption = translate(language, "bot.puzzle.line_caption", line=line)
         picture = await self.context.painter.puzzle_png(
             puzzle.game, puzzle.position().to_json(), puzzle.solution, caption, language, theme

@@ -1,6 +1,6 @@
 // The board as SVG, from the server's geometry (the pictures' own cell centres and sizes).
 
-import type { Geometry, Hole, LastTurn } from "./protocol";
+import type { Geometry, Hole, LastTurn, SolutionStep } from "./protocol";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -166,4 +166,43 @@ export function drawPieces(
       el("circle", { cx: cell.x, cy: cell.y, r: geo.stoneRadius * 0.5, fill: c.placed, class: "selected-dot" }, group);
     }
   }
+}
+
+// A puzzle's solution line over the position: each step's stones as numbered ghost stones in
+// the mover's colour (1, 2, 3 in order), what a step captured or removed crossed, what it
+// turned ringed; a wrong answer's cells in a dashed ring. Numbers stay readable at 360 px.
+export function drawLine(
+  layer: SVGGElement,
+  geo: Geometry,
+  steps: SolutionStep[],
+  answer: string[],
+): void {
+  const c = geo.colours;
+  const at = new Map(geo.cells.map((cell) => [cell.name, cell]));
+  const colours = Object.keys(c.stones);
+  for (const name of answer) {
+    const cell = at.get(name);
+    if (!cell) continue;
+    el("circle", { cx: cell.x, cy: cell.y, r: geo.stoneRadius + 5, fill: "none", stroke: c.captured, "stroke-width": 3, "stroke-dasharray": "4 3", class: "answer", "data-answer": name }, layer);
+  }
+  steps.forEach((step, i) => {
+    const stone = c.stones[step.colour];
+    const other = c.stones[colours.find((colour) => colour !== step.colour) ?? step.colour];
+    for (const name of step.placed) {
+      const cell = at.get(name);
+      if (!cell || !stone) continue;
+      const group = el("g", { class: "step", "data-step": i + 1, "data-step-cell": name }, layer);
+      el("circle", { cx: cell.x, cy: cell.y, r: geo.stoneRadius, fill: stone.fill, stroke: c.placed, "stroke-width": 3, opacity: 0.9 }, group);
+      const label = el("text", { x: cell.x, y: cell.y, fill: other?.fill ?? "#fff", stroke: stone.edge, "stroke-width": 0.5, "font-size": Math.max(12, geo.stoneRadius * 1.15), "font-weight": "bold", "text-anchor": "middle", "dominant-baseline": "central", "font-family": "sans-serif" }, group);
+      label.textContent = String(i + 1);
+    }
+    for (const name of [...step.captured, ...step.removed]) {
+      const cell = at.get(name);
+      if (cell) cross(geo, cell.x, cell.y, c.captured, el("g", { class: "step-taken", "data-step": i + 1 }, layer));
+    }
+    for (const name of step.flipped) {
+      const cell = at.get(name);
+      if (cell) el("circle", { cx: cell.x, cy: cell.y, r: geo.stoneRadius * 0.55, fill: "none", stroke: stone?.fill ?? c.placed, "stroke-width": 3, class: "step-flipped", "data-step": i + 1 }, layer);
+    }
+  });
 }

@@ -4,6 +4,7 @@
 import { drawBackground, drawHoles, drawPieces, type Marks } from "./board";
 import { activityMatches, clientId, inDiscord, signInWithDiscord } from "./discord";
 import { showLeiff, showLobby } from "./leiff";
+import { puzzleEvents, puzzleRefused, showPuzzle, showPuzzleResult } from "./puzzle";
 import {
   isCellMove,
   moveCells,
@@ -151,8 +152,15 @@ function receive(frame: Frame): void {
     case "matches":
       showMatches(frame.matches);
       break;
+    case "puzzle":
+      if (puzzleInHash()) void showPuzzle(frame, loadGeometry, send);
+      break;
+    case "puzzle_result":
+      showPuzzleResult(frame);
+      break;
     case "error":
       toast(frame.text);
+      if (puzzleInHash()) puzzleRefused();
       break;
   }
 }
@@ -243,10 +251,16 @@ function matchInHash(): number | null {
   return found ? Number(found[1]) : null;
 }
 
+function puzzleInHash(): boolean {
+  return /^#puzzle\b/.test(location.hash);
+}
+
 function route(): void {
   const id = matchInHash();
+  const puzzle = puzzleInHash();
+  $("puzzle").hidden = !puzzle;
   // the start page: the member's games (whose turn each is); a new game only locally
-  $("lobby").hidden = id !== null;
+  $("lobby").hidden = id !== null || puzzle;
   $("new-game").hidden = !welcome?.local;
   if (id === null) {
     $("table").hidden = true;
@@ -262,6 +276,7 @@ function route(): void {
     currentTable = null;
   }
   if (id !== null) send({ type: "watch", match: id });
+  else if (puzzle) send({ type: "puzzle" });
   else send({ type: "matches" });
 }
 
@@ -481,6 +496,11 @@ function actionEvents(): void {
   $("rematch").onclick = () => current && send({ type: "rematch", match: current.match });
   $("to-lobby").onclick = () => (location.hash = "");
   $("leiff-to-lobby").onclick = () => (location.hash = "");
+  // a puzzle: #puzzle opens the next one at the member's rating
+  $("puzzle-open").onclick = () => (location.hash = "puzzle");
+  $("puzzle-next").onclick = () => send({ type: "puzzle" });
+  $("puzzle-done").onclick = () => (location.hash = "");
+  puzzleEvents();
 }
 
 boardEvents();

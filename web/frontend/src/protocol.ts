@@ -176,11 +176,50 @@ export interface LobbyFrame {
 
 export type TableFrame = LeiffFrame | LobbyFrame;
 
+// A puzzle (issue 37): the position from its stones, the engine's legal moves, its lines.
+export interface PuzzleFrame {
+  type: "puzzle";
+  puzzle: number;
+  game: string;
+  size: number;
+  stones: Record<string, string>;
+  holes: Hole[];
+  toMove: string;
+  toMoveName: string;
+  legal: string[];
+  lines: string[];
+}
+
+// One move of a puzzle's solution line, played out by the engine.
+export interface SolutionStep {
+  move: string;
+  colour: string;
+  placed: string[];
+  captured: string[];
+  flipped: string[];
+  removed: string[];
+}
+
+// The verdict on an answer: right or wrong in words, the solution to draw, the rating after.
+export interface PuzzleResultFrame {
+  type: "puzzle_result";
+  puzzle: number;
+  solved: boolean;
+  move: string;
+  solution: string[];
+  steps: SolutionStep[];
+  lines: string[];
+  rating: number;
+  streak: number;
+}
+
 export type Frame =
   | WelcomeFrame
   | StateFrame
   | TableFrame
   | PositionFrame
+  | PuzzleFrame
+  | PuzzleResultFrame
   | { type: "started"; match: number }
   | { type: "error"; text: string; match?: number | null }
   | { type: "matches"; matches: MatchLine[] };

@@ -1,0 +1,148 @@
+"""Puzzles at the web table (issue 37): the member's next puzzle, answered by a click.
+
+The same library, rating and streak as ``/puzzle`` and ``/move`` in Discord: a puzzle is
+opened for the member through the match core (``service.puzzles``), a click on the
+table is their answer, judged by the core (``Puzzles.answer``: right or wrong, Glicko-2
+for the member and the puzzle, the streak), and the page is told the verdict in the
+member's language with the solution line, each step's stones, to draw on the board. The
+sentences are the Discord layer's own (``wording.puzzle_words``).
+
+Frames: ``puzzle`` (the position, its legal moves, what the puzzle is and the member's
+rating) and ``puzzle_result`` (the verdict, the solution's steps, the rating after).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from engine import board_game_names
+from engine.ai.puzzles import Puzzle
+from i18n import N_, colour_name, translate
+from matchcore.learning_records import PuzzleAnswer, PuzzlePlayer, StoredPuzzle
+from matchcore.service.errors import ServiceError
+from matchcore.service.protocol import GameService
+from web.sessions import Session
+from web.snapshot import holes_json
+from web.texts import BOT_NAME
+from wording import puzzle_words
+
+# The member's rating and what to do: click the winning move.
+YOU = N_("web.puzzle.you")
+# A click that answers no open puzzle (answered already, or an hour passed).
+NOT_OPEN = N_("web.puzzle.not_open")
+
+
+def _players(puzzle: Puzzle, name: Callable[[int], str], language: str) -> tuple[str, str] | None:
+    users = puzzle_words.user_ids(puzzle.source)
+    if users is None:
+        return None
+    first, second = (translate(language, BOT_NAME) if u is None else name(u) for u in users)
+    return first, second
+
+
+def puzzle_frame(
+    stored: StoredPuzzle, player: PuzzlePlayer, name: Callable[[int], str], language: str
+) -> dict[str, Any]:
+    """The ``puzzle`` frame: the position from its stones, the engine's legal moves, and
+    the puzzle's lines (what, from where, how hard, the member's rating and streak)."""
+    puzzle = stored.puzzle
+    state = puzzle.position()
+    lines = [
+        puzzle_words.title(language, puzzle, stored.id),
+        puzzle_words.source(language, puzzle.source, _players(puzzle, name, language)),
+        puzzle_words.how(language, puzzle, stored.rating),
+        translate(language, YOU, rating=round(player.rating), streak=player.streak),
+    ]
+    return {
+        "type": "puzzle",
+        "puzzle": stored.id,
+        "game": puzzle.game,
+        "size": puzzle.size,
+        "stones": dict(state.stones),
+        "holes": holes_json(state),
+        "toMove": puzzle.to_move,
+        "toMoveName": colour_name(language, puzzle.to_move),
+        "legal": state.legal_moves(),
+        "lines": [line for line in lines if line],
+    }
+
+
+def solution_steps(puzzle: Puzzle) -> list[dict[str, Any]]:
+    """The solution line played out by the engine from the puzzle's position: each
+    move's colour and the cells it placed on, captured, flipped and removed."""
+    state = puzzle.position()
+    steps = []
+    for move in puzzle.solution:
+        colour = state.to_move
+        state = state.play(move)
+        last = state.last_turn
+        steps.append(
+            {
+                "move": move,
+                "colour": colour,
+                "placed": list(last.placed),
+                "captured": list(last.captured),
+                "flipped": list(last.flipped),
+                "removed": list(last.removed),
+            }
+        )
+    return steps
+
+
+def result_frame(answered: PuzzleAnswer, language: str) -> dict[str, Any]:
+    """The ``puzzle_result`` frame: right or wrong in words, the solution's steps to draw,
+    the member's rating before and after and their streak."""
+    stored = answered.puzzle
+    return {
+        "type": "puzzle_result",
+        "puzzle": stored.id,
+        "solved": answered.solved,
+        "move": answered.move,
+        "solution": list(stored.puzzle.solution),
+        "steps": solution_steps(stored.puzzle),
+        "lines": puzzle_words.verdict(language, answered),
+        "rating": round(answered.after.rating),
+        "streak": answered.after.streak,
+    }
+
+
+class PuzzleDesk:
+    """What a socket's puzzle messages do: one call of ``service.puzzles`` each."""
+
+    def __init__(self, service: GameService, local_guild: int | None) -> None:
+        self.service = service
+        self.local_guild = local_guild  # the local table's server (its mined puzzles)
+
+    def _guild(self, session: Session) -> int | None:
+        """The server whose mined puzzles the member may get (the starter set always)."""
+        if session.place is not None:
+            return session.place.guild_id
+        return self.local_guild
+
+    async def next(
+        self,
+        session: Session,
+        data: dict[str, Any],
+        name: Callable[[int], str],
+        language: str,
+    ) -> dict[str, Any]:
+        """Open the untried puzzle nearest the member's rating (of ``game``, or any)."""
+        game = data.get("game")
+        if game is not None and game not in board_game_names():
+            raise ServiceError("forbidden")
+        user = session.identity.user_id
+        stored, player = await self.service.puzzles.next_puzzle(user, self._guild(session), game)
+        return puzzle_frame(stored, player, name, language)
+
+    async def answer(self, session: Session, data: dict[str, Any], language: str) -> dict[str, Any]:
+        """Judge ``move`` as the answer to the member's open puzzle ``puzzle`` (refused
+        when that puzzle is not the one open: answered already, or an hour passed)."""
+        user = session.identity.user_id
+        opened = await self.service.puzzles.open_puzzle(user)
+        answered = None
+        if opened is not None and opened.id == data["puzzle"]:
+            answered = await self.service.puzzles.answer(user, data["move"])
+        if answered is None:
+            return {"type": "error", "text": translate(language, NOT_OPEN)}
+        return result_frame(answered, language)
