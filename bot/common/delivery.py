@@ -42,6 +42,7 @@ from bot.common.components import custom_ids, disabled_copy
 from bot.common.context import Context
 from bot.common.custom_ids import ComponentId
 from bot.common.direct_messages import DirectMessages
+from bot.common.match_threads import MatchThreads
 from bot.common.outgoing import Outgoing, match_of, sentence, without_user
 from bot.common.redelivery import (
     CHANNEL_SHOWS,
@@ -86,6 +87,17 @@ def _of_this_match(
         if (decoded := ComponentId.decode(custom_id)) is not None
     }
     return targets == {(public.scope, public.target)}
+
+
+def channel_id_of(update: Update) -> int | None:
+    """Where an update goes: its thread (a match's own, or the one it was started in), else
+    its channel."""
+    channel_id = update.thread_id or update.channel_id
+    if channel_id is None and update.match is not None:
+        channel_id = update.match.thread_id or update.match.channel_id
+    if channel_id is None and update.challenge is not None:
+        channel_id = update.challenge.thread_id or update.challenge.channel_id
+    return channel_id
 
 
 def _of(update: Update, error: BaseException) -> tuple[Any, str]:
@@ -215,6 +227,7 @@ class Delivery:
         # Messages of committed steps that did not go out yet, by match, and the task per
         # match that sends them (the match as it is then) until they land.
         self.redelivery = Redelivery(context, self._send_undelivered)
+        self.match_threads = MatchThreads(context)  # a thread per match, if the server asks
 
     def register(self, key: str, builder: MessageBuilder) -> None:
         """``key``: a kind of game (``GameKind`` value) or ``CHALLENGE``."""
@@ -254,6 +267,7 @@ class Delivery:
         """A feature's background channel message now shows ``version``: recorded, and the
         step as delivered once its private messages went out too."""
         await self.redelivery.public_shown(match_id, version)
+        await self.match_threads.shown(match_id)
 
     def public_held_up(self, match_id: int) -> None:
         """A feature's background channel message could not be sent for now (Discord keeps
@@ -275,7 +289,7 @@ class Delivery:
         pending = self.redelivery.pending.get(match_id)
         if not pending:
             return
-        update = await self.service.current(match_id)
+        update = await self.match_threads.prepare(await self.service.current(match_id), None)
         builder = self.builder_for(update)
         if update.match is None or builder is None:
             self.redelivery.pending.pop(match_id, None)
@@ -320,6 +334,7 @@ class Delivery:
                 public_later=public_later,
             )
             self.bot_turns.published(update)
+            await self.match_threads.after(update, public_later)
 
     # ---- the bot's own turns (played by the core, posted by BotTurns) -------------------
     async def bots_idle(self) -> None:
@@ -352,11 +367,7 @@ class Delivery:
 
     # ---- sending -------------------------------------------------------------------
     def channel_of(self, update: Update) -> discord.PartialMessageable | None:
-        channel_id = update.thread_id or update.channel_id
-        if channel_id is None and update.match is not None:
-            channel_id = update.match.thread_id or update.match.channel_id
-        if channel_id is None and update.challenge is not None:
-            channel_id = update.challenge.thread_id or update.challenge.channel_id
+        channel_id = channel_id_of(update)
         if channel_id is None:
             return None
         return self.client.get_partial_messageable(channel_id, guild_id=update.guild_id)
@@ -376,6 +387,7 @@ class Delivery:
         when all of it went out, the match's version is recorded as delivered; a start
         finds every match whose recorded version is behind and sends it again.
         """
+        update = await self.match_threads.prepare(update, responder)
         builder = self.builder_for(update)
         users = builder.private_users(update) if builder is not None else []
         missed = Undelivered()
@@ -435,6 +447,7 @@ class Delivery:
         await self.redelivery.settle(
             update, missed, done, whole=whole, public_later=own, channel_recorded=posted is not None
         )
+        await self.match_threads.after(update, own, posted)
         return posted
 
     async def publish_quietly(self, update: Update) -> None:

@@ -47,6 +47,7 @@ SWITCHES = (
     "leiff_specials",
     "leiff_teams_allowed",
     "daily_takebacks",
+    "match_threads",
 )
 # Times, in seconds, each with the lowest and highest allowed.
 DURATIONS = {
@@ -89,6 +90,8 @@ class GuildSettings:
     vacation_days: int = 14
     # whether a rated daily board match may take a move back (the opponent agreeing)
     daily_takebacks: bool = False
+    # whether each match plays in a thread of its own under its channel
+    match_threads: bool = False
     allowed_channels: tuple[int, ...] = field(default_factory=tuple)
     # the colours of the pictures in the server's channels (members may choose their own
     # for the pictures only they see, with /prefs)

@@ -53,6 +53,7 @@ SETTING_TEXT_IDS = {
     "leiff_target": N_("command.settings.key.leiff_target"),
     "leiff_teams_allowed": N_("command.settings.key.leiff_teams_allowed"),
     "daily_takebacks": N_("command.settings.key.daily_takebacks"),
+    "match_threads": N_("command.settings.key.match_threads"),
     "board_move_seconds": N_("command.settings.key.board_move_seconds"),
     "leiff_turn_seconds": N_("command.settings.key.leiff_turn_seconds"),
     "leiff_choice_seconds": N_("command.settings.key.leiff_choice_seconds"),

@@ -1,0 +1,210 @@
+"""A thread per match, when the server asks for it (``/settings``: ``match_threads``).
+
+The channel keeps the challenge (or the Leiff lobby), a start line and the result line;
+the match's boards, tables and turn traffic go into a thread under the start line, named
+"Lefe · alice vs bob". How it is done, one update at a time (:class:`Delivery` calls it):
+
+- :meth:`MatchThreads.prepare`, before a ``match_started`` update is sent: the start line
+  goes to the channel (the answer of a slash command, else a plain message) and the thread
+  is opened from it (:class:`bot.common.threads.BotThreads`), so it shows under the line,
+  which is its link; its id is stored with the match (``set_thread``: every later message,
+  a redelivery after a restart, ``/games``' and the turn DMs' links go to the thread) and
+  recorded as the bot's own (match message kind ``thread``: a match started inside a
+  member's thread keeps that one, and the bot never archives it). Without the permissions
+  the match is played in the channel, and the channel is told why in its language;
+- before a later update of a running match whose thread Discord archived meanwhile (a week
+  without a message), the thread is reopened;
+- :meth:`MatchThreads.finish`, after the update that ends the match went into the thread:
+  the result line (with a link to the thread's last message) goes to the channel, then
+  the thread is archived; recorded (``thread:closed``), so a redelivery never says it twice.
+
+Requests per match: the start line and the thread at the start (2), the result line and
+the archiving at the end (2); every other message is one in the thread instead of one in
+the channel.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+
+import discord
+
+from bot.common.context import Context
+from bot.common.games import game_title
+from bot.common.match_lines import places_line, result_line
+from bot.common.names import in_text
+from bot.common.responder import Responder
+from bot.common.threads import BotThreads, missing_permissions, player_name, thread_name
+from i18n import N_, translate
+from matchcore.service.results import MatchInfo, Update
+from wording.service_words import listing
+
+log = logging.getLogger(__name__)
+
+#: Match message kinds: the thread the bot opened for the match, and that it was closed.
+OWN_THREAD = "thread"
+CLOSED = "thread:closed"
+ENDED = ("finished", "aborted")
+PERMISSION_TEXT_IDS = {
+    "create_public_threads": N_("bot.thread.permission.create_public_threads"),
+    "send_messages_in_threads": N_("bot.thread.permission.send_messages_in_threads"),
+}
+NO_MENTIONS = discord.AllowedMentions.none()
+
+
+def own_thread(match: MatchInfo) -> int | None:
+    """The thread the bot opened for this match, if it did (and it is the match's)."""
+    thread_id = match.messages.get(OWN_THREAD)
+    return thread_id if thread_id and thread_id == match.thread_id else None
+
+
+class MatchThreads:
+    """Opens, reopens and closes the threads of matches for one client's delivery."""
+
+    def __init__(self, context: Context) -> None:
+        self.context = context
+        self.threads = BotThreads(context.client)
+        # matches ended in their thread, waiting for a feature's last message to show
+        self._closing: dict[int, Update] = {}
+
+    async def match_name(self, language: str, match: MatchInfo) -> str:
+        names = [player_name(n) for n in await self.context.names.seat_names(match)]
+        if len(names) == 2:
+            players = translate(language, "bot.thread.versus", first=names[0], second=names[1])
+        else:
+            players = listing(language, names)
+        return thread_name(game_title(match.game), players)
+
+    # ---- the start -------------------------------------------------------------------
+    async def prepare(self, update: Update, responder: Responder | None) -> Update:
+        """The update as it should be sent: into the match's thread once there is one."""
+        match = update.match
+        if match is None or match.status in ENDED:
+            return update
+        if update.kind == "match_started" and match.thread_id is None and not update.thread_id:
+            return await self._open(update, match, responder)
+        thread_id = own_thread(match)
+        if thread_id is not None and not await self.threads.reopen(thread_id):
+            # the thread is gone (deleted by a moderator): the match goes on in the channel
+            await self.context.service.set_thread(match.id, None)
+            return _in(update, None)
+        return update
+
+    async def _open(self, update: Update, match: MatchInfo, responder: Responder | None) -> Update:
+        settings = await self.context.service.get_settings(match.guild_id)
+        if not settings.match_threads:
+            return update
+        channel = self.context.client.get_channel(match.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return update  # a thread already, or a channel this process does not see
+        missing = missing_permissions(channel)
+        language = await self.context.languages.server(match.guild_id)
+        if missing:
+            await self._say_why(channel, language, missing)
+            return update
+        name = await self.match_name(language, match)
+        line = translate(language, "bot.thread.started", name=f"**{in_text(name)}**")
+        try:
+            start = await self._post_start(channel, line, responder)
+            if start is None:
+                return update
+            thread = await self.threads.open(channel, name, from_message=start.id)
+        except discord.Forbidden:
+            # the permissions changed between the cache and Discord
+            await self._say_why(channel, language, list(PERMISSION_TEXT_IDS))
+            return update
+        except discord.HTTPException as error:
+            log.warning("no thread for match %s: %s", match.id, error)
+            return update
+        await self.context.service.set_thread(match.id, thread.id)
+        await self.context.service.set_messages(match.id, {OWN_THREAD: thread.id})
+        messages = {**match.messages, OWN_THREAD: thread.id}
+        return _in(update, thread.id, messages)
+
+    async def _post_start(
+        self, channel: discord.TextChannel, line: str, responder: Responder | None
+    ) -> discord.Message | None:
+        if responder is not None and not (responder.is_component or responder.is_modal):
+            # a slash command's own answer (its callback: no request beyond it)
+            return await responder.public(channel, content=line, allowed_mentions=NO_MENTIONS)
+        # a click's callback greys the clicked challenge out: the line is a message of its own
+        return await channel.send(content=line, allowed_mentions=NO_MENTIONS)
+
+    async def _say_why(
+        self, channel: discord.TextChannel, language: str, missing: list[str]
+    ) -> None:
+        names = [translate(language, PERMISSION_TEXT_IDS[p]) for p in missing]
+        line = translate(language, "bot.thread.no_permission", missing=listing(language, names))
+        try:
+            await channel.send(content=line, allowed_mentions=NO_MENTIONS)
+        except discord.HTTPException as error:
+            log.warning("could not say why there is no thread: %s", error)
+
+    # ---- the end ---------------------------------------------------------------------
+    async def after(
+        self, update: Update, sent_later: bool, posted: discord.Message | None = None
+    ) -> None:
+        """An update went out: if it ended a match played in its own thread, close the
+        thread now, or (``sent_later``: a feature sends the channel part in the background,
+        a Leiff table) once that part is shown (:meth:`shown`)."""
+        match = update.match
+        if match is None or match.status not in ENDED or own_thread(match) is None:
+            return
+        if sent_later:
+            self._closing[match.id] = update
+            return
+        await self.finish(update, posted.id if posted is not None else None)
+
+    async def shown(self, match_id: int) -> None:
+        """A feature's background message of the match is shown (see :meth:`after`)."""
+        update = self._closing.pop(match_id, None)
+        if update is not None:
+            await self.finish(update, None)
+
+    async def finish(self, update: Update, last_message: int | None) -> None:
+        """After the match's last update went into its thread: the result to the channel,
+        the thread archived (once, whichever process or restart gets here first)."""
+        try:
+            await self._finish(update, last_message)
+        except discord.HTTPException as error:
+            log.warning("could not close the thread of match %s: %s", update.match_id, error)
+
+    async def _finish(self, update: Update, last_message: int | None) -> None:
+        match = update.match
+        if match is None or match.messages.get(CLOSED):
+            return
+        thread_id = own_thread(match)
+        if thread_id is None:
+            return
+        channel = self.context.client.get_channel(match.channel_id)
+        if not isinstance(channel, discord.TextChannel):
+            return
+        language = await self.context.languages.server(match.guild_id)
+        name = await self.match_name(language, match)
+        names = self.context.names
+        lines = [f"**{in_text(name)}**"]
+        if match.status == "finished" and match.result is not None:
+            lines.append(await result_line(language, names, match))
+            places = await places_line(language, names, match)
+            if places:
+                lines.append(places)
+        else:
+            lines.append(translate(language, "bot.thread.aborted"))
+        url = f"https://discord.com/channels/{match.guild_id}/{thread_id}"
+        if last_message is not None:
+            url += f"/{last_message}"
+        label = translate(language, "bot.thread.to_the_game")
+        lines.append(f"[{label}]({url})")
+        await channel.send(content="\n".join(lines)[:2000], allowed_mentions=NO_MENTIONS)
+        await self.context.service.set_messages(match.id, {CLOSED: 1})
+        await self.threads.archive(thread_id)
+
+
+def _in(update: Update, thread_id: int | None, messages: dict[str, int] | None = None) -> Update:
+    """The update (and its match) sent to ``thread_id`` (None: the channel)."""
+    assert update.match is not None
+    match = dataclasses.replace(
+        update.match, thread_id=thread_id, messages=messages or update.match.messages
+    )
+    return dataclasses.replace(update, thread_id=thread_id, match=match)

@@ -1,0 +1,185 @@
+"""A thread per match (``/settings``: "Matches: a thread for each match"), through the real
+client and the simulator's threads: the channel keeps the challenge, the start line (the
+thread shows under it) and the result line; the boards, the moves and the tables go into
+the thread, which is archived once the result is in it. Board games and a Leiff table, a
+restart in the middle, the fallback when the bot may not open threads, both languages, and
+what it costs in requests."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.common.threads import NAME_LIMIT, player_name, thread_name
+from bot.features.settings.values import setting_name
+from discord_sim.models import CREATE_PUBLIC_THREADS
+from discord_sim.state import BOT_PERMISSIONS
+from i18n import translate
+from i18n.typed import write_switch
+from tests.bot.helpers import last_board_message, pinged, resign, stored_match
+from tests.bot.test_leiff import open_table
+
+
+async def threads_on(sim, world, language: str) -> None:
+    """The admin turns the setting on, by its name in their language, the value offered."""
+    key = "match_threads"
+    offered = await sim.autocomplete(world.admin, "settings", option="value", value="", key=key)
+    on = write_switch(language, True)
+    assert on in {choice["value"] for choice in offered} | {c["name"] for c in offered}
+    changed = await sim.slash(world.admin, "settings", key=key, value=on)
+    assert changed.ephemeral and f"{setting_name(language, key)}: **{on}**" in changed.text
+
+
+async def only_match(bot, world) -> int:
+    (match,) = await bot.client.service.guild_matches(world.guild.id)
+    return int(match.id)
+
+
+def versus(language: str, first: str, second: str) -> str:
+    return translate(language, "bot.thread.versus", first=first, second=second)
+
+
+async def test_a_board_match_plays_in_its_thread_from_challenge_to_archive(
+    sim, world, language, bot
+):
+    await threads_on(sim, world, language)
+    channel = world.channel
+    challenge = await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=5)
+    offer = challenge.last_message
+    before = len(sim.requests)
+    await sim.click(world.bob, offer, translate(language, "bot.challenge.button.accept"))
+    accept_cost = sim.request_counts(before)
+
+    [thread] = sim.threads(channel)
+    name = f"Lefe · {versus(language, 'alice', 'bob')}"
+    assert thread.name == name and not thread.archived
+    start = sim.state.messages[thread.id]  # the thread was started from the start line
+    assert start.channel is channel
+    assert start.text == translate(language, "bot.thread.started", name=f"**{name}**")
+    assert pinged(start) == set()
+    board = last_board_message(thread)
+    match_id = await only_match(bot, world)
+    assert pinged(board) == {world.alice.id}  # the player to move is pinged in the thread
+    assert (await stored_match(bot, match_id)).thread_id == thread.id
+    # the channel: the challenge and the start line, nothing of the game itself
+    assert [m.id for m in channel.public_messages] == [offer.id, start.id]
+    # accepting cost the callback, the start line, the thread and the board in it
+    assert accept_cost == {"callback": 1, "channel message": 2, "thread": 1}
+
+    # a move, typed in the thread: its board goes into the thread
+    moved = await sim.slash(world.alice, "move", cell="c3", channel=thread)
+    assert moved.last_message.channel is thread
+    # /games links the match to its newest message in the thread
+    games = await sim.slash(world.bob, "games")
+    assert f"/{thread.id}/{moved.last_message.id})" in games.text
+
+    moved = await sim.slash(world.bob, "move", cell="b2", channel=thread)
+    before = len(sim.requests)
+    ended = await resign(sim, world.alice, moved.last_message)
+    assert ended.last_message.channel is thread
+    result = channel.public_messages[-1]
+    assert result.id not in (offer.id, start.id)
+    assert name in result.text and pinged(result) == set()
+    assert "**bob**" in result.text  # the winner, in the channel's language
+    assert f"/{thread.id}/{ended.last_message.id})" in result.text
+    assert thread.archived
+    end_cost = sim.request_counts(before)
+    assert end_cost["thread"] == 1 and end_cost["channel message"] <= 2
+    sim.assert_no_bot_errors()
+
+
+async def test_a_leiff_table_plays_in_its_thread_and_closes_it(sim, world, bot):
+    await threads_on(sim, world, "en")
+    channel = world.channel
+    match_id, _ = await open_table(sim, world, [world.alice, world.bob])
+    [thread] = sim.threads(channel)
+    assert thread.name == "Leiff · alice vs bob"
+    assert (await stored_match(bot, match_id)).thread_id == thread.id
+    await bot.client.delivery.bots_idle()
+    assert thread.messages and all(m.channel is thread for m in thread.messages)
+    # the lobby and the start line stay in the channel; the table lives in the thread
+    _lobby, start = channel.public_messages[:2]
+    assert start.id == thread.id and "Leiff · alice vs bob" in start.text
+    assert not any(m.attachments for m in channel.public_messages)
+
+    hand = next(m for m in reversed(sim.dms(world.alice)) if m.buttons)
+    leave_button = next(b for b in hand.buttons if b.custom_id.endswith("|~quit"))
+    asked = await sim.click(world.alice, hand, leave_button.custom_id)
+    confirm = next(b for b in asked.last_message.buttons if b.custom_id.endswith("|~quit!"))
+    await sim.click(world.alice, asked.last_message, confirm.custom_id)
+    await bot.client.delivery.bots_idle()
+    match = await stored_match(bot, match_id)
+    assert match.status == "finished"
+    result = channel.public_messages[-1]
+    assert "Leiff · alice vs bob" in result.text and "**bob**" in result.text
+    assert thread.archived
+    sim.assert_no_bot_errors()
+
+
+async def test_a_restart_in_the_middle_keeps_playing_in_the_thread(sim, world, bot, make_bot):
+    await threads_on(sim, world, "en")
+    challenge = await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=5)
+    await sim.click(world.bob, challenge.last_message, "Accept")
+    [thread] = sim.threads(world.channel)
+    handle = await sim.restart_bot(make_bot)
+    moved = await sim.slash(world.alice, "move", cell="c3", channel=thread)
+    assert moved.last_message.channel is thread
+    moved = await sim.slash(world.bob, "move", cell="b2", channel=thread)
+    assert moved.last_message.channel is thread
+    ended = await resign(sim, world.alice, moved.last_message)
+    assert ended.last_message.channel is thread and thread.archived
+    assert "**bob**" in world.channel.public_messages[-1].text
+    assert handle.running
+    sim.assert_no_bot_errors()
+
+
+async def test_an_archived_thread_is_reopened_for_the_next_move(sim, world, bot, make_bot):
+    """Discord archives a quiet thread by itself (a daily match may wait days): the next
+    move reopens it."""
+    await threads_on(sim, world, "en")
+    challenge = await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=5)
+    await sim.click(world.bob, challenge.last_message, "Accept")
+    [thread] = sim.threads(world.channel)
+    thread.thread.archived = True  # Discord's auto-archive, seen by a restarted bot
+    await sim.restart_bot(make_bot)
+    moved = await sim.slash(world.alice, "move", cell="c3", channel=thread)
+    assert moved.last_message.channel is thread and not thread.archived
+    sim.assert_no_bot_errors()
+
+
+async def test_without_thread_permissions_the_match_plays_in_the_channel_and_says_why(
+    sim, world, language, bot
+):
+    await threads_on(sim, world, language)
+    sim.set_bot_permissions(world.guild, BOT_PERMISSIONS & ~CREATE_PUBLIC_THREADS)
+    challenge = await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=5)
+    accepted = await sim.click(
+        world.bob, challenge.last_message, translate(language, "bot.challenge.button.accept")
+    )
+    assert sim.threads(world.channel) == []
+    missing = translate(language, "bot.thread.permission.create_public_threads")
+    why = translate(language, "bot.thread.no_permission", missing=missing)
+    assert any(m.text == why for m in world.channel.public_messages)
+    board = last_board_message(world.channel)
+    assert board.channel is world.channel
+    assert (await stored_match(bot, await only_match(bot, world))).thread_id is None
+    assert accepted.responded
+    sim.assert_no_bot_errors()
+
+
+async def test_a_match_against_the_bot_starts_its_thread_from_the_command_answer(sim, world, bot):
+    await threads_on(sim, world, "en")
+    played = await sim.slash(world.alice, "play", game="lefe", opponent=sim.bot_user, size=5)
+    [thread] = sim.threads(world.channel)
+    assert played.message is not None and played.message.id == thread.id
+    assert not played.ephemeral
+    assert last_board_message(thread).channel is thread
+    sim.assert_no_bot_errors()
+
+
+@pytest.mark.parametrize(
+    "names", [("a" * 40, "b" * 40), ("@everyone", "<@123456789012345678>"), ("", "  ")]
+)
+def test_thread_names_stay_within_discord_limits_and_never_ping(names) -> None:
+    name = thread_name("Lefe", " vs ".join(player_name(n) for n in names) + " x" * 40)
+    assert 1 <= len(name) <= NAME_LIMIT and "\n" not in name
+    assert "@everyone" not in name and "<@123456789012345678>" not in name
