@@ -80,16 +80,34 @@ class MatchThreads:
     async def prepare(self, update: Update, responder: Responder | None) -> Update:
         """The update as it should be sent: into the match's thread once there is one."""
         match = update.match
-        if match is None or match.status in ENDED:
+        if match is None:
+            return await self._challenge_place(update)
+        if match.status in ENDED:
             return update
-        if update.kind == "match_started" and match.thread_id is None and not update.thread_id:
-            return await self._open(update, match, responder)
+        if update.kind == "match_started" and own_thread(match) is None:
+            place = match.thread_id
+            # a thread of its own, unless it was started in a member's open thread (one
+            # asked for in an archived thread, a rematch from the last board: a new one)
+            if place is None or not self.threads.is_open(place):
+                return await self._open(update, match, responder)
         thread_id = own_thread(match)
         if thread_id is not None and not await self.threads.reopen(thread_id):
             # the thread is gone (deleted by a moderator): the match goes on in the channel
             await self.context.service.set_thread(match.id, None)
             return _in(update, None)
         return update
+
+    async def _challenge_place(self, update: Update) -> Update:
+        """A challenge asked in an archived thread (a rematch from a finished match's last
+        board) goes to the channel, where its match will get a thread of its own."""
+        challenge = update.challenge
+        place = update.thread_id or (challenge.thread_id if challenge is not None else None)
+        if challenge is None or place is None or self.threads.is_open(place):
+            return update
+        if not (await self.context.service.get_settings(challenge.guild_id)).match_threads:
+            return update
+        moved = dataclasses.replace(challenge, thread_id=None)
+        return dataclasses.replace(update, thread_id=None, challenge=moved)
 
     async def _open(self, update: Update, match: MatchInfo, responder: Responder | None) -> Update:
         settings = await self.context.service.get_settings(match.guild_id)

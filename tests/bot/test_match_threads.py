@@ -7,6 +7,8 @@ what it costs in requests."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.common.threads import NAME_LIMIT, player_name, thread_name
@@ -15,8 +17,24 @@ from discord_sim.models import CREATE_PUBLIC_THREADS
 from discord_sim.state import BOT_PERMISSIONS
 from i18n import translate
 from i18n.typed import write_switch
-from tests.bot.helpers import last_board_message, pinged, resign, stored_match
+from tests.bot.helpers import (
+    CONFIRMS,
+    ask_to_end,
+    last_board_message,
+    pinged,
+    resign,
+    stored_match,
+)
 from tests.bot.test_leiff import open_table
+from tests.bot.test_stalls import (
+    CALLBACK,
+    CHANNEL_EDIT,
+    CHANNEL_POST,
+    FOLLOWUP,
+    ORIGINAL_EDIT,
+    flood,
+    idle,
+)
 
 
 async def threads_on(sim, world, language: str) -> None:
@@ -87,18 +105,19 @@ async def test_a_board_match_plays_in_its_thread_from_challenge_to_archive(
     sim.assert_no_bot_errors()
 
 
-async def test_a_leiff_table_plays_in_its_thread_and_closes_it(sim, world, bot):
-    await threads_on(sim, world, "en")
+async def test_a_leiff_table_plays_in_its_thread_and_closes_it(sim, world, language, bot):
+    await threads_on(sim, world, language)
     channel = world.channel
-    match_id, _ = await open_table(sim, world, [world.alice, world.bob])
+    match_id, _ = await open_table(sim, world, [world.alice, world.bob], language)
     [thread] = sim.threads(channel)
-    assert thread.name == "Leiff · alice vs bob"
+    name = f"Leiff · {versus(language, 'alice', 'bob')}"
+    assert thread.name == name
     assert (await stored_match(bot, match_id)).thread_id == thread.id
     await bot.client.delivery.bots_idle()
     assert thread.messages and all(m.channel is thread for m in thread.messages)
     # the lobby and the start line stay in the channel; the table lives in the thread
     _lobby, start = channel.public_messages[:2]
-    assert start.id == thread.id and "Leiff · alice vs bob" in start.text
+    assert start.id == thread.id and name in start.text
     assert not any(m.attachments for m in channel.public_messages)
 
     hand = next(m for m in reversed(sim.dms(world.alice)) if m.buttons)
@@ -110,7 +129,7 @@ async def test_a_leiff_table_plays_in_its_thread_and_closes_it(sim, world, bot):
     match = await stored_match(bot, match_id)
     assert match.status == "finished"
     result = channel.public_messages[-1]
-    assert "Leiff · alice vs bob" in result.text and "**bob**" in result.text
+    assert name in result.text and "**bob**" in result.text
     assert thread.archived
     sim.assert_no_bot_errors()
 
@@ -183,3 +202,67 @@ def test_thread_names_stay_within_discord_limits_and_never_ping(names) -> None:
     name = thread_name("Lefe", " vs ".join(player_name(n) for n in names) + " x" * 40)
     assert 1 <= len(name) <= NAME_LIMIT and "\n" not in name
     assert "@everyone" not in name and "<@123456789012345678>" not in name
+
+
+async def test_a_rematch_asked_in_the_archived_thread_gets_a_thread_of_its_own(sim, world, bot):
+    await threads_on(sim, world, "en")
+    challenge = await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=5)
+    await sim.click(world.bob, challenge.last_message, "Accept")
+    [first] = sim.threads(world.channel)
+    await sim.slash(world.alice, "move", cell="c3", channel=first)
+    moved = await sim.slash(world.bob, "move", cell="b2", channel=first)
+    ended = await resign(sim, world.alice, moved.last_message)
+    assert first.archived
+    asked = await sim.click(world.bob, ended.last_message, "Rematch")
+    assert asked.responded
+    offer = world.channel.public_messages[-1]
+    assert offer.channel is world.channel and pinged(offer) == {world.alice.id}
+    accepted = await sim.click(world.alice, offer, "Accept")
+    first_thread, second = sim.threads(world.channel)
+    assert first_thread is first and first.archived and not second.archived
+    assert second.name == "Lefe · bob vs alice"  # the other player starts this time
+    assert accepted.responded and last_board_message(second).channel is second
+    assert pinged(last_board_message(second)) == {world.bob.id}
+    assert all(m.channel is first for m in first.messages)
+    sim.assert_no_bot_errors()
+
+
+async def test_what_a_stopped_bot_did_not_send_goes_into_the_thread_after_a_restart(
+    sim, world, bot, make_bot
+):
+    """The step that ended the match was committed while Discord refused every message;
+    the bot stopped with it undelivered (as after a kill: the outbox row is all that is
+    left). The next start posts the last board into the thread, once, then the result line
+    into the channel, and archives the thread."""
+    await threads_on(sim, world, "en")
+    challenge = await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=5)
+    await sim.click(world.bob, challenge.last_message, "Accept")
+    [thread] = sim.threads(world.channel)
+    await idle(bot, await sim.slash(world.alice, "move", cell="c3", channel=thread))
+    moved = await sim.slash(world.bob, "move", cell="b2", channel=thread)
+    await idle(bot, moved)
+    question = (await ask_to_end(sim, world.alice, moved.last_message)).last_message
+    faults = flood(sim, CHANNEL_POST, CHANNEL_EDIT, FOLLOWUP, ORIGINAL_EDIT, count=10_000)
+    faults.append(sim.rate_limit(CALLBACK, retry_after=3.5))
+    in_thread, in_channel = len(thread.public_messages), len(world.channel.public_messages)
+    yes = next(b.custom_id for b in question.buttons if b.custom_id.endswith(CONFIRMS))
+    ended = await sim.click(world.alice, question, yes)
+    await asyncio.gather(*ended.handler_tasks, return_exceptions=True)
+    assert len(thread.public_messages) == in_thread, "the last board got through after all"
+    await bot.stop()
+    for fault in faults:
+        fault.remaining = 0
+
+    restarted = await sim.start_bot(make_bot)
+    await idle(restarted)
+    assert len(thread.public_messages) == in_thread + 1
+    last = last_board_message(thread)
+    assert [b.label for b in last.buttons] == ["Rematch", "Review"]
+    assert len(world.channel.public_messages) == in_channel + 1
+    assert "**bob**" in world.channel.public_messages[-1].text
+    assert thread.archived
+    again = await sim.restart_bot(make_bot)
+    await idle(again)
+    assert len(thread.public_messages) == in_thread + 1
+    assert len(world.channel.public_messages) == in_channel + 1
+    sim.assert_no_bot_errors()
