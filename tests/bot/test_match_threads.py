@@ -17,6 +17,7 @@ from discord_sim.models import CREATE_PUBLIC_THREADS
 from discord_sim.state import BOT_PERMISSIONS
 from i18n import translate
 from i18n.typed import write_switch
+from matchcore.service.turn_notices import EVERY_SECONDS, NOTICE_AFTER_SECONDS
 from tests.bot.helpers import (
     CONFIRMS,
     ask_to_end,
@@ -265,4 +266,24 @@ async def test_what_a_stopped_bot_did_not_send_goes_into_the_thread_after_a_rest
     await idle(again)
     assert len(thread.public_messages) == in_thread + 1
     assert len(world.channel.public_messages) == in_channel + 1
+    sim.assert_no_bot_errors()
+
+
+async def test_a_daily_turn_dm_jumps_to_the_board_in_the_thread(sim, world, bot, clock):
+    await threads_on(sim, world, "en")
+    asked = await sim.slash(world.alice, "prefs", turn_dms="on")
+    assert asked.ephemeral
+    offer = (
+        await sim.slash(
+            world.alice, "play", game="lefe", opponent=world.bob, size=5, clock="move:259200"
+        )
+    ).last_message
+    await sim.click(world.bob, offer, "Accept")
+    [thread] = sim.threads(world.channel)
+    board = last_board_message(thread)
+    before = len(sim.dms(world.alice))
+    clock.advance(NOTICE_AFTER_SECONDS + EVERY_SECONDS)
+    await bot.client.tick_once()
+    (notice,) = sim.dms(world.alice)[before:]
+    assert f"https://discord.com/channels/{world.guild.id}/{thread.id}/{board.id}" in notice.text
     sim.assert_no_bot_errors()
