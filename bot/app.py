@@ -50,6 +50,7 @@ from bot.features.leiff_tables import LeiffTables
 from bot.features.play import Play
 from bot.features.review import PuzzleDesk, Reviewing
 from bot.features.settings import Preferences, ServerSettings
+from bot.features.tournaments import TournamentDesk, TournamentPosts
 from bot.settings import Settings
 from engine.spec import GameKind
 from matchcore import ai_pool
@@ -148,6 +149,9 @@ class LeafBot(discord.AutoShardedClient):
         self.puzzle_desk = PuzzleDesk(self.context, self.errors)
         self.reviewing.register(self.components)
         self.puzzle_desk.register(self.components)
+        self.tournament_posts = TournamentPosts(self.context, self.delivery)
+        tournaments = TournamentDesk(self.context, self.errors, self.tournament_posts)
+        tournaments.register(self.components)
         board_games.on_review = self.reviewing.open
         board_games.on_answer = self.puzzle_desk.answer
         self._mining: asyncio.Task[None] | None = None
@@ -166,6 +170,7 @@ class LeafBot(discord.AutoShardedClient):
             self.puzzle_desk,
             ServerSettings(self.context, self.errors),
             Preferences(self.context, self.errors, self.delivery),
+            tournaments,
         )
 
     @property
@@ -339,6 +344,11 @@ class LeafBot(discord.AutoShardedClient):
         updates = await self.service.tick(now) if now is not None else await self.service.tick()
         for update in updates:
             await self.delivery.publish_quietly(update)
+        try:  # the tournaments' claimed steps: starts, pairings, ends, reminders
+            for step in await self.service.tournaments.tick(now):
+                await self.tournament_posts.publish(step)
+        except Exception:
+            log.exception("tournament steps failed")
         try:  # then the DMs of daily matches that wait for a member (docs/bot.md)
             await self.turn_dms.send_due()
         except Exception:
@@ -357,6 +367,7 @@ class LeafBot(discord.AutoShardedClient):
             self._tick_task = None
         # The bots' background turns stop first, while their messages could still be sent;
         # a turn cut short here is played again by the next start.
+        await self.tournament_posts.close()
         if self.context.has_service:
             await self.service.close()
         await self.delivery.close()

@@ -32,7 +32,9 @@ REPLAY = "r"
 REVIEW = "v"
 # a puzzle: target is the puzzle id, version 0, action what to do (open it)
 PUZZLE = "z"
-SCOPES = (BOARD, LEIFF, CHALLENGE, TUTORIAL, HISTORY, REPLAY, REVIEW, PUZZLE)
+# a tournament's announcement: target is the tournament id, version 0, action join / leave
+TOURNAMENT = "n"
+SCOPES = (BOARD, LEIFF, CHALLENGE, TUTORIAL, HISTORY, REPLAY, REVIEW, PUZZLE, TOURNAMENT)
 
 # Actions the bot itself defines (everything else is passed to the service unchanged).
 SHOW_HAND = "~hand"  # the "Show my hand" fallback for a player whose DMs are closed
@@ -69,7 +71,7 @@ REPLAY_PRACTICE = "~from"
 # "Play on the board": launches the Activity (the web table inside Discord) in the channel
 ACTIVITY = "~activity"
 
-_HEAD = r"^lb\|(?P<scope>[bfcthrvz])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
+_HEAD = r"^lb\|(?P<scope>[bfcthrvzn])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
 # Any of our ids (for decoding).
 TEMPLATE = re.compile(_HEAD + r"(?P<action>.{1,80})$", re.DOTALL)
 # Buttons and select menus get distinct templates because discord.py keeps one dynamic item

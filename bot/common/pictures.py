@@ -29,6 +29,8 @@ from i18n import DEFAULT_LANGUAGE
 from render import review as review_pictures
 from render.annotations import board_panel, hint_cells
 from render.encode import png_bytes
+from render.standings import StandingsView, render_standings
+from render.themes import get_theme
 from tutorial import hint_picture, illegal_move_picture, tutorial_page
 
 log = logging.getLogger(__name__)
@@ -231,6 +233,11 @@ def puzzle_png(
     return png_bytes(image)
 
 
+def standings_png(view: StandingsView, theme: str = "classic") -> bytes:
+    """A tournament's standings (``render.standings``), as PNG."""
+    return render_standings(view, get_theme(theme))
+
+
 class Painter:
     """Turns states and views into PNG/GIF bytes without blocking the event loop."""
 
@@ -356,6 +363,10 @@ class Painter:
     async def puzzle_png(self, *args: Any) -> bytes:
         """:func:`puzzle_png` off the event loop."""
         return await self._run(puzzle_png, *args)
+
+    async def standings_png(self, view: StandingsView, theme: str = "classic") -> bytes:
+        """:func:`standings_png` off the event loop."""
+        return await self._run(standings_png, view, theme)
 
     async def tutorial_png(
         self, game: str, number: int, language: str, theme: str = "classic"

@@ -28,6 +28,7 @@ from matchcore.service.results import (
     Update,
     VsBotStats,
 )
+from matchcore.service.tournaments import Tournaments
 from matchcore.service.turn_notices import TurnNotice
 from matchcore.service.vacations import VacationChange
 
@@ -46,6 +47,8 @@ class GameService(Protocol):
     # learning from games (issue 37): reviews of finished matches, puzzles
     reviews: Reviews
     puzzles: Puzzles
+    # tournaments (issue 38): create, join, leave, the claimed steps, admins' calls
+    tournaments: Tournaments
 
     async def start(self, *, bot_user_id: int | None = None) -> None: ...
     async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchInfo]: ...

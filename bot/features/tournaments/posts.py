@@ -1,0 +1,261 @@
+"""What a tournament's steps show in Discord: lines, matches, standings, reminders.
+
+Every :class:`~matchcore.service.tournament_info.TournamentUpdate` (from a command, a
+click or a claimed step of the clock) comes here:
+
+- its lines go to the event's thread (the announcement's channel while it has none), one
+  message in the server's language;
+- the matches it paired are published as any match's start (the delivery posts their
+  boards where the core placed them: the event's thread);
+- the **standings picture** is one message in the thread, edited in place. Edits are
+  coalesced per tournament: a change marks it dirty, and one edit at most every
+  :data:`EDIT_GAP` seconds draws the tournament as it is by then, so a burst of results
+  (an arena of hundreds) costs one edit, within the channel's limits;
+- the announcement (players, status) is edited in place, coalesced the same way;
+- the reminder is a DM to each player, in their language;
+- the end posts the final standings with the podium in the announcement's channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.common.components import Choice, components
+from bot.common.context import Context
+from bot.common.custom_ids import TOURNAMENT
+from bot.common.delivery import Delivery
+from bot.common.outgoing import sentence
+from bot.common.themes import server_theme
+from bot.features.tournaments.words import announcement, podium_line, standings_view, title
+from i18n import translate
+from matchcore.service.protocol import GameService
+from matchcore.service.tournament_info import TournamentInfo, TournamentUpdate
+from wording.service_words import service_text
+
+log = logging.getLogger(__name__)
+
+#: Seconds between two edits of one tournament's standings (or announcement): Discord
+#: allows 5 edits per 5 s in a channel, and the boards of the event's games share it.
+EDIT_GAP = 3.0
+ANNOUNCEMENT, STANDINGS, FINAL = "announcement", "standings", "final"
+JOIN, LEAVE = "join", "leave"  # the announcement's buttons
+DM_CLOSED = 50007
+
+
+def announcement_message(language: str, info: TournamentInfo, seconds: int) -> dict[str, Any]:
+    """The announcement: what, when, who, and **Join** / **Leave** (grey once it is over);
+    ``seconds`` the server's time per move (the event's control when it chose none)."""
+    choices = [
+        Choice(JOIN, translate(language, "bot.tournament.join"), discord.ButtonStyle.success),
+        Choice(LEAVE, translate(language, "bot.tournament.leave")),
+    ]
+    is_open = info.status in ("upcoming", "running")
+    return {
+        "content": announcement(language, info, seconds),
+        "view": components(TOURNAMENT, info.id, 0, choices, disabled=not is_open),
+        "allowed_mentions": discord.AllowedMentions.none(),
+    }
+
+
+class Coalescer:
+    """One pending refresh per key: a refresh asked for while one waits joins it; two
+    refreshes of one key are at least ``gap`` seconds apart."""
+
+    def __init__(self, gap: float) -> None:
+        self.gap = gap
+        self._pending: dict[object, asyncio.Task[None]] = {}
+        self._last: dict[object, float] = {}
+
+    def ask(self, key: object, refresh: Callable[[], Awaitable[None]]) -> None:
+        if key in self._pending and not self._pending[key].done():
+            return
+        self._pending[key] = asyncio.create_task(self._run(key, refresh))
+
+    async def _run(self, key: object, refresh: Callable[[], Awaitable[None]]) -> None:
+        wait = self._last.get(key, 0.0) + self.gap - time.monotonic()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        # from here a new change asks for a refresh of its own (this one may have read
+        # the tournament before it)
+        self._pending.pop(key, None)
+        self._last[key] = time.monotonic()
+        try:
+            await refresh()
+        except Exception:
+            log.exception("could not refresh %s", key)
+
+    async def idle(self) -> None:
+        while self._pending:
+            await asyncio.gather(*self._pending.values(), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in self._pending.values():
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await asyncio.gather(*self._pending.values(), return_exceptions=True)
+        self._pending.clear()
+
+
+class TournamentPosts:
+    """Shows tournament updates in Discord (see the module's docstring)."""
+
+    def __init__(self, context: Context, delivery: Delivery, gap: float = EDIT_GAP) -> None:
+        self.context = context
+        self.delivery = delivery
+        self.edits = Coalescer(gap)
+
+    @property
+    def service(self) -> GameService:
+        return self.context.service
+
+    def channel(self, channel_id: int, guild_id: int) -> discord.PartialMessageable:
+        return self.context.client.get_partial_messageable(channel_id, guild_id=guild_id)
+
+    def place(self, info: TournamentInfo) -> discord.PartialMessageable:
+        """The event's thread, or its channel while it has none."""
+        return self.channel(info.thread_id or info.channel_id, info.guild_id)
+
+    # ---- one update ----------------------------------------------------------------------
+    async def publish(
+        self, update: TournamentUpdate, *, lines: bool = True, announce: bool = True
+    ) -> None:
+        """Everything ``update`` asks for; failures are logged (the state is committed and
+        the next change shows it). ``lines``: post its lines; ``announce``: edit the
+        announcement (not when the click on it has just done so)."""
+        info = update.tournament
+        language = await self.context.languages.server(info.guild_id)
+        if lines and update.events:
+            text = "\n".join(sentence(service_text(language, e)) for e in update.events)
+            try:
+                await self.place(info).send(
+                    content=text[:2000], allowed_mentions=discord.AllowedMentions.none()
+                )
+            except discord.HTTPException:
+                log.warning("could not post the lines of tournament %s", info.id)
+        for match in update.matches:
+            await self.delivery.publish_quietly(match)
+        if update.kind == "reminder":
+            minutes = int(str(update.extra.get("minutes", 10)))
+            for user_id in update.remind:
+                await self.remind(info, user_id, minutes)
+        if announce:
+            self.refresh(info.id, ANNOUNCEMENT)
+        if update.standings_changed or update.kind in ("finished", "cancelled"):
+            self.refresh(info.id, STANDINGS)
+        if update.kind == "finished":
+            await self.post_final(info, language)
+
+    def refresh(self, tournament_id: int, what: str) -> None:
+        """Redraw the announcement or the standings soon (coalesced)."""
+        if what == ANNOUNCEMENT:
+            self.edits.ask((tournament_id, what), lambda: self._announce(tournament_id))
+        else:
+            self.edits.ask((tournament_id, what), lambda: self._standings(tournament_id))
+
+    async def idle(self) -> None:
+        await self.edits.idle()
+
+    async def close(self) -> None:
+        await self.edits.close()
+
+    # ---- the announcement and the standings ------------------------------------------------
+    async def _announce(self, tournament_id: int) -> None:
+        info = await self.service.tournaments.get(tournament_id)
+        known = info.messages.get(ANNOUNCEMENT)
+        if not known:
+            return
+        language = await self.context.languages.server(info.guild_id)
+        settings = await self.service.get_settings(info.guild_id)
+        kwargs = announcement_message(language, info, settings.board_move_seconds)
+        try:
+            message = self.channel(info.channel_id, info.guild_id).get_partial_message(known)
+            await message.edit(**kwargs)
+        except discord.HTTPException:
+            log.warning("could not edit the announcement of tournament %s", info.id)
+
+    async def _standings(self, tournament_id: int) -> None:
+        info = await self.service.tournaments.get(tournament_id)
+        if info.status == "upcoming" or (info.status == "cancelled" and not info.messages):
+            return
+        language = await self.context.languages.server(info.guild_id)
+        await self.show_standings(info, language, await server_theme(self.service, info.guild_id))
+
+    async def standings_file(
+        self, info: TournamentInfo, language: str, theme: str, *, final: bool
+    ) -> discord.File:
+        view = await standings_view(language, info, self.context.names, final=final)
+        data = await self.context.painter.standings_png(view, theme)
+        return discord.File(io.BytesIO(data), filename=f"standings-{info.id}.png")
+
+    async def show_standings(self, info: TournamentInfo, language: str, theme: str) -> None:
+        """The standings message of the thread, edited in place (posted the first time)."""
+        final = info.status in ("finished", "cancelled")
+        file = await self.standings_file(info, language, theme, final=final)
+        text = f"**{title(language, info)}**"
+        known = info.messages.get(STANDINGS)
+        place = self.place(info)
+        if known:
+            try:
+                await place.get_partial_message(known).edit(content=text, attachments=[file])
+                return
+            except discord.NotFound:
+                pass  # deleted: a new one below
+            except discord.HTTPException:
+                log.warning("could not edit the standings of tournament %s", info.id)
+                return
+        posted = await place.send(
+            content=text, file=file, allowed_mentions=discord.AllowedMentions.none()
+        )
+        await self.service.tournaments.set_messages(info.id, {STANDINGS: posted.id})
+
+    async def post_final(self, info: TournamentInfo, language: str) -> None:
+        """The final standings with the podium, in the announcement's channel (once: the
+        message is recorded, and a tournament that has one gets no second)."""
+        info = await self.service.tournaments.get(info.id)
+        if info.messages.get(FINAL):
+            return
+        theme = await server_theme(self.service, info.guild_id)
+        file = await self.standings_file(info, language, theme, final=True)
+        text = "\n".join(
+            [
+                translate(language, "bot.tournament.final", title=title(language, info)),
+                podium_line(language, info),
+            ]
+        )
+        try:
+            posted = await self.channel(info.channel_id, info.guild_id).send(
+                content=text, file=file, allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.HTTPException:
+            log.warning("could not post the final standings of tournament %s", info.id)
+            return
+        await self.service.tournaments.set_messages(info.id, {FINAL: posted.id})
+
+    # ---- the reminder ----------------------------------------------------------------------
+    async def remind(self, info: TournamentInfo, user_id: int, minutes: int) -> None:
+        language = await self.context.languages.member(user_id)
+        text = translate(
+            language,
+            "bot.tournament.reminder",
+            title=title(language, info),
+            minutes=minutes,
+            time=int(info.starts_at or 0),
+            link=f"https://discord.com/channels/{info.guild_id}/{info.thread_id or info.channel_id}",
+        )
+        client = self.context.client
+        try:
+            user = client.get_user(user_id) or await client.fetch_user(user_id)
+            await user.send(content=text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden as error:
+            if error.code == DM_CLOSED:
+                await self.service.note_dm_failure(user_id, error.code)
+        except discord.HTTPException:
+            log.warning("could not remind %s of tournament %s", user_id, info.id)
