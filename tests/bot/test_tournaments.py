@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from i18n import translate
+from matchcore.tournament.model import TournamentState
 from render.standings import COLUMN_HEADINGS, HEADER, PADDING, PODIUM, ROW
 from tests.bot.tournament_driver import Event, png_of
 
@@ -58,7 +59,9 @@ async def test_a_round_robin_of_6_is_played_in_the_channel(sim, world, language,
 
     # the final standings, in the channel, with the podium
     final = sim.state.messages[info.messages["final"]]
-    assert translate(language, "bot.tournament.final", title=f"Round robin #{event.id} · Lefe") or True
+    assert (
+        translate(language, "bot.tournament.final", title=f"Round robin #{event.id} · Lefe") or True
+    )
     assert "🥇" in final.text and "🥈" in final.text and "🥉" in final.text
     picture = png_of(final)
     top = HEADER + COLUMN_HEADINGS
@@ -68,6 +71,209 @@ async def test_a_round_robin_of_6_is_played_in_the_channel(sim, world, language,
     # the standings message was edited in place, not posted again
     standings = sim.state.messages[info.messages["standings"]]
     assert standings.edited
-    posted = [m for m in world.channel.messages if m.attachments and m.attachments[0].filename.startswith("standings-")]
+    posted = [
+        m
+        for m in world.channel.messages
+        if m.attachments and m.attachments[0].filename.startswith("standings-")
+    ]
     assert len(posted) == 2  # the living standings and the final one
+    sim.assert_no_bot_errors()
+
+
+async def test_a_swiss_of_13_gives_a_bye_each_round_and_survives_a_restart(
+    sim, world, bot, make_bot
+):
+    players = members(sim, world, 13)
+    users = {p.id: p for p in players}
+    event = await create(sim, world, bot, game="dalen", format="swiss", rounds=5, size=5)
+    await event.join(players)
+    await sim.slash(world.admin, "tournament start", tournament=event.id)
+    await event.settle()
+    assert len(await event.running()) == 6
+    assert await event.play_out(users, rounds=2) == 2
+
+    # a restart in the middle: a new client on the same database carries on, and the old
+    # announcement's buttons still answer (a member already in is told so)
+    event.handle = await sim.restart_bot(make_bot)
+    again = await sim.click(world.alice, event.announcement, f"lb|n|{event.id}|0|join")
+    assert again.ephemeral and translate("en", "service.error.tournament_joined_already") in (
+        again.text.lower()
+    )
+    await event.play_out(users)
+    info = await event.info()
+    assert info.status == "finished" and info.round == 5
+    record = await event.service.store.repo.get_tournament(event.id)
+    state = TournamentState.from_json(record.state)
+    byes = [g.players[0] for g in state.games if g.bye]
+    assert len(byes) == 5 == len(set(byes))
+    pairs = [frozenset(g.players) for g in state.games if not g.bye]
+    assert len(pairs) == 30 == len(set(pairs))
+    # each round's bye was said in the channel
+    said = "\n".join(m.text for m in world.channel.messages)
+    for player in byes:
+        assert translate("en", "service.say.tournament_bye", user=f"<@{player}>") in said
+    # one living standings message, edited in place through both processes
+    standings = [
+        m
+        for m in world.channel.messages
+        if m.attachments and m.attachments[0].filename == f"standings-{event.id}.png"
+    ]
+    assert len(standings) == 2 and standings[0].id == info.messages["standings"]
+    picture = png_of(standings[0])
+    assert picture.size[0] == 720
+    sim.assert_no_bot_errors()
+
+
+async def test_an_arena_of_16_pairs_whoever_is_free_until_time_is_up(sim, world, bot):
+    players = members(sim, world, 16)
+    users = {p.id: p for p in players}
+    event = await create(
+        sim, world, bot, game="lefe", format="arena", minutes=30, size=5, clock="move:86400"
+    )
+    await event.join(players[:15])
+    await sim.slash(world.admin, "tournament start", tournament=event.id)
+    await event.settle()
+    assert len(await event.running()) == 7  # 15 players: one waits
+    # a late joiner is paired at the next step, with the one who waited
+    await event.join(players[15:])
+    await event.tick()
+    assert len(await event.running()) == 8
+    # games end a few at a time; their players are paired again at once (two who just
+    # played each other and are the only ones free wait: never the same opponent twice
+    # in a row)
+    finished = 0
+    for _ in range(4):
+        running = sorted((await event.running()).values())
+        for match_id in running[:3]:
+            await event.stand_in(match_id)
+        finished += 3
+        await event.settle()
+        await event.tick(60)
+        info = await event.info()
+        free = [r.user_id for r in info.standings if not r.playing]
+        assert len(free) in (0, 2), free
+        if free:
+            record = await event.service.store.repo.get_tournament(event.id)
+            last = TournamentState.from_json(record.state).games_of(free[0])[-1]
+            assert set(last.players) == set(free)
+    # a burst of changes costs one edit of the standings: the edits are coalesced
+    standings = sim.state.messages[(await event.info()).messages["standings"]]
+    edits = len(standings.history)
+    event.posts.edits.gap = 0.5
+    await event.settle()  # (the last edit is a moment ago: the next waits its turn)
+    event.posts.edits.gap = 0.5
+    for _ in range(10):
+        event.posts.refresh(event.id, "standings")
+    await event.posts.idle()
+    assert len(sim.state.messages[standings.id].history) == edits + 1
+
+    # time is up: nothing more is paired, the games under way finish, then it is over
+    await event.tick(30 * 60)
+    said = "\n".join(m.text for m in world.channel.messages)
+    assert translate("en", "service.say.tournament_time_up") in said
+    for match_id in (await event.running()).values():
+        await event.stand_in(match_id)
+    await event.settle()
+    await event.tick()
+    info = await event.info()
+    assert info.status == "finished"
+    assert sum(r.games for r in info.standings) == 2 * (finished + 8) or (
+        sum(r.games for r in info.standings) == 2 * (finished + 7)
+    )
+    final = sim.state.messages[info.messages["final"]]
+    assert "🥇" in final.text
+    del users
+    sim.assert_no_bot_errors()
+
+
+async def test_a_leiff_event_of_12_seats_tables_of_4(sim, world, language, bot):
+    players = members(sim, world, 12)
+    users = {p.id: p for p in players}
+    event = await create(sim, world, bot, game="leiff", format="tables", rounds=2, table_size=4)
+    await event.join(players)
+    await sim.slash(world.admin, "tournament start", tournament=event.id)
+    await event.settle()
+    running = await event.running()
+    assert len(running) == 3
+    for match_id in running.values():
+        assert len((await event.service.get_match(match_id)).seats) == 4
+    await event.play_out(users)
+    info = await event.info()
+    assert info.status == "finished" and info.round == 2
+    final = sim.state.messages[info.messages["final"]]
+    assert translate(language, "bot.tournament.format.tables") in final.text
+    sim.assert_no_bot_errors()
+
+
+async def test_the_reminder_the_no_show_and_the_admins(sim, world, bot):
+    players = [world.alice, world.bob, world.carol]
+    # only admins create
+    refused = await sim.slash(world.alice, "tournament create", game="lefe", format="swiss")
+    assert refused.ephemeral and "manage server" in refused.text.lower()
+    choices = await sim.autocomplete(
+        world.admin, "tournament create", option="start", value="30 min", game="lefe"
+    )
+    assert choices[0]["value"] == "1800"
+    event = await create(
+        sim,
+        world,
+        bot,
+        game="lefe",
+        format="swiss",
+        rounds=2,
+        size=5,
+        clock="move:60",
+        start="1800",
+    )
+    await event.join(players)
+    # Leave before the start takes the member off the list; Join again puts them back
+    await sim.click(world.carol, event.announcement, f"lb|n|{event.id}|0|leave")
+    assert f"<@{world.carol.id}>" not in event.current_announcement().text
+    await sim.click(world.carol, event.announcement, f"lb|n|{event.id}|0|join")
+
+    # ten minutes before the start: a DM to everyone who joined, once
+    await event.tick(20 * 60 + 1)
+    for player in players:
+        (dm,) = sim.dms(player)
+        assert "10" in dm.text and f"#{event.id}" in dm.text
+    await event.tick(60)
+    assert all(len(sim.dms(p)) == 1 for p in players)
+    listed = await sim.slash(world.bob, "tournament list")
+    assert listed.ephemeral and f"#{event.id}" in listed.text
+
+    # the start: one game and a bye; nobody moves, and the clock runs out
+    await event.tick(10 * 60)
+    info = await event.info()
+    assert info.status == "running"
+    (match_id,) = (await event.running()).values()
+    match = await event.service.get_match(match_id)
+    first = match.seats[0].user_id
+    await event.tick(120)
+    await event.tick()
+    withdrawn = translate("en", "service.say.tournament_forfeit", user=f"<@{first}>")
+    assert any(withdrawn in m.text for m in world.channel.messages)
+    info = await event.info()
+    assert next(r for r in info.standings if r.user_id == first).withdrawn == "forfeit"
+
+    # an admin pauses, resumes, removes a player and ends it early
+    paused = await sim.slash(world.admin, "tournament pause", tournament=event.id)
+    assert paused.ephemeral
+    assert (await event.info()).paused
+    denied = await sim.slash(world.bob, "tournament end", tournament=event.id)
+    assert denied.ephemeral and "manage server" in denied.text.lower()
+    await sim.slash(world.admin, "tournament resume", tournament=event.id)
+    await event.settle()
+    others = [p for p in players if p.id != first]
+    await sim.slash(world.admin, "tournament remove", tournament=event.id, player=others[0])
+    await sim.slash(world.admin, "tournament end", tournament=event.id)
+    await event.settle()
+    for match_id in (await event.running()).values():
+        await event.stand_in(match_id)
+    await event.settle()
+    await event.tick()
+    assert (await event.info()).status == "finished"
+    said = "\n".join(m.text for m in world.channel.messages)
+    assert (
+        translate("en", "service.say.tournament_ended_early", user=f"<@{world.admin.id}>") in said
+    )
     sim.assert_no_bot_errors()

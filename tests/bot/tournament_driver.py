@@ -20,6 +20,7 @@ from discord_sim.models import SimMessage
 from tests.bot.helpers import pick_move, resign, stored_state
 
 TID = re.compile(r"#(\d+)")
+EDIT_GAP = 0.05
 
 
 def tournament_id_of(message: SimMessage) -> int:
@@ -71,7 +72,9 @@ class Event:
 
     async def join(self, members: list[Any]) -> None:
         for member in members:
-            clicked = await self.sim.click(member, self.announcement, button_id(self.announcement, "join"))
+            clicked = await self.sim.click(
+                member, self.announcement, button_id(self.announcement, "join")
+            )
             assert not clicked.ephemeral or clicked.text == "", clicked.text
 
     async def running(self) -> dict[int, int]:
@@ -87,6 +90,9 @@ class Event:
         await self.settle()
 
     async def settle(self) -> None:
+        # the standings' edits are coalesced EDIT_GAP seconds apart: shorter here, where
+        # the simulated clock jumps and real seconds would only make the test slow
+        self.posts.edits.gap = EDIT_GAP
         await self.posts.idle()
         await self.handle.client.delivery.deliveries_idle()
 
@@ -97,7 +103,9 @@ class Event:
         for _ in range(2):
             state = await stored_state(self.handle, match_id)
             mover = seats[state.seat_to_move]
-            moved = await self.sim.slash(mover, "move", cell=pick_move(state, self.rng), match=match_id)
+            moved = await self.sim.slash(
+                mover, "move", cell=pick_move(state, self.rng), match=match_id
+            )
             assert not moved.ephemeral, moved.text
         loser = self.rng.choice(seats)
         await resign(self.sim, loser, match=match_id)
@@ -131,7 +139,9 @@ class Event:
         played = 0
         for _ in range(60):
             info = await self.info()
-            if info.status in ("finished", "cancelled") or (rounds is not None and played >= rounds):
+            if info.status in ("finished", "cancelled") or (
+                rounds is not None and played >= rounds
+            ):
                 break
             running = await self.running()
             for index, match_id in enumerate(sorted(running.values())):

@@ -53,6 +53,13 @@ SAME_IN_GERMAN = {
     "leiff.reveal_hand",
     "leiff.share",
     *(f"game.{name}.title" for name in (*BOARD_GAMES, "leiff")),  # the games' own names
+    # tournaments: a title of the format's name, number and game; the standings' rank sign
+    # and the tie-breaks named after their inventors; "Arena" is German too
+    "bot.tournament.title",
+    "bot.tournament.heading.rank",
+    "bot.tournament.heading.buchholz",
+    "bot.tournament.heading.sonneborn_berger",
+    "bot.tournament.format.arena",
 }
 
 
