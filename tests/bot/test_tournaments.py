@@ -12,6 +12,7 @@ import pytest
 from i18n import translate
 from matchcore.tournament.model import TournamentState
 from render.standings import COLUMN_HEADINGS, HEADER, PADDING, PODIUM, ROW
+from tests.bot.helpers import is_board_picture
 from tests.bot.tournament_driver import Event, png_of
 
 pytestmark = pytest.mark.compressed_rate_limits
@@ -29,6 +30,10 @@ async def create(sim: Any, world: Any, bot: Any, **options: Any) -> Event:
     made = await sim.slash(world.admin, "tournament create", **options)
     assert not made.ephemeral, made.text
     return Event(sim, bot, world, made.last_message)
+
+
+def is_standings(message: Any) -> bool:
+    return bool(message.attachments) and message.attachments[0].filename.startswith("standings-")
 
 
 def near(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 16) -> bool:
@@ -68,15 +73,24 @@ async def test_a_round_robin_of_6_is_played_in_the_channel(sim, world, language,
     for place in range(3):
         centre = top + place * ROW + ROW // 2
         assert near(picture.getpixel((PADDING + 22 - 12, centre)), PODIUM[place])
-    # the standings message was edited in place, not posted again
+    # the event's thread: every game's boards, the lines, and the standings message edited
+    # in place (never posted again); the channel: the announcement and the final standings
+    thread = event.thread
     standings = sim.state.messages[info.messages["standings"]]
-    assert standings.edited
-    posted = [
-        m
-        for m in world.channel.messages
-        if m.attachments and m.attachments[0].filename.startswith("standings-")
+    assert standings.channel is thread and standings.edited
+    assert [m for m in thread.messages if is_standings(m)] == [standings]
+    assert [m for m in world.channel.messages if is_standings(m)] == [final]
+    boards = [
+        m for m in thread.messages if m.attachments and is_board_picture(m.attachments[0].filename)
     ]
-    assert len(posted) == 2  # the living standings and the final one
+    assert {int(m.attachments[0].filename.split("-")[1]) for m in boards} == {
+        m.id for m in matches.values()
+    }
+    assert not any(
+        m.attachments and is_board_picture(m.attachments[0].filename)
+        for m in world.channel.messages
+    )
+    assert f"<#{thread.id}>" in event.current_announcement().text
     sim.assert_no_bot_errors()
 
 
@@ -108,17 +122,13 @@ async def test_a_swiss_of_13_gives_a_bye_each_round_and_survives_a_restart(
     assert len(byes) == 5 == len(set(byes))
     pairs = [frozenset(g.players) for g in state.games if not g.bye]
     assert len(pairs) == 30 == len(set(pairs))
-    # each round's bye was said in the channel
-    said = "\n".join(m.text for m in world.channel.messages)
+    # each round's bye was said in the event's thread
+    said = "\n".join(m.text for m in event.thread.messages)
     for player in byes:
         assert translate("en", "service.say.tournament_bye", user=f"<@{player}>") in said
     # one living standings message, edited in place through both processes
-    standings = [
-        m
-        for m in world.channel.messages
-        if m.attachments and m.attachments[0].filename == f"standings-{event.id}.png"
-    ]
-    assert len(standings) == 2 and standings[0].id == info.messages["standings"]
+    standings = [m for m in event.thread.messages if is_standings(m)]
+    assert [m.id for m in standings] == [info.messages["standings"]]
     picture = png_of(standings[0])
     assert picture.size[0] == 720
     sim.assert_no_bot_errors()
@@ -169,7 +179,7 @@ async def test_an_arena_of_16_pairs_whoever_is_free_until_time_is_up(sim, world,
 
     # time is up: nothing more is paired, the games under way finish, then it is over
     await event.tick(30 * 60)
-    said = "\n".join(m.text for m in world.channel.messages)
+    said = "\n".join(m.text for m in event.thread.messages)
     assert translate("en", "service.say.tournament_time_up") in said
     for match_id in (await event.running()).values():
         await event.stand_in(match_id)
@@ -251,7 +261,7 @@ async def test_the_reminder_the_no_show_and_the_admins(sim, world, bot):
     await event.tick(120)
     await event.tick()
     withdrawn = translate("en", "service.say.tournament_forfeit", user=f"<@{first}>")
-    assert any(withdrawn in m.text for m in world.channel.messages)
+    assert any(withdrawn in m.text for m in event.thread.messages)
     info = await event.info()
     assert next(r for r in info.standings if r.user_id == first).withdrawn == "forfeit"
 
@@ -272,7 +282,7 @@ async def test_the_reminder_the_no_show_and_the_admins(sim, world, bot):
     await event.settle()
     await event.tick()
     assert (await event.info()).status == "finished"
-    said = "\n".join(m.text for m in world.channel.messages)
+    said = "\n".join(m.text for m in event.thread.messages)
     assert (
         translate("en", "service.say.tournament_ended_early", user=f"<@{world.admin.id}>") in said
     )

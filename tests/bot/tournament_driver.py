@@ -67,6 +67,13 @@ class Event:
     async def info(self) -> Any:
         return await self.service.tournaments.get(self.id)
 
+    @property
+    def thread(self) -> Any:
+        """The event's thread (started from its announcement)."""
+        thread = self.current_announcement().thread
+        assert thread is not None, "the announcement has no thread"
+        return thread
+
     def current_announcement(self) -> SimMessage:
         return self.sim.state.messages[self.announcement.id]
 
@@ -104,11 +111,11 @@ class Event:
             state = await stored_state(self.handle, match_id)
             mover = seats[state.seat_to_move]
             moved = await self.sim.slash(
-                mover, "move", cell=pick_move(state, self.rng), match=match_id
+                mover, "move", cell=pick_move(state, self.rng), match=match_id, channel=self.thread
             )
             assert not moved.ephemeral, moved.text
         loser = self.rng.choice(seats)
-        await resign(self.sim, loser, match=match_id)
+        await resign(self.sim, loser, match=match_id, channel=self.thread)
 
     async def stand_in(self, match_id: int) -> None:
         """The test stands in for the players: a move each, then a resignation or a draw

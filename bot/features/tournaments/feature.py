@@ -10,7 +10,8 @@ one posted before a restart is handled like any other. Who may manage: members w
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
@@ -37,6 +38,11 @@ from i18n.typed import normal, read_duration, write_duration
 from matchcore.service.protocol import GameService
 from matchcore.service.tournament_info import TournamentUpdate
 
+log = logging.getLogger(__name__)
+
+# A thread archives itself after this long without a message (Discord's longest, a week);
+# a post into an archived one opens it again (``TournamentPosts``).
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 WHEN_SAID = "-"  # the start option's value for "when I say"
 STARTS_OFFERED = (900, 1800, 3600, 7200, 86400)
 LISTED = 15
@@ -111,8 +117,24 @@ class TournamentDesk:
             )
             if posted is not None:
                 await self.service.tournaments.set_messages(info.id, {ANNOUNCEMENT: posted.id})
+                await self.open_thread(posted, info.id, title(language, info))
 
         await self.errors.run(interaction, run)
+
+    async def open_thread(
+        self, announcement: discord.Message, tournament_id: int, name: str
+    ) -> None:
+        """The event's thread, started from its announcement: its games, lines and
+        standings go there (without the right to start one, they stay in the channel)."""
+        try:
+            thread = await announcement.create_thread(
+                name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
+            )
+        except discord.HTTPException as error:
+            log.warning("no thread for tournament %s: %s", tournament_id, error)
+            return
+        await self.service.tournaments.set_thread(tournament_id, thread.id)
+        self.posts.refresh(tournament_id, ANNOUNCEMENT)  # it links the thread
 
     async def _click(
         self, responder: Responder, tournament_id: int, version: int, action: str

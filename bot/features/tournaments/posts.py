@@ -24,7 +24,7 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import discord
 
@@ -48,6 +48,8 @@ EDIT_GAP = 3.0
 ANNOUNCEMENT, STANDINGS, FINAL = "announcement", "standings", "final"
 JOIN, LEAVE = "join", "leave"  # the announcement's buttons
 DM_CLOSED = 50007
+THREAD_ARCHIVED = 50083
+T = TypeVar("T")
 
 
 def announcement_message(language: str, info: TournamentInfo, seconds: int) -> dict[str, Any]:
@@ -135,8 +137,11 @@ class TournamentPosts:
         if lines and update.events:
             text = "\n".join(sentence(service_text(language, e)) for e in update.events)
             try:
-                await self.place(info).send(
-                    content=text[:2000], allowed_mentions=discord.AllowedMentions.none()
+                await self.in_thread(
+                    info,
+                    lambda: self.place(info).send(
+                        content=text[:2000], allowed_mentions=discord.AllowedMentions.none()
+                    ),
                 )
             except discord.HTTPException:
                 log.warning("could not post the lines of tournament %s", info.id)
@@ -165,6 +170,17 @@ class TournamentPosts:
 
     async def close(self) -> None:
         await self.edits.close()
+
+    async def in_thread(self, info: TournamentInfo, send: Callable[[], Awaitable[T]]) -> T:
+        """``send`` into the event's thread, which is opened again first when Discord
+        archived it (a week without a message: an event announced long before its start)."""
+        try:
+            return await send()
+        except discord.HTTPException as error:
+            if error.code != THREAD_ARCHIVED or not info.thread_id:
+                raise
+        await self.context.client.http.edit_channel(info.thread_id, archived=False)
+        return await send()
 
     # ---- the announcement and the standings ------------------------------------------------
     async def _announce(self, tournament_id: int) -> None:
@@ -204,15 +220,21 @@ class TournamentPosts:
         place = self.place(info)
         if known:
             try:
-                await place.get_partial_message(known).edit(content=text, attachments=[file])
+                await self.in_thread(
+                    info,
+                    lambda: place.get_partial_message(known).edit(content=text, attachments=[file]),
+                )
                 return
             except discord.NotFound:
                 pass  # deleted: a new one below
             except discord.HTTPException:
                 log.warning("could not edit the standings of tournament %s", info.id)
                 return
-        posted = await place.send(
-            content=text, file=file, allowed_mentions=discord.AllowedMentions.none()
+        posted = await self.in_thread(
+            info,
+            lambda: place.send(
+                content=text, file=file, allowed_mentions=discord.AllowedMentions.none()
+            ),
         )
         await self.service.tournaments.set_messages(info.id, {STANDINGS: posted.id})
 
