@@ -25,6 +25,7 @@ from matchcore.service.results import (
     LeaderboardRow,
     MatchInfo,
     PlayerStats,
+    TableReplay,
     Update,
     VsBotStats,
 )
@@ -145,6 +146,8 @@ class GameService(Protocol):
     async def start_lobby(
         self, match_id: int, user_id: int, version: int | None = None
     ) -> Update: ...
+    async def play_again(self, match_id: int, user_id: int) -> Update: ...
+    async def table_replay(self, match_id: int) -> TableReplay: ...
     async def tick(self, now: float | None = None) -> list[Update]: ...
     async def prune_due(self) -> dict[str, int] | None: ...
     async def leaderboard(

@@ -151,6 +151,16 @@ class MatchInfo:
 
 
 @dataclass(frozen=True)
+class TableReplay:
+    """A finished Leiff table as everybody saw it, round by round: the table's view for
+    the channel at each round's end (every hand revealed then), the last one the table as
+    it ended. Never a player's own view: nothing here was hidden from the table."""
+
+    match: MatchInfo
+    rounds: tuple[LeiffView, ...]
+
+
+@dataclass(frozen=True)
 class ChallengeInfo:
     id: int
     guild_id: int

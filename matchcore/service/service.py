@@ -45,7 +45,9 @@ from matchcore.service.guild_settings import Choices, GuildSettings
 from matchcore.service.history import History, PastAndTakebacks
 from matchcore.service.housekeeping import Housekeeping, Retention
 from matchcore.service.learning import Puzzles, Reviews
+from matchcore.service.leiff_again import LeiffAgain
 from matchcore.service.leiff_lobbies import LeiffLobbies
+from matchcore.service.leiff_replay import LeiffReplays
 from matchcore.service.leiff_tables import LeiffTables
 from matchcore.service.lookups import Lookups
 from matchcore.service.member_calls import MemberCalls
@@ -54,6 +56,7 @@ from matchcore.service.ratings import RatingBook
 from matchcore.service.results import (
     ChallengeInfo,
     MatchInfo,
+    TableReplay,
     Update,
 )
 from matchcore.service.sign_ins import SignIns
@@ -112,6 +115,8 @@ class MatchService(MemberCalls, PastAndTakebacks):
         self.boards = BoardMatches(self.store, self.describe)
         self.tables = LeiffTables(self.store, self.describe)
         self.lobbies = LeiffLobbies(self.store, self.describe, self.new_games, self.tables)
+        self.again = LeiffAgain(self.store, self.describe, self.new_games, self.lobbies)
+        self.table_replays = LeiffReplays(self.store, self.describe)
         self.bots = BotOpponent(self.store, self.new_games, self.boards, self.tables, ai_move)
         # the bot's turns, started here right after the commit that makes them due
         self.turns = BotTurns(self.bots)
@@ -365,6 +370,12 @@ class MatchService(MemberCalls, PastAndTakebacks):
 
     async def start_lobby(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         return await self.lobbies.start_lobby(match_id, user_id, version)
+
+    async def play_again(self, match_id: int, user_id: int) -> Update:
+        return await self.again.play_again(match_id, user_id)
+
+    async def table_replay(self, match_id: int) -> TableReplay:
+        return await self.table_replays.table_replay(match_id)
 
     # ============================================================ the clock
     async def tick(self, now: float | None = None) -> list[Update]:

@@ -78,6 +78,8 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     # Leiff lobbies and tables
     "lobby_opened": "{user} opens a Leiff table. Join in!",
     "lobby_joined": "{user} joins the table.",
+    "lobby_again": "{user} opens table #{table} again. {players}: click Play again to sit down.",
+    "lobby_again_alone": "{user} opens table #{table} again.",
     "table_left": "{user} leaves the table.",
     "table_left_to_bot": "{user} leaves the table; a bot plays their hand from now on.",
     "table_empty": "The table is empty and closes.",

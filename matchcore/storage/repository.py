@@ -212,6 +212,18 @@ class Repository(LearningRepository, abc.ABC):
     async def set_thread(self, match_id: int, thread_id: int | None) -> bool:
         """Record the match's thread; False if there is no such match."""
 
+    @abc.abstractmethod
+    async def again_of(self, match_id: int) -> int | None:
+        """The lobby opened to play the finished table ``match_id`` again (None: none)."""
+
+    @abc.abstractmethod
+    async def open_again(
+        self, lobby: MatchRecord, of_match: int, outbox: Sequence[str]
+    ) -> MatchRecord | None:
+        """Store ``lobby`` as the table that plays ``of_match`` again, in one transaction
+        with the mark on ``of_match``; None (nothing stored) when that table already has
+        one (another click, in any process, was first)."""
+
     # ---- challenges ------------------------------------------------------------------
     @abc.abstractmethod
     async def create_challenge(self, challenge: ChallengeRecord) -> ChallengeRecord: ...
