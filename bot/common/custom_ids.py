@@ -52,6 +52,8 @@ TRADE_FIRST = "~trade:"  # Leiff, a 9 at a big table: the first card of a swap i
 TRADE_BACK = "~back"  # Leiff: from the second pick of a swap back to the whole hand
 LEAVE_TABLE = "~quit"  # Leiff: a player asks to leave a running table (asked to confirm)
 LEAVE_CONFIRMED = "~quit!"  # Leiff: the player confirmed: a bot plays their hand from now on
+# Leiff, a finished table: open the table that plays it again, or sit down at it
+PLAY_AGAIN = "~again"
 # A board match: the player confirmed resigning, or aborting before their first move (the
 # version the question was asked at travels with it: a board that moved on refuses it),
 # or answered No (the question goes, the match goes on)

@@ -3,7 +3,8 @@
 ``/history [member] [game]`` answers privately with a member's finished matches on this
 server, the most recently finished first, a page at a time (**Newer** / **Older**): who
 they played, how it went for them ("won", "2nd of 4"), when, and a menu that opens the
-replay of a board match. ``/replay match`` opens the same replay: one position a page
+replay of any of them (a Leiff table's round by round, as the table saw it:
+:mod:`bot.features.history.table_replays`). ``/replay match`` opens the same replay: one position a page
 (**First** / **Previous** / **Next** / **Last**, with the move list), the animated GIF on a
 button, **Export** (the record as text, ``matchcore.game_record``) and **Play from here**
 (a practice game against the bot from the position shown). ``/import record [move]
@@ -152,16 +153,15 @@ class History:
         )
         if match.time_control:  # "3 days per move" (a match stored before controls: none)
             text += " · " + control_words(language, match.time_control)
-        option = None
-        if board:
-            option = translate(
-                language,
-                "bot.history.option",
-                match=match.id,
-                game=game,
-                opponents=opponents,
-                outcome=outcome,
-            )
+        # every finished match has a replay: a board's move by move, a table's round by round
+        option = translate(
+            language,
+            "bot.history.option",
+            match=match.id,
+            game=game,
+            opponents=opponents,
+            outcome=outcome,
+        )
         return HistoryLine(text, option, match.id)
 
     async def _history_click(

@@ -41,7 +41,7 @@ MOVES_SHOWN = 40  # moves of the list around the one shown (a long Les game has 
 @dataclass(frozen=True)
 class HistoryLine:
     """One finished match as a line of the page, and as an option of its menu (None: no
-    replay, a Leiff table)."""
+    replay)."""
 
     text: str
     option: str | None

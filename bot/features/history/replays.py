@@ -30,6 +30,7 @@ from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.themes import member_theme
 from bot.features.history.messages import ReplayMessage
+from bot.features.history.table_replays import TableReplays
 from engine import get_spec
 from engine.board import BoardState
 from i18n import translate
@@ -52,6 +53,7 @@ class Replays:
     def __init__(self, context: Context, delivery: Delivery) -> None:
         self.context = context
         self.delivery = delivery
+        self.tables = TableReplays(context)
 
     @property
     def service(self) -> GameService:
@@ -99,13 +101,32 @@ class Replays:
             result=result,
         )
 
+    async def _table(self, responder: Responder, match_id: int) -> MatchInfo | None:
+        """The match when it is a Leiff table of this server (None: a board match)."""
+        match = await self.service.get_match(match_id)
+        if match.guild_id != responder.interaction.guild_id:
+            raise UserFacingError("bot.replay.error.no_such_match")
+        return None if get_spec(match.game).is_board_game else match
+
     async def open(self, responder: Responder, match_id: int, ply: int | None) -> None:
-        """A replay page as a private message of its own."""
+        """A replay page as a private message of its own (a Leiff table's: a round a page,
+        the last one first, as it ended)."""
         await responder.acknowledge()
+        table = await self._table(responder, match_id)
+        if table is not None:
+            shown = await self.tables.page(responder, table, ply)
+            await responder.private(**shown.send_kwargs())
+            return
         message = await self.page(responder, match_id, ply)
         await responder.private(**message.send_kwargs())
 
     async def click(self, responder: Responder, match_id: int, ply: int, action: str) -> None:
+        table = await self._table(responder, match_id)
+        if table is not None:  # a Leiff table's pages only step
+            shown = await self.tables.page(responder, table, ply)
+            if not await responder.update_origin(**shown.edit_kwargs()):
+                await responder.private(**shown.send_kwargs())
+            return
         if action == REPLAY_GIF:
             await self.gif(responder, match_id)
         elif action == REPLAY_EXPORT:

@@ -20,6 +20,7 @@ from bot.common.custom_ids import (
     LEAVE_CONFIRMED,
     LEAVE_TABLE,
     LEIFF,
+    PLAY_AGAIN,
     PROMPT,
     REMOVE_BOT,
     SHOW_HAND,
@@ -208,6 +209,9 @@ class LeiffTables(GameFeature):
         if action == LEAVE_CONFIRMED:
             await self._leave(responder, match_id)
             return
+        if action == PLAY_AGAIN:
+            await self._play_again(responder, match_id)
+            return
         if action == "join":
             update = await self.service.join_lobby(match_id, user_id, version=None)
         elif action == "leave":
@@ -229,6 +233,21 @@ class LeiffTables(GameFeature):
                     await self._refresh_hand(responder, match_id)
                 raise
         await self.delivery.publish(update, responder)
+
+    async def _play_again(self, responder: Responder, match_id: int) -> None:
+        """**Play again** on a finished table: the lobby that plays it again is opened (or
+        joined) and posted in the channel as a message of its own; the finished table's
+        message keeps its button for the other players, and the clicker hears privately
+        where they sit."""
+        update = await self.service.play_again(match_id, responder.user_id)
+        table = update.match.id if update.match is not None else match_id
+        key = (
+            N_("bot.leiff.again.opened")
+            if update.kind == "lobby_again"
+            else N_("bot.leiff.again.joined")
+        )
+        await responder.private(translate(responder.language, key, table=table))
+        await self.delivery.publish(update)
 
     async def _ask_to_leave(self, responder: Responder, match_id: int) -> None:
         """Leaving a running table is for good: ask first, privately."""

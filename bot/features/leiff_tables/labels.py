@@ -20,6 +20,7 @@ import discord
 from bot.common.components import OPTIONS_PER_SELECT, Choice, ordered_choices
 from bot.common.custom_ids import (
     ADD_BOT,
+    PLAY_AGAIN,
     PROMPT,
     REMOVE_BOT,
     SHOW_HAND,
@@ -41,8 +42,9 @@ TABLE_ACTIONS: dict[str, tuple[str, discord.ButtonStyle]] = {
     ADD_BOT: (N_("bot.leiff.button.add_bot"), STYLE.secondary),
     REMOVE_BOT: (N_("bot.leiff.button.remove_bot"), STYLE.secondary),
     SHOW_HAND: (N_("bot.leiff.button.show_hand"), STYLE.primary),
+    PLAY_AGAIN: (N_("bot.leiff.button.play_again"), STYLE.success),
 }
-TABLE_ORDER = ["join", "leave", "start", ADD_BOT, REMOVE_BOT, SHOW_HAND]
+TABLE_ORDER = ["join", "leave", "start", ADD_BOT, REMOVE_BOT, SHOW_HAND, PLAY_AGAIN]
 
 
 def table_choices(language: str, actions: Sequence[str]) -> list[Choice]:

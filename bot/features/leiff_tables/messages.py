@@ -18,7 +18,7 @@ import discord
 
 from bot.common.components import Choice
 from bot.common.context import Context
-from bot.common.custom_ids import ADD_BOT, LEAVE_TABLE, LEIFF, REMOVE_BOT, SHOW_HAND
+from bot.common.custom_ids import ADD_BOT, LEAVE_TABLE, LEIFF, PLAY_AGAIN, REMOVE_BOT, SHOW_HAND
 from bot.common.delivery import Delivery, MessageBuilder
 from bot.common.layout import Block, Box, Controls, Picture, Section, Text, fits
 from bot.common.match_lines import (
@@ -219,6 +219,8 @@ class LeiffMessages(MessageBuilder):
             if options.get("teams"):
                 lines.append(translate(language, "bot.leiff.lobby.teams"))
             lines.append(translate(language, "bot.leiff.lobby.host_starts"))
+            if update.kind == "lobby_again":  # the players of the table played again
+                pings = tuple(u for u in update.mentions if u > 0)
         else:
             picture = next((p for p in update.pictures if p.kind == "table"), None)
             if picture is not None and picture.view is not None:
@@ -255,6 +257,8 @@ class LeiffMessages(MessageBuilder):
         actions = [a for b in update.buttons if b.for_user is None for a in b.actions]
         if match.status == "running":
             actions.append(SHOW_HAND)
+        elif match.status == "finished":
+            actions.append(PLAY_AGAIN)
         elif match.status == "lobby":
             # The bot-seat buttons are the Discord layer's own (the service checks the host).
             if len(match.seats) < get_spec(match.game).players[1]:
