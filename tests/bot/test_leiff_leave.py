@@ -115,7 +115,7 @@ async def test_at_two_players_the_one_who_stays_wins(sim, world, bot):
     final = sim.state.messages[table.newest_table_message()]
     assert f"<@{world.alice.id}> leaves the table." in final.text
     assert "[" not in final.text
-    assert not final.buttons
+    assert [b.label for b in final.buttons] == ["Play again"]  # the only button left
     sim.assert_no_bot_errors()
 
 

@@ -71,7 +71,8 @@ async def test_play_again_opens_one_table_for_those_who_click(service: MatchServ
     assert opened.kind == "lobby_again" and lobby is not None and lobby.status == "lobby"
     assert lobby.host_id == BOB and lobby.id != old
     # the clicker and the bot seat, at its level; the others are told, not seated
-    assert [(s.user_id, s.is_bot, s.bot_level) for s in lobby.seats][0] == (BOB, False, None)
+    host = lobby.seats[0]
+    assert (host.user_id, host.is_bot, host.bot_level) == (BOB, False, None)
     assert [(s.is_bot, s.bot_level) for s in lobby.seats[1:]] == [(True, "hard")]
     assert set(opened.mentions) == {ALICE, CAROL}
     assert "<@11>" in opened.messages[0].text and "<@13>" in opened.messages[0].text
