@@ -1,6 +1,6 @@
-"""How a Leiff action reads, for both front ends: the Discord layer's buttons and menus
-(``bot/features/leiff_tables/labels.py`` adds their colours and layout) and the web
-table's buttons say the same words from the same message ids.
+"""How a Leiff action reads, for both front ends: the one source of the words of the
+Discord layer's buttons and menus (``bot/features/leiff_tables/labels.py`` adds their
+colours and layout) and of the web table's buttons.
 
 An action arrives as the engine's canonical string ("catch 2.4"); it is parsed by the
 engine's own parser and worded by its kind, seats by name, the reader's own cards as "your
@@ -123,6 +123,8 @@ YOUR_SLOT = {
     "peek_at": N_("bot.leiff.action.look"),
     "trade": N_("bot.leiff.action.trade_yours"),
     "trade_with": N_("bot.leiff.action.trade_with_yours"),
+    # the first card of a 9's swap picked on its own (the Discord layer's two picks)
+    "trade_first": N_("bot.leiff.action.trade_first_yours"),
 }
 # Actions on one of the player's own slots; beside its slot an action needs no number.
 SLOT_KINDS = ("swap", "look", "peek", "give", "belle_show", "slot_discard", "match")

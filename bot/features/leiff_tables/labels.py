@@ -1,19 +1,19 @@
-"""How Leiff actions read on buttons and in menus.
+"""How Leiff actions look on buttons and in menus: their colours and their layout.
 
-A player's actions arrive as the engine's canonical strings ("catch 2.4"); each is parsed
-with the engine's own parser (:func:`engine.leiff.parse_action`) and looked up by its kind
-in :data:`LABELS`: the label (a message id, worded in the reader's language with the
-action's seats and slots filled in, seats by name), its colour, and the family of actions it
-shares a menu with when there are many (with the menu's placeholder, a message id too). The
-channel's lobby and table buttons have plain labels (:data:`TABLE_ACTIONS`). Nothing here
-decides what is legal.
+What an action says comes from :mod:`wording.leiff_actions`, which the web table's buttons
+use too (one source for the words: the label, a message id worded in the reader's language
+with the action's seats and slots filled in, seats by name; the family of actions it shares
+a menu with when there are many, with the menu's placeholder). This module adds what is the
+Discord layer's own: each kind's colour (:data:`STYLES`), the free-text rule as a button
+that opens a form, a 9's swap in two picks when its swaps do not fit one menu, and the
+channel's lobby and table buttons (:data:`TABLE_ACTIONS`). Nothing here decides what is
+legal.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 
 import discord
 
@@ -27,10 +27,16 @@ from bot.common.custom_ids import (
     TRADE_BACK,
     TRADE_FIRST,
 )
-from engine import IllegalMove
-from engine.leiff import CALL_LEIFF, parse_action
-from engine.leiff.actions import Action
-from i18n import N_, translate, translate_plural
+from engine.leiff import CALL_LEIFF
+from i18n import N_, translate
+from wording.leiff_actions import (
+    ACTION_TEXTS,
+    RULE_PROMPT,
+    SLOT_KINDS,
+    YOUR_SLOT,
+    action_words,
+    parsed_action,
+)
 
 STYLE = discord.ButtonStyle
 
@@ -52,196 +58,28 @@ def table_choices(language: str, actions: Sequence[str]) -> list[Choice]:
     return ordered_choices(language, actions, TABLE_ACTIONS, TABLE_ORDER)
 
 
-# An action's numbers by what they mean, in the order the action string writes them
-# (``seat`` writes a seat by name, ``steps`` a number of steps in the reader's language).
-Words = Callable[[tuple[int, ...], Callable[[int], str], Callable[[int], str]], dict[str, str]]
-
-
-def _none(
-    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
-) -> dict[str, str]:
-    return {}
-
-
-def _slot(
-    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
-) -> dict[str, str]:
-    return {"slot": str(numbers[0])}
-
-
-def _seat(
-    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
-) -> dict[str, str]:
-    return {"player": seat(numbers[0])}
-
-
-def _seat_slot(
-    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
-) -> dict[str, str]:
-    return {"owner": seat(numbers[0]), "slot": str(numbers[1])}
-
-
-def _two_seat_slots(
-    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
-) -> dict[str, str]:
-    return {
-        "owner": seat(numbers[0]),
-        "slot": str(numbers[1]),
-        "other": seat(numbers[2]),
-        "other_slot": str(numbers[3]),
-    }
-
-
-def _rotation(
-    numbers: tuple[int, ...], seat: Callable[[int], str], steps: Callable[[int], str]
-) -> dict[str, str]:
-    return {"owner": seat(numbers[0]), "steps": steps(numbers[1])}
-
-
-@dataclass(frozen=True)
-class Label:
-    """How one kind of action reads: ``text`` is filled in with the action's ``words``;
-    actions of one ``family`` become one menu (placeholder ``menu``) when there are many."""
-
-    text: str
-    style: discord.ButtonStyle
-    words: Words = _none
-    family: str = ""
-    menu: str = ""
-
-
-# By the kind of the parsed action (engine.leiff.actions).
-LABELS: dict[str, Label] = {
-    CALL_LEIFF: Label(N_("bot.leiff.action.leiff"), STYLE.danger),
-    "draw": Label(N_("bot.leiff.action.draw"), STYLE.primary),
-    "take": Label(N_("bot.leiff.action.take"), STYLE.primary),
-    "discard": Label(N_("bot.leiff.action.discard"), STYLE.secondary),
-    "decline": Label(N_("bot.leiff.action.decline"), STYLE.secondary),
-    "next": Label(N_("bot.leiff.action.next"), STYLE.primary),
-    "immune": Label(N_("bot.leiff.action.immune"), STYLE.success),
-    "swap": Label(
-        N_("bot.leiff.action.swap"), STYLE.success, _slot, "swap", N_("bot.leiff.menu.swap")
-    ),
-    "look": Label(
-        N_("bot.leiff.action.look"), STYLE.primary, _slot, "look", N_("bot.leiff.menu.look")
-    ),
-    "peek": Label(
-        N_("bot.leiff.action.look"), STYLE.primary, _slot, "peek", N_("bot.leiff.menu.peek")
-    ),
-    "peek_at": Label(
-        N_("bot.leiff.action.peek_at"),
-        STYLE.primary,
-        _seat_slot,
-        "peek",
-        N_("bot.leiff.menu.peek"),
-    ),
-    "trade": Label(
-        N_("bot.leiff.action.trade"),
-        STYLE.primary,
-        _two_seat_slots,
-        "trade",
-        N_("bot.leiff.menu.trade"),
-    ),
-    "slot_discard": Label(
-        N_("bot.leiff.action.slot_discard"),
-        STYLE.primary,
-        _slot,
-        "slot discard",
-        N_("bot.leiff.menu.slot_discard"),
-    ),
-    "slot_give": Label(
-        N_("bot.leiff.action.slot_give"),
-        STYLE.primary,
-        _seat,
-        "slot give",
-        N_("bot.leiff.menu.slot_give"),
-    ),
-    "rotate": Label(
-        N_("bot.leiff.action.rotate"),
-        STYLE.primary,
-        _rotation,
-        "rotate",
-        N_("bot.leiff.menu.rotate"),
-    ),
-    "belle_link": Label(N_("bot.leiff.action.belle_link"), STYLE.primary),
-    "belle_swap": Label(N_("bot.leiff.action.belle_swap"), STYLE.primary),
-    "belle_show": Label(
-        N_("bot.leiff.action.belle_show"),
-        STYLE.primary,
-        _slot,
-        "belle show",
-        N_("bot.leiff.menu.belle_show"),
-    ),
-    "enchant": Label(
-        N_("bot.leiff.action.enchant"),
-        STYLE.primary,
-        _seat,
-        "enchant",
-        N_("bot.leiff.menu.enchant"),
-    ),
-    "spy": Label(N_("bot.leiff.action.spy"), STYLE.primary, _slot, "spy", N_("bot.leiff.menu.spy")),
-    "give": Label(
-        N_("bot.leiff.action.give"), STYLE.primary, _slot, "give", N_("bot.leiff.menu.give")
-    ),
-    "match": Label(
-        N_("bot.leiff.action.match"), STYLE.secondary, _slot, "match", N_("bot.leiff.menu.match")
-    ),
-    "catch": Label(
-        N_("bot.leiff.action.catch"),
-        STYLE.secondary,
-        _seat_slot,
-        "catch",
-        N_("bot.leiff.menu.catch"),
-    ),
-    "penalty": Label(
-        N_("bot.leiff.action.penalty"),
-        STYLE.danger,
-        _seat,
-        "penalty",
-        N_("bot.leiff.menu.penalty"),
-    ),
-}
-# The Klatschtante's rule is free text: its button opens a form (the rule typed there).
-RULE_PROMPT = N_("bot.leiff.action.rule")
-# A card of the reader's own, in their own menus, is "your slot 2", not "<their name>'s
-# slot 2" (an 8 looks at any card, a 9 swaps any two).
-YOUR_SLOT = {
-    "peek_at": N_("bot.leiff.action.look"),
-    "trade": N_("bot.leiff.action.trade_yours"),
-    "trade_with": N_("bot.leiff.action.trade_with_yours"),
-    "trade_first": N_("bot.leiff.action.trade_first_yours"),
-}
-
-
-# Actions on one of the player's own slots, the first the one shown beside the slot (a
-# section's one button) when a slot has several; the others stay with the other controls.
-SLOT_KINDS = ("swap", "look", "peek", "give", "belle_show", "slot_discard", "match")
-# Beside its slot ("**Slot 2** · [7]") an action needs no slot number: a shorter label.
-BESIDE: dict[str, str] = {
-    "swap": N_("bot.leiff.beside.swap"),
-    "look": N_("bot.leiff.beside.look"),
-    "peek": N_("bot.leiff.beside.look"),
-    "give": N_("bot.leiff.beside.give"),
-    "belle_show": N_("bot.leiff.beside.belle_show"),
-    "slot_discard": N_("bot.leiff.beside.slot_discard"),
-    "match": N_("bot.leiff.beside.match"),
+# Each kind's colour (by the parsed action's kind, engine.leiff.actions); any other kind
+# the words know is blue. Red warns (calling Leiff ends the round, a penalty costs cards),
+# green keeps a card, grey is the quiet choice or a guess out of turn.
+STYLES: dict[str, discord.ButtonStyle] = {
+    CALL_LEIFF: STYLE.danger,
+    "discard": STYLE.secondary,
+    "decline": STYLE.secondary,
+    "immune": STYLE.success,
+    "swap": STYLE.success,
+    "match": STYLE.secondary,
+    "catch": STYLE.secondary,
+    "penalty": STYLE.danger,
 }
 
 
 def own_slot(action: str) -> tuple[int, int] | None:
     """(slot, rank in :data:`SLOT_KINDS`) of an action on one of the player's own slots,
     None for any other action."""
-    parsed = _parsed(action)
+    parsed = parsed_action(action)
     if parsed is None or parsed.kind not in SLOT_KINDS or not parsed.numbers:
         return None
     return parsed.numbers[0], SLOT_KINDS.index(parsed.kind)
-
-
-def _parsed(action: str) -> Action | None:
-    try:
-        return parse_action(action)
-    except IllegalMove:
-        return None
 
 
 def leiff_choice(
@@ -258,52 +96,14 @@ def leiff_choice(
 def _leiff_choice(
     language: str, action: str, seat_names: tuple[str, ...], reader: int | None
 ) -> Choice:
-
-    def seat(number: int) -> str:
-        if 0 <= number < len(seat_names):
-            return seat_names[number]
-        return translate(language, "bot.leiff.seat", seat=number)
-
-    def steps(count: int) -> str:
-        return translate_plural(language, "bot.leiff.steps", "bot.leiff.steps.plural", count)
-
-    parsed = _parsed(action)
+    parsed = parsed_action(action)
     if parsed is not None and parsed.kind == "rule":
         return Choice(PROMPT + "rule", translate(language, RULE_PROMPT), STYLE.primary)
-    label = LABELS.get(parsed.kind) if parsed is not None else None
-    if parsed is None or label is None:
-        verb = action.split()[0] if action.split() else action
-        return Choice(action, action[:80], STYLE.secondary, verb, f"{verb}…")
-    text = translate(
-        language,
-        _own_text(label.text, parsed, reader),
-        **_own_words(label.words(parsed.numbers, seat, steps), parsed, reader),
-    )
-    menu = translate(language, label.menu) if label.menu else ""
-    return Choice(action, text, label.style, label.family, menu)
-
-
-def _own_text(text: str, parsed: Action, reader: int | None) -> str:
-    """The label of an action on the reader's own card, or ``text``."""
-    numbers = parsed.numbers
-    if reader is None or parsed.kind not in ("peek_at", "trade"):
-        return text
-    if numbers[0] == reader:
-        return YOUR_SLOT[parsed.kind]
-    if parsed.kind == "trade" and numbers[2] == reader:
-        return YOUR_SLOT["trade_with"]
-    return text
-
-
-def _own_words(words: dict[str, str], parsed: Action, reader: int | None) -> dict[str, str]:
-    """The words of an action on the reader's own card: their name is not said."""
-    if reader is None or parsed.kind not in ("peek_at", "trade"):
-        return words
-    if parsed.numbers[0] == reader:
-        return {key: value for key, value in words.items() if key != "owner"}
-    if parsed.kind == "trade" and parsed.numbers[2] == reader:
-        return {key: value for key, value in words.items() if key != "other"}
-    return words
+    words = action_words(language, action, seat_names, reader)
+    if parsed is None or parsed.kind not in ACTION_TEXTS:
+        return Choice(action, words.label, STYLE.secondary, words.family, words.menu)
+    style = STYLES.get(parsed.kind, STYLE.primary)
+    return Choice(action, words.label, style, words.family, words.menu)
 
 
 def leiff_choices(

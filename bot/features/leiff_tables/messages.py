@@ -32,13 +32,7 @@ from bot.common.names import in_text
 from bot.common.outgoing import Outgoing, match_of, sentence
 from bot.common.responder import Responder
 from bot.common.themes import member_theme, server_theme
-from bot.features.leiff_tables.labels import (
-    BESIDE,
-    SLOT_KINDS,
-    leiff_choices,
-    own_slot,
-    table_choices,
-)
+from bot.features.leiff_tables.labels import leiff_choices, own_slot, table_choices
 from bot.features.leiff_tables.living import LivingTables
 from engine import get_spec
 from engine.leiff.cards import display_name
@@ -46,6 +40,7 @@ from engine.leiff.views import LeiffView
 from i18n import N_, translate, translate_plural
 from matchcore.service.results import MatchInfo, Update
 from render.leiff import special_subtitle
+from wording.leiff_actions import BESIDE, SLOT_KINDS
 from wording.service_words import listing, texts_for
 
 
