@@ -136,8 +136,9 @@ async def test_an_english_member_in_a_german_server(sim, german_server, bot):
     await table.audit()
     assert shown.ephemeral
     assert shown.last_message.text.startswith(hand_header("en", match_id, world))
+    # a table's replay comes once its game is over (said in Bob's English)
     refused = await sim.slash(world.bob, "replay", match=match_id)
-    assert refused.ephemeral and refused.text == words("en", "bot.replay.error.board_games_only")
+    assert refused.ephemeral and refused.text == words("en", "bot.replay.error.running")
     sim.assert_no_bot_errors()
 
 
