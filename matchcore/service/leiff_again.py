@@ -26,6 +26,11 @@ from matchcore.storage import MatchRecord, SeatRecord
 
 # What a finished table passes on to the table that plays it again (its own choices).
 KEPT_OPTIONS = ("target", "teams")
+# The match message kind under which a front end records a thread it opened for the match
+# (the Discord layer's match threads): such a thread closed with its game, so the table that
+# plays it again opens in the channel (and gets a thread of its own when it starts); a
+# table opened inside a member's thread is played again there.
+OWN_THREAD = "thread"
 
 
 class LeiffAgain:
@@ -74,7 +79,8 @@ class LeiffAgain:
     async def _open(self, old: MatchRecord, host_id: int) -> Update | None:
         async with self.store.user_lock(old.guild_id, host_id):
             settings = await self.store.settings(old.guild_id)
-            check_channel(settings, old.channel_id, old.thread_id)
+            thread_id = None if old.messages.get(OWN_THREAD) == old.thread_id else old.thread_id
+            check_channel(settings, old.channel_id, thread_id)
             await self.new_games.check_match_limit(settings, host_id, old.guild_id, "you")
             options = settings.leiff_options()
             for key in KEPT_OPTIONS:
@@ -96,7 +102,7 @@ class LeiffAgain:
                 id=0,
                 guild_id=old.guild_id,
                 channel_id=old.channel_id,
-                thread_id=old.thread_id,
+                thread_id=thread_id,
                 game=old.game,
                 status="lobby",
                 created_at=now,

@@ -17,6 +17,7 @@ from i18n import translate
 from tests.bot.helpers import decode_png, pinged
 from tests.bot.test_leiff import enable_expansions, open_table
 from tests.bot.test_leiff_private import long_clocks
+from tests.bot.test_match_threads import threads_on
 
 AGAIN = "~again"
 
@@ -153,4 +154,34 @@ async def test_history_opens_a_table_replay_a_round_a_page(sim, world, language,
     back = await sim.click(world.carol, second, translate(reader, "bot.replay.previous"))
     assert back.last_message.attachments[0].data == drawn(0)
     assert all(v["viewer"] is None for v in replay.rounds)  # the channel's views only
+    sim.assert_no_bot_errors()
+
+
+async def test_a_table_played_in_its_thread_is_played_again_from_the_channel(sim, world, bot):
+    """With a thread per match, the finished table's thread is archived: Play again in it
+    opens the new table in the channel, and its start opens a thread of its own."""
+    await threads_on(sim, world, "en")
+    match_id, _ = await open_table(sim, world, [world.alice, world.bob])
+    [first] = sim.threads(world.channel)
+    await bot.client.delivery.bots_idle()
+    await leave(sim, world.alice)
+    await bot.client.delivery.bots_idle()
+    assert first.archived
+    final = next(m for m in reversed(first.messages) if m.buttons)
+    (button,) = final.buttons
+    assert button.label == "Play again"
+    opened = await sim.click(world.bob, final, button.custom_id)
+    assert opened.ephemeral
+    lobby = world.channel.public_messages[-1]
+    assert lobby.channel is world.channel and pinged(lobby) == {world.alice.id}
+    service = bot.client.service
+    (table,) = [m for m in await service.user_matches(world.bob.id) if m.status == "lobby"]
+    assert table.thread_id is None and table.id != match_id
+    await sim.click(world.alice, final, button.custom_id)
+    newest = world.channel.public_messages[-1]
+    await sim.click(world.bob, newest, "Start")
+    await bot.client.delivery.bots_idle()
+    first_thread, second = sim.threads(world.channel)
+    assert first_thread is first and first.archived and not second.archived
+    assert (await service.get_match(table.id)).thread_id == second.id
     sim.assert_no_bot_errors()
