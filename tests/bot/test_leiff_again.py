@@ -18,6 +18,8 @@ from tests.bot.helpers import decode_png, pinged
 from tests.bot.test_leiff import enable_expansions, open_table
 from tests.bot.test_leiff_private import long_clocks
 from tests.bot.test_match_threads import threads_on
+from tests.bot.test_restart_delivery import public
+from tests.bot.test_stalls import idle
 
 AGAIN = "~again"
 
@@ -184,4 +186,35 @@ async def test_a_table_played_in_its_thread_is_played_again_from_the_channel(sim
     first_thread, second = sim.threads(world.channel)
     assert first_thread is first and first.archived and not second.archived
     assert (await service.get_match(table.id)).thread_id == second.id
+    sim.assert_no_bot_errors()
+
+
+async def test_a_new_table_committed_just_before_a_crash_is_posted_once_at_the_next_start(
+    sim, world, bot, make_bot
+):
+    """The lobby's outbox row is written with the lobby: a process that dies between the
+    commit of Play again and its message (the click committed through the service, never
+    published, the process stopped) leaves it to the next start, which posts it once."""
+    await long_clocks(sim, world)
+    match_id, _ = await open_table(sim, world, [world.alice, world.bob])
+    await leave(sim, world.alice)
+    await idle(bot)
+    opened = await bot.client.service.play_again(match_id, world.bob.id)  # committed, unsent
+    await bot.stop()
+    count = public(world.channel)
+    restarted = await sim.start_bot(make_bot)
+    await idle(restarted)
+    assert public(world.channel) == count + 1
+    lobby = world.channel.public_messages[-1]
+    assert lobby.text.startswith(f"**Leiff** · table #{opened.match_id}")
+    assert any(b.label == "Join" and not b.disabled for b in lobby.buttons)
+    again = await sim.restart_bot(make_bot)
+    await idle(again)
+    assert public(world.channel) == count + 1  # and never twice
+    # the old table's button still seats Alice at that table
+    final = next(
+        m for m in reversed(world.channel.public_messages) if m.id != lobby.id and m.buttons
+    )
+    seated = await sim.click(world.alice, final, again_button(final))
+    assert seated.text == f"You sit at table #{opened.match_id}."
     sim.assert_no_bot_errors()
