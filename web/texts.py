@@ -47,6 +47,9 @@ PAGE_TEXTS = (
     N_("web.bot_name"),
     N_("web.second_player"),
     N_("web.my_matches"),
+    N_("web.no_matches"),
+    N_("web.intro"),
+    N_("web.viewing"),
     N_("web.players"),
     N_("web.leiff.leave"),
     N_("web.leiff.log"),
@@ -84,6 +87,7 @@ def page_texts(language: str) -> dict[str, str]:
         texts[f"level.{level}"] = translate(language, f"bot.level.{level}")
     for game in (*board_game_names(), "leiff"):
         texts[f"game.{game}"] = translate(language, f"game.{game}.title")
+        texts[f"tagline.{game}"] = translate(language, f"game.{game}.tagline")
     return texts
 
 

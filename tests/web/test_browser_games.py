@@ -21,11 +21,9 @@ MAX_TURNS = 200
 
 def start_game(driver: WebDriver, address: str, game: str, opponent: str = "bot") -> int:
     driver.get(f"{address}/?lang=en#")
-    wait_for(
-        lambda: driver.find_element("id", "game").find_elements("tag name", "option"),
-        what="the lobby",
-    )
-    Select(driver.find_element("id", "game")).select_by_value(game)
+    tile = f'#game-tiles [data-game="{game}"]'
+    wait_for(lambda: driver.find_elements("css selector", tile), what="the lobby")
+    driver.find_element("css selector", tile).click()
     Select(driver.find_element("id", "size")).select_by_value(str(get_board_game(game).sizes[0]))
     Select(driver.find_element("id", "opponent")).select_by_value(opponent)
     if opponent == "bot":

@@ -62,11 +62,11 @@ def test_a_leiff_table_with_bot_seats_by_clicks(
     # the shared browser may keep an earlier test's session (in English): start afresh
     # (cleared once the page has signed in, so its sign-in cannot write after the clear)
     chromium.get(f"{local_server.address}/")
-    wait_for(lambda: chromium.find_elements("css selector", '#game option[value="leiff"]'))
+    wait_for(lambda: chromium.find_elements("css selector", '#game-tiles [data-game="leiff"]'))
     chromium.execute_script("window.sessionStorage.clear();")
     chromium.get(f"{local_server.address}/?lang=de#")
-    wait_for(lambda: chromium.find_elements("css selector", '#game option[value="leiff"]'))
-    Select(chromium.find_element("id", "game")).select_by_value("leiff")
+    wait_for(lambda: chromium.find_elements("css selector", '#game-tiles [data-game="leiff"]'))
+    chromium.find_element("css selector", '#game-tiles [data-game="leiff"]').click()
     # German: the size is the number of players
     assert chromium.find_element("id", "size-label").text == "Spieler"
     Select(chromium.find_element("id", "size")).select_by_value("3")

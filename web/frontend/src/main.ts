@@ -181,35 +181,64 @@ function option(select: HTMLSelectElement, value: string, label: string): void {
   select.appendChild(node);
 }
 
+let chosenGame = "";
+
+// The games as tiles (the name and what it is about, from the catalogues), one chosen.
+function chooseGame(name: string): void {
+  chosenGame = name;
+  for (const tile of document.querySelectorAll<HTMLElement>("#game-tiles .tile")) {
+    const on = tile.dataset.game === name;
+    tile.classList.toggle("chosen", on);
+    tile.setAttribute("aria-checked", String(on));
+  }
+  fillSizes();
+}
+
 function fillLobby(): void {
   if (!welcome) return;
-  const game = $<HTMLSelectElement>("game");
+  const tiles = $("game-tiles");
   const level = $<HTMLSelectElement>("level");
   const opponent = $<HTMLSelectElement>("opponent");
-  if (!game.options.length) {
-    for (const g of welcome.games) option(game, g.name, t(`game.${g.name}`));
+  if (!tiles.childElementCount) {
+    for (const g of welcome.games) {
+      const tile = document.createElement("button");
+      tile.type = "button";
+      tile.className = `tile game-${g.name}`;
+      tile.dataset.game = g.name;
+      tile.setAttribute("role", "radio");
+      const badge = document.createElement("span");
+      badge.className = "badge";
+      const name = document.createElement("strong");
+      name.textContent = t(`game.${g.name}`);
+      const about = document.createElement("span");
+      about.className = "about";
+      about.textContent = t(`tagline.${g.name}`);
+      tile.append(badge, name, about);
+      tile.onclick = () => chooseGame(g.name);
+      tiles.appendChild(tile);
+    }
     for (const l of welcome.levels) option(level, l, t(`level.${l}`));
     level.value = "normal";
     option(opponent, "bot", t("opponent.bot"));
     option(opponent, "hotseat", t("opponent.hotseat"));
-    game.onchange = fillSizes;
     opponent.onchange = () => ($("level-row").hidden = opponent.value !== "bot");
     $<HTMLFormElement>("new-game").onsubmit = (event) => {
       event.preventDefault();
       send({
         type: "new_game",
-        game: game.value,
+        game: chosenGame,
         size: Number($<HTMLSelectElement>("size").value),
         opponent: opponent.value,
         level: level.value,
       });
     };
+    chooseGame(welcome.games[0].name);
   }
   fillSizes();
 }
 
 function fillSizes(): void {
-  const chosen = welcome?.games.find((g) => g.name === $<HTMLSelectElement>("game").value);
+  const chosen = welcome?.games.find((g) => g.name === chosenGame);
   // Leiff: the number of players (the others are bot seats); nobody shares a hand
   $("size-label").textContent = t(chosen?.cards ? "players" : "size");
   const opponent = $<HTMLSelectElement>("opponent");
@@ -225,22 +254,33 @@ function fillSizes(): void {
 function showMatches(matches: MatchLine[]): void {
   const list = $("matches");
   list.replaceChildren();
-  // a heading over an empty list reads as something failed to load: show it with games only
-  $("matches-title").hidden = matches.length === 0;
+  $("no-matches").hidden = matches.length > 0;
   for (const m of matches) {
     const item = document.createElement("li");
     item.className = "match" + (m.yourTurn ? " your-turn" : "");
     const link = document.createElement("a");
     link.href = `#match=${m.match}`;
-    link.textContent = `${t(`game.${m.game}`)} #${m.match}`;
-    item.appendChild(link);
-    for (const part of [m.against, m.text]) {
-      if (!part) continue;
-      const detail = document.createElement("span");
-      detail.className = "detail";
-      detail.textContent = part;
-      item.appendChild(detail);
+    const badge = document.createElement("span");
+    badge.className = `badge game-${m.game}`;
+    const name = document.createElement("span");
+    name.className = "name";
+    const title = document.createElement("strong");
+    title.textContent = `${t(`game.${m.game}`)} #${m.match}`;
+    name.appendChild(title);
+    if (m.against) {
+      const against = document.createElement("span");
+      against.className = "detail";
+      against.textContent = m.against;
+      name.appendChild(against);
     }
+    link.append(badge, name);
+    if (m.text) {
+      const turn = document.createElement("span");
+      turn.className = "turn";
+      turn.textContent = m.text;
+      link.appendChild(turn);
+    }
+    item.appendChild(link);
     list.appendChild(item);
   }
 }
@@ -262,6 +302,7 @@ function route(): void {
   // the start page: the member's games (whose turn each is); a new game only locally
   $("lobby").hidden = id !== null || puzzle;
   $("new-game").hidden = !welcome?.local;
+  $("intro").hidden = !welcome?.local;
   if (id === null) {
     $("table").hidden = true;
     $("leiff").hidden = true;
@@ -414,6 +455,9 @@ function render(): void {
   });
   $("back").onclick = () => send({ type: "history", match: frame.match, ply: Math.max(0, shown - 1) });
   $("forward").onclick = () => send({ type: "history", match: frame.match, ply: shown + 1 });
+  $("viewing").hidden = !viewing;
+  $("viewing").textContent = viewing ? t("viewing", { ply: shown, count: frame.moves.length }) : "";
+  $("live").hidden = !viewing;
   $("live").onclick = () => {
     viewing = null;
     render();
