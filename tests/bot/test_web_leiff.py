@@ -1,5 +1,6 @@
-"""A Leiff table played by three members at once, each in a browser of their own, and
-partly through the bot's private messages: the same table, both front ends, live both ways.
+"""A Leiff table of four played by four members at once, three each in a browser of their
+own (partly through the bot's private messages too) and the fourth through the bot's
+messages alone: the same table, both front ends, live both ways.
 
 The bot is the real discord.py client against the simulator; each member's table is open
 in a chromium of its own (Selenium), signed in as that member. Every browser shows its own
@@ -108,13 +109,15 @@ async def test_three_members_play_one_leiff_table_in_browsers_and_dms(
     client: LeafBot = handle.client
     assert client.web_table is not None and client.web_address is not None
     await enable_expansions(sim, world)
-    players = [world.alice, world.bob, world.carol]
+    # a table of four: three in browsers, the fourth (the admin) in Discord alone
+    players = [world.alice, world.bob, world.carol, world.admin]
+    browsers = 3
     match_id, _ = await open_table(sim, world, players)
     table = LeiffTable(sim, handle, match_id, players, world.channel)
     drivers: list[WebDriver] = [chromium]
     try:
         drivers += [await asyncio.to_thread(start_chromium) for _ in range(2)]
-        for driver, member in zip(drivers, players, strict=True):
+        for driver, member in zip(drivers, players[:browsers], strict=True):
             token = await client.web_table.sessions.issue(Identity(member.id, member.name, "en"))
             await asyncio.to_thread(driver.get, f"{client.web_address}/#")
             await asyncio.to_thread(
@@ -154,12 +157,18 @@ async def test_three_members_play_one_leiff_table_in_browsers_and_dms(
             before = (await handle.client.service.get_match(match_id)).version
             if step % 7 == 3 and waiting["step"] == "turn":
                 # out of turn, on the web: someone else catches a card of the turn player
-                other = (owner + 1) % 3
+                other = (owner + 1) % browsers
                 catch = f"catch {owner}.1"
                 shown = await asyncio.to_thread(table_shown, drivers[other])
                 assert catch in shown["actions"]
                 await asyncio.to_thread(click_action, drivers[other], catch)
                 out_of_turn += 1
+            elif owner >= browsers:  # the fourth member: the bot's messages alone
+                if free is not None:
+                    await table.write_rule(players[owner], "Everyone says Prost")
+                else:
+                    await table.act(players[owner], action)
+                dms += 1
             elif free is not None:
                 # the Klatschtante's rule, typed on the web
                 await asyncio.to_thread(write_rule, drivers[owner], "Everyone says Prost")

@@ -121,6 +121,33 @@ async def test_a_move_reaches_every_open_table_within_one_loop_turn(table: Table
         assert shown["last"]["placed"] == ["c3"]
 
 
+async def test_the_clocks_step_reaches_every_open_table_within_one_loop_turn(
+    table: Table,
+) -> None:
+    """The clock is a front end too: the timeout it commits (``service.tick`` past the
+    deadline) is queued on every socket watching the match in the commit's own turn of
+    the event loop (before any other listener of that commit is told)."""
+    match = await table.board_match()
+    sockets = [await table.socket(u) for u in (ANN, BOB)]
+    for ws in sockets:
+        await ws.send_json({"type": "watch", "match": match})
+        await frame(ws, "state")
+    info, _ = await table.service.match_state(match)
+    assert info.deadline_at is not None
+    # a listener after the table's, told of the same commit: the frames are queued by then
+    queued: list[list[int]] = []
+    table.service.on_commit(
+        lambda record, state: queued.append(
+            [client.outbox.qsize() for client in table.table.watchers.get(record.id, ())]
+        )
+    )
+    await table.service.tick(now=info.deadline_at + 1)
+    assert queued == [[1, 1]]
+    for ws in sockets:
+        shown = await frame(ws, "state")
+        assert shown["version"] > info.version and shown["status"] != "running"
+
+
 async def test_a_click_is_a_move_for_the_member_and_reaches_the_others(table: Table) -> None:
     match = await table.board_match()
     ann, bob = await table.socket(ANN), await table.socket(BOB)
