@@ -95,7 +95,7 @@ def rating_in(lines: list[str]) -> int:
 def open_puzzle(driver: WebDriver, address: str, language: str) -> dict[str, Any]:
     # the shared browser may keep an earlier test's session in another language
     driver.get(f"{address}/")
-    wait_for(lambda: driver.find_elements("css selector", "#game option"), what="the lobby")
+    wait_for(lambda: driver.find_elements("css selector", "#game-tiles .tile"), what="the lobby")
     driver.execute_script("window.sessionStorage.clear();")
     driver.get(f"{address}/?lang={language}#")
     wait_for(lambda: driver.find_element("id", "puzzle-open").text, what="the start page")
