@@ -18,6 +18,8 @@ from matchcore.learning_records import PuzzleAnswer
 
 RIGHT = N_("bot.puzzle.right")
 WRONG = N_("bot.puzzle.wrong")
+AT_ONCE = N_("bot.puzzle.how_at_once")
+BY_FORCE = N_("bot.puzzle.how")
 
 
 def game_title(game: str) -> str:
@@ -55,8 +57,10 @@ def user_ids(where: Mapping[str, Any]) -> list[int | None] | None:
 
 
 def how(language: str, puzzle: Puzzle, rating: float) -> str:
-    """One move wins; how long the winning line is; the puzzle's rating."""
-    return translate(language, "bot.puzzle.how", plies=len(puzzle.solution), rating=round(rating))
+    """One move wins (at once, or by a line this long); the puzzle's rating."""
+    if len(puzzle.solution) == 1:
+        return translate(language, AT_ONCE, rating=round(rating))
+    return translate(language, BY_FORCE, plies=len(puzzle.solution), rating=round(rating))
 
 
 def verdict(language: str, answered: PuzzleAnswer) -> list[str]:
