@@ -57,9 +57,15 @@ def mining_rate(records: Path, game: str) -> dict[str, float] | None:
     rows = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
     cpu = sum(float(r["cpu"]) for r in rows)
     found = sum(len(r["puzzles"]) for r in rows)
+    # one puzzle a position (a starter set keeps no position twice)
+    positions = {
+        (p["to_move"], tuple(sorted(p["stones"].items()))) for r in rows for p in r["puzzles"]
+    }
     return {
         "games": len(rows),
         "puzzles": found,
+        "positions": len(positions),
+        "positions_per_cpu_hour": round(len(positions) * 3600 / cpu, 1) if cpu else 0.0,
         "cpu_s": round(cpu, 1),
         "per_cpu_hour": round(found * 3600 / cpu, 1) if cpu else 0.0,
     }

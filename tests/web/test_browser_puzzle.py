@@ -34,6 +34,7 @@ def shown_puzzle(driver: WebDriver) -> dict[str, Any]:
         return {
           id: Number(board.dataset.puzzle || -1),
           game: board.dataset.game || '',
+          toMove: board.dataset.toMove || '',
           answered: board.dataset.answered === 'true',
           stones: Object.fromEntries(cells.filter(c => c.dataset.stone).map(c => [c.dataset.cell, c.dataset.stone])),
           legal: cells.filter(c => c.classList.contains('legal')).map(c => c.dataset.cell),
@@ -52,7 +53,11 @@ def shown_puzzle(driver: WebDriver) -> dict[str, Any]:
 def the_puzzle(page: dict[str, Any]) -> Puzzle:
     """The shipped puzzle the page shows, found by its stones (the page sends no answer)."""
     found = [
-        p for p in starter_puzzles() if p.game == page["game"] and dict(p.stones) == page["stones"]
+        p
+        for p in starter_puzzles()
+        if p.game == page["game"]
+        and p.to_move == page["toMove"]
+        and dict(p.stones) == page["stones"]
     ]
     assert len(found) == 1, page
     return found[0]

@@ -82,6 +82,7 @@ function render(): void {
   const box = board();
   box.dataset.puzzle = String(shown.puzzle);
   box.dataset.game = shown.game;
+  box.dataset.toMove = shown.toMove;
   box.dataset.answered = String(result !== null);
   const lines = $("puzzle-lines");
   lines.replaceChildren(
