@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 
-from bench.mine_puzzles import play_game
+from bench.mine_puzzles import RANDOM_BRANCH_BACK, mine, play_game, variation
 from engine.ai.puzzles import Puzzle, Reader, answer_is_right, find_puzzle, mine_game, verify
 from engine.board import BoardState
 
@@ -71,3 +71,26 @@ def test_a_puzzle_travels_as_json() -> None:
 def test_a_position_with_no_win_is_no_puzzle() -> None:
     start = _lefe_game()[10]
     assert find_puzzle(start, _lefe_game()[9]) is None
+
+
+def test_the_random_miner_finds_puzzles_each_verified_where_it_says() -> None:
+    # Les on its 9-board, both sides random, lines of up to five plies (bench.mine_puzzles
+    # --random --horizon 5): a game number seeds the game and its variations
+    record = mine("les", 2005, 9, 20, at_random=True, horizon=5)
+    puzzles = [Puzzle.from_dict(data) for data in record["puzzles"]]
+    assert len(puzzles) >= 3
+    game, _ = play_game("les", 2005, 9, at_random=True)
+    for puzzle in puzzles:
+        assert verify(puzzle).ok and puzzle.horizon == 5 and puzzle.size == 9
+        assert puzzle.source["players"] == ["random", "random"]
+        # the position is where the source says: the game (or its variation) replayed
+        positions = game
+        if "variation" in puzzle.source:
+            positions, branch = variation(
+                list(game), 2005, puzzle.source["variation"], RANDOM_BRANCH_BACK
+            )
+            assert branch == puzzle.source["branch"]
+        state = positions[int(puzzle.source["move"]) - 1]
+        assert state.stones == dict(puzzle.stones) and state.to_move == puzzle.to_move
+    # more than one kind: the lines are not all of one length, nor the choices of one width
+    assert len({(len(p.solution), p.moves) for p in puzzles}) > 1
