@@ -19,7 +19,7 @@ from matchcore.service import MatchService
 from matchcore.storage import open_repository
 from web.limits import BURST, MAX_FRAME_BYTES, MAX_REFUSALS
 from web.local import LOCAL, check_host, prepare_local, service_choices
-from web.server import LOCAL_BOT, WebTable
+from web.server import LOCAL_BOT, LOCAL_PLAYER, WebTable
 from web.sessions import Identity, Sessions
 
 ANN, BOB, CAT = 11, 12, 13
@@ -427,3 +427,29 @@ async def test_a_table_with_the_discord_sign_in_serves_other_machines(table: Tab
         await ws.close()
     finally:
         await client.close()
+
+
+@pytest.mark.parametrize("game", ["dalen", "leiff"])
+async def test_a_local_game_against_the_bot_at_every_level(table: Table, game: str) -> None:
+    """Without Discord the local player starts a game against Leafbot at each level the
+    page offers (a Leiff table's bot seats at that level): the core seats Leafbot at it."""
+    answer = await table.client.post("/api/local-session", json={"locale": "en"})
+    token = (await answer.json())["token"]
+    ws = await table.client.ws_connect(f"/ws?session={token}")
+    levels = (await frame(ws, "welcome"))["levels"]
+    assert levels == ["easy", "normal", "hard"]
+    size = 3 if game == "leiff" else get_board_game(game).sizes[0]  # Leiff: players
+    for level in levels:
+        await ws.send_json(
+            {"type": "new_game", "game": game, "opponent": "bot", "size": size, "level": level}
+        )
+        started = await frame(ws)
+        while started["type"] not in ("started", "error"):
+            started = await frame(ws)
+        assert started["type"] == "started", started
+        match = started["match"]
+        info, _ = await table.service.match_state(match)
+        bots = [seat for seat in info.seats if seat.is_bot]
+        assert bots and all(seat.bot_level == level for seat in bots), (level, info.seats)
+        assert any(seat.user_id == LOCAL_PLAYER for seat in info.seats)
+    await ws.close()
