@@ -1,12 +1,13 @@
 """Reviews and puzzles through the simulator with the real client: the Review button of a
 finished board, its pages (pictures decoded, the better move legal and better by the
 engine's own reading), Continue from here, /review again (read back), a puzzle solved and
-failed through /move, and the daily puzzle posted once per day across a restart."""
+failed through /move (in English and in German), and the daily puzzle posted once per day across a restart."""
 
 from __future__ import annotations
 
 import asyncio
 import random
+import re
 import time
 from typing import Any
 
@@ -87,18 +88,36 @@ def _puzzles() -> list[Any]:
     return mine_game(positions, last_plies=16, source={"players": players, "self_play": 5})
 
 
-async def test_a_puzzle_is_solved_and_another_failed_with_move(sim, world, bot):
+async def test_a_puzzle_is_solved_and_another_failed_with_move(sim, world, language, bot):
     puzzles = _puzzles()
     await bot.client.service.puzzles.load_starter(puzzles)
     shown = await sim.slash(world.alice, "puzzle", game="lefe")
     message = shown.last_message
-    assert message.ephemeral and "to move and win" in message.text
+    to_move = translate(language, "bot.puzzle.caption", colour="x").split("x")[-1].strip()
+    assert message.ephemeral and to_move in message.text
     decode_png(message)
-    number = int(message.text.split("Puzzle ")[1].split(" ")[0])
+    number = int(re.search(r"(\d+)", message.text).group(1))
     stored = await bot.client.service.puzzles.get(number)
-    solved = await sim.slash(world.alice, "move", cell=stored.puzzle.first_move)
-    text = solved.last_message.text
-    assert text.startswith("Right!") and "Streak: 1" in text
+    assert message.text.startswith(
+        translate(
+            language, "bot.puzzle.title", game="Lefe", number=number, colour=stored.puzzle.to_move
+        )
+    )
+    first = stored.puzzle.first_move
+    solved = await sim.slash(world.alice, "move", cell=first)
+    lines = solved.last_message.text.split("\n")
+    assert lines[0] == translate(language, "bot.puzzle.right", move=first, solution=first)
+    assert lines[1] == translate(language, "bot.puzzle.line", line=" ".join(stored.puzzle.solution))
+    after = await bot.client.service.puzzles.player(world.alice.id)
+    assert after.streak == 1 and after.rating > 1500
+    assert lines[2] == translate(
+        language,
+        "bot.puzzle.rating",
+        before=1500,
+        after=round(after.rating),
+        streak=1,
+        best=1,
+    )
     decode_png(solved.last_message)
     if len(puzzles) > 1:
         await sim.slash(world.alice, "puzzle", game="lefe")
@@ -108,8 +127,10 @@ async def test_a_puzzle_is_solved_and_another_failed_with_move(sim, world, bot):
     opened = await bot.client.service.puzzles.open_puzzle(who.id)
     wrong = next(m for m in opened.puzzle.position().legal_moves() if m != opened.puzzle.first_move)
     failed = await sim.slash(who, "move", cell=wrong)
-    assert failed.last_message.text.startswith("Not this time")
-    assert opened.puzzle.first_move in failed.last_message.text
+    assert failed.last_message.text.split("\n")[0] == translate(
+        language, "bot.puzzle.wrong", move=wrong, solution=opened.puzzle.first_move
+    )
+    decode_png(failed.last_message)
 
 
 async def test_the_daily_puzzle_is_posted_once_a_day_across_restarts(
