@@ -57,6 +57,7 @@ _USERS: dict[str, bool] = {  # parameter -> whether None is allowed
     "for_user": True,
     "bot_user_id": True,
     "player_id": False,
+    "viewer_id": True,
 }
 _WHOLE_NUMBERS: dict[str, type[ServiceError]] = {
     "size": InvalidOptions,
@@ -77,6 +78,7 @@ _TEXTS: dict[str, tuple[str, type[ServiceError], bool]] = {
     "kind": ("not_a_message_kind", InvalidRequest, False),
     "time_control": ("time_control_unknown", InvalidOptions, True),
     "pool": ("pool_unknown", InvalidOptions, True),
+    "season": ("season_unknown", InvalidOptions, False),
 }
 
 _Call = TypeVar("_Call", bound=Callable[..., Any])

@@ -221,6 +221,8 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "unknown_setting": "there is no setting {key} (settings: {known})",
     "setting_language": "language must be one of {languages} or auto",
     "setting_theme": "theme must be one of {themes}, not {value}",
+    "setting_season": "season must be one of {kinds}",
+    "season_unknown": "this server has no season {season}",
     "hints_on_or_off": "hints are on or off",
     "unknown_theme": "the themes are {themes}",
     # the places listed in too_many_you

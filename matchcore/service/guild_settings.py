@@ -12,6 +12,7 @@ from typing import Any
 
 from matchcore.service.arguments import MAX_SNOWFLAKE
 from matchcore.service.errors import InvalidSettings
+from matchcore.service.season_calendar import SEASON_KINDS
 
 # The theme of a server that chose none (its pictures' colours; a front end that draws
 # pictures offers it among its :attr:`Choices.themes`).
@@ -66,7 +67,7 @@ COUNTS = {
 LEIFF_TARGETS = (50, 100)
 # Settings that take one of a few values (ids, not words): the Leiff targets above, and a
 # theme of :attr:`Choices.themes`.
-CHOICES = ("leiff_target", "theme")
+CHOICES = ("leiff_target", "theme", "season")
 _LIMITS = {**DURATIONS, **COUNTS}
 
 
@@ -100,6 +101,8 @@ class GuildSettings:
     language: str = ""
     # the channel of the daily puzzle (0: none)
     puzzle_channel: int = 0
+    # the leaderboards' seasons: "none", "monthly" or "quarterly" (season_calendar.py)
+    season: str = "none"
 
     @classmethod
     def all_keys(cls) -> tuple[str, ...]:
@@ -202,6 +205,11 @@ def validate_value(key: str, value: Any, choices: Choices) -> Any:
                 "setting_theme", themes=", ".join(choices.themes), value=repr(value)
             )
         return value.strip().lower()
+    if key == "season":
+        text = str(value).strip().lower()
+        if text not in SEASON_KINDS:
+            raise InvalidSettings("setting_season", kinds=", ".join(SEASON_KINDS))
+        return text
     if key == "language":
         text = str(value).strip().lower()
         if text in ("", "auto"):

@@ -19,6 +19,7 @@ from matchcore.records import ActionRecord, DmFailure, MemberPreferences
 from matchcore.service.bot_turns import BotTurnsListener
 from matchcore.service.guild_settings import GuildSettings
 from matchcore.service.learning import Puzzles, Reviews
+from matchcore.service.profiles import Profile
 from matchcore.service.results import (
     ChallengeInfo,
     HistoryPage,
@@ -29,6 +30,7 @@ from matchcore.service.results import (
     Update,
     VsBotStats,
 )
+from matchcore.service.seasons import SeasonInfo
 from matchcore.service.tournaments import Tournaments
 from matchcore.service.turn_notices import TurnNotice
 from matchcore.service.vacations import VacationChange
@@ -162,6 +164,13 @@ class GameService(Protocol):
     async def history(
         self, guild_id: int, user_id: int, game: str | None = None, page: int = 0
     ) -> HistoryPage: ...
+    async def profile(
+        self, guild_id: int, user_id: int, viewer_id: int | None = None
+    ) -> Profile: ...
+    async def season_list(self, guild_id: int) -> list[SeasonInfo]: ...
+    async def season_leaderboard(
+        self, guild_id: int, game: str, season: str, limit: int = 10, pool: str | None = None
+    ) -> list[LeaderboardRow]: ...
     async def game_record(self, match_id: int) -> GameRecord: ...
     async def get_match(self, match_id: int) -> MatchInfo: ...
     async def match_in_channel(

@@ -12,12 +12,14 @@ run of wins.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from matchcore.service.rating_scale import DEFAULT_MU, DEFAULT_SIGMA, MODEL
 from matchcore.service.results import RatingChange
+from matchcore.service.season_calendar import Season
 from matchcore.storage import Repository
 from matchcore.storage.records import MatchRecord, PlacementRecord, RatingRecord
+from matchcore.storage.season_records import RatingPoint, SeasonRating
 
 
 @dataclass(frozen=True)
@@ -107,22 +109,39 @@ def _recorded(old: RatingRecord, mu: float, sigma: float, outcome: str, now: flo
     )
 
 
+@dataclass(frozen=True)
+class RatedResult:
+    """What a finished rated match stores with it, in its transaction: the new all-time
+    ratings, each person's placement, the rating history points, the season ratings (none
+    while the server has no seasons), and how each rating changed (for the result line)."""
+
+    ratings: list[RatingRecord] = field(default_factory=list)
+    placements: list[PlacementRecord] = field(default_factory=list)
+    history: list[RatingPoint] = field(default_factory=list)
+    season_ratings: list[SeasonRating] = field(default_factory=list)
+    changes: list[RatingChange] = field(default_factory=list)
+
+
 class RatingBook:
     """The service's part that rates a finished match among people: reads the players'
-    ratings, computes the new ones and says how each changed. The match store commits
-    them with the match, in one transaction."""
+    ratings (all-time, and the season's), computes the new ones and says how each changed.
+    The match store commits them with the match, in one transaction."""
 
     def __init__(self, repo: Repository) -> None:
         self.repo = repo
 
     async def rate_result(
-        self, record: MatchRecord, placings: Sequence[Placing], pool: str
-    ) -> tuple[list[RatingRecord], list[PlacementRecord], list[RatingChange]]:
-        """The new rating records, each person's placement and the changes for a finished
-        match, in its rating ``pool`` (live or daily); nothing for a match that is unrated,
-        against the bot, or has fewer than two placings."""
+        self,
+        record: MatchRecord,
+        placings: Sequence[Placing],
+        pool: str,
+        season: Season | None = None,
+    ) -> RatedResult:
+        """What a finished match stores in its rating ``pool`` (live or daily) and, when
+        the server rates in seasons, in ``season`` (the one the result falls in); nothing
+        for a match that is unrated, against the bot, or has fewer than two placings."""
         if not placings or not record.rated or record.vs_bot or len(placings) < 2:
-            return [], [], []
+            return RatedResult()
         users = [u for p in placings for u in p.user_ids]
         before = await self.repo.get_ratings(record.guild_id, record.game, users, pool)
         ratings = rate(
@@ -160,4 +179,32 @@ class RatingBook:
             for placing in placings
             for user in placing.user_ids
         ]
-        return ratings, placements, changes
+        history = [
+            RatingPoint(
+                match_id=record.id,
+                guild_id=record.guild_id,
+                game=record.game,
+                user_id=new.user_id,
+                pool=pool,
+                mu=new.mu,
+                sigma=new.sigma,
+                games=new.games,
+                at=record.updated_at,
+            )
+            for new in ratings
+        ]
+        seasonal: list[SeasonRating] = []
+        if season is not None:
+            stored = await self.repo.get_season_ratings(
+                record.guild_id, season.key, record.game, users, pool
+            )
+            fresh = rate(
+                placings,
+                stored,
+                guild_id=record.guild_id,
+                game=record.game,
+                pool=pool,
+                now=record.updated_at,
+            )
+            seasonal = [SeasonRating(season.key, season.ends_at, new) for new in fresh]
+        return RatedResult(ratings, placements, history, seasonal, changes)

@@ -52,6 +52,7 @@ from matchcore.service.leiff_tables import LeiffTables
 from matchcore.service.lookups import Lookups
 from matchcore.service.member_calls import MemberCalls
 from matchcore.service.preferences import Preferences
+from matchcore.service.profiles import ProfileCalls, Profiles
 from matchcore.service.ratings import RatingBook
 from matchcore.service.results import (
     ChallengeInfo,
@@ -59,6 +60,7 @@ from matchcore.service.results import (
     TableReplay,
     Update,
 )
+from matchcore.service.seasons import Seasons
 from matchcore.service.sign_ins import SignIns
 from matchcore.service.standings import Standings
 from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
@@ -73,7 +75,7 @@ from matchcore.storage import MatchRecord, Repository
 
 
 @check_public_calls  # malformed arguments raise the service's own errors
-class MatchService(MemberCalls, PastAndTakebacks):
+class MatchService(MemberCalls, PastAndTakebacks, ProfileCalls):
     """The one entry point of a front end for everything about games."""
 
     def __init__(
@@ -126,6 +128,8 @@ class MatchService(MemberCalls, PastAndTakebacks):
         self.store.deadline_judge = self.clocks.timeout
         self.standings = Standings(repo, self.store.settings)
         self.past = History(self.store, self.describe)
+        self.seasons = Seasons(self.store, self.standings)
+        self.profiles = Profiles(repo, self.standings)
         self.takebacks = Takebacks(self.store, self.describe)
         self.lookups = Lookups(self.store, self.describe)
         self.prefs = Preferences(repo, clock, choices)
@@ -379,6 +383,7 @@ class MatchService(MemberCalls, PastAndTakebacks):
 
     # ============================================================ the clock
     async def tick(self, now: float | None = None) -> list[Update]:
+        await self.seasons.close_due(self.clock() if now is None else now)
         return await self.clocks.tick(now)
 
     async def prune_due(self) -> dict[str, int] | None:

@@ -24,6 +24,7 @@ from matchcore.service.guild_settings import Choices, GuildSettings
 from matchcore.service.locks import KeyedLocks
 from matchcore.service.ratings import Placing, RatingBook
 from matchcore.service.results import RatingChange, Update
+from matchcore.service.season_calendar import season_at
 from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE, StateCache
 from matchcore.service.steps import (
     CLAIM_SECONDS,
@@ -289,7 +290,11 @@ class MatchStore:
         step.record = step.record.evolve(bot_due=bots.bot_due(step.record, state))
         record = step.record
         pool = (await self.time_control(record)).pool if placings else LIVE
-        ratings, placements, changes = await self.ratings.rate_result(record, placings, pool)
+        season = None
+        if placings and record.rated and not record.vs_bot:
+            kind = (await self.settings(record.guild_id)).season
+            season = season_at(kind, record.updated_at)
+        rated = await self.ratings.rate_result(record, placings, pool, season)
         bot_results: list[VsBotResult] = []
         if record.vs_bot and record.status == "finished" and original.status != "finished":
             bot_results = bots.vs_bot_results(record, record.updated_at)
@@ -298,11 +303,13 @@ class MatchStore:
                 record,
                 original.version,
                 step.actions,
-                ratings,
+                rated.ratings,
                 bot_results,
                 previous_seats=original.seats,
-                placements=placements,
+                placements=rated.placements,
                 outbox=self.audiences(record),
+                history=rated.history,
+                season_ratings=rated.season_ratings,
             )
         except VersionConflict:
             self.states.drop(original.id)
@@ -318,4 +325,4 @@ class MatchStore:
             committed(record, state)
         if record.bot_due and record.status == "running":
             self._bot_due(record)
-        return changes
+        return rated.changes

@@ -13,6 +13,7 @@ from typing import Any
 
 from matchcore.records import ActionRecord, DmFailure, MemberPreferences, SignInRecord
 from matchcore.storage.learning import LearningRepository
+from matchcore.storage.profiles import ProfileRepository
 from matchcore.storage.records import (
     ChallengeRecord,
     MatchRecord,
@@ -23,6 +24,7 @@ from matchcore.storage.records import (
     VsBotRecord,
     VsBotResult,
 )
+from matchcore.storage.season_records import RatingPoint, SeasonRating
 
 
 class StorageError(Exception):
@@ -46,7 +48,7 @@ class SchemaTooNew(StorageError):
     """The database was migrated by a newer release than this one: refuse to touch it."""
 
 
-class Repository(LearningRepository, abc.ABC):
+class Repository(LearningRepository, ProfileRepository, abc.ABC):
     """Matches, challenges, ratings and settings. Implementations must be safe to share
     between coroutines of one event loop, and between processes sharing one database."""
 
@@ -81,15 +83,18 @@ class Repository(LearningRepository, abc.ABC):
         previous_seats: Sequence[SeatRecord] | None = None,
         placements: Sequence[PlacementRecord] = (),
         outbox: Sequence[str] = (),
+        history: Sequence[RatingPoint] = (),
+        season_ratings: Sequence[SeasonRating] = (),
     ) -> None:
         """Replace the stored match (row and seats) if it is still at ``expected_version``,
-        append ``actions`` to the log, store ``ratings`` and the rated ``placements``, add
+        append ``actions`` to the log, store ``ratings``, the rated ``placements``, the
+        rating ``history`` points and the ``season_ratings`` (noting their seasons), add
         ``bot_results`` to the vs-bot totals and record that each audience in ``outbox``
         must be shown the new version (the transactional outbox), all in one transaction.
 
         Raises :class:`VersionConflict` (storing nothing) when the stored version differs,
         and :class:`RatingConflict` (storing nothing) when a rating is no longer the one it
-        was computed from: each new rating counts one more game than the stored one (or is
+        was computed from: each new rating (season ratings too) counts one more game than the stored one (or is
         the first), so a rating read before another match's result landed is refused.
         ``previous_seats``: the seats as read at ``expected_version``; when they equal the
         match's, the seat rows are left as they are (most moves change no seat).

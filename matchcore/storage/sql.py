@@ -33,11 +33,11 @@ from matchcore.storage.records import (
 )
 from matchcore.storage.repository import (
     ChallengeTaken,
-    RatingConflict,
     Repository,
     SchemaTooNew,
     VersionConflict,
 )
+from matchcore.storage.season_records import RatingPoint, SeasonRating
 from matchcore.storage.sql_access import Transaction, in_list
 from matchcore.storage.sql_challenges import ChallengeQueries
 from matchcore.storage.sql_history import HistoryQueries
@@ -47,6 +47,8 @@ from matchcore.storage.sql_lookups import channel_lookup, guild_lookup
 from matchcore.storage.sql_members import MemberQueries
 from matchcore.storage.sql_messages import CHAT_AUDIENCES, CHAT_WHOLE, PENDING, MessageQueries
 from matchcore.storage.sql_notices import NoticeQueries
+from matchcore.storage.sql_profiles import ProfileQueries, write_history, write_season_ratings
+from matchcore.storage.sql_results import write_results
 from matchcore.storage.sql_sign_ins import SignInQueries
 from matchcore.storage.sql_tournaments import TournamentQueries
 
@@ -140,6 +142,7 @@ class SqlRepository(
     MemberQueries,
     MessageQueries,
     NoticeQueries,
+    ProfileQueries,
     SignInQueries,
     TournamentQueries,
     Repository,
@@ -274,6 +277,8 @@ class SqlRepository(
         previous_seats: Sequence[SeatRecord] | None = None,
         placements: Sequence[PlacementRecord] = (),
         outbox: Sequence[str] = (),
+        history: Sequence[RatingPoint] = (),
+        season_ratings: Sequence[SeasonRating] = (),
     ) -> None:
         assignments = ", ".join(f"{column} = ?" for column in mapping.MATCH_COLUMNS)
         async with self._transaction() as tx:
@@ -297,61 +302,9 @@ class SqlRepository(
                     f"INSERT INTO actions({columns}) VALUES (?, ?, ?, ?, ?, ?)",
                     [mapping.action_values(action) for action in actions],
                 )
-            for rating in ratings:
-                await self._put_rating(tx, rating)
-            if placements:
-                columns = ", ".join(mapping.PLACEMENT_COLUMNS)
-                marks = ",".join("?" * len(mapping.PLACEMENT_COLUMNS))
-                await tx.executemany(
-                    f"INSERT INTO placements({columns}) VALUES ({marks})",
-                    [mapping.placement_values(placement) for placement in placements],
-                )
-            # Added in SQL, not read-modified-written: two matches of one player may end
-            # at the same moment in different processes.
-            for result in bot_results:
-                await tx.execute(
-                    "INSERT INTO vs_bot_stats"
-                    "(guild_id, game, level, user_id, games, wins, losses, draws, updated_at) "
-                    "VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?) "
-                    "ON CONFLICT(guild_id, game, level, user_id) DO UPDATE SET "
-                    "games = vs_bot_stats.games + 1, wins = vs_bot_stats.wins + excluded.wins, "
-                    "losses = vs_bot_stats.losses + excluded.losses, "
-                    "draws = vs_bot_stats.draws + excluded.draws, "
-                    "updated_at = excluded.updated_at",
-                    (
-                        result.guild_id,
-                        result.game,
-                        result.level,
-                        result.user_id,
-                        int(result.outcome == "win"),
-                        int(result.outcome == "loss"),
-                        int(result.outcome == "draw"),
-                        float(result.at),
-                    ),
-                )
-
-    @staticmethod
-    async def _put_rating(tx: Transaction, rating: RatingRecord) -> None:
-        """Store a rating computed from the stored one with one game less (compare and
-        set on ``games``: two results of one player never overwrite each other)."""
-        columns = ", ".join(mapping.RATING_COLUMNS)
-        marks = ",".join("?" * len(mapping.RATING_COLUMNS))
-        key = ", ".join(mapping.RATING_KEY)
-        updates = ", ".join(
-            f"{column} = excluded.{column}"
-            for column in mapping.RATING_COLUMNS
-            if column not in mapping.RATING_KEY
-        )
-        changed = await tx.execute(
-            f"INSERT INTO ratings({columns}) VALUES ({marks}) "
-            f"ON CONFLICT({key}) DO UPDATE SET {updates} "
-            "WHERE ratings.games = excluded.games - 1",
-            mapping.rating_values(rating),
-        )
-        if changed != 1:
-            raise RatingConflict(
-                f"the rating of {rating.user_id} in {rating.game} changed meanwhile"
-            )
+            await write_results(tx, ratings, placements, bot_results)
+            await write_history(tx, history)
+            await write_season_ratings(tx, season_ratings)
 
     async def mark_warned(self, match_id: int, version: int) -> bool:
         # "warned = false" too: of two processes warning at once, one sends it.

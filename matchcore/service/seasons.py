@@ -1,0 +1,130 @@
+"""Seasons of a server's leaderboards (issue 35): the season boards, the list of seasons,
+and the closing of ended seasons.
+
+A server that rates in seasons (its setting ``season``: monthly or quarterly) has, beside
+each all-time rating, a season rating started fresh at the season's first result (stored
+with the result, :class:`matchcore.service.ratings.RatingBook`). Once a season has ended
+(and :data:`CLOSE_GRACE_SECONDS` more), the clock's tick of whichever process claims it
+keeps its final standings, in one transaction with the claim: exactly one process closes a
+season, and a process killed meanwhile leaves it open for the next tick.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from matchcore.service.errors import InvalidOptions
+from matchcore.service.rating_scale import display_rating, is_provisional
+from matchcore.service.results import LeaderboardRow
+from matchcore.service.season_calendar import (
+    CLOSE_GRACE_SECONDS,
+    Season,
+    season_at,
+    season_of_key,
+)
+from matchcore.service.standings import Standings
+from matchcore.service.steps import game_name
+from matchcore.service.store import MatchStore
+from matchcore.service.time_controls import checked_pool
+
+
+@dataclass(frozen=True)
+class SeasonInfo:
+    """A season of a server: ``current`` while results count in it, ``closed`` once its
+    final standings are kept."""
+
+    season: Season
+    current: bool
+    closed: bool
+
+
+class Seasons:
+    """The season boards, the server's seasons, and closing the ended ones."""
+
+    def __init__(self, store: MatchStore, standings: Standings) -> None:
+        self.store = store
+        self.standings = standings
+
+    async def current(self, guild_id: int, now: float | None = None) -> Season | None:
+        """The season results count in now (None: the server has no seasons)."""
+        kind = (await self.store.settings(guild_id)).season
+        return season_at(kind, self.store.clock() if now is None else now)
+
+    async def seasons(self, guild_id: int) -> list[SeasonInfo]:
+        """The current season (if the server has seasons), then every past season that had
+        a result, the latest first."""
+        current = await self.current(guild_id)
+        listed: list[SeasonInfo] = []
+        if current is not None:
+            listed.append(SeasonInfo(current, current=True, closed=False))
+        for stored in await self.store.repo.seasons(guild_id):
+            season = season_of_key(stored.season)
+            if season is None or (current is not None and season.key == current.key):
+                continue
+            listed.append(SeasonInfo(season, current=False, closed=stored.closed_at is not None))
+        return listed
+
+    async def leaderboard(
+        self, guild_id: int, game: str, season: str, limit: int = 10, pool: str | None = None
+    ) -> list[LeaderboardRow]:
+        """The best ``limit`` of a season's board of a game and pool: a closed season's
+        final standings, else the season as it stands."""
+        name = game_name(game)
+        chosen = (
+            checked_pool(pool)
+            if pool is not None
+            else await self.standings.default_pool(guild_id, name)
+        )
+        if not 1 <= limit <= 100:
+            raise InvalidOptions("leaderboard_size")
+        known = {info.season.key: info for info in await self.seasons(guild_id)}
+        info = known.get(season)
+        if info is None:
+            raise InvalidOptions("season_unknown", season=season)
+        repo = self.store.repo
+        if info.closed:
+            return [
+                LeaderboardRow(
+                    rank=s.rank,
+                    user_id=s.user_id,
+                    rating=display_rating(s.mu),
+                    provisional=is_provisional(s.sigma),
+                    mu=s.mu,
+                    sigma=s.sigma,
+                    games=s.games,
+                    wins=s.wins,
+                    losses=s.losses,
+                    draws=s.draws,
+                    streak=0,
+                    pool=chosen,
+                )
+                for s in await repo.season_standings(guild_id, season, name, limit, chosen)
+            ]
+        return [
+            LeaderboardRow(
+                rank=i + 1,
+                user_id=r.user_id,
+                rating=display_rating(r.mu),
+                provisional=is_provisional(r.sigma),
+                mu=r.mu,
+                sigma=r.sigma,
+                games=r.games,
+                wins=r.wins,
+                losses=r.losses,
+                draws=r.draws,
+                streak=r.streak,
+                pool=chosen,
+            )
+            for i, r in enumerate(
+                await repo.season_leaderboard(guild_id, season, name, limit, chosen)
+            )
+        ]
+
+    async def close_due(self, now: float) -> list[tuple[int, str]]:
+        """Close every season that ended long enough ago and that no other process closed
+        first; the (server, season) pairs this call closed."""
+        closed = []
+        for stored in await self.store.repo.seasons_to_close(now - CLOSE_GRACE_SECONDS):
+            if await self.store.repo.close_season(stored.guild_id, stored.season, now):
+                closed.append((stored.guild_id, stored.season))
+        return closed

@@ -1,0 +1,151 @@
+"""Rating history, profiles and seasons on both back ends, through the match service: each
+rated result stores its history point and season rating in its own transaction; a season
+ends, exactly one close keeps its final standings, and the next season starts fresh while
+the all-time rating goes on."""
+
+from __future__ import annotations
+
+import asyncio
+import calendar
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.common.choices import service_choices
+from matchcore.service import InvalidOptions, MatchService
+from matchcore.service.rating_scale import display_rating
+from matchcore.service.season_calendar import CLOSE_GRACE_SECONDS, season_at, season_of_key
+from matchcore.storage import Repository, open_repository
+from tests.service.helpers import ALICE, BOB, CAROL, GUILD, ManualClock, start_board_match
+
+# 14 November 2023, 22:13 UTC
+START = 1_700_000_000.0
+DECEMBER = float(calendar.timegm((2023, 12, 1, 0, 0, 0)))
+
+
+def _service(repo: Repository, clock: ManualClock) -> MatchService:
+    return MatchService(repo, choices=service_choices(), clock=clock, seed_source=lambda: 7)
+
+
+@pytest.fixture
+async def clock() -> ManualClock:
+    return ManualClock(START)
+
+
+@pytest.fixture
+async def service(repo: Repository, clock: ManualClock) -> AsyncIterator[MatchService]:
+    started = _service(repo, clock)
+    await started.start()
+    yield started
+    await started.close()
+
+
+async def _beat(service: MatchService, clock: ManualClock, winner: int, loser: int) -> None:
+    clock.advance(60)  # past the challenge cooldown
+    match_id = (await start_board_match(service, "lefe", winner, loser)).match_id
+    assert match_id is not None
+    await service.resign(match_id, loser)
+
+
+async def test_every_rated_result_adds_a_point_to_the_rating_graph(
+    service: MatchService, clock: ManualClock, repo: Repository
+) -> None:
+    await _beat(service, clock, ALICE, BOB)
+    await _beat(service, clock, ALICE, BOB)
+    await _beat(service, clock, BOB, ALICE)
+    profile = await service.profile(GUILD, ALICE)
+    (lefe,) = profile.games
+    ratings = [rating for _, rating in lefe.points]
+    # from a newcomer's 1500, up, up, down; the last point is the rating shown
+    assert ratings[0] == 1500
+    assert ratings[1] > 1500 and ratings[2] > ratings[1] and ratings[3] < ratings[2]
+    assert ratings[-1] == lefe.stats.rating
+    assert [when for when, _ in lefe.points] == sorted(when for when, _ in lefe.points)
+    points = await repo.rating_history(GUILD, BOB)
+    assert [p.games for p in points] == [1, 2, 3]
+    assert (
+        display_rating(points[-1].mu) == (await service.profile(GUILD, BOB)).games[0].stats.rating
+    )
+
+
+async def test_the_profile_says_the_favourite_opponent_and_the_head_to_head(
+    service: MatchService, clock: ManualClock
+) -> None:
+    await _beat(service, clock, ALICE, BOB)
+    await _beat(service, clock, ALICE, BOB)
+    await _beat(service, clock, CAROL, ALICE)
+    profile = await service.profile(GUILD, ALICE, viewer_id=BOB)
+    (lefe,) = profile.games
+    assert lefe.favourite is not None and lefe.favourite.opponent_id == BOB
+    assert lefe.versus_viewer is not None
+    assert (lefe.versus_viewer.games, lefe.versus_viewer.wins, lefe.versus_viewer.losses) == (
+        2,
+        2,
+        0,
+    )
+    seen_by_carol = (await service.profile(GUILD, ALICE, viewer_id=CAROL)).games[0]
+    assert seen_by_carol.versus_viewer is not None
+    assert (seen_by_carol.versus_viewer.wins, seen_by_carol.versus_viewer.losses) == (0, 1)
+    # about oneself there is no head-to-head
+    assert (await service.profile(GUILD, ALICE, viewer_id=ALICE)).games[0].versus_viewer is None
+
+
+async def test_a_season_ends_its_standings_are_kept_and_the_next_starts_fresh(
+    service: MatchService, clock: ManualClock, repo: Repository
+) -> None:
+    await service.update_settings(GUILD, ALICE, True, season="monthly")
+    await _beat(service, clock, ALICE, BOB)
+    await _beat(service, clock, ALICE, CAROL)
+    november = season_at("monthly", START)
+    assert november is not None and november.key == "2023-11"
+    standing = await service.season_leaderboard(GUILD, "lefe", "2023-11", pool="daily")
+    assert [row.user_id for row in standing][:1] == [ALICE]
+    # the season ends; nothing closes it before the grace is over
+    clock.now = DECEMBER + 1
+    await service.tick()
+    assert (await repo.seasons(GUILD))[0].closed_at is None
+    clock.now = DECEMBER + CLOSE_GRACE_SECONDS + 1
+    await service.tick()
+    (closed,) = await repo.seasons(GUILD)
+    assert closed.season == "2023-11" and closed.closed_at is not None
+    # December: Bob beats Alice twice; the season board starts fresh, the all-time goes on
+    await _beat(service, clock, BOB, ALICE)
+    await _beat(service, clock, BOB, ALICE)
+    december = await service.season_leaderboard(GUILD, "lefe", "2023-12", pool="daily")
+    assert [row.user_id for row in december] == [BOB, ALICE]
+    assert [row.games for row in december] == [2, 2]
+    all_time = {row.user_id: row for row in await service.leaderboard(GUILD, "lefe", pool="daily")}
+    assert all_time[ALICE].games == 4 and all_time[BOB].games == 3
+    # November's final standings are as they were at its end
+    final = await service.season_leaderboard(GUILD, "lefe", "2023-11", pool="daily")
+    assert [row.user_id for row in final][0] == ALICE
+    assert [(row.rank, row.games) for row in final] == [(1, 2), (2, 1), (3, 1)]
+    assert [row.rating for row in final] == [row.rating for row in standing]
+    listed = await service.season_list(GUILD)
+    assert [(info.season.key, info.current, info.closed) for info in listed] == [
+        ("2023-12", True, False),
+        ("2023-11", False, True),
+    ]
+    with pytest.raises(InvalidOptions):
+        await service.season_leaderboard(GUILD, "lefe", "2023-10")
+
+
+async def test_exactly_one_process_closes_a_season(
+    repo_url: str, repo: Repository, clock: ManualClock, service: MatchService
+) -> None:
+    await service.update_settings(GUILD, ALICE, True, season="quarterly")
+    await _beat(service, clock, ALICE, BOB)
+    quarter = season_at("quarterly", clock.now)
+    assert quarter is not None and season_of_key(quarter.key) == quarter
+    others = [await open_repository(repo_url) for _ in range(3)]
+    try:
+        services = [_service(other, clock) for other in others]
+        after = quarter.ends_at + CLOSE_GRACE_SECONDS + 1
+        closed = await asyncio.gather(*(s.close_seasons(after) for s in services))
+        assert sorted(len(c) for c in closed) == [0, 0, 1]
+        assert await service.close_seasons(after) == []
+        final = await repo.season_standings(GUILD, quarter.key, "lefe", 10, "daily")
+        assert [(s.rank, s.user_id) for s in final] == [(1, ALICE), (2, BOB)]
+    finally:
+        for other in others:
+            await other.close()
