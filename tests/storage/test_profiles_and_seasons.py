@@ -118,7 +118,7 @@ async def test_a_season_ends_its_standings_are_kept_and_the_next_starts_fresh(
     assert all_time[ALICE].games == 4 and all_time[BOB].games == 3
     # November's final standings are as they were at its end
     final = await service.season_leaderboard(GUILD, "lefe", "2023-11", pool="daily")
-    assert [row.user_id for row in final][0] == ALICE
+    assert final[0].user_id == ALICE
     assert [(row.rank, row.games) for row in final] == [(1, 2), (2, 1), (3, 1)]
     assert [row.rating for row in final] == [row.rating for row in standing]
     listed = await service.season_list(GUILD)
