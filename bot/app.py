@@ -48,6 +48,7 @@ from bot.features.information import Information
 from bot.features.learning import Learning
 from bot.features.leiff_tables import LeiffTables
 from bot.features.play import Play
+from bot.features.profile import Profiles
 from bot.features.review import PuzzleDesk, Reviewing
 from bot.features.settings import Preferences, ServerSettings
 from bot.features.tournaments import TournamentDesk, TournamentPosts
@@ -164,6 +165,7 @@ class LeafBot(discord.AutoShardedClient):
             board_games,
             leiff_tables,
             Information(self.context, self.errors),
+            Profiles(self.context, self.errors),
             history,
             learning,
             self.reviewing,

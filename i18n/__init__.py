@@ -10,6 +10,8 @@ Discord layer, the pictures) turn them into a sentence in the reader's language 
 - :func:`phrase` — an engine ``Phrase`` (a ``Text`` code and its parameters) in words;
 - :func:`colour_name` — an engine colour ("dark") in the reader's language;
 - :func:`ordinal` — a place as the language writes it: "2nd" in English, "2." in German;
+- :func:`date_text`, :func:`month_text` — a day and a month as the language writes them
+  ("Nov 14, 2023", "14.11.2023"; "November 2023"), from CLDR through Babel;
 - :func:`language_for` — a Discord locale (``interaction.locale``,
   ``guild.preferred_locale``) mapped to a supported language, English otherwise;
 - :func:`N_` — marks a message id written as data (a table of ids) for extraction;
@@ -24,11 +26,13 @@ Discord and no Pillow, so both ``render`` and ``bot`` may use it; the engine nev
 
 from __future__ import annotations
 
+import datetime
 import functools
 from collections.abc import Mapping
 from typing import Any
 
 from babel import Locale
+from babel.dates import format_date
 
 from i18n.catalogues import DEFAULT_LANGUAGE, LANGUAGES, translations
 
@@ -38,8 +42,10 @@ __all__ = [
     "N_",
     "colour_id",
     "colour_name",
+    "date_text",
     "illegal_move",
     "language_for",
+    "month_text",
     "ordinal",
     "outcome_reason",
     "phrase",
@@ -93,6 +99,18 @@ ORDINAL_IDS: dict[str, str] = {
 @functools.cache
 def _locale(language: str) -> Locale:
     return Locale.parse(language)
+
+
+def date_text(language: str, at: float) -> str:
+    """The day of the Unix time ``at`` (UTC) as ``language`` writes it: "Nov 14, 2023"."""
+    day = datetime.datetime.fromtimestamp(at, datetime.UTC).date()
+    return format_date(day, "medium", locale=_locale(_supported(language)))
+
+
+def month_text(language: str, year: int, month: int) -> str:
+    """A month of a year as ``language`` names it: "November 2023"."""
+    day = datetime.date(year, month, 1)
+    return format_date(day, "LLLL y", locale=_locale(_supported(language)))
 
 
 def ordinal(language: str, number: int) -> str:

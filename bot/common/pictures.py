@@ -29,6 +29,7 @@ from i18n import DEFAULT_LANGUAGE
 from render import review as review_pictures
 from render.annotations import board_panel, hint_cells
 from render.encode import png_bytes
+from render.rating_graph import GraphView, render_rating_graph
 from render.standings import StandingsView, render_standings
 from render.themes import get_theme
 from tutorial import hint_picture, illegal_move_picture, tutorial_page
@@ -233,6 +234,11 @@ def puzzle_png(
     return png_bytes(image)
 
 
+def rating_graph_png(view: GraphView, theme: str = "classic") -> bytes:
+    """A member's rating graphs (:func:`render.rating_graph.render_rating_graph`), as PNG."""
+    return render_rating_graph(view, get_theme(theme))
+
+
 def standings_png(view: StandingsView, theme: str = "classic") -> bytes:
     """A tournament's standings (``render.standings``), as PNG."""
     return render_standings(view, get_theme(theme))
@@ -359,6 +365,10 @@ class Painter:
     async def review_move_png(self, *args: Any) -> bytes:
         """:func:`review_move_png` off the event loop."""
         return await self._run(review_move_png, *args)
+
+    async def rating_graph_png(self, view: GraphView, theme: str = "classic") -> bytes:
+        """:func:`rating_graph_png` off the event loop."""
+        return await self._run(rating_graph_png, view, theme)
 
     async def puzzle_png(self, *args: Any) -> bytes:
         """:func:`puzzle_png` off the event loop."""

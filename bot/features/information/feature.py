@@ -22,6 +22,7 @@ from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.time_words import pool_words
 from bot.common.translator import command_text
+from bot.features.information.seasons import named_key, season_choices
 from bot.features.information.standings import (
     by_places,
     last_place,
@@ -31,7 +32,7 @@ from bot.features.information.standings import (
     streak,
     wins_record,
 )
-from i18n import translate
+from i18n import language_for, translate
 from matchcore.service.protocol import GameService
 
 GAMES_LISTED = 20  # matches shown by /games (a private message holds 2000 characters)
@@ -103,18 +104,30 @@ class Information:
         await self.errors.run(interaction, run)
 
     async def leaderboard(
-        self, interaction: discord.Interaction, game: str, pool: str | None = None
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        pool: str | None = None,
+        season: str | None = None,
     ) -> None:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
                 raise UserFacingError("bot.error.server_only")
             # a channel message: the server's language
             language = await self.context.languages.server(interaction.guild_id)
-            rows = await self.service.leaderboard(interaction.guild_id, game, pool=pool)
+            guild_id = interaction.guild_id
+            if season is None:
+                rows = await self.service.leaderboard(guild_id, game, pool=pool)
+            else:
+                rows = await self.service.season_leaderboard(guild_id, game, season, pool=pool)
             title = translate(language, "bot.leaderboard.title", game=game_title(game))
             shown = rows[0].pool if rows else pool
             if shown is not None:  # live and daily matches are rated apart
                 title = f"{title} · {pool_words(language, shown)}"
+            if season is not None:
+                title = f"{title} · " + translate(
+                    language, "bot.leaderboard.season", season=named_key(language, season)
+                )
             lines = [title]
             for row in rows:
                 name = in_text(await self.context.names.name(row.user_id))
@@ -240,11 +253,14 @@ class Information:
             description=command_text("command.leaderboard.description"),
         )
         @app_commands.rename(
-            game=command_text("command.option.game"), pool=command_text("command.option.pool")
+            game=command_text("command.option.game"),
+            pool=command_text("command.option.pool"),
+            season=command_text("command.option.season"),
         )
         @app_commands.describe(
             game=command_text("command.leaderboard.game"),
             pool=command_text("command.leaderboard.pool"),
+            season=command_text("command.leaderboard.season"),
         )
         @app_commands.choices(
             game=games,
@@ -262,8 +278,20 @@ class Information:
             interaction: discord.Interaction,
             game: app_commands.Choice[str],
             pool: app_commands.Choice[str] | None = None,
+            season: str | None = None,
         ) -> None:
-            await feature.leaderboard(interaction, game.value, None if pool is None else pool.value)
+            chosen = None if pool is None else pool.value
+            await feature.leaderboard(interaction, game.value, chosen, season)
+
+        @leaderboard_command.autocomplete("season")
+        async def season_autocomplete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            if interaction.guild_id is None:
+                return []
+            language = language_for(interaction.locale)
+            seasons = await feature.service.season_list(interaction.guild_id)
+            return season_choices(language, seasons, current)
 
         @app_commands.command(
             name=command_text("command.stats.name"),

@@ -12,7 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.features.settings.values import ALL_CHANNELS, THEME_TEXT_IDS, theme_name, write_value
+from bot.features.settings.values import (
+    ALL_CHANNELS,
+    SEASON_TEXT_IDS,
+    THEME_TEXT_IDS,
+    season_kind_name,
+    theme_name,
+    write_value,
+)
 from i18n import LANGUAGES, translate
 from i18n.typed import OFF, ON, every_word, normal, read_duration, shown
 from matchcore.service.guild_settings import (
@@ -77,6 +84,12 @@ def suggestions(
         found = [(str(t), str(t)) for t in LEIFF_TARGETS if str(t).startswith(typed.strip())]
     elif key == "theme":
         found = theme_suggestions(language, typed)
+    elif key == "season":
+        found = [
+            (season_kind_name(language, kind), kind)
+            for kind, msgid in SEASON_TEXT_IDS.items()
+            if _starts(typed, {kind, *(normal(translate(lang, msgid)) for lang in LANGUAGES)})
+        ]
     elif key in ("allowed_channels", "puzzle_channel"):
         found = _channels(language, typed, channels, here)
     else:

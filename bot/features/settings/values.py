@@ -65,6 +65,7 @@ SETTING_TEXT_IDS = {
     "allowed_channels": N_("command.settings.key.allowed_channels"),
     "theme": N_("command.settings.key.theme"),
     "puzzle_channel": N_("command.settings.key.puzzle_channel"),
+    "season": N_("command.settings.key.season"),
 }
 
 # each theme's name (in /settings and in /prefs)
@@ -72,6 +73,13 @@ THEME_TEXT_IDS = {
     "classic": N_("bot.theme.classic"),
     "night": N_("bot.theme.night"),
     "paper": N_("bot.theme.paper"),
+}
+
+# each kind of season's name (matchcore.service.season_calendar.SEASON_KINDS)
+SEASON_TEXT_IDS = {
+    "none": N_("bot.season_kind.none"),
+    "monthly": N_("bot.season_kind.monthly"),
+    "quarterly": N_("bot.season_kind.quarterly"),
 }
 
 # the words for "every channel" (no restriction) in allowed_channels
@@ -88,13 +96,22 @@ def theme_name(language: str, theme: str) -> str:
     return translate(language, THEME_TEXT_IDS[theme])
 
 
+def season_kind_name(language: str, kind: str) -> str:
+    return translate(language, SEASON_TEXT_IDS[kind])
+
+
+def _named(typed: str, ids: Mapping[str, str]) -> str | None:
+    """The id whose id or name in any language was typed."""
+    wanted = normal(typed)
+    for value, msgid in ids.items():
+        if wanted == value or wanted in {normal(translate(lang, msgid)) for lang in LANGUAGES}:
+            return value
+    return None
+
+
 def read_theme(typed: str) -> str | None:
     """A theme's id from its id or its name in any language ("Nacht", "night")."""
-    wanted = normal(typed)
-    for theme, msgid in THEME_TEXT_IDS.items():
-        if wanted == theme or wanted in {normal(translate(lang, msgid)) for lang in LANGUAGES}:
-            return theme
-    return None
+    return _named(typed, THEME_TEXT_IDS)
 
 
 def _or(language: str, items: Sequence[str]) -> str:
@@ -108,6 +125,8 @@ def choice_words(language: str, key: str) -> list[str]:
     """The values a choice setting takes, as the reader's language writes them."""
     if key == "theme":
         return [theme_name(language, theme) for theme in list_themes()]
+    if key == "season":
+        return [season_kind_name(language, kind) for kind in SEASON_TEXT_IDS]
     assert key == "leiff_target", key
     return [str(value) for value in LEIFF_TARGETS]
 
@@ -132,6 +151,8 @@ def write_value(language: str, key: str, value: object) -> str:
         return write_duration(language, value)
     if key == "theme":
         return theme_name(language, str(value))
+    if key == "season":
+        return season_kind_name(language, str(value))
     if key == "puzzle_channel":
         return f"<#{value}>" if value else translate(language, "bot.settings.no_puzzle_channel")
     if key == "allowed_channels":
@@ -176,6 +197,16 @@ def read_value(
         return int(text)
     if key == "theme":
         return theme_from(language, name, typed)
+    if key == "season":
+        kind = _named(typed, SEASON_TEXT_IDS)
+        if kind is None:
+            raise UserFacingError(
+                "bot.settings.error.choice",
+                name=name,
+                choices=_or(language, choice_words(language, key)),
+                typed=quoted,
+            )
+        return kind
     if key == "leiff_target":
         text = normal(typed)
         if text.isdigit() and int(text) in LEIFF_TARGETS:
