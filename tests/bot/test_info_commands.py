@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from bot.features.information.standings import places_record
+from bot.common.record_words import places_record
 from bot.features.leiff_tables.messages import LeiffMessages
 from engine.leiff import CALL_LEIFF
 from i18n import ordinal, translate, translate_plural

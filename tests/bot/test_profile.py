@@ -11,7 +11,7 @@ import random
 import re
 from typing import Any
 
-from bot.features.information.standings import games_count
+from bot.common.record_words import games_count
 from i18n import month_text, translate
 from matchcore.service.season_calendar import CLOSE_GRACE_SECONDS
 from render.rating_graph import WIDTH, GraphPanel, point_xy

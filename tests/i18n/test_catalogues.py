@@ -26,6 +26,8 @@ MESSAGE_ID = re.compile(
 # entries whose German rightly reads the same as the English (formats, names, numbers)
 SAME_IN_GERMAN = {
     "bot.leiff.legend_line",  # "-# **{card}**: {subtitle}", markup around words of its own
+    "bot.profile.game",  # "**{game}**: {rating} · {record}{streak}": markup and fields only
+    "bot.profile.levels_of_game",  # "{game} ({levels})"
     "picture.leiff.teams",
     "lefe.score",
     "score.plain",

@@ -4,6 +4,7 @@ last point is ringed, a graph of one point says its note), deterministic, readab
 from __future__ import annotations
 
 import io
+import itertools
 
 from PIL import Image
 
@@ -47,7 +48,7 @@ def test_the_line_goes_through_every_point_and_rises_with_the_rating() -> None:
     for x, y in xy:
         assert near(image.getpixel((round(x), round(y))), theme.placed)
     # a higher rating is drawn higher, a later one further right
-    assert all(b[1] < a[1] and b[0] > a[0] for a, b in zip(xy, xy[1:], strict=False))
+    assert all(b[1] < a[1] and b[0] > a[0] for a, b in itertools.pairwise(xy))
     # between two points the line is drawn; well above it the plot is empty
     (x0, y0), (x1, y1) = xy[2], xy[3]
     assert near(image.getpixel((round((x0 + x1) / 2), round((y0 + y1) / 2))), theme.placed)

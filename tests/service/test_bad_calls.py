@@ -38,6 +38,7 @@ ID_PARAMETERS = {
     "host_id",
     "target_id",
     "for_user",
+    "viewer_id",
 }
 NUMBER_PARAMETERS = {"size", "limit", "seat", "version", "now", "after"}
 TEXT_PARAMETERS = {"move", "action", "kind"}
@@ -46,7 +47,7 @@ TEXT_PARAMETERS = {"move", "action", "kind"}
 def bad_values(name: str) -> list[object]:
     if name in ID_PARAMETERS:
         values = list(BAD_IDS)
-        if name in {"user_id", "challenger_id", "host_id", "target_id", "for_user"}:
+        if name in {"user_id", "challenger_id", "host_id", "target_id", "for_user", "viewer_id"}:
             values.remove(-1)  # a Leiff bot seat's pseudo user id
         return values
     if name in NUMBER_PARAMETERS:
@@ -65,6 +66,8 @@ def bad_values(name: str) -> list[object]:
         return [*BAD_TEXTS, "", "fr", "de-DE"]
     if name in ("time_control", "pool"):  # a code or a pool's name, or None
         return [5, b"move:60", ["move:60"], "weekly"]
+    if name == "season":  # a season's key the server has
+        return [*BAD_TEXTS, "2023-13", "weekly"]
     if name == "days":
         return [-1, 366, True, 1.5, "3", None]
     return []
@@ -112,6 +115,8 @@ async def valid_arguments(service: MatchService) -> dict[str, object]:
         "days": 3,
         "time_control": None,
         "pool": None,
+        "viewer_id": BOB,
+        "season": "2023-11",
     }
 
 

@@ -14,7 +14,7 @@ import random
 from typing import Any
 
 from bot.common.choices import service_choices
-from bot.features.information.standings import wins_record
+from bot.common.record_words import wins_record
 from engine import get_game
 from engine.leiff import random_action
 from matchcore.service import MatchService

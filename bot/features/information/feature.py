@@ -19,11 +19,7 @@ from bot.common.games import game_choices, game_title
 from bot.common.match_lines import rating
 from bot.common.match_list import match_line, mine_first, within_limit
 from bot.common.names import in_text
-from bot.common.responder import Responder
-from bot.common.time_words import pool_words
-from bot.common.translator import command_text
-from bot.features.information.seasons import named_key, season_choices
-from bot.features.information.standings import (
+from bot.common.record_words import (
     by_places,
     last_place,
     level_name,
@@ -32,6 +28,10 @@ from bot.features.information.standings import (
     streak,
     wins_record,
 )
+from bot.common.responder import Responder
+from bot.common.time_words import pool_words
+from bot.common.translator import command_text
+from bot.features.information.seasons import named_key, season_choices
 from i18n import language_for, translate
 from matchcore.service.protocol import GameService
 

@@ -11,8 +11,7 @@ from collections.abc import Mapping
 
 from bot.common.games import game_title
 from bot.common.match_lines import rating
-from bot.common.time_words import pool_words
-from bot.features.information.standings import (
+from bot.common.record_words import (
     by_places,
     games_count,
     last_place,
@@ -21,6 +20,7 @@ from bot.features.information.standings import (
     record,
     streak,
 )
+from bot.common.time_words import pool_words
 from i18n import date_text, translate
 from matchcore.service.profiles import Profile, ProfileGame
 from matchcore.service.results import PlayerStats

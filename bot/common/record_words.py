@@ -1,4 +1,5 @@
-"""How the leaderboard and a member's statistics read, in the reader's language."""
+"""How records and ratings read in the reader's language: the leaderboard, a member's statistics
+and profile (shared by the information and profile features)."""
 
 from __future__ import annotations
 
