@@ -15,7 +15,7 @@ from bot.features.leiff_tables.messages import LeiffMessages
 from engine.leiff import CALL_LEIFF
 from i18n import ordinal, translate, translate_plural
 from matchcore.service.results import LeaderboardRow
-from tests.bot.helpers import pinged, resign, start_board_match
+from tests.bot.helpers import decode_png, pinged, resign, start_board_match
 from tests.bot.leiff_driver import LeiffTable
 from tests.bot.test_leiff import open_table
 
@@ -207,6 +207,23 @@ async def test_a_leiff_game_of_four_shows_places_not_losses(sim, world, language
     assert row.losses == 0 and row.last_place == (2, 4) and row.rating > 1500
     board = (await sim.slash(world.carol, "leaderboard", game="leiff")).text
     assert count in board and len(board.splitlines()) == 5
+
+    # /history says the place, "2nd of 4" ("2. von 4"), never "lost"
+    history = (await sim.slash(world.carol, "history", member=players[second])).last_message
+    (line,) = [text for text in history.text.splitlines() if f"`#{match_id}`" in text]
+    place = translate(language, "bot.history.place", place=words[2], field=4)
+    assert f"· {place} ·" in line, line
+    assert translate(language, "bot.history.lost") not in line
+
+    # /profile tells the game in places too, and the head-to-head as ahead and behind
+    profile = (await sim.slash(players[0], "profile", member=players[second])).last_message
+    assert count in profile.text and finished in profile.text, profile.text
+    first = next(seat for seat, place in enumerate(places) if place == 1)
+    (entry,) = (
+        await bot.client.service.profile(world.guild.id, players[second].id, players[first].id)
+    ).games
+    assert entry.versus_viewer is not None and entry.versus_viewer.losses == 1
+    assert decode_png(profile).width > 0
     sim.assert_no_bot_errors()
 
 
