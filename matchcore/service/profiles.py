@@ -2,7 +2,7 @@
 record, the rating's history for the graph, the favourite opponent and the record against
 the one who asks; and the bot's levels the member has beaten.
 
-Reads only. The rating history begins with the migration that keeps it (0017): a rating
+Reads only. The rating history begins with the migration that keeps it (0019): a rating
 older than that has its graph start at its first result after it.
 """
 
