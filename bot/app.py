@@ -278,6 +278,8 @@ class LeafBot(discord.AutoShardedClient):
         check_host(self.settings.web_host, signed_in=discord_app is not None)
         sessions = Sessions(service.sign_ins)
         self.web_table = WebTable(service, sessions, on_update=self.delivery.publish_quietly)
+        # the names of members who play in Discord, as the bot has seen them (not "#id")
+        self.web_table.member_name = self.context.names.known
         app = self.web_table.app()
         if discord_app is not None:
             # every socket message of an Activity's session checks its member is still in it

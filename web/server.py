@@ -19,7 +19,7 @@ import json
 import logging
 import re
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -148,6 +148,9 @@ class WebTable:
         # Whether a session may still be used (the Activity's: its member still in it);
         # checked at every socket message. Local sessions: always.
         self.access: Callable[[Session], Awaitable[bool]] = _always
+        # The name of a member no session here told (one who plays in Discord): the
+        # Discord layer's cache when the table runs beside the bot; None when unknown.
+        self.member_name: Callable[[int], str | None] = _unknown
         service.on_commit(self.committed)
 
     # ---- the application --------------------------------------------------------------
@@ -362,7 +365,13 @@ class WebTable:
         """A line as Discord shows it: a mention (``<@id>``) reads as the member's name."""
         return MENTION.sub(lambda found: self._name(int(found.group(1))), text)
 
+    def _learn_names(self, user_ids: Iterable[int]) -> None:
+        for user_id in user_ids:
+            if user_id not in self.names and (name := self.member_name(user_id)):
+                self.names[user_id] = Identity(user_id, name, "en")
+
     def _name(self, user_id: int) -> str:
+        self._learn_names((user_id,))
         identity = self.names.get(user_id)
         return identity.name if identity is not None else f"#{user_id}"
 
@@ -426,6 +435,7 @@ class WebTable:
         """What this socket is shown of the match: a Leiff table from its own member's
         seat alone (never the shared screen's: a hand is one member's)."""
         member = client.session.identity.user_id
+        self._learn_names(s.user_id for s in info.seats if s.user_id is not None and not s.is_bot)
         if isinstance(state, LeiffState):
             return leiff_frame(
                 info, state, viewer=member, names=self.names, language=client.language
@@ -479,6 +489,10 @@ class WebTable:
 
 async def _always(session: Session) -> bool:
     return True
+
+
+def _unknown(user_id: int) -> str | None:
+    return None
 
 
 def parse_message(text: str) -> dict[str, Any]:

@@ -79,6 +79,11 @@ async def test_moves_travel_between_the_channel_and_an_open_table(
     )
     shown = await until(lambda: (s := board_state(chromium))["version"] == 0 and s, "the table")
     assert shown["yourTurn"] and "c3" in shown["legal"]
+    # Bob plays in Discord alone: his seat is named as the bot names him, not by his id
+    bob = client.context.names.known(world.bob.id)
+    assert bob is not None
+    seats = await asyncio.to_thread(chromium.find_element, "id", "players")
+    assert bob in seats.text and f"#{world.bob.id}" not in seats.text
 
     # a click on the table: Alice's move, and the channel's board follows
     await asyncio.to_thread(click_cell, chromium, "c3")
