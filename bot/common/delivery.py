@@ -267,7 +267,7 @@ class Delivery:
         """A feature's background channel message now shows ``version``: recorded, and the
         step as delivered once its private messages went out too."""
         await self.redelivery.public_shown(match_id, version)
-        await self.match_threads.shown(match_id)
+        await self.match_threads.shown(match_id, version)
 
     def public_held_up(self, match_id: int) -> None:
         """A feature's background channel message could not be sent for now (Discord keeps

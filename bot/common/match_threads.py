@@ -25,6 +25,7 @@ the channel.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 
@@ -123,17 +124,20 @@ class MatchThreads:
             return update
         name = await self.match_name(language, match)
         line = translate(language, "bot.thread.started", name=f"**{in_text(name)}**")
+        start = None
         try:
             start = await self._post_start(channel, line, responder)
             if start is None:
                 return update
             thread = await self.threads.open(channel, name, from_message=start.id)
-        except discord.Forbidden:
-            # the permissions changed between the cache and Discord
-            await self._say_why(channel, language, list(PERMISSION_TEXT_IDS))
-            return update
         except discord.HTTPException as error:
             log.warning("no thread for match %s: %s", match.id, error)
+            if start is not None:  # it would point to a thread that is not there
+                with contextlib.suppress(discord.HTTPException):
+                    await start.delete()
+            if isinstance(error, discord.Forbidden):
+                # the permissions changed between the cache and Discord
+                await self._say_why(channel, language, list(PERMISSION_TEXT_IDS))
             return update
         await self.context.service.set_thread(match.id, thread.id)
         await self.context.service.set_messages(match.id, {OWN_THREAD: thread.id})
@@ -174,11 +178,14 @@ class MatchThreads:
             return
         await self.finish(update, posted.id if posted is not None else None)
 
-    async def shown(self, match_id: int) -> None:
-        """A feature's background message of the match is shown (see :meth:`after`)."""
-        update = self._closing.pop(match_id, None)
-        if update is not None:
-            await self.finish(update, None)
+    async def shown(self, match_id: int, version: int) -> None:
+        """A feature's background message of the match now shows ``version`` (see
+        :meth:`after`): the thread is closed once that is the match's last."""
+        update = self._closing.get(match_id)
+        if update is None or update.match is None or version < update.match.version:
+            return
+        del self._closing[match_id]
+        await self.finish(update, None)
 
     async def finish(self, update: Update, last_message: int | None) -> None:
         """After the match's last update went into its thread: the result to the channel,

@@ -287,3 +287,25 @@ async def test_a_daily_turn_dm_jumps_to_the_board_in_the_thread(sim, world, bot,
     (notice,) = sim.dms(world.alice)[before:]
     assert f"https://discord.com/channels/{world.guild.id}/{thread.id}/{board.id}" in notice.text
     sim.assert_no_bot_errors()
+
+
+async def test_a_thread_discord_refuses_leaves_no_start_line_and_the_match_in_the_channel(
+    sim, world, bot
+):
+    """The cache said the bot may, Discord said no (a channel override the cache missed):
+    the start line, which would point to nothing, is taken back; the channel is told why."""
+    await threads_on(sim, world, "en")
+    sim.fail_requests(
+        "POST /channels/{channel_id}/messages/{message_id}/threads",
+        status=403,
+        code=50013,
+        message="Missing Permissions",
+    )
+    challenge = await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=5)
+    await sim.click(world.bob, challenge.last_message, "Accept")
+    assert sim.threads(world.channel) == []
+    started = translate("en", "bot.thread.started", name="**Lefe · alice vs bob**")
+    assert not any(m.text == started for m in world.channel.public_messages)
+    assert any("Create Public Threads" in m.text for m in world.channel.public_messages)
+    assert last_board_message(world.channel).channel is world.channel
+    sim.assert_no_bot_errors()
