@@ -6,12 +6,17 @@ rating graph decoded and sampled where the service says each point is; a season 
 
 from __future__ import annotations
 
+import asyncio
 import calendar
 import random
 import re
 from typing import Any
 
+import pytest
+
 from bot.common.record_words import games_count
+from engine import get_board_game
+from engine.ai.levels import choose_move_from_json
 from i18n import month_text, translate
 from matchcore.service.season_calendar import CLOSE_GRACE_SECONDS
 from render.rating_graph import WIDTH, GraphPanel, point_xy
@@ -144,3 +149,42 @@ async def test_a_season_ends_its_final_standings_stay_and_the_next_starts_fresh(
     all_time = (await sim.slash(world.carol, "leaderboard", game="lefe")).last_message
     assert board_names(all_time.text) == ["alice", "bob"], all_time.text
     assert games_count(language, 3) in all_time.text
+
+
+async def weakest_reply(state_json: str, game: str, level: str) -> str:
+    """The bot's opponent in the next test: always the first of its legal moves (what the
+    test is about is the words of a win against a level, not the search)."""
+    state = get_board_game(game).from_json(state_json)
+    return sorted(state.legal_moves())[0]
+
+
+@pytest.mark.compressed_rate_limits
+async def test_a_win_against_the_bot_names_the_level_beaten_in_the_result_and_the_profile(
+    sim: Any, world: Any, language: str, make_bot: Any
+) -> None:
+    handle = await sim.start_bot(lambda: make_bot(ai_move=weakest_reply))
+    me = sim.bot_user
+    started = await sim.slash(world.alice, "play", game="dalen", opponent=me, size=5, level="easy")
+    match_id = match_id_of_any(started.last_message)
+    for _ in range(200):
+        await handle.client.delivery.bots_idle()
+        state = await stored_state(handle, match_id)
+        if state.outcome is not None:
+            break
+        assert state.seat_to_move == 0, "the bot left its turn unplayed"
+        move = await asyncio.to_thread(
+            choose_move_from_json, state.to_json(), "dalen", "normal", None
+        )
+        await sim.slash(world.alice, "move", cell=move)
+    await handle.client.delivery.bots_idle()
+    final = await handle.client.service.get_match(match_id)
+    assert final.status == "finished" and (final.result or {}).get("winners") == [world.alice.id]
+    easy = translate(language, "bot.level.easy")
+    # the result line says the level the member beat (matchcore/service/board_logic.py)
+    said = translate(language, "service.say.bot_level", level=easy)
+    assert said in last_board_message(world.channel).text
+
+    profile = (await sim.slash(world.bob, "profile", member=world.alice)).last_message
+    beaten = translate(language, "bot.profile.levels_of_game", game="Dalen", levels=easy)
+    assert translate(language, "bot.profile.levels_beaten", games=beaten) in profile.text
+    sim.assert_no_bot_errors()
