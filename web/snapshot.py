@@ -92,7 +92,9 @@ def board_frame(
     legal = state.legal_moves() if yours else []
     prompt = state.opening_prompt() if running else None
     if state.is_over and state.outcome is not None:
-        status = outcome_reason(language, state.outcome)
+        # a line of its own: a sentence ("White wins: ...", the catalogue's "{colour} wins")
+        reason = outcome_reason(language, state.outcome)
+        status = reason[:1].upper() + reason[1:]
     elif info.status != "running":
         status = translate(language, STATUS_TEXTS.get(info.status, STATUS_TEXTS["finished"]))
     elif prompt is not None and to_move is not None:
