@@ -85,6 +85,7 @@ class LocalServer:
             "AI_WORKERS": "1",
             "LOG_LEVEL": "INFO",
         }
+        self.database = database  # the SQLite file (unused when ``url`` names another)
         self.log = database.with_suffix(".log")
         self.process = subprocess.Popen(
             [sys.executable, "-m", "bot"],

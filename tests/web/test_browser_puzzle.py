@@ -7,15 +7,16 @@ shows it). Screenshots at 360 and 1280 px."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 from selenium.webdriver.remote.webdriver import WebDriver
 
 from engine.ai.puzzles import Puzzle, answer_is_right
-from matchcore.service.learning import starter_puzzles
 from tests.web.browser import LocalServer, wait_for
 from tests.web.test_browser_games import screenshot
 
@@ -50,17 +51,15 @@ def shown_puzzle(driver: WebDriver) -> dict[str, Any]:
     return result
 
 
-def the_puzzle(page: dict[str, Any]) -> Puzzle:
-    """The shipped puzzle the page shows, found by its stones (the page sends no answer)."""
-    found = [
-        p
-        for p in starter_puzzles()
-        if p.game == page["game"]
-        and p.to_move == page["toMove"]
-        and dict(p.stones) == page["stones"]
-    ]
-    assert len(found) == 1, page
-    return found[0]
+def the_puzzle(page: dict[str, Any], server: LocalServer) -> Puzzle:
+    """The puzzle the page shows, as the server stored it (read from its database file;
+    the page itself is never sent the answer); the page shows its very position."""
+    with sqlite3.connect(f"file:{server.database}?mode=ro", uri=True) as db:
+        (body,) = db.execute("SELECT body FROM puzzles WHERE id = ?", (page["id"],)).fetchone()
+    puzzle = Puzzle.from_dict(json.loads(body))
+    assert (puzzle.game, puzzle.to_move) == (page["game"], page["toMove"])
+    assert dict(puzzle.stones) == page["stones"]
+    return puzzle
 
 
 def click(driver: WebDriver, cell: str) -> None:
@@ -119,7 +118,7 @@ def test_a_puzzle_solved_and_one_failed_by_clicks(
 
     # English: the winning move, clicked
     page = open_puzzle(chromium, local_server.address, "en")
-    puzzle = the_puzzle(page)
+    puzzle = the_puzzle(page, local_server)
     assert page["lines"][0].startswith(f"Puzzle {page['id']} (")
     assert "to move and win" in page["lines"][0]
     before = rating_in(page["lines"])
@@ -147,7 +146,7 @@ def test_a_puzzle_solved_and_one_failed_by_clicks(
     assert page["lines"][0].startswith(f"Rätsel {page['id']} (")
     rated = rating_in(page["lines"])
     assert rated == int(after.group(2))
-    puzzle = the_puzzle(page)
+    puzzle = the_puzzle(page, local_server)
     state = puzzle.position()
     wrong = next(
         m
