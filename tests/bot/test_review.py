@@ -1,7 +1,8 @@
 """Reviews and puzzles through the simulator with the real client: the Review button of a
 finished board, its pages (pictures decoded, the better move legal and better by the
 engine's own reading), Continue from here, /review again (read back), a puzzle solved and
-failed through /move (in English and in German), and the daily puzzle posted once per day across a restart."""
+failed through /move (in English and in German), a review in a German member's
+language, and the daily puzzle posted once per day across a restart."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from tests.ai.test_review import _value_after
 from tests.bot.helpers import (
     decode_png,
     last_board_message,
+    pick_move,
     play_to_end,
     start_board_match,
     stored_state,
@@ -81,6 +83,33 @@ async def test_a_finished_game_is_reviewed_page_by_page_and_continued(sim, world
     # the second request is read back at once
     again = await sim.slash(world.bob, "review", match=match_id)
     assert (await _settled(sim, again.last_message, f"Review of match {match_id}", 20)).ephemeral
+
+
+async def test_a_review_reads_in_the_members_language(sim, world, bot):
+    # alice's Discord speaks German: her private review does, the server's channel English
+    world.alice.locale = "de"
+    match_id, _ = await start_board_match(sim, world.alice, world.bob, "lefe", 5)
+    # the game played to its end through the core (the moves are not what is tested)
+    players = [world.alice, world.bob]
+    rng = random.Random(3)
+    while (state := await stored_state(bot, match_id)).outcome is None:
+        mover = players[state.seat_to_move]
+        await bot.client.service.play(match_id, mover.id, pick_move(state, rng))
+    answer = await sim.slash(world.alice, "review", match=match_id)
+    assert answer.last_message.ephemeral
+    # the catalogue's German header, its page count cut off
+    header = translate("de", "bot.review.page", match=match_id, game="Lefe", page=1, pages=0)
+    header = header.removesuffix("0")
+    assert header == f"Auswertung der Partie {match_id} (Lefe), Seite 1 von "
+    first = await _settled(sim, answer.last_message, header)
+    decode_png(first)
+    await sim.click(world.alice, first, translate("de", "bot.review.button.next"))
+    page = sim.state.messages[first.id]
+    assert page.text.startswith(f"Auswertung der Partie {match_id} (Lefe), Seite 2 von ")
+    assert page.text.split("\n")[1].startswith("Zug ") and "war besser" in page.text
+    decode_png(page)
+    labels = {button.label for button in page.buttons}
+    assert {"Zurück", "Weiter", "Von hier weiterspielen"} <= labels
 
 
 def _puzzles() -> list[Any]:
