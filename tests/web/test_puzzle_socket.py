@@ -1,0 +1,103 @@
+"""Puzzles through the web table's socket, in process over a real SQLite file: the
+``puzzle`` frame carries the position and the engine's legal moves but never the answer;
+only the member the puzzle was opened for answers it, once; right and wrong move the
+rating as ``/move`` does; the words are the member's language."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+
+from engine.ai.puzzles import answer_is_right
+from i18n import translate
+from matchcore.service import MatchService
+from matchcore.storage import open_repository
+from tests.web.test_socket import ANN, BOB, CAT, Table, frame
+from web.local import LOCAL, prepare_local, service_choices
+from web.puzzle_frame import NOT_OPEN
+from web.server import LOCAL_BOT, WebTable
+from web.sessions import Identity, Sessions
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    repo = await open_repository(tmp_path / "web.sqlite3")
+    service = MatchService(repo, bot_user_id=LOCAL_BOT, choices=service_choices())
+    await prepare_local(service)
+    web_table = WebTable(service, Sessions(service.sign_ins), local=LOCAL)
+    client = TestClient(TestServer(web_table.app()))
+    await client.start_server()
+    try:
+        signed = Table(service, web_table, client)
+        await signed.sign_in()
+        # Cat reads German
+        signed.tokens[CAT] = await web_table.sessions.issue(Identity(CAT, "Cat", "de"))
+        yield signed
+    finally:
+        await client.close()
+        await repo.close()
+
+
+async def test_a_puzzle_is_shown_without_its_answer_and_answered_once(table: Table) -> None:
+    ann, bob = await table.socket(ANN), await table.socket(BOB)
+    await ann.send_json({"type": "puzzle", "game": "dalen"})
+    shown = await frame(ann, "puzzle")
+    opened = await table.service.puzzles.open_puzzle(ANN)
+    assert opened is not None and opened.id == shown["puzzle"]
+    puzzle = opened.puzzle
+    state = puzzle.position()
+    assert shown["game"] == "dalen" and shown["toMove"] == puzzle.to_move
+    assert shown["stones"] == dict(state.stones) and shown["legal"] == state.legal_moves()
+    # nothing in the frame gives the answer away
+    assert not {"solution", "steps", "rating"} & set(shown)
+    assert puzzle.first_move not in " ".join(shown["lines"]).split()
+    assert shown["lines"][0].startswith(f"Puzzle {opened.id} (Dalen)")
+
+    # Bob cannot answer Ann's puzzle (it is not open for him): refused, still Ann's
+    await bob.send_json({"type": "puzzle_answer", "puzzle": opened.id, "move": puzzle.first_move})
+    refused = await frame(bob, "error")
+    assert refused["text"] == translate("en", NOT_OPEN)
+    assert (await table.service.puzzles.open_puzzle(ANN)) is not None
+
+    wrong = next(m for m in state.legal_moves() if not answer_is_right(puzzle, m))
+    await ann.send_json({"type": "puzzle_answer", "puzzle": opened.id, "move": wrong})
+    result = await frame(ann, "puzzle_result")
+    assert not result["solved"] and result["solution"] == list(puzzle.solution)
+    assert result["lines"][0] == translate(
+        "en", "bot.puzzle.wrong", move=wrong, solution=puzzle.first_move
+    )
+    player = await table.service.puzzles.player(ANN)
+    assert player.failed == 1 and player.rating < 1500 and result["rating"] == round(player.rating)
+    # answered: a second answer, even the right one, is refused and changes nothing
+    await ann.send_json({"type": "puzzle_answer", "puzzle": opened.id, "move": puzzle.first_move})
+    assert (await frame(ann, "error"))["text"] == translate("en", NOT_OPEN)
+    assert (await table.service.puzzles.player(ANN)) == player
+
+
+async def test_a_puzzle_solved_in_german(table: Table) -> None:
+    cat = await table.socket(CAT)
+    await cat.send_json({"type": "puzzle"})
+    shown = await frame(cat, "puzzle")
+    assert shown["lines"][0].startswith(f"Rätsel {shown['puzzle']} (")
+    assert shown["lines"][-1].startswith("Du: Wertung 1500, Serie 0.")
+    opened = await table.service.puzzles.open_puzzle(CAT)
+    assert opened is not None
+    first = opened.puzzle.first_move
+    await cat.send_json({"type": "puzzle_answer", "puzzle": opened.id, "move": first})
+    result = await frame(cat, "puzzle_result")
+    assert result["solved"] and result["streak"] == 1
+    assert result["lines"][0] == f"Richtig! {first} gewinnt."
+    assert result["lines"][1] == "Die Lösung: " + " ".join(opened.puzzle.solution)
+    # the steps are the solution replayed: one a move, the first placing the answer's cells
+    assert [step["move"] for step in result["steps"]] == list(opened.puzzle.solution)
+    assert result["steps"][0]["colour"] == opened.puzzle.to_move
+
+
+async def test_a_puzzle_of_no_board_game_is_refused(table: Table) -> None:
+    ann = await table.socket(ANN)
+    await ann.send_json({"type": "puzzle", "game": "leiff"})
+    assert (await frame(ann))["type"] == "error"
+    assert await table.service.puzzles.open_puzzle(ANN) is None
