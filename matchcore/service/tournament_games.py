@@ -3,8 +3,8 @@
 Two seams live here, each in one function, so that what they decide can change in one
 place: :func:`match_control` (a tournament match's time control: the event's own, chosen
 at its creation, else the server's time per move or per Leiff turn) and :func:`match_place`
-(where a match plays: in the event's thread; a thread per match when the server's option
-for it exists).
+(where a match plays: in the event's thread, or in a thread of its own when the server
+asks for a thread per match).
 """
 
 from __future__ import annotations
@@ -39,8 +39,13 @@ def match_control(record: TournamentRecord, settings: GuildSettings) -> TimeCont
     return time_controls.chosen(str(code) if code else None, server, table=table)
 
 
-def match_place(record: TournamentRecord) -> tuple[int, int | None]:
-    """Where a tournament's match plays: (channel, thread); the event's thread for now."""
+def match_place(record: TournamentRecord, settings: GuildSettings) -> tuple[int, int | None]:
+    """Where a tournament's match plays: (channel, thread). In the event's thread; with
+    the server's thread per match (``match_threads``) in a thread of its own under the
+    event's channel, which the front end opens as for any match (a thread holds no
+    thread)."""
+    if settings.match_threads:
+        return record.channel_id, None
     return record.channel_id, record.thread_id
 
 
@@ -52,7 +57,7 @@ def new_match(
     seed: int,
 ) -> tuple[MatchRecord, BoardState | LeiffState]:
     """The match that plays ``game`` of the tournament, running at once."""
-    channel_id, thread_id = match_place(record)
+    channel_id, thread_id = match_place(record, settings)
     control = match_control(record, settings)
     base = MatchRecord(
         id=0,

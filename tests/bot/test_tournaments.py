@@ -287,3 +287,38 @@ async def test_the_reminder_the_no_show_and_the_admins(sim, world, bot):
         translate("en", "service.say.tournament_ended_early", user=f"<@{world.admin.id}>") in said
     )
     sim.assert_no_bot_errors()
+
+
+async def test_with_a_thread_per_match_each_game_has_its_own_thread(sim, world, bot):
+    """The server's thread option (``match_threads``): every game of the event in a thread
+    of its own under the channel; the event's thread keeps its lines and standings."""
+    await bot.client.service.update_settings(
+        world.guild.id, world.admin.id, True, match_threads=True
+    )
+    players = members(sim, world, 4)
+    users = {p.id: p for p in players}
+    event = await create(sim, world, bot, game="lefe", format="round_robin", size=5)
+    await event.join(players)
+    await sim.slash(world.admin, "tournament start", tournament=event.id)
+    await event.settle()
+    running = await event.running()
+    assert len(running) == 2
+    places = set()
+    for match_id in running.values():
+        match = await event.service.get_match(match_id)
+        assert match.thread_id not in (None, event.thread.id)
+        thread = sim.state.get_channel(match.thread_id)
+        assert thread.parent is world.channel
+        assert any(
+            m.attachments and is_board_picture(m.attachments[0].filename) for m in thread.messages
+        )
+        places.add(match.thread_id)
+    assert len(places) == 2
+    await event.play_out(users)
+    info = await event.info()
+    assert info.status == "finished"
+    assert [m.id for m in event.thread.messages if is_standings(m)] == [info.messages["standings"]]
+    assert not any(
+        m.attachments and is_board_picture(m.attachments[0].filename) for m in event.thread.messages
+    )
+    sim.assert_no_bot_errors()

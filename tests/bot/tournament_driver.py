@@ -107,15 +107,16 @@ class Event:
         """Both players move once with ``/move``, then one resigns with ``/resign``."""
         match = await self.service.get_match(match_id)
         seats = [users[s.user_id] for s in match.seats]
+        place = self.sim.state.get_channel(match.thread_id or match.channel_id)
         for _ in range(2):
             state = await stored_state(self.handle, match_id)
             mover = seats[state.seat_to_move]
             moved = await self.sim.slash(
-                mover, "move", cell=pick_move(state, self.rng), match=match_id, channel=self.thread
+                mover, "move", cell=pick_move(state, self.rng), match=match_id, channel=place
             )
             assert not moved.ephemeral, moved.text
         loser = self.rng.choice(seats)
-        await resign(self.sim, loser, match=match_id, channel=self.thread)
+        await resign(self.sim, loser, match=match_id, channel=place)
 
     async def stand_in(self, match_id: int) -> None:
         """The test stands in for the players: a move each, then a resignation or a draw
