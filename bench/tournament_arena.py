@@ -12,9 +12,12 @@ Two measures:
 From the matches started per minute at an assumed game length it estimates the Discord
 requests per minute: each new match posts its board in the event's thread (one channel
 message, counted in the global limit), and the standings picture is edited at most once
-every ``STANDINGS_EVERY`` seconds.
+every ``STANDINGS_EVERY`` seconds. Then it counts them: the bot itself runs the arena
+against the Discord simulator for ``--discord-minutes`` simulated minutes
+(:mod:`bench.tournament_discord`).
 
     python -m bench.tournament_arena [--players 500] [--rounds 20] [--share 0.1]
+        [--discord-minutes 10] [--only-discord]
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench.tournament_discord import arena_requests
 from bot.common.choices import service_choices
 from matchcore.service import MatchService
 from matchcore.storage import open_repository
@@ -142,15 +146,25 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=20)
     parser.add_argument("--share", type=float, default=0.1)
+    parser.add_argument(
+        "--discord-minutes",
+        type=int,
+        default=10,
+        help="simulated minutes of the arena run by the bot against the Discord simulator "
+        "(0: skip; bench/tournament_discord.py)",
+    )
+    parser.add_argument("--only-discord", action="store_true", help="only the Discord part")
     args = parser.parse_args()
-    results = {
-        **pure_pairing(args.players),
-        **decision_with_history(args.players, 3 * args.players),
-        **asyncio.run(service_rounds(args.players, args.rounds, args.share)),
-        **requests_per_minute(args.players),
-    }
+    results: dict[str, float] = {}
+    if not args.only_discord:
+        results.update(pure_pairing(args.players))
+        results.update(decision_with_history(args.players, 3 * args.players))
+        results.update(asyncio.run(service_rounds(args.players, args.rounds, args.share)))
+        results.update(requests_per_minute(args.players))
+    if args.discord_minutes:
+        results.update(asyncio.run(arena_requests(args.players, args.discord_minutes)))
     for name, value in results.items():
-        print(f"{name:40} {value:10.2f}")
+        print(f"{name:48} {value:10.2f}")
 
 
 if __name__ == "__main__":

@@ -217,6 +217,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "setting_range": "{key} must be between {low} and {high}, not {value}",
     "channels_not_a_list": "allowed_channels must be a list of channel ids",
     "channels_not_ids": "allowed_channels must hold channel ids",
+    "role_not_an_id": "tournament_role must be a role id (0: none)",
     "channels_too_many": "allowed_channels can hold at most 50 channels",
     "unknown_setting": "there is no setting {key} (settings: {known})",
     "setting_language": "language must be one of {languages} or auto",

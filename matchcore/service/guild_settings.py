@@ -103,6 +103,8 @@ class GuildSettings:
     puzzle_channel: int = 0
     # the leaderboards' seasons: "none", "monthly" or "quarterly" (season_calendar.py)
     season: str = "none"
+    # the role whose members manage tournaments besides Manage Server (0: none)
+    tournament_role: int = 0
 
     @classmethod
     def all_keys(cls) -> tuple[str, ...]:
@@ -199,6 +201,11 @@ def validate_value(key: str, value: Any, choices: Choices) -> Any:
         if not 0 <= channel <= MAX_SNOWFLAKE:
             raise InvalidSettings("channels_not_ids")
         return channel
+    if key == "tournament_role":
+        role = _as_int(key, value)
+        if not 0 <= role <= MAX_SNOWFLAKE:
+            raise InvalidSettings("role_not_an_id")
+        return role
     if key == "theme":
         if not isinstance(value, str) or value.strip().lower() not in choices.themes:
             raise InvalidSettings(

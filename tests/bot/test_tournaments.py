@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from discord_sim.models import SimRole
+from discord_sim.state import MEMBER_PERMISSIONS
 from i18n import translate
 from matchcore.tournament.model import TournamentState
 from render.standings import COLUMN_HEADINGS, HEADER, PADDING, PODIUM, ROW
@@ -26,8 +28,8 @@ def members(sim: Any, world: Any, count: int) -> list[Any]:
     return found[:count]
 
 
-async def create(sim: Any, world: Any, bot: Any, **options: Any) -> Event:
-    made = await sim.slash(world.admin, "tournament create", **options)
+async def create(sim: Any, world: Any, bot: Any, by: Any = None, **options: Any) -> Event:
+    made = await sim.slash(by or world.admin, "tournament create", **options)
     assert not made.ephemeral, made.text
     return Event(sim, bot, world, made.last_message)
 
@@ -321,4 +323,40 @@ async def test_with_a_thread_per_match_each_game_has_its_own_thread(sim, world, 
     assert not any(
         m.attachments and is_board_picture(m.attachments[0].filename) for m in event.thread.messages
     )
+    sim.assert_no_bot_errors()
+
+
+@pytest.fixture
+def organisers(sim, world):
+    """A role "Organisers" that alice has (made before the bot starts: GUILD_CREATE)."""
+    role = SimRole(
+        id=sim.state.snowflakes.next(), name="Organisers", permissions=MEMBER_PERMISSIONS
+    )
+    world.guild.roles.append(role)
+    world.guild.member(world.alice).roles.append(role)
+    return role
+
+
+async def test_the_servers_tournament_role_may_manage_too(sim, world, organisers, bot):
+    refused = await sim.slash(world.alice, "tournament create", game="lefe", format="swiss")
+    assert refused.ephemeral
+    offered = await sim.autocomplete(
+        world.admin, "settings", option="value", value="orga", key="tournament_role"
+    )
+    assert [c["value"] for c in offered] == [f"<@&{organisers.id}>"]
+    changed = await sim.slash(world.admin, "settings", key="tournament_role", value="@Organisers")
+    assert f"<@&{organisers.id}>" in changed.text
+    assert (await bot.client.service.get_settings(world.guild.id)).tournament_role == organisers.id
+    # alice has the role: she announces and starts; bob has not: he may not
+    event = await create(
+        sim, world, bot, by=world.alice, game="lefe", format="swiss", rounds=1, size=5
+    )
+    await event.join([world.bob, world.carol])
+    denied = await sim.slash(world.bob, "tournament start", tournament=event.id)
+    assert denied.ephemeral and "manage server" in denied.text.lower()
+    started = await sim.slash(world.alice, "tournament start", tournament=event.id)
+    assert started.ephemeral and (await event.info()).status == "running"
+    # "no role" in either language takes it back
+    await sim.slash(world.admin, "settings", key="tournament_role", value="keine Rolle")
+    assert (await bot.client.service.get_settings(world.guild.id)).tournament_role == 0
     sim.assert_no_bot_errors()

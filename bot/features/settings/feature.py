@@ -46,6 +46,15 @@ def game_channels(guild: discord.Guild | None) -> list[tuple[str, int]]:
     ]
 
 
+def server_roles(guild: discord.Guild | None) -> list[tuple[str, int]]:
+    """The server's roles a setting may name (not @everyone, not a bot's own): (name, id)."""
+    if guild is None:
+        return []
+    return [
+        (role.name, role.id) for role in guild.roles if not role.is_default() and not role.managed
+    ]
+
+
 class ServerSettings:
     """``/settings [key] [value]``: show all settings, or change one."""
 
@@ -79,7 +88,8 @@ class ServerSettings:
                         "bot.settings.error.no_value", name=setting_name(words, key)
                     )
                 by_name = {name.casefold(): id for name, id in game_channels(interaction.guild)}
-                changes[key] = read_value(words, key, value, by_name)
+                roles = {name.casefold(): id for name, id in server_roles(interaction.guild)}
+                changes[key] = read_value(words, key, value, by_name, roles)
             if language is not None:
                 changes["language"] = language
             if not changes:
@@ -129,6 +139,7 @@ class ServerSettings:
             settings,
             game_channels(interaction.guild),
             interaction.channel_id,
+            server_roles(interaction.guild),
         )
         return [app_commands.Choice(name=name, value=value) for name, value in offered]
 

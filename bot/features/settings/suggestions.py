@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from bot.features.settings.values import (
     ALL_CHANNELS,
+    NO_ROLE,
     SEASON_TEXT_IDS,
     THEME_TEXT_IDS,
     season_kind_name,
@@ -67,10 +68,11 @@ def suggestions(
     settings: GuildSettings,
     channels: Channels = (),
     here: int | None = None,
+    roles: Channels = (),
 ) -> list[Suggestion]:
     """The values of ``key`` that fit what was typed, the current one marked; nothing
     before a setting is chosen. ``channels`` and ``here`` (the channel the admin types in)
-    are for ``allowed_channels``."""
+    are for ``allowed_channels``, ``roles`` (name, id) for ``tournament_role``."""
     if key is None or not hasattr(settings, key):
         return []
     current = getattr(settings, key)
@@ -92,6 +94,8 @@ def suggestions(
         ]
     elif key in ("allowed_channels", "puzzle_channel"):
         found = _channels(language, typed, channels, here)
+    elif key == "tournament_role":
+        found = _roles(language, typed, roles)
     else:
         found = []
     return within_limits(language, found, write_value(language, key, current))
@@ -158,6 +162,19 @@ def theme_suggestions(language: str, typed: str) -> list[Suggestion]:
         for theme, msgid in THEME_TEXT_IDS.items()
         if _starts(typed, {theme, *(normal(translate(lang, msgid)) for lang in LANGUAGES)})
     ]
+
+
+def _roles(language: str, typed: str, roles: Channels) -> list[Suggestion]:
+    """None (Manage Server alone), then the server's roles whose name holds what is typed."""
+    wanted = normal(typed).lstrip("@")
+    none = write_value(language, "tournament_role", 0)
+    found: list[Suggestion] = []
+    if _starts(typed, every_word(NO_ROLE) | {normal(none)}) or not wanted:
+        found.append((none, shown(language, NO_ROLE)))
+    for name, role in sorted(roles, key=lambda r: r[0].casefold()):
+        if wanted in name.casefold():
+            found.append((f"@{name}", f"<@&{role}>"))
+    return found
 
 
 def _channels(language: str, typed: str, channels: Channels, here: int | None) -> list[Suggestion]:

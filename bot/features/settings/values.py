@@ -66,6 +66,7 @@ SETTING_TEXT_IDS = {
     "theme": N_("command.settings.key.theme"),
     "puzzle_channel": N_("command.settings.key.puzzle_channel"),
     "season": N_("command.settings.key.season"),
+    "tournament_role": N_("command.settings.key.tournament_role"),
 }
 
 # each theme's name (in /settings and in /prefs)
@@ -84,6 +85,8 @@ SEASON_TEXT_IDS = {
 
 # the words for "every channel" (no restriction) in allowed_channels
 ALL_CHANNELS = N_("typed.all_channels")
+# the words for "no role" (Manage Server alone) in tournament_role
+NO_ROLE = N_("typed.no_role")
 
 ChannelNames = Mapping[str, int]  # a server's channels: name (as typed) → id
 
@@ -155,6 +158,8 @@ def write_value(language: str, key: str, value: object) -> str:
         return season_kind_name(language, str(value))
     if key == "puzzle_channel":
         return f"<#{value}>" if value else translate(language, "bot.settings.no_puzzle_channel")
+    if key == "tournament_role":
+        return f"<@&{value}>" if value else translate(language, "bot.settings.no_tournament_role")
     if key == "allowed_channels":
         channels = list(value) if isinstance(value, list | tuple) else []
         if not channels:
@@ -164,11 +169,16 @@ def write_value(language: str, key: str, value: object) -> str:
 
 
 def read_value(
-    language: str, key: str, typed: str, channels: ChannelNames | None = None
+    language: str,
+    key: str,
+    typed: str,
+    channels: ChannelNames | None = None,
+    roles: ChannelNames | None = None,
 ) -> bool | int | str | list[int]:
     """What the admin typed for ``key``, as the value the service takes; a refusal (in
     ``language``) names the values the admin can type. ``channels``: the server's channels
-    by name, for ``allowed_channels`` given by name."""
+    by name, for ``allowed_channels`` given by name; ``roles`` its roles by name, for
+    ``tournament_role``."""
     name = setting_name(language, key)
     quoted = excerpt(typed)
     if key in SWITCHES:
@@ -223,7 +233,27 @@ def read_value(
         # one channel, or "all"/"none" in any language: no daily puzzle
         chosen = _read_channels(language, typed, channels or {})
         return chosen[0] if chosen else 0
+    if key == "tournament_role":
+        return _read_role(language, typed, roles or {})
     raise UserFacingError("bot.settings.error.no_key")
+
+
+def _read_role(language: str, typed: str, roles: ChannelNames) -> int:
+    """A role as a mention (what Discord inserts for ``@``), an id or a name; "no role"
+    (in any language) for Manage Server alone."""
+    if normal(typed) in every_word(NO_ROLE):
+        return 0
+    bare = typed.strip().removeprefix("<@&").removesuffix(">").lstrip("@").strip()
+    if bare.isdigit():
+        return int(bare)
+    if bare.casefold() in roles:
+        return roles[bare.casefold()]
+    raise UserFacingError(
+        "bot.settings.error.role",
+        name=setting_name(language, "tournament_role"),
+        none=translate(language, "bot.settings.no_tournament_role"),
+        typed=excerpt(typed),
+    )
 
 
 def switch_from(language: str, name: str, typed: str) -> bool:

@@ -5,7 +5,7 @@ Each command or click is one call of ``service.tournaments``; what it returns is
 :class:`~bot.features.tournaments.posts.TournamentPosts` (lines, matches, standings). An
 announcement's buttons carry the tournament's id (``lb|n|<id>|0|join``), so a click on
 one posted before a restart is handled like any other. Who may manage: members with
-*Manage Server*.
+*Manage Server*, or with the role the server chose (``/settings tournament_role``).
 """
 
 from __future__ import annotations
@@ -83,7 +83,10 @@ class TournamentDesk:
         return self.context.service
 
     async def _may_manage(self, interaction: discord.Interaction) -> bool:
-        return interaction.guild_id is not None and may_manage(interaction, 0)
+        if interaction.guild_id is None:
+            return False
+        settings = await self.service.get_settings(interaction.guild_id)
+        return may_manage(interaction, settings.tournament_role)
 
     # ---- creating -------------------------------------------------------------------------
     async def create(self, interaction: discord.Interaction, **chosen: Any) -> None:
