@@ -21,6 +21,7 @@ game costs what it costs in any match (its board), whatever the tournament.
 
 from __future__ import annotations
 
+import asyncio
 import random
 import tempfile
 import time
@@ -86,7 +87,9 @@ async def arena_requests(players: int, minutes: int, seed: int = 38) -> dict[str
 
             began = time.perf_counter()
             mark = len(sim.requests)
-            await sim.slash(admin, "tournament start", tournament=tournament)
+            started = await sim.slash(admin, "tournament start", tournament=tournament)
+            # the answer goes first; the start's boards follow in the command's own task
+            await asyncio.gather(*started.handler_tasks)
             await settle()
             start_seconds = time.perf_counter() - began
             start_counts = sim.request_counts(since=mark)

@@ -151,6 +151,7 @@ class LeafBot(discord.AutoShardedClient):
         self.reviewing.register(self.components)
         self.puzzle_desk.register(self.components)
         self.tournament_posts = TournamentPosts(self.context, self.delivery)
+        self.tournaments_resumed: asyncio.Task[int] | None = None
         tournaments = TournamentDesk(self.context, self.errors, self.tournament_posts)
         tournaments.register(self.components)
         board_games.on_review = self.reviewing.open
@@ -256,6 +257,12 @@ class LeafBot(discord.AutoShardedClient):
             await self.components.on_form(interaction, form, form_text(data))
 
     async def on_ready(self) -> None:
+        if self.tournaments_resumed is None:
+            # what a kill kept from going out of the tournaments' last steps (once a start)
+            guilds = [g.id for g in self.guilds if self._runs_guild(g.id)]
+            self.tournaments_resumed = asyncio.create_task(
+                self.tournament_posts.resume(guilds), name="leafbot-tournaments-resume"
+            )
         user = self.user
         shards = ",".join(str(i) for i in sorted(self.shards)) or "-"
         log.info(

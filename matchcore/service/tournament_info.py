@@ -54,6 +54,7 @@ class TournamentInfo:
     standings: tuple[StandingRow, ...]
     messages: dict[str, int]
     version: int
+    reminded: bool = False  # the reminder's step is done (its DMs due or sent)
 
     @property
     def active_players(self) -> tuple[int, ...]:
@@ -135,4 +136,5 @@ def tournament_info(
         standings=tuple(rows),
         messages=dict(record.messages),
         version=record.version,
+        reminded=state.reminded,
     )

@@ -168,17 +168,6 @@ async def test_an_arena_of_16_pairs_whoever_is_free_until_time_is_up(sim, world,
             record = await event.service.store.repo.get_tournament(event.id)
             last = TournamentState.from_json(record.state).games_of(free[0])[-1]
             assert set(last.players) == set(free)
-    # a burst of changes costs one edit of the standings: the edits are coalesced
-    standings = sim.state.messages[(await event.info()).messages["standings"]]
-    edits = len(standings.history)
-    event.posts.edits.gap = 0.5
-    await event.settle()  # (the last edit is a moment ago: the next waits its turn)
-    event.posts.edits.gap = 0.5
-    for _ in range(10):
-        event.posts.refresh(event.id, "standings")
-    await event.posts.idle()
-    assert len(sim.state.messages[standings.id].history) == edits + 1
-
     # time is up: nothing more is paired, the games under way finish, then it is over
     await event.tick(30 * 60)
     said = "\n".join(m.text for m in event.thread.messages)
@@ -359,4 +348,50 @@ async def test_the_servers_tournament_role_may_manage_too(sim, world, organisers
     # "no role" in either language takes it back
     await sim.slash(world.admin, "settings", key="tournament_role", value="keine Rolle")
     assert (await bot.client.service.get_settings(world.guild.id)).tournament_role == 0
+    sim.assert_no_bot_errors()
+
+
+async def test_a_step_committed_but_not_shown_before_a_kill_is_shown_at_the_next_start(
+    sim, world, bot, make_bot
+):
+    """A step commits before it is shown: a process that dies in between (here: the step
+    is run through the service and never published, then a new client starts on the same
+    database) leaves it to the next start, which sends the reminder and posts the final
+    standings (once, however many starts follow)."""
+    players = [world.alice, world.bob, world.carol]
+    event = await create(
+        sim, world, bot, game="lefe", format="swiss", rounds=1, size=5, start="1800"
+    )
+    await event.join(players)
+    clock = event.service.clock
+    clock.advance(20 * 60 + 1)
+    (reminder,) = await event.service.tournaments.tick()  # committed, never shown
+    assert reminder.kind == "reminder" and all(not sim.dms(p) for p in players)
+    event.handle = await sim.restart_bot(make_bot)
+    assert await event.handle.client.tournaments_resumed == 1
+    await event.settle()
+    for player in players:
+        (dm,) = sim.dms(player)
+        assert f"#{event.id}" in dm.text
+
+    await event.tick(10 * 60)
+    assert (await event.info()).status == "running"
+    for match_id in (await event.running()).values():
+        await event.stand_in(match_id)
+    await event.settle()
+    clock.advance(5)
+    (finished,) = await event.service.tournaments.tick()  # the end, committed, never shown
+    assert finished.kind == "finished"
+    assert "final" not in (await event.info()).messages
+    event.handle = await sim.restart_bot(make_bot)
+    assert await event.handle.client.tournaments_resumed == 1
+    await event.settle()
+    info = await event.info()
+    final = sim.state.messages[info.messages["final"]]
+    assert final.channel is world.channel and "🥇" in final.text
+    # another start finds nothing behind
+    event.handle = await sim.restart_bot(make_bot)
+    assert await event.handle.client.tournaments_resumed == 0
+    assert [m for m in world.channel.messages if is_standings(m)] == [final]
+    assert all(len(sim.dms(p)) == 1 for p in players)
     sim.assert_no_bot_errors()

@@ -121,6 +121,7 @@ class TournamentDesk:
             if posted is not None:
                 await self.service.tournaments.set_messages(info.id, {ANNOUNCEMENT: posted.id})
                 await self.open_thread(posted, info.id, title(language, info))
+            await self.posts.shown(info)
 
         await self.errors.run(interaction, run)
 

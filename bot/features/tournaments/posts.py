@@ -22,8 +22,9 @@ import asyncio
 import contextlib
 import io
 import logging
+import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
 import discord
@@ -46,6 +47,7 @@ log = logging.getLogger(__name__)
 #: allows 5 edits per 5 s in a channel, and the boards of the event's games share it.
 EDIT_GAP = 3.0
 ANNOUNCEMENT, STANDINGS, FINAL = "announcement", "standings", "final"
+SHOWN = "shown"  # not a message: the tournament's version whose step went out whole
 JOIN, LEAVE = "join", "leave"  # the announcement's buttons
 DM_CLOSED = 50007
 THREAD_ARCHIVED = 50083
@@ -157,6 +159,45 @@ class TournamentPosts:
             self.refresh(info.id, STANDINGS)
         if update.kind == "finished":
             await self.post_final(info, language)
+        await self.shown(info)
+
+    async def shown(self, info: TournamentInfo) -> None:
+        """Record that everything up to the tournament's version went out (a start after a
+        kill looks for the steps that did not: :meth:`resume`)."""
+        if info.messages.get(SHOWN, 0) < info.version:
+            await self.service.tournaments.set_messages(info.id, {SHOWN: info.version})
+
+    async def resume(self, guild_ids: Iterable[int]) -> int:
+        """After a start: show again what a kill kept from going out. A step commits before
+        it is shown, so a process killed in between leaves a tournament whose recorded
+        ``shown`` version is behind: its reminder goes out (again: at least once, never
+        lost), its final standings are posted if they were not, its standings and its
+        announcement are redrawn. The lines of that step are not said again (they are not
+        kept). Returns the number of tournaments looked at again."""
+        resumed = 0
+        for guild_id in guild_ids:
+            for info in await self.service.tournaments.in_guild(guild_id):
+                if info.messages.get(SHOWN, 0) >= info.version:
+                    continue
+                resumed += 1
+                try:
+                    await self._resume(info)
+                except Exception:
+                    log.exception("could not show tournament %s again", info.id)
+        return resumed
+
+    async def _resume(self, info: TournamentInfo) -> None:
+        language = await self.context.languages.server(info.guild_id)
+        if info.status == "upcoming" and info.reminded and info.starts_at is not None:
+            minutes = max(1, math.ceil((info.starts_at - self.context.now()) / 60))
+            for user_id in info.active_players:
+                await self.remind(info, user_id, minutes)
+        if info.status == "finished":
+            await self.post_final(info, language)
+        self.refresh(info.id, ANNOUNCEMENT)
+        if info.status != "upcoming":
+            self.refresh(info.id, STANDINGS)
+        await self.shown(info)
 
     def refresh(self, tournament_id: int, what: str) -> None:
         """Redraw the announcement or the standings soon (coalesced)."""
