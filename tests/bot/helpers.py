@@ -11,6 +11,7 @@ from PIL import Image
 
 from bot.common.pictures import BOARD_WIDTH
 from discord_sim.models import SimMessage
+from i18n import translate
 from render.geometry import board_geometry
 from render.themes import get_theme
 
@@ -149,8 +150,17 @@ async def play_to_end(
         move = pick_move(state, rng)
         result = await sim.slash(mover, "move", cell=move)
         board = result.last_message
+        if board.ephemeral:
+            # answered late (a loaded machine): the bot put off the answer privately, then
+            # posted the board in the channel and said so in the placeholder
+            assert board.text in LATE_ANSWERS, board.text
+            board = last_board_message(channel)
         await check_board_message(handle, match_id, board, players)
     raise AssertionError("the game did not end")
+
+
+# The private placeholder of a /move answered late (bot/common/responder.py).
+LATE_ANSWERS = {translate(language, "bot.reply.done_see_channel") for language in ("en", "de")}
 
 
 async def check_board_message(
