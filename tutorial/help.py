@@ -53,6 +53,7 @@ def help_text(language: str = DEFAULT_LANGUAGE, *, bot_name: str = "Leafbot") ->
         "rules": name(N_("command.rules.name")),
         "leaderboard": name(N_("command.leaderboard.name")),
         "stats": name(N_("command.stats.name")),
+        "profile": name(N_("command.profile.name")),
         "resign": name(N_("command.resign.name")),
         "settings": name(N_("command.settings.name")),
         "prefs": name(N_("command.prefs.name")),

@@ -31,7 +31,7 @@ from bot.common.record_words import (
 from bot.common.responder import Responder
 from bot.common.time_words import pool_words
 from bot.common.translator import command_text
-from bot.features.information.seasons import named_key, season_choices
+from bot.features.information.seasons import named_key, season_choices, typed_key
 from i18n import language_for, translate
 from matchcore.service.protocol import GameService
 
@@ -116,17 +116,20 @@ class Information:
             # a channel message: the server's language
             language = await self.context.languages.server(interaction.guild_id)
             guild_id = interaction.guild_id
+            key = None
             if season is None:
                 rows = await self.service.leaderboard(guild_id, game, pool=pool)
             else:
-                rows = await self.service.season_leaderboard(guild_id, game, season, pool=pool)
+                # a season picked from the list is its key; one typed may be its name
+                key = typed_key(season, await self.service.season_list(guild_id))
+                rows = await self.service.season_leaderboard(guild_id, game, key, pool=pool)
             title = translate(language, "bot.leaderboard.title", game=game_title(game))
             shown = rows[0].pool if rows else pool
             if shown is not None:  # live and daily matches are rated apart
                 title = f"{title} · {pool_words(language, shown)}"
-            if season is not None:
+            if key is not None:
                 title = f"{title} · " + translate(
-                    language, "bot.leaderboard.season", season=named_key(language, season)
+                    language, "bot.leaderboard.season", season=named_key(language, key)
                 )
             lines = [title]
             for row in rows:

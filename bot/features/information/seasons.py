@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from i18n import month_text, translate
+from i18n import LANGUAGES, month_text, translate
 from matchcore.service.season_calendar import Season, season_of_key
 from matchcore.service.seasons import SeasonInfo
 
@@ -42,3 +42,14 @@ def season_choices(
             name = translate(language, "bot.season.final", season=name)
         found.append(app_commands.Choice(name=name[:100], value=info.season.key))
     return found[:LIMIT]
+
+
+def typed_key(typed: str, seasons: list[SeasonInfo]) -> str:
+    """The key of the season whose key or name (in any language) was typed; what was typed
+    when none matches (the service then says there is no such season)."""
+    wanted = typed.strip().casefold()
+    for info in seasons:
+        names = {season_name(language, info.season).casefold() for language in LANGUAGES}
+        if wanted == info.season.key.casefold() or wanted in names:
+            return info.season.key
+    return typed.strip()
