@@ -266,8 +266,8 @@ class Delivery:
     async def public_shown(self, match_id: int, version: int) -> None:
         """A feature's background channel message now shows ``version``: recorded, and the
         step as delivered once its private messages went out too."""
-        await self.redelivery.public_shown(match_id, version)
         await self.match_threads.shown(match_id, version)
+        await self.redelivery.public_shown(match_id, version)
 
     def public_held_up(self, match_id: int) -> None:
         """A feature's background channel message could not be sent for now (Discord keeps
@@ -303,8 +303,10 @@ class Delivery:
                 update.match, kind, keeps, self.channel_of(update), pending
             )
             pending.public = not shown
+        sent_later = False
         if pending.public:
             if builder.sends_public(update, None):
+                sent_later = True
                 builder.send_public(
                     update, await self.channel_language(update), self.channel_of(update), self
                 )
@@ -326,6 +328,7 @@ class Delivery:
         if not pending:
             self.redelivery.pending.pop(match_id, None)
             log.info("match %s delivered again (version %s)", match_id, update.match.version)
+            await self.match_threads.after(update, sent_later)
             await self.redelivery.settle(
                 update,
                 Undelivered(),
@@ -334,7 +337,6 @@ class Delivery:
                 public_later=public_later,
             )
             self.bot_turns.published(update)
-            await self.match_threads.after(update, public_later)
 
     # ---- the bot's own turns (played by the core, posted by BotTurns) -------------------
     async def bots_idle(self) -> None:
@@ -443,11 +445,11 @@ class Delivery:
             public=(own or public is not None) and not missed.public,
             users=set(users) - missed.users,
         )
+        await self.match_threads.after(update, own, posted, held_up=missed.public)
         # a channel part sent in the background counts as delivered once it is shown
         await self.redelivery.settle(
             update, missed, done, whole=whole, public_later=own, channel_recorded=posted is not None
         )
-        await self.match_threads.after(update, own, posted)
         return posted
 
     async def publish_quietly(self, update: Update) -> None:

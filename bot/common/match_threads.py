@@ -14,9 +14,12 @@ the match's boards, tables and turn traffic go into a thread under the start lin
   the match is played in the channel, and the channel is told why in its language;
 - before a later update of a running match whose thread Discord archived meanwhile (a week
   without a message), the thread is reopened;
-- :meth:`MatchThreads.finish`, after the update that ends the match went into the thread:
-  the result line (with a link to the thread's last message) goes to the channel, then
-  the thread is archived; recorded (``thread:closed``), so a redelivery never says it twice.
+- :meth:`MatchThreads.finish`, after the update that ends the match went into the thread
+  and before the step is recorded as delivered: the result line (with a link to the
+  thread's last message) goes to the channel, then the thread is archived, then that is
+  recorded (``thread:closed``). A process killed in between sends the step again at its
+  next start, which gets here again: the line's nonce makes Discord hand back the line
+  already posted, and archiving an archived thread changes nothing.
 
 Requests per match: the start line and the thread at the start (2), the result line and
 the archiving at the end (2); every other message is one in the thread instead of one in
@@ -35,6 +38,7 @@ from bot.common.context import Context
 from bot.common.games import game_title
 from bot.common.match_lines import places_line, result_line
 from bot.common.names import in_text
+from bot.common.redelivery import nonce_of
 from bot.common.responder import Responder
 from bot.common.threads import BotThreads, missing_permissions, player_name, thread_name
 from i18n import N_, translate
@@ -83,16 +87,18 @@ class MatchThreads:
         match = update.match
         if match is None:
             return await self._challenge_place(update)
-        if match.status in ENDED:
-            return update
-        if update.kind == "match_started" and own_thread(match) is None:
+        started = update.kind == "match_started" and match.status not in ENDED
+        if started and own_thread(match) is None:
             place = match.thread_id
             # a thread of its own, unless it was started in a member's open thread (one
             # asked for in an archived thread, a rematch from the last board: a new one)
             if place is None or not self.threads.is_open(place):
                 return await self._open(update, match, responder)
         thread_id = own_thread(match)
-        if thread_id is not None and not await self.threads.reopen(thread_id):
+        if thread_id is None or match.messages.get(CLOSED):
+            return update
+        # (the last board too: a daily match's clock may end it after a quiet week)
+        if not await self.threads.reopen(thread_id):
             # the thread is gone (deleted by a moderator): the match goes on in the channel
             await self.context.service.set_thread(match.id, None)
             return _in(update, None)
@@ -165,15 +171,22 @@ class MatchThreads:
 
     # ---- the end ---------------------------------------------------------------------
     async def after(
-        self, update: Update, sent_later: bool, posted: discord.Message | None = None
+        self,
+        update: Update,
+        sent_later: bool,
+        posted: discord.Message | None = None,
+        *,
+        held_up: bool = False,
     ) -> None:
-        """An update went out: if it ended a match played in its own thread, close the
-        thread now, or (``sent_later``: a feature sends the channel part in the background,
-        a Leiff table) once that part is shown (:meth:`shown`)."""
+        """An update went out (called before the step is recorded as delivered): if it
+        ended a match played in its own thread, close the thread now, or (``sent_later``:
+        a feature sends the channel part in the background, a Leiff table) once that part
+        is shown (:meth:`shown`). ``held_up``: the channel part did not go out; the
+        redelivery that sends it comes back here."""
         match = update.match
-        if match is None or match.status not in ENDED or own_thread(match) is None:
+        if match is None or match.status not in ENDED or own_thread(match) is None or held_up:
             return
-        if sent_later:
+        if sent_later or match.id in self._closing:  # (one still on its way, too)
             self._closing[match.id] = update
             return
         await self.finish(update, posted.id if posted is not None else None)
@@ -221,9 +234,14 @@ class MatchThreads:
             url += f"/{last_message}"
         label = translate(language, "bot.thread.to_the_game")
         lines.append(f"[{label}]({url})")
-        await channel.send(content="\n".join(lines)[:2000], allowed_mentions=NO_MENTIONS)
-        await self.context.service.set_messages(match.id, {CLOSED: 1})
-        await self.threads.archive(thread_id)
+        # Before the step is recorded as delivered: a process killed in between sends the
+        # step again at its next start and gets here again; the nonce makes Discord return
+        # the line already posted instead of a second one.
+        nonce = nonce_of(match.id, match.version, "thread-end")
+        text = "\n".join(lines)[:2000]
+        await channel.send(content=text, allowed_mentions=NO_MENTIONS, nonce=nonce)
+        if await self.threads.archive(thread_id):
+            await self.context.service.set_messages(match.id, {CLOSED: 1})
 
 
 def _in(update: Update, thread_id: int | None, messages: dict[str, int] | None = None) -> Update:
