@@ -76,12 +76,16 @@ class Coalescer:
     def __init__(self, gap: float) -> None:
         self.gap = gap
         self._pending: dict[object, asyncio.Task[None]] = {}
+        self._running: set[asyncio.Task[None]] = set()  # waiting or refreshing
         self._last: dict[object, float] = {}
 
     def ask(self, key: object, refresh: Callable[[], Awaitable[None]]) -> None:
         if key in self._pending and not self._pending[key].done():
             return
-        self._pending[key] = asyncio.create_task(self._run(key, refresh))
+        task = asyncio.create_task(self._run(key, refresh))
+        self._pending[key] = task
+        self._running.add(task)
+        task.add_done_callback(self._running.discard)
 
     async def _run(self, key: object, refresh: Callable[[], Awaitable[None]]) -> None:
         wait = self._last.get(key, 0.0) + self.gap - time.monotonic()
@@ -97,14 +101,15 @@ class Coalescer:
             log.exception("could not refresh %s", key)
 
     async def idle(self) -> None:
-        while self._pending:
-            await asyncio.gather(*self._pending.values(), return_exceptions=True)
+        """Until no refresh waits or runs."""
+        while self._running:
+            await asyncio.gather(*self._running, return_exceptions=True)
 
     async def close(self) -> None:
-        for task in self._pending.values():
+        for task in self._running:
             task.cancel()
         with contextlib.suppress(Exception):
-            await asyncio.gather(*self._pending.values(), return_exceptions=True)
+            await asyncio.gather(*self._running, return_exceptions=True)
         self._pending.clear()
 
 
