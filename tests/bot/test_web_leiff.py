@@ -155,7 +155,9 @@ async def test_three_members_play_one_leiff_table_in_browsers_and_dms(
             )
             free = next((a for a in state.legal_actions(owner) if a.startswith("rule")), None)
             before = (await handle.client.service.get_match(match_id)).version
-            if step % 7 == 3 and waiting["step"] == "turn":
+            # a catch out of turn at the first turn from the fourth step on, and again
+            # every seventh (the deal is not seeded: a given step need not be a turn)
+            if waiting["step"] == "turn" and (step % 7 == 3 or (step >= 3 and not out_of_turn)):
                 # out of turn, on the web: someone else catches a card of the turn player
                 other = (owner + 1) % browsers
                 catch = f"catch {owner}.1"
