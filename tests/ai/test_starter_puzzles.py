@@ -55,6 +55,16 @@ def test_the_starter_set_is_of_varied_difficulty() -> None:
     assert {len(p.solution) for p in puzzles} >= {1, 3}
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_each_games_puzzles_are_of_varied_difficulty(game: str) -> None:
+    # within each game too: solution lines of more than one length, ratings spread out
+    puzzles = _shipped(game)
+    assert len({len(p.solution) for p in puzzles}) >= 2
+    ratings = sorted(p.rating for p in puzzles)
+    assert ratings[-1] - ratings[0] >= 300
+    assert len(set(ratings)) >= 5
+
+
 def test_the_service_loads_every_shipped_file() -> None:
     loaded = starter_puzzles()
     assert len(loaded) == sum(len(_shipped(game)) for game in GAMES)
