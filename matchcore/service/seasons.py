@@ -83,41 +83,37 @@ class Seasons:
             raise InvalidOptions("season_unknown", season=season)
         repo = self.store.repo
         if info.closed:
-            return [
-                LeaderboardRow(
-                    rank=s.rank,
-                    user_id=s.user_id,
-                    rating=display_rating(s.mu),
-                    provisional=is_provisional(s.sigma),
-                    mu=s.mu,
-                    sigma=s.sigma,
-                    games=s.games,
-                    wins=s.wins,
-                    losses=s.losses,
-                    draws=s.draws,
-                    streak=0,
-                    pool=chosen,
-                )
+            rows = [
+                (s.rank, s.user_id, s.mu, s.sigma, s.games, s.wins, s.losses, s.draws, 0)
                 for s in await repo.season_standings(guild_id, season, name, limit, chosen)
             ]
+        else:
+            rows = [
+                (i + 1, r.user_id, r.mu, r.sigma, r.games, r.wins, r.losses, r.draws, r.streak)
+                for i, r in enumerate(
+                    await repo.season_leaderboard(guild_id, season, name, limit, chosen)
+                )
+            ]
+        # the places of the season's results (what a Leiff board says)
+        window = (info.season.starts_at, info.season.ends_at)
+        places = await repo.place_counts(guild_id, [r[1] for r in rows], name, chosen, window)
         return [
             LeaderboardRow(
-                rank=i + 1,
-                user_id=r.user_id,
-                rating=display_rating(r.mu),
-                provisional=is_provisional(r.sigma),
-                mu=r.mu,
-                sigma=r.sigma,
-                games=r.games,
-                wins=r.wins,
-                losses=r.losses,
-                draws=r.draws,
-                streak=r.streak,
+                rank=rank,
+                user_id=user_id,
+                rating=display_rating(mu),
+                provisional=is_provisional(sigma),
+                mu=mu,
+                sigma=sigma,
+                games=games,
+                wins=wins,
+                losses=losses,
+                draws=draws,
+                streak=streak,
+                places=tuple(places.get((user_id, name), {}).items()),
                 pool=chosen,
             )
-            for i, r in enumerate(
-                await repo.season_leaderboard(guild_id, season, name, limit, chosen)
-            )
+            for rank, user_id, mu, sigma, games, wins, losses, draws, streak in rows
         ]
 
     async def close_due(self, now: float) -> list[tuple[int, str]]:

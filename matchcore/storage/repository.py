@@ -293,9 +293,11 @@ class Repository(LearningRepository, ProfileRepository, abc.ABC):
         user_ids: Iterable[int],
         game: str | None = None,
         pool: str = "live",
+        between: tuple[float, float] | None = None,
     ) -> dict[tuple[int, str], dict[int, int]]:
         """How often each user finished in each place of rated matches on a server:
-        ``{(user_id, game): {place: count}}`` (one game, or every game)."""
+        ``{(user_id, game): {place: count}}`` (one game, or every game; of the matches
+        finished from ``between[0]`` to before ``between[1]``, a season, when given)."""
 
     @abc.abstractmethod
     async def last_placements(

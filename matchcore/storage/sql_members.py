@@ -62,6 +62,7 @@ class MemberQueries(SqlAccess):
         user_ids: Iterable[int],
         game: str | None = None,
         pool: str = "live",
+        between: tuple[float, float] | None = None,
     ) -> dict[tuple[int, str], dict[int, int]]:
         sql, values = in_list(user_ids)
         query = (
@@ -72,6 +73,9 @@ class MemberQueries(SqlAccess):
         if game is not None:
             query += " AND game = ?"
             params.append(game)
+        if between is not None:
+            query += " AND finished_at >= ? AND finished_at < ?"
+            params.extend(between)
         rows = await self._fetch(query + " GROUP BY user_id, game, place", params)
         counts: dict[tuple[int, str], dict[int, int]] = {}
         for row in rows:

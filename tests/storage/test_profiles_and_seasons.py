@@ -114,6 +114,8 @@ async def test_a_season_ends_its_standings_are_kept_and_the_next_starts_fresh(
     december = await service.season_leaderboard(GUILD, "lefe", "2023-12", pool="daily")
     assert [row.user_id for row in december] == [BOB, ALICE]
     assert [row.games for row in december] == [2, 2]
+    # the places are the season's own (November's first places are not December's)
+    assert [row.places for row in december] == [((1, 2),), ((2, 2),)]
     all_time = {row.user_id: row for row in await service.leaderboard(GUILD, "lefe", pool="daily")}
     assert all_time[ALICE].games == 4 and all_time[BOB].games == 3
     # November's final standings are as they were at its end
@@ -121,6 +123,7 @@ async def test_a_season_ends_its_standings_are_kept_and_the_next_starts_fresh(
     assert final[0].user_id == ALICE
     assert [(row.rank, row.games) for row in final] == [(1, 2), (2, 1), (3, 1)]
     assert [row.rating for row in final] == [row.rating for row in standing]
+    assert [row.places for row in final] == [((1, 2),), ((2, 1),), ((2, 1),)]
     listed = await service.season_list(GUILD)
     assert [(info.season.key, info.current, info.closed) for info in listed] == [
         ("2023-12", True, False),
