@@ -34,14 +34,15 @@ from bot.common.choices import service_choices
 from bot.common.components import ActionButton, ActionSelect
 from bot.common.context import Context
 from bot.common.custom_ids import FORM, ComponentId
-from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, report_error
 from bot.common.game_features import GameFeature
 from bot.common.pictures import Painter
 from bot.common.rate_buckets import amortise_bucket_sweeps
 from bot.common.routing import ComponentRouter, form_text
 from bot.common.translator import CatalogueTranslator
-from bot.common.turn_dms import TurnDms
+from bot.delivery.delivery import Delivery
+from bot.delivery.records import DeliveryRecords
+from bot.delivery.turn_dms import TurnDms
 from bot.features.board_games import BoardGames
 from bot.features.history import History
 from bot.features.information import Information
@@ -95,7 +96,7 @@ class LeafBot(discord.AutoShardedClient):
         self,
         settings: Settings,
         *,
-        service: GameService | None = None,
+        service: MatchService | None = None,
         service_options: dict[str, Any] | None = None,
         sync_commands: bool = True,
         tick_seconds: float | None = TICK_SECONDS,
@@ -114,8 +115,10 @@ class LeafBot(discord.AutoShardedClient):
         amortise_bucket_sweeps(self.http)
         self.settings = settings
         self.tree = LeafTree(self)
-        self.context = Context(self, Painter(settings.render_workers), service)
+        self.context = Context(self, Painter(settings.render_workers))
         self.context.activity = settings.activity_enabled
+        # the match core this client serves: handed in (tests), or built in setup_hook
+        self._core = service
         self._owns_repository = service is None
         # e.g. {"clock": ..., "seed_source": ...} for tests and benchmarks
         self._service_options = {
@@ -186,7 +189,7 @@ class LeafBot(discord.AutoShardedClient):
 
     # ---- start-up ------------------------------------------------------------------
     async def setup_hook(self) -> None:
-        if not self.context.has_service:
+        if self._core is None:
             self._repository = await open_repository(
                 self.settings.database, pool_size=self.settings.database_pool_size
             )
@@ -195,15 +198,19 @@ class LeafBot(discord.AutoShardedClient):
                 "choices": service_choices(),
                 **self._service_options,
             }
-            self.context.service = MatchService(self._repository, **options)
+            self._core = MatchService(self._repository, **options)
+        core = self._core
+        self.context.service = core
+        # what the delivery keeps of what it sent: its own calls, beside the service's
+        self.context.records = DeliveryRecords(core.repo, core.clock)
         # Board-game searches run in these worker processes (started on the first bot move).
         ai_pool.configure(self.settings.ai_workers)
         # The bot's own user id sits in its seat of games against it; login has set it.
         # Nothing is read here: a match is read when first needed, so the bot connects
         # within seconds however many matches are running.
         # the bot's turns the core plays after a commit are posted by the delivery
-        self.delivery.bot_turns.listen()
-        await self.service.start(bot_user_id=self.user.id if self.user is not None else None)
+        self.delivery.bot_turns.listen(core.turns)
+        await core.start(bot_user_id=self.user.id if self.user is not None else None)
         await self.painter.start()
 
         self.add_dynamic_items(ActionButton, ActionSelect)
@@ -278,9 +285,9 @@ class LeafBot(discord.AutoShardedClient):
         """Serve the web table on this process's service (docs/web.md). With the Activity
         configured, players sign in through Discord (docs/activity.md) and the table may
         serve other machines; without it, it listens on a loopback address only."""
-        service = self.service
-        if not isinstance(service, MatchService):
-            raise TypeError("the web table needs the match service itself")
+        service = self._core
+        if service is None:
+            raise RuntimeError("the web table starts after the match service")
         discord_app = self._discord_app()
         check_host(self.settings.web_host, signed_in=discord_app is not None)
         sessions = Sessions(service.sign_ins)
@@ -379,8 +386,8 @@ class LeafBot(discord.AutoShardedClient):
         # The bots' background turns stop first, while their messages could still be sent;
         # a turn cut short here is played again by the next start.
         await self.tournament_posts.close()
-        if self.context.has_service:
-            await self.service.close()
+        if self._core is not None and self.context.has_service:
+            await self._core.close()
         await self.delivery.close()
         await super().close()
         self.painter.close()

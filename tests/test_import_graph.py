@@ -254,11 +254,12 @@ def test_no_circle_anywhere() -> None:
 
 
 def test_the_discord_layer_stands_on_its_shared_parts() -> None:
-    """bot/common/ (responder, delivery, names, pictures, custom ids, the error handler)
-    never imports a feature or the client; a feature never imports the client nor another
-    feature (the client hands ``/play`` the feature of each kind of game)."""
+    """bot/common/ (responder, names, pictures, custom ids, the error handler) and the
+    delivery wing bot/delivery/ (delivery, redelivery, DMs, the bot's turns, its record
+    store) never import a feature or the client; a feature never imports the client nor
+    another feature (the client hands ``/play`` the feature of each kind of game)."""
     for module, targets in GRAPH.items():
-        if module.startswith("bot.common"):
+        if module.startswith(("bot.common", "bot.delivery")):
             assert not any(t.startswith(("bot.features", "bot.app")) for t in targets), (
                 module,
                 sorted(targets),

@@ -20,9 +20,9 @@ from typing import Any
 import discord
 
 from bot.common.context import Context
-from bot.common.delivery import Delivery
 from bot.common.outgoing import MAX_TEXT, full_sentence
 from bot.common.responder import UNDELIVERED, Responder
+from bot.delivery.delivery import Delivery
 from engine import IllegalMove
 from i18n import N_, illegal_move, language_for, translate
 from matchcore.service import ServiceError, TooLate

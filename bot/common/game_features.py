@@ -17,10 +17,10 @@ import discord
 from discord import app_commands
 
 from bot.common.context import Context
-from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
+from bot.delivery.delivery import Delivery
 from matchcore.service.protocol import GameService
 
 

@@ -1,6 +1,6 @@
 """One message to send or edit, and the small rules every message's text follows.
 
-An :class:`Outgoing` is what a feature builds and :mod:`bot.common.delivery` sends: the
+An :class:`Outgoing` is what a feature builds and :mod:`bot.delivery.delivery` sends: the
 text, an optional picture, the choices that become buttons and menus (with the custom-id
 scope, target and version they carry), the language it is written in (its menus'
 placeholders follow it) and the users it may ping. Nothing else ever pings: the allowed
@@ -37,7 +37,7 @@ def picture_name(kind: str, match_id: int, version: int) -> str:
     """The file name of a match's picture: ``board-12-v7.png``. Discord keeps it, so a
     message read back from a channel says which match and version it shows even when it
     carries no buttons (a board the bot is to answer): a start that finds it posted but
-    not recorded does not post it again (:func:`bot.common.redelivery.recent_showing`)."""
+    not recorded does not post it again (:func:`bot.delivery.redelivery.recent_showing`)."""
     return f"{kind}-{match_id}-v{version}.png"
 
 

@@ -7,12 +7,12 @@ DMs refuse the bot, and reads and changes a server's settings.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
 from engine.leiff.state import LeiffState
-from matchcore.records import ActionRecord, DmFailure
+from matchcore.records import ActionRecord
 from matchcore.service import leiff_logic
 from matchcore.service.describe import Describer
 from matchcore.service.errors import Forbidden, InvalidRequest, NotFound
@@ -55,13 +55,16 @@ class Lookups:
         and ``/resign`` find "my match here"."""
         place = thread_id if thread_id is not None else channel_id
         records = await self.repo.matches_in_channel(guild_id, place, ("running",), user_id)
-        return [
-            self.describe.info(record, self.store.state(record))
+        mine = [
+            record
             for record in records
             if not is_table(record)
             and (record.thread_id or record.channel_id) == place
             and record.seat_of(user_id) is not None
         ]
+        # the move or resignation that follows takes its match from here: one read a move
+        self.store.fresh.keep(mine)
+        return [self.describe.info(record, self.store.state(record)) for record in mine]
 
     async def user_matches(self, user_id: int, guild_id: int | None = None) -> list[MatchInfo]:
         records = await self.repo.matches_of_user(user_id, ACTIVE_STATUSES, guild_id)
@@ -73,71 +76,20 @@ class Lookups:
         records = await self.repo.matches_in_guild(guild_id, ACTIVE_STATUSES, limit)
         return [self.describe.info(r, self.store.state(r)) for r in records]
 
-    async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchInfo]:
-        """Running matches and lobbies whose last step may not all have gone out before the
-        last stop (their "delivered" record is missing or behind their version), with ids
-        above ``after``, in id order, at most ``limit``: a start pages through them (an
-        index finds them; no other match is read)."""
-        records = await self.repo.undelivered_matches(after, limit)
-        return [self.describe.info(r, self.store.state(r)) for r in records]
-
     async def action_log(self, match_id: int) -> list[ActionRecord]:
         await self.store.load(match_id)
         return await self.repo.actions(match_id)
 
     # These writes check that the match exists in the same statement (one round trip, not
     # a load of the match, its seats and its messages before it): no row written, no match.
-    async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
-        if not await self.repo.set_message(match_id, kind, message_id):
-            raise NotFound("no_such_match")
-
-    async def set_messages(self, match_id: int, messages: Mapping[str, int]) -> None:
-        """Record several message ids (or delivery records) by kind in one statement."""
-        if not await self.repo.set_messages(match_id, messages):
-            raise NotFound("no_such_match")
-
-    async def table_lines(self, match_id: int) -> tuple[int, list[str]] | None:
-        """The public event lines a Leiff table's living message shows, with its id."""
-        return await self.repo.table_lines(match_id)
-
-    async def set_table_lines(self, match_id: int, message_id: int, lines: Sequence[str]) -> None:
-        await self.repo.set_table_lines(match_id, message_id, lines)
-
-    async def record_delivered(self, match_id: int, version: int) -> None:
-        """Every message of the match's step ``version`` went out (recorded with its
-        messages as ``"delivered"``; a start sends again a match whose record is behind)."""
-        await self.set_messages(match_id, {"delivered": version})
-
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
+        self.store.fresh.forget(match_id)
         if not await self.repo.set_thread(match_id, thread_id):
             raise NotFound("no_such_match")
-
-    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        """Records the channel message that shows a challenge, so whichever process sees it
-        expire can edit that message (``ChallengeInfo.message_id``)."""
-        await self.repo.set_challenge_message(challenge_id, message_id)
 
     # ===================================================================== direct messages
     # What every process must know about DMs lives in the database: a refusal noted by the
     # process that hit it holds for the process that sends the next hand.
-    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
-        """Of these users, those whose DMs refused the bot: when (Unix seconds, the service's
-        clock) and the tables told so since."""
-        return await self.repo.dm_failures(user_ids)
-
-    async def note_dm_failure(self, user_id: int, code: int | None = None) -> None:
-        """Remember that a DM to the user was refused (Discord's ``code``, e.g. 50007)."""
-        await self.repo.record_dm_failure(user_id, self.store.clock(), code)
-
-    async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
-        """Whether this table's channel is still to be told that the user's DMs are closed
-        (True once per table while the refusal lasts, across processes)."""
-        return await self.repo.claim_dm_notice(user_id, match_id)
-
-    async def note_dm_delivered(self, user_id: int) -> None:
-        """A DM reached the user: forget an earlier refusal and the tables told of it."""
-        await self.repo.clear_dm_failure(user_id)
-
     # ===================================================================== members' languages
     async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
         """Of these users, the language each was last seen using ("en", "de"); users never

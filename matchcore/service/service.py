@@ -28,19 +28,19 @@ pick the part by the kind of match under the match's lock.
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from matchcore.records import ActionRecord, DmFailure
+from matchcore.records import ActionRecord
 from matchcore.service.admission import NewGames
 from matchcore.service.arguments import check_public_calls
 from matchcore.service.board_matches import BoardMatches
-from matchcore.service.bot_turns import BotTurns, BotTurnsListener
+from matchcore.service.bot_turns import BotTurns
 from matchcore.service.challenges import Challenges
 from matchcore.service.clocks import Clocks
 from matchcore.service.describe import Describer
 from matchcore.service.errors import IllegalAction, StaleVersion
+from matchcore.service.fresh import ReadAgain
 from matchcore.service.guild_settings import Choices, GuildSettings
 from matchcore.service.history import History, PastAndTakebacks
 from matchcore.service.housekeeping import Housekeeping, Retention
@@ -180,27 +180,10 @@ class MatchService(MemberCalls, PastAndTakebacks, ProfileCalls):
         or by another process's clock once this one's claim has run out)."""
         await self.turns.stop()
 
-    def on_bot_turns(self, listener: BotTurnsListener) -> None:
-        """Call ``listener(match_id, updates, cause)`` with the updates of the bot's turns
-        the core plays after a commit makes them due (``cause``: that commit's version, None
-        for turns a start found due): how a front end shows them (docs/service.md)."""
-        self.turns.listen(listener)
-
-    def bot_turns_running(self, match_id: int) -> asyncio.Task[None] | None:
-        """The task playing the match's bot turns in this process, while it runs."""
-        return self.turns.running(match_id)
-
-    async def bot_turns_idle(self) -> None:
-        """Wait until no bot turn is being played or handed on in this process."""
-        await self.turns.idle()
-
     def on_commit(self, listener: CommitListener) -> None:
         """Call ``listener(record, state)`` after every action this process commits (a
         front end showing the match live; see :attr:`MatchStore.commit_listeners`)."""
         self.store.commit_listeners.append(listener)
-
-    async def undelivered_matches(self, after: int = 0, limit: int = 100) -> list[MatchInfo]:
-        return await self.lookups.undelivered_matches(after, limit)
 
     # ============================================================ playing: by kind of match
     async def play(
@@ -212,12 +195,21 @@ class MatchService(MemberCalls, PastAndTakebacks, ProfileCalls):
         the caller's hand version (what their private buttons carry): then the action is
         judged against the newest state as long as nothing changed for that player.
         """
-        async with self.store.match(match_id, None) as record:
-            if is_table(record):
-                return await self.tables.act(record, user_id, move, version)
-            if version is not None and version != record.version:
-                raise StaleVersion()
-            return await self.boards.move(record, user_id, move)
+        try:  # the record ``/move``'s lookup just read stands in for a read (fresh.py)
+            async with self.store.match(match_id, None, reuse=True) as record:
+                return await self._play(record, user_id, move, version)
+        except ReadAgain:
+            async with self.store.match(match_id, None) as record:
+                return await self._play(record, user_id, move, version)
+
+    async def _play(
+        self, record: MatchRecord, user_id: int, move: str, version: int | None
+    ) -> Update:
+        if is_table(record):
+            return await self.tables.act(record, user_id, move, version)
+        if version is not None and version != record.version:
+            raise StaleVersion()
+        return await self.boards.move(record, user_id, move)
 
     async def leiff_action(
         self, match_id: int, user_id: int, action: str, version: int | None = None
@@ -228,10 +220,17 @@ class MatchService(MemberCalls, PastAndTakebacks, ProfileCalls):
     async def resign(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         """Give up: the opponent wins a board game; in Leiff the player leaves the table
         (from then on their decisions are made by default and they rank last)."""
-        async with self.store.match(match_id, version) as record:
-            if is_table(record):
-                return await self.tables.resign(record, user_id)
-            return await self.boards.resign(record, user_id)
+        try:  # (``/resign``'s lookup read the match just before, as ``/move``'s)
+            async with self.store.match(match_id, version, reuse=True) as record:
+                return await self._resign(record, user_id)
+        except ReadAgain:
+            async with self.store.match(match_id, version) as record:
+                return await self._resign(record, user_id)
+
+    async def _resign(self, record: MatchRecord, user_id: int) -> Update:
+        if is_table(record):
+            return await self.tables.resign(record, user_id)
+        return await self.boards.resign(record, user_id)
 
     async def abort(self, match_id: int, user_id: int, version: int | None = None) -> Update:
         """End a board match unrated before the caller's own first move (a swap or side
@@ -423,38 +422,8 @@ class MatchService(MemberCalls, PastAndTakebacks, ProfileCalls):
     async def current(self, match_id: int, for_user: int | None = None) -> Update:
         return await self.lookups.current(match_id, for_user)
 
-    async def set_message(self, match_id: int, kind: str, message_id: int) -> None:
-        await self.lookups.set_message(match_id, kind, message_id)
-
-    async def set_messages(self, match_id: int, messages: Mapping[str, int]) -> None:
-        await self.lookups.set_messages(match_id, messages)
-
-    async def table_lines(self, match_id: int) -> tuple[int, list[str]] | None:
-        return await self.lookups.table_lines(match_id)
-
-    async def set_table_lines(self, match_id: int, message_id: int, lines: Sequence[str]) -> None:
-        await self.lookups.set_table_lines(match_id, message_id, lines)
-
-    async def record_delivered(self, match_id: int, version: int) -> None:
-        await self.lookups.record_delivered(match_id, version)
-
     async def set_thread(self, match_id: int, thread_id: int | None) -> None:
         await self.lookups.set_thread(match_id, thread_id)
-
-    async def set_challenge_message(self, challenge_id: int, message_id: int) -> None:
-        await self.lookups.set_challenge_message(challenge_id, message_id)
-
-    async def dm_failures(self, user_ids: Iterable[int]) -> dict[int, DmFailure]:
-        return await self.lookups.dm_failures(user_ids)
-
-    async def note_dm_failure(self, user_id: int, code: int | None = None) -> None:
-        await self.lookups.note_dm_failure(user_id, code)
-
-    async def claim_dm_notice(self, user_id: int, match_id: int) -> bool:
-        return await self.lookups.claim_dm_notice(user_id, match_id)
-
-    async def note_dm_delivered(self, user_id: int) -> None:
-        await self.lookups.note_dm_delivered(user_id)
 
     async def member_languages(self, user_ids: Iterable[int]) -> dict[int, str]:
         return await self.lookups.member_languages(user_ids)

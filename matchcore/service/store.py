@@ -19,7 +19,14 @@ from engine.board import BoardState
 from engine.leiff.state import LeiffState
 from engine.spec import GameKind
 from matchcore.service import bots
-from matchcore.service.errors import MatchOver, NotFound, StaleVersion, TooLate
+from matchcore.service.errors import (
+    MatchOver,
+    NotFound,
+    ServiceError,
+    StaleVersion,
+    TooLate,
+)
+from matchcore.service.fresh import FreshRecords, ReadAgain
 from matchcore.service.guild_settings import Choices, GuildSettings
 from matchcore.service.locks import KeyedLocks
 from matchcore.service.ratings import Placing, RatingBook
@@ -100,6 +107,8 @@ class MatchStore:
         # so another process moving the match on can never be answered from here. Bounded
         # (``state_cache_size``); a match whose lock is held is never let go.
         self.states = StateCache(state_cache_size, self._locks.locked)
+        # What a lookup just read, for the action that follows it (one read a ``/move``).
+        self.fresh = FreshRecords()
         # Servers' settings as last read, with when (monotonic seconds): every action reads
         # them (the move's clock, the reply's language and theme), and they change only
         # when an admin changes them. A change made here replaces the entry at once
@@ -166,19 +175,41 @@ class MatchStore:
 
     @asynccontextmanager
     async def match(
-        self, match_id: int, version: int | None, *, judge_deadline: bool = True
+        self,
+        match_id: int,
+        version: int | None,
+        *,
+        judge_deadline: bool = True,
+        reuse: bool = False,
     ) -> AsyncIterator[MatchRecord]:
         """Hold the match's lock and yield its stored record after the deadline and version
         checks. ``judge_deadline=False`` is for bot turns only: a bot is never late (it
-        acts before its clock could run out, and the tick plays its turns first)."""
+        acts before its clock could run out, and the tick plays its turns first).
+        ``reuse``: the record a lookup read just before may stand in for the read
+        (:mod:`matchcore.service.fresh`); an action refused on it (the commit finding the
+        match moved on, or any other refusal but a deadline's) raises :class:`ReadAgain`:
+        the caller tries again on the record as stored."""
         async with self.lock(match_id):
-            record = await self.load(match_id)
-            if judge_deadline:
-                await self._judge_deadline(record)
-            if version is not None and version != record.version:
-                # a click on a match that has ended since says so, not only that it moved
-                raise StaleVersion() if record.status in ACTIVE_STATUSES else MatchOver()
-            yield record
+            record = self.fresh.take(match_id) if reuse else None
+            reused = record is not None
+            try:
+                if record is None:
+                    record = await self.load(match_id)
+                if judge_deadline:
+                    await self._judge_deadline(record)
+                if version is not None and version != record.version:
+                    # a click on a match that has ended since says so, not only that it moved
+                    raise StaleVersion() if record.status in ACTIVE_STATUSES else MatchOver()
+                yield record
+            except TooLate:
+                raise  # its timeout was committed: the kept record was current
+            except ServiceError as error:
+                # judged on a kept record another process may have moved on since (the
+                # commit refused it, or it was refused as out of turn, illegal, over...):
+                # the database's answer decides
+                if reused:
+                    raise ReadAgain() from error
+                raise
 
     async def _judge_deadline(self, record: MatchRecord) -> None:
         """Like a challenge's expiry, a match's deadline is judged when an action arrives,
@@ -298,6 +329,7 @@ class MatchStore:
         bot_results: list[VsBotResult] = []
         if record.vs_bot and record.status == "finished" and original.status != "finished":
             bot_results = bots.vs_bot_results(record, record.updated_at)
+        self.fresh.forget(record.id)
         try:
             await self.repo.commit_match(
                 record,

@@ -37,7 +37,7 @@ async def test_games_in_a_dm_lists_my_matches_on_every_server(
             assert offer.challenge_id is not None
             started = await service.accept_challenge(offer.challenge_id, opponent.id)
             mine.append(started.match_id)
-            await service.set_message(started.match_id, "board", 5000 + started.match_id)
+            await service.repo.set_message(started.match_id, "board", 5000 + started.match_id)
         clock.advance(60)
         offer = await service.challenge(world.guild.id, world.channel.id, bob.id, "dalen", carol.id)
         assert offer.challenge_id is not None

@@ -299,7 +299,7 @@ async def test_the_bot_answers_in_the_channel_once_the_move_s_token_is_spent(
 ):
     """A follow-up needs the interaction's token (15 minutes): past it, or when Discord
     refuses it, the bot's board is a channel message, posted once."""
-    from bot.common import bot_turns
+    from bot.delivery import bot_turns
 
     handle = await sim.start_bot(lambda: make_bot(ai_move=ai_in_thread))
     started = await sim.slash(

@@ -78,13 +78,13 @@ def catalogue_entries(language: str) -> dict[str, tuple[str, ...]]:
 
 class BotAnswers:
     """The bot's turns the core plays by itself after a commit makes them due (it hands
-    them to ``service.on_bot_turns``), gathered by match for a test to read."""
+    them to ``service.turns.listen``), gathered by match for a test to read."""
 
     def __init__(self, service: MatchService) -> None:
         self.service = service
         self.by_match: dict[int, list[Update]] = {}
         self.causes: list[int | None] = []
-        service.on_bot_turns(self._heard)
+        service.turns.listen(self._heard)
 
     async def _heard(self, match_id: int, updates: Sequence[Update], cause: int | None) -> None:
         self.by_match.setdefault(match_id, []).extend(updates)
@@ -92,7 +92,7 @@ class BotAnswers:
 
     async def take(self, match_id: int) -> list[Update]:
         """Wait until the core has played every bot turn due; what it played in the match."""
-        await self.service.bot_turns_idle()
+        await self.service.turns.idle()
         return self.by_match.pop(match_id, [])
 
 

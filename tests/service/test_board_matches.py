@@ -227,13 +227,12 @@ async def test_finding_the_callers_match_in_a_channel(service: MatchService) -> 
 async def test_message_ids_are_recorded_and_current_redraws(service: MatchService) -> None:
     match_id = (await start_board_match(service)).match_id
     await service.play(match_id, ALICE, "e5")
-    await service.set_message(match_id, "board", 98765)
+    assert await service.repo.set_message(match_id, "board", 98765)
     refreshed = await service.current(match_id)
     assert refreshed.kind == "refresh" and refreshed.version == 1
     assert refreshed.match.messages == {"board": 98765}
     assert refreshed.pictures[0].state.stones == {"e5": "dark"}
-    with pytest.raises(NotFound):
-        await service.set_message(match_id + 50, "board", 1)
+    assert not await service.repo.set_message(match_id + 50, "board", 1)
 
 
 async def test_a_long_move_is_refused_without_being_quoted(service):

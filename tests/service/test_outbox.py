@@ -33,7 +33,7 @@ async def test_a_board_step_is_owed_to_the_channel_alone(db_path: Path, clock: M
     ended = await service.resign(board.match_id, BOB)
     assert ended.match.status == "finished"
     assert await _rows(repo, board.match_id) == {"channel": ended.match.version}
-    assert board.match_id in [m.id for m in await service.undelivered_matches()]
+    assert board.match_id in [m.id for m in await service.repo.undelivered_matches()]
     await repo.close()
 
 
@@ -52,12 +52,12 @@ async def test_a_card_table_owes_each_member_their_view(db_path: Path, clock: Ma
         str(ALICE): version,
     }
     # Carol's view shown, Alice's not: the match stays owed
-    await service.set_messages(
+    await service.repo.set_messages(
         lobby.match_id, {"delivered:channel": version, f"delivered:{CAROL}": version}
     )
-    assert lobby.match_id in [m.id for m in await service.undelivered_matches()]
-    await service.set_messages(lobby.match_id, {f"delivered:{ALICE}": version})
-    assert lobby.match_id not in [m.id for m in await service.undelivered_matches()]
+    assert lobby.match_id in [m.id for m in await service.repo.undelivered_matches()]
+    await service.repo.set_messages(lobby.match_id, {f"delivered:{ALICE}": version})
+    assert lobby.match_id not in [m.id for m in await service.repo.undelivered_matches()]
     await repo.close()
 
 
@@ -71,8 +71,8 @@ async def test_another_front_ends_audience_is_written_with_every_step(
         (board.match_id, "web:table", moved.match.version)
     ]
     # the chat's records do not mark it
-    await service.set_messages(board.match_id, {"delivered": moved.match.version})
+    await service.repo.set_messages(board.match_id, {"delivered": moved.match.version})
     assert len(await repo.pending_deliveries("web")) == 1
-    await service.set_messages(board.match_id, {"delivered:web:table": moved.match.version})
+    await service.repo.set_messages(board.match_id, {"delivered:web:table": moved.match.version})
     assert await repo.pending_deliveries("web") == []
     await repo.close()

@@ -53,7 +53,7 @@ async def _play_out(service: MatchService, match_id: int, rng: random.Random) ->
             return
         if match.bot_to_act:
             # the core plays the bots' turns after each commit: wait for them
-            await service.bot_turns_idle()
+            await service.turns.idle()
             continue
         record = await service.repo.get_match(match_id)
         state = get_game("leiff").from_json(record.state)
@@ -66,7 +66,7 @@ async def _play_out(service: MatchService, match_id: int, rng: random.Random) ->
                 await service.play(match_id, people[seat], action)
                 break
         else:
-            await service.bot_turns_idle()
+            await service.turns.idle()
     raise AssertionError(f"table {match_id} never finished")
 
 

@@ -90,10 +90,10 @@ async def test_a_pass_prunes_what_is_old_enough_and_keeps_the_rest(repo: Reposit
 
     # ---- forty days ago ----------------------------------------------------------------
     old_match = await _finish_by_resigning(service, ALICE, BOB)
-    await service.set_messages(old_match, {"board": 501, "delivered": 4, f"hand:{ALICE}": 502})
-    await service.set_table_lines(old_match, 503, ["<@11> plays e5"])
-    await service.note_dm_failure(ALICE, 50007)
-    assert await service.claim_dm_notice(ALICE, old_match)
+    await service.repo.set_messages(old_match, {"board": 501, "delivered": 4, f"hand:{ALICE}": 502})
+    await service.repo.set_table_lines(old_match, 503, ["<@11> plays e5"])
+    await service.repo.record_dm_failure(ALICE, service.clock(), 50007)
+    assert await service.repo.claim_dm_notice(ALICE, old_match)
     declined = await service.challenge(GUILD, CHANNEL, CAROL, "dalen", DAVE)
     await service.decline_challenge(declined.challenge_id, DAVE)
     withdrawn = await service.challenge(GUILD, CHANNEL, ERIN, "dalen", FRANK)
@@ -111,9 +111,9 @@ async def test_a_pass_prunes_what_is_old_enough_and_keeps_the_rest(repo: Reposit
     clock.advance(40 * DAY)
     lease.advance(40 * DAY)
     running = (await start_board_match(service, first=CAROL, second=DAVE)).match_id
-    await service.set_messages(running, {"board": 601})
+    await service.repo.set_messages(running, {"board": 601})
     recent_match = await _finish_by_resigning(service, ERIN, FRANK)
-    await service.set_messages(recent_match, {"board": 701})
+    await service.repo.set_messages(recent_match, {"board": 701})
     clock.advance(3 * DAY)  # ended three days ago: within its week
     lease.advance(3 * DAY)
     open_now = await service.challenge(GUILD, CHANNEL, 104, "lefe", 105)

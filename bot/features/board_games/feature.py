@@ -27,8 +27,6 @@ from bot.common.custom_ids import (
     PLAY_ON,
     RESIGN_CONFIRMED,
 )
-from bot.common.delivery import CHALLENGE as CHALLENGE_MESSAGES
-from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.game_features import GameFeature, PlayRequest
 from bot.common.names import excerpt
@@ -37,6 +35,8 @@ from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.themes import member_theme
 from bot.common.translator import command_text
+from bot.delivery.delivery import CHALLENGE as CHALLENGE_MESSAGES
+from bot.delivery.delivery import Delivery
 from bot.features.board_games.labels import KEEP
 from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup, Note
 from bot.features.board_games.messages import BoardMessages, ChallengeMessages

@@ -18,7 +18,6 @@ import discord
 
 from bot.common.context import Context
 from bot.common.custom_ids import ACTIVITY, BOARD, CHALLENGE
-from bot.common.delivery import MessageBuilder
 from bot.common.games import game_title
 from bot.common.layout import Box, Controls, Picture, Text, accent_of
 from bot.common.match_lines import (
@@ -31,6 +30,7 @@ from bot.common.names import in_text
 from bot.common.outgoing import Outgoing, challenge_of, match_of, picture_name, sentence
 from bot.common.themes import server_theme
 from bot.common.time_words import control_words
+from bot.delivery.delivery import MessageBuilder
 from bot.features.board_games.labels import KEEP, board_choices
 from engine import get_spec
 from engine.board import BoardState

@@ -23,7 +23,6 @@ from discord import app_commands
 
 from bot.common.context import Context
 from bot.common.custom_ids import ALL_GAMES, HISTORY, OPEN_REPLAY, REPLAY
-from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.games import game_choices, game_title
 from bot.common.names import in_text
@@ -31,6 +30,7 @@ from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.time_words import control_words
 from bot.common.translator import command_text
+from bot.delivery.delivery import Delivery
 from bot.features.history.messages import HistoryLine, HistoryMessage
 from bot.features.history.replays import Replays
 from engine import get_spec

@@ -22,13 +22,13 @@ from bot.common.custom_ids import (
     REPLAY_GIF,
     REPLAY_PRACTICE,
 )
-from bot.common.delivery import Delivery
 from bot.common.errors import UserFacingError
 from bot.common.games import game_title
 from bot.common.match_lines import result_line
 from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.themes import member_theme
+from bot.delivery.delivery import Delivery
 from bot.features.history.messages import ReplayMessage
 from bot.features.history.table_replays import TableReplays
 from engine import get_spec

@@ -20,7 +20,6 @@ from discord import app_commands
 
 from bot.common.context import Context
 from bot.common.custom_ids import OPEN, PRACTICE, TUTORIAL
-from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.games import game_choices, game_title
 from bot.common.outgoing import match_of
@@ -28,6 +27,7 @@ from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.themes import member_theme
 from bot.common.translator import command_text
+from bot.delivery.delivery import Delivery
 from bot.features.learning.messages import PageMessage, help_message
 from engine import get_spec
 from engine.spec import GameKind

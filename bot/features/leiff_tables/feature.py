@@ -28,13 +28,13 @@ from bot.common.custom_ids import (
     TRADE_FIRST,
     make_id,
 )
-from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.game_features import GameFeature, PlayRequest
 from bot.common.outgoing import Outgoing
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.translator import command_text
+from bot.delivery.delivery import Delivery
 from bot.features.leiff_tables.messages import LeiffMessages
 from engine import get_spec
 from engine.leiff.actions import OUT_OF_TURN_KINDS

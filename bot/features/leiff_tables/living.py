@@ -22,9 +22,9 @@ paces the requests by the rate-limit headers Discord sends, so a table never goe
 channel's limit, and nobody waits on it: :meth:`LivingTables.submit` only queues, the
 acting player's answer and the other players' DMs go out beside it.
 
-The message's id is stored with the match (``service.set_message(match, "table", id)``),
+The message's id is stored with the match (``DeliveryRecords.set(match, {"table": id, ...})``),
 so after a restart the same message is edited, not duplicated; so are the event lines it
-shows (``service.set_table_lines``: public events only, the ones the channel already sees),
+shows (``DeliveryRecords.set_table_lines``: public events only, the ones the channel already sees),
 so that the message looks the same after a restart. What was queued is sent before the
 process closes (:meth:`LivingTables.close`).
 """
@@ -42,10 +42,11 @@ from typing import Protocol
 import discord
 
 from bot.common.context import Context
-from bot.common.delivery import Delivery
 from bot.common.outgoing import Outgoing, match_of
-from bot.common.redelivery import CHANNEL_SHOWS, is_transient, nonce_of
 from bot.common.responder import Responder
+from bot.delivery.delivery import Delivery
+from bot.delivery.records import CHANNEL_SHOWS, DeliveryRecords
+from bot.delivery.redelivery import is_transient, nonce_of
 from matchcore.service.protocol import GameService
 from matchcore.service.results import Update
 from matchcore.storage import CHANNEL
@@ -107,6 +108,10 @@ class LivingTables:
     @property
     def service(self) -> GameService:
         return self.messages.context.service
+
+    @property
+    def records(self) -> DeliveryRecords:
+        return self.messages.context.records
 
     @staticmethod
     def takes(update: Update, responder: Responder | None) -> bool:
@@ -247,7 +252,7 @@ class LivingTables:
         feed.loaded = True
         feed.status = match.status
         # the message and the version it shows in one statement (see ``redelivery``)
-        await self.service.set_messages(match.id, {TABLE: posted.id, CHANNEL_SHOWS: match.version})
+        await self.records.set(match.id, {TABLE: posted.id, CHANNEL_SHOWS: match.version})
         await self._keep_lines(match.id, posted.id, shown)
         if previous is not None and match.status != "running":
             # a finished table keeps no live button anywhere
@@ -258,7 +263,7 @@ class LivingTables:
         """The lines the message showed when this process, or the one before a restart,
         last sent it (none for a message they were not kept for)."""
         try:
-            kept = await self.service.table_lines(match_id)
+            kept = await self.records.table_lines(match_id)
         except Exception:
             log.exception("could not read the lines of table %s", match_id)
             return []
@@ -268,7 +273,7 @@ class LivingTables:
         """Keep the lines the message shows (public events only, as the channel sees
         them; at most ``RECENT_LINES``), so that it looks the same after a restart."""
         try:
-            await self.service.set_table_lines(match_id, message_id, shown)
+            await self.records.set_table_lines(match_id, message_id, shown)
         except Exception:
             log.exception("could not keep the lines of table %s", match_id)
 

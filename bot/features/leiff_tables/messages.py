@@ -19,7 +19,6 @@ import discord
 from bot.common.components import Choice
 from bot.common.context import Context
 from bot.common.custom_ids import ADD_BOT, LEAVE_TABLE, LEIFF, PLAY_AGAIN, REMOVE_BOT, SHOW_HAND
-from bot.common.delivery import Delivery, MessageBuilder
 from bot.common.layout import Block, Box, Controls, Picture, Section, Text, fits
 from bot.common.match_lines import (
     is_bot,
@@ -32,6 +31,7 @@ from bot.common.names import in_text
 from bot.common.outgoing import Outgoing, match_of, sentence
 from bot.common.responder import Responder
 from bot.common.themes import member_theme, server_theme
+from bot.delivery.delivery import Delivery, MessageBuilder
 from bot.features.leiff_tables.labels import leiff_choices, own_slot, table_choices
 from bot.features.leiff_tables.living import LivingTables
 from engine import get_spec

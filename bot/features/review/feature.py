@@ -24,13 +24,13 @@ from discord import app_commands
 from bot.common.components import Choice, components
 from bot.common.context import Context
 from bot.common.custom_ids import REVIEW
-from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.games import game_title
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.themes import member_theme
 from bot.common.translator import command_text
+from bot.delivery.delivery import Delivery
 from engine import get_board_game
 from engine.ai.review import PlyReview, Review
 from i18n import N_, translate

@@ -14,7 +14,7 @@
   channel keep the server's theme (``/settings theme``), since everybody sees them.
 
 - ``turn_dms``: on or off (off by default): a DM when a daily match waits for the member,
-  and a reminder before its deadline (:mod:`bot.common.turn_dms`).
+  and a reminder before its deadline (:mod:`bot.delivery.turn_dms`).
 - ``vacation``: days away (0 ends it): the member's daily clocks stop meanwhile, for at
   most the days a year each server allows (``/settings``); the boards of the matches
   waiting for them are shown again, saying it.
@@ -33,10 +33,10 @@ import discord
 from discord import app_commands
 
 from bot.common.context import Context
-from bot.common.delivery import Delivery
 from bot.common.errors import ErrorHandler
 from bot.common.responder import Responder
 from bot.common.translator import command_text
+from bot.delivery.delivery import Delivery
 from bot.features.settings.suggestions import (
     Suggestion,
     switch_suggestions,

@@ -32,7 +32,7 @@ import discord
 from bot.common.components import Choice, components
 from bot.common.context import Context
 from bot.common.custom_ids import TOURNAMENT
-from bot.common.delivery import Delivery
+from bot.delivery.delivery import Delivery
 from bot.common.outgoing import sentence
 from bot.common.themes import server_theme
 from bot.features.tournaments.words import announcement, podium_line, standings_view, title

@@ -1,7 +1,7 @@
 """A player's private message in their DMs, and what the bot knows of refused DMs.
 
 Discord refuses DMs from a bot to a member who closed them (error 50007). Who refused is
-kept in the database through the service (``dm_failures``), so every process knows it; a
+kept in the database by the delivery's record store (``dm_failures``), so every process knows it; a
 refused member is tried again at the next table, whenever they ask for their private
 message, and otherwise at most every :data:`DM_RETRY_SECONDS`. The DM channel of each user
 is kept per process (Discord never changes it).
@@ -15,7 +15,8 @@ import discord
 
 from bot.common.context import Context
 from bot.common.outgoing import Outgoing
-from bot.common.redelivery import nonce_of, private_shows
+from bot.delivery.records import private_shows
+from bot.delivery.redelivery import nonce_of
 from matchcore.records import DmFailure
 from matchcore.service.results import MatchInfo
 
@@ -35,7 +36,7 @@ class DirectMessages:
         self.context = context
         # user id -> their DM channel id (Discord never changes it: safe to keep per process).
         # Everything else another process may need is in the database: the users whose DMs
-        # refused us and the tables told so (``service.dm_failures``), every message id.
+        # refused us and the tables told so (``DeliveryRecords.dm_failures``), every message id.
         self._channels: dict[int, int] = {}
 
     def forget(self) -> None:
@@ -43,7 +44,7 @@ class DirectMessages:
 
     async def refusal(self, user_id: int) -> DmFailure | None:
         """The user's DM refusal as every process knows it (a ``DmFailure``), or None."""
-        return (await self.context.service.dm_failures([user_id])).get(user_id)
+        return (await self.context.records.dm_failures([user_id])).get(user_id)
 
     def worth_trying(self, refusal: DmFailure | None, match_id: int) -> bool:
         """Whether to try a DM despite an earlier refusal (see :data:`DM_RETRY_SECONDS`)."""
@@ -59,17 +60,17 @@ class DirectMessages:
         """Send (or edit) the player's private DM message; False when Discord refuses their
         DMs (50007), which is remembered (in the database, for every process) until a DM
         gets through again. ``refused_before``: the DMs were refused last time."""
-        service = self.context.service
+        records = self.context.records
         try:
             await self._deliver(match, user_id, outgoing)
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
-            await service.note_dm_failure(user_id, error.code)
+            await records.note_dm_failure(user_id, error.code)
             log.info("DMs closed for user %s; offering the in-channel hand button", user_id)
             return False
         if refused_before:
-            await service.note_dm_delivered(user_id)
+            await records.note_dm_delivered(user_id)
             log.info("DMs open again for user %s", user_id)
         return True
 
@@ -95,6 +96,6 @@ class DirectMessages:
         )
         # the message and the version it shows in one statement: a start after a crash
         # edits it rather than posting a second one
-        await self.context.service.set_messages(
+        await self.context.records.set(
             match.id, {key: posted.id, private_shows(user_id): match.version}
         )

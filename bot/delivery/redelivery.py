@@ -31,6 +31,14 @@ from bot.common.components import custom_ids
 from bot.common.context import Context
 from bot.common.custom_ids import ComponentId
 from bot.common.outgoing import version_named
+from bot.delivery.records import (
+    CHANNEL_SHOWS,
+    DELIVERED,
+    Behind,
+    DeliveryRecords,
+    has_records,
+    private_shows,
+)
 from matchcore.service.results import MatchInfo, Update
 
 log = logging.getLogger(__name__)
@@ -43,21 +51,7 @@ RECENT_MESSAGES = 20
 # Redelivery waits this long after a failure, doubling up to the longest wait.
 REDELIVERY_FIRST_SECONDS = 1.0
 REDELIVERY_LONGEST_SECONDS = 60.0
-# Recorded with the match's messages: the last version whose messages all went out.
-DELIVERED = "delivered"
-# ... the version the channel message shows, and the version a player's private one shows
-# (only where they are ahead of "delivered").
-CHANNEL_SHOWS = "delivered:channel"
-
-
-def private_shows(user_id: int) -> str:
-    """The record of the version a player's private message shows."""
-    return f"delivered:{user_id}"
-
-
-def has_records(messages: Mapping[str, int]) -> bool:
-    """Whether any delivery record was kept for the match (none before they existed)."""
-    return any(kind == DELIVERED or kind.startswith(f"{DELIVERED}:") for kind in messages)
+__all__ = ["CHANNEL_SHOWS", "DELIVERED", "Redelivery", "Undelivered", "private_shows"]
 
 
 def is_transient(error: BaseException) -> bool:
@@ -267,9 +261,13 @@ class Redelivery:
         records = {kind: found.id, CHANNEL_SHOWS: match.version}
         if keeps(found):
             records[f"{kind}:kept"] = found.id
-        await self.context.service.set_messages(match.id, records)
+        await self.records.set(match.id, records)
         self.note_shown(match.id, match.version)
         return True
+
+    @property
+    def records(self) -> DeliveryRecords:
+        return self.context.records
 
     def note_shown(self, match_id: int, version: int) -> None:
         """The channel shows ``version`` (known without sending it)."""
@@ -289,7 +287,7 @@ class Redelivery:
         if not records:
             return
         try:
-            await self.context.service.set_messages(match_id, records)
+            await self.records.set(match_id, records)
         except Exception:
             log.exception("could not record the delivery of match %s", match_id)
 
@@ -306,11 +304,11 @@ class Redelivery:
         after, count = 0, 0
         try:
             while True:
-                page = await self.context.service.undelivered_matches(after, RESUME_PAGE)
+                page = await self.records.behind(after, RESUME_PAGE)
                 count += self.resume(m for m in page if runs_guild(m.guild_id))
                 if len(page) < RESUME_PAGE:
                     break
-                after = page[-1].id
+                after = page[-1].match_id
         except Exception:
             # the matches not reached are found by the next start (still behind)
             log.exception("could not look for the matches to send again after match %s", after)
@@ -318,7 +316,7 @@ class Redelivery:
             log.info("sending %d matches again whose messages did not all go out", count)
         return count
 
-    def resume(self, matches: Iterable[MatchInfo]) -> int:
+    def resume(self, matches: Iterable[Behind]) -> int:
         """At start: send again what of each match may not have gone out (its delivered
         version is behind its version: the process stopped, or was killed, before all of
         it was sent): the channel message if the version it shows is behind, the private
@@ -332,19 +330,19 @@ class Redelivery:
                 continue
             # what the channel shows, as recorded: a channel part that is current needs no
             # showing before the step counts as delivered
-            records = match.messages
+            records = match.records
             self.note_shown(
-                match.id, max(records.get(DELIVERED, -1), records.get(CHANNEL_SHOWS, -1))
+                match.match_id, max(records.get(DELIVERED, -1), records.get(CHANNEL_SHOWS, -1))
             )
-            self.pending[match.id] = pending
-            self._start(match.id, wait=0.0)
+            self.pending[match.match_id] = pending
+            self._start(match.match_id, wait=0.0)
             count += 1
         return count
 
     @staticmethod
-    def behind(match: MatchInfo) -> Undelivered | None:
+    def behind(match: Behind) -> Undelivered | None:
         """What of ``match`` its delivery records say may not have gone out, or None."""
-        records = match.messages
+        records = match.records
         if not has_records(records):
             return Undelivered(public=True, look_first=True)
         delivered = records.get(DELIVERED, -1)

@@ -31,20 +31,22 @@ from __future__ import annotations
 import asyncio
 import logging
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 import discord
 from discord.http import handle_message_parameters
 
-from bot.common.bot_turns import BotTurns
 from bot.common.components import custom_ids, disabled_copy
 from bot.common.context import Context
 from bot.common.custom_ids import ComponentId
-from bot.common.direct_messages import DirectMessages
 from bot.common.match_threads import MatchThreads
 from bot.common.outgoing import Outgoing, match_of, sentence, without_user
-from bot.common.redelivery import (
+from bot.common.responder import Responder
+from bot.delivery.bot_turns import BotTurns
+from bot.delivery.direct_messages import DirectMessages
+from bot.delivery.records import DeliveryRecords
+from bot.delivery.redelivery import (
     CHANNEL_SHOWS,
     Redelivery,
     Undelivered,
@@ -52,7 +54,6 @@ from bot.common.redelivery import (
     is_transient,
     private_shows,
 )
-from bot.common.responder import Responder
 from engine import get_spec
 from matchcore.service.protocol import GameService
 from matchcore.service.results import MatchInfo, Update
@@ -238,6 +239,10 @@ class Delivery:
         return self.context.service
 
     @property
+    def records(self) -> DeliveryRecords:
+        return self.context.records
+
+    @property
     def client(self) -> discord.Client:
         return self.context.client
 
@@ -342,10 +347,10 @@ class Delivery:
     async def bots_idle(self) -> None:
         """Wait until no bot turn is being played or posted and nothing the features queued
         is still being sent (tests and shutdown use it)."""
-        await self.service.bot_turns_idle()
+        await self.bot_turns.idle()
         for builder in self._unique_builders():
             await builder.idle()
-        await self.service.bot_turns_idle()
+        await self.bot_turns.idle()
 
     # ---- building ------------------------------------------------------------------
     async def channel_language(self, update: Update) -> str:
@@ -482,7 +487,7 @@ class Delivery:
             assert responder is not None and origin is not None
             if await responder.update_origin(**public.edit_kwargs()):
                 if update.match is not None:
-                    await self.service.set_messages(
+                    await self.records.set(
                         update.match.id, {kind: origin.id, CHANNEL_SHOWS: update.match.version}
                     )
                 return origin
@@ -516,16 +521,16 @@ class Delivery:
         else:  # the bot's answer: a follow-up of the move that made it due, if it may
             posted = await self.bot_turns.post(update, channel, **public.send_kwargs())
         # Record the new message and grey out the previous one, side by side.
-        chores = []
+        chores: list[Awaitable[object]] = []
         if update.match is not None and posted is not None:
             # the new message, and that the channel shows this version: one statement, so a
             # start after a crash never posts it a second time
             records = {kind: posted.id, CHANNEL_SHOWS: update.match.version}
             if keep:
                 records[f"{kind}:{KEPT}"] = posted.id
-            chores.append(self.service.set_messages(update.match.id, records))
+            chores.append(self.records.set(update.match.id, records))
         if update.match is None and update.challenge is not None and posted is not None:
-            chores.append(self.service.set_challenge_message(update.challenge.id, posted.id))
+            chores.append(self.records.set_challenge_message(update.challenge.id, posted.id))
         if (
             previous
             and not previous_kept
@@ -549,7 +554,7 @@ class Delivery:
             and await responder.update_origin(**outgoing.edit_kwargs())
         ):
             if responder.in_dm and responder.origin is not None:
-                await self.service.set_messages(
+                await self.records.set(
                     match.id,
                     {f"hand:{user_id}": responder.origin.id, private_shows(user_id): match.version},
                 )
@@ -589,7 +594,7 @@ class Delivery:
     async def _dm_closed_notice(self, update: Update, user_id: int) -> None:
         """Once per table while the DMs stay closed: say so in the channel."""
         match = match_of(update)
-        if not await self.service.claim_dm_notice(user_id, match.id):
+        if not await self.records.claim_dm_notice(user_id, match.id):
             return  # this table was told already (by this process or another)
         channel = self.channel_of(update)
         builder = self.builder_for(update)

@@ -3,7 +3,8 @@
 The core plays a bot seat's turns itself, right after the commit that makes them due
 (``matchcore.service.bot_turns``): a hard board move takes seconds, and the search starts
 while the member's move is still being drawn and posted. The core hands the bot's updates
-to :meth:`BotTurns.answered` (registered with ``service.on_bot_turns``), which posts them
+to :meth:`BotTurns.answered` (registered with the core's turns, a :class:`TurnSource`,
+by :meth:`BotTurns.listen`), which posts them
 in order once the update that made the bot due has been published here, so the bot's
 answer never comes before the move it answers.
 
@@ -20,14 +21,15 @@ import asyncio
 import datetime
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
 from bot.common.context import Context
 from bot.common.outgoing import without_user
-from bot.common.redelivery import nonce_of
 from bot.common.responder import Responder
+from bot.delivery.redelivery import nonce_of
+from matchcore.service.bot_turns import BotTurnsListener
 from matchcore.service.results import Update
 from matchcore.storage import CHANNEL
 
@@ -46,6 +48,14 @@ ORDER_WAIT_SECONDS = 30.0
 Publish = Callable[[Update], Awaitable[object]]
 
 
+class TurnSource(Protocol):
+    """The core's player of the bot seats' turns (``MatchService.turns``)."""
+
+    def listen(self, listener: BotTurnsListener) -> None: ...
+    def running(self, match_id: int) -> asyncio.Task[None] | None: ...
+    async def idle(self) -> None: ...
+
+
 class BotTurns:
     """Posts the bot's updates the core hands over, each after the update it answers."""
 
@@ -59,10 +69,12 @@ class BotTurns:
         # waits for a newer one.
         self._published: dict[int, int] = {}
         self._waiting: dict[int, asyncio.Event] = {}
+        self._source: TurnSource | None = None
 
-    def listen(self) -> None:
-        """Have the core hand the bot's turns to :meth:`answered`."""
-        self.context.service.on_bot_turns(self.answered)
+    def listen(self, source: TurnSource) -> None:
+        """Have the core's turns hand the bot's updates to :meth:`answered`."""
+        self._source = source
+        source.listen(self.answered)
 
     def published(self, update: Update, answered: Responder | None = None) -> None:
         """An update has been published (or handed to redelivery). ``answered``: the
@@ -102,7 +114,12 @@ class BotTurns:
 
     def running(self, match_id: int) -> asyncio.Task[None] | None:
         """The core's task playing this match's bot turns, while it runs."""
-        return self.context.service.bot_turns_running(match_id)
+        return self._source.running(match_id) if self._source is not None else None
+
+    async def idle(self) -> None:
+        """Wait until no bot turn is being played or handed on in this process."""
+        if self._source is not None:
+            await self._source.idle()
 
     def stop(self) -> None:
         """Forget the interactions and versions kept (the process is closing)."""

@@ -67,7 +67,7 @@ class TurnDms:
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
-            await self.context.service.note_dm_failure(notice.user_id, error.code)
+            await self.context.records.note_dm_failure(notice.user_id, error.code)
             return False
         return True
 
