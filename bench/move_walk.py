@@ -112,7 +112,7 @@ async def walk_moves(moves: int) -> list[tuple[int, int, int, Counter[str]]]:
                 sim.assert_no_bot_errors()
     finally:
         sys.setprofile(None)
-        threading.setprofile(None)  # type: ignore[arg-type]  # None switches it off
+        threading.setprofile(None)  # None switches it off
     return found
 
 
