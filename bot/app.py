@@ -35,15 +35,14 @@ from bot.common.components import ActionButton, ActionSelect
 from bot.common.context import Context
 from bot.common.custom_ids import FORM, ComponentId
 from bot.common.errors import ErrorHandler, report_error
-from bot.common.game_features import GameFeature
 from bot.common.pictures import Painter
 from bot.common.rate_buckets import amortise_bucket_sweeps
 from bot.common.routing import ComponentRouter, form_text
 from bot.common.translator import CatalogueTranslator
 from bot.delivery.delivery import Delivery
-from bot.delivery.records import DeliveryRecords
 from bot.delivery.turn_dms import TurnDms
 from bot.features.board_games import BoardGames
+from bot.features.game_features import GameFeature
 from bot.features.history import History
 from bot.features.information import Information
 from bot.features.learning import Learning
@@ -138,8 +137,8 @@ class LeafBot(discord.AutoShardedClient):
 
         # The shared parts, then the features on top of them.
         self.delivery = Delivery(self.context)
-        self.turn_dms = TurnDms(self.context)
-        self.errors = ErrorHandler(self.context, self.delivery)
+        self.turn_dms = TurnDms(self.context, self.delivery.records)
+        self.errors = ErrorHandler(self.context, self.delivery.publish_quietly)
         self.components = ComponentRouter(self.errors)  # what every click is handed to
         board_games = BoardGames(self.context, self.delivery, self.errors)
         leiff_tables = LeiffTables(self.context, self.delivery, self.errors)
@@ -202,7 +201,7 @@ class LeafBot(discord.AutoShardedClient):
         core = self._core
         self.context.service = core
         # what the delivery keeps of what it sent: its own calls, beside the service's
-        self.context.records = DeliveryRecords(core.repo, core.clock)
+        self.delivery.records.bind(core.repo, core.clock)
         # Board-game searches run in these worker processes (started on the first bot move).
         ai_pool.configure(self.settings.ai_workers)
         # The bot's own user id sits in its seat of games against it; login has set it.

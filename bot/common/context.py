@@ -1,8 +1,7 @@
 """The parts of the bot every feature and every shared helper works with.
 
 One :class:`Context` per client: the Discord client itself, the match service (set once the
-client's ``setup_hook`` has opened the database, or handed in by a test) and the delivery
-wing's record store beside it (:mod:`bot.delivery.records`), the painter that
+client's ``setup_hook`` has opened the database, or handed in by a test), the painter that
 draws pictures off the event loop, the book of display names and who reads which language.
 Features receive it when the client builds them; nothing reaches for the client's
 attributes by name.
@@ -15,7 +14,6 @@ import discord
 from bot.common.languages import Languages
 from bot.common.names import NameBook
 from bot.common.pictures import Painter
-from bot.delivery.records import DeliveryRecords
 from matchcore.service.protocol import GameService
 
 
@@ -30,7 +28,6 @@ class Context:
         self.names = NameBook(client)
         self.languages = Languages(client, self)
         self._service = service
-        self._records: DeliveryRecords | None = None
         # Whether the Activity is configured (DISCORD_CLIENT_ID and DISCORD_CLIENT_SECRET):
         # boards then carry a "Play on the board" button that launches it.
         self.activity = False
@@ -44,17 +41,6 @@ class Context:
     @service.setter
     def service(self, service: GameService) -> None:
         self._service = service
-
-    @property
-    def records(self) -> DeliveryRecords:
-        """What the Discord layer keeps of what it sent (set with the service)."""
-        if self._records is None:
-            raise RuntimeError("the delivery records open with the service in setup_hook")
-        return self._records
-
-    @records.setter
-    def records(self, records: DeliveryRecords) -> None:
-        self._records = records
 
     @property
     def has_service(self) -> bool:

@@ -22,10 +22,10 @@ import discord
 from bot.common.context import Context
 from bot.common.outgoing import MAX_TEXT, full_sentence
 from bot.common.responder import UNDELIVERED, Responder
-from bot.delivery.delivery import Delivery
 from engine import IllegalMove
 from i18n import N_, illegal_move, language_for, translate
 from matchcore.service import ServiceError, TooLate
+from matchcore.service.results import Update
 from wording.service_words import service_error
 
 log = logging.getLogger(__name__)
@@ -73,9 +73,10 @@ def player_message(error: BaseException, language: str) -> str | None:
 class ErrorHandler:
     """Runs the features' handlers; maps what they raise to private answers."""
 
-    def __init__(self, context: Context, delivery: Delivery) -> None:
+    def __init__(self, context: Context, publish: Callable[[Update], Awaitable[None]]) -> None:
         self.context = context
-        self.delivery = delivery
+        # how an update nobody waits for is shown (the delivery's ``publish_quietly``)
+        self.publish = publish
 
     async def run(self, interaction: discord.Interaction, handler: Handler) -> None:
         """Run one handler with a responder; every exception becomes an ephemeral answer."""
@@ -95,7 +96,7 @@ class ErrorHandler:
             if isinstance(error, TooLate) and error.update is not None:
                 # The clock's timeout was applied instead: the channel hears of it as from
                 # a tick (the refusal above has already answered the interaction).
-                await self.delivery.publish_quietly(error.update)
+                await self.publish(error.update)
         finally:
             await responder.finish()
 

@@ -223,12 +223,15 @@ class Delivery:
         self.context = context
         self._builders: dict[str, MessageBuilder] = {}
         # The DMs and the bot seats' turns are parts of their own.
-        self.dms = DirectMessages(context)
+        # what the delivery keeps of what it sent (bound to the database in setup_hook)
+        self.records = DeliveryRecords()
+        self.dms = DirectMessages(context, self.records)
         self.bot_turns = BotTurns(context, self.publish)
         # Messages of committed steps that did not go out yet, by match, and the task per
         # match that sends them (the match as it is then) until they land.
-        self.redelivery = Redelivery(context, self._send_undelivered)
-        self.match_threads = MatchThreads(context)  # a thread per match, if the server asks
+        self.redelivery = Redelivery(context, self.records, self._send_undelivered)
+        # a thread per match, if the server asks
+        self.match_threads = MatchThreads(context, self.records)
 
     def register(self, key: str, builder: MessageBuilder) -> None:
         """``key``: a kind of game (``GameKind`` value) or ``CHALLENGE``."""
@@ -237,10 +240,6 @@ class Delivery:
     @property
     def service(self) -> GameService:
         return self.context.service
-
-    @property
-    def records(self) -> DeliveryRecords:
-        return self.context.records
 
     @property
     def client(self) -> discord.Client:

@@ -15,7 +15,7 @@ import discord
 
 from bot.common.context import Context
 from bot.common.outgoing import Outgoing
-from bot.delivery.records import private_shows
+from bot.delivery.records import DeliveryRecords, private_shows
 from bot.delivery.redelivery import nonce_of
 from matchcore.records import DmFailure
 from matchcore.service.results import MatchInfo
@@ -32,8 +32,9 @@ DM_RETRY_SECONDS = 600.0
 class DirectMessages:
     """Sends a player's private message as a DM, and remembers refusals."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: Context, records: DeliveryRecords) -> None:
         self.context = context
+        self.records = records
         # user id -> their DM channel id (Discord never changes it: safe to keep per process).
         # Everything else another process may need is in the database: the users whose DMs
         # refused us and the tables told so (``DeliveryRecords.dm_failures``), every message id.
@@ -44,7 +45,7 @@ class DirectMessages:
 
     async def refusal(self, user_id: int) -> DmFailure | None:
         """The user's DM refusal as every process knows it (a ``DmFailure``), or None."""
-        return (await self.context.records.dm_failures([user_id])).get(user_id)
+        return (await self.records.dm_failures([user_id])).get(user_id)
 
     def worth_trying(self, refusal: DmFailure | None, match_id: int) -> bool:
         """Whether to try a DM despite an earlier refusal (see :data:`DM_RETRY_SECONDS`)."""
@@ -60,7 +61,7 @@ class DirectMessages:
         """Send (or edit) the player's private DM message; False when Discord refuses their
         DMs (50007), which is remembered (in the database, for every process) until a DM
         gets through again. ``refused_before``: the DMs were refused last time."""
-        records = self.context.records
+        records = self.records
         try:
             await self._deliver(match, user_id, outgoing)
         except discord.Forbidden as error:
@@ -96,6 +97,4 @@ class DirectMessages:
         )
         # the message and the version it shows in one statement: a start after a crash
         # edits it rather than posting a second one
-        await self.context.records.set(
-            match.id, {key: posted.id, private_shows(user_id): match.version}
-        )
+        await self.records.set(match.id, {key: posted.id, private_shows(user_id): match.version})

@@ -73,11 +73,23 @@ class Behind:
 
 
 class DeliveryRecords:
-    """Message ids, delivery records, a living table's lines, refused DMs."""
+    """Message ids, delivery records, a living table's lines, refused DMs. Made with the
+    delivery, bound to the database once the client has opened it (:meth:`bind`)."""
 
-    def __init__(self, repo: RecordRepository, clock: Callable[[], float]) -> None:
-        self.repo = repo
+    def __init__(self) -> None:
+        self._repo: RecordRepository | None = None
+        self.clock: Callable[[], float] = lambda: 0.0
+
+    def bind(self, repo: RecordRepository, clock: Callable[[], float]) -> None:
+        """Keep the records in ``repo``; ``clock``: the service's (a refusal's time)."""
+        self._repo = repo
         self.clock = clock
+
+    @property
+    def repo(self) -> RecordRepository:
+        if self._repo is None:
+            raise RuntimeError("the delivery records are bound in the client's setup_hook")
+        return self._repo
 
     async def set(self, match_id: int, records: Mapping[str, int]) -> bool:
         """Record message ids and delivery records by kind, in one statement (a delivery

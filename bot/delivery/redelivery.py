@@ -170,8 +170,14 @@ class Undelivered:
 class Redelivery:
     """What of each match did not go out yet, and the tasks that send it again."""
 
-    def __init__(self, context: Context, send_again: Callable[[int], Awaitable[None]]) -> None:
+    def __init__(
+        self,
+        context: Context,
+        records: DeliveryRecords,
+        send_again: Callable[[int], Awaitable[None]],
+    ) -> None:
         self.context = context
+        self.records = records
         # sends the match as it is now, for what ``pending`` holds of it
         self.send_again = send_again
         self.pending: dict[int, Undelivered] = {}
@@ -264,10 +270,6 @@ class Redelivery:
         await self.records.set(match.id, records)
         self.note_shown(match.id, match.version)
         return True
-
-    @property
-    def records(self) -> DeliveryRecords:
-        return self.context.records
 
     def note_shown(self, match_id: int, version: int) -> None:
         """The channel shows ``version`` (known without sending it)."""

@@ -22,6 +22,7 @@ from bot.common.games import game_title
 from bot.common.match_list import match_line, within_limit
 from bot.common.names import in_text
 from bot.common.themes import member_theme
+from bot.delivery.records import DeliveryRecords
 from engine import get_spec
 from i18n import translate
 from matchcore.service.results import MatchInfo
@@ -35,8 +36,9 @@ DM_CLOSED = 50007
 class TurnDms:
     """Sends the turn notices the service hands out."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: Context, records: DeliveryRecords) -> None:
         self.context = context
+        self.records = records
 
     async def send_due(self) -> int:
         """Send every notice due now; the number sent."""
@@ -67,7 +69,7 @@ class TurnDms:
         except discord.Forbidden as error:
             if error.code != DM_CLOSED:
                 raise
-            await self.context.records.note_dm_failure(notice.user_id, error.code)
+            await self.records.note_dm_failure(notice.user_id, error.code)
             return False
         return True
 

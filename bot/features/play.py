@@ -18,13 +18,13 @@ from discord import app_commands
 
 from bot.common.context import Context
 from bot.common.errors import ErrorHandler, UserFacingError
-from bot.common.game_features import GameFeature, PlayRequest
 from bot.common.games import game_choices
 from bot.common.outgoing import only_for
 from bot.common.responder import Responder
 from bot.common.time_words import clock_suggestions
 from bot.common.translator import command_text
 from bot.delivery.delivery import Delivery
+from bot.features.game_features import GameFeature, PlayRequest
 from engine import game_names, get_spec, specs
 from engine.ai.levels import LEVEL_NAMES
 from engine.spec import GameKind, OptionSpec

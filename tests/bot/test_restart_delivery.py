@@ -146,7 +146,7 @@ async def test_a_board_that_reached_the_channel_is_not_posted_again(sim, world, 
     assert public(world.channel) == count, "a second copy of the board was posted"
     assert not sim.state.messages[board.id].edited
     # the outbox's channel row is marked by the channel's record: nothing left to send
-    waiting = await restarted.client.context.records.behind()
+    waiting = await restarted.client.delivery.records.behind()
     assert match_id not in [m.match_id for m in waiting]
     # the board's buttons still play
     moved = await move(sim, restarted, world, match_id, 2)
@@ -243,7 +243,7 @@ async def test_a_board_without_buttons_posted_but_never_recorded_is_not_posted_a
     stored = await stored_match(restarted, match_id)
     assert stored.messages["board"] == answer.id
     assert stored.messages["delivered:channel"] == match.version
-    assert match_id not in [m.match_id for m in await restarted.client.context.records.behind()]
+    assert match_id not in [m.match_id for m in await restarted.client.delivery.records.behind()]
     sim.assert_no_bot_errors()
 
 
@@ -291,7 +291,7 @@ async def test_a_finished_match_whose_last_board_never_went_out_gets_it_once(
     assert public(world.channel) == before + 1
     last = last_board_message(world.channel)
     assert last.id == match.messages["board"] and versions_on(last) == {match.version}
-    assert match_id not in [m.match_id for m in await restarted.client.context.records.behind()]
+    assert match_id not in [m.match_id for m in await restarted.client.delivery.records.behind()]
     again = await sim.restart_bot(make_bot)
     await idle(again)
     assert public(world.channel) == before + 1
@@ -398,7 +398,7 @@ async def test_a_living_table_keeps_its_event_lines_across_a_restart(sim, world,
     before = event_lines(living)
     assert len(before) >= 2, living.text
     # what is kept is what the channel shows: public lines only
-    assert await bot.client.context.records.table_lines(match_id) == (living.id, before)
+    assert await bot.client.delivery.records.table_lines(match_id) == (living.id, before)
     await bot.stop()
 
     restarted = await sim.start_bot(make_bot)

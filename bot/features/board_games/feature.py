@@ -28,7 +28,6 @@ from bot.common.custom_ids import (
     RESIGN_CONFIRMED,
 )
 from bot.common.errors import ErrorHandler, UserFacingError
-from bot.common.game_features import GameFeature, PlayRequest
 from bot.common.names import excerpt
 from bot.common.outgoing import Outgoing, full_sentence
 from bot.common.responder import Responder
@@ -40,6 +39,7 @@ from bot.delivery.delivery import Delivery
 from bot.features.board_games.labels import KEEP
 from bot.features.board_games.lookup import AUTOCOMPLETE_LIMIT, MatchLookup, Note
 from bot.features.board_games.messages import BoardMessages, ChallengeMessages
+from bot.features.game_features import GameFeature, PlayRequest
 from engine import get_spec
 from engine.board import BoardState
 from engine.spec import GameKind

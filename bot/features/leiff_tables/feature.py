@@ -29,12 +29,12 @@ from bot.common.custom_ids import (
     make_id,
 )
 from bot.common.errors import ErrorHandler, UserFacingError
-from bot.common.game_features import GameFeature, PlayRequest
 from bot.common.outgoing import Outgoing
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
 from bot.common.translator import command_text
 from bot.delivery.delivery import Delivery
+from bot.features.game_features import GameFeature, PlayRequest
 from bot.features.leiff_tables.messages import LeiffMessages
 from engine import get_spec
 from engine.leiff.actions import OUT_OF_TURN_KINDS
@@ -78,7 +78,7 @@ class LeiffTables(GameFeature):
 
     def __init__(self, context: Context, delivery: Delivery, errors: ErrorHandler) -> None:
         super().__init__(context, delivery, errors)
-        self.messages = LeiffMessages(context)
+        self.messages = LeiffMessages(context, delivery.records)
 
     def register(self, router: ComponentRouter) -> None:
         router.route(LEIFF, self._click)

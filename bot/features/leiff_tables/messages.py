@@ -32,8 +32,10 @@ from bot.common.outgoing import Outgoing, match_of, sentence
 from bot.common.responder import Responder
 from bot.common.themes import member_theme, server_theme
 from bot.delivery.delivery import Delivery, MessageBuilder
+from bot.delivery.living import LivingMessages
+from bot.delivery.records import DeliveryRecords
+from bot.features.leiff_tables import living
 from bot.features.leiff_tables.labels import leiff_choices, own_slot, table_choices
-from bot.features.leiff_tables.living import LivingTables
 from engine import get_spec
 from engine.leiff.cards import display_name
 from engine.leiff.views import LeiffView
@@ -160,14 +162,20 @@ def table_step(update: Update) -> str | None:
 class LeiffMessages(MessageBuilder):
     """The lobby and table messages in the channel, and the players' hands."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: Context, records: DeliveryRecords) -> None:
         self.context = context
-        self.living = LivingTables(self)
+        self.living = LivingMessages(self, living.TABLE, records)
 
     def message_kind(self, update: Update) -> str:
         return "lobby" if match_of(update).status == "lobby" else "table"
 
-    # ---- the living table message (bot.features.leiff_tables.living) ----------------
+    # ---- the living table message (bot.delivery.living, by the table's rules) ------
+    def needs_attention(self, update: Update) -> bool:
+        return living.needs_attention(update)
+
+    def held_back(self, update: Update) -> bool:
+        return living.held_back(update)
+
     def sends_public(self, update: Update, responder: Responder | None) -> bool:
         return self.living.takes(update, responder)
 
