@@ -1,6 +1,6 @@
 """Threads the bot opens for something that lives a while (a match, a tournament's event):
 open one under a channel, post into it, reopen it when Discord archived it meanwhile, and
-archive it at the end. Nothing here knows about matches: :mod:`bot.common.match_threads`
+archive it at the end. Nothing here knows about matches: :mod:`bot.delivery.match_threads`
 uses it for a match, a tournament may use it for its event.
 
 Within Discord's rules (docs/discord-simulator.md, "Threads"):

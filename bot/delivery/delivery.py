@@ -40,11 +40,11 @@ from discord.http import handle_message_parameters
 from bot.common.components import custom_ids, disabled_copy
 from bot.common.context import Context
 from bot.common.custom_ids import ComponentId
-from bot.common.match_threads import MatchThreads
 from bot.common.outgoing import Outgoing, match_of, sentence, without_user
 from bot.common.responder import Responder
 from bot.delivery.bot_turns import BotTurns
 from bot.delivery.direct_messages import DirectMessages
+from bot.delivery.match_threads import MatchThreads
 from bot.delivery.records import DeliveryRecords
 from bot.delivery.redelivery import (
     CHANNEL_SHOWS,

@@ -38,9 +38,10 @@ from bot.common.context import Context
 from bot.common.games import game_title
 from bot.common.match_lines import places_line, result_line
 from bot.common.names import in_text
-from bot.common.redelivery import nonce_of
 from bot.common.responder import Responder
 from bot.common.threads import BotThreads, missing_permissions, player_name, thread_name
+from bot.delivery.records import DeliveryRecords
+from bot.delivery.redelivery import nonce_of
 from i18n import N_, translate
 from matchcore.service.results import MatchInfo, Update
 from wording.service_words import listing
@@ -67,8 +68,9 @@ def own_thread(match: MatchInfo) -> int | None:
 class MatchThreads:
     """Opens, reopens and closes the threads of matches for one client's delivery."""
 
-    def __init__(self, context: Context) -> None:
+    def __init__(self, context: Context, records: DeliveryRecords) -> None:
         self.context = context
+        self.records = records
         self.threads = BotThreads(context.client)
         # matches ended in their thread, waiting for a feature's last message to show
         self._closing: dict[int, Update] = {}
@@ -146,7 +148,7 @@ class MatchThreads:
                 await self._say_why(channel, language, list(PERMISSION_TEXT_IDS))
             return update
         await self.context.service.set_thread(match.id, thread.id)
-        await self.context.service.set_messages(match.id, {OWN_THREAD: thread.id})
+        await self.records.set(match.id, {OWN_THREAD: thread.id})
         messages = {**match.messages, OWN_THREAD: thread.id}
         return _in(update, thread.id, messages)
 
@@ -241,7 +243,7 @@ class MatchThreads:
         text = "\n".join(lines)[:2000]
         await channel.send(content=text, allowed_mentions=NO_MENTIONS, nonce=nonce)
         if await self.threads.archive(thread_id):
-            await self.context.service.set_messages(match.id, {CLOSED: 1})
+            await self.records.set(match.id, {CLOSED: 1})
 
 
 def _in(update: Update, thread_id: int | None, messages: dict[str, int] | None = None) -> Update:
