@@ -4,7 +4,9 @@ A ``/move`` between two members is played through the local Discord simulator ag
 real bot (SQLite, pictures drawn in a thread), with Python's profiler hook on every thread:
 each call of a function of the product (engine/, matchcore/, bot/, render/, i18n/,
 wording/, tutorial/) is noted with the file it is defined in, and a call from a function of
-one product file into another file is a hop. Reported, for the moves after the first (which
+one product file into another file is a hop (a coroutine handed to ``asyncio.gather`` or
+a task starts from the event loop, not from the file that made it: the hops are a
+floor). Reported, for the moves after the first (which
 reads the server's settings once): the files entered, the hops (distinct pairs of files,
 caller to callee) and the calls that crossed from one file to another, each the median
 over the moves; then the files by package. docs/service.md records what it printed.
@@ -22,6 +24,7 @@ import sys
 import tempfile
 import threading
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -73,15 +76,27 @@ class Walk:
         self.crossings = 0
 
 
-async def walk_moves(moves: int) -> list[tuple[int, int, int, Counter[str]]]:
-    """Play ``moves`` + 1 moves; for each but the first: files, hops, crossings, by package."""
+@dataclass
+class MoveWalk:
+    """What one move crossed: the product files entered and the hops between them."""
+
+    files: frozenset[str]
+    hops: frozenset[tuple[str, str]]
+    crossings: int
+
+    def packages(self) -> Counter[str]:
+        return Counter(f.split("/")[0] for f in self.files)
+
+
+async def walk_moves(moves: int) -> list[MoveWalk]:
+    """Play ``moves`` + 1 moves; what each but the first crossed."""
     from bench.budget import Bench, _match_id, _pick
     from discord_sim import DiscordSimulator
 
     walk = Walk()
     sys.setprofile(walk.profile)
     threading.setprofile(walk.profile)
-    found: list[tuple[int, int, int, Counter[str]]] = []
+    found: list[MoveWalk] = []
     try:
         async with DiscordSimulator(rate_limit_time_scale=0.05) as sim:
             with tempfile.TemporaryDirectory() as folder:
@@ -107,8 +122,9 @@ async def walk_moves(moves: int) -> list[tuple[int, int, int, Counter[str]]]:
                     await bench.settled(moved)
                     walk.listening = False
                     if number:
-                        packages = Counter(f.split("/")[0] for f in walk.files)
-                        found.append((len(walk.files), len(walk.hops), walk.crossings, packages))
+                        found.append(
+                            MoveWalk(frozenset(walk.files), frozenset(walk.hops), walk.crossings)
+                        )
                 sim.assert_no_bot_errors()
     finally:
         sys.setprofile(None)
@@ -121,14 +137,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--moves", type=int, default=5)
     args = parser.parse_args(argv)
     found = asyncio.run(walk_moves(args.moves))
-    files = statistics.median(f for f, _, _, _ in found)
-    hops = statistics.median(h for _, h, _, _ in found)
-    crossings = statistics.median(c for _, _, c, _ in found)
+    files = statistics.median(len(w.files) for w in found)
+    hops = statistics.median(len(w.hops) for w in found)
+    crossings = statistics.median(w.crossings for w in found)
     print(f"moves walked: {len(found)}")
     print(f"product files entered: {files:g}")
     print(f"hops (distinct caller file -> callee file): {hops:g}")
     print(f"calls from one product file into another: {crossings:g}")
-    packages = found[-1][3]
+    packages = found[-1].packages()
     print(
         "files by package (last move): "
         + ", ".join(f"{p} {n}" for p, n in sorted(packages.items()))
