@@ -44,7 +44,7 @@ async def _finished_table(
     updates = [await service.start_lobby(opened.match_id, ALICE)]
     rng = random.Random(seed)
     for _ in range(3000):
-        await service.bot_turns_idle()
+        await service.turns.idle()
         record = await service.repo.get_match(opened.match_id)
         assert record is not None
         if record.status == "finished":

@@ -32,9 +32,9 @@ import discord
 from bot.common.components import Choice, components
 from bot.common.context import Context
 from bot.common.custom_ids import TOURNAMENT
-from bot.delivery.delivery import Delivery
 from bot.common.outgoing import sentence
 from bot.common.themes import server_theme
+from bot.delivery.delivery import Delivery
 from bot.features.tournaments.words import announcement, podium_line, standings_view, title
 from i18n import translate
 from matchcore.service.protocol import GameService
@@ -324,6 +324,6 @@ class TournamentPosts:
             await user.send(content=text, allowed_mentions=discord.AllowedMentions.none())
         except discord.Forbidden as error:
             if error.code == DM_CLOSED:
-                await self.service.note_dm_failure(user_id, error.code)
+                await self.delivery.records.note_dm_failure(user_id, error.code)
         except discord.HTTPException:
             log.warning("could not remind %s of tournament %s", user_id, info.id)
