@@ -222,15 +222,13 @@ class Delivery:
     def __init__(self, context: Context) -> None:
         self.context = context
         self._builders: dict[str, MessageBuilder] = {}
-        # The DMs and the bot seats' turns are parts of their own.
-        # what the delivery keeps of what it sent (bound to the database in setup_hook)
+        # What it keeps of what it sent (bound to the database in setup_hook); the DMs, the
+        # bot seats' turns, what did not go out yet (sent again until it lands) and a
+        # thread per match (if the server asks) are parts of their own.
         self.records = DeliveryRecords()
         self.dms = DirectMessages(context, self.records)
         self.bot_turns = BotTurns(context, self.publish)
-        # Messages of committed steps that did not go out yet, by match, and the task per
-        # match that sends them (the match as it is then) until they land.
         self.redelivery = Redelivery(context, self.records, self._send_undelivered)
-        # a thread per match, if the server asks
         self.match_threads = MatchThreads(context, self.records)
 
     def register(self, key: str, builder: MessageBuilder) -> None:
