@@ -584,10 +584,6 @@ class Delivery:
         """Send (or edit) the player's private DM message (:meth:`DirectMessages.send`)."""
         return await self.dms.send(match, user_id, outgoing, refused_before=refused_before)
 
-    async def dm_refused(self, user_id: int) -> bool:
-        """Whether Discord refused this user's DMs the last time they were tried."""
-        return await self.dms.refusal(user_id) is not None
-
     async def _dm_closed_notice(self, update: Update, user_id: int) -> None:
         """Once per table while the DMs stay closed: say so in the channel."""
         match = match_of(update)

@@ -297,7 +297,8 @@ class LeiffTables(GameFeature):
         match, outgoing = await self._hand_outgoing(match_id, responder.user_id, responder.language)
         # A player whose DMs refused us may have opened them since: try once more, and if
         # the hand gets through, it lives in their DMs again from now on.
-        if await self.delivery.dm_refused(responder.user_id) and await self.delivery.try_dm(
+        refused = await self.delivery.dms.refusal(responder.user_id) is not None
+        if refused and await self.delivery.try_dm(
             match, responder.user_id, outgoing, refused_before=True
         ):
             await responder.private(translate(responder.language, "bot.leiff.dms_open_again"))
