@@ -250,16 +250,20 @@ class Redelivery:
     ) -> bool:
         """After a start, before posting the channel part of ``match`` again: whether the
         channel already shows it. A match without records (``look_first``): its recorded
-        ``kind`` of message is read back (:func:`channel_is_current`). Otherwise
-        (``look_recent``) the channel's newest messages are read: one posted before the
+        ``kind`` of message is read back (:func:`channel_is_current`); one without any
+        message recorded, and otherwise (``look_recent``), the channel's newest messages
+        are read: one posted before the
         last stop and never recorded is recorded now, not posted again. ``keeps``: whether
         its buttons stay when a newer one comes (``MessageBuilder.keeps_buttons_of``)."""
         if pending.look_first:
             pending.look_first = False
-            if not await channel_is_current(channel, match.messages.get(kind), match):
-                return False
-            self.note_shown(match.id, match.version)
-            return True
+            if match.messages.get(kind) is not None:
+                if not await channel_is_current(channel, match.messages.get(kind), match):
+                    return False
+                self.note_shown(match.id, match.version)
+                return True
+            # nothing recorded at all: a match the clock started (a tournament's step)
+            # whose first message may have gone out before the process died, unrecorded
         pending.look_recent = False
         found = await recent_showing(channel, match)
         if found is None:

@@ -69,6 +69,14 @@ def announcement_message(language: str, info: TournamentInfo, seconds: int) -> d
     }
 
 
+def nonce_of(tournament_id: int, kind: str) -> str:
+    """The nonce of a tournament's message of ``kind``: Discord answers a second post with
+    it (``enforce_nonce``, which discord.py sets with every nonce) with the message made
+    the first time, for a few minutes, so a process killed between posting and recording
+    the message posts it again harmlessly and records it then."""
+    return f"t{tournament_id}:{kind}"[:25]
+
+
 class Coalescer:
     """One pending refresh per key: a refresh asked for while one waits joins it; two
     refreshes of one key are at least ``gap`` seconds apart."""
@@ -279,14 +287,18 @@ class TournamentPosts:
         posted = await self.in_thread(
             info,
             lambda: place.send(
-                content=text, file=file, allowed_mentions=discord.AllowedMentions.none()
+                content=text,
+                file=file,
+                allowed_mentions=discord.AllowedMentions.none(),
+                nonce=nonce_of(info.id, STANDINGS),
             ),
         )
         await self.service.tournaments.set_messages(info.id, {STANDINGS: posted.id})
 
     async def post_final(self, info: TournamentInfo, language: str) -> None:
         """The final standings with the podium, in the announcement's channel (once: the
-        message is recorded, and a tournament that has one gets no second)."""
+        message is recorded, and a tournament that has one gets no second; a kill between
+        the post and the record is covered by the post's nonce)."""
         info = await self.service.tournaments.get(info.id)
         if info.messages.get(FINAL):
             return
@@ -300,7 +312,10 @@ class TournamentPosts:
         )
         try:
             posted = await self.channel(info.channel_id, info.guild_id).send(
-                content=text, file=file, allowed_mentions=discord.AllowedMentions.none()
+                content=text,
+                file=file,
+                allowed_mentions=discord.AllowedMentions.none(),
+                nonce=nonce_of(info.id, FINAL),
             )
         except discord.HTTPException:
             log.warning("could not post the final standings of tournament %s", info.id)
