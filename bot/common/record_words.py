@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine import get_spec
 from i18n import N_, ordinal, translate, translate_plural
+from matchcore.service.profiles import Opponent
 from matchcore.service.results import LeaderboardRow, PlayerStats, VsBotStats
-from matchcore.storage.season_records import OpponentRecord
 
 # the bot's levels as words (a test checks that every engine level has one)
 LEVEL_IDS = {
@@ -27,7 +27,7 @@ def games_count(language: str, count: int) -> str:
     return translate_plural(language, "bot.stats.games", "bot.stats.games.plural", count)
 
 
-def record(language: str, row: LeaderboardRow | PlayerStats | VsBotStats | OpponentRecord) -> str:
+def record(language: str, row: LeaderboardRow | PlayerStats | VsBotStats | Opponent) -> str:
     """ "3 games: 1W 2L 0D" ("3 Partien: 1S 2N 0R")."""
     return translate(
         language,

@@ -20,6 +20,32 @@ from matchcore.storage.season_records import OpponentRecord, RatingPoint
 
 
 @dataclass(frozen=True)
+class Opponent:
+    """How a member fared against one opponent in a game and pool, over the rated matches
+    they both played: ahead of them (``wins``), behind (``losses``) or level (``draws``)."""
+
+    game: str
+    pool: str
+    opponent_id: int
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+def opponent_of(record: OpponentRecord) -> Opponent:
+    return Opponent(
+        game=record.game,
+        pool=record.pool,
+        opponent_id=record.opponent_id,
+        games=record.games,
+        wins=record.wins,
+        losses=record.losses,
+        draws=record.draws,
+    )
+
+
+@dataclass(frozen=True)
 class ProfileGame:
     """One game and pool of a profile: ``points`` are (when, rating shown) oldest first,
     from the rating before the first recorded result (a newcomer's 1500 when that result
@@ -29,8 +55,8 @@ class ProfileGame:
 
     stats: PlayerStats
     points: tuple[tuple[float, int], ...]
-    favourite: OpponentRecord | None
-    versus_viewer: OpponentRecord | None
+    favourite: Opponent | None
+    versus_viewer: Opponent | None
 
 
 @dataclass(frozen=True)
@@ -55,7 +81,7 @@ def graph_points(points: list[RatingPoint]) -> tuple[tuple[float, int], ...]:
     return tuple(drawn)
 
 
-def favourite(records: list[OpponentRecord]) -> OpponentRecord | None:
+def favourite(records: list[Opponent]) -> Opponent | None:
     """The opponent met most often (of equals, the one with the lower id)."""
     people = [r for r in records if r.opponent_id > 0]
     return min(people, key=lambda r: (-r.games, r.opponent_id)) if people else None
@@ -73,9 +99,9 @@ class Profiles:
         history: dict[tuple[str, str], list[RatingPoint]] = {}
         for point in await self.repo.rating_history(guild_id, user_id):
             history.setdefault((point.game, point.pool), []).append(point)
-        opponents: dict[tuple[str, str], list[OpponentRecord]] = {}
+        opponents: dict[tuple[str, str], list[Opponent]] = {}
         for record in await self.repo.opponent_records(guild_id, user_id):
-            opponents.setdefault((record.game, record.pool), []).append(record)
+            opponents.setdefault((record.game, record.pool), []).append(opponent_of(record))
         games = []
         for row in stats:
             if not row.games:

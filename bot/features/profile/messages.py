@@ -22,9 +22,8 @@ from bot.common.record_words import (
 )
 from bot.common.time_words import pool_words
 from i18n import date_text, translate
-from matchcore.service.profiles import Profile, ProfileGame
+from matchcore.service.profiles import Opponent, Profile, ProfileGame
 from matchcore.service.results import PlayerStats
-from matchcore.storage.season_records import OpponentRecord
 from render.rating_graph import GraphPanel, GraphView
 
 MESSAGE_LIMIT = 2000  # characters of a Discord message
@@ -35,7 +34,7 @@ def game_heading(language: str, entry: ProfileGame) -> str:
     return f"{game_title(entry.stats.game)} · {pool_words(language, entry.stats.pool)}"
 
 
-def _against(language: str, met: OpponentRecord) -> str:
+def _against(language: str, met: Opponent) -> str:
     """A record against one opponent: wins, losses and draws; at a table of more than two
     sides, how often ahead, behind and level."""
     if by_places(met.game):
