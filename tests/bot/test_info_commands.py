@@ -184,7 +184,7 @@ async def test_a_leiff_game_of_four_shows_places_not_losses(sim, world, language
 
     # Shown again later (a redelivery after a restart draws it from the stored result):
     # the result and the places, no rating lines.
-    again = await LeiffMessages(bot.client.context).public_message(
+    again = await LeiffMessages(bot.client.context, bot.client.delivery.records).public_message(
         await bot.client.service.current(match_id), language, []
     )
     assert f"{words[2]} {name}" in again.content and listed in again.content, again.content
