@@ -324,6 +324,7 @@ class Delivery:
             outgoing = await self.current_private(
                 update, user_id, await self.context.languages.member(user_id)
             )
+            self.dms.look_first.add((match_id, user_id))  # posted before a kill, unrecorded?
             await self._send_private(update, user_id, outgoing, None)
             pending.users.discard(user_id)
         pending.every_player = False

@@ -16,7 +16,7 @@ import discord
 from bot.common.context import Context
 from bot.common.outgoing import Outgoing
 from bot.delivery.records import DeliveryRecords, private_shows
-from bot.delivery.redelivery import nonce_of
+from bot.delivery.redelivery import RECENT_MESSAGES, nonce_of, shown_versions
 from matchcore.records import DmFailure
 from matchcore.service.results import MatchInfo
 
@@ -39,9 +39,14 @@ class DirectMessages:
         # Everything else another process may need is in the database: the users whose DMs
         # refused us and the tables told so (``DeliveryRecords.dm_failures``), every message id.
         self._channels: dict[int, int] = {}
+        # (match, user) sent again after a failure or a start: a process that died may have
+        # posted their first DM and not recorded it, and Discord forgets the nonce after a
+        # few minutes, so the DM channel's newest messages are read before posting one.
+        self.look_first: set[tuple[int, int]] = set()
 
     def forget(self) -> None:
         self._channels.clear()
+        self.look_first.clear()
 
     async def refusal(self, user_id: int) -> DmFailure | None:
         """The user's DM refusal as every process knows it (a ``DmFailure``), or None."""
@@ -91,6 +96,15 @@ class DirectMessages:
                 return
             except discord.NotFound:
                 pass
+        if (match.id, user_id) in self.look_first:
+            self.look_first.discard((match.id, user_id))
+            found = await _recent_of_match(channel, match.id)
+            if found is not None:  # posted, never recorded: edited and recorded now
+                await channel.get_partial_message(found).edit(**outgoing.edit_kwargs())
+                await self.records.set(
+                    match.id, {key: found, private_shows(user_id): match.version}
+                )
+                return
         # (a nonce: the same version sent again after a kill is the same message)
         posted = await channel.send(
             nonce=nonce_of(match.id, match.version, str(user_id)), **outgoing.send_kwargs()
@@ -98,3 +112,15 @@ class DirectMessages:
         # the message and the version it shows in one statement: a start after a crash
         # edits it rather than posting a second one
         await self.records.set(match.id, {key: posted.id, private_shows(user_id): match.version})
+
+
+async def _recent_of_match(channel: discord.PartialMessageable, match_id: int) -> int | None:
+    """The id of one of the DM channel's newest messages that belongs to ``match_id`` (its
+    buttons carry the match), or None."""
+    try:
+        async for message in channel.history(limit=RECENT_MESSAGES):
+            if shown_versions(message, match_id):
+                return message.id
+    except discord.HTTPException as error:
+        log.info("cannot read the DMs in %s: %s", channel.id, error)
+    return None

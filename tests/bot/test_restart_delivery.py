@@ -480,3 +480,41 @@ async def test_a_table_without_records_whose_message_is_current_is_left_alone(
     assert {i: len(sim.state.messages[i].history) for i in hands.values()} == hand_revisions
     assert (await stored_match(restarted, match_id)).messages["delivered"] == match.version
     sim.assert_no_bot_errors()
+
+
+async def test_a_first_hand_posted_but_never_recorded_is_found_after_the_nonce_is_forgotten(
+    sim, world, bot, make_bot, monkeypatch
+):
+    """Killed after a player's first hand DM went out, before it was recorded, and started
+    again after Discord forgot its nonce (a few minutes): the start reads the DM channel's
+    newest messages, finds the hand of that table and edits it, rather than posting a
+    second hand (which the nonce alone would have prevented within the minutes only)."""
+    import discord_sim.server
+
+    players = [world.alice, world.bob, world.carol]
+    match_id, _ = await open_table(sim, world, players)
+    await idle(bot)
+    table = LeiffTable(sim, bot, match_id, players, world.channel)
+    match = await stored_match(bot, match_id)
+    bob_hand = await table.hand_message(world.bob)
+    assert match.messages[f"hand:{world.bob.id}"] == bob_hand.id
+    # the kill: Bob's hand went out, its record did not
+    await bot.client.service.repo._write(
+        "DELETE FROM match_messages WHERE match_id = ? AND kind IN (?, ?)",
+        (match_id, f"hand:{world.bob.id}", f"delivered:{world.bob.id}"),
+    )
+    await records_as_a_crash_left_them(bot, match_id, {"delivered": match.version - 1})
+    hands = {p.id: len(sim.dms(p)) for p in players}
+    await bot.stop()
+    monkeypatch.setattr(discord_sim.server, "NONCE_SECONDS", 0.0)  # the minutes have passed
+
+    restarted = await sim.start_bot(make_bot)
+    await idle(restarted)
+    table.handle = restarted
+    assert {p.id: len(sim.dms(p)) for p in players} == hands, "a second hand was posted"
+    assert (await table.hand_message(world.bob)).id == bob_hand.id
+    stored = await stored_match(restarted, match_id)
+    assert stored.messages[f"hand:{world.bob.id}"] == bob_hand.id
+    assert stored.messages["delivered"] == match.version
+    await table.audit()
+    sim.assert_no_bot_errors()
