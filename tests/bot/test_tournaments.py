@@ -93,6 +93,10 @@ async def test_a_round_robin_of_6_is_played_in_the_channel(sim, world, language,
         for m in world.channel.messages
     )
     assert f"<#{thread.id}>" in event.current_announcement().text
+    # the event is over: its buttons are grey; it was rated: every game counted
+    assert all(b.disabled for b in event.current_announcement().buttons)
+    board = await event.service.leaderboard(world.guild.id, "lefe", limit=10, pool="daily")
+    assert {r.user_id: r.games for r in board} == dict.fromkeys(users, 5)
     sim.assert_no_bot_errors()
 
 
@@ -288,7 +292,7 @@ async def test_with_a_thread_per_match_each_game_has_its_own_thread(sim, world, 
     )
     players = members(sim, world, 4)
     users = {p.id: p for p in players}
-    event = await create(sim, world, bot, game="lefe", format="round_robin", size=5)
+    event = await create(sim, world, bot, game="lefe", format="round_robin", size=5, rated=False)
     await event.join(players)
     await sim.slash(world.admin, "tournament start", tournament=event.id)
     await event.settle()
@@ -312,6 +316,8 @@ async def test_with_a_thread_per_match_each_game_has_its_own_thread(sim, world, 
     assert not any(
         m.attachments and is_board_picture(m.attachments[0].filename) for m in event.thread.messages
     )
+    # an unrated event: its games count for nobody's rating
+    assert await event.service.leaderboard(world.guild.id, "lefe", pool="daily") == []
     sim.assert_no_bot_errors()
 
 
