@@ -92,7 +92,11 @@ async def walk_moves(moves: int) -> list[MoveWalk]:
     """Play ``moves`` + 1 moves; what each but the first crossed."""
     from bench.budget import Bench, _match_id, _pick
     from discord_sim import DiscordSimulator
+    from render.offload import shutdown_renderer
 
+    # threading.setprofile() reaches only threads started after it: the picture threads of
+    # an earlier bot in this process (a test run) are stopped, so new ones carry the hook
+    shutdown_renderer()
     walk = Walk()
     sys.setprofile(walk.profile)
     threading.setprofile(walk.profile)

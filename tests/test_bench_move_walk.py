@@ -4,9 +4,13 @@ the product's."""
 from __future__ import annotations
 
 from bench.move_walk import PRODUCT, walk_moves
+from render.offload import render_async
 
 
 async def test_the_walk_of_a_move_enters_the_files_on_its_path() -> None:
+    # the picture threads already running, as after an earlier test in this process: the
+    # walk must still see the picture drawn in one (render/board.py below)
+    await render_async(sum, [1, 2])
     (walk,) = await walk_moves(1)
     on_the_path = {
         "bot/features/board_games/feature.py",  # /move
