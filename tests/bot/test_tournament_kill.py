@@ -65,6 +65,9 @@ async def test_kills_in_the_middle_of_a_round_robin_lose_and_double_nothing(
                 game="lefe",
                 format="round_robin",
                 size=5,
+                # unrated: a rated game is mined for puzzles in the AI pool's worker
+                # processes, which a SIGKILL of the bot leaves behind, orphaned
+                rated=False,
             )
             announcement = made.last_message
             button = next(b for b in announcement.buttons if b.custom_id)
