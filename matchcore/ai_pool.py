@@ -33,6 +33,7 @@ from concurrent.futures.process import BrokenProcessPool
 from engine import board_game_names, get_board_game, origins, register_all
 from engine.ai import puzzles, review
 from engine.ai.levels import choose_move_from_json, get_level, position_seed, search_move
+from matchcore.worker_processes import exit_with_parent
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,9 @@ class AIPool:
     def _pool(self) -> ProcessPoolExecutor:
         if self._executor is None:
             self._executor = ProcessPoolExecutor(
-                max_workers=self.max_workers, mp_context=multiprocessing.get_context("spawn")
+                max_workers=self.max_workers,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=exit_with_parent,  # no worker outlives a killed bot
             )
         return self._executor
 

@@ -15,7 +15,7 @@ import functools
 import gc
 import logging
 import multiprocessing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -26,6 +26,7 @@ from engine.board import BoardState
 from engine.leiff import Leiff
 from engine.leiff.views import LeiffView
 from i18n import DEFAULT_LANGUAGE
+from matchcore.worker_processes import exit_with_parent
 from render import review as review_pictures
 from render.annotations import board_panel, hint_cells
 from render.encode import png_bytes
@@ -139,6 +140,12 @@ def refusal_png_from_json(
 def tutorial_png(game: str, number: int, language: str, theme: str) -> bytes:
     """A tutorial page's picture (each worker remembers the pages it has drawn)."""
     return tutorial_page(game, number, language, theme=theme).picture()
+
+
+def _start_worker(games: Iterable[str]) -> None:
+    """A picture worker's start: it ends with the bot, and knows the bot's games."""
+    exit_with_parent()
+    register_all(games)
 
 
 def _warm_up() -> int:
@@ -272,7 +279,7 @@ class Painter:
         return ProcessPoolExecutor(
             max_workers=self.workers,
             mp_context=context,
-            initializer=register_all,
+            initializer=_start_worker,
             initargs=(origins(),),
         )
 

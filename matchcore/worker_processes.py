@@ -1,0 +1,28 @@
+"""Worker processes that end with the process that started them.
+
+The picture and AI pools' workers wait for work on a pipe. When the bot is stopped cleanly
+the pools shut them down; when it is killed (kill -9, out of memory) nothing does, and
+spawned workers then wait for ever: every hard restart would leave another set behind,
+holding memory. So each worker watches its parent and exits as soon as it is gone.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+PARENT_CHECK_SECONDS = 1.0
+
+
+def exit_with_parent(check_seconds: float = PARENT_CHECK_SECONDS) -> None:
+    """Run in a worker process (a pool's initializer): end this process once the process
+    that started it has gone (its parent id changes when it is re-parented)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(check_seconds)
+        os._exit(0)  # no clean-up to wait for: the work belonged to the dead parent
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
