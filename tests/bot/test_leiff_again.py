@@ -181,8 +181,8 @@ async def test_a_table_played_in_its_thread_is_played_again_from_the_channel(sim
     assert table.thread_id is None and table.id != match_id
     await sim.click(world.alice, final, button.custom_id)
     newest = world.channel.public_messages[-1]
-    await sim.click(world.bob, newest, "Start")
-    await bot.client.delivery.bots_idle()
+    started = await sim.click(world.bob, newest, "Start")
+    await idle(bot, started)  # the thread opened and recorded, not only the bots' turns done
     first_thread, second = sim.threads(world.channel)
     assert first_thread is first and first.archived and not second.archived
     assert (await service.get_match(table.id)).thread_id == second.id
