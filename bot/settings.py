@@ -23,7 +23,9 @@ To get one:
      or export it in your shell:  export DISCORD_TOKEN=your-token-here
   4. Invite the bot: "OAuth2" -> "URL Generator", tick the scopes "bot" and
      "applications.commands", the permissions "Send Messages", "Attach Files",
-     "Embed Links" and "Read Message History", open the generated URL and pick your server.
+     "Embed Links" and "Read Message History" (and "Create Public Threads" and "Send
+     Messages in Threads" for threads per match and for tournaments), open the generated
+     URL and pick your server.
 No privileged intents are needed.
 Then run `make run` again."""
 
