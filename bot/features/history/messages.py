@@ -120,8 +120,36 @@ class HistoryMessage:
         return {"content": None, "embed": None, "attachments": [], "view": self.components()}
 
 
+class PicturePage:
+    """A replay page: one picture and its controls, sent as a new message or put in place
+    of the page before (a subclass gives ``picture``, ``filename`` and ``components``)."""
+
+    picture: bytes
+
+    @property
+    def filename(self) -> str:
+        raise NotImplementedError
+
+    def components(self) -> FixedComponents:
+        raise NotImplementedError
+
+    def file(self) -> discord.File:
+        return discord.File(io.BytesIO(self.picture), filename=self.filename)
+
+    def send_kwargs(self) -> dict[str, Any]:
+        return {"file": self.file(), "view": self.components()}
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        return {
+            "content": None,
+            "embed": None,
+            "attachments": [self.file()],
+            "view": self.components(),
+        }
+
+
 @dataclass(frozen=True)
-class ReplayMessage:
+class ReplayMessage(PicturePage):
     """One position of a finished board match: its title, the picture, the move played to
     reach it with the moves around it, and the controls."""
 
@@ -202,17 +230,3 @@ class ReplayMessage:
         )
         context = LayoutContext(REPLAY, self.match_id, ply, filename=self.filename)
         return FixedComponents(layout_payload(blocks, context), v2=True)
-
-    def file(self) -> discord.File:
-        return discord.File(io.BytesIO(self.picture), filename=self.filename)
-
-    def send_kwargs(self) -> dict[str, Any]:
-        return {"file": self.file(), "view": self.components()}
-
-    def edit_kwargs(self) -> dict[str, Any]:
-        return {
-            "content": None,
-            "embed": None,
-            "attachments": [self.file()],
-            "view": self.components(),
-        }

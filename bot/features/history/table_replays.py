@@ -11,7 +11,6 @@ after a restart.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from typing import Any
 
@@ -34,6 +33,7 @@ from bot.common.match_lines import places_line, result_line
 from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.themes import member_theme
+from bot.features.history.messages import PicturePage
 from engine.leiff.views import LeiffView
 from i18n import N_, translate
 from matchcore.service.results import MatchInfo, TableReplay
@@ -42,7 +42,7 @@ ACCENT = 0x5B6B8C  # the board replays' slate blue
 
 
 @dataclass(frozen=True)
-class TableReplayMessage:
+class TableReplayMessage(PicturePage):
     """One round of a finished Leiff table: its title, the round, the table picture (the
     channel's view at the round's end) and, on the last page, how the game ended."""
 
@@ -102,20 +102,6 @@ class TableReplayMessage:
         )
         context = LayoutContext(REPLAY, self.match_id, page, filename=self.filename)
         return FixedComponents(layout_payload(blocks, context), v2=True)
-
-    def file(self) -> discord.File:
-        return discord.File(io.BytesIO(self.picture), filename=self.filename)
-
-    def send_kwargs(self) -> dict[str, Any]:
-        return {"file": self.file(), "view": self.components()}
-
-    def edit_kwargs(self) -> dict[str, Any]:
-        return {
-            "content": None,
-            "embed": None,
-            "attachments": [self.file()],
-            "view": self.components(),
-        }
 
 
 def round_view(replay: TableReplay, page: int) -> tuple[int, LeiffView]:
