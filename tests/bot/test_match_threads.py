@@ -309,3 +309,56 @@ async def test_a_thread_discord_refuses_leaves_no_start_line_and_the_match_in_th
     assert any("Create Public Threads" in m.text for m in world.channel.public_messages)
     assert last_board_message(world.channel).channel is world.channel
     sim.assert_no_bot_errors()
+
+
+async def test_a_move_typed_in_the_channel_links_the_thread_the_match_plays_in(
+    sim, world, language, bot
+):
+    await threads_on(sim, world, language)
+    challenge = await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=5)
+    await sim.click(
+        world.bob, challenge.last_message, translate(language, "bot.challenge.button.accept")
+    )
+    [thread] = sim.threads(world.channel)
+    match_id = await only_match(bot, world)
+    label = translate(language, "bot.match.label", game="Lefe", opponent="bob", match=match_id)
+    where = f"{label}: <#{thread.id}>"
+    in_channel = len(world.channel.public_messages)
+
+    # Typed in the channel (not the thread): a private pointer to the thread, not "no match"
+    moved = await sim.slash(world.alice, "move", cell="c3")
+    assert moved.ephemeral
+    assert moved.text == translate(language, "bot.match.error.in_thread", where=where)
+    resigned = await sim.slash(world.bob, "resign")
+    label = translate(language, "bot.match.label", game="Lefe", opponent="alice", match=match_id)
+    assert resigned.ephemeral
+    assert resigned.text == translate(
+        language, "bot.match.error.in_thread", where=f"{label}: <#{thread.id}>"
+    )
+    assert len(world.channel.public_messages) == in_channel
+    match = await stored_match(bot, match_id)
+    assert match.status == "running"
+
+    # in the thread the same move plays
+    played = await sim.slash(world.alice, "move", cell="c3", channel=thread)
+    assert not played.ephemeral and played.last_message.channel is thread
+    # a member with no match at all still hears that there is none here
+    nothing = await sim.slash(world.carol, "move", cell="c3")
+    assert nothing.ephemeral
+    assert nothing.text == translate(language, "bot.error.no_match_here")
+    sim.assert_no_bot_errors()
+
+
+async def test_two_matches_in_threads_are_each_linked_from_the_channel(sim, world, bot, clock):
+    await threads_on(sim, world, "en")
+    for opponent in (world.bob, world.carol):
+        challenge = await sim.slash(world.alice, "play", game="lefe", opponent=opponent, size=5)
+        await sim.click(opponent, challenge.last_message, "Accept")
+        clock.advance(60)  # past the challenge cooldown
+    threads = sim.threads(world.channel)
+    assert len(threads) == 2
+    refused = await sim.slash(world.alice, "move", cell="c3")
+    assert refused.ephemeral and refused.text.startswith("Your matches are played in")
+    for thread in threads:
+        assert f"<#{thread.id}>" in refused.text
+    sim.assert_no_bot_errors()

@@ -113,6 +113,7 @@ class MatchLookup:
                 )
             return chosen, None
         if not matches:
+            await self._in_their_threads(interaction, language, user_id)
             raise UserFacingError(await self._no_board_match(interaction, user_id, for_a_move))
         if len(matches) == 1:
             return matches[0], None
@@ -135,6 +136,36 @@ class MatchLookup:
     async def _yours_here(self, language: str, matches: list[MatchInfo], user_id: int) -> str:
         labels = [await self.match_label(language, m, user_id, in_message=True) for m in matches]
         return ", ".join(labels)
+
+    async def _in_their_threads(
+        self, interaction: discord.Interaction, language: str, user_id: int
+    ) -> None:
+        """Typed in the channel of matches that each play in a thread of their own
+        (``match_threads``): refused with a link to each of the caller's threads here, as
+        the channel holds none of their boards. (Read only when nothing matched here: a
+        refusal may cost one more query, a move never.)"""
+        assert interaction.guild_id is not None
+        here = interaction.channel_id
+        threaded = [
+            match
+            for match in await self.context.service.user_matches(user_id, interaction.guild_id)
+            if match.status == "running"
+            and match.channel_id == here
+            and match.thread_id not in (None, here)
+            and get_spec(match.game).is_board_game
+        ]
+        if not threaded:
+            return
+        where = [
+            f"{await self.match_label(language, m, user_id, in_message=True)}: <#{m.thread_id}>"
+            for m in threaded
+        ]
+        raise UserFacingError(
+            N_("bot.match.error.in_thread")
+            if len(where) == 1
+            else N_("bot.match.error.in_threads"),
+            where=", ".join(where),
+        )
 
     async def _no_board_match(
         self, interaction: discord.Interaction, user_id: int, for_a_move: bool
