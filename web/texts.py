@@ -61,6 +61,9 @@ PAGE_TEXTS = (
 
 LEVELS = ("easy", "normal", "hard")
 
+# The units a clock's time left is written in, as the bot writes times (i18n.typed).
+DURATION_UNITS = ("duration.day", "duration.hour", "duration.minute")
+
 # A match that is not running, in the status line (a finished game says why it ended).
 STATUS_TEXTS = {
     "lobby": N_("web.status.lobby"),
@@ -83,6 +86,10 @@ def page_texts(language: str) -> dict[str, str]:
     # as written, placeholders and all: the page fills them in ({name})
     catalogue = translations(language_for(language))
     texts = {msgid.removeprefix("web."): catalogue.gettext(msgid) for msgid in PAGE_TEXTS}
+    # the clock's units, both forms with {count} (the page picks one: web/frontend/src/clock.ts)
+    for unit in DURATION_UNITS:
+        texts[unit] = catalogue.ngettext(unit, f"{unit}.plural", 1)
+        texts[f"{unit}.plural"] = catalogue.ngettext(unit, f"{unit}.plural", 2)
     for level in LEVELS:
         texts[f"level.{level}"] = translate(language, f"bot.level.{level}")
     for game in (*board_game_names(), "leiff"):

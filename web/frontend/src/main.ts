@@ -2,6 +2,7 @@
 // what the player means. It never decides a rule: the legal moves come from the server.
 
 import { drawBackground, drawHoles, drawPieces, type Marks } from "./board";
+import { timeLeft } from "./clock";
 import { activityMatches, clientId, inDiscord, signInWithDiscord } from "./discord";
 import { showLeiff, showLobby } from "./leiff";
 import { puzzleEvents, puzzleRefused, showPuzzle, showPuzzleResult } from "./puzzle";
@@ -471,11 +472,7 @@ function isRunning(frame: StateFrame): boolean {
 function tickClocks(): void {
   const now = (Date.now() + clockOffset) / 1000;
   for (const clock of document.querySelectorAll<HTMLElement>(".clock")) {
-    const left = Math.max(0, Math.round(Number(clock.dataset.deadline) - now));
-    const hours = Math.floor(left / 3600);
-    const minutes = Math.floor((left % 3600) / 60);
-    const seconds = String(left % 60).padStart(2, "0");
-    clock.textContent = `${t("clock")} ${hours ? `${hours}:${String(minutes).padStart(2, "0")}` : minutes}:${seconds}`;
+    clock.textContent = `${t("clock")} ${timeLeft(t, Number(clock.dataset.deadline) - now)}`;
   }
 }
 window.setInterval(tickClocks, 1000);
