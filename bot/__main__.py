@@ -11,6 +11,11 @@ import asyncio
 import sys
 
 from bot.settings import TOKEN_HELP, Settings
+from i18n import N_, translate
+from i18n.console import console_language
+
+# Where the web table listens, once it does (the console's language, as TOKEN_HELP).
+WEB_OPEN = N_("console.web_open")
 
 
 def main() -> int:
@@ -29,10 +34,11 @@ def run_local(settings: Settings) -> int:
 
     check_host(settings.web_host, signed_in=False)
     configure_logging(settings.log_level)
-    print(TOKEN_HELP, file=sys.stderr)
+    language = console_language()
+    print(translate(language, TOKEN_HELP), file=sys.stderr)
 
     def ready(address: str) -> None:
-        print(f"The web table is open at {address} (Ctrl-C stops it).", flush=True)
+        print(translate(language, WEB_OPEN, address=address), flush=True)
 
     try:
         return asyncio.run(

@@ -10,24 +10,12 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from i18n import N_
 from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 
-TOKEN_HELP = """\
-No Discord bot token found (DISCORD_TOKEN is not set).
-
-To get one:
-  1. Open https://discord.com/developers/applications and click "New Application".
-  2. In the application, open "Bot", click "Reset Token" and copy the token.
-  3. Put it in a file named .env in the project folder (see .env.example):
-         DISCORD_TOKEN=your-token-here
-     or export it in your shell:  export DISCORD_TOKEN=your-token-here
-  4. Invite the bot: "OAuth2" -> "URL Generator", tick the scopes "bot" and
-     "applications.commands", the permissions "Send Messages", "Attach Files",
-     "Embed Links" and "Read Message History" (and "Create Public Threads" and "Send
-     Messages in Threads" for threads per match and for tournaments), open the generated
-     URL and pick your server.
-No privileged intents are needed.
-Then run `make run` again."""
+# What ``make run`` says without a token: how to connect the bot (in the console's language,
+# i18n.console; the steps themselves are the catalogue's, English and German).
+TOKEN_HELP = N_("console.no_token")
 
 
 def load_dotenv(path: Path) -> dict[str, str]:

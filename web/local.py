@@ -15,7 +15,8 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from i18n import LANGUAGES
+from i18n import LANGUAGES, N_, translate
+from i18n.console import console_language
 from matchcore import ai_pool
 from matchcore.service import Choices, MatchService
 from matchcore.storage import open_repository
@@ -28,6 +29,9 @@ log = logging.getLogger(__name__)
 
 LOCAL = LocalTable(guild_id=1, channel_id=1, bot_user_id=LOCAL_BOT)
 TICK_SECONDS = 1.0
+# Why the table without Discord's sign-in will not listen on another address (the console's
+# language, i18n.console).
+HOST_REFUSED = N_("console.web_host_refused")
 
 
 def check_host(host: str, signed_in: bool) -> None:
@@ -36,10 +40,7 @@ def check_host(host: str, signed_in: bool) -> None:
     if signed_in:
         return
     if not is_loopback_host(host):
-        raise SystemExit(
-            f"WEB_HOST={host} would serve the web table to other machines, which needs "
-            "Discord's sign-in: without it, use 127.0.0.1 (docs/web.md)"
-        )
+        raise SystemExit(translate(console_language(), HOST_REFUSED, host=host))
 
 
 def service_choices() -> Choices:

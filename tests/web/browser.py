@@ -75,9 +75,12 @@ class LocalServer:
     table alone, on a SQLite file of its own (or the database at ``url``, its log beside
     ``database``) and a free port."""
 
-    def __init__(self, database: Path, url: str | None = None) -> None:
+    def __init__(
+        self, database: Path, url: str | None = None, environ: dict[str, str] | None = None
+    ) -> None:
         env = {
             **os.environ,
+            **(environ or {}),
             "DISCORD_TOKEN": "",
             "DATABASE_URL": url or f"sqlite:///{database}",
             "WEB_HOST": "127.0.0.1",
@@ -95,7 +98,7 @@ class LocalServer:
             stderr=self.log.open("w"),
             text=True,
         )
-        self.address = ""
+        self.address = self.said = ""
         assert self.process.stdout is not None
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
@@ -104,6 +107,7 @@ class LocalServer:
                 break
             if "http://" in line:
                 self.address = line[line.index("http://") :].split()[0]
+                self.said = line.strip()  # the line saying where the table is
                 break
         if not self.address:
             self.stop()
