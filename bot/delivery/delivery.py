@@ -133,6 +133,29 @@ async def _strip_buttons(
         log.debug("could not clear the buttons of message %s: %s", message_id, error)
 
 
+async def _in_place(
+    update: Update,
+    kind: str,
+    channel: discord.PartialMessageable,
+    clicked: Responder | None,
+    public: Outgoing,
+) -> discord.Message | None:
+    """A lobby's or a finished challenge's message, edited to show ``update`` (None: a new
+    message is to be posted). ``clicked``: the click on a channel message that made it.
+    A lobby changed by a click elsewhere (**Play again** on the finished table) or sent
+    after a restart edits the lobby shown all the same: it is never posted twice."""
+    in_place = kind == "lobby" or update.kind in CHALLENGE_END_KINDS
+    if clicked is not None and in_place and await clicked.update_origin(**public.edit_kwargs()):
+        return clicked.origin
+    shown = update.match.messages.get(kind) if update.match is not None else None
+    if kind != "lobby" or shown is None or clicked is not None:
+        return None
+    try:
+        return await channel.get_partial_message(shown).edit(**public.edit_kwargs())
+    except discord.NotFound:
+        return None  # deleted: posted again
+
+
 class MessageBuilder(ABC):
     """What a feature builds for the updates of its kind of game. Every builder makes the
     channel message (the abstract methods); the other defaults suit a game without
@@ -481,14 +504,14 @@ class Delivery:
         )
 
         # A lobby or a finished challenge is one message kept up to date in place.
-        if origin_is_public and (kind == "lobby" or update.kind in CHALLENGE_END_KINDS):
-            assert responder is not None and origin is not None
-            if await responder.update_origin(**public.edit_kwargs()):
-                if update.match is not None:
-                    await self.records.set(
-                        update.match.id, {kind: origin.id, CHANNEL_SHOWS: update.match.version}
-                    )
-                return origin
+        shown = await _in_place(
+            update, kind, channel, responder if origin_is_public else None, public
+        )
+        if shown is not None:
+            if update.match is not None:
+                records = {kind: shown.id, CHANNEL_SHOWS: update.match.version}
+                await self.records.set(update.match.id, records)
+            return shown
         messages = update.match.messages if update.match is not None else {}
         previous = messages.get(kind)
         builder = self.builder_for(update)

@@ -218,3 +218,43 @@ async def test_a_new_table_committed_just_before_a_crash_is_posted_once_at_the_n
     seated = await sim.click(world.alice, final, again_button(final))
     assert seated.text == f"You sit at table #{opened.match_id}."
     sim.assert_no_bot_errors()
+
+
+async def test_a_seat_taken_with_play_again_updates_the_lobby_shown_in_place(
+    sim, world, language, bot
+):
+    """A player sitting down with **Play again** changes the new table's lobby message: it
+    is edited to show them seated, never posted again (the channel keeps one lobby)."""
+    await long_clocks(sim, world)
+    players = [world.alice, world.bob, world.carol]
+    await open_table(sim, world, players, language)
+    await leave(sim, world.carol)
+    await leave(sim, world.bob)
+    await bot.client.delivery.bots_idle()
+    final = world.channel.messages[-1]
+    await sim.click(world.bob, final, again_button(final))
+    service = bot.client.service
+    (table,) = [m for m in await service.user_matches(world.bob.id) if m.status == "lobby"]
+    lobby = world.channel.public_messages[-1]
+    assert table.messages["lobby"] == lobby.id
+    before = [m.id for m in world.channel.public_messages]
+
+    for player in (world.alice, world.carol):
+        again = sim.state.messages[final.id]
+        await sim.click(player, again, again_button(again))
+        assert [m.id for m in world.channel.public_messages] == before  # nothing new posted
+        shown = sim.state.messages[lobby.id]
+        assert shown.edited and f"**{player.name}**" in shown.text
+        assert any(
+            b.label == translate(language, "bot.leiff.button.start") and not b.disabled
+            for b in shown.buttons
+        )
+    seated = await service.get_match(table.id)
+    assert [s.user_id for s in seated.seats] == [world.bob.id, world.alice.id, world.carol.id]
+    assert seated.messages["lobby"] == lobby.id
+    # the lobby shown is the one that starts the table
+    await sim.click(
+        world.bob, sim.state.messages[lobby.id], translate(language, "bot.leiff.button.start")
+    )
+    assert (await service.get_match(table.id)).status == "running"
+    sim.assert_no_bot_errors()
