@@ -123,15 +123,22 @@ class LocalServer:
                 self.process.wait()
 
 
-def wait_for(condition: Callable[[], Any], timeout: float = 20.0, what: str = "the page") -> Any:
-    """Poll ``condition`` until it returns something true; fail after ``timeout`` s."""
+def wait_for(
+    condition: Callable[[], Any],
+    timeout: float = 20.0,
+    what: str = "the page",
+    describe: Callable[[], str] | None = None,
+) -> Any:
+    """Poll ``condition`` until it returns something true; fail after ``timeout`` s, saying
+    what ``describe`` finds then (what the page shows, the server's log)."""
     deadline = time.monotonic() + timeout
     while True:
         value = condition()
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
+            found = f": {describe()}" if describe is not None else ""
+            raise AssertionError(f"timed out waiting for {what}{found}")
         time.sleep(0.03)
 
 
