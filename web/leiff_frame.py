@@ -11,6 +11,7 @@ viewer's own). The lines and the labels are worded as the Discord layer words th
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Mapping
 from typing import Any
@@ -25,7 +26,7 @@ from render.leiff.cards import special_subtitle
 from render.leiff.words import drinks_text, round_line, score_details, table_status
 from web.sessions import Identity
 from web.texts import BOT_NAME, STATUS_TEXTS
-from wording.leiff_actions import action_words, beside_label
+from wording.leiff_actions import action_words
 from wording.service_words import leiff_event
 
 
@@ -106,19 +107,11 @@ def leiff_frame(
     actions: list[dict[str, Any]] = []
     hand_version = None
     if seat is not None and running:
-        for action in leiff_logic.controls(view, seat):
-            words = action_words(language, action, who, seat)
-            actions.append(
-                {
-                    "action": action,
-                    "label": words.label,
-                    "family": words.family,
-                    "menu": words.menu,
-                    "card": list(words.card) if words.card else None,
-                    "beside": _beside(language, action),
-                    "free": action.startswith("rule"),
-                }
-            )
+        named = tuple(who)
+        actions = [
+            action_json(language, action, named, seat)
+            for action in leiff_logic.controls(view, seat)
+        ]
         hand_version = leiff_logic.hand_version(view, seat)
     lines = [
         leiff_event(language, {"said": {"code": e["code"], "params": e["params"]}, "names": who})
@@ -159,16 +152,39 @@ def leiff_frame(
     }
 
 
-def _beside(language: str, action: str) -> str | None:
-    """The short label of an action shown beside the card it is about."""
-    own = beside_label(language, action)
-    if own is not None:
-        return own
-    if action.startswith("catch "):
-        return translate(language, CATCH_BESIDE)
-    if action.startswith("peek ") and "." in action:
-        return translate(language, "bot.leiff.beside.look")
-    return None
+def action_json(
+    language: str, action: str, seat_names: tuple[str, ...], reader: int
+) -> dict[str, Any]:
+    """One offered action as the page shows it: its label, its family's menu, the card it
+    is about and its short label beside that card."""
+    found = dict(_worded(language, action, seat_names, reader))
+    found["card"] = list(found["card"]) if found["card"] else None  # (kept as a tuple)
+    return found
+
+
+# The same few dozen actions are offered at a table step after step (a match of each own
+# slot, a catch of every other card), to each seat in its language: each is parsed and
+# worded once, not once per frame (bench/web_frames.py; docs/benchmarks/web.md). The
+# Discord layer keeps its choices the same way (bot/features/leiff_tables/labels.py).
+@functools.lru_cache(maxsize=4096)
+def _worded(
+    language: str, action: str, seat_names: tuple[str, ...], reader: int
+) -> tuple[tuple[str, Any], ...]:
+    words = action_words(language, action, seat_names, reader)
+    beside = words.beside
+    if beside is None and words.kind == "catch":
+        beside = translate(language, CATCH_BESIDE)
+    elif beside is None and words.kind == "peek_at":
+        beside = translate(language, "bot.leiff.beside.look")
+    return (
+        ("action", action),
+        ("label", words.label),
+        ("family", words.family),
+        ("menu", words.menu),
+        ("card", words.card),
+        ("beside", beside),
+        ("free", action.startswith("rule")),
+    )
 
 
 CATCH_BESIDE = N_("web.leiff.catch")

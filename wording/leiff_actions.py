@@ -156,6 +156,10 @@ class ActionWords:
     family: str
     menu: str
     card: tuple[int, int] | None
+    # the parsed action's kind ("catch", "peek_at"; the first word of one not parsed) and
+    # its short label beside the reader's own card (None: none), from the same one parse
+    kind: str = ""
+    beside: str | None = None
 
 
 def action_words(
@@ -173,11 +177,11 @@ def action_words(
 
     parsed = parsed_action(action)
     if parsed is not None and parsed.kind == "rule":
-        return ActionWords(action, translate(language, RULE_PROMPT), "", "", None)
+        return ActionWords(action, translate(language, RULE_PROMPT), "", "", None, "rule")
     known = ACTION_TEXTS.get(parsed.kind) if parsed is not None else None
     if parsed is None or known is None:
         verb = action.split()[0] if action.split() else action
-        return ActionWords(action, action[:80], verb, f"{verb}…", None)
+        return ActionWords(action, action[:80], verb, f"{verb}…", None, verb)
     words = known.words(parsed.numbers, seat, steps)
     text = known.text
     if reader is not None and parsed.kind in ("peek_at", "trade"):
@@ -188,8 +192,15 @@ def action_words(
             text = YOUR_SLOT["trade_with"]
             words = {key: value for key, value in words.items() if key != "other"}
     menu = translate(language, known.menu) if known.menu else ""
+    beside = translate(language, BESIDE[parsed.kind]) if parsed.kind in BESIDE else None
     return ActionWords(
-        action, translate(language, text, **words), known.family, menu, _card(parsed, reader)
+        action,
+        translate(language, text, **words),
+        known.family,
+        menu,
+        _card(parsed, reader),
+        parsed.kind,
+        beside,
     )
 
 
@@ -200,11 +211,3 @@ def _card(parsed: Action, reader: int | None) -> tuple[int, int] | None:
     if parsed.kind in ("catch", "peek_at"):
         return (parsed.numbers[0], parsed.numbers[1])
     return None
-
-
-def beside_label(language: str, action: str) -> str | None:
-    """The short label of an action on the reader's own card, shown beside that card."""
-    parsed = parsed_action(action)
-    if parsed is None or parsed.kind not in BESIDE:
-        return None
-    return translate(language, BESIDE[parsed.kind])
