@@ -156,6 +156,8 @@ class LeafBot(discord.AutoShardedClient):
         self.tournaments_resumed: asyncio.Task[int] | None = None
         tournaments = TournamentDesk(self.context, self.errors, self.tournament_posts)
         tournaments.register(self.components)
+        preferences = Preferences(self.context, self.errors, self.delivery)
+        preferences.register(self.components)
         board_games.on_review = self.reviewing.open
         board_games.on_answer = self.puzzle_desk.answer
         self._mining: asyncio.Task[None] | None = None
@@ -174,7 +176,7 @@ class LeafBot(discord.AutoShardedClient):
             self.reviewing,
             self.puzzle_desk,
             ServerSettings(self.context, self.errors),
-            Preferences(self.context, self.errors, self.delivery),
+            preferences,
             tournaments,
         )
 

@@ -34,7 +34,9 @@ REVIEW = "v"
 PUZZLE = "z"
 # a tournament's announcement: target is the tournament id, version 0, action join / leave
 TOURNAMENT = "n"
-SCOPES = (BOARD, LEIFF, CHALLENGE, TUTORIAL, HISTORY, REPLAY, REVIEW, PUZZLE, TOURNAMENT)
+# a member's /prefs: target is the member, version 0, action reset (asked, then confirmed)
+PREFS = "p"
+SCOPES = (BOARD, LEIFF, CHALLENGE, TUTORIAL, HISTORY, REPLAY, REVIEW, PUZZLE, TOURNAMENT, PREFS)
 
 # Actions the bot itself defines (everything else is passed to the service unchanged).
 SHOW_HAND = "~hand"  # the "Show my hand" fallback for a player whose DMs are closed
@@ -73,7 +75,7 @@ REPLAY_PRACTICE = "~from"
 # "Play on the board": launches the Activity (the web table inside Discord) in the channel
 ACTIVITY = "~activity"
 
-_HEAD = r"^lb\|(?P<scope>[bfcthrvzn])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
+_HEAD = r"^lb\|(?P<scope>[bfcthrvznp])\|(?P<target>\d{1,20})\|(?P<version>\d{1,9})\|"
 # Any of our ids (for decoding).
 TEMPLATE = re.compile(_HEAD + r"(?P<action>.{1,80})$", re.DOTALL)
 # Buttons and select menus get distinct templates because discord.py keeps one dynamic item

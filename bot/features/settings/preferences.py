@@ -32,9 +32,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.common.components import Choice
 from bot.common.context import Context
-from bot.common.errors import ErrorHandler
+from bot.common.custom_ids import PREFS
+from bot.common.errors import ErrorHandler, UserFacingError
+from bot.common.outgoing import Outgoing
 from bot.common.responder import Responder
+from bot.common.routing import ComponentRouter
 from bot.common.translator import command_text
 from bot.delivery.delivery import Delivery
 from bot.features.settings.suggestions import (
@@ -46,8 +50,14 @@ from bot.features.settings.suggestions import (
 from bot.features.settings.values import switch_from, theme_from, theme_name
 from i18n import N_, language_for, translate
 from i18n.typed import write_switch
+from matchcore.records import MemberPreferences
 from matchcore.service.preferences import HINT_GAMES, UNCHANGED
 from matchcore.service.results import Update
+
+# The reset button of /prefs, its confirmation, and "keep my choices".
+RESET = "~reset"
+RESET_CONFIRMED = "~reset!"
+KEEP = "~keep"
 
 
 class Preferences:
@@ -89,26 +99,77 @@ class Preferences:
             if vacation is not None:
                 change = await service.set_vacation(responder.user_id, vacation)
                 chosen, updates = change.preferences, change.updates
-            lines = [describe(words, chosen.hints, chosen.theme)]
-            lines.append(
-                translate(
-                    words,
-                    N_("bot.prefs.turn_dms.on")
-                    if chosen.turn_dms
-                    else N_("bot.prefs.turn_dms.off"),
-                )
-            )
-            away = chosen.vacation_until
-            if away is not None and away > self.context.now():
-                lines.append(
-                    translate(words, "bot.prefs.vacation.until", time=f"<t:{int(away)}:f>")
-                )
-            await responder.private("\n".join(lines))
+            await responder.private(**self.shown(words, chosen).send_kwargs())
             # the boards of the matches waiting for them say it (the opponents see it)
             for update in updates:
                 await self.delivery.publish_quietly(update)
 
         await self.errors.run(interaction, run)
+
+    def shown(self, language: str, chosen: MemberPreferences, said: str = "") -> Outgoing:
+        """The member's preferences as ``/prefs`` shows them, with a line ``said`` first
+        (what was just done) and the button that resets them (asked first)."""
+        lines = [said] if said else []
+        lines.append(describe(language, chosen.hints, chosen.theme))
+        lines.append(
+            translate(
+                language,
+                N_("bot.prefs.turn_dms.on") if chosen.turn_dms else N_("bot.prefs.turn_dms.off"),
+            )
+        )
+        away = chosen.vacation_until
+        if away is not None and away > self.context.now():
+            lines.append(translate(language, "bot.prefs.vacation.until", time=f"<t:{int(away)}:f>"))
+        reset = Choice(RESET, translate(language, "bot.prefs.reset.button"))
+        return self._page(language, chosen.user_id, "\n".join(lines), [reset])
+
+    @staticmethod
+    def _page(language: str, user_id: int, text: str, choices: list[Choice]) -> Outgoing:
+        return Outgoing(text, choices=choices, scope=PREFS, target=user_id, language=language)
+
+    def register(self, router: ComponentRouter) -> None:
+        router.route(PREFS, self._click)
+
+    async def _click(self, responder: Responder, user_id: int, _version: int, action: str) -> None:
+        """The reset button of a ``/prefs`` answer (only its member sees it): asked, then
+        done or not, each time in the same private message."""
+        if user_id != responder.user_id or action not in (RESET, RESET_CONFIRMED, KEEP):
+            raise UserFacingError("bot.error.button_unused")
+        language = responder.language
+        service = self.context.service
+        said = ""
+        if action == RESET:
+            page = await self._question(language, await service.preferences(user_id))
+        else:
+            if action == RESET_CONFIRMED:
+                # hints, theme and turn DMs: None is each one's default; a vacation stays
+                # (it stops clocks: /prefs vacation:0 ends it, saying so on the boards)
+                chosen = await service.set_preferences(
+                    user_id, hints=None, theme=None, turn_dms=None
+                )
+                said = translate(language, "bot.prefs.reset.done")
+            else:
+                chosen = await service.preferences(user_id)
+            page = self.shown(language, chosen, said)
+        if not await responder.update_origin(**page.edit_kwargs()):
+            await responder.private(**page.send_kwargs())
+
+    async def _question(self, language: str, chosen: MemberPreferences) -> Outgoing:
+        lines = [translate(language, "bot.prefs.reset.question")]
+        lines.extend(describe(language, None, None).split("\n")[1:])  # the defaults
+        lines.append(translate(language, "bot.prefs.turn_dms.off"))
+        away = chosen.vacation_until
+        if away is not None and away > self.context.now():
+            lines.append(translate(language, "bot.prefs.reset.vacation_stays"))
+        choices = [
+            Choice(
+                RESET_CONFIRMED,
+                translate(language, "bot.prefs.reset.yes"),
+                discord.ButtonStyle.danger,
+            ),
+            Choice(KEEP, translate(language, "bot.prefs.reset.no")),
+        ]
+        return self._page(language, chosen.user_id, "\n".join(lines), choices)
 
     async def suggest(
         self, interaction: discord.Interaction, option: str, typed: str
