@@ -1,8 +1,9 @@
 """Housekeeping: what the database keeps, and the pruning of the rest.
 
 Some tables only grew (issue 31): closed challenges, the message ids and event lines of
-ended matches, members' languages and empty preferences. :class:`Retention` says how long
-each is kept (docs/service.md, "What is kept"); :class:`Housekeeping` prunes the rest.
+ended matches, members' languages, refusals of DMs and empty preferences. :class:`Retention`
+says how long each is kept (docs/service.md, "What is kept"); :class:`Housekeeping` prunes
+the rest.
 
 Every process's clock loop calls :meth:`Housekeeping.prune_due`. A pass is a chore
 claimed in the database with a lease, like a match's background work: one process at a
@@ -38,7 +39,8 @@ class Retention:
     # long past any cooldown; a click on one that old reads "no such challenge"
     closed_challenges_days: float = 30.0
     # message ids, delivery records, a table's event lines and DM notices of a match,
-    # from its end: the last messages are sent and edited by then
+    # from its end: the last messages are sent and edited by then; and a refusal of DMs,
+    # from when it happened, once the member is seated at no running match or open lobby
     ended_match_messages_days: float = 7.0
     # a member's language, from when an interaction last showed it, unless they sit at a
     # running match or an open lobby (a later DM would speak it)
@@ -58,6 +60,7 @@ class Retention:
             "table_lines": ended,
             "dm_notices": ended,
             "member_languages": now - self.member_languages_days * DAY,
+            "dm_failures": ended,
             # rows with no choice are the same as none, whatever their age
             "member_preferences": now,
         }

@@ -32,6 +32,12 @@ _OUTBOX_DELIVERED = (
     "AND version <= COALESCE((SELECT m.delivered_version FROM matches m "
     "WHERE m.id = outbox.match_id), -1)))"
 )
+# The member is seated at no running match and no open lobby.
+_SEATED_NOWHERE = (
+    "NOT EXISTS (SELECT 1 FROM match_seats s JOIN matches m "
+    "ON m.id = s.match_id WHERE s.user_id = {table}.user_id "
+    "AND m.status IN ('lobby', 'running'))"
+)
 PRUNE_RULES: dict[str, tuple[str, str]] = {
     # delivered, whatever its age; undelivered only once its match ended long ago (walked
     # before match_messages: its rows are judged by those records)
@@ -45,12 +51,18 @@ PRUNE_RULES: dict[str, tuple[str, str]] = {
     # not seen for long, and not seated at a running match or an open lobby
     "member_languages": (
         "user_id",
-        "seen_at <= ? AND NOT EXISTS (SELECT 1 FROM match_seats s JOIN matches m "
-        "ON m.id = s.match_id WHERE s.user_id = member_languages.user_id "
-        "AND m.status IN ('lobby', 'running'))",
+        "seen_at <= ? AND " + _SEATED_NOWHERE.format(table="member_languages"),
     ),
-    # nothing chosen: the same as no row
-    "member_preferences": ("user_id", "hints IS NULL AND theme IS NULL AND updated_at <= ?"),
+    # a refusal of DMs long ago, of a member seated at no running match or open lobby: the
+    # delivery and redelivery of a table's hands read it (retry or not, the channel's
+    # notice once) only while the member plays; a later table tries their DMs afresh
+    "dm_failures": ("user_id", "failed_at <= ? AND " + _SEATED_NOWHERE.format(table="dm_failures")),
+    # nothing chosen (no hints, theme or turn DMs chosen, no vacation): the same as no row
+    "member_preferences": (
+        "user_id",
+        "hints IS NULL AND theme IS NULL AND turn_dms IS NULL AND vacation_until IS NULL "
+        "AND updated_at <= ?",
+    ),
 }
 
 

@@ -1,8 +1,8 @@
 """What only grew is pruned on a schedule one process claims (issue 31, point 10).
 
 On SQLite and PostgreSQL alike: closed challenges, the message ids, delivery records, event
-lines and DM notices of ended matches, languages of members long unseen and preferences
-with nothing chosen go once old enough; everything else stays, and an ended match keeps
+lines and DM notices of ended matches, languages and refusals of DMs of members long unseen
+at no table, and preferences with nothing chosen go once old enough; everything else stays, and an ended match keeps
 its moves (its replay is drawn from them after the pass). The pass is claimed by exactly
 one of two processes, once per day, and taken over when its process dies.
 """
@@ -106,6 +106,10 @@ async def test_a_pass_prunes_what_is_old_enough_and_keeps_the_rest(repo: Reposit
     await service.set_preferences(102, theme="night")
     await service.set_preferences(102, theme=None)  # back to nothing chosen
     await service.set_preferences(103, hints=False)  # a choice: kept for ever
+    await service.set_preferences(109, turn_dms=True)  # a choice too (hints, theme default)
+    # refused DMs: Carol sits at a table below (her hands still read it), Frank at none
+    await service.repo.record_dm_failure(CAROL, service.clock(), 50007)
+    await service.repo.record_dm_failure(FRANK, service.clock(), 50007)
 
     # ---- now: forty days on --------------------------------------------------------------
     clock.advance(40 * DAY)
@@ -120,6 +124,7 @@ async def test_a_pass_prunes_what_is_old_enough_and_keeps_the_rest(repo: Reposit
     recently_declined = await service.challenge(GUILD, CHANNEL, 106, "lefe", 107)
     await service.decline_challenge(recently_declined.challenge_id, 107)
     await service.note_member_language(108, "de")
+    await service.repo.record_dm_failure(DAVE, service.clock(), 50007)  # three days ago
 
     deleted = await _run_pass(service)
 
@@ -132,6 +137,7 @@ async def test_a_pass_prunes_what_is_old_enough_and_keeps_the_rest(repo: Reposit
         "table_lines": 1,
         "dm_notices": 1,
         "member_languages": 1,
+        "dm_failures": 2,  # Alice's and Frank's: old, and seated nowhere
         "member_preferences": 1,
     }
     waiting = [m.id for m in await repo.undelivered_matches()]
@@ -141,7 +147,9 @@ async def test_a_pass_prunes_what_is_old_enough_and_keeps_the_rest(repo: Reposit
     # ("delivered" stays: a column of the match row since migration 0010, no row to prune)
     assert old is not None and old.status == "finished" and old.messages == {"delivered": 4}
     assert await repo.table_lines(old_match) is None
-    assert (await repo.dm_failures([ALICE]))[ALICE].noticed == frozenset()
+    # the refusals a running table's delivery reads stay (Carol's old one, Dave's recent one)
+    refusals = await repo.dm_failures([ALICE, CAROL, DAVE, FRANK])
+    assert sorted(refusals) == [CAROL, DAVE] and refusals[CAROL].code == 50007
     moves = [a.action for a in await service.action_log(old_match)][:3]
     board = next(p.state for p in (await service.current(old_match)).pictures if p.state)
     frames = list(board.history())
@@ -159,6 +167,7 @@ async def test_a_pass_prunes_what_is_old_enough_and_keeps_the_rest(repo: Reposit
     assert await repo.member_languages([101, CAROL, 108]) == {CAROL: "de", 108: "de"}
     assert await repo.get_preferences(102) is None
     assert (await repo.get_preferences(103)).hints is False  # type: ignore[union-attr]
+    assert (await repo.get_preferences(109)).turn_dms is True  # type: ignore[union-attr]
     # the cooldown (an hour at most) finds no challenge that old any more
     assert await repo.last_challenge_at(GUILD, ALICE) is None
     assert await repo.last_challenge_at(GUILD, CAROL) is not None
@@ -179,7 +188,7 @@ async def test_the_pass_is_claimed_by_one_process_once_a_day(
     # "one" claims the pass; it spans calls (one window each), "two" is refused throughout
     one.housekeeping.retention = Retention(window=1, windows_per_call=1)
     assert await one.prune_due() is None and one.housekeeping.current is not None
-    for _ in range(12):
+    for _ in range(16):  # a window a call: one a table without rows, one a row
         assert await two.prune_due() is None and two.housekeeping.current is None
         two.housekeeping._next_ask = float("-inf")  # ask every time, not every 10 minutes
         finished = await one.prune_due()
