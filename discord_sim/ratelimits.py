@@ -151,6 +151,17 @@ class RateLimiter:
     def _now(self) -> float:
         return self.clock()
 
+    def remaining(self, method: str, template: str, major: str) -> int | None:
+        """The requests the bucket of ``template`` keyed by ``major`` (a channel's id, say)
+        still allows in its current window; None for a route without a bucket."""
+        rule = ROUTE_BUCKETS.get((method, template))
+        if rule is None:
+            return None
+        window = self._buckets.get((rule.name, major))
+        if window is None or self._now() >= window.resets_at:
+            return rule.limit
+        return max(window.limit - window.used, 0)
+
     def check(
         self, method: str, template: str, params: dict[str, str], *, count_global: bool = True
     ) -> Verdict:

@@ -43,6 +43,7 @@ from bot.common.custom_ids import ComponentId
 from bot.common.outgoing import Outgoing, match_of, sentence, without_user
 from bot.common.responder import Responder
 from bot.delivery.bot_turns import BotTurns
+from bot.delivery.channel_order import ChannelOrder
 from bot.delivery.direct_messages import DirectMessages
 from bot.delivery.match_threads import MatchThreads
 from bot.delivery.records import DeliveryRecords
@@ -119,6 +120,23 @@ async def _used(
     if words is not None and not origin.flags.components_v2:  # (v2: no content)
         changes["content"] = words
     return changes
+
+
+async def _edited_challenge_end(
+    update: Update, channel: discord.PartialMessageable, public: Outgoing
+) -> bool:
+    """A challenge that ended with nobody's click (it expired, say): its channel message,
+    if it has one, is edited to say so. False when there is none to edit."""
+    if update.kind not in CHALLENGE_END_KINDS or update.challenge is None:
+        return False
+    known = update.challenge.message_id
+    if known is None:
+        return False
+    try:
+        await channel.get_partial_message(known).edit(**public.edit_kwargs())
+    except discord.HTTPException:
+        return False
+    return True
 
 
 async def _strip_buttons(
@@ -253,6 +271,7 @@ class Delivery:
         self.bot_turns = BotTurns(context, self.publish)
         self.redelivery = Redelivery(context, self.records, self._send_undelivered)
         self.match_threads = MatchThreads(context, self.records)
+        self.order = ChannelOrder()  # the newest version each match's channel shows
 
     def register(self, key: str, builder: MessageBuilder) -> None:
         """``key``: a kind of game (``GameKind`` value) or ``CHALLENGE``."""
@@ -527,23 +546,21 @@ class Delivery:
                 # the clicked message has been used: its buttons go grey
                 changes = await _used(builder, update, origin, public.language)
                 await responder.update_origin(**changes)
-        if update.kind in CHALLENGE_END_KINDS and origin is None and update.challenge is not None:
-            known = update.challenge.message_id
-            if known is not None:
-                try:
-                    await channel.get_partial_message(known).edit(**public.edit_kwargs())
-                    return None
-                except discord.HTTPException:
-                    pass
+        if origin is None and await _edited_challenge_end(update, channel, public):
+            return None
         # the previous message needs no greying out if it was recorded as needing none
         previous_kept = previous is not None and messages.get(f"{kind}:{KEPT}") == previous
         if responder is not None:
             posted = await responder.public(channel, **public.send_kwargs())
-        else:  # the bot's answer: a follow-up of the move that made it due, if it may
-            posted = await self.bot_turns.post(update, channel, **public.send_kwargs())
+        else:  # the bot's answer: a follow-up of the move that made it due, if it may; never
+            # over a newer version shown while it waited (ChannelOrder: None then)
+            posted = await self.order.post(
+                update.match, lambda: self.bot_turns.post(update, channel, **public.send_kwargs())
+            )
         # Record the new message and grey out the previous one, side by side.
         chores: list[Awaitable[object]] = []
         if update.match is not None and posted is not None:
+            self.order.shown(update.match.id, update.match.version)
             # the new message, and that the channel shows this version: one statement, so a
             # start after a crash never posts it a second time
             records = {kind: posted.id, CHANNEL_SHOWS: update.match.version}
