@@ -1,11 +1,12 @@
 """kill -9 in the middle of a tournament loses nothing and doubles nothing: one bot process
-(``tests.bot.shard_child``, its clock ticking every 0.25 s) on SQLite runs a round robin of
-4, and the test kills it with SIGKILL a random instant after each game's resignation (while
-the process records the game, pairs the next round, posts its boards, lines and standings)
-and starts it again. The members play in the event's thread with ``/move`` and ``/resign``.
-At the end: everyone met everyone once, every game a finished match; no board of any game
-was posted twice in the thread and the newest shows the stored version; one standings
-message in the thread, one final standings in the channel, recorded."""
+(``tests.bot.shard_child``, its clock ticking every 0.25 s) on SQLite, and again on
+PostgreSQL, runs a round robin of 4, and the test kills it with SIGKILL a random instant
+after each game's resignation (while the process records the game, pairs the next round,
+posts its boards, lines and standings) and starts it again. The members play in the
+event's thread with ``/move`` and ``/resign``. At the end: everyone met everyone once,
+every game a finished match; no board of any game was posted twice in the thread and the
+newest shows the stored version; one standings message in the thread, one final
+standings in the channel, recorded."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import pytest
 from discord_sim import DiscordSimulator
 from matchcore.storage import open_repository
 from tests.bot.shard_child import __name__ as _child  # noqa: F401  (the process it runs)
-from tests.bot.test_kill_delivery import KILL_WITHIN, channel_versions, resign
+from tests.bot.test_kill_delivery import KILL_WITHIN, channel_versions, database, resign
 from tests.bot.test_shards import BotProcess, Game
 
 pytestmark = pytest.mark.slow
@@ -41,13 +42,13 @@ def is_standings(message: Any) -> bool:
     return bool(message.attachments) and message.attachments[0].filename.startswith("standings-")
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
 async def test_kills_in_the_middle_of_a_round_robin_lose_and_double_nothing(
-    tmp_path: Path,
+    kind: str, tmp_path: Path
 ) -> None:
     rng = random.Random(38)
     (tmp_path / "clock").write_text("0")
-    url = f"sqlite:///{tmp_path / 'kill.sqlite3'}"
-    async with DiscordSimulator(interaction_timeout=20) as sim:
+    async with database(kind, tmp_path) as url, DiscordSimulator(interaction_timeout=20) as sim:
         repo = await open_repository(url)  # migrates before the bot starts
         process = BotProcess(sim, url, 0, tmp_path, shards=1)
         try:
