@@ -140,7 +140,9 @@ async def test_a_swiss_of_13_gives_a_bye_each_round_and_survives_a_restart(
     sim.assert_no_bot_errors()
 
 
-async def test_an_arena_of_16_pairs_whoever_is_free_until_time_is_up(sim, world, bot):
+async def test_an_arena_of_16_pairs_whoever_is_free_until_time_is_up_through_a_restart(
+    sim, world, bot, make_bot
+):
     players = members(sim, world, 16)
     users = {p.id: p for p in players}
     event = await create(
@@ -158,7 +160,10 @@ async def test_an_arena_of_16_pairs_whoever_is_free_until_time_is_up(sim, world,
     # played each other and are the only ones free wait: never the same opponent twice
     # in a row)
     finished = 0
-    for _ in range(4):
+    for turn in range(4):
+        if turn == 2:
+            # a restart in the middle: a new client on the same database pairs on
+            event.handle = await sim.restart_bot(make_bot)
         running = sorted((await event.running()).values())
         for match_id in running[:3]:
             await event.stand_in(match_id)
@@ -191,10 +196,12 @@ async def test_an_arena_of_16_pairs_whoever_is_free_until_time_is_up(sim, world,
     sim.assert_no_bot_errors()
 
 
-async def test_a_leiff_event_of_12_seats_tables_of_4(sim, world, language, bot):
+async def test_a_leiff_event_of_12_seats_tables_of_4_through_a_restart(
+    sim, world, language, bot, make_bot
+):
     players = members(sim, world, 12)
     users = {p.id: p for p in players}
-    event = await create(sim, world, bot, game="leiff", format="tables", rounds=2, table_size=4)
+    event = await create(sim, world, bot, game="leiff", format="tables", rounds=3, table_size=4)
     await event.join(players)
     await sim.slash(world.admin, "tournament start", tournament=event.id)
     await event.settle()
@@ -202,9 +209,18 @@ async def test_a_leiff_event_of_12_seats_tables_of_4(sim, world, language, bot):
     assert len(running) == 3
     for match_id in running.values():
         assert len((await event.service.get_match(match_id)).seats) == 4
+    assert await event.play_out(users, rounds=1) == 1
+    # a restart in the middle of the second round: its tables play on in the new client,
+    # and the third round is seated by it
+    event.handle = await sim.restart_bot(make_bot)
+    assert (await event.info()).round == 2
     await event.play_out(users)
     info = await event.info()
-    assert info.status == "finished" and info.round == 2
+    assert info.status == "finished" and info.round == 3
+    record = await event.service.store.repo.get_tournament(event.id)
+    state = TournamentState.from_json(record.state)
+    assert len(state.games) == 9 and all(g.done for g in state.games)
+    assert all(len(state.games_of(p.id)) == 3 for p in players)
     final = sim.state.messages[info.messages["final"]]
     assert translate(language, "bot.tournament.format.tables") in final.text
     sim.assert_no_bot_errors()
