@@ -20,7 +20,11 @@ against each other player and its milliseconds per move (p50, p95, max).
     python -m bench.ladder --record ladder.jsonl                  # the full run (days)
     python -m bench.ladder lefe --games 20 --scale 0.1 --size smallest --record l.jsonl
     python -m bench.ladder --record a.jsonl --shard 0/2 &  python -m bench.ladder --record b.jsonl --shard 1/2
+    python -m bench.ladder dalen --pairings master-reference,hard-random --record d.jsonl
     python -m bench.ladder --report a.jsonl b.jsonl [--markdown] [--write-doc docs/benchmarks/ai.md]
+
+``--pairings`` plays only the pairings named, in turn (game 0 of each, then game 1, ...),
+so that a run stopped early has measured first what decides the goals.
 """
 
 from __future__ import annotations
@@ -214,6 +218,33 @@ def parse_shard(text: str) -> tuple[int, int]:
     return part, parts
 
 
+def parse_pairings(text: str) -> list[tuple[str, str]]:
+    """``"master-reference,hard-random"`` -> [("master", "reference"), ("hard", "random")]."""
+    pairings: list[tuple[str, str]] = []
+    for item in text.split(","):
+        names = item.strip().split("-")
+        if len(names) != 2 or not all(names) or names[0] == names[1]:
+            raise ValueError(f"--pairings takes A-B,C-D, e.g. master-reference, not {item!r}")
+        pairings.append((names[0], names[1]))
+    return pairings
+
+
+def game_pairings(game: str, pairings: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The ``pairings`` ``game``'s ladder has, in the given order, each named as the round
+    robin names it (the player listed first in :func:`ladder_players` first), so that its
+    games' seeds and record keys are the round robin's whichever way round it was asked."""
+    players = ladder_players(game)
+    chosen: list[tuple[str, str]] = []
+    for first, second in pairings:
+        if first in players and second in players:
+            pairing = (
+                (first, second) if players.index(first) < players.index(second) else (second, first)
+            )
+            if pairing not in chosen:
+                chosen.append(pairing)
+    return chosen
+
+
 def planned_games(
     game: str,
     size: int,
@@ -221,14 +252,29 @@ def planned_games(
     games: int,
     scale: float,
     shard: tuple[int, int] = (0, 1),
+    pairings: Sequence[tuple[str, str]] | None = None,
 ) -> list[tuple[str, str, int]]:
-    """The (first, second, index) games of this run's share of the round robin."""
+    """The (first, second, index) games of this run's share of the round robin.
+
+    Without ``pairings``, pairing after pairing (all of one pairing's games, then the
+    next's). With ``pairings``, only those, taken in turn (game 0 of each pairing, then
+    game 1 of each, ...): a run stopped at any point has played them about equally, so the
+    pairings that decide the goals grow together instead of waiting for each other.
+    """
     part, parts = shard
+    if pairings is None:
+        return [
+            (first, second, index)
+            for first, second in round_robin(players)
+            for index in range(games)
+            if index % parts == part
+        ]
+    chosen = game_pairings(game, pairings)
     return [
         (first, second, index)
-        for first, second in round_robin(players)
         for index in range(games)
         if index % parts == part
+        for first, second in chosen
     ]
 
 
@@ -244,17 +290,20 @@ def run_ladder(
     shard: tuple[int, int] = (0, 1),
     quiet: bool = False,
     clock: str = "wall",
+    pairings: Sequence[tuple[str, str]] | None = None,
 ) -> list[LadderGame]:
-    """Play the games of the round robin not yet in ``record`` (in ``workers`` processes;
-    0: in this one), append each to it as it ends, and return the games played; the
-    searches count ``clock`` seconds (see :func:`use_clock`)."""
+    """Play the games of the round robin (or of ``pairings`` only, in turn: see
+    :func:`planned_games`) not yet in ``record`` (in ``workers`` processes; 0: in this
+    one), append each to it as it ends, and return the games played; the searches count
+    ``clock`` seconds (see :func:`use_clock`)."""
     use_clock(clock)
     done = load_records([record]) if record else {}
     todo: list[tuple[str, int, str, str, int]] = []
     for game in game_names:
         chosen = [p for p in ladder_players(game) if players is None or p in players]
         game_size = board_size(game, size)
-        for first, second, index in planned_games(game, game_size, chosen, games, scale, shard):
+        planned = planned_games(game, game_size, chosen, games, scale, shard, pairings)
+        for first, second, index in planned:
             if record_key(game, game_size, first, second, index, scale) not in done:
                 todo.append((game, game_size, first, second, index))
     played: list[LadderGame] = []
@@ -489,6 +538,11 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--scale", type=float, default=1.0, help="share of the budgets (1: real)")
     parser.add_argument("--size", default="default", help="default, smallest or a board size")
     parser.add_argument("--players", default=None, help="a subset, e.g. normal,hard,reference")
+    parser.add_argument(
+        "--pairings",
+        default=None,
+        help="only these pairings, taken in turn, e.g. master-reference,hard-random",
+    )
     parser.add_argument("--workers", type=int, default=2, help="processes playing (0: this one)")
     parser.add_argument("--record", default=None, help="JSON-lines file of finished games")
     parser.add_argument("--shard", default="0/1", help="K/N: play only games K, K+N, K+2N, ...")
@@ -525,6 +579,17 @@ def main(argv: Iterable[str] | None = None) -> int:
     everyone = {p for name in chosen for p in ladder_players(name)}
     if players and not set(players) <= everyone:
         parser.error(f"unknown player(s); the players are: {', '.join(sorted(everyone))}")
+    pairings = None
+    if args.pairings:
+        if players:
+            parser.error("--pairings and --players: one or the other")
+        try:
+            pairings = parse_pairings(args.pairings)
+        except ValueError as error:
+            parser.error(str(error))
+        named = {p for pairing in pairings for p in pairing}
+        if not named <= everyone:
+            parser.error(f"unknown player(s); the players are: {', '.join(sorted(everyone))}")
     from bench.__main__ import machine_line
 
     print(f"machine: {machine_line()}")
@@ -539,6 +604,7 @@ def main(argv: Iterable[str] | None = None) -> int:
         record=args.record,
         shard=shard,
         clock=args.clock,
+        pairings=pairings,
     )
     print(f"\nplayed in {time.perf_counter() - started:.0f} s\n")
     records = load_records([args.record]).values() if args.record else played

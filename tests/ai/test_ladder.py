@@ -191,3 +191,46 @@ def test_unknown_shards_and_sizes_are_refused() -> None:
     with pytest.raises(ValueError, match="sizes 5, 6, 7"):
         ladder.board_size("lefe", "11")
     assert ladder.board_size("les", "default") == 9
+
+
+def test_chosen_pairings_are_played_in_turn_under_the_round_robins_names(tmp_path: Path) -> None:
+    # named either way round, a pairing keeps the round robin's name (hence its seeds and
+    # record keys); the games go game 0 of each pairing, then game 1 of each, ...
+    pairings = ladder.parse_pairings("reference-master,hard-random")
+    assert pairings == [("reference", "master"), ("hard", "random")]
+    planned = ladder.planned_games("lefe", 5, [], 3, SCALE, pairings=pairings)
+    assert planned == [
+        ("master", "reference", 0), ("hard", "random", 0),
+        ("master", "reference", 1), ("hard", "random", 1),
+        ("master", "reference", 2), ("hard", "random", 2),
+    ]  # fmt: skip
+    assert ladder.planned_games("lefe", 5, [], 3, SCALE, (1, 2), pairings) == [
+        ("master", "reference", 1), ("hard", "random", 1),
+    ]  # fmt: skip
+    # the same games as the round robin's: a record of either serves the other
+    whole = ladder.planned_games("lefe", 5, ladder.ladder_players("lefe"), 3, SCALE)
+    assert set(planned) <= set(whole)
+    record = tmp_path / "pairings.jsonl"
+    played = ladder.run_ladder(
+        ["lefe"], games=2, scale=SCALE, size="smallest", workers=0, record=record,
+        quiet=True, pairings=[("random", "easy"), ("normal", "beginner")],
+    )  # fmt: skip
+    assert [(g.first, g.second, g.index) for g in played] == [
+        ("easy", "random", 0), ("beginner", "normal", 0),
+        ("easy", "random", 1), ("beginner", "normal", 1),
+    ]  # fmt: skip
+    assert {g.key for g in played} == set(ladder.load_records([record]))
+
+
+def test_wrong_pairings_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    for text in ("master", "master-master", "a-b-c", "master-"):
+        with pytest.raises(ValueError, match="A-B,C-D"):
+            ladder.parse_pairings(text)
+    for argv, said in (
+        (["lefe", "--pairings", "master-grandmaster"], "unknown player"),
+        (["lefe", "--pairings", "master-reference", "--players", "master"], "one or the other"),
+        (["lefe", "--pairings", "master-master"], "A-B,C-D"),
+    ):
+        with pytest.raises(SystemExit):
+            ladder.main(argv)
+        assert said in capsys.readouterr().err
