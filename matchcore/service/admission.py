@@ -49,6 +49,16 @@ from matchcore.storage import (
 from matchcore.strength import measured_strength
 
 
+def strength_said(game: str, level: str) -> Said:
+    """What a game against the bot at ``level`` says of its strength when it starts: the
+    ladder's measured Elo in this game (docs/ai.md), or that it is not measured yet (the
+    ladder has fewer than 100 games of it at full strength)."""
+    strength = measured_strength(game, level)
+    if strength is None:
+        return Said("level_unmeasured")
+    return Said("level_strength", asdict(strength))
+
+
 def seat_of(record: MatchRecord, user_id: int) -> SeatRecord:
     """The caller's seat; ``NotInMatch`` if they have none."""
     seat = record.seat_of(user_id)
@@ -258,10 +268,8 @@ class NewGames:
         first, second = (seat.user_id for seat in record.seats)
         turn = board_logic.turn_text(record, state)
         then = [] if turn is None else [Said(turn.kind, turn.data)]
-        strength = None if level is None else measured_strength(record.game, level)
-        if strength is not None:
-            # the level's strength as the ladder measured it in this game (docs/ai.md)
-            then.insert(0, Said("level_strength", asdict(strength)))
+        if level is not None:
+            then.insert(0, strength_said(record.game, level))
         game = get_board_game(record.game).title
         line = say(
             "match_started" if level is None else "match_started_level",

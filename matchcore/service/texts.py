@@ -115,6 +115,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
         "Measured strength of this level in this game: about {elo} Elo ({low} to {high}, "
         "{games} games; the reference player is 1500)."
     ),
+    "level_unmeasured": "This level's strength in this game is not measured yet.",
     # tournaments
     "tournament_match": "Tournament #{id}, round {round}.",
     "tournament_match_arena": "Arena tournament #{id}.",

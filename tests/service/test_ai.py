@@ -8,6 +8,7 @@ easy; every test runs on a real SQLite file.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import threading
 from collections.abc import Iterator
@@ -200,10 +201,33 @@ async def test_a_level_the_ladder_measured_says_its_strength_when_the_game_start
     assert "etwa 1530 Elo (1470 bis 1590, 400 Partien" in said_words(
         "de", opening.kind, opening.data
     )
-    # a level (or game) the ladder has not measured says nothing of it
+    # a level (or game) the ladder has not measured says so, in both languages
     other = await bot_service.challenge(GUILD, CHANNEL, BOB, "lefe", BOT, size=5, level="easy")
     line = next(e for e in other.said if e.kind == "match_started_level")
     assert "Elo" not in english(line.kind, line.data)
+    assert "This level's strength in this game is not measured yet." in english(
+        line.kind, line.data
+    )
+    assert "noch nicht gemessen" in said_words("de", line.kind, line.data)
+
+
+@pytest.mark.parametrize("game", BOARD_GAMES)
+def test_every_level_s_opening_says_what_the_committed_strength_file_holds(game: str) -> None:
+    # from data/ai-strength.json as committed: the measured strength where the ladder has
+    # one (100 games at full strength), "not measured yet" for every other level
+    from engine.ai.levels import LEVEL_NAMES
+    from matchcore.service.admission import strength_said
+
+    committed = json.loads(strength.STRENGTH_PATH.read_text(encoding="utf-8"))
+    for level in LEVEL_NAMES:
+        said = strength_said(game, level)
+        entry = committed.get(game, {}).get(level)
+        words = english(said.code, dict(said.params))
+        if entry is None:
+            assert said.code == "level_unmeasured" and "not measured yet" in words
+        else:
+            assert said.code == "level_strength" and f"about {entry['elo']} Elo" in words
+        assert said_words("de", said.code, dict(said.params)) != words
 
 
 async def test_a_level_is_checked_and_only_offered_against_the_bot(
