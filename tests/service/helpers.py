@@ -64,6 +64,19 @@ async def start_board_match(
     return await service.accept_challenge(offer.challenge_id, second)
 
 
+async def run_prune_pass(service: MatchService) -> dict[str, int]:
+    """Call ``prune_due`` until this process's pass finishes (it must claim it): what it deleted. A call does
+    a share of the pass bounded by wall time (``Retention.call_seconds``): how many calls a
+    pass takes depends on the machine's load, never what the pass deletes."""
+    for _ in range(1000):
+        finished = await service.prune_due()
+        if finished is not None:
+            return finished
+        if service.housekeeping.current is None:
+            raise AssertionError("this process did not claim the pass")
+    raise AssertionError("the pass never finished")
+
+
 def catalogue_entries(language: str) -> dict[str, tuple[str, ...]]:
     """A language's catalogue as read from its .po file: each id's text (or plural texts)."""
     with po_path(language).open("rb") as handle:
