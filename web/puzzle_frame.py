@@ -31,6 +31,12 @@ from wording import puzzle_words
 YOU = N_("web.puzzle.you")
 # A click that answers no open puzzle (answered already, or an hour passed).
 NOT_OPEN = N_("web.puzzle.not_open")
+# The daily puzzle asked for where there is none today (see PuzzleDesk.daily), or once the
+# member has answered it.
+NO_DAILY = N_("web.puzzle.no_daily")
+DAILY_DONE = N_("web.puzzle.daily_done")
+# The daily puzzle's first line, as the channel's message says it.
+DAILY_TITLE = "bot.puzzle.daily"
 
 
 def _players(puzzle: Puzzle, name: Callable[[int], str], language: str) -> tuple[str, str] | None:
@@ -42,14 +48,23 @@ def _players(puzzle: Puzzle, name: Callable[[int], str], language: str) -> tuple
 
 
 def puzzle_frame(
-    stored: StoredPuzzle, player: PuzzlePlayer, name: Callable[[int], str], language: str
+    stored: StoredPuzzle,
+    player: PuzzlePlayer,
+    name: Callable[[int], str],
+    language: str,
+    *,
+    daily: bool = False,
 ) -> dict[str, Any]:
     """The ``puzzle`` frame: the position from its stones, the engine's legal moves, and
-    the puzzle's lines (what, from where, how hard, the member's rating and streak)."""
+    the puzzle's lines (what, from where, how hard, the member's rating and streak); the
+    daily puzzle says so first, as the channel's message does."""
     puzzle = stored.puzzle
     state = puzzle.position()
+    game = translate(language, f"game.{puzzle.game}.title")
     lines = [
-        puzzle_words.title(language, puzzle, stored.id),
+        translate(language, DAILY_TITLE, game=game, colour=puzzle.to_move)
+        if daily
+        else puzzle_words.title(language, puzzle, stored.id),
         puzzle_words.source(language, puzzle.source, _players(puzzle, name, language)),
         puzzle_words.how(language, puzzle, stored.rating),
         translate(language, YOU, rating=round(player.rating), streak=player.streak),
@@ -65,6 +80,7 @@ def puzzle_frame(
         "toMoveName": colour_name(language, puzzle.to_move),
         "legal": state.legal_moves(),
         "lines": [line for line in lines if line],
+        "daily": daily,
     }
 
 
@@ -134,6 +150,36 @@ class PuzzleDesk:
         user = session.identity.user_id
         stored, player = await self.service.puzzles.next_puzzle(user, self._guild(session), game)
         return puzzle_frame(stored, player, name, language)
+
+    async def daily(
+        self, session: Session, name: Callable[[int], str], language: str
+    ) -> dict[str, Any]:
+        """Open the server's puzzle of the day for the member, as the **Solve** button of
+        its channel message does: the one posted today; on a server that posts none (no
+        ``puzzle_channel``, and the local table's) the day's puzzle is claimed here, once
+        a day across processes, as the bot claims it (``Puzzles.claim_daily``). A server
+        with a puzzle channel the bot has not posted in yet today has none yet: the web
+        never takes the bot's post from it."""
+        guild = self._guild(session)
+        if guild is None:
+            return {"type": "error", "text": translate(language, NO_DAILY)}
+        puzzles = self.service.puzzles
+        today = await puzzles.daily(guild)
+        if today is None:
+            settings = await self.service.get_settings(guild)
+            if not settings.puzzle_channel:
+                channel = session.place.channel_id if session.place is not None else 0
+                await puzzles.claim_daily(guild, channel)
+                today = await puzzles.daily(guild)  # claimed here, or by another process
+        if today is None:
+            return {"type": "error", "text": translate(language, NO_DAILY)}
+        user = session.identity.user_id
+        stored = await puzzles.show(user, today.puzzle_id, guild)
+        opened = await puzzles.open_puzzle(user)
+        if opened is None or opened.id != stored.id:  # answered already (an attempt each)
+            return {"type": "error", "text": translate(language, DAILY_DONE)}
+        player = await puzzles.player(user)
+        return puzzle_frame(stored, player, name, language, daily=True)
 
     async def answer(self, session: Session, data: dict[str, Any], language: str) -> dict[str, Any]:
         """Judge ``move`` as the answer to the member's open puzzle ``puzzle`` (refused

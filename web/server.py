@@ -81,6 +81,8 @@ MESSAGES: dict[str, dict[str, type]] = {
     # a puzzle (``game`` optional: any board game) and its answer (web/puzzle_frame.py)
     "puzzle": {},
     "puzzle_answer": {"puzzle": int, "move": str},
+    # the server's puzzle of the day (the local table's own)
+    "puzzle_daily": {},
 }
 # A member mentioned in a line of the core's (Discord's mention syntax).
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -394,6 +396,8 @@ class WebTable:
             await self._send_matches(client)
         elif kind == "puzzle":
             client.send(await self.puzzles.next(client.session, data, self._name, client.language))
+        elif kind == "puzzle_daily":
+            client.send(await self.puzzles.daily(client.session, self._name, client.language))
         elif kind == "puzzle_answer":
             client.send(await self.puzzles.answer(client.session, data, client.language))
         elif kind == "new_game":

@@ -57,6 +57,8 @@ PAGE_TEXTS = (
     N_("web.puzzle.open"),
     N_("web.puzzle.next"),
     N_("web.puzzle.done"),
+    N_("web.puzzle.daily"),
+    N_("web.puzzle.any_game"),
 )
 
 LEVELS = ("easy", "normal", "hard")

@@ -15,10 +15,14 @@ from pathlib import Path
 from typing import Any
 
 from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.support.ui import Select
 
+from engine import board_game_names
 from engine.ai.puzzles import Puzzle, answer_is_right
+from i18n import translate
 from tests.web.browser import LocalServer, wait_for
 from tests.web.test_browser_games import screenshot
+from web.puzzle_frame import DAILY_DONE
 
 SCREENSHOTS = os.environ.get("LEAFBOT_SCREENSHOTS")
 CELL_MOVE = re.compile(r"[a-z]+\d+([x+][a-z]+\d+)*")
@@ -45,6 +49,7 @@ def shown_puzzle(driver: WebDriver) -> dict[str, Any]:
           verdictLines: [...verdict.querySelectorAll('p')].map(p => p.textContent),
           steps: [...board.querySelectorAll('g.step')].map(g => [Number(g.dataset.step), g.dataset.stepCell, g.textContent]),
           answer: [...board.querySelectorAll('[data-answer]')].map(c => c.dataset.answer),
+          daily: board.dataset.daily === 'true',
         };
         """
     )
@@ -179,3 +184,83 @@ def test_a_puzzle_solved_and_one_failed_by_clicks(
         what="the next puzzle",
     )
     assert rating_in(following["lines"]) == int(lower.group(2))
+
+
+def test_the_game_of_a_puzzle_is_chosen_and_the_puzzle_of_the_day_opened(
+    chromium: WebDriver, tmp_path: Path
+) -> None:
+    """The puzzle page's game menu (any board game, or one) and the start page's puzzle of
+    the day, in English then German: the day's puzzle is answered once, the second look at
+    it says so in the member's language."""
+    folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    server = LocalServer(tmp_path / "daily.sqlite3")  # its own: nobody answered today's yet
+    try:
+        page = open_puzzle(chromium, server.address, "en")
+        menu = Select(chromium.find_element("id", "puzzle-game"))
+        names = [(o.get_attribute("value"), o.text) for o in menu.options]
+        assert names == [("", "Any game")] + [
+            (game, translate("en", f"game.{game}.title")) for game in board_game_names()
+        ]
+        for game in ("les", "dalen"):
+            menu.select_by_value(game)
+            page = wait_for(
+                lambda g=game: (p := shown_puzzle(chromium))["game"] == g and p["legal"] and p,
+                what=f"a puzzle of {game}",
+            )
+            assert chromium.current_url.endswith(f"#puzzle={game}")
+            the_puzzle(page, server)
+            chromium.find_element("id", "puzzle-next").click()
+            following = wait_for(
+                lambda shown=page["id"]: (
+                    (p := shown_puzzle(chromium))["id"] != shown and p["legal"] and p
+                ),
+                what="the next puzzle of the game",
+            )
+            assert following["game"] == game
+        screenshot(chromium, folder, "puzzle-game-en")
+
+        # the puzzle of the day, from the start page
+        chromium.find_element("id", "puzzle-done").click()
+        wait_for(lambda: chromium.find_element("id", "puzzle-daily").is_displayed())
+        assert chromium.find_element("id", "puzzle-daily").text == "Today's puzzle"
+        chromium.find_element("id", "puzzle-daily").click()
+        daily = wait_for(
+            lambda: (p := shown_puzzle(chromium))["daily"] and p["legal"] and p,
+            what="the puzzle of the day",
+        )
+        puzzle = the_puzzle(daily, server)
+        game = translate("en", f"game.{puzzle.game}.title")
+        assert daily["lines"][0] == translate(
+            "en", "bot.puzzle.daily", game=game, colour=puzzle.to_move
+        )
+        assert not chromium.find_element("id", "puzzle-game-row").is_displayed()
+        screenshot(chromium, folder, "puzzle-daily-en")
+        answer_by_clicks(chromium, puzzle.first_move)
+        assert shown_puzzle(chromium)["verdict"] == "right"
+
+        # German: the same member (the local player) has answered today's already
+        chromium.execute_script("window.sessionStorage.clear();")
+        chromium.get(f"{server.address}/?lang=de#")
+        wait_for(lambda: chromium.find_element("id", "puzzle-daily").text == "Rätsel des Tages")
+        chromium.find_element("id", "puzzle-daily").click()
+        toast = wait_for(
+            lambda: (box := chromium.find_element("id", "toast")).is_displayed() and box.text,
+            what="the toast",
+        )
+        assert toast == translate("de", DAILY_DONE)
+        # no puzzle to show: back on the start page, the refusal said
+        wait_for(lambda: chromium.find_element("id", "lobby").is_displayed(), what="the start")
+        screenshot(chromium, folder, "puzzle-daily-done-de")
+        # the game menu in German; a chosen game's puzzle
+        chromium.get(f"{server.address}/?lang=de#puzzle=lefe")
+        page = wait_for(
+            lambda: (p := shown_puzzle(chromium))["game"] == "lefe" and p["legal"] and p,
+            what="a puzzle of Lefe",
+        )
+        menu = Select(chromium.find_element("id", "puzzle-game"))
+        assert menu.first_selected_option.text == translate("de", "game.lefe.title")
+        assert menu.options[0].text == "Jedes Spiel"
+        screenshot(chromium, folder, "puzzle-game-de")
+    finally:
+        server.stop()

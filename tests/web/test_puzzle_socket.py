@@ -17,9 +17,9 @@ from matchcore.service import MatchService
 from matchcore.storage import open_repository
 from tests.web.test_socket import ANN, BOB, CAT, Table, frame
 from web.local import LOCAL, prepare_local, service_choices
-from web.puzzle_frame import NOT_OPEN
+from web.puzzle_frame import DAILY_DONE, NO_DAILY, NOT_OPEN
 from web.server import LOCAL_BOT, WebTable
-from web.sessions import Identity, Sessions
+from web.sessions import Identity, Place, Sessions
 
 
 @pytest.fixture
@@ -101,3 +101,65 @@ async def test_a_puzzle_of_no_board_game_is_refused(table: Table) -> None:
     await ann.send_json({"type": "puzzle", "game": "leiff"})
     assert (await frame(ann))["type"] == "error"
     assert await table.service.puzzles.open_puzzle(ANN) is None
+
+
+async def test_the_puzzle_of_the_day_is_the_same_for_everyone_and_answered_once(
+    table: Table,
+) -> None:
+    """The local table's server posts no daily puzzle in a channel: the web claims the
+    day's as the bot would (once), every member is shown that one, each answers it once."""
+    ann, cat = await table.socket(ANN), await table.socket(CAT)
+    await ann.send_json({"type": "puzzle_daily"})
+    shown = await frame(ann, "puzzle")
+    today = await table.service.puzzles.daily(LOCAL.guild_id)
+    assert today is not None and today.puzzle_id == shown["puzzle"] and shown["daily"]
+    stored = await table.service.puzzles.get(today.puzzle_id)
+    assert stored is not None
+    puzzle = stored.puzzle
+    game = translate("en", f"game.{puzzle.game}.title")
+    assert shown["lines"][0] == translate(
+        "en", "bot.puzzle.daily", game=game, colour=puzzle.to_move
+    )
+    assert puzzle.first_move not in " ".join(shown["lines"]).split()
+    # Cat, in German: the same puzzle, said in German
+    await cat.send_json({"type": "puzzle_daily"})
+    german = await frame(cat, "puzzle")
+    assert german["puzzle"] == shown["puzzle"] and german["lines"][0].startswith(
+        "Das Rätsel des Tages"
+    )
+    assert (await table.service.puzzles.daily(LOCAL.guild_id)) == today  # claimed once
+    # Ann solves it; asked again, it is answered already (not shown as open again)
+    await ann.send_json(
+        {"type": "puzzle_answer", "puzzle": shown["puzzle"], "move": puzzle.first_move}
+    )
+    assert (await frame(ann, "puzzle_result"))["solved"]
+    await ann.send_json({"type": "puzzle_daily"})
+    assert (await frame(ann, "error"))["text"] == translate("en", DAILY_DONE)
+    assert await table.service.puzzles.open_puzzle(ANN) is None
+    # the other puzzles go on as before, of the game chosen
+    await ann.send_json({"type": "puzzle", "game": "les"})
+    following = await frame(ann, "puzzle")
+    assert following["game"] == "les" and not following["daily"]
+
+
+async def test_a_server_that_posts_its_puzzle_in_a_channel_keeps_the_post_to_the_bot(
+    table: Table,
+) -> None:
+    """In an Activity on a server with a puzzle channel, the web shows the day's puzzle
+    once the bot posted it, and before that says there is none yet, claiming nothing (the
+    bot's post of the day would be lost)."""
+    guild, channel = 4242, 77
+    await table.service.update_settings(guild, ANN, True, puzzle_channel=channel)
+    token = await table.table.sessions.issue(Identity(ANN, "Ann", "en"), place=Place(9, guild))
+    ws = await table.client.ws_connect(f"/ws?session={token}")
+    await frame(ws, "welcome")
+    await ws.send_json({"type": "puzzle_daily"})
+    assert (await frame(ws, "error"))["text"] == translate("en", NO_DAILY)
+    assert await table.service.puzzles.daily(guild) is None
+    # the bot claims and posts the day's puzzle in its channel: the web shows that one
+    posted = await table.service.puzzles.claim_daily(guild, channel)
+    assert posted is not None
+    await ws.send_json({"type": "puzzle_daily"})
+    shown = await frame(ws, "puzzle")
+    assert shown["puzzle"] == posted.id and shown["daily"]
+    await ws.close()

@@ -5,7 +5,7 @@ import { drawBackground, drawHoles, drawPieces, type Marks } from "./board";
 import { timeLeft } from "./clock";
 import { activityMatches, clientId, inDiscord, signInWithDiscord } from "./discord";
 import { showLeiff, showLobby } from "./leiff";
-import { puzzleEvents, puzzleRefused, showPuzzle, showPuzzleResult } from "./puzzle";
+import { dailyShown, puzzleEvents, puzzleRefused, showPuzzle, showPuzzleResult } from "./puzzle";
 import {
   isCellMove,
   moveCells,
@@ -161,7 +161,9 @@ function receive(frame: Frame): void {
       break;
     case "error":
       toast(frame.text);
-      if (puzzleInHash()) puzzleRefused();
+      // no puzzle of the day to show (none yet, or answered): back to the start page
+      if (puzzleWanted() === "daily" && !dailyShown()) location.hash = "";
+      else if (puzzleInHash()) puzzleRefused();
       break;
   }
 }
@@ -195,8 +197,17 @@ function chooseGame(name: string): void {
   fillSizes();
 }
 
+// The puzzle's game: any board game, or one (the games that have puzzles: not Leiff's cards)
+function fillPuzzleGames(): void {
+  const games = $<HTMLSelectElement>("puzzle-game");
+  if (!welcome || games.childElementCount) return;
+  option(games, "", t("puzzle.any_game"));
+  for (const g of welcome.games) if (!g.cards) option(games, g.name, t(`game.${g.name}`));
+}
+
 function fillLobby(): void {
   if (!welcome) return;
+  fillPuzzleGames();
   const tiles = $("game-tiles");
   const level = $<HTMLSelectElement>("level");
   const opponent = $<HTMLSelectElement>("opponent");
@@ -296,6 +307,19 @@ function puzzleInHash(): boolean {
   return /^#puzzle\b/.test(location.hash);
 }
 
+// #puzzle: any board game's; #puzzle=dalen: Dalen's; #puzzle=daily: the puzzle of the day
+function puzzleWanted(): string {
+  return /^#puzzle=([a-z]+)/.exec(location.hash)?.[1] ?? "";
+}
+
+function askPuzzle(): void {
+  const wanted = puzzleWanted();
+  const choice = $<HTMLSelectElement>("puzzle-game");
+  if (wanted !== "daily") choice.value = wanted;
+  if (wanted === "daily") send({ type: "puzzle_daily" });
+  else send(wanted ? { type: "puzzle", game: wanted } : { type: "puzzle" });
+}
+
 function route(): void {
   const id = matchInHash();
   const puzzle = puzzleInHash();
@@ -318,7 +342,7 @@ function route(): void {
     currentTable = null;
   }
   if (id !== null) send({ type: "watch", match: id });
-  else if (puzzle) send({ type: "puzzle" });
+  else if (puzzle) askPuzzle();
   else send({ type: "matches" });
 }
 
@@ -537,9 +561,16 @@ function actionEvents(): void {
   $("rematch").onclick = () => current && send({ type: "rematch", match: current.match });
   $("to-lobby").onclick = () => (location.hash = "");
   $("leiff-to-lobby").onclick = () => (location.hash = "");
-  // a puzzle: #puzzle opens the next one at the member's rating
+  // a puzzle: #puzzle opens the next one at the member's rating (of the game chosen)
   $("puzzle-open").onclick = () => (location.hash = "puzzle");
-  $("puzzle-next").onclick = () => send({ type: "puzzle" });
+  $("puzzle-daily").onclick = () => (location.hash = "puzzle=daily");
+  const games = $<HTMLSelectElement>("puzzle-game");
+  const ofGame = () => (games.value ? `puzzle=${games.value}` : "puzzle");
+  games.onchange = () => (location.hash = ofGame());
+  $("puzzle-next").onclick = () => {
+    if (`#${ofGame()}` === location.hash) askPuzzle();
+    else location.hash = ofGame();
+  };
   $("puzzle-done").onclick = () => (location.hash = "");
   puzzleEvents();
 }

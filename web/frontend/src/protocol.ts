@@ -188,6 +188,7 @@ export interface PuzzleFrame {
   toMoveName: string;
   legal: string[];
   lines: string[];
+  daily: boolean; // the server's puzzle of the day
 }
 
 // One move of a puzzle's solution line, played out by the engine.

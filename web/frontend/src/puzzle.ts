@@ -48,6 +48,11 @@ export function showPuzzleResult(frame: PuzzleResultFrame): void {
   render();
 }
 
+// Whether the puzzle of the day is on the board (a refusal before it came: none today).
+export function dailyShown(): boolean {
+  return shown?.daily ?? false;
+}
+
 // An answer refused (the puzzle was answered elsewhere, or an hour passed): clicks again.
 export function puzzleRefused(): void {
   sent = false;
@@ -84,6 +89,9 @@ function render(): void {
   box.dataset.game = shown.game;
   box.dataset.toMove = shown.toMove;
   box.dataset.answered = String(result !== null);
+  box.dataset.daily = String(shown.daily);
+  // the puzzle of the day is the day's, whatever game is chosen
+  $("puzzle-game-row").hidden = shown.daily;
   const lines = $("puzzle-lines");
   lines.replaceChildren(
     ...shown.lines.map((text) => {
