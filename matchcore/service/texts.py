@@ -130,7 +130,9 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "tournament_round": "Round {round} of {rounds} begins.",
     "tournament_bye": "{user} has the bye this round (a win's points).",
     "tournament_forfeit": "{user} did not play their game and is withdrawn from the tournament.",
-    "tournament_time_up": "Time is up: no new games; games under way still count.",
+    "tournament_time_up": (
+        "Time is up: no new games; games under way are played out but no longer count."
+    ),
     "tournament_finished": "Tournament #{id} is over.",
     "tournament_cancelled": "Tournament #{id} is cancelled: too few players joined.",
     "tournament_cancelled_by": "{user} cancelled tournament #{id}.",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from engine import get_board_game, get_game
@@ -111,8 +112,12 @@ def _user(mention: object) -> int | None:
 
 def outcome_of(match: MatchRecord) -> Outcome:
     """How an ended match counts: half points and win / draw / loss per seat, in seat
-    order, and the players who forfeited (an aborted match's player who never moved; a
-    player removed from a Leiff table for missing their turns)."""
+    order, the players who forfeited (an aborted match's player who never moved; a
+    player removed from a Leiff table for missing their turns), and when it ended."""
+    return replace(_outcome(match), finished_at=match.finished_at)
+
+
+def _outcome(match: MatchRecord) -> Outcome:
     users = [s.user_id for s in sorted(match.seats, key=lambda s: s.seat)]
     result: Mapping[str, Any] = match.result or {}
     if match.status == "aborted":

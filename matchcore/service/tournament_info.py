@@ -106,7 +106,9 @@ def tournament_info(
                 playing=standing.player in busy,
                 withdrawn=None if entry is None else entry.withdrawn,
                 paused=entry is not None and entry.paused,
-                games=sum(1 for g in state.games_of(standing.player) if g.done and not g.bye),
+                games=sum(
+                    1 for g in state.games_of(standing.player) if g.done and not (g.bye or g.late)
+                ),
             )
         )
     if fmt.kind == "arena":

@@ -166,7 +166,13 @@ class TournamentSteps:
         finished = {number: outcome_of(match) for number, match in ended.items()}
         time_up = fmt.kind == "arena" and record.ends_at is not None and now >= record.ends_at
         step = progress.advance(
-            fmt, state, finished, now, accepting=not (state.closed or time_up), paused=record.paused
+            fmt,
+            state,
+            finished,
+            now,
+            accepting=not (state.closed or time_up),
+            paused=record.paused,
+            ends_at=record.ends_at,
         )
         lines: list[progress.Said] = []
         if time_up and record.due_at is not None:

@@ -2,8 +2,14 @@
 
 Pairing: the free players (not playing, not paused, not withdrawn), strongest score first,
 are paired with the nearest free score, never with the opponent of their last game while
-anyone else is free; a lone player waits for the next to finish. Linear after the sort, so
-pairing 500 free players at the start takes milliseconds.
+anyone else is free; a lone player waits for the next to finish. When nobody is playing
+and nobody else can be paired, no game will free anyone (two players alone, or the last
+two of a thinned arena): those left waiting only for that rule meet their last opponent
+again rather than stall until the end. Linear after the sort, so pairing 500 free players at the start takes
+milliseconds.
+
+The end: a game counts if it ended by the arena's end time; games under way then are
+played out but count for nothing (lichess's rule; see ``progress.record``).
 
 Scoring (in half points): a win 4, a draw 2, a loss 0 (win 2, draw 1 in whole points);
 after two wins in a row a player is *on fire*: every game they win or draw while on fire
@@ -40,8 +46,13 @@ def arena_points(outcomes: Sequence[str]) -> tuple[list[int], bool]:
     return points, wins_in_a_row >= 2
 
 
-def pair_arena(free: Sequence[ArenaEntrant]) -> tuple[list[tuple[int, int]], list[int]]:
+def pair_arena(
+    free: Sequence[ArenaEntrant], *, rematch: bool = False
+) -> tuple[list[tuple[int, int]], list[int]]:
     """Pairs of free players, closest scores together, and those left waiting.
+    ``rematch``: nobody is playing; then, if nobody else could be paired either (no game
+    will free anyone), the players left waiting only because each one's partner would be
+    their last opponent are paired with each other all the same.
 
     Colours are not chosen here: the caller gives the first colour to whoever had it less.
     """
@@ -55,6 +66,10 @@ def pair_arena(free: Sequence[ArenaEntrant]) -> tuple[list[tuple[int, int]], lis
             left.append(first.player)  # nobody free but their last opponent: wait
             continue
         pairs.append((first.player, waiting.pop(partner).player))
+    if rematch and not pairs:
+        # in score order, as the rest; one left over (an odd number free) still waits
+        pairs.extend(zip(left[0::2], left[1::2], strict=False))
+        left = left[len(left) - len(left) % 2 :]
     return pairs, left
 
 

@@ -39,7 +39,9 @@ class Pairing:
     """A game of the tournament. ``players`` in seat order (the first colour first; a bye
     has one player and no match). ``points`` (half points per seat) and ``outcomes``
     (win / draw / loss per seat) once recorded; ``forfeits`` the players who lost by not
-    playing (their clock ran out before they moved, or they were removed for it)."""
+    playing (their clock ran out before they moved, or they were removed for it). ``late``:
+    an arena's game that ended after the arena's end time: played out, recorded, counted
+    for nobody (lichess's rule)."""
 
     number: int
     round: int
@@ -48,6 +50,7 @@ class Pairing:
     points: tuple[int, ...] | None = None
     outcomes: tuple[str, ...] | None = None
     forfeits: tuple[int, ...] = ()
+    late: bool = False
 
     @property
     def bye(self) -> bool:
@@ -149,6 +152,7 @@ class TournamentState:
                     "points": None if g.points is None else list(g.points),
                     "round": g.round,
                     "started_at": g.started_at,
+                    **({"late": True} if g.late else {}),  # (rare: only when set)
                 }
                 for g in self.games
             ],
@@ -175,6 +179,7 @@ class TournamentState:
                     points=None if g.get("points") is None else tuple(g["points"]),
                     outcomes=None if g.get("outcomes") is None else tuple(g["outcomes"]),
                     forfeits=tuple(g.get("forfeits", ())),
+                    late=bool(g.get("late", False)),
                 )
                 for g in data.get("games", ())
             ),

@@ -32,11 +32,12 @@ class Format:
 @dataclass(frozen=True)
 class Outcome:
     """A finished match as the tournament reads it: half points and win / draw / loss
-    per seat, and who forfeited (never played), if anyone."""
+    per seat, who forfeited (never played), if anyone, and when it ended (None: unknown)."""
 
     points: tuple[int, ...]
     outcomes: tuple[str, ...]
     forfeits: tuple[int, ...] = ()
+    finished_at: float | None = None
 
 
 @dataclass(frozen=True)
@@ -66,9 +67,11 @@ MIN_PLAYERS = {"arena": 2, "swiss": 2, "round_robin": 2, "tables": 3}
 
 # ---- scores ----------------------------------------------------------------------------
 def arena_outcomes(state: TournamentState, player: int) -> list[str]:
+    """The player's counted results in order (a late game counts for nothing, and neither
+    starts nor breaks a streak)."""
     out = []
     for game in state.games_of(player):
-        if game.done and game.outcomes is not None:
+        if game.done and game.outcomes is not None and not game.late:
             out.append(game.outcomes[game.players.index(player)])
     return out
 
@@ -108,9 +111,12 @@ def ranking(fmt: Format, state: TournamentState) -> list[Standing]:
 
 # ---- steps -----------------------------------------------------------------------------
 def record(
-    state: TournamentState, finished: Mapping[int, Outcome]
+    state: TournamentState, finished: Mapping[int, Outcome], ends_at: float | None = None
 ) -> tuple[TournamentState, list[int], list[Said]]:
-    """Record the finished games (those not recorded yet); a forfeiter is withdrawn."""
+    """Record the finished games (those not recorded yet); a forfeiter is withdrawn. A
+    game that ended after ``ends_at`` (an arena's end time) is recorded as late: no points
+    (as on lichess, a game counts if it ended in time, and the steps come every few
+    seconds, so its end, not the step that records it, decides)."""
     said: list[Said] = []
     recorded = []
     for number in sorted(finished):
@@ -118,8 +124,10 @@ def record(
         if game.done:
             continue
         outcome = finished[number]
+        late = ends_at is not None and (outcome.finished_at or 0.0) > ends_at
+        points = tuple(0 for _ in outcome.points) if late else outcome.points
         state = state.recorded(
-            number, outcome.points, outcomes=outcome.outcomes, forfeits=outcome.forfeits
+            number, points, outcomes=outcome.outcomes, forfeits=outcome.forfeits, late=late
         )
         recorded.append(number)
         for player in outcome.forfeits:
@@ -145,11 +153,13 @@ def advance(
     *,
     accepting: bool = True,
     paused: bool = False,
+    ends_at: float | None = None,
 ) -> Step:
     """The next step of a running tournament. ``accepting`` is False once an arena's time
     is up or an admin ended the event: nothing new is paired, and the tournament finishes
-    when its last game does. ``paused``: results are recorded, nothing is paired."""
-    state, recorded, said = record(state, finished)
+    when its last game does. ``paused``: results are recorded, nothing is paired.
+    ``ends_at``: an arena's end time (the games that end after it count for nothing)."""
+    state, recorded, said = record(state, finished, ends_at if fmt.kind == "arena" else None)
     new: list[Pairing] = []
     status = "running"
     if not accepting:
@@ -183,7 +193,9 @@ def _pair_arena(
         if played:
             last = next((p for p in played[-1].players if p != entry.player), None)
         free.append(arena.ArenaEntrant(entry.player, points[entry.player], last, entry.rating))
-    pairs, _waiting = arena.pair_arena(free)
+    # nobody playing: unless someone else is paired now, no game will free anyone (two
+    # players alone meet again rather than wait for ever)
+    pairs, _waiting = arena.pair_arena(free, rematch=not busy)
     start = len(state.games)
     state = state.paired_all(state.round, [_arena_colours(state, a, b) for a, b in pairs], now)
     return state, list(state.games[start:])

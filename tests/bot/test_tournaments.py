@@ -187,9 +187,8 @@ async def test_an_arena_of_16_pairs_whoever_is_free_until_time_is_up_through_a_r
     await event.tick()
     info = await event.info()
     assert info.status == "finished"
-    assert sum(r.games for r in info.standings) == 2 * (finished + 8) or (
-        sum(r.games for r in info.standings) == 2 * (finished + 7)
-    )
+    # the games under way at the end were played out and count for nothing
+    assert sum(r.games for r in info.standings) == 2 * finished
     final = sim.state.messages[info.messages["final"]]
     assert "🥇" in final.text
     del users

@@ -123,3 +123,23 @@ def test_equal_scores_are_split_by_buchholz_then_sonneborn_berger() -> None:
     # 1 ahead of 3 on Sonneborn-Berger (1 beat a player of 2 points, 3 only one of 0)
     assert [s.player for s in ranked] == [1, 3, 2, 4]
     assert [(s.buchholz, s.sonneborn_berger) for s in ranked[:3]] == [(2, 4), (2, 0), (0, 0)]
+
+
+def test_two_players_alone_in_an_arena_meet_again_rather_than_stall() -> None:
+    alone = [ArenaEntrant(1, 4, last_opponent=2), ArenaEntrant(2, 0, last_opponent=1)]
+    assert pair_arena(alone) == ([], [1, 2])  # without the rule: both wait
+    assert pair_arena(alone, rematch=True) == ([(1, 2)], [])
+
+
+def test_a_rematch_only_when_nobody_else_can_be_paired() -> None:
+    """Four free: 1 and 2 met last, 3 and 4 met last; 1 plays 3 and 2 plays 4, no
+    rematch. Three free with a game to come (1 plays 3): 2 waits for it."""
+    four = [
+        ArenaEntrant(1, 8, last_opponent=2),
+        ArenaEntrant(2, 6, last_opponent=1),
+        ArenaEntrant(3, 4, last_opponent=4),
+        ArenaEntrant(4, 2, last_opponent=3),
+    ]
+    assert pair_arena(four, rematch=True) == ([(1, 3), (2, 4)], [])
+    three = four[:3]
+    assert pair_arena(three, rematch=True) == ([(1, 3)], [2])

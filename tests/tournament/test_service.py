@@ -13,7 +13,14 @@ from matchcore.service import MatchService
 from matchcore.service.errors import Forbidden, LobbyError
 from matchcore.tournament.model import TournamentState
 from tests.service.helpers import ManualClock, open_service
-from tests.tournament.helpers import ADMIN, PLAYERS, create_and_fill, play_rounds, running_games
+from tests.tournament.helpers import (
+    ADMIN,
+    PLAYERS,
+    create_and_fill,
+    finish,
+    play_rounds,
+    running_games,
+)
 
 
 async def games_of(service: MatchService, tournament_id: int) -> TournamentState:
@@ -150,6 +157,63 @@ async def test_an_arena_pairs_at_once_until_time_is_up(db_path: Path, clock: Man
     # scores follow the arena's points with streaks
     top = info.standings[0]
     assert top.score == max(r.score for r in info.standings) > 0
+    await repo.close()
+
+
+async def test_an_arena_of_two_pairs_them_again_rather_than_stall(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """Two players alone: each finished game pairs them again at the next step (nobody
+    else will ever be free); with a third player back, the rule of no rematch holds."""
+    repo, service = await open_service(db_path, clock)
+    created = await create_and_fill(service, "lefe", "arena", PLAYERS[:2], minutes=30, size=5)
+    tid = created.tournament.id
+    await service.tournaments.start_now(tid, ADMIN, True)
+    rng = random.Random(2)
+    for played in range(1, 4):
+        (match_id,) = (await running_games(service, tid)).values()
+        await finish(service, match_id, rng)
+        clock.advance(5)
+        await service.tournaments.tick()
+        state = await games_of(service, tid)
+        assert len(state.games) == played + 1 and len(state.running_games()) == 1
+    await repo.close()
+
+
+async def test_arena_games_that_end_after_the_end_time_count_for_nothing(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """A game that ended in time counts even when the step that records it comes after
+    the end; a game under way at the end is played out and counts for nothing (lichess's
+    rule), and its streak neither grows nor breaks."""
+    repo, service = await open_service(db_path, clock)
+    created = await create_and_fill(service, "lefe", "arena", PLAYERS[:4], minutes=30, size=5)
+    tid = created.tournament.id
+    await service.tournaments.start_now(tid, ADMIN, True)
+    (early, late) = sorted((await running_games(service, tid)).values())
+    clock.advance(30 * 60 - 1)
+    early_match = await service.get_match(early)
+    winner, loser = (s.user_id for s in early_match.seats)
+    await service.resign(early, loser)  # a second before the end
+    clock.advance(3)  # the step after the end records it
+    await service.tournaments.tick()
+    late_match = await service.get_match(late)
+    late_winner, late_loser = (s.user_id for s in late_match.seats)
+    await service.resign(late, late_loser)  # after the end
+    clock.advance(5)
+    await service.tournaments.tick()
+    info = await service.tournaments.get(tid)
+    assert info.status == "finished"
+    state = await games_of(service, tid)
+    by_match = {g.number: g for g in state.games}
+    assert len(by_match) == 2 and all(g.done for g in state.games)
+    assert sum(g.late for g in state.games) == 1
+    rows = {r.user_id: r for r in info.standings}
+    assert rows[winner].score == 4 and rows[winner].games == 1  # a win: 2 points
+    assert rows[late_winner].score == 0 and rows[late_winner].games == 0
+    assert info.standings[0].user_id == winner
+    # the late game is kept as late through the state's JSON
+    assert TournamentState.from_json(state.to_json()) == state
     await repo.close()
 
 
