@@ -14,7 +14,7 @@ from discord_sim.state import MEMBER_PERMISSIONS
 from i18n import translate
 from matchcore.tournament.model import TournamentState
 from render.standings import COLUMN_HEADINGS, HEADER, PADDING, PODIUM, ROW
-from tests.bot.helpers import is_board_picture
+from tests.bot.helpers import is_board_picture, pick_move, stored_state
 from tests.bot.tournament_driver import Event, png_of
 
 pytestmark = pytest.mark.compressed_rate_limits
@@ -193,6 +193,76 @@ async def test_an_arena_of_16_pairs_whoever_is_free_until_time_is_up_through_a_r
     assert "🥇" in final.text
     del users
     sim.assert_no_bot_errors()
+
+
+async def test_an_arena_on_a_live_clock_ends_games_on_time_and_pairs_again(sim, world, bot):
+    """A whole-game clock of 10 minutes and 5 s a move: a player who lets it run out loses
+    on time at the clock loop's next tick, and the arena pairs the freed players at once
+    (never with their last opponent); the games count in the live rating pool."""
+    players = members(sim, world, 4)
+    users = {p.id: p for p in players}
+    event = await create(
+        sim, world, bot, game="lefe", format="arena", minutes=30, size=5, clock="game:600+5"
+    )
+    await event.join(players)
+    await sim.slash(world.admin, "tournament start", tournament=event.id)
+    await event.settle()
+    first, second = sorted((await event.running()).values())
+    for match_id in (first, second):
+        match = await event.service.get_match(match_id)
+        assert match.time_control == "game:600+5"
+    # one move each, by /move in the thread in the first game, stood in for in the second
+    await moves_by_interactions(event, first, users, 2)
+    for _ in range(2):
+        state = await stored_state(event.handle, second)
+        match = await event.service.get_match(second)
+        mover = match.seats[state.seat_to_move].user_id
+        await event.handle.client.delivery.publish_quietly(
+            await event.service.play(second, mover, pick_move(state, event.rng))
+        )
+    await event.settle()
+    # nobody moves: 10 minutes and the increment later the clock ends both games
+    await event.tick(600 + 5 + 10)
+    ended = {m: await event.service.get_match(m) for m in (first, second)}
+    for match in ended.values():
+        assert match.status == "finished"
+        assert (match.result or {})["why"]["code"] == "reason_timed_out"
+    await event.tick()
+    info = await event.info()
+    assert sorted(r.score for r in info.standings) == [0, 0, 4, 4]
+    running = await event.running()
+    assert len(running) == 2
+    for match_id in running.values():
+        pair = {s.user_id for s in (await event.service.get_match(match_id)).seats}
+        assert all(pair != {s.user_id for s in m.seats} for m in ended.values())
+    # time is up: the games under way are played out (they count for nothing) and it ends
+    await event.tick(30 * 60)
+    for match_id in (await event.running()).values():
+        await event.stand_in(match_id)
+    await event.settle()
+    await event.tick()
+    info = await event.info()
+    assert info.status == "finished"
+    assert sum(r.games for r in info.standings) == 4
+    live = await event.service.leaderboard(world.guild.id, "lefe", limit=10, pool="live")
+    assert {r.user_id for r in live} == set(users)
+    assert await event.service.leaderboard(world.guild.id, "lefe", pool="daily") == []
+    sim.assert_no_bot_errors()
+
+
+async def moves_by_interactions(
+    event: Event, match_id: int, users: dict[int, Any], count: int
+) -> None:
+    """``count`` moves in the match by ``/move`` in its place, whoever is to move."""
+    match = await event.service.get_match(match_id)
+    place = event.sim.state.get_channel(match.thread_id or match.channel_id)
+    for _ in range(count):
+        state = await stored_state(event.handle, match_id)
+        mover = users[match.seats[state.seat_to_move].user_id]
+        moved = await event.sim.slash(
+            mover, "move", cell=pick_move(state, event.rng), match=match_id, channel=place
+        )
+        assert not moved.ephemeral, moved.text
 
 
 async def test_a_leiff_event_of_12_seats_tables_of_4_through_a_restart(
