@@ -66,7 +66,8 @@ def test_alphabeta_assumes_the_best_reply_not_the_average_one() -> None:
 def test_alphabeta_stops_at_its_time_limit() -> None:
     state = get_game("lefe").new().play("e5")
     settings = AlphaBetaSettings(max_depth=8, max_nodes=10**9, time_limit=0.3)
-    started = time.perf_counter()
+    # the processor time: the work done, however busy the machine (tests/ai/test_search.py)
+    started = time.process_time()
     result = AlphaBetaSearcher(settings).search(state, random.Random(1))
     assert result.move in state.legal_moves()
-    assert time.perf_counter() - started < 0.3 + 1.0  # slack for a busy machine
+    assert time.process_time() - started < 0.3 + 1.0

@@ -79,11 +79,11 @@ def test_default_seed_comes_from_the_position() -> None:
 def test_search_stops_at_its_time_limit(game_name: str) -> None:
     state = get_game(game_name).new().play("e5")
     settings = SearchSettings(max_iterations=10**9, time_limit=0.3)
-    started = time.perf_counter()
+    started = time.process_time()  # as below: the work done, however busy the machine
     result = Searcher(settings).search(state, random.Random(1))
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert result.move in state.legal_moves()
-    assert elapsed < 0.3 + 1.0  # generous slack for a busy machine
+    assert elapsed < 0.3 + 1.0
     assert result.iterations < 10**9
 
 
@@ -262,8 +262,14 @@ def test_every_games_hard_level_keeps_to_its_clock(game_name: str) -> None:
     state = game.new()
     for _ in range(30):
         state = state.play(uniform_random_move(state, rng))
-    started = time.perf_counter()
+    # The processor time the search took, not the wall time: what it does once its clock
+    # has run out (the guard's look for a win in one over Les's thousand moves) is a
+    # tenth of a second of work, which a machine busy with other work stretches past any
+    # slack (2.5 s of wall time with a share of a few percent of a core). The clock and
+    # the guard's quarter of a second on top bound the processor time as well (0.65 s),
+    # plus the guard's last look; with a 5 s clock Dalen and Les work on past 1.1 s.
+    started = time.process_time()
     result = search_move(state, "hard", seed=3, time_limit=0.4)
-    elapsed = time.perf_counter() - started
+    elapsed = time.process_time() - started
     assert result.move in state.legal_moves()
-    assert elapsed < 0.4 + 1.0  # slack for a busy machine; 5 s ceilings are far above
+    assert elapsed < 0.4 + 0.6
