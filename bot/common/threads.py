@@ -66,15 +66,21 @@ class BotThreads:
         self.client = client
 
     async def open(
-        self, channel: discord.TextChannel, name: str, *, from_message: int | None = None
+        self,
+        channel: discord.TextChannel | discord.PartialMessageable,
+        name: str,
+        *,
+        from_message: int | None = None,
     ) -> discord.Thread:
         """A public thread under ``channel`` named ``name`` (already :func:`thread_name`),
-        started from the channel's message ``from_message`` when given (one request)."""
+        started from the channel's message ``from_message`` when given (one request; the
+        channel may then be known by its id alone)."""
         if from_message is not None:
             message = channel.get_partial_message(from_message)
             return await message.create_thread(
                 name=name, auto_archive_duration=AUTO_ARCHIVE_MINUTES
             )
+        assert isinstance(channel, discord.TextChannel)
         return await channel.create_thread(
             name=name,
             type=discord.ChannelType.public_thread,

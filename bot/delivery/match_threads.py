@@ -12,6 +12,14 @@ the match's boards, tables and turn traffic go into a thread under the start lin
   recorded as the bot's own (match message kind ``thread``: a match started inside a
   member's thread keeps that one, and the bot never archives it). Without the permissions
   the match is played in the channel, and the channel is told why in its language;
+- a process killed between the start line and the thread's id stored leaves a note
+  (match message kind ``thread:opening``, written before the line is posted): the next
+  update of the match (the redelivery at the next start) finishes the opening: the thread
+  recorded as the bot's own is stored with the match, else the start line is looked for
+  among the channel's newest messages (the bot's, with the line's words; the line is also
+  posted with a nonce) and its thread adopted (a thread started from a message has the
+  message's id) or opened from it; only a line that never got out is posted. No second
+  line, no thread without its match;
 - before a later update of a running match whose thread Discord archived meanwhile (a week
   without a message), the thread is reopened;
 - :meth:`MatchThreads.finish`, after the update that ends the match went into the thread
@@ -41,7 +49,7 @@ from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.threads import BotThreads, missing_permissions, player_name, thread_name
 from bot.delivery.records import DeliveryRecords
-from bot.delivery.redelivery import nonce_of
+from bot.delivery.redelivery import RECENT_MESSAGES, nonce_of
 from i18n import N_, translate
 from matchcore.service.results import MatchInfo, Update
 from wording.service_words import listing
@@ -51,12 +59,18 @@ log = logging.getLogger(__name__)
 #: Match message kinds: the thread the bot opened for the match, and that it was closed.
 OWN_THREAD = "thread"
 CLOSED = "thread:closed"
+# Noted (1) before the start line is posted, until the thread is recorded (0: the match
+# plays in the channel after all): a process killed in between leaves it for the next.
+OPENING = "thread:opening"
+THREAD_EXISTS = 160004  # Discord: a thread has already been created for this message
 ENDED = ("finished", "aborted")
 PERMISSION_TEXT_IDS = {
     "create_public_threads": N_("bot.thread.permission.create_public_threads"),
     "send_messages_in_threads": N_("bot.thread.permission.send_messages_in_threads"),
 }
 NO_MENTIONS = discord.AllowedMentions.none()
+# The match's channel: known to this process, or only by its id (a start resuming early).
+Channel = discord.TextChannel | discord.PartialMessageable
 
 
 def own_thread(match: MatchInfo) -> int | None:
@@ -89,6 +103,9 @@ class MatchThreads:
         match = update.match
         if match is None:
             return await self._challenge_place(update)
+        if match.status not in ENDED and own_thread(match) is None and match.messages.get(OPENING):
+            # a process died while it opened the thread: finish what it began
+            return await self._resume_opening(update, match)
         started = update.kind == "match_started" and match.status not in ENDED
         if started and own_thread(match) is None:
             place = match.thread_id
@@ -131,15 +148,57 @@ class MatchThreads:
             await self._say_why(channel, language, missing)
             return update
         name = await self.match_name(language, match)
+        # noted before the start line is posted: a process killed before the thread is
+        # stored leaves this for the next one, which finds the line (and its thread)
+        await self.records.set(match.id, {OPENING: 1})
+        return await self._start_thread(update, match, channel, name, responder, look=False)
+
+    async def _resume_opening(self, update: Update, match: MatchInfo) -> Update:
+        """The thread of a match whose opening a killed process left unfinished: the one it
+        recorded, else the one under its start line, else one opened from that line (and
+        the line posted first when it never got out)."""
+        recorded = match.messages.get(OWN_THREAD)
+        if recorded:  # opened and recorded, not yet stored with the match
+            await self.context.service.set_thread(match.id, recorded)
+            return _in(update, recorded)
+        client = self.context.client
+        # (read from the channel's id alone: a start resumes before every channel is known)
+        channel = client.get_channel(match.channel_id) or client.get_partial_messageable(
+            match.channel_id, guild_id=match.guild_id
+        )
+        if not isinstance(channel, discord.TextChannel | discord.PartialMessageable):
+            return update
+        name = await self.match_name(await self.context.languages.server(match.guild_id), match)
+        return await self._start_thread(update, match, channel, name, None, look=True)
+
+    async def _start_thread(
+        self,
+        update: Update,
+        match: MatchInfo,
+        channel: Channel,
+        name: str,
+        responder: Responder | None,
+        *,
+        look: bool,
+    ) -> Update:
+        """The start line posted (``look``: found first among the channel's newest, as a
+        killed process may have posted it), the thread under it opened (or found), and
+        both recorded."""
+        language = await self.context.languages.server(match.guild_id)
         line = translate(language, "bot.thread.started", name=f"**{in_text(name)}**")
         start = None
         try:
-            start = await self._post_start(channel, line, responder)
+            if look:
+                start = await self._start_line_shown(channel, line)
             if start is None:
+                start = await self._post_start(channel, line, responder, match.id)
+            if start is None:
+                await self.records.set(match.id, {OPENING: 0})
                 return update
-            thread = await self.threads.open(channel, name, from_message=start.id)
+            thread_id = await self._thread_under(channel, name, start)
         except discord.HTTPException as error:
             log.warning("no thread for match %s: %s", match.id, error)
+            await self.records.set(match.id, {OPENING: 0})  # played in the channel
             if start is not None:  # it would point to a thread that is not there
                 with contextlib.suppress(discord.HTTPException):
                     await start.delete()
@@ -147,23 +206,52 @@ class MatchThreads:
                 # the permissions changed between the cache and Discord
                 await self._say_why(channel, language, list(PERMISSION_TEXT_IDS))
             return update
-        await self.context.service.set_thread(match.id, thread.id)
-        await self.records.set(match.id, {OWN_THREAD: thread.id})
-        messages = {**match.messages, OWN_THREAD: thread.id}
-        return _in(update, thread.id, messages)
+        # the thread recorded as the bot's own first, then stored with the match: a process
+        # killed in between leaves the record, which the next one stores (_resume_opening)
+        await self.records.set(match.id, {OWN_THREAD: thread_id})
+        await self.context.service.set_thread(match.id, thread_id)
+        messages = {**match.messages, OWN_THREAD: thread_id}
+        return _in(update, thread_id, messages)
+
+    async def _start_line_shown(self, channel: Channel, line: str) -> discord.Message | None:
+        """The bot's start line ``line`` among the channel's newest messages, if there."""
+        me = self.context.client.user
+        try:
+            async for message in channel.history(limit=RECENT_MESSAGES):
+                if me is not None and message.author.id == me.id and message.content == line:
+                    return message
+        except discord.Forbidden:
+            log.info("cannot read the recent messages of channel %s", channel.id)
+        return None
+
+    async def _thread_under(self, channel: Channel, name: str, start: discord.Message) -> int:
+        """The id of the thread started from ``start``: opened now, or the one there (a
+        thread started from a message has the message's id)."""
+        if start.flags.has_thread or start.thread is not None:  # (made before a kill)
+            return start.id
+        try:
+            return (await self.threads.open(channel, name, from_message=start.id)).id
+        except discord.HTTPException as error:
+            if error.code != THREAD_EXISTS:
+                raise
+            return start.id
 
     async def _post_start(
-        self, channel: discord.TextChannel, line: str, responder: Responder | None
+        self,
+        channel: Channel,
+        line: str,
+        responder: Responder | None,
+        match_id: int,
     ) -> discord.Message | None:
         if responder is not None and not (responder.is_component or responder.is_modal):
             # a slash command's own answer (its callback: no request beyond it)
             return await responder.public(channel, content=line, allowed_mentions=NO_MENTIONS)
-        # a click's callback greys the clicked challenge out: the line is a message of its own
-        return await channel.send(content=line, allowed_mentions=NO_MENTIONS)
+        # a click's callback greys the clicked challenge out: the line is a message of its
+        # own (its nonce: posted again within minutes after a kill, Discord returns it)
+        nonce = nonce_of(match_id, 0, "thread-start")
+        return await channel.send(content=line, allowed_mentions=NO_MENTIONS, nonce=nonce)
 
-    async def _say_why(
-        self, channel: discord.TextChannel, language: str, missing: list[str]
-    ) -> None:
+    async def _say_why(self, channel: Channel, language: str, missing: list[str]) -> None:
         names = [translate(language, PERMISSION_TEXT_IDS[p]) for p in missing]
         line = translate(language, "bot.thread.no_permission", missing=listing(language, names))
         try:
