@@ -7,6 +7,11 @@ a header band with the title and subtitle, column headings, then one row per pla
 game under way, greyed when withdrawn). The final standings mark the podium: gold, silver
 and bronze discs behind ranks 1 to 3. Rows past ``MAX_ROWS`` are summed up in the
 view's ``more`` line. Deterministic: the same view and theme give the same bytes.
+
+Sized for a phone: Discord shows the 720-pixel picture about 360 pixels wide there, so
+every size here is halved on screen; the smallest text (the subtitle, the column headings,
+the tie-breaks) is drawn at 24 pixels or more, 12 or more as read on a phone (at 18-20, as
+first drawn, a German subtitle and the tie-break headings were 9-10 pixels high there).
 """
 
 from __future__ import annotations
@@ -16,16 +21,22 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from render.encode import png_bytes
-from render.text import draw_text, fit_text, font
+from render.text import Font, draw_text, fit_text, font, text_width
 from render.themes import RGB, Theme
 
 MAX_ROWS = 24
 WIDTH = 720
-HEADER = 84
-COLUMN_HEADINGS = 34
-ROW = 34
-FOOTER = 30
+HEADER = 100
+COLUMN_HEADINGS = 42
+ROW = 44
+FOOTER = 36
 PADDING = 18
+RANK_X = PADDING + 24  # the centre of the rank column (and of a podium disc)
+NAME_X = PADDING + 62  # where the names start
+PODIUM_RADIUS = 18
+MIN_VALUE_WIDTH, MAX_VALUE_WIDTH, COLUMN_GAP = 64, 170, 26
+#: Font sizes (pixels at 720 wide): title, subtitle, headings, rows.
+TITLE_SIZE, SUBTITLE_SIZE, HEADING_SIZE, ROW_SIZE = 36, 27, 24, 29
 PODIUM: tuple[RGB, RGB, RGB] = ((212, 175, 55), (176, 182, 190), (196, 127, 62))
 FLAME: RGB = (232, 96, 28)
 PLAYING: RGB = (64, 160, 96)
@@ -64,23 +75,24 @@ def render_standings(view: StandingsView, theme: Theme) -> bytes:
     image = Image.new("RGB", (WIDTH, height), theme.background)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, HEADER), fill=theme.header_background)
-    title_font, sub_font = font(30, "bold"), font(20)
+    title_font, sub_font = font(TITLE_SIZE, "bold"), font(SUBTITLE_SIZE)
     draw_text(
         draw,
-        (PADDING, 14),
+        (PADDING, 12),
         fit_text(view.title, title_font, WIDTH - 2 * PADDING),
         title_font,
         theme.header_text,
     )
     draw_text(
         draw,
-        (PADDING, 52),
+        (PADDING, 58),
         fit_text(view.subtitle, sub_font, WIDTH - 2 * PADDING),
         sub_font,
         theme.header_muted,
     )
-    columns = _columns(len(view.headings) - 3)
-    heading_font = font(18, "bold")
+    heading_font = font(HEADING_SIZE, "bold")
+    row_font, bold_font = font(ROW_SIZE), font(ROW_SIZE, "bold")
+    columns = _columns(view, rows, heading_font, row_font, bold_font)
     y = HEADER + 8
     for index, heading in enumerate(view.headings):
         x, width, anchor = columns[index]
@@ -91,7 +103,6 @@ def render_standings(view: StandingsView, theme: Theme) -> bytes:
         fill=theme.cell_edge,
         width=2,
     )
-    row_font, bold_font = font(22), font(22, "bold")
     for number, row in enumerate(rows):
         top = HEADER + COLUMN_HEADINGS + number * ROW
         if number % 2:
@@ -100,16 +111,17 @@ def render_standings(view: StandingsView, theme: Theme) -> bytes:
         centre_y = top + ROW // 2
         x, width, _ = columns[0]
         if view.podium and row.rank <= 3 and not row.out:
-            draw.ellipse((x - 15, centre_y - 15, x + 15, centre_y + 15), fill=PODIUM[row.rank - 1])
+            r = PODIUM_RADIUS
+            draw.ellipse((x - r, centre_y - r, x + r, centre_y + r), fill=PODIUM[row.rank - 1])
         draw_text(draw, (x, centre_y), str(row.rank), bold_font, colour, anchor="mm")
         x, width, _ = columns[1]
         marks = 0
         if row.on_fire:
-            marks += 22
-            _flame(draw, x + 8, centre_y)
+            marks += 28
+            _flame(draw, x + 10, centre_y)
         if row.playing:
-            draw.ellipse((x + marks + 2, centre_y - 5, x + marks + 12, centre_y + 5), fill=PLAYING)
-            marks += 18
+            draw.ellipse((x + marks + 2, centre_y - 7, x + marks + 16, centre_y + 7), fill=PLAYING)
+            marks += 24
         name = fit_text(row.name, row_font, width - marks)
         draw_text(draw, (x + marks, centre_y), name, row_font, colour, anchor="lm")
         values = (row.points, *row.tiebreaks)
@@ -137,18 +149,36 @@ def render_standings(view: StandingsView, theme: Theme) -> bytes:
     return png_bytes(image)
 
 
-def _columns(tiebreaks: int) -> list[tuple[float, float, str]]:
-    """(x, width, anchor) of each column: rank (centred), name, points, tie-breaks."""
-    numbers = 110
-    right = WIDTH - PADDING
-    value_columns = [(right - numbers * i, numbers - 10, "ra") for i in range(tiebreaks, -1, -1)]
-    name_x = PADDING + 56
-    name_width = value_columns[0][0] - numbers - name_x
-    return [(PADDING + 22, 44, "ma"), (name_x, name_width, "la"), *value_columns]
+def _columns(
+    view: StandingsView,
+    rows: tuple[StandingsRow, ...],
+    heading_font: Font,
+    row_font: Font,
+    bold_font: Font,
+) -> list[tuple[float, float, str]]:
+    """(x, width, anchor) of each column: rank (centred), name, points, tie-breaks. Each
+    value column is as wide as its heading or its widest value (within bounds), so the
+    names keep the rest: a long heading ("Buchholz") shows whole without a fixed width
+    every column would pay for."""
+    right: float = WIDTH - PADDING
+    widths: list[float] = []
+    for index, heading in enumerate(view.headings[2:]):
+        values = [
+            (row.points, *row.tiebreaks)[index] for row in rows if index <= len(row.tiebreaks)
+        ]
+        used = [text_width(heading, heading_font)]
+        used += [text_width(v, bold_font if index == 0 else row_font) for v in values]
+        widths.append(min(max(max(used), MIN_VALUE_WIDTH), MAX_VALUE_WIDTH))
+    value_columns: list[tuple[float, float, str]] = []
+    for width in reversed(widths):  # right to left
+        value_columns.insert(0, (right, width, "ra"))
+        right -= width + COLUMN_GAP
+    name_width = right - NAME_X
+    return [(RANK_X, 48, "ma"), (NAME_X, name_width, "la"), *value_columns]
 
 
 def _flame(draw: ImageDraw.ImageDraw, x: float, y: float) -> None:
     """A small flame: two tongues of fire, the arena's streak mark."""
-    draw.polygon([(x - 7, y + 8), (x, y - 10), (x + 7, y + 8)], fill=FLAME)
-    draw.ellipse((x - 7, y - 1, x + 7, y + 10), fill=FLAME)
-    draw.polygon([(x - 3, y + 8), (x + 1, y - 2), (x + 4, y + 8)], fill=(252, 196, 64))
+    draw.polygon([(x - 9, y + 10), (x, y - 13), (x + 9, y + 10)], fill=FLAME)
+    draw.ellipse((x - 9, y - 1, x + 9, y + 13), fill=FLAME)
+    draw.polygon([(x - 4, y + 10), (x + 1, y - 3), (x + 5, y + 10)], fill=(252, 196, 64))

@@ -13,7 +13,7 @@ from discord_sim.models import SimRole
 from discord_sim.state import MEMBER_PERMISSIONS
 from i18n import translate
 from matchcore.tournament.model import TournamentState
-from render.standings import COLUMN_HEADINGS, HEADER, PADDING, PODIUM, ROW
+from render.standings import COLUMN_HEADINGS, HEADER, PODIUM, RANK_X, ROW
 from tests.bot.helpers import is_board_picture, pick_move, stored_state
 from tests.bot.tournament_driver import Event, png_of
 
@@ -74,7 +74,7 @@ async def test_a_round_robin_of_6_is_played_in_the_channel(sim, world, language,
     top = HEADER + COLUMN_HEADINGS
     for place in range(3):
         centre = top + place * ROW + ROW // 2
-        assert near(picture.getpixel((PADDING + 22 - 12, centre)), PODIUM[place])
+        assert near(picture.getpixel((RANK_X - 12, centre)), PODIUM[place])
     # the event's thread: every game's boards, the lines, and the standings message edited
     # in place (never posted again); the channel: the announcement and the final standings
     thread = event.thread

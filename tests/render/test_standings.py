@@ -6,14 +6,17 @@ import io
 
 from PIL import Image
 
+from i18n import translate
 from render.standings import (
     COLUMN_HEADINGS,
     FLAME,
+    FOOTER,
     HEADER,
     MAX_ROWS,
-    PADDING,
+    NAME_X,
     PLAYING,
     PODIUM,
+    RANK_X,
     ROW,
     WIDTH,
     StandingsRow,
@@ -58,9 +61,9 @@ def row_centre(number: int) -> int:
 def test_the_final_standings_mark_the_podium_gold_silver_bronze() -> None:
     theme = get_theme("classic")
     image = decode(render_standings(view(), theme))
-    assert image.size == (WIDTH, HEADER + COLUMN_HEADINGS + 5 * ROW + 30)
+    assert image.size == (WIDTH, HEADER + COLUMN_HEADINGS + 5 * ROW + FOOTER)
     assert near(image.getpixel((5, 5)), theme.header_background)  # type: ignore[arg-type]
-    badge_x = PADDING + 22
+    badge_x = RANK_X
     for place in range(3):
         # the disc's rim, beside the rank's digit
         assert near(image.getpixel((badge_x - 12, row_centre(place))), PODIUM[place])  # type: ignore[arg-type]
@@ -70,14 +73,13 @@ def test_the_final_standings_mark_the_podium_gold_silver_bronze() -> None:
 def test_a_running_event_has_no_podium_and_marks_streaks_and_games_under_way() -> None:
     theme = get_theme("night")
     image = decode(render_standings(view(podium=False), theme))
-    badge_x = PADDING + 22
+    badge_x = RANK_X
     assert not any(
         near(image.getpixel((badge_x - 12, row_centre(p))), PODIUM[p], 30)
         for p in range(3)  # type: ignore[arg-type]
     )
-    name_x = PADDING + 56
-    assert near(image.getpixel((name_x + 7, row_centre(0))), PLAYING)  # type: ignore[arg-type]
-    flame = [image.getpixel((name_x + 8, row_centre(1) + dy)) for dy in range(-4, 8)]
+    assert near(image.getpixel((NAME_X + 9, row_centre(0))), PLAYING)  # type: ignore[arg-type]
+    flame = [image.getpixel((NAME_X + 10, row_centre(1) + dy)) for dy in range(-4, 8)]
     assert any(near(p, FLAME, 20) for p in flame)  # type: ignore[arg-type]
 
 
@@ -86,7 +88,7 @@ def test_long_lists_stop_at_the_row_limit_and_the_picture_is_deterministic() -> 
     many = view(MAX_ROWS + 10)
     first, again = render_standings(many, theme), render_standings(many, theme)
     assert first == again
-    assert decode(first).height == HEADER + COLUMN_HEADINGS + MAX_ROWS * ROW + 30
+    assert decode(first).height == HEADER + COLUMN_HEADINGS + MAX_ROWS * ROW + FOOTER
 
 
 def test_german_headings_are_drawn_as_given() -> None:
@@ -98,3 +100,53 @@ def test_german_headings_are_drawn_as_given() -> None:
     )
     theme = get_theme("classic")
     assert render_standings(german, theme) != render_standings(english, theme)
+
+
+def ink_height(image: Image.Image, top: int, bottom: int, background: tuple[int, ...]) -> int:
+    """How many pixel rows between ``top`` and ``bottom`` carry text (anything far from
+    the background), from the first to the last."""
+    inked = [
+        y
+        for y in range(top, bottom)
+        if any(
+            sum(abs(a - b) for a, b in zip(image.getpixel((x, y)), background, strict=False)) > 60  # type: ignore[arg-type]
+            for x in range(4, image.width - 4)
+        )
+    ]
+    return inked[-1] - inked[0] + 1 if inked else 0
+
+
+def worded(language: str, swiss: bool) -> StandingsView:
+    keys = [
+        "rank",
+        "player",
+        "points",
+        *(("buchholz", "sonneborn_berger") if swiss else ("games",)),
+    ]
+    subtitle = (
+        translate(language, "bot.tournament.round_of", round=3, rounds=5)
+        if swiss
+        else translate(language, "bot.tournament.arena_subtitle", count=16)
+    )
+    return StandingsView(
+        "Swiss #3 · Lefe" if swiss else "Arena #4 · Dalen",
+        subtitle,
+        tuple(translate(language, f"bot.tournament.heading.{key}") for key in keys),
+        view(8).rows,
+    )
+
+
+def test_at_360_pixels_wide_the_subtitle_and_the_headings_are_read_at_11_pixels_or_more() -> None:
+    """Discord shows the picture about 360 pixels wide on a phone: halved, the smallest
+    text (the subtitle, the column headings with the tie-breaks) is still 11 pixels high
+    or more, in English and German (it was 8 to 10)."""
+    theme = get_theme("classic")
+    for language in ("en", "de"):
+        for swiss in (True, False):
+            image = decode(render_standings(worded(language, swiss), theme))
+            small = image.resize((360, image.height // 2), Image.Resampling.LANCZOS)
+            subtitle = ink_height(small, 54 // 2, HEADER // 2, theme.header_background)
+            headings = ink_height(
+                small, HEADER // 2 + 1, (HEADER + COLUMN_HEADINGS) // 2 - 2, theme.background
+            )
+            assert subtitle >= 11 and headings >= 11, (language, swiss, subtitle, headings)
