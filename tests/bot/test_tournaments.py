@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.features.tournaments.posts import announcement_message
 from discord_sim.models import SimRole
 from discord_sim.state import MEMBER_PERMISSIONS
 from i18n import translate
@@ -486,3 +487,70 @@ async def test_a_step_committed_but_not_shown_before_a_kill_is_shown_at_the_next
     assert [m for m in world.channel.messages if is_standings(m)] == [final]
     assert all(len(sim.dms(p)) == 1 for p in players)
     sim.assert_no_bot_errors()
+
+
+async def test_an_announcement_posted_but_not_recorded_before_a_kill_is_found_again(
+    sim, world, bot, make_bot
+):
+    """A kill between ``/tournament create``'s answer (the announcement) and its record:
+    the event is committed and its announcement is in the channel, with no record and no
+    thread (here: the service creates the event and the bot's client posts the
+    announcement, and nothing records it). The next start finds that announcement among the
+    channel's newest messages by its buttons, records it and starts the event's thread
+    from it, which the games then play in; another start finds nothing to do."""
+    service = bot.client.service
+    created = await service.tournaments.create(
+        world.guild.id, world.channel.id, world.admin.id, True, "lefe", "round_robin", size=5
+    )
+    info = created.tournament
+    seconds = (await service.get_settings(world.guild.id)).board_move_seconds
+    place = bot.client.get_partial_messageable(world.channel.id, guild_id=world.guild.id)
+    posted = await place.send(**announcement_message("en", info, seconds))
+
+    handle = await sim.restart_bot(make_bot)
+    assert await handle.client.tournaments_resumed == 1
+    event = Event(sim, handle, world, sim.state.messages[posted.id])
+    await event.settle()
+    info = await event.info()
+    assert info.messages["announcement"] == posted.id
+    assert info.thread_id == event.thread.id
+    assert f"<#{event.thread.id}>" in event.current_announcement().text
+    assert announcements(world.channel, info.id) == [posted.id]
+    # the event goes on as any other: its game plays in the thread
+    await event.join([world.alice, world.bob])
+    await sim.slash(world.admin, "tournament start", tournament=event.id)
+    await event.settle()
+    (match_id,) = (await event.running()).values()
+    assert (await event.service.get_match(match_id)).thread_id == event.thread.id
+    event.handle = await sim.restart_bot(make_bot)
+    assert await event.handle.client.tournaments_resumed == 0
+    sim.assert_no_bot_errors()
+
+
+async def test_an_announcement_that_never_went_out_is_posted_at_the_next_start(
+    sim, world, bot, make_bot
+):
+    """A kill between the create's commit and its answer: nothing in the channel. The next
+    start posts the announcement (once), records it and opens its thread."""
+    created = await bot.client.service.tournaments.create(
+        world.guild.id, world.channel.id, world.admin.id, True, "lefe", "swiss", size=5
+    )
+    tid = created.tournament.id
+    assert announcements(world.channel, tid) == []
+    handle = await sim.restart_bot(make_bot)
+    assert await handle.client.tournaments_resumed == 1
+    await handle.client.tournament_posts.idle()
+    info = await handle.client.service.tournaments.get(tid)
+    assert announcements(world.channel, tid) == [info.messages["announcement"]]
+    thread = sim.state.messages[info.messages["announcement"]].thread
+    assert thread is not None and info.thread_id == thread.id
+    handle = await sim.restart_bot(make_bot)
+    assert await handle.client.tournaments_resumed == 0
+    assert len(announcements(world.channel, tid)) == 1
+    sim.assert_no_bot_errors()
+
+
+def announcements(channel: Any, tournament_id: int) -> list[int]:
+    """The channel's messages with the event's Join button."""
+    join = f"lb|n|{tournament_id}|0|join"
+    return [m.id for m in channel.messages if any(b.custom_id == join for b in m.buttons)]

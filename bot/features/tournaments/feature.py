@@ -11,7 +11,7 @@ one posted before a restart is handled like any other. Who may manage: members w
 from __future__ import annotations
 
 import logging
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -40,9 +40,6 @@ from matchcore.service.tournament_info import TournamentUpdate
 
 log = logging.getLogger(__name__)
 
-# A thread archives itself after this long without a message (Discord's longest, a week);
-# a post into an archived one opens it again (``TournamentPosts``).
-THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 WHEN_SAID = "-"  # the start option's value for "when I say"
 STARTS_OFFERED = (900, 1800, 3600, 7200, 86400)
 LISTED = 15
@@ -119,26 +116,12 @@ class TournamentDesk:
                 channel, **announcement_message(language, info, settings.board_move_seconds)
             )
             if posted is not None:
-                await self.service.tournaments.set_messages(info.id, {ANNOUNCEMENT: posted.id})
-                await self.open_thread(posted, info.id, title(language, info))
+                # (a kill from the post to here: the next start finds the announcement
+                # and opens its thread, TournamentPosts.resume)
+                await self.posts.announced(info, posted, language)
             await self.posts.shown(info)
 
         await self.errors.run(interaction, run)
-
-    async def open_thread(
-        self, announcement: discord.Message, tournament_id: int, name: str
-    ) -> None:
-        """The event's thread, started from its announcement: its games, lines and
-        standings go there (without the right to start one, they stay in the channel)."""
-        try:
-            thread = await announcement.create_thread(
-                name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
-            )
-        except discord.HTTPException as error:
-            log.warning("no thread for tournament %s: %s", tournament_id, error)
-            return
-        await self.service.tournaments.set_thread(tournament_id, thread.id)
-        self.posts.refresh(tournament_id, ANNOUNCEMENT)  # it links the thread
 
     async def _click(
         self, responder: Responder, tournament_id: int, version: int, action: str

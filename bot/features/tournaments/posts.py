@@ -25,13 +25,13 @@ import logging
 import math
 import time
 from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 import discord
 
-from bot.common.components import Choice, components
+from bot.common.components import Choice, components, custom_ids
 from bot.common.context import Context
-from bot.common.custom_ids import TOURNAMENT
+from bot.common.custom_ids import TOURNAMENT, ComponentId
 from bot.common.outgoing import sentence
 from bot.common.themes import server_theme
 from bot.delivery.delivery import Delivery
@@ -51,6 +51,13 @@ SHOWN = "shown"  # not a message: the tournament's version whose step went out w
 JOIN, LEAVE = "join", "leave"  # the announcement's buttons
 DM_CLOSED = 50007
 THREAD_ARCHIVED = 50083
+THREAD_STARTED_ALREADY = 160004  # a message's thread exists: it has the message's id
+# A thread archives itself after this long without a message (Discord's longest, a week);
+# a post into an archived one opens it again (``in_thread``).
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
+#: How many of the channel's newest messages a start reads for an announcement that was
+#: posted before a kill and never recorded.
+ANNOUNCEMENT_LOOKBACK = 50
 T = TypeVar("T")
 
 
@@ -75,6 +82,12 @@ def nonce_of(tournament_id: int, kind: str) -> str:
     the first time, for a few minutes, so a process killed between posting and recording
     the message posts it again harmlessly and records it then."""
     return f"t{tournament_id}:{kind}"[:25]
+
+
+def unannounced(info: TournamentInfo) -> bool:
+    """Whether an event still on has no announcement recorded (a kill came between the
+    commit that created it and that record: its first version may count as shown)."""
+    return not info.messages.get(ANNOUNCEMENT) and info.status in ("upcoming", "running")
 
 
 class Coalescer:
@@ -183,14 +196,15 @@ class TournamentPosts:
     async def resume(self, guild_ids: Iterable[int]) -> int:
         """After a start: show again what a kill kept from going out. A step commits before
         it is shown, so a process killed in between leaves a tournament whose recorded
-        ``shown`` version is behind: its reminder goes out (again: at least once, never
-        lost), its final standings are posted if they were not, its standings and its
+        ``shown`` version is behind (or which has no announcement recorded: it is found or
+        posted again, :meth:`announce_again`): its reminder goes out (again: at least once,
+        never lost), its final standings are posted if they were not, its standings and its
         announcement are redrawn. The lines of that step are not said again (they are not
         kept). Returns the number of tournaments looked at again."""
         resumed = 0
         for guild_id in guild_ids:
             for info in await self.service.tournaments.in_guild(guild_id):
-                if info.messages.get(SHOWN, 0) >= info.version:
+                if info.messages.get(SHOWN, 0) >= info.version and not unannounced(info):
                     continue
                 resumed += 1
                 try:
@@ -201,6 +215,8 @@ class TournamentPosts:
 
     async def _resume(self, info: TournamentInfo) -> None:
         language = await self.context.languages.server(info.guild_id)
+        if unannounced(info):
+            await self.announce_again(info, language)
         if info.status == "upcoming" and info.reminded and info.starts_at is not None:
             minutes = max(1, math.ceil((info.starts_at - self.context.now()) / 60))
             for user_id in info.active_players:
@@ -235,6 +251,67 @@ class TournamentPosts:
                 raise
         await self.context.client.http.edit_channel(info.thread_id, archived=False)
         return await send()
+
+    # ---- the announcement and its thread -----------------------------------------------------
+    async def announced(
+        self, info: TournamentInfo, message: discord.Message, language: str
+    ) -> None:
+        """``message`` is the announcement of ``info``: recorded, and the event's thread
+        started from it (when the event has none yet)."""
+        await self.service.tournaments.set_messages(info.id, {ANNOUNCEMENT: message.id})
+        if not info.thread_id:
+            await self.open_thread(message, info.id, title(language, info))
+
+    async def open_thread(
+        self, announcement: discord.Message, tournament_id: int, name: str
+    ) -> None:
+        """The event's thread, started from its announcement: its games, lines and
+        standings go there (without the right to start one, they stay in the channel). One
+        started before a kill and never recorded is taken as it is."""
+        thread_id = announcement.thread.id if announcement.thread is not None else None
+        if thread_id is None:
+            try:
+                thread = await announcement.create_thread(
+                    name=name[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                )
+                thread_id = thread.id
+            except discord.HTTPException as error:
+                if error.code != THREAD_STARTED_ALREADY:
+                    log.warning("no thread for tournament %s: %s", tournament_id, error)
+                    return
+                thread_id = announcement.id  # a message's thread has the message's id
+        await self.service.tournaments.set_thread(tournament_id, thread_id)
+        self.refresh(tournament_id, ANNOUNCEMENT)  # it links the thread
+
+    async def announce_again(self, info: TournamentInfo, language: str) -> None:
+        """After a kill between the commit that created the event and the record of its
+        announcement: the announcement is found among the channel's newest messages (by
+        its buttons, which carry the event's id), or posted again when it never went out;
+        then recorded, and its thread opened. Never a second announcement, never one
+        left without its thread."""
+        try:
+            message = await self.find_announcement(info)
+            if message is None:
+                settings = await self.service.get_settings(info.guild_id)
+                kwargs = announcement_message(language, info, settings.board_move_seconds)
+                message = await self.channel(info.channel_id, info.guild_id).send(
+                    **kwargs, nonce=nonce_of(info.id, ANNOUNCEMENT)
+                )
+                log.info("tournament %s announced again (its announcement never went out)", info.id)
+        except discord.HTTPException as error:
+            log.warning("could not announce tournament %s again: %s", info.id, error)
+            return
+        await self.announced(info, message, language)
+
+    async def find_announcement(self, info: TournamentInfo) -> discord.Message | None:
+        """The event's announcement among the channel's newest messages, if it is there."""
+        channel = self.channel(info.channel_id, info.guild_id)
+        async for message in channel.history(limit=ANNOUNCEMENT_LOOKBACK):
+            for custom_id in custom_ids(message.components):
+                decoded = ComponentId.decode(custom_id)
+                if decoded is not None and (decoded.scope, decoded.target) == (TOURNAMENT, info.id):
+                    return message
+        return None
 
     # ---- the announcement and the standings ------------------------------------------------
     async def _announce(self, tournament_id: int) -> None:
