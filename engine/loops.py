@@ -64,8 +64,8 @@ from engine.hexgrid import HexGrid, hex_grid
 _TURNING = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 Loop = tuple[int, ...]  # cell indices in cycle order, starting at the smallest index
-# E met by a construction (a bit mask) -> the answer reached from it, and the cells looked
-# at from there on
+# E met by a construction (a bit mask) -> the answer reached from it, and the cells its
+# construction looked at (those outside E are the ones looked at from E on)
 Memo = dict[int, tuple[Loop | None, int]]
 # A construction's rounds past the first: E, W and the cells looked at so far (bit masks)
 # at the start of each round
@@ -337,8 +337,8 @@ def grow_loop(
 
     ``occupied_bits`` and ``reach_bits`` are the board's occupied and edge-reaching empty
     cells (see :func:`edge_reaching_empty_cells`); ``memo`` maps every E met (a mask) to
-    the answer reached from it and the cells looked at from there on, and is filled in on
-    the way.
+    the answer reached from it and the cells looked at (those outside E were looked at
+    from there on), and is filled in on the way.
 
     ``before``, for a board one change away from an earlier one, is what the earlier board
     knew: its memo, the trail of this cell's construction there (or None), and the cells
@@ -400,54 +400,121 @@ def _move_in(layout: _Layout, region_bits: int, moving: int, stop_bits: int) -> 
     """E (``region_bits``) with the cells of ``moving`` added, and every piece of the
     outside that they cut off from the board's edge.
 
-    The cells go in one at a time: a cell whose neighbours outside E form a single run
-    cannot cut the outside apart (every route through it can go round it through them),
-    so only the others are followed by a flood of the outside from each of their outside
-    neighbours. A flood grows by a ring of cells a step and gives up on its piece as soon
-    as it meets a cell of ``stop_bits`` (the edge, and the empty cells reaching it, which
-    never join E): only the pieces really cut off are flooded whole.
+    What comes out does not depend on the order the cells go in: E, the cells, and every
+    piece of the outside left without a cell of ``stop_bits`` (the edge, and the empty
+    cells reaching it, which never join E). So several cells go in at once, and the Euler
+    characteristic of E with them says how many pieces they cut off (see
+    :func:`_holes`): usually none, and then nothing is flooded. Otherwise each piece next
+    to a new cell is flooded, a ring of cells a step, giving up on it as soon as it meets
+    a cell of ``stop_bits``, until that many were found. A single cell goes in as
+    :func:`_move_in_one` puts it.
+    """
+    if not moving & (moving - 1):
+        return _move_in_one(layout, region_bits, moving, stop_bits) if moving else region_bits
+    region_bits |= moving
+    holes = _holes(layout.stride, region_bits)
+    if not holes:
+        return region_bits
+    stride, board = layout.stride, layout.board
+    step = stride + 1
+    outside = board & ~region_bits
+    starts = (
+        moving << 1
+        | moving >> 1
+        | moving << stride
+        | moving >> stride
+        | moving << step
+        | moving >> step
+    ) & outside
+    while holes and starts:
+        piece = starts & -starts
+        while True:
+            grown = (
+                piece
+                | piece << 1
+                | piece >> 1
+                | piece << stride
+                | piece >> stride
+                | piece << step
+                | piece >> step
+            ) & outside
+            if grown & stop_bits:
+                starts &= ~grown  # the piece reaches the edge, and so do these
+                break
+            if grown == piece:  # cut off: it joins E
+                region_bits |= piece
+                outside &= ~piece
+                starts &= ~piece
+                holes -= 1
+                break
+            piece = grown
+    return region_bits
+
+
+def _holes(stride: int, region_bits: int) -> int:
+    """How many pieces of the outside a connected region (a mask) cuts off from the
+    board's edge: one minus its Euler characteristic, cells less adjacent pairs plus
+    triangles of mutually adjacent cells (on the hexagonal grid, pieces of the outside
+    are joined through sides only, so that count is exact). Pairs are a cell and its
+    neighbour at +1, +stride or +(stride + 1) bits; the triangles, a cell with its
+    neighbours at +1 and +(stride + 1), or at +stride and +(stride + 1)."""
+    up = region_bits >> 1
+    across = region_bits >> stride
+    diagonal = region_bits & region_bits >> (stride + 1)
+    return (
+        1
+        - region_bits.bit_count()
+        + (region_bits & up).bit_count()
+        + (region_bits & across).bit_count()
+        + diagonal.bit_count()
+        - (diagonal & up).bit_count()
+        - (diagonal & across).bit_count()
+    )
+
+
+def _move_in_one(layout: _Layout, region_bits: int, cell_bit: int, stop_bits: int) -> int:
+    """E (``region_bits``) with the cell of ``cell_bit`` added, and every piece of the
+    outside it cuts off from the board's edge (see :func:`_move_in`).
+
+    A cell whose neighbours outside E form a single run cannot cut the outside apart
+    (every route through it can go round it through them), so only otherwise are the
+    pieces next to it flooded.
     """
     stride, board = layout.stride, layout.board
     step = stride + 1
-    ring_key, several_runs = layout.ring_key, layout.several_runs
-    while moving:
-        lowest = moving & -moving
-        moving ^= lowest
-        if region_bits & lowest:
-            continue  # enclosed by an earlier cell of this round
-        region_bits |= lowest
-        if not several_runs[region_bits >> (lowest.bit_length() - 1 - step) & ring_key]:
-            continue
-        outside = board & ~region_bits
-        starts = (
-            lowest << 1
-            | lowest >> 1
-            | lowest << stride
-            | lowest >> stride
-            | lowest << step
-            | lowest >> step
-        ) & outside
-        while starts:
-            piece = starts & -starts
-            while True:
-                grown = (
-                    piece
-                    | piece << 1
-                    | piece >> 1
-                    | piece << stride
-                    | piece >> stride
-                    | piece << step
-                    | piece >> step
-                ) & outside
-                if grown & stop_bits:
-                    starts &= ~grown  # the piece reaches the edge, and so do these
-                    break
-                if grown == piece:  # cut off: it joins E
-                    region_bits |= piece
-                    outside &= ~piece
-                    starts &= ~piece
-                    break
-                piece = grown
+    region_bits |= cell_bit
+    if not layout.several_runs[region_bits >> (cell_bit.bit_length() - 1 - step) & layout.ring_key]:
+        return region_bits
+    outside = board & ~region_bits
+    starts = (
+        cell_bit << 1
+        | cell_bit >> 1
+        | cell_bit << stride
+        | cell_bit >> stride
+        | cell_bit << step
+        | cell_bit >> step
+    ) & outside
+    while starts:
+        piece = starts & -starts
+        while True:
+            grown = (
+                piece
+                | piece << 1
+                | piece >> 1
+                | piece << stride
+                | piece >> stride
+                | piece << step
+                | piece >> step
+            ) & outside
+            if grown & stop_bits:
+                starts &= ~grown  # the piece reaches the edge, and so do these
+                break
+            if grown == piece:  # cut off: it joins E
+                region_bits |= piece
+                outside &= ~piece
+                starts &= ~piece
+                break
+            piece = grown
     return region_bits
 
 
@@ -487,11 +554,11 @@ def _grow_on(
         known = memo.get(region_bits)
         if known is None:
             known = memo_before.get(region_bits)
-            if known is not None and known[1] & changed:
+            if known is not None and known[1] & ~region_bits & changed:
                 known = None  # it looked at a cell that changed since
         if known is not None:
             result = known[0]
-            looked_at |= known[1]
+            looked_at |= known[1] & ~region_bits
             remembered = len(trail) - 1
             break
         remembered = len(trail)
@@ -544,8 +611,11 @@ def _grow_on(
             # an empty cell reaching the edge joined W: it moves in next round (nothing
             # encloses it) and the construction escapes, so it ends here
             break
+    # every region of the trail learns the same entry (the cells looked at from it on
+    # are those outside it: masked when read, fewer times than written)
+    entry = (result, looked_at)
     for seen_region, _, _ in trail[:remembered]:
-        memo[seen_region] = (result, looked_at & ~seen_region)
+        memo[seen_region] = entry
     return result, looked_at, tuple(trail)
 
 

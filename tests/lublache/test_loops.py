@@ -8,6 +8,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import loops
 from engine.hexgrid import hex_grid
 from engine.loops import LoopFinder, cycle_order
 from tests.lublache import reference
@@ -197,3 +198,89 @@ def test_taking_stones_away_reuses_answers_without_changing_them(seed: int, size
     for cell in range(len(occupied)):
         assert after.loops_through(cell) == fresh.loops_through(cell)
     assert after.all_loops() == fresh.all_loops()
+
+
+# ---- a round's cells moved in at once ----------------------------------------------------------
+
+
+def _random_region(rng: random.Random, size: int) -> set[int]:
+    """A connected set of inner cells (a construction's E never holds an edge cell)."""
+    grid = hex_grid(size)
+    inner = [cell for cell in range(grid.cell_count) if not grid.on_edge[cell]]
+    region = {rng.choice(inner)}
+    for _ in range(rng.randrange(1, 3 * size * size)):
+        cell = rng.choice(sorted(region))
+        step = rng.choice(grid.neighbours[cell])
+        if not grid.on_edge[step]:
+            region.add(step)
+    return region
+
+
+def _pieces_cut_off(size: int, region: set[int]) -> list[set[int]]:
+    """The pieces of the board outside ``region`` that hold no edge cell, by flood fill."""
+    grid = hex_grid(size)
+    outside = set(range(grid.cell_count)) - region
+    pieces, seen = [], set()
+    for start in sorted(outside):
+        if start in seen:
+            continue
+        piece, stack = {start}, [start]
+        while stack:
+            for nb in grid.neighbours[stack.pop()]:
+                if nb in outside and nb not in piece:
+                    piece.add(nb)
+                    stack.append(nb)
+        seen |= piece
+        if not any(grid.on_edge[cell] for cell in piece):
+            pieces.append(piece)
+    return pieces
+
+
+@settings(max_examples=60)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from((4, 5, 7, 9)))
+def test_euler_characteristic_counts_the_pieces_a_region_cuts_off(seed: int, size: int) -> None:
+    rng = random.Random(seed)
+    layout = loops._layout(size)
+    for _ in range(20):
+        region = _random_region(rng, size)
+        assert loops._holes(layout.stride, sum(layout.bits[c] for c in region)) == len(
+            _pieces_cut_off(size, region)
+        )
+
+
+@settings(max_examples=60)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from((5, 7, 9)))
+def test_cells_moved_in_at_once_enclose_what_one_at_a_time_does(seed: int, size: int) -> None:
+    """_move_in adds a round's cells together and floods only when the Euler
+    characteristic says a piece was cut off; the cells added one at a time (each with
+    _move_in_one) give the same E, whatever the stop cells."""
+    rng = random.Random(seed)
+    grid = hex_grid(size)
+    layout = loops._layout(size)
+    bits = layout.bits
+    for _ in range(20):
+        region = _random_region(rng, size)
+        for piece in _pieces_cut_off(size, region):
+            region |= piece  # as a construction keeps E: nothing cut off
+        rim = {nb for cell in region for nb in grid.neighbours[cell]} - region
+        moving = {cell for cell in rim if not grid.on_edge[cell] and rng.random() < 0.6}
+        # the stop cells: the edge, and empty cells joined to it through empty cells
+        # outside E and the cells moving in (as on a board, where they never join E)
+        empty = {
+            cell for cell in set(range(grid.cell_count)) - region - moving if rng.random() < 0.5
+        }
+        stops = {cell for cell in range(grid.cell_count) if grid.on_edge[cell]}
+        frontier = list(stops)
+        while frontier:
+            for nb in grid.neighbours[frontier.pop()]:
+                if nb in empty and nb not in stops:
+                    stops.add(nb)
+                    frontier.append(nb)
+        region_bits = sum(bits[c] for c in region)
+        stop_bits = sum(bits[c] for c in stops)
+        one_at_a_time = region_bits
+        for cell in sorted(moving):
+            if not one_at_a_time & bits[cell]:
+                one_at_a_time = loops._move_in_one(layout, one_at_a_time, bits[cell], stop_bits)
+        at_once = loops._move_in(layout, region_bits, sum(bits[c] for c in moving), stop_bits)
+        assert at_once == one_at_a_time
