@@ -28,3 +28,35 @@ async def test_a_worker_draws_the_hint_picture_a_thread_draws(painters, game) ->
     assert plain == await threads.board_png(state, names, "de", theme="night")
     assert decode(plain).size == decode(in_worker).size
     assert plain != in_worker  # the hints are drawn
+
+
+def test_a_replay_runs_without_the_cycle_collector_and_leaves_it_on() -> None:
+    """A replay keeps every position's loop answers until it ends: the collector's passes
+    over them find nothing, so it is paused for the replay (and resumed after, or left
+    paused if someone else paused it)."""
+    import gc
+
+    from bot.common.pictures import replay_gif_from_json
+
+    record = played_game("lublache", 9, seed=3, moves=120).to_json()
+    passes: list[str] = []
+
+    def count(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            passes.append(phase)
+
+    gc.callbacks.append(count)
+    try:
+        gc.collect()
+        passes.clear()
+        gif = replay_gif_from_json("lublache", record, ("Ann", "Bob"))
+        during = len(passes)
+        assert gc.isenabled()
+        gc.disable()
+        assert replay_gif_from_json("lublache", record, ("Ann", "Bob")) == gif
+        assert not gc.isenabled()  # someone else's pause is theirs to end
+    finally:
+        gc.enable()
+        gc.callbacks.remove(count)
+    assert gif.startswith(b"GIF89a")
+    assert during <= 1  # the first pass after it, once resumed (dozens without the pause)
