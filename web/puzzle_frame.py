@@ -123,6 +123,10 @@ def result_frame(answered: PuzzleAnswer, language: str) -> dict[str, Any]:
     }
 
 
+# The socket's puzzle messages (web.server.MESSAGES holds their fields).
+PUZZLE_MESSAGES = ("puzzle", "puzzle_daily", "puzzle_answer")
+
+
 class PuzzleDesk:
     """What a socket's puzzle messages do: one call of ``service.puzzles`` each."""
 
@@ -135,6 +139,20 @@ class PuzzleDesk:
         if session.place is not None:
             return session.place.guild_id
         return self.local_guild
+
+    async def handle(
+        self,
+        session: Session,
+        data: dict[str, Any],
+        name: Callable[[int], str],
+        language: str,
+    ) -> dict[str, Any]:
+        """The frame answering one of :data:`PUZZLE_MESSAGES`."""
+        if data["type"] == "puzzle_daily":
+            return await self.daily(session, name, language)
+        if data["type"] == "puzzle_answer":
+            return await self.answer(session, data, language)
+        return await self.next(session, data, name, language)
 
     async def next(
         self,

@@ -47,7 +47,7 @@ from web.geometry import geometry_json
 from web.leiff_frame import leiff_frame, lobby_frame
 from web.limits import MAX_FRAME_BYTES, MAX_REFUSALS, TokenBucket
 from web.loopback import loopback_only
-from web.puzzle_frame import PuzzleDesk
+from web.puzzle_frame import PUZZLE_MESSAGES, PuzzleDesk
 from web.sessions import Identity, Session, Sessions
 from web.snapshot import board_frame, position_at
 from web.texts import FAILED, MALFORMED, TOO_FAST, language_of, match_line, welcome_frame
@@ -394,12 +394,10 @@ class WebTable:
             client.send({**position_at(state, data["ply"]), "match": info.id})
         elif kind == "matches":
             await self._send_matches(client)
-        elif kind == "puzzle":
-            client.send(await self.puzzles.next(client.session, data, self._name, client.language))
-        elif kind == "puzzle_daily":
-            client.send(await self.puzzles.daily(client.session, self._name, client.language))
-        elif kind == "puzzle_answer":
-            client.send(await self.puzzles.answer(client.session, data, client.language))
+        elif kind in PUZZLE_MESSAGES:
+            client.send(
+                await self.puzzles.handle(client.session, data, self._name, client.language)
+            )
         elif kind == "new_game":
             started = await self.actions.new_game(client.session, data)
             if started is not None:
