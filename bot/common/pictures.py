@@ -142,6 +142,15 @@ def _collector_paused() -> Iterator[None]:
         gc.enable()
 
 
+def table_replay_gif(
+    views: tuple[LeiffView, ...],
+    names: tuple[str, ...],
+    language: str = DEFAULT_LANGUAGE,
+    theme: str = "classic",
+) -> bytes:
+    return render.table_replay_gif(views, names=names, language=language, theme=theme)
+
+
 def refusal_png(
     state: BoardState, move: str, names: tuple[str, ...], language: str, theme: str
 ) -> bytes | None:
@@ -425,3 +434,15 @@ class Painter:
         return await self._run(
             replay_gif_from_json, state.game.name, state.to_json(), tuple(names), language, theme
         )
+
+    async def table_replay_gif(
+        self,
+        rounds: Sequence[LeiffView],
+        names: Sequence[str],
+        language: str = DEFAULT_LANGUAGE,
+        *,
+        theme: str = "classic",
+    ) -> bytes:
+        """An animated GIF of a finished Leiff table, one frame per round's end (the
+        channel's views of ``TableReplay.rounds``)."""
+        return await self._run(table_replay_gif, tuple(rounds), tuple(names), language, theme)

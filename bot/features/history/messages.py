@@ -35,6 +35,7 @@ from bot.common.layout import Box, LayoutContext, Picture, Raw, Text, layout_pay
 from i18n import N_, translate
 
 ACCENT = 0x5B6B8C  # a slate blue: looking back, not a match in play
+EXPORT_SHOWN = 1800  # a record up to this long is shown in the answer too, not only as a file
 MOVES_SHOWN = 40  # moves of the list around the one shown (a long Les game has 150)
 
 

@@ -29,15 +29,13 @@ from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.themes import member_theme
 from bot.delivery.delivery import Delivery
-from bot.features.history.messages import ReplayMessage
+from bot.features.history.messages import EXPORT_SHOWN, ReplayMessage
 from bot.features.history.table_replays import TableReplays
 from engine import get_spec
 from engine.board import BoardState
 from i18n import translate
 from matchcore.service.protocol import GameService
 from matchcore.service.results import MatchInfo
-
-EXPORT_SHOWN = 1800  # a record up to this long is shown in the answer too, not only as a file
 
 
 def position(final: BoardState, ply: int) -> BoardState:
@@ -122,7 +120,13 @@ class Replays:
 
     async def click(self, responder: Responder, match_id: int, ply: int, action: str) -> None:
         table = await self._table(responder, match_id)
-        if table is not None:  # a Leiff table's pages only step
+        if table is not None:  # a Leiff table's pages step, and give its GIF and record
+            if action == REPLAY_GIF:
+                await self.tables.gif(responder, table)
+                return
+            if action == REPLAY_EXPORT:
+                await self.tables.export(responder, table)
+                return
             shown = await self.tables.page(responder, table, ply)
             if not await responder.update_origin(**shown.edit_kwargs()):
                 await responder.private(**shown.send_kwargs())

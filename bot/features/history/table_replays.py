@@ -6,11 +6,13 @@ then, the scores and the drinks of the round), never a player's own view
 the renderer's table picture, with the round's number and, on the last page, the result
 and the places. Its buttons (**First** / **Previous** / **Next** / **Last**) carry the page
 to show (``lb|r|<match>|<page>|<what>``, the board replays' format), so pages keep turning
-after a restart.
+after a restart; **Animated GIF** sends the pages' pictures as one GIF and **Export the
+record** the rounds as text (``table_record``), both from the same round ends.
 """
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from typing import Any
 
@@ -20,7 +22,9 @@ from bot.common.components import FixedComponents, button_dict
 from bot.common.context import Context
 from bot.common.custom_ids import (
     REPLAY,
+    REPLAY_EXPORT,
     REPLAY_FIRST,
+    REPLAY_GIF,
     REPLAY_LAST,
     REPLAY_NEXT,
     REPLAY_PREVIOUS,
@@ -33,7 +37,8 @@ from bot.common.match_lines import places_line, result_line
 from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.themes import member_theme
-from bot.features.history.messages import PicturePage
+from bot.features.history.messages import EXPORT_SHOWN, PicturePage
+from bot.features.history.table_record import table_record
 from engine.leiff.views import LeiffView
 from i18n import N_, translate
 from matchcore.service.results import MatchInfo, TableReplay
@@ -89,13 +94,19 @@ class TableReplayMessage(PicturePage):
             button(REPLAY_NEXT, min(page + 1, last), N_("bot.replay.next"), page >= last, blue),
             button(REPLAY_LAST, last, N_("bot.replay.last"), page >= last, grey),
         ]
+        # the rounds as an animated GIF, and the record as text (a board replay's buttons)
+        more = [
+            button(REPLAY_GIF, page, N_("bot.replay.gif"), False, grey),
+            button(REPLAY_EXPORT, page, N_("bot.replay.export"), False, grey),
+        ]
+        rows = ({"type": 1, "components": steps}, {"type": 1, "components": more})
         blocks = (
             Box(
                 (
                     *(Text(t) for t in texts[:2]),
                     Picture(texts[1]),
                     *(Text(t) for t in texts[2:]),
-                    Raw(({"type": 1, "components": steps},)),
+                    Raw(rows),
                 ),
                 accent=ACCENT,
             ),
@@ -120,9 +131,7 @@ class TableReplays:
         self, responder: Responder, match: MatchInfo, page: int | None
     ) -> TableReplayMessage:
         """The page of round ``page`` (from 0; None: the last) of the finished table."""
-        if match.status != "finished":
-            raise UserFacingError("bot.replay.error.running")
-        replay = await self.context.service.table_replay(match.id)
+        replay = await self._finished(match)
         shown, view = round_view(replay, len(replay.rounds) - 1 if page is None else page)
         language = responder.language
         names = self.context.names
@@ -149,4 +158,41 @@ class TableReplays:
             round=int(view["round"]),
             picture=picture,
             ending=tuple(ending),
+        )
+
+    async def _finished(self, match: MatchInfo) -> TableReplay:
+        """The finished table's round ends (a running table's replay is refused)."""
+        if match.status != "finished":
+            raise UserFacingError("bot.replay.error.running")
+        return await self.context.service.table_replay(match.id)
+
+    async def gif(self, responder: Responder, match: MatchInfo) -> None:
+        """The rounds as an animated GIF: the pages' pictures, a frame each (the
+        channel's views at each round's end, as the pages; never a player's own)."""
+        await responder.acknowledge()
+        replay = await self._finished(match)
+        language = responder.language
+        names = await self.context.names.seat_names(replay.match)
+        theme = await member_theme(self.context.service, responder.user_id, match.guild_id)
+        gif = await self.context.painter.table_replay_gif(
+            replay.rounds, names, language, theme=theme
+        )
+        await responder.private(
+            translate(language, "bot.replay.caption", match=match.id, game=game_title(match.game)),
+            file=discord.File(io.BytesIO(gif), filename=f"match-{match.id}.gif"),
+        )
+
+    async def export(self, responder: Responder, match: MatchInfo) -> None:
+        """The table's record as a text file (and in the answer, when short): each
+        round's open hands and points, as the pages show them (bot/features/history/
+        table_record.py)."""
+        replay = await self._finished(match)
+        names = await self.context.names.seat_names(replay.match)
+        text = table_record(replay, names)
+        words = translate(responder.language, "bot.replay.exported", match=match.id)
+        if len(text) <= EXPORT_SHOWN:
+            words += f"\n```\n{text}```"
+        await responder.private(
+            words,
+            file=discord.File(io.BytesIO(text.encode("utf-8")), filename=f"match-{match.id}.txt"),
         )
