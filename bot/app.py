@@ -295,6 +295,8 @@ class LeafBot(discord.AutoShardedClient):
         self.web_table = WebTable(service, sessions, on_update=self.delivery.publish_quietly)
         # the names of members who play in Discord, as the bot has seen them (not "#id")
         self.web_table.member_name = self.context.names.known
+        # a daily puzzle solved at the table is listed on its channel message, as by /move
+        self.web_table.puzzles.solved = self.puzzle_desk.refresh_daily
         app = self.web_table.app()
         if discord_app is not None:
             # every socket message of an Activity's session checks its member is still in it

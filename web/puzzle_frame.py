@@ -13,7 +13,8 @@ rating) and ``puzzle_result`` (the verdict, the solution's steps, the rating aft
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import logging
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from engine import board_game_names
@@ -26,6 +27,8 @@ from web.sessions import Session
 from web.snapshot import holes_json
 from web.texts import BOT_NAME
 from wording import puzzle_words
+
+log = logging.getLogger(__name__)
 
 # The member's rating and what to do: click the winning move.
 YOU = N_("web.puzzle.you")
@@ -133,6 +136,10 @@ class PuzzleDesk:
     def __init__(self, service: GameService, local_guild: int | None) -> None:
         self.service = service
         self.local_guild = local_guild  # the local table's server (its mined puzzles)
+        # Told (server, puzzle) after a member of a server solved a puzzle here: the
+        # Discord layer lists the solver on the day's puzzle message when it is that one
+        # (PuzzleDesk.refresh_daily), as after an answer by /move. None: nobody to tell.
+        self.solved: Callable[[int, int], Awaitable[None]] | None = None
 
     def _guild(self, session: Session) -> int | None:
         """The server whose mined puzzles the member may get (the starter set always)."""
@@ -209,4 +216,10 @@ class PuzzleDesk:
             answered = await self.service.puzzles.answer(user, data["move"])
         if answered is None:
             return {"type": "error", "text": translate(language, NOT_OPEN)}
+        guild = self._guild(session)
+        if answered.solved and guild is not None and self.solved is not None:
+            try:
+                await self.solved(guild, answered.puzzle.id)
+            except Exception:  # the verdict stands: the channel's list is a courtesy
+                log.exception("could not list the solver of puzzle %s", answered.puzzle.id)
         return result_frame(answered, language)

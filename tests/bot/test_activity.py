@@ -159,3 +159,45 @@ async def test_without_discords_sign_in_the_table_serves_this_machine_only(
         assert bot.web_address is None
     finally:
         await repo.close()
+
+
+async def test_the_daily_puzzle_solved_in_the_activity_lists_its_solver_in_the_channel(
+    sim: DiscordSimulator, world: World, database: Path, clock: Any
+) -> None:
+    """The server's puzzle of the day, posted in its puzzle channel, opened and solved by a
+    click at the web table in the Activity: the channel message lists the solver, as after
+    an answer by ``/move``."""
+    client = sim.enable_activity()
+    handle = await sim.start_bot(
+        activity_bot(world, database, clock, client=client, serve_web=True)
+    )
+    service = handle.client.service
+    await service.update_settings(
+        world.guild.id, world.alice.id, True, puzzle_channel=world.channel.id
+    )
+    await handle.client.learning_tick()
+    today = await service.puzzles.daily(world.guild.id)
+    assert today is not None and today.message_id is not None
+    _, board = await start_board_match(sim, world.alice, world.bob, "dalen", 5)
+    await sim.click(world.alice, board, "Play on the board")
+    (instance,) = sim.activity_instances()
+    address = handle.client.web_address
+    async with aiohttp.ClientSession() as http:
+        body = {"code": sim.consent(world.alice), "instance_id": instance.instance_id}
+        async with http.post(f"{address}/api/token", json=body) as answer:
+            signed = await answer.json()
+        async with http.ws_connect(f"{address}/ws?session={signed['session']}") as socket:
+            assert (await socket.receive_json(timeout=10))["type"] == "welcome"
+            await socket.send_json({"type": "puzzle_daily"})
+            shown = await socket.receive_json(timeout=10)
+            assert shown["type"] == "puzzle" and shown["puzzle"] == today.puzzle_id
+            stored = await service.puzzles.get(today.puzzle_id)
+            assert stored is not None
+            move = stored.puzzle.first_move
+            await socket.send_json(
+                {"type": "puzzle_answer", "puzzle": shown["puzzle"], "move": move}
+            )
+            verdict = await socket.receive_json(timeout=10)
+            assert verdict["type"] == "puzzle_result" and verdict["solved"]
+    assert f"<@{world.alice.id}>" in sim.state.messages[today.message_id].text
+    sim.assert_no_bot_errors()
