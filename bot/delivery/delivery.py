@@ -272,6 +272,8 @@ class Delivery:
         self.redelivery = Redelivery(context, self.records, self._send_undelivered)
         self.match_threads = MatchThreads(context, self.records)
         self.order = ChannelOrder()  # the newest version each match's channel shows
+        # told of every update published (a tournament steps at once when one ends a game)
+        self.after_publish: Callable[[Update], None] = lambda update: None
 
     def register(self, key: str, builder: MessageBuilder) -> None:
         """``key``: a kind of game (``GameKind`` value) or ``CHALLENGE``."""
@@ -486,6 +488,7 @@ class Delivery:
         finally:
             # the bot's answer to this update (the core plays it) may be posted now
             self.bot_turns.published(update, responder)
+            self.after_publish(update)
         done = Undelivered(
             public=(own or public is not None) and not missed.public,
             users=set(users) - missed.users,

@@ -469,8 +469,9 @@ async def test_a_step_committed_but_not_shown_before_a_kill_is_shown_at_the_next
     await event.tick(10 * 60)
     assert (await event.info()).status == "running"
     for match_id in (await event.running()).values():
-        await event.stand_in(match_id)
-    await event.settle()
+        # the game ends in the service, unpublished (a published end steps at once)
+        match = await event.service.get_match(match_id)
+        await event.service.resign(match_id, match.seats[0].user_id)
     clock.advance(5)
     (finished,) = await event.service.tournaments.tick()  # the end, committed, never shown
     assert finished.kind == "finished"
@@ -554,3 +555,24 @@ def announcements(channel: Any, tournament_id: int) -> list[int]:
     """The channel's messages with the event's Join button."""
     join = f"lb|n|{tournament_id}|0|join"
     return [m.id for m in channel.messages if any(b.custom_id == join for b in m.buttons)]
+
+
+async def test_a_finished_game_is_recorded_at_once_not_at_the_next_tick(sim, world, bot):
+    """A game's end is a step of its tournament at once (no clock tick in this test): the
+    result is in the standings, and the last game of a round starts the next."""
+    players = members(sim, world, 4)
+    users = {p.id: p for p in players}
+    event = await create(sim, world, bot, game="lefe", format="round_robin", size=5, rated=False)
+    await event.join(players)
+    await sim.slash(world.admin, "tournament start", tournament=event.id)
+    await event.settle()
+    first, second = sorted((await event.running()).values())
+    await event.play_by_interactions(first, users)  # /move twice, then /resign
+    await event.settle()
+    info = await event.info()
+    assert sum(r.games for r in info.standings) == 2 and info.round == 1
+    await event.stand_in(second)
+    await event.settle()
+    info = await event.info()
+    assert info.round == 2 and len(await event.running()) == 2
+    sim.assert_no_bot_errors()

@@ -35,9 +35,11 @@ from bot.common.custom_ids import TOURNAMENT, ComponentId
 from bot.common.outgoing import sentence
 from bot.common.themes import server_theme
 from bot.delivery.delivery import Delivery
+from bot.delivery.match_threads import ENDED
 from bot.features.tournaments.words import announcement, podium_line, standings_view, title
 from i18n import translate
 from matchcore.service.protocol import GameService
+from matchcore.service.results import Update
 from matchcore.service.tournament_info import TournamentInfo, TournamentUpdate
 from wording.service_words import service_text
 
@@ -58,6 +60,9 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 #: How many of the channel's newest messages a start reads for an announcement that was
 #: posted before a kill and never recorded.
 ANNOUNCEMENT_LOOKBACK = 50
+#: Seconds between two steps run because games ended (a burst of ends is one step).
+STEP_GAP = 0.5
+STEPS = "steps"
 T = TypeVar("T")
 
 
@@ -141,6 +146,20 @@ class TournamentPosts:
         self.context = context
         self.delivery = delivery
         self.edits = Coalescer(gap)
+        # a game that ends is recorded (and its players paired, or the next round started)
+        # at once, not at the clock's next tick: a step soon after each published end
+        self.steps = Coalescer(STEP_GAP)
+        delivery.after_publish = self.game_published
+
+    def game_published(self, update: Update) -> None:
+        """Delivery published ``update``: if it ended a match, the tournaments' due steps
+        run soon (a match of no tournament makes none due: one indexed read)."""
+        if update.match is not None and update.match.status in ENDED:
+            self.steps.ask(STEPS, self._due_steps)
+
+    async def _due_steps(self) -> None:
+        for step in await self.service.tournaments.tick():
+            await self.publish(step)
 
     @property
     def service(self) -> GameService:
@@ -236,9 +255,11 @@ class TournamentPosts:
             self.edits.ask((tournament_id, what), lambda: self._standings(tournament_id))
 
     async def idle(self) -> None:
+        await self.steps.idle()
         await self.edits.idle()
 
     async def close(self) -> None:
+        await self.steps.close()
         await self.edits.close()
 
     async def in_thread(self, info: TournamentInfo, send: Callable[[], Awaitable[T]]) -> T:
