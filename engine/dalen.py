@@ -209,7 +209,9 @@ _SCORE_PART = Text("dalen.score.part", "stones on the board")
 # but the lowest reads the rest of the game with alpha-beta (to the end where its budget
 # allows). A leader's army is most often one big tree by then, and a stagnant enemy tree
 # with as many leaves flips all of it: the collapses that lost games against a random
-# player (docs/ai.md) are seen only by reading to the end.
+# player (docs/ai.md) are seen only by reading to the end: first exactly (every line to
+# its end, engine.ai.endsolver, within ``solve_nodes`` positions), then, when the game is
+# still too big for that, by alpha-beta with the evaluator.
 _ENDGAME_MOVES = 12
 
 
@@ -257,8 +259,12 @@ SPEC = GameSpec(
         # hard, averaging over the replies (Monte Carlo, exploring little) beat three-ply
         # minimax.
         levels={
-            "easy": LevelTuning(narrow_below=_ENDGAME_MOVES, narrow=_endgame(2_000, 0.5)),
-            "normal": LevelTuning(narrow_below=_ENDGAME_MOVES, narrow=_endgame(6_000, 1.5)),
+            "easy": LevelTuning(
+                narrow_below=_ENDGAME_MOVES, narrow=_endgame(2_000, 0.5), solve_nodes=2_000
+            ),
+            "normal": LevelTuning(
+                narrow_below=_ENDGAME_MOVES, narrow=_endgame(6_000, 1.5), solve_nodes=8_000
+            ),
             "hard": LevelTuning(
                 settings=SearchSettings(
                     max_iterations=1000,
@@ -269,6 +275,7 @@ SPEC = GameSpec(
                 ),
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(20_000, 4.0),
+                solve_nodes=25_000,
             ),
             "master": LevelTuning(
                 settings=SearchSettings(
@@ -280,6 +287,7 @@ SPEC = GameSpec(
                 ),
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(12_000, 1.6),
+                solve_nodes=10_000,
             ),
         },
     ),

@@ -151,10 +151,26 @@ def dalen_threats(state: Position) -> dict[str, int]:
     moves first and changes the picture. The variant's stagnation rule is not modelled
     (0 threats there).
     """
+    return dalen_pressure(state)[0]
+
+
+def dalen_pressure(state: Position) -> tuple[dict[str, int], dict[str, float]]:
+    """Dalen: per colour, (the threats of :func:`dalen_threats`, the exposure it holds).
+
+    Exposure: enemy trees touching one of the colour's trees that has at least their
+    leaves but can still grow. Such a tree flips them the moment it stops growing, and as
+    the board fills every tree stops; the fewer cells it has left to grow into, the
+    sooner. Each exposed enemy tree counts its stones once, times ``1 / (1 + g)`` for
+    the fewest growth cells ``g`` among the trees that expose it (a stagnant one, g = 0,
+    is a threat and counted there instead). A big army in one tree with few leaves next
+    to an enemy tree with as many is what lost the games against random players
+    (docs/ai.md, Dalen's end).
+    """
     colours = state.game.colors
     threats = dict.fromkeys(colours, 0)
+    exposure = dict.fromkeys(colours, 0.0)
     if state.options.get("variant", False):
-        return threats
+        return threats, exposure
     owners = _cell_owners(state)
     neighbours = state.grid.neighbours
     labels, members = _trees(owners, neighbours)
@@ -168,6 +184,8 @@ def dalen_threats(state: Position) -> dict[str, int]:
         return sum(1 for nb in neighbours[cell] if owners[nb] == colour and degree[nb] == 1) <= 1
 
     doomed: dict[str, set[int]] = {colour: set() for colour in colours}
+    # per colour: exposed enemy tree -> the fewest growth cells of a tree exposing it
+    exposed: dict[str, dict[int, int]] = {colour: {} for colour in colours}
     for tree, group in enumerate(members):
         owner = owners[group[0]]
         assert owner is not None
@@ -181,31 +199,49 @@ def dalen_threats(state: Position) -> dict[str, int]:
                 elif other != owner:
                     touching.add(labels[nb])
         victims = {t for t in touching if leaves[t] <= leaves[tree]}
-        if victims and not any(legal_for(cell, owner) for cell in growth):
+        if not victims:
+            continue
+        room = sum(1 for cell in growth if legal_for(cell, owner))
+        if room == 0:
             doomed[owner] |= victims
+            continue
+        seen = exposed[owner]
+        for victim in victims:
+            seen[victim] = min(room, seen.get(victim, room))
     for colour in colours:
         threats[colour] = sum(len(members[tree]) for tree in doomed[colour])
-    return threats
+        exposure[colour] = sum(
+            len(members[tree]) / (1 + room)
+            for tree, room in exposed[colour].items()
+            if tree not in doomed[colour]
+        )
+    return threats, exposure
 
 
 # The side to move cashes its threats before the opponent can react; the opponent's are
 # only half counted, since the mover may defuse them (or lose the stones anyway).
 _DALEN_OPPONENT_THREAT_WEIGHT = 0.5
+# How much of an exposed tree counts as lost (see dalen_pressure), and the logistic's
+# scale: a stone difference of this many stones is a 73 % chance.
+_DALEN_EXPOSURE_WEIGHT = 1.0
+_DALEN_SCALE = 4.0
 
 
 def dalen_evaluator(state: Position, colour: str) -> float:
     """Dalen: stones on the board decide the game (and none left loses at once), counting
-    the flips already threatened by stagnant trees as good as made."""
+    the flips already threatened by stagnant trees as good as made, and trees exposed to
+    a bigger-leaved enemy tree as partly lost."""
     score = state.score
     opponent = _opponent(state, colour)
     x: float = score[colour] - score[opponent]
-    threats = dalen_threats(state)
+    threats, exposure = dalen_pressure(state)
     mover = state.to_move
     for side, sign in ((colour, 1), (opponent, -1)):
         weight = 1.0 if side == mover else _DALEN_OPPONENT_THREAT_WEIGHT
         # a flip moves stones from one army to the other: it counts twice in the difference
         x += sign * 2 * weight * threats[side]
-    return _logistic(x / 4.0)
+        x += sign * 2 * _DALEN_EXPOSURE_WEIGHT * exposure[side]
+    return _logistic(x / _DALEN_SCALE)
 
 
 def shuffled(state: Position, moves: list[str], rng: random.Random) -> list[str]:

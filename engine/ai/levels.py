@@ -33,9 +33,16 @@ import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from engine.ai import endsolver
 from engine.ai.alphabeta import AlphaBetaSearcher
 from engine.ai.mcts import Searcher, SearchResult
-from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, AnySettings, SearchSettings
+from engine.ai.settings import (
+    DRAW_VALUE,
+    AlphaBetaSettings,
+    AnySettings,
+    LevelTuning,
+    SearchSettings,
+)
 from engine.ai.tactics import guarded_choice
 from engine.board import BoardState
 from engine.registry import board_game_names, game_names, get_board_game, get_spec
@@ -186,21 +193,45 @@ def search_move(
     settings = dataclasses.replace(settings, time_limit=min(settings.time_limit, HARD_TIME_CEILING))
     if seed is None:
         seed = position_seed(state.to_json(), name)
-    searcher = (
-        AlphaBetaSearcher(settings)
-        if isinstance(settings, AlphaBetaSettings)
-        else Searcher(settings)
-    )
     started = time.perf_counter()
-    result = searcher.search(state, random.Random(seed))
-    if moves is not None and isinstance(settings, AlphaBetaSettings) and result.value <= 0.0:
+    allowed = settings.time_limit
+    solved = None
+    if moves is not None and tuning is not None and tuning.solve_nodes:
+        solved = _solved(state, settings, tuning, moves, scale)
+        if solved is not None and solved[0] == endsolver.WIN:
+            move = solved[1][0]
+            return SearchResult(move, solved[2], time.perf_counter() - started, 1.0, ranking=[move])
+        # the search below reads on with the time the exact reading left
+        left = settings.time_limit - (time.perf_counter() - started)
+        settings = dataclasses.replace(settings, time_limit=max(left, settings.time_limit / 4))
+    # proven lost everywhere: the level's averaging search picks among the lost moves
+    # (below), where it has one
+    broad = level_settings(level, scale=scale, game=spec)
+    lost = solved is not None and solved[0] == endsolver.LOSS
+    lost = lost and not isinstance(broad, AlphaBetaSettings)
+    if not lost:
+        searcher = (
+            AlphaBetaSearcher(settings)
+            if isinstance(settings, AlphaBetaSettings)
+            else Searcher(settings)
+        )
+        result = searcher.search(state, random.Random(seed))
+        if solved is not None and result.move not in solved[1]:
+            # the exact reading proved the search's move worse than the best it found
+            # (a draw): the drawing move the search ranked highest instead
+            drawn = [m for m in result.ranking or [] if m in solved[1]] or solved[1]
+            result = dataclasses.replace(result, move=drawn[0], value=0.5, ranking=drawn)
+    proven_lost = lost or (
+        moves is not None and isinstance(settings, AlphaBetaSettings) and result.value <= 0.0
+    )
+    if proven_lost and not isinstance(broad, AlphaBetaSettings):
         # A narrow position's reading proved every move lost against best play. Minimax
         # then plays any move; the level's own search, which averages over the replies,
-        # picks the one a careless opponent is least likely to punish.
-        broad = level_settings(level, scale=scale, game=spec)
-        if not isinstance(broad, AlphaBetaSettings):
-            broad = dataclasses.replace(broad, time_limit=min(broad.time_limit, HARD_TIME_CEILING))
-            result = Searcher(broad).search(state, random.Random(seed))
+        # picks the one a careless opponent is least likely to punish, within the time
+        # the level has left.
+        left = max(allowed - (time.perf_counter() - started), allowed / 4)
+        broad = dataclasses.replace(broad, time_limit=min(broad.time_limit, left))
+        result = Searcher(broad).search(state, random.Random(seed))
     chosen = get_level(level) if isinstance(level, str) else level
     if not chosen.guarded:
         return result
@@ -214,6 +245,23 @@ def search_move(
     return dataclasses.replace(
         result, move=move, elapsed=time.perf_counter() - started, value=result.value
     )
+
+
+def _solved(
+    state: BoardState, settings: AnySettings, tuning: LevelTuning, moves: int, scale: float
+) -> tuple[float, list[str], int] | None:
+    """A narrow position read to the end exactly (:mod:`engine.ai.endsolver`) within the
+    tuning's positions and half the level's time: (the best value, WIN, DRAW or LOSS; the
+    moves that reach it; positions read), or None when it is too big or not narrow."""
+    if moves > tuning.narrow_below:
+        return None
+    budget = max(1, round(tuning.solve_nodes * scale))
+    solved = endsolver.solve(state, max_nodes=budget, time_limit=settings.time_limit / 2)
+    if solved is None:
+        return None
+    values, read = solved
+    best = max(values.values())
+    return best, [move for move, value in values.items() if value == best], read
 
 
 def choose_move(

@@ -66,10 +66,14 @@ class LevelTuning:
 
     ``changes`` replaces some fields of the level's settings (``{"max_iterations": 300}``);
     ``settings`` replaces them altogether. ``narrow`` reads positions where the side to move
-    has at most ``narrow_below`` moves with other settings again.
+    has at most ``narrow_below`` moves with other settings again, after ``solve_nodes``
+    positions of exact reading to the end when that is set.
     """
 
     changes: Mapping[str, int | float] = field(default_factory=dict)
     settings: AnySettings | None = None
     narrow_below: int = 0
     narrow: AnySettings | None = None
+    # In those narrow positions, first read the rest of the game exactly within this many
+    # positions (engine.ai.endsolver; 0: never); a proven win is played at once.
+    solve_nodes: int = 0

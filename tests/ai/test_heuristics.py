@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -196,3 +197,51 @@ def test_lublache_values_the_cells_a_loop_closes() -> None:
     assert heuristics.lublache_evaluator(state, "white") == pytest.approx(
         1 - heuristics.lublache_evaluator(state, "black")
     )
+
+
+def _exposure_by_the_rules(state: Any) -> dict[str, float]:
+    """dalen_pressure's exposure, from the engine's own trees and legal placements."""
+    game = get_game("dalen")
+    trees = state.trees()
+    legal = {
+        colour: set(
+            game.position(size=state.size, stones=state.stones, to_move=colour).legal_moves()
+        )
+        for colour in game.colors
+    }
+    near = {cell: set(state.grid.neighbours[state.grid.index(cell)]) for cell in state.stones}
+    names = state.grid.names
+    exposure = dict.fromkeys(game.colors, 0.0)
+    for colour in game.colors:
+        rooms: dict[int, list[int]] = {}
+        for victim_index, victim in enumerate(trees):
+            if victim.colour == colour:
+                continue
+            victim_cells = {state.grid.index(cell) for cell in victim.cells}
+            for tree in trees:
+                touches = any(near[cell] & victim_cells for cell in tree.cells)
+                if tree.colour != colour or not touches or len(tree.leaves) < len(victim.leaves):
+                    continue
+                empty = {names[nb] for cell in tree.cells for nb in near[cell]} - set(state.stones)
+                rooms.setdefault(victim_index, []).append(len(empty & legal[colour]))
+        for victim_index, room in rooms.items():
+            if min(room) > 0:
+                exposure[colour] += len(trees[victim_index].cells) / (1 + min(room))
+    return exposure
+
+
+def test_dalen_exposure_is_what_the_rules_say_about_trees_that_may_stop_growing() -> None:
+    # along seeded random games: an enemy tree touching one of a colour's growing trees with
+    # at least its leaves counts its stones over 1 + the fewest growth cells of such a tree
+    game = get_game("dalen")
+    rng = random.Random(7)
+    exposed = 0
+    for _ in range(3):
+        state = game.new(5)
+        while state.outcome is None:
+            threats, exposure = heuristics.dalen_pressure(state)
+            assert threats == heuristics.dalen_threats(state)
+            assert exposure == pytest.approx(_exposure_by_the_rules(state))
+            exposed += sum(1 for value in exposure.values() if value > 0)
+            state = state.play(rng.choice(state.legal_moves()))
+    assert exposed > 10

@@ -1,0 +1,101 @@
+"""Exact reading of small end positions: a proven win is always played.
+
+The searches value an unfinished position by a heuristic, and near the end that is where
+they lose games already won: in Dalen a big army turns over in the last plies (a stagnant
+enemy tree with as many leaves), and which move avoids that is a matter of who runs out of
+placements first, which no evaluator sees. With ten or twelve moves a position, the rest
+of the game is small enough to read exactly: every line to its end, each position valued
+win, draw or loss for the side to move, a position met again in another order read once.
+A win for the mover needs one winning move, so the reading stops at the first; only
+positions with no win read every move.
+
+:func:`solve` reads within a budget of positions played (deterministic) and a deadline; it
+answers the exact value of every root move read, or None when the budget ran out before
+the answer was certain. It reads the engine's public surface only (``legal_moves()``,
+``play()``, ``to_move``, ``outcome``), so whatever it proves is what the rules say.
+"""
+
+from __future__ import annotations
+
+import time
+
+from engine.board import BoardState
+
+WIN, DRAW, LOSS = 1.0, 0.5, 0.0
+
+
+class _OutOfBudget(Exception):
+    """Raised inside the reading when the node or time budget is spent."""
+
+
+def _key(state: BoardState) -> tuple[bytes, int | None, int, object]:
+    # the stones, the side to move, the opening's ply, and passes in a row (two end a game
+    # in Dalen, so the same stones after a pass are another position)
+    return (state.cells, state.mover, min(state.ply, 4), state.extra.get("passes"))
+
+
+class _Reader:
+    def __init__(self, max_nodes: int, deadline: float) -> None:
+        self.max_nodes = max_nodes
+        self.deadline = deadline
+        self.nodes = 0
+        self.known: dict[tuple[bytes, int | None, int, object], float] = {}
+
+    def child(self, state: BoardState, move: str) -> BoardState:
+        self.nodes += 1
+        if self.nodes > self.max_nodes or time.perf_counter() > self.deadline:
+            raise _OutOfBudget
+        return state.play(move)
+
+    def value(self, state: BoardState) -> float:
+        """The exact value of ``state`` for its side to move (WIN, DRAW or LOSS)."""
+        key = _key(state)
+        known = self.known.get(key)
+        if known is not None:
+            return known
+        mover = state.to_move
+        best = LOSS
+        for move in state.legal_moves():
+            child = self.child(state, move)
+            best = max(best, self.value_for(child, mover))
+            if best == WIN:
+                break
+        self.known[key] = best
+        return best
+
+    def value_for(self, state: BoardState, colour: str | None) -> float:
+        """The exact value of ``state`` for ``colour``."""
+        outcome = state.outcome
+        if outcome is not None:
+            if outcome.winner is None:
+                return DRAW
+            return WIN if outcome.winner == colour else LOSS
+        value = self.value(state)
+        return value if state.to_move == colour else WIN + LOSS - value
+
+
+def solve(
+    state: BoardState, *, max_nodes: int, time_limit: float
+) -> tuple[dict[str, float], int] | None:
+    """The exact values of ``state``'s moves for its side to move, and the positions read.
+
+    When a move wins, the answer holds that move alone (the reading stops there); otherwise
+    every move with its value (DRAW or LOSS). None when ``max_nodes`` positions or
+    ``time_limit`` seconds were spent before the answer was certain.
+    """
+    reader = _Reader(max_nodes, time.perf_counter() + time_limit)
+    mover = state.to_move
+    values: dict[str, float] = {}
+    try:
+        # every move's end first: a move that wins at once is the cheapest proof
+        children = [(move, reader.child(state, move)) for move in state.legal_moves()]
+        for move, child in children:
+            if child.outcome is not None and child.outcome.winner == mover:
+                return {move: WIN}, reader.nodes
+        for move, child in children:
+            values[move] = reader.value_for(child, mover)
+            if values[move] == WIN:
+                return {move: WIN}, reader.nodes
+    except _OutOfBudget:
+        return None
+    return values, reader.nodes
