@@ -230,7 +230,8 @@ def search_move(
         # picks the one a careless opponent is least likely to punish, within the time
         # the level has left.
         left = max(allowed - (time.perf_counter() - started), allowed / 4)
-        broad = dataclasses.replace(broad, time_limit=min(broad.time_limit, left))
+        own = broad.time_limit if time_limit is None else time_limit  # a caller's clock too
+        broad = dataclasses.replace(broad, time_limit=min(own, left))
         result = Searcher(broad).search(state, random.Random(seed))
     chosen = get_level(level) if isinstance(level, str) else level
     if not chosen.guarded:
