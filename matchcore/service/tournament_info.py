@@ -10,10 +10,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from matchcore.service.results import Event, Update
+from matchcore.service.results import Event, Update, say
+from matchcore.service.texts import mention
 from matchcore.storage.records import TournamentRecord
 from matchcore.tournament.model import TournamentState
-from matchcore.tournament.progress import Format, on_fire, ranking
+from matchcore.tournament.progress import Format, Said, on_fire, ranking
+
+
+def said(tournament_id: int, line: Said) -> Event:
+    """A step's line as the event the front ends word."""
+    params = dict(line.params)
+    if "user" in params:
+        params["user"] = mention(int(str(params["user"])))
+    if line.code == "tournament_started":
+        return say(line.code, id=tournament_id, count=params["players"])
+    if line.code == "tournament_finished":
+        return say(line.code, id=tournament_id)
+    return say(line.code, **params)
 
 
 @dataclass(frozen=True)
@@ -55,6 +68,9 @@ class TournamentInfo:
     messages: dict[str, int]
     version: int
     reminded: bool = False  # the reminder's step is done (its DMs due or sent)
+    # The lines of the step that made this version (a start after a kill that came before
+    # they were posted says them: ``TournamentPosts.resume``).
+    step_lines: tuple[Event, ...] = ()
 
     @property
     def active_players(self) -> tuple[int, ...]:
@@ -139,4 +155,7 @@ def tournament_info(
         messages=dict(record.messages),
         version=record.version,
         reminded=state.reminded,
+        step_lines=tuple(said(record.id, Said(code, params)) for code, params in state.said)
+        if state.said_version == record.version
+        else (),
     )

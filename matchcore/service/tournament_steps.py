@@ -24,13 +24,14 @@ from matchcore.service import board_logic
 from matchcore.service.describe import Describer
 from matchcore.service.leiff_tables import LeiffTables
 from matchcore.service.locks import KeyedLocks
-from matchcore.service.results import Event, Update, say
+from matchcore.service.results import Update, say
 from matchcore.service.steps import leiff_summary
 from matchcore.service.store import MatchStore
 from matchcore.service.texts import Said, mention
 from matchcore.service.tournament_games import new_match, outcome_of
 from matchcore.service.tournament_info import (
     TournamentUpdate,
+    said,
     tournament_format,
     tournament_info,
 )
@@ -53,17 +54,6 @@ def next_due(record: TournamentRecord, state: TournamentState, now: float) -> fl
     if record.status == "running" and record.format == "arena" and record.ends_at is not None:
         return record.ends_at if now < record.ends_at else None
     return None
-
-
-def said(tournament_id: int, line: progress.Said) -> Event:
-    params = dict(line.params)
-    if "user" in params:
-        params["user"] = mention(int(str(params["user"])))
-    if line.code == "tournament_started":
-        return say(line.code, id=tournament_id, count=params["players"])
-    if line.code == "tournament_finished":
-        return say(line.code, id=tournament_id)
-    return say(line.code, **params)
 
 
 class TournamentSteps:
@@ -199,6 +189,9 @@ class TournamentSteps:
             drafts.append((game.number, match, self.store.audiences(match)))
             states[game.number] = game_state
         finished = step.status == "finished"
+        lines_said = [*before, *step.said]
+        kept = tuple((line.code, dict(line.params)) for line in lines_said)
+        step = replace(step, state=replace(step.state, said=kept, said_version=record.version + 1))
         stored_record = record.evolve(
             status=step.status,
             state=step.state.to_json(),
@@ -226,7 +219,7 @@ class TournamentSteps:
             self._started(record, games[number], match, states[number])
             for number, match in sorted(created.items())
         )
-        lines = tuple(said(record.id, line) for line in [*before, *step.said])
+        lines = tuple(said(record.id, line) for line in lines_said)
         return TournamentUpdate(
             "finished" if finished else kind,
             tournament_info(stored_record, step.state),

@@ -68,6 +68,10 @@ class TournamentState:
     round: int = 0
     reminded: bool = False
     closed: bool = False  # ended early by an admin: nothing more is paired
+    # The lines (code, params) of the step that made version ``said_version``: kept with
+    # it, so that a start after a kill that came before they were posted says them.
+    said: tuple[tuple[str, dict[str, Any]], ...] = ()
+    said_version: int = -1
     schedule: tuple[tuple[tuple[tuple[int, int], ...], int | None], ...] = ()
 
     # ---- reading -----------------------------------------------------------------------
@@ -161,6 +165,9 @@ class TournamentState:
             "closed": self.closed,
             "schedule": [[[list(p) for p in pairs], bye] for pairs, bye in self.schedule],
         }
+        if self.said:
+            data["said"] = [[code, params] for code, params in self.said]
+            data["said_version"] = self.said_version
         return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
     @classmethod
@@ -189,4 +196,6 @@ class TournamentState:
             schedule=tuple(
                 (tuple((a, b) for a, b in pairs), bye) for pairs, bye in data.get("schedule", ())
             ),
+            said=tuple((str(code), dict(params)) for code, params in data.get("said", ())),
+            said_version=int(data.get("said_version", -1)),
         )

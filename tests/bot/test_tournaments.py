@@ -448,8 +448,8 @@ async def test_a_step_committed_but_not_shown_before_a_kill_is_shown_at_the_next
 ):
     """A step commits before it is shown: a process that dies in between (here: the step
     is run through the service and never published, then a new client starts on the same
-    database) leaves it to the next start, which sends the reminder and posts the final
-    standings (once, however many starts follow)."""
+    database) leaves it to the next start, which sends the reminder, says the end's line
+    and posts the final standings (once, however many starts follow)."""
     players = [world.alice, world.bob, world.carol]
     event = await create(
         sim, world, bot, game="lefe", format="swiss", rounds=1, size=5, start="1800"
@@ -482,10 +482,14 @@ async def test_a_step_committed_but_not_shown_before_a_kill_is_shown_at_the_next
     info = await event.info()
     final = sim.state.messages[info.messages["final"]]
     assert final.channel is world.channel and "🥇" in final.text
+    # the end's line was kept with its step and said by the start that showed it
+    over = translate("en", "service.say.tournament_finished", id=event.id)
+    assert sum(over in m.text for m in event.thread.messages) == 1
     # another start finds nothing behind
     event.handle = await sim.restart_bot(make_bot)
     assert await event.handle.client.tournaments_resumed == 0
     assert [m for m in world.channel.messages if is_standings(m)] == [final]
+    assert sum(over in m.text for m in event.thread.messages) == 1
     assert all(len(sim.dms(p)) == 1 for p in players)
     sim.assert_no_bot_errors()
 

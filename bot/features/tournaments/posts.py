@@ -39,7 +39,7 @@ from bot.delivery.match_threads import ENDED
 from bot.features.tournaments.words import announcement, podium_line, standings_view, title
 from i18n import translate
 from matchcore.service.protocol import GameService
-from matchcore.service.results import Update
+from matchcore.service.results import Event, Update
 from matchcore.service.tournament_info import TournamentInfo, TournamentUpdate
 from wording.service_words import service_text
 
@@ -182,16 +182,7 @@ class TournamentPosts:
         info = update.tournament
         language = await self.context.languages.server(info.guild_id)
         if lines and update.events:
-            text = "\n".join(sentence(service_text(language, e)) for e in update.events)
-            try:
-                await self.in_thread(
-                    info,
-                    lambda: self.place(info).send(
-                        content=text[:2000], allowed_mentions=discord.AllowedMentions.none()
-                    ),
-                )
-            except discord.HTTPException:
-                log.warning("could not post the lines of tournament %s", info.id)
+            await self.post_lines(info, update.events, language)
         for match in update.matches:
             await self.delivery.publish_quietly(match)
         if update.kind == "reminder":
@@ -206,6 +197,25 @@ class TournamentPosts:
             await self.post_final(info, language)
         await self.shown(info)
 
+    async def post_lines(
+        self, info: TournamentInfo, events: Iterable[Event], language: str
+    ) -> None:
+        """A step's lines in the event's thread, one message; its nonce (the version) makes
+        a second post of them within minutes (a start after a kill that came between the
+        post and the record of the step as shown) the same message."""
+        text = "\n".join(sentence(service_text(language, e)) for e in events)
+        try:
+            await self.in_thread(
+                info,
+                lambda: self.place(info).send(
+                    content=text[:2000],
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    nonce=nonce_of(info.id, f"lines:{info.version}"),
+                ),
+            )
+        except discord.HTTPException:
+            log.warning("could not post the lines of tournament %s", info.id)
+
     async def shown(self, info: TournamentInfo) -> None:
         """Record that everything up to the tournament's version went out (a start after a
         kill looks for the steps that did not: :meth:`resume`)."""
@@ -218,8 +228,9 @@ class TournamentPosts:
         ``shown`` version is behind (or which has no announcement recorded: it is found or
         posted again, :meth:`announce_again`): its reminder goes out (again: at least once,
         never lost), its final standings are posted if they were not, its standings and its
-        announcement are redrawn. The lines of that step are not said again (they are not
-        kept). Returns the number of tournaments looked at again."""
+        announcement are redrawn, the lines of that step said (they are kept with it; those
+        of earlier steps it missed are not). Returns the number of tournaments looked at
+        again."""
         resumed = 0
         for guild_id in guild_ids:
             for info in await self.service.tournaments.in_guild(guild_id):
@@ -236,6 +247,8 @@ class TournamentPosts:
         language = await self.context.languages.server(info.guild_id)
         if unannounced(info):
             await self.announce_again(info, language)
+        if info.step_lines:  # kept with the step that the kill kept from being shown
+            await self.post_lines(info, info.step_lines, language)
         if info.status == "upcoming" and info.reminded and info.starts_at is not None:
             minutes = max(1, math.ceil((info.starts_at - self.context.now()) / 60))
             for user_id in info.active_players:
