@@ -3,12 +3,14 @@ builds, one per open table (each member's own, in their language), for Leiff and
 
 A match of each is opened through the match core on a SQLite file of its own (its
 ``MatchInfo``: seats, names), then played by the engine alone (random legal steps, a fixed
-seed) while every seat's frame is built after each step, as ``WebTable.committed`` builds
-them for the sockets watching the match, and serialised as they are sent. One sample is
-one step's frames, all tables, in CPU time of the building thread; the figures are the
-median and the 90th percentile over the steps, and the mean per frame.
+seed) while every member's frame is built after each step, as ``WebTable.committed``
+builds them for the sockets watching the match, and serialised as they are sent. Leiff
+steps go round many tables, as the web table serves many at once (``--tables``: each its
+own game and its members' own names, one step each in turn). One sample is one step's
+frames (one a member), in CPU time of the building thread; the figures are the median and
+the 90th percentile over the steps, and the mean per frame.
 
-    python -m bench.web_frames [--steps 400] [--players 4] [--seed 1]
+    python -m bench.web_frames [--steps 400] [--players 4] [--seed 1] [--tables 50]
 """
 
 from __future__ import annotations
@@ -76,14 +78,20 @@ def timed(build: Callable[[], None]) -> float:
     return time.thread_time() - started
 
 
-def run(steps: int, players: int, seed: int) -> dict[str, Any]:
+def run(steps: int, players: int, seed: int, tables: int = 1) -> dict[str, Any]:
+    """``steps`` steps of each game; Leiff's round the ``tables`` tables (each its own
+    game and its members' own names), as the web table serves many at once."""
     leiff_info, first_table, dalen_info, first_position, names = asyncio.run(opened(players))
     members = sorted(names)
     rng = random.Random(seed)
+    # each table's members by names of its own (the same seats and ids: one stored table)
+    table_names = [
+        {m: Identity(m, f"T{n}P{m}", "en") for m in members} if n else names for n in range(tables)
+    ]
 
-    def leiff_step(shown: LeiffState) -> None:
+    def leiff_step(shown: LeiffState, named: Names) -> None:
         for member in members:
-            frame = leiff_frame(leiff_info, shown, viewer=member, names=names, language="en")
+            frame = leiff_frame(leiff_info, shown, viewer=member, names=named, language="en")
             json.dumps(frame, separators=(",", ":"))
 
     def dalen_step(shown: BoardState) -> None:
@@ -94,15 +102,17 @@ def run(steps: int, players: int, seed: int) -> dict[str, Any]:
             json.dumps(frame, separators=(",", ":"))
 
     leiff_samples: list[float] = []
-    table = first_table
+    games = [first_table] * tables
     while len(leiff_samples) < steps:
+        number = len(leiff_samples) % tables
         try:
-            seat, action = random_action(table, rng)
+            seat, action = random_action(games[number], rng)
         except ValueError:  # the game is over: again from the deal
-            table = first_table
+            games[number] = first_table
             continue
-        table = table.play(seat, action)
-        leiff_samples.append(timed(functools.partial(leiff_step, table)))
+        games[number] = games[number].play(seat, action)
+        step = functools.partial(leiff_step, games[number], table_names[number])
+        leiff_samples.append(timed(step))
 
     dalen_samples: list[float] = []
     position = first_position
@@ -131,8 +141,9 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=400)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--tables", type=int, default=50, help="Leiff tables, stepped in turn")
     args = parser.parse_args()
-    result = run(args.steps, args.players, args.seed)
+    result = run(args.steps, args.players, args.seed, args.tables)
     result["leiff_over_dalen"] = round(result["leiff"]["p50_ms"] / result["dalen"]["p50_ms"], 1)
     print(json.dumps(result, indent=2))
 

@@ -157,20 +157,34 @@ def action_json(
 ) -> dict[str, Any]:
     """One offered action as the page shows it: its label, its family's menu, the card it
     is about and its short label beside that card."""
-    found = dict(_worded(language, action, seat_names, reader))
+    found = dict(_worded(language, action, reader, len(seat_names)))
+    label = found["label"]
+    if SEAT_MARK in label:  # the seats it names, by this table's names
+        for number, name in enumerate(seat_names):
+            label = label.replace(_seat_mark(number), name)
+        found["label"] = label
     found["card"] = list(found["card"]) if found["card"] else None  # (kept as a tuple)
     return found
 
 
-# The same few dozen actions are offered at a table step after step (a match of each own
-# slot, a catch of every other card), to each seat in its language: each is parsed and
-# worded once, not once per frame (bench/web_frames.py; docs/benchmarks/web.md). The
-# Discord layer keeps its choices the same way (bot/features/leiff_tables/labels.py).
+# A seat in a label worded once for every table (its number between two marks no name and
+# no catalogue text holds); action_json puts the table's name in its place.
+SEAT_MARK = "\x00"
+
+
+def _seat_mark(number: int) -> str:
+    return f"{SEAT_MARK}{number}{SEAT_MARK}"
+
+
+# The same few dozen actions are offered at every table step after step (a match of each
+# own slot, a catch of every other card), to each seat in its language: each is parsed and
+# worded once for all tables, by the seats it names rather than their names, not once per
+# frame (bench/web_frames.py; docs/benchmarks/web.md). The Discord layer keeps its choices
+# in a cache too (bot/features/leiff_tables/labels.py).
 @functools.lru_cache(maxsize=4096)
-def _worded(
-    language: str, action: str, seat_names: tuple[str, ...], reader: int
-) -> tuple[tuple[str, Any], ...]:
-    words = action_words(language, action, seat_names, reader)
+def _worded(language: str, action: str, reader: int, seats: int) -> tuple[tuple[str, Any], ...]:
+    marks = tuple(_seat_mark(number) for number in range(seats))
+    words = action_words(language, action, marks, reader)
     beside = words.beside
     if beside is None and words.kind == "catch":
         beside = translate(language, CATCH_BESIDE)

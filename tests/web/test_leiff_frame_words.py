@@ -1,7 +1,8 @@
-"""A Leiff frame words each offered action once per table, not once per frame: the same
-few dozen actions (a match of each own slot, a catch of every other card) are offered
-step after step, and parsing and wording them was most of a frame's cost
-(bench/web_frames.py, docs/benchmarks/web.md). The words are the same either way."""
+"""A Leiff frame words each offered action once for all tables, not once per frame: the
+same few dozen actions (a match of each own slot, a catch of every other card) are offered
+step after step at every table, and parsing and wording them was most of a frame's cost
+(bench/web_frames.py, docs/benchmarks/web.md). The words are the same either way, each
+table's labels naming its own members."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import wording.leiff_actions
 from bench import web_frames
 from engine.leiff import random_action
 from web.leiff_frame import leiff_frame
+from web.sessions import Identity
 from wording.leiff_actions import action_words
 
 
@@ -53,6 +55,31 @@ def test_a_step_of_the_others_parses_no_offered_action_again(
     assert set(parsed) <= set(new), "an action offered before was parsed again"
 
 
+def test_another_table_reuses_the_wording_with_its_own_names(
+    table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The wording is kept by the seats an action names, not their names: a table of other
+    members parses nothing again, and each label names that table's members."""
+    info, state, _, _, names = table
+    members = sorted(names)
+    leiff_frame(info, state, viewer=members[1], names=names, language="en")
+    others = {m: Identity(m, f"Zoë{n}", "en") for n, m in enumerate(members)}
+    parsed: list[str] = []
+    real = wording.leiff_actions.parse_action
+    monkeypatch.setattr(
+        wording.leiff_actions, "parse_action", lambda text: parsed.append(text) or real(text)
+    )
+    frame = leiff_frame(info, state, viewer=members[1], names=others, language="en")
+    assert parsed == []
+    who = tuple(others[m].name for m in members)
+    catches = [a for a in frame["actions"] if a["action"].startswith("catch ")]
+    assert catches
+    for shown in frame["actions"]:
+        assert shown["label"] == action_words("en", shown["action"], who, 1).label
+        assert "\x00" not in shown["label"]
+    assert any("Zoë" in a["label"] for a in catches)
+
+
 def test_the_offered_actions_read_as_the_wording_says(table: Any) -> None:
     info, state, _, _, names = table
     members = sorted(names)
@@ -76,7 +103,7 @@ def test_the_offered_actions_read_as_the_wording_says(table: Any) -> None:
 
 
 def test_the_frames_benchmark_times_both_games_step_by_step() -> None:
-    result = web_frames.run(steps=6, players=3, seed=2)
+    result = web_frames.run(steps=6, players=3, seed=2, tables=2)
     for game in ("leiff", "dalen"):
         assert result[game]["steps"] == 6
         assert 0 < result[game]["p50_ms"] <= result[game]["p90_ms"]
