@@ -38,8 +38,10 @@ from tests.bot.shard_child import __name__ as _child  # noqa: F401  (the process
 from tests.bot.test_shards import (
     BotProcess,
     Game,
+    channel_answer,
     current_versions,
     hand_message,
+    private_answer,
 )
 from tests.postgres import fresh_database
 
@@ -101,9 +103,8 @@ async def solo_move(game: Game, match_id: int, players: list[Any], channel: Any,
 
 async def resign(sim: DiscordSimulator, game: Game, match_id: int, user: Any, channel: Any) -> None:
     record, _ = await game.state(match_id)
-    asked = await sim.slash(user, "resign", channel=channel)
-    assert asked.ephemeral, asked.text
-    question = asked.last_message
+    question = await private_answer(await sim.slash(user, "resign", channel=channel))
+    assert question.ephemeral, question.text
     yes = next(b.custom_id for b in question.buttons if b.custom_id.endswith(CONFIRMS))
     answer = await sim.click(user, question, yes)
     if answer.deferred:
@@ -133,29 +134,38 @@ async def test_kills_after_acknowledged_actions_lose_and_double_nothing(
 
             boards: dict[int, tuple[int, list[Any], Any]] = {}
             for channel, (first, second) in ((one, (alice, bob)), (two, (bob, carol))):
-                offer = await sim.slash(
-                    first, "play", game="lefe", opponent=second, size=5, channel=channel
+                offer = await channel_answer(
+                    sim,
+                    first,
+                    "play",
+                    channel,
+                    lambda m: any(b.label == "Accept" for b in m.buttons),
+                    game="lefe",
+                    opponent=second,
+                    size=5,
                 )
-                await sim.click(second, offer.last_message, "Accept")
+                await sim.click(second, offer, "Accept")
                 board = await sim.wait_for_message(
-                    lambda m: "match #" in m.text, channel=channel, after=offer.last_message
+                    lambda m: "match #" in m.text, channel=channel, after=offer
                 )
                 boards[channel.id] = (match_id_of(board), [first, second], channel)
             # carol has challenged nobody yet: no cooldown
-            started = await sim.slash(
+            started = await channel_answer(
+                sim,
                 carol,
                 "play",
+                solo,
+                lambda m: "match #" in m.text,
                 game="lefe",
                 opponent=sim.bot_user,
                 size=5,
                 level="easy",
-                channel=solo,
             )
-            assert not started.ephemeral, started.text
-            boards[solo.id] = (match_id_of(started.last_message), [carol, sim.bot_user], solo)
+            boards[solo.id] = (match_id_of(started), [carol, sim.bot_user], solo)
 
-            opened = await sim.slash(alice, "play", game="leiff", channel=cards)
-            lobby = opened.last_message
+            lobby = await channel_answer(
+                sim, alice, "play", cards, lambda m: "table #" in m.text, game="leiff"
+            )
             table = int(re.search(r"table #(\d+)", lobby.text).group(1))
             for guest in (bob, carol):
                 await sim.click(guest, lobby, "Join")

@@ -23,6 +23,7 @@ import random
 import re
 import signal
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -33,7 +34,7 @@ from discord_sim.models import SimMessage, SimUser
 from engine import get_game
 from matchcore.service import leiff_logic
 from matchcore.storage import Repository, open_repository
-from tests.bot.helpers import match_id_of, pick_move
+from tests.bot.helpers import LATE_ANSWERS, match_id_of, pick_move
 from tests.postgres import fresh_database
 
 pytestmark = pytest.mark.slow
@@ -288,6 +289,45 @@ def choices(state: Any, seat: int) -> list[str]:
     return [default, *(a for a in others if a != default)]
 
 
+async def private_answer(interaction: Any) -> SimMessage:
+    """The private answer to a click: at once, or after the bot acknowledged the click
+    first (a deferral: a loaded machine, a process just started) and then answered."""
+    if interaction.deferred:
+        return await interaction.wait_for_reply(15.0)
+    return interaction.last_message
+
+
+async def channel_answer(
+    sim: DiscordSimulator,
+    user: SimUser,
+    command: str,
+    channel: Any,
+    check: Callable[[SimMessage], bool],
+    **options: Any,
+) -> SimMessage:
+    """The message (passing ``check``) a slash command posts in ``channel``: its answer, or,
+    when the bot put the answer off privately (a loaded machine, a process just started:
+    bot/common/responder.py), the message it then posted in the channel itself, once its
+    placeholder says so."""
+    newest = channel.messages[-1].id if channel.messages else 0
+    answer = await sim.slash(user, command, channel=channel, **options)
+    if answer.deferred:
+        placeholder = await answer.wait_for_reply(15.0)
+        assert placeholder.text in LATE_ANSWERS, placeholder.text
+        return await sim.wait_for_message(check, channel=channel, after=newest, timeout=15.0)
+    assert not answer.ephemeral and check(answer.last_message), answer.text
+    return answer.last_message
+
+
+def is_board_at(message: SimMessage, version: int) -> bool:
+    """Whether ``message`` is a board with live buttons drawn at ``version``."""
+    return (
+        "match #" in message.text
+        and any(b.label == "Offer a draw" and not b.disabled for b in message.buttons)
+        and button_version(message, "Offer a draw") == version
+    )
+
+
 def latest_board(channel: Any) -> SimMessage:
     """The newest board message with live buttons."""
     return next(
@@ -360,14 +400,19 @@ async def test_two_shard_processes_on_one_database_survive_kills(tmp_path: Path)
             # A board match on shard 0's server and one on shard 1's.
             boards = {}
             for guild_channel, (first, second) in ((there, (carol, dave)), (here, (alice, bob))):
-                offer = await sim.slash(
-                    first, "play", game="lefe", opponent=second, size=5, channel=guild_channel
+                offer = await channel_answer(
+                    sim,
+                    first,
+                    "play",
+                    guild_channel,
+                    lambda m: any(b.label == "Accept" for b in m.buttons),
+                    game="lefe",
+                    opponent=second,
+                    size=5,
                 )
-                await sim.click(second, offer.last_message, "Accept")
+                await sim.click(second, offer, "Accept")
                 board = await sim.wait_for_message(
-                    lambda m: "match #" in m.text,
-                    channel=guild_channel,
-                    after=offer.last_message,
+                    lambda m: "match #" in m.text, channel=guild_channel, after=offer
                 )
                 boards[guild_channel.id] = (match_id_of(board), [first, second])
             for _ in range(3):
@@ -376,8 +421,9 @@ async def test_two_shard_processes_on_one_database_survive_kills(tmp_path: Path)
                     await game.board_move(match_id, players, channel, rng)
 
             # The Leiff table in shard 1's server: three people and a bot.
-            opened = await sim.slash(alice, "play", game="leiff", channel=cards)
-            lobby = opened.last_message
+            lobby = await channel_answer(
+                sim, alice, "play", cards, lambda m: "table #" in m.text, game="leiff"
+            )
             table = int(re.search(r"table #(\d+)", lobby.text).group(1))
             for guest in (bob, carol):
                 await sim.click(guest, lobby, "Join")
@@ -419,11 +465,15 @@ async def test_two_shard_processes_on_one_database_survive_kills(tmp_path: Path)
             before = latest_board(here)
             offerer = board_players[state.seat_to_move]
             if button_version(before, "Offer a draw") < record.version:
-                stale = await sim.click(offerer, before, "Offer a draw")
-                assert stale.ephemeral and "moved on" in stale.text
-                redrawn = await sim.slash(offerer, "board", channel=here)
-                assert not redrawn.ephemeral
-                before = latest_board(here)
+                stale = await private_answer(await sim.click(offerer, before, "Offer a draw"))
+                assert stale.ephemeral and "moved on" in stale.text, stale.text
+                before = await channel_answer(
+                    sim,
+                    offerer,
+                    "board",
+                    here,
+                    lambda m: is_board_at(m, record.version),
+                )
             offered = await sim.click(offerer, before, "Offer a draw")
             assert not offered.ephemeral, offered.text
             await game.record(board_id, record.version, offerer, "!offer_draw")
