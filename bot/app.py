@@ -45,6 +45,7 @@ from bot.features.board_games import BoardGames
 from bot.features.game_features import GameFeature
 from bot.features.history import History
 from bot.features.information import Information
+from bot.features.information.season_posts import SeasonPosts
 from bot.features.learning import Learning
 from bot.features.leiff_tables import LeiffTables
 from bot.features.play import Play
@@ -153,6 +154,7 @@ class LeafBot(discord.AutoShardedClient):
         self.reviewing.register(self.components)
         self.puzzle_desk.register(self.components)
         self.tournament_posts = TournamentPosts(self.context, self.delivery)
+        self.season_posts = SeasonPosts(self.context)
         self.tournaments_resumed: asyncio.Task[int] | None = None
         tournaments = TournamentDesk(self.context, self.errors, self.tournament_posts)
         tournaments.register(self.components)
@@ -365,6 +367,10 @@ class LeafBot(discord.AutoShardedClient):
         updates = await self.service.tick(now) if now is not None else await self.service.tick()
         for update in updates:
             await self.delivery.publish_quietly(update)
+        try:  # the final standings of the seasons the tick closed (claimed: once)
+            await self.season_posts.post_due(g.id for g in self.guilds if self._runs_guild(g.id))
+        except Exception:
+            log.exception("season posts failed")
         try:  # the tournaments' claimed steps: starts, pairings, ends, reminders
             for step in await self.service.tournaments.tick(now):
                 await self.tournament_posts.publish(step)

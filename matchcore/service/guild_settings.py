@@ -103,6 +103,8 @@ class GuildSettings:
     puzzle_channel: int = 0
     # the leaderboards' seasons: "none", "monthly" or "quarterly" (season_calendar.py)
     season: str = "none"
+    # the channel where a season's final standings are posted when it ends (0: none)
+    season_channel: int = 0
     # the role whose members manage tournaments besides Manage Server (0: none)
     tournament_role: int = 0
 
@@ -196,7 +198,7 @@ def validate_value(key: str, value: Any, choices: Choices) -> Any:
         if len(channels) > 50:
             raise InvalidSettings("channels_too_many")
         return tuple(channels)
-    if key == "puzzle_channel":
+    if key in ("puzzle_channel", "season_channel"):
         channel = _as_int(key, value)
         if not 0 <= channel <= MAX_SNOWFLAKE:
             raise InvalidSettings("channels_not_ids")

@@ -8,12 +8,13 @@ older than that has its graph start at its first result after it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from matchcore.service import bots
 from matchcore.service.rating_scale import DEFAULT_MU, display_rating
 from matchcore.service.results import LeaderboardRow, PlayerStats, VsBotStats
-from matchcore.service.seasons import SeasonInfo, Seasons
+from matchcore.service.seasons import SeasonInfo, SeasonPost, Seasons
 from matchcore.service.standings import Standings
 from matchcore.storage import Repository
 from matchcore.storage.season_records import OpponentRecord, RatingPoint
@@ -152,6 +153,12 @@ class ProfileCalls:
         self, guild_id: int, game: str, season: str, limit: int = 10, pool: str | None = None
     ) -> list[LeaderboardRow]:
         return await self.seasons.leaderboard(guild_id, game, season, limit, pool)
+
+    async def season_posts_due(self, guild_ids: Iterable[int]) -> list[SeasonPost]:
+        return await self.seasons.claim_posts(guild_ids)
+
+    async def season_post_done(self, guild_id: int, season: str) -> bool:
+        return await self.seasons.post_done(guild_id, season)
 
     async def close_seasons(self, now: float | None = None) -> list[tuple[int, str]]:
         """Close the seasons that ended (the clock's tick does it too)."""

@@ -28,7 +28,7 @@ from matchcore.service.results import (
     Update,
     VsBotStats,
 )
-from matchcore.service.seasons import SeasonInfo
+from matchcore.service.seasons import SeasonInfo, SeasonPost
 from matchcore.service.tournaments import Tournaments
 from matchcore.service.turn_notices import TurnNotice
 from matchcore.service.vacations import VacationChange
@@ -163,6 +163,8 @@ class GameService(Protocol):
     async def season_leaderboard(
         self, guild_id: int, game: str, season: str, limit: int = 10, pool: str | None = None
     ) -> list[LeaderboardRow]: ...
+    async def season_posts_due(self, guild_ids: Iterable[int]) -> list[SeasonPost]: ...
+    async def season_post_done(self, guild_id: int, season: str) -> bool: ...
     async def game_record(self, match_id: int) -> GameRecord: ...
     async def get_match(self, match_id: int) -> MatchInfo: ...
     async def match_in_channel(

@@ -7,12 +7,21 @@ with the result, :class:`matchcore.service.ratings.RatingBook`). Once a season h
 (and :data:`CLOSE_GRACE_SECONDS` more), the clock's tick of whichever process claims it
 keeps its final standings, in one transaction with the claim: exactly one process closes a
 season, and a process killed meanwhile leaves it open for the next tick.
+
+A closed season's final standings are then posted (by a front end, in the server's chosen
+channel): :meth:`Seasons.claim_posts` claims each post with a lease, like a match's clock
+work, and hands over the season's best :data:`POSTED_PLACES` of each game and pool; the
+front end posts (or finds its post already there, after a kill) and calls
+:meth:`Seasons.post_done`. A process killed in between leaves the post to the next claim
+once the lease ran out.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engine import game_names
 from matchcore.service.errors import InvalidOptions
 from matchcore.service.rating_scale import display_rating, is_provisional
 from matchcore.service.results import LeaderboardRow
@@ -25,7 +34,10 @@ from matchcore.service.season_calendar import (
 from matchcore.service.standings import Standings
 from matchcore.service.steps import game_name
 from matchcore.service.store import MatchStore
-from matchcore.service.time_controls import checked_pool
+from matchcore.service.time_controls import POOLS, checked_pool
+
+# The places of each board a season's final post shows.
+POSTED_PLACES = 5
 
 
 @dataclass(frozen=True)
@@ -36,6 +48,25 @@ class SeasonInfo:
     season: Season
     current: bool
     closed: bool
+
+
+@dataclass(frozen=True)
+class SeasonBoard:
+    """The best places of a closed season in one game and pool."""
+
+    game: str
+    pool: str
+    rows: tuple[LeaderboardRow, ...]
+
+
+@dataclass(frozen=True)
+class SeasonPost:
+    """A closed season's final standings to post, claimed by this process: every game and
+    pool with a rated result that season (none: nothing to show)."""
+
+    guild_id: int
+    season: Season
+    boards: tuple[SeasonBoard, ...]
 
 
 class Seasons:
@@ -124,3 +155,33 @@ class Seasons:
             if await self.store.repo.close_season(stored.guild_id, stored.season, now):
                 closed.append((stored.guild_id, stored.season))
         return closed
+
+    async def claim_posts(self, guild_ids: Iterable[int]) -> list[SeasonPost]:
+        """The closed seasons of these servers whose final post this process claimed now
+        (a lease: it is claimed again once the lease ran out and the post is not done)."""
+        store = self.store
+        lease_now = store.lease_clock()
+        until = lease_now + store.claim_seconds
+        posts = []
+        for stored in await store.repo.season_posts_due(list(guild_ids), lease_now):
+            season = season_of_key(stored.season)
+            if season is None or not await store.repo.claim_season_post(
+                stored.guild_id, stored.season, store.owner, lease_now, until
+            ):
+                continue
+            boards = []
+            for game in game_names():
+                for pool in POOLS:
+                    rows = await self.leaderboard(
+                        stored.guild_id, game, season.key, POSTED_PLACES, pool
+                    )
+                    if rows:
+                        boards.append(SeasonBoard(game, pool, tuple(rows)))
+            posts.append(SeasonPost(stored.guild_id, season, tuple(boards)))
+        return posts
+
+    async def post_done(self, guild_id: int, season: str) -> bool:
+        """This process's claimed post of the season is done (posted, found posted, or
+        nothing to post); False when its claim had run out and another process took it."""
+        store = self.store
+        return await store.repo.season_post_done(guild_id, season, store.owner, store.clock())

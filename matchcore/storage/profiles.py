@@ -9,6 +9,7 @@ ProfileQueries`. A result's history points and season ratings are written by
 from __future__ import annotations
 
 import abc
+from collections.abc import Iterable
 
 from matchcore.storage.records import RatingRecord
 from matchcore.storage.season_records import (
@@ -48,6 +49,24 @@ class ProfileRepository(abc.ABC):
     async def close_season(self, guild_id: int, season: str, at: float) -> bool:
         """Claim the season and keep its final standings, in one transaction; False when
         another process closed it first (nothing is written then)."""
+
+    @abc.abstractmethod
+    async def season_posts_due(
+        self, guild_ids: Iterable[int], lease_now: float
+    ) -> list[SeasonRecord]:
+        """Closed seasons of these servers whose final standings are not posted yet and
+        that no process holds a live claim on (``lease_now``: the lease clock)."""
+
+    @abc.abstractmethod
+    async def claim_season_post(
+        self, guild_id: int, season: str, owner: str, lease_now: float, lease_until: float
+    ) -> bool:
+        """Claim the post of a closed season's standings until ``lease_until`` (its owner
+        may renew its own claim); False when it is done or another process holds it."""
+
+    @abc.abstractmethod
+    async def season_post_done(self, guild_id: int, season: str, owner: str, at: float) -> bool:
+        """The post is done (by ``owner``, whose claim it must be): never claimed again."""
 
     @abc.abstractmethod
     async def season_standings(

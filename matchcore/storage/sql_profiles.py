@@ -9,7 +9,7 @@ own transaction (:func:`write_history`, :func:`write_season_ratings`), which
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from matchcore.storage import mapping
@@ -193,6 +193,39 @@ class ProfileQueries(SqlAccess, ProfileRepository):
                 (guild_id, season),
             )
             return True
+
+    async def season_posts_due(
+        self, guild_ids: Iterable[int], lease_now: float
+    ) -> list[SeasonRecord]:
+        sql, values = in_list(guild_ids)
+        if not values:
+            return []
+        rows = await self._fetch(
+            f"SELECT * FROM seasons WHERE guild_id IN ({sql}) AND closed_at IS NOT NULL "
+            "AND posted_at IS NULL AND (post_claimed_until IS NULL OR post_claimed_until <= ?) "
+            "ORDER BY ends_at, guild_id LIMIT 100",
+            (*values, float(lease_now)),
+        )
+        return [_season(row) for row in rows]
+
+    async def claim_season_post(
+        self, guild_id: int, season: str, owner: str, lease_now: float, lease_until: float
+    ) -> bool:
+        changed = await self._write(
+            "UPDATE seasons SET post_claimed_by = ?, post_claimed_until = ? "
+            "WHERE guild_id = ? AND season = ? AND closed_at IS NOT NULL AND posted_at IS NULL "
+            "AND (post_claimed_until IS NULL OR post_claimed_until <= ? OR post_claimed_by = ?)",
+            (owner, float(lease_until), guild_id, season, float(lease_now), owner),
+        )
+        return changed == 1
+
+    async def season_post_done(self, guild_id: int, season: str, owner: str, at: float) -> bool:
+        changed = await self._write(
+            "UPDATE seasons SET posted_at = ?, post_claimed_by = NULL, post_claimed_until = NULL "
+            "WHERE guild_id = ? AND season = ? AND posted_at IS NULL AND post_claimed_by = ?",
+            (float(at), guild_id, season, owner),
+        )
+        return changed == 1
 
     async def season_standings(
         self, guild_id: int, season: str, game: str, limit: int, pool: str

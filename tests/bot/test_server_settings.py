@@ -61,7 +61,7 @@ def test_every_setting_and_theme_has_a_name_and_a_kind() -> None:
         set(DURATIONS),
         set(COUNTS),
         set(CHOICES),
-        {"allowed_channels", "puzzle_channel", "tournament_role"},
+        {"allowed_channels", "puzzle_channel", "season_channel", "tournament_role"},
     ]
     assert sum(len(kind) for kind in kinds) == len(keys) and set().union(*kinds) == keys
     assert set(THEME_TEXT_IDS) == set(list_themes())

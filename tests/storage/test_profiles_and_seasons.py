@@ -152,3 +152,53 @@ async def test_exactly_one_process_closes_a_season(
     finally:
         for other in others:
             await other.close()
+
+
+async def test_a_closed_season_is_handed_to_one_process_to_post_until_done(
+    repo_url: str, repo: Repository, clock: ManualClock, service: MatchService
+) -> None:
+    """The post of a closed season's standings is claimed work: one of several processes
+    gets it with its best places; nobody else while the lease holds; another once it ran
+    out (the first died); never again once done (a late "done" of the dead one is refused)."""
+    await service.update_settings(GUILD, ALICE, True, season="monthly")
+    await _beat(service, clock, ALICE, BOB)
+    assert await service.season_posts_due([GUILD]) == []  # not closed yet
+    clock.now = DECEMBER + CLOSE_GRACE_SECONDS + 1
+    await service.tick()
+    lease = ManualClock(START)
+    others = [await open_repository(repo_url) for _ in range(3)]
+    try:
+        services = [
+            MatchService(
+                other,
+                choices=service_choices(),
+                clock=clock,
+                lease_clock=lease,
+                owner=f"p{number}",
+                seed_source=lambda: 7,
+            )
+            for number, other in enumerate(others)
+        ]
+        claimed = await asyncio.gather(*(s.season_posts_due([GUILD]) for s in services))
+        assert sorted(len(c) for c in claimed) == [0, 0, 1]
+        winner = next(i for i, c in enumerate(claimed) if c)
+        (post,) = claimed[winner]
+        assert post.guild_id == GUILD and post.season.key == "2023-11"
+        (board,) = post.boards
+        assert (board.game, board.pool) == ("lefe", "daily")
+        assert [(row.rank, row.user_id) for row in board.rows] == [(1, ALICE), (2, BOB)]
+        assert await services[winner - 1].season_posts_due([GUILD]) == []  # the lease holds
+        assert await services[winner].season_posts_due([CAROL]) == []  # not that server's
+        # the claimant dies; once its lease ran out another process takes the post over
+        lease.advance(services[winner].store.claim_seconds + 1)
+        heir = services[winner - 1]
+        (again,) = await heir.season_posts_due([GUILD])
+        assert again.season.key == "2023-11"
+        assert not await services[winner].season_post_done(GUILD, "2023-11")
+        assert await heir.season_post_done(GUILD, "2023-11")
+        lease.advance(10 * services[winner].store.claim_seconds)
+        for other in services:
+            assert await other.season_posts_due([GUILD]) == []
+    finally:
+        for other in others:
+            await other.close()

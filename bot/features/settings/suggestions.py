@@ -92,7 +92,7 @@ def suggestions(
             for kind, msgid in SEASON_TEXT_IDS.items()
             if _starts(typed, {kind, *(normal(translate(lang, msgid)) for lang in LANGUAGES)})
         ]
-    elif key in ("allowed_channels", "puzzle_channel"):
+    elif key in ("allowed_channels", "puzzle_channel", "season_channel"):
         found = _channels(language, typed, channels, here)
     elif key == "tournament_role":
         found = _roles(language, typed, roles)

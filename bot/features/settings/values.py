@@ -66,6 +66,7 @@ SETTING_TEXT_IDS = {
     "theme": N_("command.settings.key.theme"),
     "puzzle_channel": N_("command.settings.key.puzzle_channel"),
     "season": N_("command.settings.key.season"),
+    "season_channel": N_("command.settings.key.season_channel"),
     "tournament_role": N_("command.settings.key.tournament_role"),
 }
 
@@ -158,6 +159,8 @@ def write_value(language: str, key: str, value: object) -> str:
         return season_kind_name(language, str(value))
     if key == "puzzle_channel":
         return f"<#{value}>" if value else translate(language, "bot.settings.no_puzzle_channel")
+    if key == "season_channel":
+        return f"<#{value}>" if value else translate(language, "bot.settings.no_season_channel")
     if key == "tournament_role":
         return f"<@&{value}>" if value else translate(language, "bot.settings.no_tournament_role")
     if key == "allowed_channels":
@@ -229,8 +232,8 @@ def read_value(
         )
     if key == "allowed_channels":
         return _read_channels(language, typed, channels or {})
-    if key == "puzzle_channel":
-        # one channel, or "all"/"none" in any language: no daily puzzle
+    if key in ("puzzle_channel", "season_channel"):
+        # one channel, or "all"/"none" in any language: no daily puzzle (season post)
         chosen = _read_channels(language, typed, channels or {})
         return chosen[0] if chosen else 0
     if key == "tournament_role":
