@@ -33,7 +33,7 @@ from i18n import DEFAULT_LANGUAGE, N_, colour_name, outcome_reason, phrase, tran
 from render import sprites
 from render.encode import LEVEL_INFO, PALETTE_INFO, palette_of
 from render.geometry import SQRT3, BoardGeometry, board_geometry, scale_of
-from render.lines import curved_line
+from render.lines import core_draw, curved_line
 from render.text import Font, draw_text, fit_text, font, text_width, wrap_text
 from render.themes import RGB, Theme, get_theme
 
@@ -296,7 +296,8 @@ def _draw_areas(
             continue
         image.paste(*tint)
         for fill, line_width, outline in _loop_outline(geo, theme, first_colour, area):
-            draw.line(outline, fill=fill, width=line_width, joint="curve")
+            # ImageDraw's line with joint="curve", without its Python round each joint
+            curved_line(draw.draw, outline, draw.draw.draw_ink(fill), line_width)
 
 
 # a colour pasted through a mask (of the box's size) at a box
@@ -371,7 +372,7 @@ def area_layers(geo: BoardGeometry, theme: Theme, first_colour: str, area: Area)
         mask = Image.new("L", (right - left, bottom - top), 0)
         # moved by whole pixels, as the tint's polygon is
         shifted = [(x - left, y - top) for x, y in outline]
-        curved_line(mask, shifted, 255, line_width)  # ImageDraw's line, joint="curve"
+        curved_line(core_draw(mask), shifted, 255, line_width)  # joint="curve"
         layers.append((fill, (left, top, right, bottom), mask))
     return layers
 

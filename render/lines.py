@@ -4,16 +4,18 @@
 a drawing object made, the ink looked up, the angles, a function made and a pie slice
 drawn, per point. A replay's loop outlines (:func:`render.board.area_layers`) have a
 joint per stone of the loop, each drawn once a replay, and the calls round them cost
-more than the drawing. :func:`curved_line` makes the same calls on Pillow's drawing core
+more than the drawing, and a board picture draws every owned loop's outline twice (a
+halo and a band). :func:`curved_line` makes the same calls on Pillow's drawing core
 with the same numbers, so the pixels are Pillow's (``tests/render/test_lines.py``
-compares them on random paths, and the replay's bytes are compared with the RGB
-painter's).
+compares them on random paths; the pinned pictures and the replay's bytes did not
+change).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 from PIL import Image
 
@@ -33,10 +35,16 @@ def _gap_end(point: Point, angle: float, width: int) -> tuple[float, float]:
     )
 
 
-def curved_line(mask: Image.Image, points: Sequence[Point], ink: int, width: int) -> None:
-    """Draw ``points`` into the greyscale ``mask`` in ``ink`` (0-255), ``width`` wide,
-    with the rounded joints of ``ImageDraw.line(..., joint="curve")``."""
-    draw = Image.core.draw(mask.im, 0)  # type: ignore[attr-defined]  # Pillow's C core
+def core_draw(image: Image.Image) -> Any:
+    """Pillow's drawing core for a new image of this process's own (one that no other
+    image shares: ``ImageDraw.Draw`` makes a shared one the image's own first)."""
+    return Image.core.draw(image.im, 0)  # type: ignore[attr-defined]  # Pillow's C core
+
+
+def curved_line(draw: Any, points: Sequence[Point], ink: int, width: int) -> None:
+    """Draw ``points`` with a drawing core (:func:`core_draw`, or an ``ImageDraw``'s
+    ``draw``) in ``ink`` (its ``draw_ink`` of the colour), ``width`` wide, with the
+    rounded joints of ``ImageDraw.line(..., joint="curve")``."""
     draw.draw_lines(points, ink, width)
     if width <= 4:
         return
