@@ -565,26 +565,21 @@ def _grow_on(
         moving = rim_bits & empty_bits
         if moving & reach_bits:
             break  # this empty region, and with it the edge, joins E: no loop
-        # at least one, two and three of each cell's neighbours in W, one direction at a
-        # time; the stones of W with two and not three stay
-        one, two = rim_bits << 1, rim_bits >> 1
-        one, two = one | two, one & two
-        shifted = rim_bits << stride
-        three = two & shifted
-        two |= one & shifted
-        one |= shifted
-        shifted = rim_bits >> stride
-        three |= two & shifted
-        two |= one & shifted
-        one |= shifted
-        shifted = rim_bits << step
-        three |= two & shifted
-        two |= one & shifted
-        one |= shifted
-        shifted = rim_bits >> step
-        three |= two & shifted
-        two |= one & shifted
-        moving |= rim_bits & occupied_bits & ~(two & ~three)
+        # how many of each cell's six neighbours are in W, added up bit by bit for all
+        # cells at once (two full adders of three neighbours each, then their sums): the
+        # stones of W with exactly two stay
+        first, second, third = rim_bits << 1, rim_bits >> 1, rim_bits << stride
+        half = first ^ second
+        ones_a = half ^ third
+        twos_a = first & second | half & third
+        first, second, third = rim_bits >> stride, rim_bits << step, rim_bits >> step
+        half = first ^ second
+        ones_b = half ^ third
+        twos_b = first & second | half & third
+        carry = ones_a & ones_b
+        # exactly two: no odd one, and one of the three pairs (of six: all three)
+        two = (twos_a ^ twos_b ^ carry) & ~(ones_a ^ ones_b | twos_a & twos_b & carry)
+        moving |= rim_bits & occupied_bits & ~two
         if not moving:
             if spelled is None:
                 result = _spelling(layout, rim_bits)
