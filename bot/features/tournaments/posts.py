@@ -61,7 +61,7 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080
 #: posted before a kill and never recorded.
 ANNOUNCEMENT_LOOKBACK = 50
 #: Seconds between two steps run because games ended (a burst of ends is one step).
-STEP_GAP = 0.5
+STEP_GAP = 1.0
 STEPS = "steps"
 T = TypeVar("T")
 
