@@ -580,3 +580,34 @@ async def test_a_finished_game_is_recorded_at_once_not_at_the_next_tick(sim, wor
     info = await event.info()
     assert info.round == 2 and len(await event.running()) == 2
     sim.assert_no_bot_errors()
+
+
+async def test_a_start_in_the_instant_before_the_thread_is_recorded_opens_it_first(sim, world, bot):
+    """``/tournament create`` answers with the announcement, then opens the event's
+    thread: a start said in between (here: the announcement posted and recorded, the thread
+    not yet) opens the thread first, and the games play in it, not in the channel."""
+    service = bot.client.service
+    created = await service.tournaments.create(
+        world.guild.id, world.channel.id, world.admin.id, True, "lefe", "round_robin", size=5
+    )
+    info = created.tournament
+    seconds = (await service.get_settings(world.guild.id)).board_move_seconds
+    place = bot.client.get_partial_messageable(world.channel.id, guild_id=world.guild.id)
+    posted = await place.send(**announcement_message("en", info, seconds))
+    await service.tournaments.set_messages(info.id, {"announcement": posted.id})
+    event = Event(sim, bot, world, sim.state.messages[posted.id])
+    await event.join([world.alice, world.bob])
+    await sim.slash(world.admin, "tournament start", tournament=event.id)
+    await event.settle()
+    (match_id,) = (await event.running()).values()
+    thread = event.thread  # started from the announcement
+    assert (await event.info()).thread_id == thread.id
+    assert (await service.get_match(match_id)).thread_id == thread.id
+    assert any(
+        m.attachments and is_board_picture(m.attachments[0].filename) for m in thread.messages
+    )
+    assert not any(
+        m.attachments and is_board_picture(m.attachments[0].filename)
+        for m in world.channel.messages
+    )
+    sim.assert_no_bot_errors()

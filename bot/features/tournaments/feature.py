@@ -187,6 +187,8 @@ class TournamentDesk:
             user = responder.user_id
             update: TournamentUpdate | None
             if what == "start":
+                if allowed:  # its games play in the event's thread, opened first if need be
+                    await self.posts.ensure_thread(tournament)
                 update = await tournaments.start_now(tournament, user, allowed)
             elif what == "pause":
                 update = await tournaments.pause(tournament, user, allowed)

@@ -297,7 +297,7 @@ class TournamentPosts:
             await self.open_thread(message, info.id, title(language, info))
 
     async def open_thread(
-        self, announcement: discord.Message, tournament_id: int, name: str
+        self, announcement: discord.Message | discord.PartialMessage, tournament_id: int, name: str
     ) -> None:
         """The event's thread, started from its announcement: its games, lines and
         standings go there (without the right to start one, they stay in the channel). One
@@ -316,6 +316,19 @@ class TournamentPosts:
                 thread_id = announcement.id  # a message's thread has the message's id
         await self.service.tournaments.set_thread(tournament_id, thread_id)
         self.refresh(tournament_id, ANNOUNCEMENT)  # it links the thread
+
+    async def ensure_thread(self, tournament_id: int) -> None:
+        """Before a start said by an admin: an event announced with no thread recorded yet
+        (the create's answer went out and its thread is still being opened, a start within
+        that instant) gets it now, so that its first games play there, not in the channel
+        (a thread being started meanwhile is taken as it is)."""
+        info = await self.service.tournaments.get(tournament_id)
+        known = info.messages.get(ANNOUNCEMENT)
+        if info.thread_id or not known or info.status != "upcoming":
+            return
+        language = await self.context.languages.server(info.guild_id)
+        message = self.channel(info.channel_id, info.guild_id).get_partial_message(known)
+        await self.open_thread(message, info.id, title(language, info))
 
     async def announce_again(self, info: TournamentInfo, language: str) -> None:
         """After a kill between the commit that created the event and the record of its
