@@ -31,7 +31,7 @@ from matchcore.service.guild_settings import Choices, GuildSettings
 from matchcore.service.locks import KeyedLocks
 from matchcore.service.ratings import Placing, RatingBook
 from matchcore.service.results import RatingChange, Update
-from matchcore.service.season_calendar import season_at
+from matchcore.service.season_calendar import CLOSE_GRACE_SECONDS, Season, season_at
 from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE, StateCache
 from matchcore.service.steps import (
     CLAIM_SECONDS,
@@ -309,6 +309,21 @@ class MatchStore:
                 continue
         return await self._commit_once(original, step, state, placings)
 
+    async def _result_season(self, original: MatchRecord, record: MatchRecord) -> Season | None:
+        """The season a result counts in: the one its match ended in (a clock that ran out
+        ended it at its deadline, however late a tick applied it). A closed season's kept
+        standings are final: a result that arrives after they were kept (its match ended
+        in that season, the result at least CLOSE_GRACE_SECONDS after the season's end)
+        counts in the all-time rating only (docs/service.md, "Seasons")."""
+        ended = record.updated_at
+        if original.deadline_at is not None:
+            ended = min(ended, original.deadline_at)
+        season = season_at((await self.settings(record.guild_id)).season, ended)
+        if season is None or record.updated_at < season.ends_at + CLOSE_GRACE_SECONDS:
+            return season  # not closed yet: nothing closes a season before its grace is over
+        kept = {s.season for s in await self.repo.seasons(record.guild_id) if s.closed_at}
+        return None if season.key in kept else season
+
     async def _commit_once(
         self,
         original: MatchRecord,
@@ -323,8 +338,7 @@ class MatchStore:
         pool = (await self.time_control(record)).pool if placings else LIVE
         season = None
         if placings and record.rated and not record.vs_bot:
-            kind = (await self.settings(record.guild_id)).season
-            season = season_at(kind, record.updated_at)
+            season = await self._result_season(original, record)
         rated = await self.ratings.rate_result(record, placings, pool, season)
         bot_results: list[VsBotResult] = []
         if record.vs_bot and record.status == "finished" and original.status != "finished":

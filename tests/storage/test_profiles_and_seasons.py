@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.common.choices import service_choices
+from engine import get_game
 from matchcore.service import InvalidOptions, MatchService
 from matchcore.service.rating_scale import display_rating
 from matchcore.service.season_calendar import CLOSE_GRACE_SECONDS, season_at, season_of_key
@@ -202,3 +203,64 @@ async def test_a_closed_season_is_handed_to_one_process_to_post_until_done(
     finally:
         for other in others:
             await other.close()
+
+
+async def _lose_on_time(service: MatchService, clock: ManualClock, deadline: float) -> int:
+    """A daily Lefe match in which Bob, to move after his first move, runs out of time at
+    ``deadline`` (the moves made a move's period before it); Alice wins once a tick applies
+    it."""
+    period = (await service.get_settings(GUILD)).board_move_seconds
+    clock.now = deadline - period - 10
+    match_id = (await start_board_match(service, "lefe", ALICE, BOB)).match_id
+    assert match_id is not None
+    for user in (ALICE, BOB, ALICE):
+        clock.advance(3)
+        record = await service.repo.get_match(match_id)
+        assert record is not None
+        state = get_game("lefe").from_json(record.state)
+        await service.play(match_id, user, sorted(m for m in state.legal_moves() if m != "swap")[0])
+    record = await service.repo.get_match(match_id)
+    assert record is not None and record.deadline_at == deadline - 1
+    return match_id
+
+
+async def _season_games(service: MatchService, season: str) -> dict[int, int]:
+    board = await service.season_leaderboard(GUILD, "lefe", season, pool="daily")
+    return {row.user_id: row.games for row in board}
+
+
+async def test_a_result_applied_within_the_grace_counts_in_the_season_its_match_ended_in(
+    service: MatchService, clock: ManualClock
+) -> None:
+    """A clock that ran out ended its match at its deadline, however late a tick applied
+    it: Bob's time ran out half a minute before December, the tick applies it a minute into
+    December, before November is kept: the result is November's (kept with it)."""
+    await service.update_settings(GUILD, ALICE, True, season="monthly")
+    await _beat(service, clock, CAROL, ALICE)  # November has a result
+    match_id = await _lose_on_time(service, clock, DECEMBER - 29)
+    clock.now = DECEMBER + 60
+    await service.tick()
+    assert (await service.get_match(match_id)).result["winners"] == [ALICE]  # type: ignore[index]
+    clock.now = DECEMBER + CLOSE_GRACE_SECONDS + 1
+    await service.tick()  # November is kept, with it
+    assert await _season_games(service, "2023-11") == {CAROL: 1, ALICE: 2, BOB: 1}
+    assert await _season_games(service, "2023-12") == {}
+
+
+async def test_a_result_applied_after_its_season_was_kept_counts_in_no_season(
+    service: MatchService, clock: ManualClock
+) -> None:
+    """Bob's time ran out before December; nothing applied it until five minutes in (every
+    process down), after November's standings were kept: they are final, so the result is
+    in no season's board (not November's, nor December's, where the match did not end); the
+    all-time rating takes it."""
+    await service.update_settings(GUILD, ALICE, True, season="monthly")
+    await _beat(service, clock, CAROL, ALICE)
+    match_id = await _lose_on_time(service, clock, DECEMBER - 9)
+    clock.now = DECEMBER + CLOSE_GRACE_SECONDS + 300
+    await service.tick()  # closes November first, then applies the time-out
+    assert (await service.get_match(match_id)).result["winners"] == [ALICE]  # type: ignore[index]
+    assert await _season_games(service, "2023-11") == {CAROL: 1, ALICE: 1}
+    assert await _season_games(service, "2023-12") == {}
+    all_time = {row.user_id: row for row in await service.leaderboard(GUILD, "lefe", pool="daily")}
+    assert all_time[ALICE].games == 2 and all_time[BOB].games == 1
