@@ -22,7 +22,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine import game_names
-from matchcore.service.errors import InvalidOptions
+from matchcore.service.arguments import is_snowflake
+from matchcore.service.errors import InvalidOptions, InvalidRequest
 from matchcore.service.rating_scale import display_rating, is_provisional
 from matchcore.service.results import LeaderboardRow
 from matchcore.service.season_calendar import (
@@ -159,11 +160,14 @@ class Seasons:
     async def claim_posts(self, guild_ids: Iterable[int]) -> list[SeasonPost]:
         """The closed seasons of these servers whose final post this process claimed now
         (a lease: it is claimed again once the lease ran out and the post is not done)."""
+        servers = list(guild_ids)
+        if not all(is_snowflake(guild_id) for guild_id in servers):
+            raise InvalidRequest("not_a_server")
         store = self.store
         lease_now = store.lease_clock()
         until = lease_now + store.claim_seconds
         posts = []
-        for stored in await store.repo.season_posts_due(list(guild_ids), lease_now):
+        for stored in await store.repo.season_posts_due(servers, lease_now):
             season = season_of_key(stored.season)
             if season is None or not await store.repo.claim_season_post(
                 stored.guild_id, stored.season, store.owner, lease_now, until
@@ -183,5 +187,7 @@ class Seasons:
     async def post_done(self, guild_id: int, season: str) -> bool:
         """This process's claimed post of the season is done (posted, found posted, or
         nothing to post); False when its claim had run out and another process took it."""
+        if season_of_key(season) is None:
+            raise InvalidOptions("season_unknown", season=season)
         store = self.store
         return await store.repo.season_post_done(guild_id, season, store.owner, store.clock())

@@ -170,3 +170,9 @@ async def test_options_that_are_not_a_mapping_are_invalid_options(service):
         await service.open_lobby(GUILD, CHANNEL, ALICE, options="teams")
     with pytest.raises(InvalidOptions):
         await service.challenge_bot(GUILD, CHANNEL, ALICE, "lefe", options=["variant"])
+
+
+async def test_season_posts_refuse_ids_that_are_not_servers(service):
+    for bad in BAD_IDS:
+        with pytest.raises(InvalidRequest):
+            await service.season_posts_due([GUILD, bad])
