@@ -238,7 +238,7 @@ def search_move(
         return result
     # The guard's own clock: a quarter of the level's time on top (at least a quarter of a
     # second, so that a level scaled down for a benchmark still guards), within the ceiling.
-    allowance = max(settings.time_limit * GUARD_SHARE, settings.time_limit + GUARD_MIN_SECONDS)
+    allowance = max(allowed * GUARD_SHARE, allowed + GUARD_MIN_SECONDS)
     deadline = started + min(allowance, HARD_TIME_CEILING)
     move = guarded_choice(state, result.ranking or [result.move], deadline=deadline)
     if move == result.move:
