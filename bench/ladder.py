@@ -113,6 +113,7 @@ _SEARCH_MODULES = (
     "engine.ai.alphabeta",
     "engine.ai.tactics",
     "engine.ai.levels",
+    "engine.ai.endsolver",
     "bench.reference.mcts",
     "bench.reference.alphabeta",
 )

@@ -11,6 +11,7 @@ import json
 import shutil
 import subprocess
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -234,3 +235,31 @@ def test_wrong_pairings_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
         with pytest.raises(SystemExit):
             ladder.main(argv)
         assert said in capsys.readouterr().err
+
+
+def test_the_cpu_clock_reaches_every_search_module_the_players_use() -> None:
+    # every module of the levels' and the reference's searches that reads the clock has it
+    # swapped by use_clock (one left out thinks by the wall clock: on a loaded machine, a
+    # fraction of its budget, as Dalen's exact end reading did at first)
+    probe = (
+        "import sys, engine.ai.levels, bench.reference;"
+        "print(' '.join(m for m in sys.modules if m.startswith(('engine.ai', 'bench.reference'))))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    timed = {
+        name
+        for name in loaded
+        if (ROOT / (name.replace(".", "/") + ".py")).exists()
+        and "perf_counter" in (ROOT / (name.replace(".", "/") + ".py")).read_text(encoding="utf-8")
+    }
+    assert {"engine.ai.endsolver", "engine.ai.mcts", "bench.reference.mcts"} <= timed
+    assert timed <= set(ladder._SEARCH_MODULES)
+    try:
+        ladder.use_clock("cpu")
+        from engine.ai import endsolver
+
+        assert endsolver.time.perf_counter is time.process_time  # type: ignore[attr-defined]
+    finally:
+        ladder.use_clock("wall")
