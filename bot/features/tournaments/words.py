@@ -121,7 +121,9 @@ def announcement(language: str, info: TournamentInfo, server_seconds: int = 0) -
     if active:
         named = ", ".join(f"<@{p}>" for p in active[:PLAYERS_NAMED])
         if len(active) > PLAYERS_NAMED:
-            named += " " + translate(language, "bot.tournament.more", count=len(active) - 40)
+            named += " " + translate(
+                language, "bot.tournament.more", count=len(active) - PLAYERS_NAMED
+            )
         lines.append(translate(language, "bot.tournament.players", count=len(active), names=named))
     else:
         lines.append(translate(language, "bot.tournament.no_players"))
@@ -137,12 +139,14 @@ def announcement(language: str, info: TournamentInfo, server_seconds: int = 0) -
 def list_line(language: str, info: TournamentInfo) -> str:
     """One event of ``/tournament list``: "**Swiss #3 · Lefe** · 8 players · round 2 of 5"."""
     count = len(info.active_players)
-    head = translate(
+    head = translate_plural(
         language,
         "bot.tournament.list_line",
+        "bot.tournament.list_line.plural",
+        count,
         title=title(language, info),
-        count=count,
-        when=when(language, info),
+        # the announcement's sentence, as a part of a line here: without its full stop
+        when=when(language, info).rstrip("."),
     )
     if info.status == "finished":
         winner = next((r for r in info.standings if r.withdrawn is None), None)
@@ -207,7 +211,12 @@ async def standings_view(
     elif info.status == "upcoming":
         subtitle = translate(language, "bot.tournament.status.upcoming")
     elif info.format == "arena":
-        subtitle = translate(language, "bot.tournament.arena_subtitle", count=len(info.players))
+        subtitle = translate_plural(
+            language,
+            "bot.tournament.arena_subtitle",
+            "bot.tournament.arena_subtitle.plural",
+            len(info.players),
+        )
     else:
         subtitle = translate(
             language, "bot.tournament.round_of", round=info.round, rounds=info.rounds or 0
