@@ -3,12 +3,15 @@
 Public surface (see ENGINE_API in the shared docs): ``get_game(name)`` returns a rules object
 that makes immutable states; ``IllegalMove`` is the error raised for a forbidden move. Each
 game is described once by its :class:`engine.spec.GameSpec`, held in
-:mod:`engine.registry`; ``get_spec(name)`` returns it.
+:mod:`engine.registry`; ``get_spec(name)`` returns it. Positions made inside ``with
+seen_once():`` (a replay of a stored match) keep nothing for other positions (Lublache's
+loop answers shared between positions are neither read nor filled).
 """
 
 from __future__ import annotations
 
 from engine.errors import IllegalMove
+from engine.loops import unshared_answers as seen_once
 from engine.registry import (
     UnknownGame,
     board_game_names,
@@ -44,5 +47,6 @@ __all__ = [
     "register_all",
     "register_from",
     "registered",
+    "seen_once",
     "specs",
 ]

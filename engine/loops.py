@@ -54,7 +54,9 @@ Everything is checked against a plain transcription of the ruling in the tests.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import contextlib
+from collections.abc import Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from functools import cache
 from typing import NamedTuple
 
@@ -699,6 +701,26 @@ _shared_answers: dict[
 ] = {}
 
 
+# False while positions seen once are made (see unshared_answers()): finders then neither
+# read nor fill _shared_answers (a context variable: each thread has its own)
+_sharing: ContextVar[bool] = ContextVar("loop_answers_shared", default=True)
+
+
+@contextlib.contextmanager
+def unshared_answers() -> Iterator[None]:
+    """Inside, loop finders neither read nor fill the answers shared between finders.
+
+    For positions seen once, as a replay of a stored match: its boards are one lineage,
+    each (cell, new stone) met once, so nothing it would share is read again (1725 keys
+    of a 200-position 9-board replay, none read), and the worker kept them, about 2 MB
+    a replay, until the keys' limit. The answers are the same either way."""
+    token = _sharing.set(False)
+    try:
+        yield
+    finally:
+        _sharing.reset(token)
+
+
 def occupied_mask(n: int, occupied: bytes | bytearray) -> int:
     """The occupied cells (``occupied[i]`` truthy) as a mask (see :class:`_Layout`)."""
     bits = _layout(n).bits
@@ -906,7 +928,7 @@ class LoopFinder:
             return loop
         # a finder made from scratch (no tag) shares nothing with the boards around it
         tag, entries = self._tag, None
-        if tag is not None:
+        if tag is not None and _sharing.get():
             key = (n, cell, tag)
             entries = _shared_answers.get(key)
             if entries is not None:

@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 import render
-from engine import board_game_names, get_board_game, origins, register_all
+from engine import board_game_names, get_board_game, origins, register_all, seen_once
 from engine.board import BoardState
 from engine.leiff import Leiff
 from engine.leiff.views import LeiffView
@@ -112,7 +112,8 @@ def replay_gif_from_json(
     language: str = DEFAULT_LANGUAGE,
     theme: str = "classic",
 ) -> bytes:
-    with _collector_paused():
+    # positions seen once: the engine keeps nothing of them for other positions
+    with _collector_paused(), seen_once():
         state = get_board_game(game).from_json(state_json)
         positions = list(state.history())
         if state.outcome is not None and positions[-1].outcome is None:

@@ -60,3 +60,20 @@ def test_a_replay_runs_without_the_cycle_collector_and_leaves_it_on() -> None:
         gc.callbacks.remove(count)
     assert gif.startswith(b"GIF89a")
     assert during <= 1  # the first pass after it, once resumed (dozens without the pause)
+
+
+def test_a_replay_leaves_nothing_in_the_loop_finders_shared_answers() -> None:
+    """A replay's positions are seen once: the answers the loop finder shares between
+    positions are neither read nor filled (a 9-board replay left ~2 MB of them), and
+    the GIF is the one made from positions played with sharing on."""
+    from bot.common.pictures import replay_gif_from_json
+    from engine import loops
+    from render import replay_gif
+
+    state = played_game("lublache", 9, seed=5, moves=160)
+    loops._shared_answers.clear()
+    gif = replay_gif_from_json("lublache", state.to_json(), ("Ann", "Bob"))
+    assert loops._shared_answers == {}
+    positions = list(state.history())  # outside a replay: shared as before
+    assert loops._shared_answers
+    assert gif == replay_gif(positions, names=("Ann", "Bob"))
