@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from i18n import translate
+from i18n import translate, translate_plural
 from render.standings import (
     COLUMN_HEADINGS,
     FLAME,
@@ -126,7 +126,9 @@ def worded(language: str, swiss: bool) -> StandingsView:
     subtitle = (
         translate(language, "bot.tournament.round_of", round=3, rounds=5)
         if swiss
-        else translate(language, "bot.tournament.arena_subtitle", count=16)
+        else translate_plural(
+            language, "bot.tournament.arena_subtitle", "bot.tournament.arena_subtitle.plural", 16
+        )
     )
     return StandingsView(
         "Swiss #3 · Lefe" if swiss else "Arena #4 · Dalen",
