@@ -214,12 +214,16 @@ class MatchThreads:
         return _in(update, thread_id, messages)
 
     async def _start_line_shown(self, channel: Channel, line: str) -> discord.Message | None:
-        """The bot's start line ``line`` among the channel's newest messages, if there."""
+        """The bot's start line ``line`` among the channel's newest messages, if there: not
+        one whose thread is archived (an earlier match of the same players, a rematch)."""
         me = self.context.client.user
         try:
             async for message in channel.history(limit=RECENT_MESSAGES):
-                if me is not None and message.author.id == me.id and message.content == line:
-                    return message
+                if me is None or message.author.id != me.id or message.content != line:
+                    continue
+                if message.thread is not None and message.thread.archived:
+                    continue
+                return message
         except discord.Forbidden:
             log.info("cannot read the recent messages of channel %s", channel.id)
         return None

@@ -362,3 +362,41 @@ async def test_two_matches_in_threads_are_each_linked_from_the_channel(sim, worl
     for thread in threads:
         assert f"<#{thread.id}>" in refused.text
     sim.assert_no_bot_errors()
+
+
+async def test_an_unfinished_opening_never_takes_an_earlier_match_s_thread(
+    sim, world, bot, make_bot, clock
+):
+    """A killed process left a match's opening unfinished (noted, no start line posted);
+    the channel's newest messages hold the start line of the players' finished match, in
+    the same words: its thread is archived, so the match gets a line and a thread of its
+    own, and the finished match's thread stays closed."""
+    await threads_on(sim, world, "en")
+    challenge = await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=5)
+    await sim.click(world.bob, challenge.last_message, "Accept")
+    [first] = sim.threads(world.channel)
+    await sim.slash(world.alice, "move", cell="c3", channel=first)
+    moved = await sim.slash(world.bob, "move", cell="b2", channel=first)
+    await resign(sim, world.alice, moved.last_message)
+    assert first.archived
+    # the rematch starts in the channel (threads off a moment), then the note a killed
+    # process leaves between it and its start line
+    await sim.slash(world.admin, "settings", key="match_threads", value="off")
+    clock.advance(60)  # past the challenge cooldown
+    again = await sim.slash(world.alice, "play", game="lefe", opponent=world.bob, size=5)
+    await sim.click(world.bob, again.last_message, "Accept")
+    (match,) = [m for m in await bot.client.service.guild_matches(world.guild.id)]
+    assert match.thread_id is None
+    await sim.slash(world.admin, "settings", key="match_threads", value="on")
+    await bot.client.delivery.records.set(match.id, {"thread:opening": 1})
+
+    handle = await sim.restart_bot(make_bot)
+    moved = await sim.slash(world.alice, "move", cell="c3")
+    await idle(handle, moved)
+    first_again, second = sim.threads(world.channel)
+    assert first_again is first and first.archived and not second.archived
+    assert (await stored_match(handle, match.id)).thread_id == second.id
+    assert last_board_message(second).channel is second
+    started = translate("en", "bot.thread.started", name="**Lefe · alice vs bob**")
+    assert sim.state.messages[second.id].text == sim.state.messages[first.id].text == started
+    sim.assert_no_bot_errors()
