@@ -10,12 +10,29 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from i18n import N_
+from i18n import N_, translate
+from i18n.console import console_language
 from matchcore.service.state_cache import DEFAULT_STATE_CACHE_SIZE
 
 # What ``make run`` says without a token: how to connect the bot (in the console's language,
 # i18n.console; the steps themselves are the catalogue's, English and German).
 TOKEN_HELP = N_("console.no_token")
+
+# Why a setting stops the process (the console's language, as TOKEN_HELP): ``{name}`` is the
+# variable, as written in .env.
+NOT_A_NUMBER = N_("console.setting.not_a_number")
+AT_LEAST_ONE = N_("console.setting.at_least_one")
+AT_LEAST_ZERO = N_("console.setting.at_least_zero")
+NOT_A_PORT = N_("console.setting.not_a_port")
+SHARD_IDS_FORMAT = N_("console.setting.shard_ids_format")
+SHARD_IDS_TWICE = N_("console.setting.shard_ids_twice")
+SHARD_IDS_ALONE = N_("console.setting.shard_ids_alone")
+SHARD_IDS_OUTSIDE = N_("console.setting.shard_ids_outside")
+
+
+def refusal(msgid: str, **params: object) -> SystemExit:
+    """What stops the process on a wrong setting, worded in the console's language."""
+    return SystemExit(translate(console_language(), msgid, **params))
 
 
 def load_dotenv(path: Path) -> dict[str, str]:
@@ -48,10 +65,10 @@ def parse_shard_ids(raw: str) -> tuple[int, ...]:
             continue
         first, dash, last = part.partition("-")
         if not first.isdigit() or (dash and not last.isdigit()):
-            raise SystemExit(f"SHARD_IDS takes numbers and ranges like 0,1,4-7, not {raw!r}")
+            raise refusal(SHARD_IDS_FORMAT, value=raw)
         found.extend(range(int(first), int(last or first) + 1))
     if len(set(found)) != len(found):
-        raise SystemExit(f"SHARD_IDS lists a shard twice: {raw!r}")
+        raise refusal(SHARD_IDS_TWICE, value=raw)
     return tuple(found)
 
 
@@ -114,7 +131,7 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.shard_count is not None and self.shard_count < 1:
-            raise SystemExit("SHARD_COUNT must be 1 or more")
+            raise refusal(AT_LEAST_ONE, name="SHARD_COUNT")
         for name in (
             "keep_closed_challenges_days",
             "keep_ended_match_messages_days",
@@ -122,15 +139,17 @@ class Settings:
             "prune_every_hours",
         ):
             if getattr(self, name) < 1:
-                raise SystemExit(f"{name.upper()} must be 1 or more")
+                raise refusal(AT_LEAST_ONE, name=name.upper())
         if self.shard_ids is not None:
             if self.shard_count is None:
-                raise SystemExit("SHARD_IDS needs SHARD_COUNT (the total number of shards)")
+                raise refusal(SHARD_IDS_ALONE)
             wrong = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
             if wrong or not self.shard_ids:
-                raise SystemExit(
-                    f"SHARD_IDS must be shards 0 to {self.shard_count - 1} (SHARD_COUNT is "
-                    f"{self.shard_count}), not {list(self.shard_ids)}"
+                raise refusal(
+                    SHARD_IDS_OUTSIDE,
+                    last=self.shard_count - 1,
+                    shards=self.shard_count,
+                    value=",".join(map(str, self.shard_ids)),
                 )
 
     @property
@@ -175,7 +194,7 @@ class Settings:
             try:
                 return int(raw)
             except ValueError:
-                raise SystemExit(f"{key} must be a whole number, not {raw!r}") from None
+                raise refusal(NOT_A_NUMBER, name=key, value=raw) from None
 
         url = (merged.get("DATABASE_URL") or "").strip() or None
         path = (merged.get("DATABASE_PATH") or "").strip()
@@ -190,13 +209,13 @@ class Settings:
         # 0 is a real choice: pictures drawn in threads of the bot process, no workers.
         render_workers = integer("RENDER_WORKERS", default_render_workers())
         if render_workers is None or render_workers < 0:
-            raise SystemExit("RENDER_WORKERS must be 0 or more")
+            raise refusal(AT_LEAST_ZERO, name="RENDER_WORKERS")
         state_cache_size = integer("STATE_CACHE_SIZE", DEFAULT_STATE_CACHE_SIZE)
         if state_cache_size is None or state_cache_size < 0:
-            raise SystemExit("STATE_CACHE_SIZE must be 0 or more")
+            raise refusal(AT_LEAST_ZERO, name="STATE_CACHE_SIZE")
         web_port = integer("WEB_PORT", 8080)
         if web_port is None or not 0 <= web_port <= 65535:
-            raise SystemExit("WEB_PORT must be a port number (0 to 65535; 0: any free port)")
+            raise refusal(NOT_A_PORT, name="WEB_PORT", value=web_port)
         return cls(
             token=(merged.get("DISCORD_TOKEN") or "").strip() or None,
             database_path=Path(path) if path else DEFAULT_DATABASE_PATH,

@@ -9,7 +9,22 @@ from pathlib import Path
 import pytest
 
 from bot.app import LeafBot, retention
-from bot.settings import Settings, default_render_workers, parse_shard_ids, usable_cores
+from bot.settings import (
+    AT_LEAST_ONE,
+    AT_LEAST_ZERO,
+    NOT_A_NUMBER,
+    NOT_A_PORT,
+    SHARD_IDS_ALONE,
+    SHARD_IDS_FORMAT,
+    SHARD_IDS_OUTSIDE,
+    SHARD_IDS_TWICE,
+    Settings,
+    default_render_workers,
+    parse_shard_ids,
+    usable_cores,
+)
+from i18n import translate
+from i18n.console import LOCALE_VARIABLES
 from matchcore.service.housekeeping import Retention
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,20 +110,47 @@ def test_shards_are_a_count_and_this_process_s_share() -> None:
     assert parse_shard_ids("2,0") == (2, 0)
 
 
-@pytest.mark.parametrize(
-    ("env", "message"),
-    [
-        ({"SHARD_IDS": "0"}, "SHARD_IDS needs SHARD_COUNT"),
-        ({"SHARD_COUNT": "2", "SHARD_IDS": "2"}, "SHARD_IDS must be shards 0 to 1"),
-        ({"SHARD_COUNT": "2", "SHARD_IDS": "one"}, "SHARD_IDS takes numbers and ranges"),
-        ({"SHARD_COUNT": "4", "SHARD_IDS": "1,1"}, "lists a shard twice"),
-        ({"SHARD_COUNT": "0"}, "SHARD_COUNT must be 1 or more"),
-        ({"SHARD_COUNT": "two"}, "SHARD_COUNT must be a whole number"),
-    ],
-)
-def test_wrong_shard_settings_stop_with_a_clear_sentence(env: dict[str, str], message: str) -> None:
-    with pytest.raises(SystemExit, match=message):
+# A wrong setting, and the catalogue's sentence that stops the process (with its values).
+WRONG_SETTINGS: list[tuple[dict[str, str], str, dict[str, object]]] = [
+    ({"SHARD_IDS": "0"}, SHARD_IDS_ALONE, {}),
+    (
+        {"SHARD_COUNT": "2", "SHARD_IDS": "2,0"},
+        SHARD_IDS_OUTSIDE,
+        {"last": 1, "shards": 2, "value": "2,0"},
+    ),
+    ({"SHARD_COUNT": "2", "SHARD_IDS": "one"}, SHARD_IDS_FORMAT, {"value": "one"}),
+    ({"SHARD_COUNT": "4", "SHARD_IDS": "1,1"}, SHARD_IDS_TWICE, {"value": "1,1"}),
+    ({"SHARD_COUNT": "0"}, AT_LEAST_ONE, {"name": "SHARD_COUNT"}),
+    ({"SHARD_COUNT": "two"}, NOT_A_NUMBER, {"name": "SHARD_COUNT", "value": "two"}),
+    ({"PRUNE_EVERY_HOURS": "0"}, AT_LEAST_ONE, {"name": "PRUNE_EVERY_HOURS"}),
+    ({"RENDER_WORKERS": "-1"}, AT_LEAST_ZERO, {"name": "RENDER_WORKERS"}),
+    ({"STATE_CACHE_SIZE": "-1"}, AT_LEAST_ZERO, {"name": "STATE_CACHE_SIZE"}),
+    ({"WEB_PORT": "65536"}, NOT_A_PORT, {"name": "WEB_PORT", "value": 65536}),
+    ({"WEB_PORT": "http"}, NOT_A_NUMBER, {"name": "WEB_PORT", "value": "http"}),
+]
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+@pytest.mark.parametrize(("env", "msgid", "params"), WRONG_SETTINGS)
+def test_wrong_settings_stop_with_a_sentence_in_the_consoles_language(
+    monkeypatch: pytest.MonkeyPatch,
+    env: dict[str, str],
+    msgid: str,
+    params: dict[str, object],
+    language: str,
+) -> None:
+    for name in LOCALE_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LANG", {"en": "C.UTF-8", "de": "de_DE.UTF-8"}[language])
+    with pytest.raises(SystemExit) as stopped:
         load(**env)
+    said = str(stopped.value)
+    assert said == translate(language, msgid, **params)
+    # the catalogue has the sentence, in this language, with every value filled in
+    assert said != translate("de" if language == "en" else "en", msgid, **params)
+    assert msgid not in said and "{" not in said
+    for value in params.values():
+        assert str(value) in said
 
 
 def test_retention_is_read_from_the_environment_and_reaches_the_service() -> None:
