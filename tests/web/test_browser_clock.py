@@ -1,14 +1,17 @@
-"""The clock of a match in chromium, in English and German: the time left in the
-catalogues' duration units as the bot writes times ("47 days 23 h", "23 h 59 min"; German
-"47 Tage 23 Std."), minutes:seconds only in the last hour. The page's clock is moved by
+"""The clock of a match in chromium, in English and German (a board's, and a Leiff table's
+beside the seat that must act): the time left in the catalogues' duration units as the bot
+writes times ("47 days 23 h", "23 h 59 min"; German "47 Tage 23 Std."), minutes:seconds
+only in the last hour. The page's clock is moved by
 shifting the browser's own time (``Date.now``), which is all the page counts with."""
 
 from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from selenium.webdriver.remote.webdriver import WebDriver
@@ -32,8 +35,14 @@ def clock_text(driver: WebDriver) -> str:
     return text
 
 
-def clock_after(driver: WebDriver, shift: float, shows: Callable[[str], object]) -> str:
-    """The clock's text with the browser's time moved by ``shift`` seconds (from now), once
+def clock_after(
+    driver: WebDriver,
+    shift: float,
+    shows: Callable[[str], object],
+    read: Callable[[WebDriver], str | None] = clock_text,
+) -> str:
+    """The clock's text (as ``read`` finds it: a board's by default) with the browser's time
+    moved by ``shift`` seconds (from now), once
     it ``shows`` what it should. The clock is redrawn once a second: the first redraw
     after the shift may come before this reads it (a loaded machine) or a while after, so
     this waits for the text expected, not for a change (a tick between the shift and a
@@ -48,13 +57,13 @@ def clock_after(driver: WebDriver, shift: float, shows: Callable[[str], object])
     )
 
     def shown() -> str | None:
-        text = clock_text(driver)
-        return text if shows(text) else None
+        text = read(driver)
+        return text if text is not None and shows(text) else None
 
     text: str = wait_for(
         shown,
         what="the clock's tick",
-        describe=lambda: f"the clock says {clock_text(driver)!r}",
+        describe=lambda: f"the clock says {read(driver)!r}",
     )
     return text
 
@@ -95,6 +104,63 @@ def test_the_clock_says_days_and_hours_and_counts_seconds_in_the_last_hour(
             chromium, DAY - 1800, lambda t: re.fullmatch(rf"{re.escape(word)} (29|30):\d\d", t)
         )
         screenshot(chromium, folder, f"clock-last-hour-{language}")
+    finally:
+        chromium.execute_script("if (window.realNow) Date.now = window.realNow;")
+        server.stop()
+
+
+def leiff_clocks(driver: WebDriver) -> list[dict[str, Any]]:
+    """Every clock at a Leiff table, read at once (bots act meanwhile and the seats are
+    drawn anew): its text, its deadline, and whether its seat is ours and must act."""
+    found: list[dict[str, Any]] = driver.execute_script(
+        """
+        return [...document.querySelectorAll('#leiff-seats .clock')].map(c => {
+          const seat = c.closest('.seat');
+          return {text: c.textContent, deadline: Number(c.dataset.deadline),
+                  you: seat.classList.contains('you'), toAct: seat.classList.contains('to-act')};
+        });
+        """
+    )
+    return found
+
+
+def leiff_clock(driver: WebDriver) -> str | None:
+    """The text of the clock of the seat that must act at a Leiff table, if there is one."""
+    clocks = [c for c in leiff_clocks(driver) if c["toAct"]]
+    return str(clocks[0]["text"]) if clocks else None
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_leiff_table_shows_the_clock_of_the_seat_that_must_act(
+    chromium: WebDriver, tmp_path: Path, language: str
+) -> None:
+    server = LocalServer(tmp_path / "leiff-clock.sqlite3")
+    try:
+        open_start_page(chromium, server.address, language)
+        chromium.find_element("css selector", '#game-tiles [data-game="leiff"]').click()
+        Select(chromium.find_element("id", "size")).select_by_value("3")
+        chromium.find_element("id", "start").click()
+        # our seat acts first at a new table: its head shows the time left, as on a board
+        clocks = wait_for(
+            lambda: (c := leiff_clocks(chromium)) and c[0]["text"] and c,
+            what="the clock of the seat to act",
+        )
+        assert len(clocks) == 1 and clocks[0]["you"] and clocks[0]["toAct"], clocks
+        deadline = float(clocks[0]["deadline"])
+        word = translate(language, "web.clock")
+        shown = clocks[0]["text"]
+        assert shown.startswith(f"{word} ") and re.search(r"\d", shown), shown
+        # moved to two days, five hours and a half before the deadline: days and hours
+        days = f"{word} {unit(language, 'day', 2)} {unit(language, 'hour', 5)}"
+        shift = deadline - time.time() - (2 * DAY + 5.5 * 3600)
+        clock_after(chromium, shift, lambda t: t == days, read=leiff_clock)
+        folder = Path(SCREENSHOTS) if SCREENSHOTS else tmp_path
+        folder.mkdir(parents=True, exist_ok=True)
+        screenshot(chromium, folder, f"leiff-clock-days-{language}")
+        # the last hour: minutes and seconds, ticking
+        shift = deadline - time.time() - 1800
+        last_hour = rf"{re.escape(word)} (29|30):\d\d"
+        clock_after(chromium, shift, lambda t: re.fullmatch(last_hour, t), read=leiff_clock)
     finally:
         chromium.execute_script("if (window.realNow) Date.now = window.realNow;")
         server.stop()

@@ -62,6 +62,12 @@ export function showLeiff(frame: LeiffFrame, send: Send, t: (key: string) => str
     const head = node("div", "seat-head");
     head.appendChild(node("strong", "", seat.name));
     for (const part of [...seat.scores, seat.drinks]) if (part) head.appendChild(node("span", "detail", part));
+    // the time left to whoever must act, as on a board (main.ts ticks every .clock)
+    if (seat.toAct && frame.deadline && frame.status === "running") {
+      const clock = node("span", "clock");
+      clock.dataset.deadline = String(frame.deadline);
+      head.appendChild(clock);
+    }
     box.appendChild(head);
     const hand = node("div", "hand");
     seat.cards.forEach((card, i) => {

@@ -132,8 +132,10 @@ function receive(frame: Frame): void {
         $("table").hidden = true;
         $("leiff").hidden = false;
         $("leiff-to-lobby").hidden = !welcome?.local;
+        clockOffset = frame.now * 1000 - Date.now();
         if (frame.kind === "leiff") showLeiff(frame, send, t);
         else showLobby(frame, send);
+        tickClocks();
         return;
       }
       if (current && current.match === frame.match && frame.version < current.version) return;
