@@ -109,6 +109,25 @@ def make_bot(world: World, database: Path, clock: Clock) -> Callable[..., LeafBo
 
 
 @pytest.fixture
+def make_web_bot(world: World, database: Path, clock: Clock) -> Callable[..., LeafBot]:
+    """A factory of bots that serve the web table too (on a free port), beside Discord."""
+
+    def factory() -> LeafBot:
+        settings = Settings(
+            token="simulated",
+            database_path=database,
+            dev_guild_id=world.guild.id,
+            render_workers=0,
+            web_port=0,
+        )
+        return LeafBot(
+            settings, service_options={"clock": clock}, tick_seconds=None, serve_web=True
+        )
+
+    return factory
+
+
+@pytest.fixture
 async def bot(sim: DiscordSimulator, make_bot: Callable[..., LeafBot]) -> Any:
     handle = await sim.start_bot(make_bot)
     yield handle

@@ -22,46 +22,15 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
 from bot.app import LeafBot
-from bot.settings import Settings
 from discord_sim.harness import DiscordSimulator, World
 from engine.leiff.actions import OUT_OF_TURN_KINDS
-from tests.bot.conftest import Clock
 from tests.bot.leiff_driver import LeiffTable
 from tests.bot.test_leiff import enable_expansions, open_table
-from tests.web.browser import click_css, start_chromium
+from tests.web.browser import click_css, start_chromium, until
 from web.sessions import Identity
 
 SCREENSHOTS = os.environ.get("LEAFBOT_SCREENSHOTS")
 STEPS = 36
-
-
-@pytest.fixture
-def make_web_bot(world: World, database: Path, clock: Clock) -> Callable[..., LeafBot]:
-    def factory() -> LeafBot:
-        settings = Settings(
-            token="simulated",
-            database_path=database,
-            dev_guild_id=world.guild.id,
-            render_workers=0,
-            web_port=0,
-        )
-        return LeafBot(
-            settings, service_options={"clock": clock}, tick_seconds=None, serve_web=True
-        )
-
-    return factory
-
-
-async def until(condition: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
-    """Poll a blocking ``condition`` (a browser) off the event loop the bot runs on."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        value = await asyncio.to_thread(condition)
-        if value:
-            return value
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
 
 
 def table_shown(driver: WebDriver) -> dict[str, Any]:

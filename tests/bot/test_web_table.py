@@ -9,52 +9,20 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from bot.app import LeafBot
-from bot.settings import Settings
 from discord_sim.harness import DiscordSimulator, World
-from tests.bot.conftest import Clock
 from tests.bot.helpers import (
     check_board_message,
     last_board_message,
     start_board_match,
     stored_state,
 )
-from tests.web.browser import board_state, click_cell
+from tests.web.browser import board_state, click_cell, until
 from web.sessions import Identity
-
-
-@pytest.fixture
-def make_web_bot(world: World, database: Path, clock: Clock) -> Callable[..., LeafBot]:
-    def factory() -> LeafBot:
-        settings = Settings(
-            token="simulated",
-            database_path=database,
-            dev_guild_id=world.guild.id,
-            render_workers=0,
-            web_port=0,
-        )
-        return LeafBot(
-            settings, service_options={"clock": clock}, tick_seconds=None, serve_web=True
-        )
-
-    return factory
-
-
-async def until(condition: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
-    """Poll a blocking ``condition`` (the browser) off the event loop the bot runs on."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while True:
-        value = await asyncio.to_thread(condition)
-        if value:
-            return value
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.05)
 
 
 @pytest.mark.compressed_rate_limits

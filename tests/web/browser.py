@@ -4,6 +4,7 @@ skip, unless ``LEAFBOT_REQUIRE_BROWSER`` is set (CI), where they fail."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import shutil
@@ -259,3 +260,15 @@ def click_css(driver: WebDriver, css: str, timeout: float = 20.0) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.03)
+
+
+async def until(condition: Callable[[], Any], what: str, timeout: float = 30.0) -> Any:
+    """Poll a blocking ``condition`` (a browser) off the event loop a bot runs on."""
+    deadline = asyncio.get_running_loop().time() + timeout
+    while True:
+        value = await asyncio.to_thread(condition)
+        if value:
+            return value
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.05)
