@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
@@ -12,6 +13,8 @@ from bot.common.choices import service_choices
 from i18n.catalogues import po_path
 from matchcore.service import MatchService, Update
 from matchcore.storage import SqliteRepository, open_repository
+
+SERVICE_PACKAGE = Path(__file__).resolve().parents[2] / "matchcore" / "service"
 
 GUILD = 1000
 CHANNEL = 2000
@@ -87,6 +90,22 @@ def catalogue_entries(language: str) -> dict[str, tuple[str, ...]]:
         text = message.string
         entries[key] = (text,) if isinstance(text, str) else tuple(text)
     return entries
+
+
+def service_calls(names: set[str]) -> list[tuple[str, int, ast.Call]]:
+    """Every call, by its plain name, of one of ``names`` in matchcore/service's modules:
+    (file, line, call), read from the source (the code and parameter checks of the service's
+    refusals and lines)."""
+    found = []
+    for path in sorted(SERVICE_PACKAGE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in names
+            ):
+                found.append((path.name, node.lineno, node))
+    return found
 
 
 class BotAnswers:

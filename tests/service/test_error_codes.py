@@ -10,7 +10,6 @@ the Discord layer's :func:`bot.common.text.service_error` reads a refusal in eit
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 
@@ -23,10 +22,17 @@ from matchcore.service import (
     ServiceError,
     TooManyMatches,
 )
-from tests.service.helpers import ALICE, BOB, CHANNEL, GUILD, catalogue_entries, start_board_match
+from tests.service.helpers import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    catalogue_entries,
+    service_calls,
+    start_board_match,
+)
 from wording.service_words import service_error
 
-SERVICE = Path(errors.__file__).resolve().parent
 ERROR_CLASSES = {
     name
     for name, value in vars(errors).items()
@@ -36,16 +42,7 @@ ERROR_CLASSES = {
 
 def raised_errors() -> list[tuple[str, int, ast.Call]]:
     """Every call of a service error class in matchcore/service: (file, line, call)."""
-    found = []
-    for path in sorted(SERVICE.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id in ERROR_CLASSES
-            ):
-                found.append((path.name, node.lineno, node))
-    return found
+    return service_calls(ERROR_CLASSES)
 
 
 def test_the_scan_sees_the_service_s_refusals() -> None:

@@ -11,7 +11,6 @@ English says, and German words in German.
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
 import pytest
 
@@ -27,34 +26,21 @@ from tests.service.helpers import (
     CHANNEL,
     GUILD,
     catalogue_entries,
+    service_calls,
     start_board_match,
 )
 from wording.service_words import texts_for
 
-SERVICE = Path(texts.__file__).resolve().parent
 SPEAKERS = {"say", "Said", "Message"}
 SPECIAL = {texts.ENGINE_PHRASE, texts.ENGINE_TEXT, texts.RESULT}
 
 
-def calls(names: set[str]) -> list[tuple[str, int, ast.Call]]:
-    found = []
-    for path in sorted(SERVICE.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (
-                isinstance(node, ast.Call)
-                and isinstance(node.func, ast.Name)
-                and node.func.id in names
-            ):
-                found.append((path.name, node.lineno, node))
-    return found
-
-
 def test_the_scan_sees_the_service_s_lines() -> None:
-    assert len(calls({"say", "Said"})) > 30
+    assert len(service_calls({"say", "Said"})) > 30
 
 
 def test_no_line_is_a_sentence_or_an_f_string() -> None:
-    for name, line, call in calls(SPEAKERS):
+    for name, line, call in service_calls(SPEAKERS):
         assert call.func.id != "Message" or name == "results.py", f"{name}:{line}: a Message"  # type: ignore[attr-defined]
         for value in [*call.args, *(keyword.value for keyword in call.keywords)]:
             assert not isinstance(value, ast.JoinedStr), f"{name}:{line}: an f-string"
@@ -63,7 +49,7 @@ def test_no_line_is_a_sentence_or_an_f_string() -> None:
 
 
 def test_every_code_written_at_a_line_is_in_the_table() -> None:
-    for name, line, call in calls({"say", "Said"}):
+    for name, line, call in service_calls({"say", "Said"}):
         code = call.args[0]
         if isinstance(code, ast.Constant):
             assert code.value in texts.ENGLISH or code.value in SPECIAL, f"{name}:{line}"
