@@ -195,39 +195,53 @@ class ReplayMessage(PicturePage):
         if listed:
             texts.append("-# " + listed)
 
-        def button(action: str, target: int, label: str, off: bool, style: Any) -> dict[str, Any]:
-            return button_dict(
-                ComponentId(REPLAY, self.match_id, target, action),
-                translate(language, label),
-                style,
-                off,
-            )
+        return replay_page(language, self.match_id, ply, last, texts, self.filename, practice=True)
 
-        grey, blue = discord.ButtonStyle.secondary, discord.ButtonStyle.primary
-        steps = [
-            button(REPLAY_FIRST, 0, N_("bot.replay.first"), ply == 0, grey),
-            button(REPLAY_PREVIOUS, max(ply - 1, 0), N_("bot.replay.previous"), ply == 0, grey),
-            button(REPLAY_NEXT, min(ply + 1, last), N_("bot.replay.next"), ply >= last, blue),
-            button(REPLAY_LAST, last, N_("bot.replay.last"), ply >= last, grey),
-        ]
-        more = [
-            button(REPLAY_GIF, ply, N_("bot.replay.gif"), False, grey),
-            button(REPLAY_EXPORT, ply, N_("bot.replay.export"), False, grey),
-            button(
-                REPLAY_PRACTICE, ply, N_("bot.replay.practice"), False, discord.ButtonStyle.success
-            ),
-        ]
-        rows = ({"type": 1, "components": steps}, {"type": 1, "components": more})
-        blocks = (
-            Box(
-                (
-                    *(Text(t) for t in texts[:2]),
-                    Picture(where),
-                    *(Text(t) for t in texts[2:]),
-                    Raw(rows),
-                ),
-                accent=ACCENT,
-            ),
+
+def replay_page(
+    language: str,
+    match_id: int,
+    at: int,
+    last: int,
+    texts: list[str],
+    filename: str,
+    *,
+    practice: bool,
+) -> FixedComponents:
+    """A replay's page ``at`` of ``0..last`` (a board's move, a table's round): its ``texts``
+    (the title, then the line that describes the picture), the picture, and two rows of
+    buttons: the steps, then the GIF and the record (and, on a board, practice from here)."""
+
+    def button(action: str, target: int, label: str, off: bool, style: Any) -> dict[str, Any]:
+        return button_dict(
+            ComponentId(REPLAY, match_id, target, action), translate(language, label), style, off
         )
-        context = LayoutContext(REPLAY, self.match_id, ply, filename=self.filename)
-        return FixedComponents(layout_payload(blocks, context), v2=True)
+
+    grey, blue = discord.ButtonStyle.secondary, discord.ButtonStyle.primary
+    steps = [
+        button(REPLAY_FIRST, 0, N_("bot.replay.first"), at == 0, grey),
+        button(REPLAY_PREVIOUS, max(at - 1, 0), N_("bot.replay.previous"), at == 0, grey),
+        button(REPLAY_NEXT, min(at + 1, last), N_("bot.replay.next"), at >= last, blue),
+        button(REPLAY_LAST, last, N_("bot.replay.last"), at >= last, grey),
+    ]
+    more = [
+        button(REPLAY_GIF, at, N_("bot.replay.gif"), False, grey),
+        button(REPLAY_EXPORT, at, N_("bot.replay.export"), False, grey),
+    ]
+    if practice:
+        success = discord.ButtonStyle.success
+        more.append(button(REPLAY_PRACTICE, at, N_("bot.replay.practice"), False, success))
+    rows = ({"type": 1, "components": steps}, {"type": 1, "components": more})
+    blocks = (
+        Box(
+            (
+                *(Text(t) for t in texts[:2]),
+                Picture(texts[1]),
+                *(Text(t) for t in texts[2:]),
+                Raw(rows),
+            ),
+            accent=ACCENT,
+        ),
+    )
+    context = LayoutContext(REPLAY, match_id, at, filename=filename)
+    return FixedComponents(layout_payload(blocks, context), v2=True)

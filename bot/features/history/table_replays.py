@@ -14,36 +14,22 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
-from bot.common.components import FixedComponents, button_dict
+from bot.common.components import FixedComponents
 from bot.common.context import Context
-from bot.common.custom_ids import (
-    REPLAY,
-    REPLAY_EXPORT,
-    REPLAY_FIRST,
-    REPLAY_GIF,
-    REPLAY_LAST,
-    REPLAY_NEXT,
-    REPLAY_PREVIOUS,
-    ComponentId,
-)
 from bot.common.errors import UserFacingError
 from bot.common.games import game_title
-from bot.common.layout import Box, LayoutContext, Picture, Raw, Text, layout_payload
 from bot.common.match_lines import places_line, result_line
 from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.themes import member_theme
-from bot.features.history.messages import EXPORT_SHOWN, PicturePage
+from bot.features.history.messages import EXPORT_SHOWN, PicturePage, replay_page
 from bot.features.history.table_record import table_record
 from engine.leiff.views import LeiffView
-from i18n import N_, translate
+from i18n import translate
 from matchcore.service.results import MatchInfo, TableReplay
-
-ACCENT = 0x5B6B8C  # the board replays' slate blue
 
 
 @dataclass(frozen=True)
@@ -79,40 +65,10 @@ class TableReplayMessage(PicturePage):
         language, page, last = self.language, self.page, self.pages - 1
         texts = self.texts()
 
-        def button(action: str, target: int, label: str, off: bool, style: Any) -> dict[str, Any]:
-            return button_dict(
-                ComponentId(REPLAY, self.match_id, target, action),
-                translate(language, label),
-                style,
-                off,
-            )
-
-        grey, blue = discord.ButtonStyle.secondary, discord.ButtonStyle.primary
-        steps = [
-            button(REPLAY_FIRST, 0, N_("bot.replay.first"), page == 0, grey),
-            button(REPLAY_PREVIOUS, max(page - 1, 0), N_("bot.replay.previous"), page == 0, grey),
-            button(REPLAY_NEXT, min(page + 1, last), N_("bot.replay.next"), page >= last, blue),
-            button(REPLAY_LAST, last, N_("bot.replay.last"), page >= last, grey),
-        ]
         # the rounds as an animated GIF, and the record as text (a board replay's buttons)
-        more = [
-            button(REPLAY_GIF, page, N_("bot.replay.gif"), False, grey),
-            button(REPLAY_EXPORT, page, N_("bot.replay.export"), False, grey),
-        ]
-        rows = ({"type": 1, "components": steps}, {"type": 1, "components": more})
-        blocks = (
-            Box(
-                (
-                    *(Text(t) for t in texts[:2]),
-                    Picture(texts[1]),
-                    *(Text(t) for t in texts[2:]),
-                    Raw(rows),
-                ),
-                accent=ACCENT,
-            ),
+        return replay_page(
+            language, self.match_id, page, last, texts, self.filename, practice=False
         )
-        context = LayoutContext(REPLAY, self.match_id, page, filename=self.filename)
-        return FixedComponents(layout_payload(blocks, context), v2=True)
 
 
 def round_view(replay: TableReplay, page: int) -> tuple[int, LeiffView]:
