@@ -18,6 +18,7 @@ import pytest
 from discord_sim.models import SimMessage
 from engine import get_game
 from engine.ai.levels import choose_move_from_json
+from matchcore.strength import measured_strength
 from tests.bot.helpers import (
     assert_picture_shows,
     is_board_picture,
@@ -70,6 +71,10 @@ async def test_a_member_plays_a_whole_game_against_the_bot(sim, world, bot):
     assert match.seats[1].user_id == me.id
     assert pinged(board) == {world.alice.id}
     assert_picture_shows(board, await stored_state(bot, match_id))
+    # the opening says the level's strength as data/ai-strength.json holds it, or that it
+    # is not measured yet
+    measured = measured_strength("dalen", "easy")
+    assert ("not measured yet" if measured is None else f"about {measured.elo} Elo") in board.text
 
     rng = random.Random(5)
     bot_moves = 0
