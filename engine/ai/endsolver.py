@@ -75,17 +75,23 @@ class _Reader:
 
 
 def solve(
-    state: BoardState, *, max_nodes: int, time_limit: float
+    state: BoardState,
+    *,
+    max_nodes: int,
+    time_limit: float,
+    partial: dict[str, float] | None = None,
 ) -> tuple[dict[str, float], int] | None:
     """The exact values of ``state``'s moves for its side to move, and the positions read.
 
     When a move wins, the answer holds that move alone (the reading stops there); otherwise
     every move with its value (DRAW or LOSS). None when ``max_nodes`` positions or
-    ``time_limit`` seconds were spent before the answer was certain.
+    ``time_limit`` seconds were spent before the answer was certain; ``partial``, when
+    given, then holds the moves read to the end before that (a move proven lost is worth
+    knowing even when the position is too big to read whole).
     """
     reader = _Reader(max_nodes, time.perf_counter() + time_limit)
     mover = state.to_move
-    values: dict[str, float] = {}
+    values: dict[str, float] = {} if partial is None else partial
     try:
         # every move's end first: a move that wins at once is the cheapest proof
         children = [(move, reader.child(state, move)) for move in state.legal_moves()]

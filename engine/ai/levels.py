@@ -195,19 +195,20 @@ def search_move(
         seed = position_seed(state.to_json(), name)
     started = time.perf_counter()
     allowed = settings.time_limit
-    solved = None
+    reading = None
     if moves is not None and tuning is not None and tuning.solve_nodes:
-        solved = _solved(state, settings, tuning, moves, scale)
-        if solved is not None and solved[0] == endsolver.WIN:
-            move = solved[1][0]
-            return SearchResult(move, solved[2], time.perf_counter() - started, 1.0, ranking=[move])
+        reading = _end_reading(state, settings, tuning, moves, scale)
+        if reading is not None and reading.complete and reading.best == endsolver.WIN:
+            move = reading.moves[0]
+            elapsed = time.perf_counter() - started
+            return SearchResult(move, reading.read, elapsed, 1.0, ranking=[move])
         # the search below reads on with the time the exact reading left
         left = settings.time_limit - (time.perf_counter() - started)
         settings = dataclasses.replace(settings, time_limit=max(left, settings.time_limit / 4))
     # proven lost everywhere: the level's averaging search picks among the lost moves
     # (below), where it has one
     broad = level_settings(level, scale=scale, game=spec)
-    lost = solved is not None and solved[0] == endsolver.LOSS
+    lost = reading is not None and reading.complete and reading.best == endsolver.LOSS
     lost = lost and not isinstance(broad, AlphaBetaSettings)
     if not lost:
         searcher = (
@@ -216,11 +217,6 @@ def search_move(
             else Searcher(settings)
         )
         result = searcher.search(state, random.Random(seed))
-        if solved is not None and result.move not in solved[1]:
-            # the exact reading proved the search's move worse than the best it found
-            # (a draw): the drawing move the search ranked highest instead
-            drawn = [m for m in result.ranking or [] if m in solved[1]] or solved[1]
-            result = dataclasses.replace(result, move=drawn[0], value=0.5, ranking=drawn)
     proven_lost = lost or (
         moves is not None and isinstance(settings, AlphaBetaSettings) and result.value <= 0.0
     )
@@ -233,6 +229,8 @@ def search_move(
         own = broad.time_limit if time_limit is None else time_limit  # a caller's clock too
         broad = dataclasses.replace(broad, time_limit=min(own, left))
         result = Searcher(broad).search(state, random.Random(seed))
+    if reading is not None:
+        result = _within_reading(result, reading)
     chosen = get_level(level) if isinstance(level, str) else level
     if not chosen.guarded:
         return result
@@ -248,21 +246,49 @@ def search_move(
     )
 
 
-def _solved(
+@dataclass(frozen=True)
+class _EndReading:
+    """What the exact reading of a narrow position found (:mod:`engine.ai.endsolver`)."""
+
+    complete: bool  # every move's value is known (otherwise only ``lost`` is)
+    best: float  # WIN, DRAW or LOSS, when complete
+    moves: list[str]  # the moves that reach ``best``, when complete
+    lost: frozenset[str]  # moves proven lost, complete or not
+    read: int  # positions read
+
+
+def _end_reading(
     state: BoardState, settings: AnySettings, tuning: LevelTuning, moves: int, scale: float
-) -> tuple[float, list[str], int] | None:
-    """A narrow position read to the end exactly (:mod:`engine.ai.endsolver`) within the
-    tuning's positions and half the level's time: (the best value, WIN, DRAW or LOSS; the
-    moves that reach it; positions read), or None when it is too big or not narrow."""
+) -> _EndReading | None:
+    """A narrow position read to the end exactly within the tuning's positions and half the
+    level's time; None when the position is not narrow."""
     if moves > tuning.narrow_below:
         return None
     budget = max(1, round(tuning.solve_nodes * scale))
-    solved = endsolver.solve(state, max_nodes=budget, time_limit=settings.time_limit / 2)
+    partial: dict[str, float] = {}
+    limit = settings.time_limit / 2
+    solved = endsolver.solve(state, max_nodes=budget, time_limit=limit, partial=partial)
+    values, read = solved if solved is not None else (partial, budget)
+    lost = frozenset(move for move, value in values.items() if value == endsolver.LOSS)
     if solved is None:
-        return None
-    values, read = solved
+        return _EndReading(False, endsolver.LOSS, [], lost, read)
     best = max(values.values())
-    return best, [move for move, value in values.items() if value == best], read
+    reaching = [move for move, value in values.items() if value == best]
+    return _EndReading(True, best, reaching, lost, read)
+
+
+def _within_reading(result: SearchResult, reading: _EndReading) -> SearchResult:
+    """``result``, unless the exact reading proved its move worse than another: then the
+    move the search ranked highest among the best the reading found (complete: the
+    drawing moves, when the best is a draw) or among those not proven lost (incomplete)."""
+    if reading.complete and result.move not in reading.moves:
+        better = [m for m in result.ranking or [] if m in reading.moves] or reading.moves
+        return dataclasses.replace(result, move=better[0], value=0.5, ranking=better)
+    if not reading.complete and result.move in reading.lost:
+        better = [m for m in result.ranking or [] if m not in reading.lost]
+        if better:
+            return dataclasses.replace(result, move=better[0], ranking=better)
+    return result
 
 
 def choose_move(

@@ -134,3 +134,45 @@ def _value_after(state: BoardState, mover: str | None) -> float:
         winner = state.outcome.winner
         return endsolver.DRAW if winner is None else float(winner == mover)
     return 1.0 - _minimax(state)
+
+
+def test_a_reading_cut_short_still_tells_the_moves_it_proved() -> None:
+    # toy-game positions with 7 empty cells, budgets too small for the whole: the moves
+    # read to the end before the budget ran out carry their exact values
+    proved = 0
+    for seed in range(40):
+        rng = random.Random(100 + seed)
+        state = ThreeInRow().new()
+        while len(state.legal_moves()) > 7 or state.outcome is not None:
+            if state.outcome is not None:
+                state = ThreeInRow().new()
+            state = state.play(rng.choice(state.legal_moves()))
+        whole = endsolver.solve(state, max_nodes=1_000_000, time_limit=120.0)
+        assert whole is not None
+        for budget in sorted({b for b in (20, 60, 200, whole[1] - 1) if 0 < b < whole[1]}):
+            partial: dict[str, float] = {}
+            cut = endsolver.solve(state, max_nodes=budget, time_limit=60.0, partial=partial)
+            assert cut is None
+            for move, value in partial.items():
+                assert value == _value_after(state.play(move), state.to_move)
+            proved += len(partial)
+    assert proved > 0
+
+
+def test_a_move_proven_lost_gives_way_to_the_next_the_search_ranked() -> None:
+    from engine.ai.levels import _EndReading, _within_reading
+    from engine.ai.mcts import SearchResult
+
+    found = SearchResult("a1", 10, 0.1, 0.6, ranking=["a1", "b2", "c3"])
+    cut_short = _EndReading(False, endsolver.LOSS, [], frozenset({"a1"}), 50)
+    assert _within_reading(found, cut_short).move == "b2"
+    # nothing else ranked: the search's move stands
+    alone = _EndReading(False, endsolver.LOSS, [], frozenset({"a1", "b2", "c3"}), 50)
+    assert _within_reading(found, alone).move == "a1"
+    # read whole, the best a draw: the drawing move the search ranked highest
+    drawn = _EndReading(True, endsolver.DRAW, ["c3", "b2"], frozenset({"a1"}), 50)
+    assert _within_reading(found, drawn).move == "b2"
+    # the search's move among the best: it stands
+    assert (
+        _within_reading(found, _EndReading(True, endsolver.DRAW, ["a1"], frozenset(), 9)) is found
+    )
