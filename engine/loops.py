@@ -55,7 +55,7 @@ Everything is checked against a plain transcription of the ruling in the tests.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextvars import ContextVar
 from functools import cache
 from typing import NamedTuple
@@ -1088,12 +1088,16 @@ class LoopFinder:
         """The answers of the unsettled cells (the only ones that can be new loops) that
         pass through ``cell``, without repeats. They are few, so scanning them beats
         indexing them by cell."""
+        return [loop for loop in self._new_answers() if cell in loop]
+
+    def _new_answers(self) -> list[Loop]:
+        """The distinct loops the unsettled cells' answers give."""
         answers = self._new_through
         if answers is None:
             around = self.around
             found = {around(start) for start in self._unsettled}
             answers = self._new_through = [loop for loop in found if loop is not None]
-        return [loop for loop in answers if cell in loop]
+        return answers
 
     # ---- the loops of the position ---------------------------------------------------------
     def all_loops(self) -> list[Loop]:
@@ -1142,6 +1146,14 @@ class LoopFinder:
         if self._all is None and self._carried is not None:
             return self._loops_through_carried(cell)
         return self._index_by_cell().get(cell, [])
+
+    def loops_touching(self, cells: Sequence[int]) -> list[Loop]:
+        """The loops on the board through any of ``cells``, each once (in no set order):
+        one pass where :meth:`loops_through` of each would make one each."""
+        if self._all is None and self._carried is not None:
+            return _carried_loops_touching(self, self._carried, cells)
+        index = self._index_by_cell()
+        return list(dict.fromkeys(loop for cell in cells for loop in index.get(cell, ())))
 
     def _index_by_cell(self) -> dict[int, list[Loop]]:
         if self._through is None:
@@ -1213,3 +1225,36 @@ def _carried_loops_through(finder: LoopFinder, before: LoopFinder, cell: int) ->
             found.add(loop)
     found.update(finder._new_loops_through(cell))
     return sorted(found)
+
+
+def _carried_loops_touching(
+    finder: LoopFinder, before: LoopFinder, cells: Sequence[int]
+) -> list[Loop]:
+    """:func:`_carried_loops_through` for several cells at once, each loop once: the board
+    before's loops are picked in one pass (each cell counts as an ask towards its loops
+    by cell, as it would asked alone)."""
+    producers_before = before._producers
+    through_before = before._through
+    if through_before is None:
+        before._asks += len(cells)
+        if before._asks > _ASKS_BEFORE_INDEX:
+            through_before = before._index_by_cell()
+    wanted = frozenset(cells)
+    loops: Iterable[Loop] = (
+        [loop for loop in producers_before if not wanted.isdisjoint(loop)]
+        if through_before is None
+        else dict.fromkeys(loop for cell in cells for loop in through_before.get(cell, ()))
+    )
+    unsettled = finder._unsettled_set
+    survives = finder._survives
+    found: dict[Loop, None] = {}
+    for loop in loops:
+        kept = survives.get(loop)
+        if kept is None:
+            kept = survives[loop] = any(start not in unsettled for start in producers_before[loop])
+        if kept:
+            found[loop] = None
+    for loop in finder._new_answers():
+        if not wanted.isdisjoint(loop):
+            found[loop] = None
+    return list(found)

@@ -119,12 +119,11 @@ class LublacheState(BoardState):
         forbidden = self._cache.get(_FORBIDDEN_KEYS[colour])
         if forbidden is not None:
             return cell in forbidden
-        finder, cells = self._finder(), self.cells
+        cells = self.cells
+        stones = [nb for nb in self.grid.neighbours[cell] if cells[nb] != EMPTY]
         return any(
             _single_coloured(cells, loop) == colour
-            for nb in self.grid.neighbours[cell]
-            if cells[nb] != EMPTY
-            for loop in finder.loops_through(nb)
+            for loop in self._finder().loops_touching(stones)
         )
 
     def _stone_groups(self) -> list[int]:

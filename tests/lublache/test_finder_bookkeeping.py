@@ -178,3 +178,28 @@ def test_the_answer_and_the_cells_it_looked_at_hold_on_any_board_agreeing_there(
             assert again.around(start) is None, (start, flip)
             checked += 1
     assert checked > 100
+
+
+@settings(max_examples=30)
+@given(seed=st.integers(0, 2**32 - 1), size=st.sampled_from((5, 7, 9)))
+def test_loops_touching_several_cells_are_those_through_each(seed: int, size: int) -> None:
+    """loops_touching() picks in one pass what loops_through() of each cell gives, on a
+    finder made with one more stone (read from the board before) and on one built afresh
+    (read from its loops by cell)."""
+    rng = random.Random(seed)
+    board = random_board(rng, size)
+    empty = [cell for cell, code in enumerate(board) if not code]
+    if not empty:
+        return
+    new_stone = rng.choice(empty)
+    before = LoopFinder(size, board)
+    board[new_stone] = 1
+    grid = hex_grid(size)
+    for _ in range(6):
+        cells = rng.sample(range(grid.cell_count), rng.randrange(1, 7))
+        carried, fresh = before.with_stone(new_stone), LoopFinder(size, board)
+        expected = {loop for cell in cells for loop in fresh.loops_through(cell)}
+        touching = carried.loops_touching(cells)
+        assert len(touching) == len(set(touching))
+        assert set(touching) == expected
+        assert set(fresh.loops_touching(cells)) == expected
