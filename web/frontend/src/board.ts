@@ -1,6 +1,6 @@
 // The board as SVG, from the server's geometry (the pictures' own cell centres and sizes).
 
-import type { Geometry, Hole, LastTurn, SolutionStep } from "./protocol";
+import { moveCells, type Geometry, type Hole, type LastTurn, type SolutionStep } from "./protocol";
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -9,6 +9,18 @@ export interface Marks {
   targets: Set<string>; // the next cells of a move being composed (a capture, a set-up pair)
   selected: string[]; // the cells chosen so far
   showLegal: boolean; // hover or touch: the legal cells are drawn
+}
+
+// The marks while ``selected`` cells are chosen among the candidate ``moves``: where a
+// move may start before the first click, the cells that may come next after it.
+export function marksFor(moves: string[], selected: string[], showLegal: boolean): Marks {
+  const depth = selected.length;
+  return {
+    legal: new Set(depth ? [] : moves.map((m) => moveCells(m)[0])),
+    targets: new Set(depth ? moves.map((m) => moveCells(m)[depth]).filter((c) => c) : []),
+    selected,
+    showLegal,
+  };
 }
 
 function el<K extends keyof SVGElementTagNameMap>(

@@ -1,14 +1,14 @@
 // The web table's page: signs in, opens the socket, draws what the server sends and sends
 // what the player means. It never decides a rule: the legal moves come from the server.
 
-import { drawBackground, drawHoles, drawPieces, type Marks } from "./board";
+import { drawBackground, drawHoles, drawPieces, marksFor } from "./board";
 import { timeLeft } from "./clock";
 import { activityMatches, clientId, inDiscord, signInWithDiscord } from "./discord";
 import { showLeiff, showLobby } from "./leiff";
 import { dailyShown, puzzleEvents, puzzleRefused, showPuzzle, showPuzzleResult } from "./puzzle";
 import {
-  isCellMove,
-  moveCells,
+  candidateMoves,
+  clickedMove,
   type Frame,
   type Geometry,
   type PositionFrame,
@@ -378,11 +378,7 @@ async function showState(frame: StateFrame): Promise<void> {
 
 function candidates(): string[] {
   if (!current || viewing) return [];
-  return current.legal.filter((move) => {
-    if (!isCellMove(move)) return false;
-    const cells = moveCells(move);
-    return selected.every((cell, i) => cells[i] === cell);
-  });
+  return candidateMoves(current.legal, selected);
 }
 
 function render(): void {
@@ -390,12 +386,7 @@ function render(): void {
   const frame = current;
   const moves = candidates();
   const depth = selected.length;
-  const marks: Marks = {
-    legal: new Set(depth ? [] : moves.map((m) => moveCells(m)[0])),
-    targets: new Set(depth ? moves.map((m) => moveCells(m)[depth]).filter((c) => c) : []),
-    selected,
-    showLegal,
-  };
+  const marks = marksFor(moves, selected, showLegal);
   const stones = viewing ? viewing.stones : frame.stones;
   const last = viewing ? viewing.last : frame.last;
   drawHoles($<HTMLElement>("board") as unknown as SVGSVGElement, geometry, viewing ? viewing.holes : frame.holes);
@@ -513,20 +504,12 @@ function play(move: string): void {
 function clicked(cell: string): void {
   if (!current || viewing || !current.yourTurn) return;
   selected = [...selected, cell];
-  const moves = candidates();
-  const exact = selected.join("");
-  if (!moves.length) {
-    selected = [];
-  } else if (moves.length === 1 && moveCells(moves[0]).length === selected.length) {
-    play(moves[0]);
+  const move = clickedMove(current.legal, selected);
+  if (move) {
+    play(move);
     return;
-  } else if (moves.every((m) => m === exact || moveCells(m).length === selected.length)) {
-    // every candidate is the move itself written another way: play it
-    if (current.legal.includes(exact)) {
-      play(exact);
-      return;
-    }
   }
+  if (move === "") selected = [];
   render();
 }
 

@@ -243,3 +243,25 @@ export function moveCells(move: string): string[] {
 export function isCellMove(move: string): boolean {
   return /^[a-z]+\d+([x+][a-z]+\d+)*$/.test(move);
 }
+
+// The legal moves whose first cells are the ones clicked so far (``selected``).
+export function candidateMoves(legal: string[], selected: string[]): string[] {
+  return legal.filter((move) => {
+    if (!isCellMove(move)) return false;
+    const cells = moveCells(move);
+    return selected.every((cell, i) => cells[i] === cell);
+  });
+}
+
+// What the cells clicked so far choose (a board's move, a puzzle's answer): the move once
+// they can mean only it, null while a further cell is needed, "" when no legal move starts
+// so (the selection starts over).
+export function clickedMove(legal: string[], selected: string[]): string | null {
+  const moves = candidateMoves(legal, selected);
+  const exact = selected.join("");
+  if (!moves.length) return "";
+  if (moves.length === 1 && moveCells(moves[0]).length === selected.length) return moves[0];
+  // every candidate is the move itself written another way: play it
+  const same = moves.every((m) => m === exact || moveCells(m).length === selected.length);
+  return same && legal.includes(exact) ? exact : null;
+}

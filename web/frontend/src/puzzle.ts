@@ -2,9 +2,10 @@
 // move clicked (the legal moves are the engine's, sent by the server), then the verdict,
 // the solution line drawn on the board and the member's new rating. No rule is decided here.
 
-import { drawBackground, drawHoles, drawLine, drawPieces, type Marks } from "./board";
+import { drawBackground, drawHoles, drawLine, drawPieces, marksFor } from "./board";
 import {
-  isCellMove,
+  candidateMoves,
+  clickedMove,
   moveCells,
   type Geometry,
   type PuzzleFrame,
@@ -62,23 +63,14 @@ export function puzzleRefused(): void {
 
 function candidates(): string[] {
   if (!shown || result || sent) return [];
-  return shown.legal.filter((move) => {
-    if (!isCellMove(move)) return false;
-    const cells = moveCells(move);
-    return selected.every((cell, i) => cells[i] === cell);
-  });
+  return candidateMoves(shown.legal, selected);
 }
 
 function render(): void {
   if (!shown || !geometry || !pieces) return;
   const moves = candidates();
   const depth = selected.length;
-  const marks: Marks = {
-    legal: new Set(depth ? [] : moves.map((m) => moveCells(m)[0])),
-    targets: new Set(depth ? moves.map((m) => moveCells(m)[depth]).filter((c) => c) : []),
-    selected,
-    showLegal: !result,
-  };
+  const marks = marksFor(moves, selected, !result);
   drawHoles(board(), geometry, shown.holes);
   drawPieces(pieces, geometry, shown.stones, null, marks);
   if (result) {
@@ -126,19 +118,12 @@ function answer(move: string): void {
 function clicked(cell: string): void {
   if (!shown || result || sent) return;
   selected = [...selected, cell];
-  const moves = candidates();
-  const exact = selected.join("");
-  if (!moves.length) {
-    selected = [];
-  } else if (moves.length === 1 && moveCells(moves[0]).length === selected.length) {
-    answer(moves[0]);
+  const move = clickedMove(shown.legal, selected);
+  if (move) {
+    answer(move);
     return;
-  } else if (moves.every((m) => m === exact || moveCells(m).length === selected.length)) {
-    if (shown.legal.includes(exact)) {
-      answer(exact);
-      return;
-    }
   }
+  if (move === "") selected = [];
   render();
 }
 
