@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 from PIL import Image
@@ -161,6 +162,21 @@ async def play_to_end(
 
 # The private placeholder of a /move answered late (bot/common/responder.py).
 LATE_ANSWERS = {translate(language, "bot.reply.done_see_channel") for language in ("en", "de")}
+
+
+def answered_in_channel(
+    answer: Any, channel: Any, check: Callable[[SimMessage], bool]
+) -> SimMessage:
+    """The public message a command (run by a bot in this process, whose handlers the
+    simulator waits for) answered with: its response, or, answered late (a loaded machine:
+    the bot put the answer off privately, posted it in the channel and said so in its
+    placeholder), the newest message of ``channel`` passing ``check``."""
+    message: SimMessage = answer.last_message
+    if message.ephemeral:
+        assert message.text in LATE_ANSWERS, message.text
+        message = next(m for m in reversed(channel.messages) if not m.ephemeral and check(m))
+    assert check(message), message.text
+    return message
 
 
 async def check_board_message(

@@ -12,7 +12,7 @@ from engine.leiff.cards import display_name
 from i18n import translate
 from i18n.typed import write_switch
 from render.leiff import special_subtitle
-from tests.bot.helpers import pinged
+from tests.bot.helpers import answered_in_channel, pinged
 from tests.bot.language_check import service_lines, untranslated
 from tests.bot.leiff_driver import LeiffTable, play_to_the_gossip
 
@@ -30,9 +30,11 @@ async def open_table(sim, world, players, language: str = "en") -> tuple[int, ob
     in the channel's ``language``)."""
     host, *guests = players
     opened = await sim.slash(host, "play", game="leiff")
-    lobby = opened.last_message
     join, leave, start, add_bot = (
         translate(language, f"bot.leiff.button.{b}") for b in ("join", "leave", "start", "add_bot")
+    )
+    lobby = answered_in_channel(
+        opened, opened.channel, lambda m: any(b.label == join for b in m.buttons)
     )
     assert {b.label for b in lobby.buttons} == {join, leave, start, add_bot}
     for guest in guests:

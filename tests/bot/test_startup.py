@@ -28,6 +28,7 @@ from bot.app import LeafBot
 from bot.settings import Settings
 from matchcore.storage import mapping, open_repository
 from tests.bot.helpers import (
+    answered_in_channel,
     check_board_message,
     last_board_message,
     match_id_of,
@@ -64,9 +65,12 @@ def bot_factory(world: Any, url: str, clock: Any, cache: int = 2000) -> Callable
 
 
 async def board_match(sim: Any, challenger: Any, opponent: Any, channel: Any, game: str) -> int:
-    challenge = await sim.slash(challenger, "play", channel=channel, game=game, opponent=opponent)
-    assert not challenge.ephemeral, challenge.text
-    accepted = await sim.click(opponent, challenge.last_message, "Accept")
+    challenge = answered_in_channel(
+        await sim.slash(challenger, "play", channel=channel, game=game, opponent=opponent),
+        channel,
+        lambda m: any(b.label == "Accept" for b in m.buttons),
+    )
+    accepted = await sim.click(opponent, challenge, "Accept")
     assert not accepted.ephemeral, accepted.text
     return match_id_of(accepted.last_message)
 
@@ -80,7 +84,10 @@ async def move(sim: Any, handle: Any, players: list[Any], match_id: int, channel
         channel=channel,
         cell=pick_move(state, random.Random(match_id * 100 + len(state.moves))),
     )
-    assert not moved.ephemeral, moved.text
+    # (answered late, the board is in the channel all the same: checked below)
+    answered_in_channel(
+        moved, channel, lambda m: "match #" in m.text and match_id_of(m) == match_id
+    )
     await idle(handle, moved)
     await check_board_message(handle, match_id, last_board_message(channel), players)
     return moved
