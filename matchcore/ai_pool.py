@@ -26,6 +26,7 @@ import asyncio
 import json
 import logging
 import multiprocessing
+import os
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -130,6 +131,7 @@ class AIPool:
                 max_workers=self.max_workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=exit_with_parent,  # no worker outlives a killed bot
+                initargs=(os.getpid(),),
             )
         return self._executor
 

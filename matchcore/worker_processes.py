@@ -15,10 +15,14 @@ import time
 PARENT_CHECK_SECONDS = 1.0
 
 
-def exit_with_parent(check_seconds: float = PARENT_CHECK_SECONDS) -> None:
-    """Run in a worker process (a pool's initializer): end this process once the process
-    that started it has gone (its parent id changes when it is re-parented)."""
-    parent = os.getppid()
+def exit_with_parent(parent: int, check_seconds: float = PARENT_CHECK_SECONDS) -> None:
+    """Run in a worker process (a pool's initializer, ``parent`` the id of the process that
+    started the pool, given by that process: ``initargs=(os.getpid(),)``): end this process
+    once that one has gone (its parent id changes when it is re-parented).
+
+    The id comes from the parent, not from ``os.getppid()`` here: a worker takes a moment
+    to start (a fresh interpreter), and a bot killed meanwhile left it re-parented before
+    it looked, so it watched its new parent (init) for ever."""
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -16,6 +16,7 @@ import functools
 import gc
 import logging
 import multiprocessing
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -174,9 +175,10 @@ def tutorial_png(game: str, number: int, language: str, theme: str) -> bytes:
     return tutorial_page(game, number, language, theme=theme).picture()
 
 
-def _start_worker(games: Iterable[str]) -> None:
-    """A picture worker's start: it ends with the bot, and knows the bot's games."""
-    exit_with_parent()
+def _start_worker(bot: int, games: Iterable[str]) -> None:
+    """A picture worker's start: it ends with the bot (process ``bot``), and knows the
+    bot's games."""
+    exit_with_parent(bot)
     register_all(games)
 
 
@@ -312,7 +314,7 @@ class Painter:
             max_workers=self.workers,
             mp_context=context,
             initializer=_start_worker,
-            initargs=(origins(),),
+            initargs=(os.getpid(), origins()),
         )
 
     async def _run(self, func: Callable[..., T], *args: object) -> T:
