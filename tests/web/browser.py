@@ -144,13 +144,16 @@ def wait_for(
 
 
 def board_state(driver: WebDriver) -> dict[str, Any]:
-    """What the page shows now: the version, whose turn, the legal and target cells, the
-    stones, the status line."""
+    """What the board shows now: its match, whether it is shown, the version, whose turn,
+    the legal and target cells, the stones, the status line."""
     result: dict[str, Any] = driver.execute_script(
         """
         const board = document.getElementById('board');
         const cells = [...board.querySelectorAll('[data-cell]')];
         return {
+          // the board stays drawn (hidden) when the page leaves its match: which one it is
+          match: Number(board.dataset.match || -1),
+          shown: !document.getElementById('table').hidden,
           version: Number(board.dataset.version || -1),
           yourTurn: board.dataset.yourTurn === 'true',
           legal: cells.filter(c => c.classList.contains('legal')).map(c => c.dataset.cell),

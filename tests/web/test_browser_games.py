@@ -31,7 +31,12 @@ def start_game(driver: WebDriver, address: str, game: str, opponent: str = "bot"
     driver.find_element("id", "start").click()
     wait_for(lambda: "match=" in driver.current_url, what="the new match")
     match = int(driver.current_url.rsplit("match=", 1)[1])
-    wait_for(lambda: board_state(driver)["version"] >= 0, what="the board")
+    # the new match's board: the page keeps the last one drawn (hidden) meanwhile, and a
+    # loaded machine let the test read it (its turn, its cells, or its Rematch) as the new
+    wait_for(
+        lambda: (s := board_state(driver))["match"] == match and s["shown"] and s["version"] >= 0,
+        what="the board",
+    )
     return match
 
 
@@ -88,6 +93,9 @@ def test_a_whole_game_by_clicks_against_the_bot(
         if turns == 6:
             screenshot(chromium, folder, f"{game}-midgame")
     final = board_state(chromium)
-    assert final["rematch"], f"{game} did not end in {MAX_TURNS} turns"
+    assert final["rematch"], (
+        f"{game} did not end in {MAX_TURNS} turns: the page shows {final} at "
+        f"{chromium.current_url}; the server said: {local_server.log.read_text()[-3000:]}"
+    )
     assert final["moves"] > 0 and final["status"][:1].isupper()  # a sentence: why it ended
     screenshot(chromium, folder, f"{game}-end")

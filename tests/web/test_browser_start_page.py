@@ -91,7 +91,7 @@ def test_the_start_page_and_a_past_position_in_both_languages(
         chromium.find_element("id", "start").click()
         wait_for(lambda: "match=" in chromium.current_url, what="the new match")
         match = int(chromium.current_url.rsplit("match=", 1)[1])
-        wait_for(lambda: board_state(chromium)["version"] >= 0, what="the board")
+        wait_for(lambda: board_state(chromium)["match"] == match, what="the board")
         rng = random.Random(7)
         for _ in range(4):
             play_one(chromium, rng)

@@ -391,6 +391,8 @@ function render(): void {
   const last = viewing ? viewing.last : frame.last;
   drawHoles($<HTMLElement>("board") as unknown as SVGSVGElement, geometry, viewing ? viewing.holes : frame.holes);
   drawPieces(pieces, geometry, stones, last, marks);
+  // which match and version the board shows (it stays drawn, hidden, on the start page)
+  $("board").dataset.match = String(frame.match);
   $("board").dataset.version = String(frame.version);
   $("board").dataset.yourTurn = String(frame.yourTurn && !viewing);
 
