@@ -19,6 +19,7 @@ from i18n import translate
 from matchcore.storage import open_repository
 from tests.bot.shard_child import __name__ as _child  # noqa: F401  (the process it runs)
 from tests.bot.test_kill_delivery import channel_versions, resign
+from tests.bot.test_kill_threads import a_guild_with_match_threads
 from tests.bot.test_shards import BotProcess, Game
 
 pytestmark = pytest.mark.slow
@@ -44,18 +45,8 @@ async def test_a_kill_while_the_thread_opens_leaves_nothing_orphaned(
         repo = await open_repository(url)
         process = BotProcess(sim, url, 0, tmp_path, shards=1)
         try:
-            guild = sim.add_guild("Kills", shard=(0, 1), channels=("games",))
-            (channel,) = guild.channels
-            alice, bob = (sim.add_user(n) for n in ("alice", "bob"))
-            for user in (alice, bob):
-                guild.add_member(user)
-            admin = sim.add_member(guild, "admin", manage_guild=True)
-            await process.start()
+            guild, channel, alice, bob = await a_guild_with_match_threads(sim, process)
             game = Game(sim, repo)
-            changed = await sim.slash(
-                admin, "settings", key="match_threads", value="on", channel=channel
-            )
-            assert changed.ephemeral
             # Discord holds the thread: a 429 the bot waits out (no thread yet), or the
             # thread made and its answer late (a thread the bot never heard of)
             if held == "429":

@@ -11,6 +11,7 @@ import asyncio
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,24 @@ pytestmark = pytest.mark.slow
 MOVES = 4
 
 
+async def a_guild_with_match_threads(
+    sim: DiscordSimulator, process: BotProcess
+) -> tuple[Any, Any, Any, Any]:
+    """A guild of Alice and Bob on shard 0 of 1, served by ``process`` (started here), whose
+    admin has its matches played in threads (/settings match_threads on): the guild, its
+    channel, Alice and Bob."""
+    guild = sim.add_guild("Kills", shard=(0, 1), channels=("games",))
+    (channel,) = guild.channels
+    alice, bob = (sim.add_user(n) for n in ("alice", "bob"))
+    for user in (alice, bob):
+        guild.add_member(user)
+    admin = sim.add_member(guild, "admin", manage_guild=True)
+    await process.start()
+    changed = await sim.slash(admin, "settings", key="match_threads", value="on", channel=channel)
+    assert changed.ephemeral
+    return guild, channel, alice, bob
+
+
 async def test_kills_in_a_thread_match_lose_and_double_nothing(tmp_path: Path) -> None:
     rng = random.Random(35)
     (tmp_path / "clock").write_text("0")
@@ -33,18 +52,8 @@ async def test_kills_in_a_thread_match_lose_and_double_nothing(tmp_path: Path) -
         repo = await open_repository(url)  # migrates before the bot starts
         process = BotProcess(sim, url, 0, tmp_path, shards=1)
         try:
-            guild = sim.add_guild("Kills", shard=(0, 1), channels=("games",))
-            (channel,) = guild.channels
-            alice, bob = (sim.add_user(n) for n in ("alice", "bob"))
-            for user in (alice, bob):
-                guild.add_member(user)
-            admin = sim.add_member(guild, "admin", manage_guild=True)
-            await process.start()
+            guild, channel, alice, bob = await a_guild_with_match_threads(sim, process)
             game = Game(sim, repo)
-            changed = await sim.slash(
-                admin, "settings", key="match_threads", value="on", channel=channel
-            )
-            assert changed.ephemeral
             offer = await sim.slash(
                 alice, "play", game="lefe", opponent=bob, size=5, channel=channel
             )
