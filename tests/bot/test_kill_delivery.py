@@ -38,6 +38,7 @@ from tests.bot.shard_child import __name__ as _child  # noqa: F401  (the process
 from tests.bot.test_shards import (
     BotProcess,
     Game,
+    board_match_in,
     channel_answer,
     current_versions,
     hand_message,
@@ -134,21 +135,8 @@ async def test_kills_after_acknowledged_actions_lose_and_double_nothing(
 
             boards: dict[int, tuple[int, list[Any], Any]] = {}
             for channel, (first, second) in ((one, (alice, bob)), (two, (bob, carol))):
-                offer = await channel_answer(
-                    sim,
-                    first,
-                    "play",
-                    channel,
-                    lambda m: any(b.label == "Accept" for b in m.buttons),
-                    game="lefe",
-                    opponent=second,
-                    size=5,
-                )
-                await sim.click(second, offer, "Accept")
-                board = await sim.wait_for_message(
-                    lambda m: "match #" in m.text, channel=channel, after=offer
-                )
-                boards[channel.id] = (match_id_of(board), [first, second], channel)
+                match_id = await board_match_in(sim, channel, first, second)
+                boards[channel.id] = (match_id, [first, second], channel)
             # carol has challenged nobody yet: no cooldown
             started = await channel_answer(
                 sim,

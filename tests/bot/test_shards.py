@@ -319,6 +319,26 @@ async def channel_answer(
     return answer.last_message
 
 
+async def board_match_in(
+    sim: DiscordSimulator, channel: Any, first: SimUser, second: SimUser
+) -> int:
+    """A Lefe match of size 5 that ``first`` offers ``second`` by /play in ``channel`` and
+    ``second`` accepts: its id, read from the board posted in the channel."""
+    offer = await channel_answer(
+        sim,
+        first,
+        "play",
+        channel,
+        lambda m: any(b.label == "Accept" for b in m.buttons),
+        game="lefe",
+        opponent=second,
+        size=5,
+    )
+    await sim.click(second, offer, "Accept")
+    board = await sim.wait_for_message(lambda m: "match #" in m.text, channel=channel, after=offer)
+    return match_id_of(board)
+
+
 def is_board_at(message: SimMessage, version: int) -> bool:
     """Whether ``message`` is a board with live buttons drawn at ``version``."""
     return (
@@ -400,21 +420,8 @@ async def test_two_shard_processes_on_one_database_survive_kills(tmp_path: Path)
             # A board match on shard 0's server and one on shard 1's.
             boards = {}
             for guild_channel, (first, second) in ((there, (carol, dave)), (here, (alice, bob))):
-                offer = await channel_answer(
-                    sim,
-                    first,
-                    "play",
-                    guild_channel,
-                    lambda m: any(b.label == "Accept" for b in m.buttons),
-                    game="lefe",
-                    opponent=second,
-                    size=5,
-                )
-                await sim.click(second, offer, "Accept")
-                board = await sim.wait_for_message(
-                    lambda m: "match #" in m.text, channel=guild_channel, after=offer
-                )
-                boards[guild_channel.id] = (match_id_of(board), [first, second])
+                match_id = await board_match_in(sim, guild_channel, first, second)
+                boards[guild_channel.id] = (match_id, [first, second])
             for _ in range(3):
                 for channel in (there, here):
                     match_id, players = boards[channel.id]
