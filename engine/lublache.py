@@ -213,17 +213,23 @@ class LublacheState(BoardState):
             return _Turn(bytes(colours), (), (), ()), placed
         closed = placed.closed_by(cell)
 
-        # Flips: decided on the board as it is just after placing, then applied together.
-        flips: set[int] = set()
-        seen: dict[int, int] = {}
-        for loop in closed:
-            if _controls(colours, loop, mover):
-                flips.update(
-                    stone
-                    for stone in loop
-                    if colours[stone] == enemy
-                    and not _on_owned_loop(placed, colours, stone, enemy, seen)
-                )
+        # Flips: decided on the board as it is just after placing, then applied together:
+        # the enemy stones of the closed loops the mover controls, but those on a loop the
+        # enemy owns (the loops through them read in one pass)
+        flips = {
+            stone
+            for loop in closed
+            if _controls(colours, loop, mover)
+            for stone in loop
+            if colours[stone] == enemy
+        }
+        if flips:
+            flips.difference_update(
+                cell
+                for loop in placed.loops_touching(sorted(flips))
+                if _single_coloured(colours, loop) == enemy
+                for cell in loop
+            )
         for stone in flips:
             colours[stone] = mover
 
@@ -248,7 +254,7 @@ class LublacheState(BoardState):
 
         # The end-of-turn test: no loop through the new stone that the enemy controls and
         # could still own, i.e. that holds none of the mover's protected stones.
-        seen = {}  # the colours changed: the loops' colours are read again
+        seen: dict[int, int] = {}  # the loops' colours after the flips, read once each
         for loop in final.loops_through(cell) if removals else through_new_stone:
             if _controls(colours, loop, enemy) and not any(
                 colours[stone] == mover and _on_owned_loop(final, colours, stone, mover, seen)
