@@ -16,6 +16,7 @@ audits every message and picture that appeared or changed, against the engine's 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from dataclasses import dataclass, field
@@ -31,6 +32,11 @@ from engine.leiff.cards import display_name
 from i18n import translate
 
 CARD_TOKEN = re.compile(r"\[([^\[\]\s]{1,20})\]")
+
+# How often, and how far apart, a hand's private message is looked at for a control that
+# the table already offers (see LeiffTable.act): about 10 s in all.
+HAND_LOOKS = 100
+HAND_LOOK_GAP = 0.1
 
 
 @dataclass
@@ -100,25 +106,34 @@ class LeiffTable:
         raise LookupError(f"no message with a live {label!r} button")
 
     async def act(self, user: SimUser, action: str) -> Any:
-        """Click the button, or pick the menu option, of ``action`` in the user's hand."""
-        message = await self.hand_message(user)
-        for button in message.buttons:
-            if (
-                button.custom_id
-                and button.custom_id.split("|", 4)[-1] == action
-                and not button.disabled
-            ):
-                result = await self.sim.click(user, message, button.custom_id)
-                await self.audit()
-                return result
-        for select in message.selects:
-            if action in select.values and not select.disabled:
-                result = await self.sim.select(user, message, select.custom_id, action)
-                await self.audit()
-                return result
-        offered = [b.custom_id for b in message.buttons] + [
-            v for s in message.selects for v in s.values
-        ]
+        """Click the button, or pick the menu option, of ``action`` in the user's hand.
+
+        The state is read from the store, but the hand's private message follows the table
+        a little later (a step made on the web is answered there first, the DMs go out in
+        the background and wait in their rate limits): when the control is not there yet,
+        wait for the deliveries and look again, for a few seconds at most."""
+        offered: list[str | None] = []
+        for _ in range(HAND_LOOKS):
+            message = await self.hand_message(user)
+            for button in message.buttons:
+                if (
+                    button.custom_id
+                    and button.custom_id.split("|", 4)[-1] == action
+                    and not button.disabled
+                ):
+                    result = await self.sim.click(user, message, button.custom_id)
+                    await self.audit()
+                    return result
+            for select in message.selects:
+                if action in select.values and not select.disabled:
+                    result = await self.sim.select(user, message, select.custom_id, action)
+                    await self.audit()
+                    return result
+            offered = [b.custom_id for b in message.buttons] + [
+                v for s in message.selects for v in s.values
+            ]
+            await self.handle.client.delivery.deliveries_idle()
+            await asyncio.sleep(HAND_LOOK_GAP)
         raise AssertionError(f"{user.name} has no control for {action!r}; offered: {offered}")
 
     async def write_rule(self, user: SimUser, text: str) -> Any:
