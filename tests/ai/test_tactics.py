@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from bench import ladder
 from engine import BOARD_GAMES, get_game
 from engine.ai.alphabeta import AlphaBetaSearcher
 from engine.ai.levels import LEVEL_NAMES, get_level, level_settings, search_move
@@ -156,9 +157,15 @@ def test_the_same_seed_gives_the_same_move_at_every_level(level: str) -> None:
         rng = random.Random(3)
         for _ in range(12):
             state = state.play(uniform_random_move(state, rng))
-        # a generous clock, so that the budget ends both searches alike
-        first = search_move(state, level, seed=77, scale=0.1, time_limit=5.0)
-        second = search_move(state, level, seed=77, scale=0.1, time_limit=5.0)
+        # a generous clock, so that the budget ends both searches alike; the processor's
+        # clock, so that a loaded machine (the search's share of a core) cannot end one
+        # sooner than the other (master's Dalen took 3.4-4.7 s of wall time at load 24)
+        try:
+            ladder.use_clock("cpu")
+            first = search_move(state, level, seed=77, scale=0.1, time_limit=5.0)
+            second = search_move(state, level, seed=77, scale=0.1, time_limit=5.0)
+        finally:
+            ladder.use_clock("wall")
         assert first.move == second.move, (game_name, level)
 
 
