@@ -10,6 +10,7 @@ the click, from 0, the empty board).
 from __future__ import annotations
 
 import io
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
@@ -121,18 +122,20 @@ class HistoryMessage:
         return {"content": None, "embed": None, "attachments": [], "view": self.components()}
 
 
-class PicturePage:
+class PicturePage(ABC):
     """A replay page: one picture and its controls, sent as a new message or put in place
     of the page before (a subclass gives ``picture``, ``filename`` and ``components``)."""
 
     picture: bytes
 
     @property
+    @abstractmethod
     def filename(self) -> str:
-        raise NotImplementedError
+        """The attachment's name."""
 
+    @abstractmethod
     def components(self) -> FixedComponents:
-        raise NotImplementedError
+        """The page's buttons and menus."""
 
     def file(self) -> discord.File:
         return discord.File(io.BytesIO(self.picture), filename=self.filename)
