@@ -9,36 +9,21 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
 
 from engine.ai.puzzles import answer_is_right
 from i18n import translate
-from matchcore.service import MatchService
-from matchcore.storage import open_repository
-from tests.web.test_socket import ANN, BOB, CAT, Table, frame
-from web.local import LOCAL, prepare_local, service_choices
+from tests.web.test_socket import ANN, BOB, CAT, Table, frame, local_table
+from web.local import LOCAL
 from web.puzzle_frame import DAILY_DONE, NO_DAILY, NOT_OPEN
-from web.server import LOCAL_BOT, WebTable
-from web.sessions import Identity, Place, Sessions
+from web.sessions import Identity, Place
 
 
 @pytest.fixture
 async def table(tmp_path: Path) -> AsyncIterator[Table]:
-    repo = await open_repository(tmp_path / "web.sqlite3")
-    service = MatchService(repo, bot_user_id=LOCAL_BOT, choices=service_choices())
-    await prepare_local(service)
-    web_table = WebTable(service, Sessions(service.sign_ins), local=LOCAL)
-    client = TestClient(TestServer(web_table.app()))
-    await client.start_server()
-    try:
-        signed = Table(service, web_table, client)
-        await signed.sign_in()
+    async with local_table(tmp_path) as signed:
         # Cat reads German
-        signed.tokens[CAT] = await web_table.sessions.issue(Identity(CAT, "Cat", "de"))
+        signed.tokens[CAT] = await signed.table.sessions.issue(Identity(CAT, "Cat", "de"))
         yield signed
-    finally:
-        await client.close()
-        await repo.close()
 
 
 async def test_a_puzzle_is_shown_without_its_answer_and_answered_once(table: Table) -> None:

@@ -7,6 +7,7 @@ import asyncio
 import json
 import logging
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +67,9 @@ async def frame(ws: aiohttp.ClientWebSocketResponse, kind: str | None = None) ->
             return data
 
 
-@pytest.fixture
-async def table(tmp_path: Path) -> AsyncIterator[Table]:
+@asynccontextmanager
+async def local_table(tmp_path: Path) -> AsyncIterator[Table]:
+    """The local web table over a real SQLite file, served in process, its members signed in."""
     repo = await open_repository(tmp_path / "web.sqlite3")
     service = MatchService(repo, bot_user_id=LOCAL_BOT, choices=service_choices())
     await prepare_local(service)
@@ -81,6 +83,12 @@ async def table(tmp_path: Path) -> AsyncIterator[Table]:
     finally:
         await client.close()
         await repo.close()
+
+
+@pytest.fixture
+async def table(tmp_path: Path) -> AsyncIterator[Table]:
+    async with local_table(tmp_path) as signed:
+        yield signed
 
 
 async def test_a_socket_without_a_valid_session_is_refused(
