@@ -160,6 +160,44 @@ async def test_an_arena_pairs_at_once_until_time_is_up(db_path: Path, clock: Man
     await repo.close()
 
 
+async def test_an_arena_player_takes_a_break_and_comes_back(
+    db_path: Path, clock: ManualClock
+) -> None:
+    """Leave in a running arena is a break: the game under way is played out, nobody pairs
+    the player while away, the standings mark them and keep their points; Join again
+    brings them back, paired at the next step."""
+    repo, service = await open_service(db_path, clock)
+    created = await create_and_fill(service, "lefe", "arena", PLAYERS[:4], minutes=30, size=5)
+    tid = created.tournament.id
+    await service.tournaments.start_now(tid, ADMIN, True)
+    rng = random.Random(4)
+    away = PLAYERS[0]
+    left = await service.tournaments.leave(tid, away)
+    assert [e.kind for e in left.events] == ["tournament_pause_player"]
+    # the game under way goes on and counts
+    assert away in {p for g in (await games_of(service, tid)).running_games() for p in g.players}
+    for _ in range(3):
+        for match_id in (await running_games(service, tid)).values():
+            await finish(service, match_id, rng)
+        clock.advance(5)
+        await service.tournaments.tick()
+    state = await games_of(service, tid)
+    assert len(state.games_of(away)) == 1  # only the game before the break
+    (row,) = [r for r in (await service.tournaments.get(tid)).standings if r.user_id == away]
+    assert row.paused and row.withdrawn is None and row.games == 1
+    back = await service.tournaments.join(tid, away)
+    assert [e.kind for e in back.events if e.said] == ["tournament_back"]
+    for match_id in (await running_games(service, tid)).values():
+        await finish(service, match_id, rng)
+    clock.advance(5)
+    await service.tournaments.tick()
+    state = await games_of(service, tid)
+    assert len(state.games_of(away)) == 2  # paired again
+    (row,) = [r for r in (await service.tournaments.get(tid)).standings if r.user_id == away]
+    assert not row.paused
+    await repo.close()
+
+
 async def test_an_arena_of_two_pairs_them_again_rather_than_stall(
     db_path: Path, clock: ManualClock
 ) -> None:
