@@ -19,8 +19,31 @@ from matchcore.service.standings import Standings
 from matchcore.storage import Repository
 from matchcore.storage.season_records import OpponentRecord, RatingPoint
 
-# How a member fared against one opponent (a game and pool): the stored record as it is.
-Opponent = OpponentRecord
+
+@dataclass(frozen=True)
+class Opponent:
+    """How a member fared against one opponent in a game and pool, over the rated matches
+    they both played: ahead of them (``wins``), behind (``losses``) or level (``draws``)."""
+
+    game: str
+    pool: str
+    opponent_id: int
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+def opponent_of(record: OpponentRecord) -> Opponent:
+    return Opponent(
+        game=record.game,
+        pool=record.pool,
+        opponent_id=record.opponent_id,
+        games=record.games,
+        wins=record.wins,
+        losses=record.losses,
+        draws=record.draws,
+    )
 
 
 @dataclass(frozen=True)
@@ -79,7 +102,7 @@ class Profiles:
             history.setdefault((point.game, point.pool), []).append(point)
         opponents: dict[tuple[str, str], list[Opponent]] = {}
         for record in await self.repo.opponent_records(guild_id, user_id):
-            opponents.setdefault((record.game, record.pool), []).append(record)
+            opponents.setdefault((record.game, record.pool), []).append(opponent_of(record))
         games = []
         for row in stats:
             if not row.games:
