@@ -3,6 +3,7 @@ and profile (shared by the information and profile features)."""
 
 from __future__ import annotations
 
+from bot.common.match_lines import rating
 from engine import get_spec
 from i18n import N_, ordinal, translate, translate_plural
 from matchcore.service.profiles import Opponent
@@ -98,4 +99,17 @@ def wins_record(language: str, row: VsBotStats) -> str:
     told in places, which the record against the bot does not keep."""
     return translate(
         language, "bot.stats.wins_record", games=games_count(language, row.games), wins=row.wins
+    )
+
+
+def leaderboard_row(language: str, game: str, row: LeaderboardRow, name: str) -> str:
+    """One line of a leaderboard (``/leaderboard`` and a season's final post): the rank, the
+    name, the rating and the record, in places for a game scored by places (Leiff)."""
+    return translate(
+        language,
+        "bot.leaderboard.row",
+        rank=row.rank,
+        name=name,
+        rating=rating(row.rating, row.provisional),
+        record=places_record(language, row) if by_places(game) else record(language, row),
     )

@@ -22,6 +22,7 @@ from bot.common.names import in_text
 from bot.common.record_words import (
     by_places,
     last_place,
+    leaderboard_row,
     level_name,
     places_record,
     record,
@@ -134,20 +135,7 @@ class Information:
             lines = [title]
             for row in rows:
                 name = in_text(await self.context.names.name(row.user_id))
-                lines.append(
-                    translate(
-                        language,
-                        "bot.leaderboard.row",
-                        rank=row.rank,
-                        name=name,
-                        rating=rating(row.rating, row.provisional),
-                        record=(
-                            places_record(language, row)
-                            if by_places(game)
-                            else record(language, row)
-                        ),
-                    )
-                )
+                lines.append(leaderboard_row(language, game, row, name))
             if not rows:
                 lines.append(translate(language, "bot.leaderboard.empty"))
             await responder.public(

@@ -27,10 +27,9 @@ import discord
 
 from bot.common.context import Context
 from bot.common.games import game_title
-from bot.common.match_lines import rating
 from bot.common.match_list import within_limit
 from bot.common.names import in_text
-from bot.common.record_words import by_places, places_record, record
+from bot.common.record_words import leaderboard_row
 from bot.common.time_words import pool_words
 from bot.delivery.redelivery import RECENT_MESSAGES, is_transient
 from bot.features.information.seasons import season_name
@@ -104,20 +103,7 @@ class SeasonPosts:
             lines.append(f"**{game_title(board.game)} · {pool_words(language, board.pool)}**")
             for row in board.rows:
                 player = in_text(await self.context.names.name(row.user_id))
-                lines.append(
-                    translate(
-                        language,
-                        "bot.leaderboard.row",
-                        rank=row.rank,
-                        name=player,
-                        rating=rating(row.rating, row.provisional),
-                        record=(
-                            places_record(language, row)
-                            if by_places(board.game)
-                            else record(language, row)
-                        ),
-                    )
-                )
+                lines.append(leaderboard_row(language, board.game, row, player))
         if not lines:
             lines.append(translate(language, "bot.leaderboard.empty"))
         tail = [translate(language, "bot.season.post.more")]
