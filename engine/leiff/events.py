@@ -293,8 +293,25 @@ def _english_and(items: list[str]) -> str:
 
 
 def english(says: Mapping[str, object]) -> str:
-    """The English of something said, players as ``{pN}`` tokens, cards in brackets."""
-    return words(says, _english_message, player, card, _english_and)
+    """The English of something said, players as ``{pN}`` tokens, cards in brackets.
+
+    Remembered by the code and the parameters' ``repr`` (JSON values, so equal reprs say
+    the same): a table says the same few things again and again ("{p1} draws a card from
+    the draw pile."), and a searching bot seat plays many rounds a decision
+    (``engine.ai.leiff_rollout``), whose events' words were a fifth of its time."""
+    key = (str(says["code"]), repr(says["params"]))
+    text = _SAID.get(key)
+    if text is None:
+        text = words(says, _english_message, player, card, _english_and)
+        if len(_SAID) >= _SAID_LIMIT:
+            _SAID.clear()
+        _SAID[key] = text
+    return text
+
+
+# english()'s memory: (code, repr of the parameters) -> the sentence
+_SAID: dict[tuple[str, str], str] = {}
+_SAID_LIMIT = 20_000
 
 
 def card(label: str) -> str:
