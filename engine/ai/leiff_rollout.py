@@ -12,6 +12,8 @@ seat: how far its side finished below the others on average.
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import cast
 
@@ -36,11 +38,13 @@ def play(t: Table, seat: int, action: str) -> None:
     apply(t, seat, _parse(action), events)
 
 
-def _sure(t: Table, seat: int, sides: list[int]) -> str | None:
+def _sure(t: Table, seat: int, sides: list[int], twins: frozenset[int]) -> str | None:
     """A match or catch ``seat`` knows is right in this world (its known card is the top);
-    ``sides[s]`` is seat s's scoring unit."""
-    top = t.labels[t.discard[-1]]
+    ``sides[s]`` is seat s's scoring unit, ``twins`` the other cards with the top's label."""
     seen = t.known[seat]
+    if seen.isdisjoint(twins):  # the usual case, and a quick one: it knows no such card
+        return None
+    top = t.labels[t.discard[-1]]
     for i, card in enumerate(t.hands[seat]):
         if card in seen and t.labels[card] == top:
             return f"match {i + 1}"
@@ -80,7 +84,20 @@ def lean_view(t: Table, seat: int) -> LeiffView:
     return cast(LeiffView, view)
 
 
-def _owner_move(t: Table) -> tuple[int, str] | None:
+class _Careless:
+    """Whether a seat plays its next choice at random: with chance ``1 - sense[seat]``
+    (``leiff_worlds.care``), never for a seat taken to play sensibly."""
+
+    def __init__(self, sense: Sequence[float] | None, rng: random.Random | None) -> None:
+        self.sense = [1.0] if sense is None else list(sense)
+        self.rng = rng or random.Random(0)
+        self.any = min(self.sense) < 1.0
+
+    def __call__(self, seat: int) -> bool:
+        return self.any and self.rng.random() >= self.sense[seat]
+
+
+def _owner_move(t: Table, careless: _Careless) -> tuple[int, str] | None:
     due = owners(t)
     if not due:
         return None
@@ -89,24 +106,44 @@ def _owner_move(t: Table) -> tuple[int, str] | None:
         action = default_action(t, seat)
         return None if action is None else (seat, action)
     legal = owner_actions(t, seat)
-    return (seat, step_choice(lean_view(t, seat), legal, seat)) if legal else None
+    if not legal:
+        return None
+    if careless(seat):
+        return seat, legal[careless.rng.randrange(len(legal))]
+    return seat, step_choice(lean_view(t, seat), legal, seat)
 
 
-def finish(t: Table, limit: int = MAX_ROLLOUT_ACTIONS) -> None:
-    """Play the world's round to its end (or ``limit`` actions) with sensible bots."""
+def finish(
+    t: Table,
+    limit: int = MAX_ROLLOUT_ACTIONS,
+    *,
+    sense: Sequence[float] | None = None,
+    rng: random.Random | None = None,
+) -> None:
+    """Play the world's round to its end (or ``limit`` actions) with sensible bots; with
+    ``sense`` (``leiff_worlds.care``), a seat plays each choice of its turn at random
+    with chance ``1 - sense[seat]`` and makes a sure match or catch only with chance
+    ``sense[seat]`` (what a random seat does: it never matches), drawn from ``rng``."""
+    careless = _Careless(sense, rng)
     sides = [unit_of(t, seat) for seat in range(t.players)]
+    # card ids by label (a round's labels never change)
+    by_label: dict[str, frozenset[int]] = {}
+    for card_id, label in enumerate(t.labels):
+        by_label[label] = by_label.get(label, frozenset()) | {card_id}
     for _ in range(limit):
         if t.step in _ENDED:
             return
         move: tuple[int, str] | None = None
         if t.step in PLAY_STEPS and t.discard:
+            top = t.discard[-1]
+            twins = by_label[t.labels[top]] - {top}
             for seat in range(t.players):
-                action = _sure(t, seat, sides)
-                if action is not None:
+                action = _sure(t, seat, sides, twins)
+                if action is not None and not careless(seat):
                     move = (seat, action)
                     break
         if move is None:
-            move = _owner_move(t)
+            move = _owner_move(t, careless)
         if move is None:
             return
         play(t, *move)

@@ -4,7 +4,8 @@ At each choice of its turn (call Leiff, draw or take; where to put a held card; 
 a discarded card's effect) the searching seat draws worlds that agree with its view
 (:mod:`engine.ai.leiff_worlds`: the cards it has not seen dealt at random from the cards it
 cannot place), plays every candidate action in each world and the round on to its end with
-the sensible bot in every seat (:mod:`engine.ai.leiff_rollout`), and takes the candidate
+the sensible bot in every seat (:mod:`engine.ai.leiff_rollout`; a seat whose past play
+looks careless, ``leiff_worlds.care``, plays some of its choices at random), and takes the candidate
 that did best on average, every candidate being judged in the same worlds, provided it
 beat the sensible bot's own choice there by more than the rollouts' noise. Matching and
 catching when sure, and every other step, are the sensible bot's (:func:`leiff_bot.decide`).
@@ -30,7 +31,7 @@ from collections.abc import Sequence
 from engine.ai import leiff_bot
 from engine.ai.leiff_bot import parse_action
 from engine.ai.leiff_rollout import finish, play, round_value
-from engine.ai.leiff_worlds import can_sample, sample_world
+from engine.ai.leiff_worlds import can_sample, care, sample_world
 from engine.leiff.actions import OUT_OF_TURN_KINDS
 from engine.leiff.state import LeiffState
 from engine.leiff.views import LeiffView
@@ -105,12 +106,16 @@ def search_decide(
     # values[i][w]: candidate i in world w; every candidate meets the same worlds
     values: list[list[float]] = [[] for _ in options]
     deadline = time.process_time() + time_limit
+    sense = care(view)
+    careless = min(sense) < 1.0
     for _ in range(worlds):
-        world = sample_world(view, rng)
+        world = sample_world(view, rng, sense=sense)
+        # the careless seats' random choices: the same for every candidate of a world
+        chance = rng.getrandbits(64) if careless else 0
         for index, action in enumerate(options):
             table = world.clone()
             play(table, me, action)
-            finish(table)
+            finish(table, sense=sense, rng=random.Random(chance) if careless else None)
             values[index].append(round_value(table, me))
         if time.process_time() > deadline:
             break

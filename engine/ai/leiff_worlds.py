@@ -11,7 +11,9 @@ seat holds unseen, the discard pile under its top and the draw pile.
 from the same view are the same worlds, whatever the hidden truth of the real table: the
 search built on them (:mod:`engine.ai.leiff_search`) is a function of the view.
 
-What the view does not say is guessed plainly: another seat is assumed to know the first
+Another seat's unseen cards lean to low ones as far as that seat is taken to play
+sensibly (:func:`care`, read from its past round scores and the high cards seen in its
+hand): a random seat's hand does not sink. What the view does not say is guessed plainly: another seat is assumed to know the first
 two slots of its hand (what it saw at the deal), nobody's knowledge of the other hands is
 modelled, Magier doublings and exchanges still to settle are not modelled, and the deck is
 the default deck (the only one a server plays with).
@@ -39,6 +41,19 @@ ASSUMED_KNOWN_SLOTS = 2
 # (``python -m bench.leiff_hands``): -0.5 to -0.6 points a card in the first round of
 # turns, -1.8 after two, -3 after five, -4 after eight.
 OTHER_HAND_SHIFT = (-0.55, -1.3, -1.85, -2.3, -2.7, -3.0, -3.3, -3.7, -4.0)
+# Halvings of [0, 2] that find a tilt (2 / 2**16: the cards' mean within a thousandth).
+TILT_STEPS = 16
+# Cards dealt to a hand (what a hand that never sinks holds, on average: four of the deck's).
+DEALT = 4
+# How many rounds of evidence the prior (every seat plays sensibly) is worth in :func:`care`.
+CARE_PRIOR_ROUNDS = 1.0
+# A card of at least this value that the viewer sees in another seat's hand counts as
+# KEPT_WEIGHT rounds of evidence that the seat plays carelessly (a sensible seat takes only
+# low cards from the pile: the cards others see in its hand are those it took).
+KEPT_HIGH = 7
+KEPT_WEIGHT = 0.5
+# The least gap between a random hand and the viewer's own mean that :func:`care` divides by.
+CARE_MIN_GAP = 4.0
 
 
 def can_sample(view: LeiffView) -> bool:
@@ -76,6 +91,47 @@ def unseen_cards(view: LeiffView, deck: Deck | None = None) -> list[str]:
     return sorted(pool.elements())
 
 
+def care(view: LeiffView, deck: Deck | None = None) -> list[float]:
+    """How sensibly each seat is taken to play, from 0 (like a random seat: its hand does
+    not sink, it calls Leiff at random) to 1 (like the sensible bot, whose hand sinks as
+    ``OTHER_HAND_SHIFT`` says), read from what everyone at the table has seen: the round
+    scores of the match (the view's ``history``) and the high cards the view shows in
+    that seat's hand.
+
+    A seat's past rounds are placed between two marks: a hand of four cards of the deck
+    (the deck's mean, 24 points in the base game: what a hand that never sinks scores)
+    and the viewer's own mean over the same rounds: ``(random - seat) / (random - own)``,
+    clamped to [0, 1]. The prior, every seat plays sensibly, counts as
+    ``CARE_PRIOR_ROUNDS`` rounds, so a first round is played as before and one bad round
+    does not turn a good player into a random one; each card of ``KEPT_HIGH`` or more
+    shown in the seat's hand adds ``KEPT_WEIGHT`` rounds of care 0. The viewer itself
+    is 1."""
+    me = view["viewer"]
+    history = view["history"]
+    out = [1.0] * view["players"]
+    if me is None:
+        return out
+    deck = deck or load_default_deck()
+    values = deck.values()
+    labels = deck.cards(bool(view["options"].get("specials", False)))
+    random_hand = DEALT * sum(values[label] for label in labels) / len(labels)
+    rounds = len(history)
+    own = sum(row[me] for row in history) / rounds if rounds else 0.0
+    gap = max(random_hand - own, CARE_MIN_GAP)
+    for seat in range(view["players"]):
+        if seat == me:
+            continue
+        mean = sum(row[seat] for row in history) / rounds if rounds else 0.0
+        measured = min(1.0, max(0.0, (random_hand - mean) / gap)) if rounds else 0.0
+        # high cards the viewer sees in that hand (taken from the pile where all could see)
+        kept = sum(
+            1 for label in view["hands"][seat] if label is not None and values[label] >= KEPT_HIGH
+        )
+        weight = CARE_PRIOR_ROUNDS + rounds + KEPT_WEIGHT * kept
+        out[seat] = (CARE_PRIOR_ROUNDS + rounds * measured) / weight
+    return out
+
+
 def _shift(view: LeiffView) -> float:
     rounds_of_turns = view["discard_count"] // max(1, view["players"])
     return OTHER_HAND_SHIFT[min(rounds_of_turns, len(OTHER_HAND_SHIFT) - 1)]
@@ -83,9 +139,11 @@ def _shift(view: LeiffView) -> float:
 
 def _tilt(values: list[int], shift: float) -> float:
     """The ``beta`` whose weights ``exp(-beta * value)`` move the cards' mean by ``shift``."""
+    if shift == 0:
+        return 0.0
     mean = sum(values) / len(values)
     low, high = 0.0, 2.0
-    for _ in range(30):
+    for _ in range(TILT_STEPS):
         beta = (low + high) / 2
         weights = [math.exp(-beta * v) for v in values]
         tilted = sum(w * v for w, v in zip(weights, values, strict=True)) / sum(weights)
@@ -130,9 +188,16 @@ class _Ids:
         return self._free[label].pop()
 
 
-def sample_world(view: LeiffView, rng: random.Random, deck: Deck | None = None) -> Table:
+def sample_world(
+    view: LeiffView,
+    rng: random.Random,
+    deck: Deck | None = None,
+    sense: list[float] | None = None,
+) -> Table:
     """One complete table that agrees with ``view`` (see :func:`can_sample`), the cards
-    the view does not show dealt with ``rng``."""
+    the view does not show dealt with ``rng``; ``sense`` is :func:`care` of the view
+    (computed when not given): another seat's unseen cards lean low by its share of the
+    shift."""
     if not can_sample(view):
         raise ValueError("worlds are sampled only during a turn of play")
     deck = deck or load_default_deck()
@@ -151,15 +216,27 @@ def sample_world(view: LeiffView, rng: random.Random, deck: Deck | None = None) 
     if holding_view is not None:
         label = holding_view["card"]
         holding = ids.take(unseen.pop() if label is None else label)
-    wanted = sum(label is None for s, h in enumerate(view["hands"]) if s != me for label in h)
-    others = _lean_low(unseen, wanted, _shift(view), deck.values(), rng)
+    sense = care(view, deck) if sense is None else sense
+    shift = _shift(view)
+    values = deck.values()
+    others: dict[int, list[str]] = {}
+    if len({sense[s] for s in range(view["players"]) if s != me}) <= 1:
+        # every other seat alike: one draw for all of them
+        wanted = sum(label is None for s, h in enumerate(view["hands"]) if s != me for label in h)
+        alike = _lean_low(unseen, wanted, sense[(me + 1) % view["players"]] * shift, values, rng)
+        others = {s: alike for s in range(view["players"]) if s != me}
+    else:
+        for seat, hand in enumerate(view["hands"]):
+            if seat != me:
+                wanted = sum(label is None for label in hand)
+                others[seat] = _lean_low(unseen, wanted, sense[seat] * shift, values, rng)
     hands: list[list[int]] = []
     known_to_me: set[int] = set()
     for seat, hand in enumerate(view["hands"]):
         row = []
         for label in hand:
             if label is None:
-                row.append(ids.take(own.pop() if seat == me else others.pop()))
+                row.append(ids.take(own.pop() if seat == me else others[seat].pop()))
             else:
                 card_id = ids.take(label)
                 known_to_me.add(card_id)

@@ -21,7 +21,7 @@ from engine.ai.leiff_search import (
     search_action,
     search_decide,
 )
-from engine.ai.leiff_worlds import can_sample, sample_world, unseen_cards
+from engine.ai.leiff_worlds import can_sample, care, sample_world, unseen_cards
 from engine.leiff.cards import load_default_deck
 from engine.leiff.state import LeiffState
 from engine.leiff.table import Table
@@ -212,3 +212,58 @@ def test_the_levels_below_hard_play_the_sensible_bot() -> None:
         if worlds == 0:
             assert decide_at(view, None, level) == decide(view)
     assert LEIFF_WORLDS[STRONGEST_LEIFF_LEVEL] == max(LEIFF_WORLDS.values())
+
+
+def _with_history(view: Any, history: list[list[int]]) -> Any:
+    view = copy.deepcopy(view)
+    view["history"] = history
+    return view
+
+
+def test_every_seat_is_taken_to_play_sensibly_before_a_round_is_scored() -> None:
+    state = stacked([["12", "1", "5", "9"], ["3", "4", "6", "7"], ["2", "2", "8", "8"]], "5")
+    assert care(state.view(0)) == [1.0, 1.0, 1.0]
+
+
+def test_a_seat_whose_rounds_scored_like_a_random_hand_is_taken_to_play_carelessly() -> None:
+    state = stacked([["12", "1", "5", "9"], ["3", "4", "6", "7"], ["2", "2", "8", "8"]], "5")
+    # seat 1 scored what four cards of the deck are worth (24) and more; seat 2 as the viewer
+    view = _with_history(state.view(0), [[10, 26, 12], [8, 31, 9], [12, 25, 11]])
+    sense = care(view)
+    assert sense[0] == 1.0
+    assert sense[1] == 0.25  # the prior (one round's worth of "sensible") against three rounds
+    assert sense[2] > 0.9
+    # the same scores seen from seat 2's chair: seat 0 plays as well as seat 2 does
+    assert care(_with_history(state.view(2), view["history"]))[0] == 1.0
+
+
+def test_a_high_card_seen_in_another_hand_counts_against_its_care() -> None:
+    state = stacked([["12", "1", "5", "9"], ["3", "4", "6", "7"], ["2", "2", "8", "8"]], "5")
+    view = copy.deepcopy(state.view(0))
+    view["hands"][1][0] = "11"  # say seat 1 took an 11 from the discard pile
+    view["hands"][2][0] = "2"
+    sense = care(view)
+    assert sense[1] < 1.0 and sense[2] == 1.0
+
+
+def test_a_careless_seats_unseen_cards_are_dealt_without_the_lean_to_low_ones() -> None:
+    # a moment a few turns into a round of sensible seats, so the lean is strong
+    view = next(
+        v
+        for v in (s.view(0) for s in _sensible_table(3, seed=4, options={}))
+        if can_sample(v) and v["discard_count"] >= 7 and None in v["hands"][1]
+    )
+    values = load_default_deck().values()
+
+    def mean_unseen(seat: int, sense: list[float]) -> float:
+        rng = random.Random(7)
+        total = count = 0
+        for _ in range(200):
+            world = LeiffState(sample_world(view, rng, sense=sense))
+            for slot, label in enumerate(world.hands[seat]):
+                if view["hands"][seat][slot] is None:
+                    total += values[label]
+                    count += 1
+        return total / count
+
+    assert mean_unseen(1, [1.0, 0.0, 1.0]) > mean_unseen(1, [1.0, 1.0, 1.0]) + 1.0
