@@ -20,7 +20,7 @@ from typing import cast
 from engine.ai.leiff_bot import step_choice
 from engine.leiff.actions import parse_action
 from engine.leiff.events import Event
-from engine.leiff.rules import apply, owner_actions
+from engine.leiff.rules import apply, apply_owned, owner_actions
 from engine.leiff.scoring import unit_of
 from engine.leiff.table import PLAY_STEPS, Table
 from engine.leiff.views import LeiffView, default_action, owners
@@ -32,10 +32,14 @@ _ENDED = frozenset({"next", "over"})
 _parse = lru_cache(maxsize=4096)(parse_action)
 
 
-def play(t: Table, seat: int, action: str) -> None:
-    """Apply ``action`` by ``seat`` to the world's table in place."""
+def play(t: Table, seat: int, action: str, *, owned: bool = False) -> None:
+    """Apply ``action`` by ``seat`` to the world's table in place; ``owned``: the action
+    was taken from ``owner_actions(t, seat)`` just now, so it is not checked again."""
     events: list[Event] = []
-    apply(t, seat, _parse(action), events)
+    if owned:
+        apply_owned(t, seat, _parse(action), events)
+    else:
+        apply(t, seat, _parse(action), events)
 
 
 def _sure(t: Table, seat: int, sides: list[int], twins: frozenset[int]) -> str | None:
@@ -97,20 +101,21 @@ class _Careless:
         return self.any and self.rng.random() >= self.sense[seat]
 
 
-def _owner_move(t: Table, careless: _Careless) -> tuple[int, str] | None:
+def _owner_move(t: Table, careless: _Careless) -> tuple[int, str, bool] | None:
+    """The seat due and its action, and whether that action came from its owner actions."""
     due = owners(t)
     if not due:
         return None
     seat = due[0]
     if t.step not in PLAY_STEPS or t.step == "spy":
         action = default_action(t, seat)
-        return None if action is None else (seat, action)
+        return None if action is None else (seat, action, False)
     legal = owner_actions(t, seat)
     if not legal:
         return None
     if careless(seat):
-        return seat, legal[careless.rng.randrange(len(legal))]
-    return seat, step_choice(lean_view(t, seat), legal, seat)
+        return seat, legal[careless.rng.randrange(len(legal))], True
+    return seat, step_choice(lean_view(t, seat), legal, seat), True
 
 
 def finish(
@@ -133,20 +138,20 @@ def finish(
     for _ in range(limit):
         if t.step in _ENDED:
             return
-        move: tuple[int, str] | None = None
+        move: tuple[int, str, bool] | None = None
         if t.step in PLAY_STEPS and t.discard:
             top = t.discard[-1]
             twins = by_label[t.labels[top]] - {top}
             for seat in range(t.players):
                 action = _sure(t, seat, sides, twins)
                 if action is not None and not careless(seat):
-                    move = (seat, action)
+                    move = (seat, action, False)
                     break
         if move is None:
             move = _owner_move(t, careless)
         if move is None:
             return
-        play(t, *move)
+        play(t, move[0], move[1], owned=move[2])
 
 
 def round_value(t: Table, seat: int) -> float:

@@ -33,6 +33,7 @@ from engine.ai.leiff_bot import parse_action
 from engine.ai.leiff_rollout import finish, play, round_value
 from engine.ai.leiff_worlds import can_sample, care, sample_world
 from engine.leiff.actions import OUT_OF_TURN_KINDS
+from engine.leiff.events import unworded
 from engine.leiff.state import LeiffState
 from engine.leiff.views import LeiffView
 
@@ -108,17 +109,18 @@ def search_decide(
     deadline = time.process_time() + time_limit
     sense = care(view)
     careless = min(sense) < 1.0
-    for _ in range(worlds):
-        world = sample_world(view, rng, sense=sense)
-        # the careless seats' random choices: the same for every candidate of a world
-        chance = rng.getrandbits(64) if careless else 0
-        for index, action in enumerate(options):
-            table = world.clone()
-            play(table, me, action)
-            finish(table, sense=sense, rng=random.Random(chance) if careless else None)
-            values[index].append(round_value(table, me))
-        if time.process_time() > deadline:
-            break
+    with unworded():  # the rollouts' events are never read: no English for them
+        for _ in range(worlds):
+            world = sample_world(view, rng, sense=sense)
+            # the careless seats' random choices: the same for every candidate of a world
+            chance = rng.getrandbits(64) if careless else 0
+            for index, action in enumerate(options):
+                table = world.clone()
+                play(table, me, action)
+                finish(table, sense=sense, rng=random.Random(chance) if careless else None)
+                values[index].append(round_value(table, me))
+            if time.process_time() > deadline:
+                break
     return options[_confident_best(values)]
 
 

@@ -23,7 +23,9 @@ Parameters are plain JSON values, typed by their names (:func:`words` reads them
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Literal, NotRequired, TypeAlias, TypedDict
 
 from engine.errors import fill
@@ -213,6 +215,22 @@ def said(code: str, **params: Param) -> Said:
     return {"code": code, "params": params}
 
 
+# Set while a search plays rounds that nobody reads (``engine.ai.leiff_search``): the
+# events keep their codes, parameters and data, and their English is left empty.
+_UNWORDED: ContextVar[bool] = ContextVar("leiff_events_unworded", default=False)
+
+
+@contextmanager
+def unworded() -> Iterator[None]:
+    """Within it (in this thread or task), events are made without their English text:
+    for rounds played out inside a search, whose events are thrown away unread."""
+    token = _UNWORDED.set(True)
+    try:
+        yield
+    finally:
+        _UNWORDED.reset(token)
+
+
 def event(kind: str, audience: Literal["all"] | Sequence[int], says: Said, **data: object) -> Event:
     """An event of ``kind`` for ``audience`` saying ``says`` (a :func:`said`)."""
     return {
@@ -220,7 +238,7 @@ def event(kind: str, audience: Literal["all"] | Sequence[int], says: Said, **dat
         "audience": PUBLIC if isinstance(audience, str) else sorted(set(audience)),
         "code": says["code"],
         "params": says["params"],
-        "text": english(says),
+        "text": "" if _UNWORDED.get() else english(says),
         "data": data,
     }
 

@@ -447,6 +447,15 @@ def apply(t: Table, seat: int, action: Action, events: Events) -> None:
     settle(t, events)
 
 
+def apply_owned(t: Table, seat: int, action: Action, events: Events) -> None:
+    """:func:`apply` for an owner action the caller took from ``owner_actions(t, seat)``,
+    without checking it against that list again: the searching bot's rollouts
+    (``engine.ai.leiff_rollout``), which choose every action from that list and play
+    hundreds of rounds a decision. Anything else goes through :func:`apply`."""
+    _HANDLERS[action.kind](t, seat, action, events)
+    settle(t, events)
+
+
 def _illegal_reason(t: Table, seat: int, action: Action, allowed: list[str]) -> IllegalMove:
     """Why an owner action was refused, naming only the seat's own choices (never a hidden
     card: the effect card named is the one just discarded, face up)."""

@@ -22,7 +22,10 @@ from engine.ai.leiff_search import (
     search_decide,
 )
 from engine.ai.leiff_worlds import can_sample, care, sample_world, unseen_cards
+from engine.leiff.actions import parse_action
 from engine.leiff.cards import load_default_deck
+from engine.leiff.events import unworded
+from engine.leiff.rules import apply, apply_owned, owner_actions
 from engine.leiff.state import LeiffState
 from engine.leiff.table import Table
 from tests.ai.test_leiff_bot import ViewOnly
@@ -267,3 +270,38 @@ def test_a_careless_seats_unseen_cards_are_dealt_without_the_lean_to_low_ones() 
         return total / count
 
     assert mean_unseen(1, [1.0, 0.0, 1.0]) > mean_unseen(1, [1.0, 1.0, 1.0]) + 1.0
+
+
+def test_events_are_worded_except_inside_a_search() -> None:
+    state = stacked([["12", "1", "5", "9"], ["3", "4", "6", "7"]], "5", ["2"])
+    assert all(e["text"] for e in state.play(0, "draw").events)
+    with unworded():
+        quiet = state.play(0, "draw")
+    assert [e["text"] for e in quiet.events] == [""] * len(quiet.events)
+    assert [e["code"] for e in quiet.events] == [e["code"] for e in state.play(0, "draw").events]
+    assert all(e["text"] for e in state.play(0, "draw").events)  # and words again after
+
+
+def test_an_owner_action_applied_unchecked_changes_the_table_as_apply_does() -> None:
+    rng = random.Random(3)
+    compared = 0
+    for options in OPTION_SETS:
+        state = get_game("leiff").new(players=4, seed=9, options={**options, "target": 100})
+        for _ in range(400):
+            if state.outcome is not None:
+                break
+            owners = state.view(None)["waiting_for"]["owners"]
+            seat = owners[0] if owners else state.actors()[0]
+            table = Table.from_dict(state.to_dict())
+            own = owner_actions(table, seat)
+            if own and table.step in ("turn", "hold", "effect"):
+                action = parse_action(rng.choice(own))
+                checked, unchecked = table.clone(), table.clone()
+                apply(checked, seat, action, [])
+                apply_owned(unchecked, seat, action, [])
+                assert unchecked.to_dict() == checked.to_dict()
+                compared += 1
+                state = state.play(seat, str(action))
+            else:
+                state = state.play(seat, decide(state.view(seat)) or state.legal_actions(seat)[0])
+    assert compared >= 60
