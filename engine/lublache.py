@@ -457,6 +457,20 @@ class LublacheState(BoardState):
         return (_SCORE_PART(),)
 
 
+# The side to move with at most this many placements: the end is read exactly first, with
+# most of the level's time (the heuristic hardly tells the winner there, and the exact
+# reading costs 1-2 ms a position, several hundred to a few thousand for such a
+# position; docs/ai.md).
+_ENDGAME_MOVES = 10
+_SOLVE_SHARE = 0.85
+
+
+def _endgame(nodes: int, seconds: float) -> AlphaBetaSettings:
+    return AlphaBetaSettings(
+        max_depth=24, max_nodes=nodes, time_limit=seconds, draw_value=DRAW_VALUE
+    )
+
+
 SPEC = GameSpec(
     name="lublache",
     title=Text("game.lublache.title", "Lublache"),
@@ -482,9 +496,17 @@ SPEC = GameSpec(
         evaluator=lublache_evaluator,
         # The slowest engine (a legal-move list costs milliseconds): normal stops at 300
         # iterations, about half a second, and hard reads the ten best root moves three
-        # plies deep.
+        # plies deep. With at most ten placements left to the side to move, the rest of
+        # the game is read exactly first (engine.ai.endsolver), then by alpha-beta to the
+        # end where the budget allows (see docs/ai.md, Lublache's end).
         levels={
-            "normal": LevelTuning(changes={"max_iterations": 300}),
+            "normal": LevelTuning(
+                changes={"max_iterations": 300},
+                narrow_below=_ENDGAME_MOVES,
+                narrow=_endgame(2_000, 1.5),
+                solve_nodes=1_500,
+                solve_share=_SOLVE_SHARE,
+            ),
             "hard": LevelTuning(
                 settings=AlphaBetaSettings(
                     max_depth=3,
@@ -492,7 +514,11 @@ SPEC = GameSpec(
                     time_limit=4.5,
                     root_width=10,
                     draw_value=DRAW_VALUE,
-                )
+                ),
+                narrow_below=_ENDGAME_MOVES,
+                narrow=_endgame(8_000, 4.0),
+                solve_nodes=6_000,
+                solve_share=_SOLVE_SHARE,
             ),
             "master": LevelTuning(
                 settings=AlphaBetaSettings(
@@ -501,7 +527,11 @@ SPEC = GameSpec(
                     time_limit=1.6,
                     root_width=12,
                     draw_value=DRAW_VALUE,
-                )
+                ),
+                narrow_below=_ENDGAME_MOVES,
+                narrow=_endgame(20_000, 1.6),
+                solve_nodes=3_000,
+                solve_share=_SOLVE_SHARE,
             ),
         },
     ),

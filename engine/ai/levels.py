@@ -260,13 +260,14 @@ class _EndReading:
 def _end_reading(
     state: BoardState, settings: AnySettings, tuning: LevelTuning, moves: int, scale: float
 ) -> _EndReading | None:
-    """A narrow position read to the end exactly within the tuning's positions and half the
-    level's time; None when the position is not narrow."""
+    """A narrow position read to the end exactly within the tuning's positions and its share
+    of the level's time (half unless the tuning says otherwise); None when the position is
+    not narrow."""
     if moves > tuning.narrow_below:
         return None
     budget = max(1, round(tuning.solve_nodes * scale))
     partial: dict[str, float] = {}
-    limit = settings.time_limit / 2
+    limit = settings.time_limit * tuning.solve_share
     solved = endsolver.solve(state, max_nodes=budget, time_limit=limit, partial=partial)
     values, read = solved if solved is not None else (partial, budget)
     lost = frozenset(move for move, value in values.items() if value == endsolver.LOSS)

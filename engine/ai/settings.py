@@ -77,3 +77,6 @@ class LevelTuning:
     # In those narrow positions, first read the rest of the game exactly within this many
     # positions (engine.ai.endsolver; 0: never); a proven win is played at once.
     solve_nodes: int = 0
+    # The share of the narrow settings' time the exact reading may take (the search then
+    # reads on with what is left, at least a quarter of the time).
+    solve_share: float = 0.5

@@ -1,0 +1,83 @@
+"""Lublache's end: with at most ten placements left, the levels read the rest exactly.
+
+The position below comes from a game of the reference against itself (bench.reference at
+scale 0.1, seed 2, size 7): white to move with seven placements, of which c8 and c9 win
+and the other five lose. Before the exact reading every level played m7, a loss. The
+clocks count processor time (bench.ladder.use_clock), so a busy machine does not cut the
+reading short.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from bench import ladder
+from engine import get_game
+from engine.ai import endsolver
+from engine.ai.levels import level_settings, search_move
+from engine.ai.settings import AlphaBetaSettings
+from engine.board import BoardState
+
+RECORD = (
+    "d4 j3 h8 f6 g4 e10 k5 g6 a5 e8 d9 l4 e3 i1 k7 i10 e11 a1 l2 f4 i9 b2 g8 g11 g9 l8 g10 "
+    "j1 d7 e9 b3 e5 m1 c6 b1 h3 j6 m2 k2 l6 c2 g5 e6 d3 g7 g2 d2 a4 h4 a3 h6 b6 c5 d6 e2 "
+    "f11 f12 e1 a1 m5 a6 g13 a2 g3 c3 f2 e1 b4 d1 c1 g2 h12 h2 i5 h10 i4 j4 i11 i6 i8 j9 "
+    "k3 b5 l3 m2 j2 m6 b8 g1"
+)
+GAME = RECORD.split()
+WINNING = {"c8", "c9"}
+
+
+@pytest.fixture(scope="module")
+def narrow() -> BoardState:
+    state = get_game("lublache").new(7)
+    for move in GAME:
+        state = state.play(move)
+    assert state.to_move == "white"
+    assert sorted(state.legal_moves()) == ["a7", "c8", "c9", "k8", "k9", "l7", "m7"]
+    return state
+
+
+@pytest.fixture
+def cpu_clock() -> Iterator[None]:
+    ladder.use_clock("cpu")
+    try:
+        yield
+    finally:
+        ladder.use_clock("wall")
+
+
+def test_the_position_is_won_by_c8_or_c9_and_lost_otherwise(narrow: BoardState) -> None:
+    solved = endsolver.solve(narrow, max_nodes=5_000, time_limit=600.0)
+    assert solved is not None
+    values, _ = solved
+    assert set(values) <= WINNING and set(values.values()) == {endsolver.WIN}
+    # m7, the move every level played before, loses: black, to move after it, wins
+    after = endsolver.solve(narrow.play("m7"), max_nodes=5_000, time_limit=600.0)
+    assert after is not None and max(after[0].values()) == endsolver.WIN
+
+
+def test_lublache_reads_narrow_positions_exactly_at_every_level_from_normal() -> None:
+    for level in ("normal", "hard", "master"):
+        tuning = get_game("lublache").spec.ai.levels[level]
+        assert tuning.narrow_below == 10 and tuning.solve_nodes > 0
+        assert isinstance(level_settings(level, game="lublache", moves=10), AlphaBetaSettings)
+    # hard reads at least as far as normal, and master as far as its clock allows
+    levels = get_game("lublache").spec.ai.levels
+    assert levels["hard"].solve_nodes > levels["normal"].solve_nodes
+
+
+@pytest.mark.parametrize("level", ["hard", "master"])
+def test_the_levels_play_the_proven_win(narrow: BoardState, level: str, cpu_clock: None) -> None:
+    # the level's clock raised to the ceiling: the reading's budget decides, not the speed
+    # of the machine (whether the level's own clock suffices is measured in benchmarks)
+    result = search_move(narrow, level, seed=7, time_limit=5.0)
+    assert result.move in WINNING
+
+
+def test_the_same_seed_gives_the_same_move(narrow: BoardState, cpu_clock: None) -> None:
+    first = search_move(narrow, "normal", seed=11, time_limit=5.0).move
+    assert first in WINNING
+    assert search_move(narrow, "normal", seed=11, time_limit=5.0).move == first
