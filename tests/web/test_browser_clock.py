@@ -31,7 +31,11 @@ def unit(language: str, name: str, count: int) -> str:
 
 
 def clock_text(driver: WebDriver) -> str:
-    text: str = driver.find_element("css selector", "#players .clock").text
+    # One script call: the players' list is redrawn every second, so an element found
+    # first and read afterwards may already be gone (StaleElementReferenceException).
+    text: str = driver.execute_script(
+        "const e = document.querySelector('#players .clock'); return e ? e.innerText : '';"
+    )
     return text
 
 
