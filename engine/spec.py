@@ -21,7 +21,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
 from engine.ai.settings import LevelTuning
 from engine.hexgrid import HexGrid
@@ -184,6 +184,8 @@ class Position(BoardView, Protocol):
 Evaluator = Callable[[Position, str], float]
 # (position, moves, rng) -> the same moves, the most promising first
 MoveOrderer = Callable[[Position, list[str], random.Random], list[str]]
+# (engine state) -> the same position as a search-side model (engine.ai.model.SearchPosition)
+SearchModel = Callable[[Any], Any]
 
 
 @dataclass(frozen=True)
@@ -198,6 +200,10 @@ class BoardAI:
     evaluator: Evaluator | None = None
     orderer: MoveOrderer | None = None
     levels: Mapping[str, LevelTuning] = field(default_factory=dict)
+    # A faster search-side copy of a position (see engine/ai/model.py): when set, every
+    # level searches the copy instead of the engine's state; its moves, outcomes and scores
+    # must equal the engine's (each game's model has differential tests against it).
+    model: SearchModel | None = None
 
 
 @dataclass(frozen=True)

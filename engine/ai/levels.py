@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from engine.ai import endsolver
 from engine.ai.alphabeta import AlphaBetaSearcher
 from engine.ai.mcts import Searcher, SearchResult
+from engine.ai.model import search_root
 from engine.ai.settings import (
     DRAW_VALUE,
     AlphaBetaSettings,
@@ -194,6 +195,8 @@ def search_move(
     if seed is None:
         seed = position_seed(state.to_json(), name)
     started = time.perf_counter()
+    # the seed came from the engine's state; everything below reads the game's search model
+    state = search_root(state)
     allowed = settings.time_limit
     reading = None
     if moves is not None and tuning is not None and tuning.solve_nodes:
