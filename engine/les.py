@@ -464,9 +464,9 @@ SPEC = GameSpec(
     ai=BoardAI(
         evaluator=les_evaluator,
         # Les offers up to a thousand two-stone moves early on: hard reads only the 24 best
-        # of its first look three plies deep. Master reads a fourth ply where 1.6 s allow:
-        # once the isolated points are gone a turn is one stone (~40-70 moves), and four
-        # plies then cost 0.5-1.6 s of CPU, where three took 0.2-0.4 s (docs/ai.md).
+        # of its first look three plies deep, and so does master within 1.6 s. A fourth ply
+        # where the time allowed (8747027) cost four to five times the CPU a move and
+        # scored no better against the reference over 15 games (docs/ai.md).
         levels={
             "hard": LevelTuning(
                 settings=AlphaBetaSettings(
@@ -479,8 +479,8 @@ SPEC = GameSpec(
             ),
             "master": LevelTuning(
                 settings=AlphaBetaSettings(
-                    max_depth=4,
-                    max_nodes=12_000,
+                    max_depth=3,
+                    max_nodes=8_000,
                     time_limit=1.6,
                     root_width=24,
                     draw_value=DRAW_VALUE,
