@@ -10,6 +10,7 @@ place passes, and two passes in a row end the game in favour of the larger army.
 from __future__ import annotations
 
 from engine.ai.heuristics import dalen_evaluator
+from engine.ai.models.dalen import DalenPosition
 from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning, SearchSettings
 from engine.board import EMPTY, PASS, PASS_MOVE, SWAP_MOVE, BoardGame, BoardState, Outcome, other
 from engine.errors import IllegalMove
@@ -255,6 +256,8 @@ SPEC = GameSpec(
     notation=Notation(examples=("e5", "pass"), special_moves=(SWAP_MOVE, PASS_MOVE)),
     ai=BoardAI(
         evaluator=dalen_evaluator,
+        # the search reads positions as bitboards (engine/ai/models/dalen.py), the same rules
+        model=DalenPosition.from_state,
         # The evaluator counts threatened flips, which swing wildly from ply to ply: for
         # hard, averaging over the replies (Monte Carlo, exploring little) beat three-ply
         # minimax.

@@ -25,6 +25,7 @@ import math
 import random
 from collections.abc import Sequence
 
+from engine.ai.models.dalen import DalenPosition
 from engine.hexgrid import HexGrid
 from engine.spec import Evaluator, MoveOrderer, Position
 
@@ -166,6 +167,8 @@ def dalen_pressure(state: Position) -> tuple[dict[str, int], dict[str, float]]:
     to an enemy tree with as many is what lost the games against random players
     (docs/ai.md, Dalen's end).
     """
+    if isinstance(state, DalenPosition):  # the search's model: the same, from its masks
+        return state.pressure()
     colours = state.game.colors
     threats = dict.fromkeys(colours, 0)
     exposure = dict.fromkeys(colours, 0.0)
@@ -210,7 +213,8 @@ def dalen_pressure(state: Position) -> tuple[dict[str, int], dict[str, float]]:
             seen[victim] = min(room, seen.get(victim, room))
     for colour in colours:
         threats[colour] = sum(len(members[tree]) for tree in doomed[colour])
-        exposure[colour] = sum(
+        # fsum: the exact sum, whatever the order the trees were met in (the model's differs)
+        exposure[colour] = math.fsum(
             len(members[tree]) / (1 + room)
             for tree, room in exposed[colour].items()
             if tree not in doomed[colour]
