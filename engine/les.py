@@ -137,6 +137,38 @@ def compare_holes(black: list[tuple[int, int]], white: list[tuple[int, int]]) ->
     return 0, "no difference in holes"
 
 
+def owned_holes(
+    cells: bytes, neighbours: tuple[tuple[int, ...], ...]
+) -> dict[int, list[tuple[int, int]]]:
+    """Per colour code, its owned holes as ``(size, stones next to it)`` pairs."""
+    owned: dict[int, list[tuple[int, int]]] = {BLACK: [], WHITE: []}
+    for owner, size, stones in holes(cells, neighbours):
+        if owner:
+            owned[owner].append((size, stones))
+    return owned
+
+
+def final_outcome(game: BoardGame, stuck: int, owned: dict[int, list[tuple[int, int]]]) -> Outcome:
+    """How the game ends when ``stuck`` (the colour code to move) has no first placement,
+    from each colour's owned holes (:func:`owned_holes`)."""
+    colours = game.colors
+    stuck_colour = game.colour_name(stuck)
+    winner, criterion = compare_holes(owned[BLACK], owned[WHITE])
+    black_holes, white_holes = len(owned[BLACK]), len(owned[WHITE])
+    if winner == 0:
+        if black_holes == 0:
+            return Outcome.because(None, "les_draw_no_holes", stuck_colour=stuck_colour)
+        return Outcome.because(None, "les_draw_alike", count=black_holes, stuck_colour=stuck_colour)
+    name = colours[winner - 1]
+    if criterion == "more holes":
+        high, low = max(black_holes, white_holes), min(black_holes, white_holes)
+        return Outcome.because(
+            name, "les_win_more_holes", colour=name, high=high, low=low, stuck_colour=stuck_colour
+        )
+    code = "les_win_bigger_holes" if criterion == "bigger holes" else "les_win_more_stones"
+    return Outcome.because(name, code, colour=name, count=black_holes, stuck_colour=stuck_colour)
+
+
 class LesState(BoardState):
     """One Les position, opening phases included."""
 
@@ -356,33 +388,13 @@ class LesState(BoardState):
     def _owned_holes(self) -> dict[int, list[tuple[int, int]]]:
         owned = self._cache.get("owned_holes")
         if owned is None:
-            owned = {BLACK: [], WHITE: []}
-            for owner, size, stones in holes(self.cells, self.grid.neighbours):
-                if owner:
-                    owned[owner].append((size, stones))
-            self._cache["owned_holes"] = owned
+            owned = self._cache["owned_holes"] = owned_holes(self.cells, self.grid.neighbours)
         return owned
 
     def _outcome_now(self) -> Outcome | None:
         if self.phase != "play" or self.mover is None or self._first_placements():
             return None
-        colours = self.game.colors
-        stuck = self.game.colour_name(self.mover)
-        owned = self._owned_holes()
-        winner, criterion = compare_holes(owned[BLACK], owned[WHITE])
-        black_holes, white_holes = len(owned[BLACK]), len(owned[WHITE])
-        if winner == 0:
-            if black_holes == 0:
-                return Outcome.because(None, "les_draw_no_holes", stuck_colour=stuck)
-            return Outcome.because(None, "les_draw_alike", count=black_holes, stuck_colour=stuck)
-        name = colours[winner - 1]
-        if criterion == "more holes":
-            high, low = max(black_holes, white_holes), min(black_holes, white_holes)
-            return Outcome.because(
-                name, "les_win_more_holes", colour=name, high=high, low=low, stuck_colour=stuck
-            )
-        code = "les_win_bigger_holes" if criterion == "bigger holes" else "les_win_more_stones"
-        return Outcome.because(name, code, colour=name, count=black_holes, stuck_colour=stuck)
+        return final_outcome(self.game, self.mover, self._owned_holes())
 
     @property
     def score(self) -> dict[str, int]:
@@ -435,6 +447,14 @@ def _side(colour: str) -> SpecialMove:
     )
 
 
+def _search_model(state: BoardState) -> Any:
+    """The search's model of ``state`` (engine.ai.models.les), imported when first asked
+    for: the model reads this module's rules, so it cannot be imported above."""
+    from engine.ai.models.les import search_model
+
+    return search_model(state)
+
+
 SPEC = GameSpec(
     name="les",
     title=Text("game.les.title", "Les"),
@@ -463,6 +483,7 @@ SPEC = GameSpec(
     ),
     ai=BoardAI(
         evaluator=les_evaluator,
+        model=_search_model,
         # Les offers up to a thousand two-stone moves early on: hard reads only the 24 best
         # of its first look three plies deep, and so does master within 1.6 s. A fourth ply
         # where the time allowed (8747027) cost four to five times the CPU a move and

@@ -271,34 +271,43 @@ def les_claims(state: Position) -> tuple[dict[str, int], dict[str, int]]:
     a hole: a hole whose every point touches a stone is exactly a claim cut off from the
     other empty points. Returns (claims per colour, claimed points per colour); claims
     include such holes.
+
+    A position that keeps these counts itself (Les's search model, which updates them
+    move by move: :mod:`engine.ai.models.les`) is asked for them instead.
     """
-    owners = _cell_owners(state)
+    kept = getattr(state, "claims", None)
+    if kept is not None:
+        counted: tuple[dict[str, int], dict[str, int]] = kept()
+        return counted
+    cells = state.cells
     neighbours = state.grid.neighbours
-    colours = state.game.colors
-    claimed: list[str | None] = [None] * len(owners)
-    points = dict.fromkeys(colours, 0)
-    for cell, owner in enumerate(owners):
-        if owner is not None:
+    # per point, the colour code claiming it (0: a stone, contested or isolated): the
+    # colours of a point's stone neighbours as bits (1 | 2), one colour only claims
+    claimed = bytearray(len(cells))
+    for point, value in enumerate(cells):
+        if value:
             continue
-        seen = None
-        for nb in neighbours[cell]:
-            other = owners[nb]
-            if other is None or other == seen:
-                continue
-            if seen is not None:  # touches both colours: contested, nobody's claim
-                break
-            seen = other
-        else:
-            if seen is not None:
-                claimed[cell] = seen
-                points[seen] += 1
-    claims = dict.fromkeys(colours, 0)
-    _, regions = _trees(claimed, neighbours)  # the same flood fill that groups stones
-    for region in regions:
-        owner = claimed[region[0]]
-        assert owner is not None  # only claimed points are grouped
+        bits = 0
+        for nb in neighbours[point]:
+            bits |= cells[nb]
+        if bits == 1 or bits == 2:
+            claimed[point] = bits
+    points = [0, claimed.count(1), claimed.count(2)]
+    claims = [0, 0, 0]
+    for start, owner in enumerate(claimed):
+        if not owner:
+            continue
         claims[owner] += 1
-    return claims, points
+        claimed[start] = 0  # a point grouped into its claim is cleared: read once
+        stack = [start]
+        while stack:
+            point = stack.pop()
+            for nb in neighbours[point]:
+                if claimed[nb] == owner:
+                    claimed[nb] = 0
+                    stack.append(nb)
+    first, second = state.game.colors
+    return {first: claims[1], second: claims[2]}, {first: points[1], second: points[2]}
 
 
 # A claim still open to the board is worth half a hole (it may be split, or joined to
