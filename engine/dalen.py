@@ -263,10 +263,10 @@ SPEC = GameSpec(
         # minimax.
         levels={
             "easy": LevelTuning(
-                narrow_below=_ENDGAME_MOVES, narrow=_endgame(2_000, 0.5), solve_nodes=2_000
+                narrow_below=_ENDGAME_MOVES, narrow=_endgame(2_000, 0.5), solve_nodes=8_000
             ),
             "normal": LevelTuning(
-                narrow_below=_ENDGAME_MOVES, narrow=_endgame(6_000, 1.5), solve_nodes=8_000
+                narrow_below=_ENDGAME_MOVES, narrow=_endgame(6_000, 1.5), solve_nodes=30_000
             ),
             "hard": LevelTuning(
                 settings=SearchSettings(
@@ -282,7 +282,7 @@ SPEC = GameSpec(
             ),
             "master": LevelTuning(
                 settings=SearchSettings(
-                    max_iterations=1500,
+                    max_iterations=2400,
                     time_limit=1.6,
                     scan_depth=2,
                     exploration=0.2,
@@ -290,7 +290,7 @@ SPEC = GameSpec(
                 ),
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(12_000, 1.6),
-                solve_nodes=10_000,
+                solve_nodes=30_000,
             ),
         },
     ),
