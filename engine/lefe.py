@@ -13,11 +13,13 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-from engine.ai.heuristics import captures_first, lefe_evaluator
+from engine.ai.heuristics import captures_first
+from engine.ai.models.lefe import LefeModel, evaluate
 from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
 from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, Outcome
 from engine.errors import IllegalMove
 from engine.hexgrid import hex_grid
+from engine.lefe_scoring import lefe_outcome, lefe_points
 from engine.phrases import Phrase, Text
 from engine.reports import TreeView
 from engine.spec import BoardAI, Completion, GameSpec, Notation, plain_move
@@ -36,26 +38,6 @@ def touching_neighbour_pairs(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
         pairs = [(a, b) for i, a in enumerate(nbs) for b in nbs[i + 1 :] if b in grid.neighbours[a]]
         result.append(tuple(pairs))
     return tuple(result)
-
-
-def lefe_points(dark_leaves: list[int], light_leaves: list[int]) -> tuple[int, int]:
-    """End-of-game points from each player's list of per-tree leaf counts."""
-    dark_points, light_points = len(set(dark_leaves)), len(set(light_leaves))
-    dark_sorted = sorted(dark_leaves, reverse=True)
-    light_sorted = sorted(light_leaves, reverse=True)
-    for dark_count, light_count in zip(dark_sorted, light_sorted, strict=False):
-        if dark_count != light_count:
-            if dark_count > light_count:
-                dark_points += 1
-            else:
-                light_points += 1
-            return dark_points, light_points
-    # one list is a prefix of the other: whoever still has trees wins the comparison
-    if len(dark_sorted) > len(light_sorted):
-        dark_points += 1
-    elif len(light_sorted) > len(dark_sorted):
-        light_points += 1
-    return dark_points, light_points
 
 
 class LefeState(BoardState):
@@ -244,27 +226,10 @@ class LefeState(BoardState):
         return self._placed(move, bytes(new_cells), placed=(cell,), captured=tuple(captured))
 
     def _outcome_now(self) -> Outcome | None:
-        dark, light = 1, 2
-        dark_stuck = not self._can_place(dark)
-        light_stuck = not self._can_place(light)
+        dark_stuck, light_stuck = not self._can_place(1), not self._can_place(2)
         if not (dark_stuck or light_stuck):
             return None
-        names = self.game.colors
-        points = self.score
-        dark_points, light_points = points[names[0]], points[names[1]]
-        both = dark_stuck and light_stuck
-        stuck = names[0] if dark_stuck else names[1]
-        high, low = max(dark_points, light_points), min(dark_points, light_points)
-        if dark_points == light_points:
-            if both:
-                return Outcome.because(None, "lefe_draw_both_stuck", high=high, low=low)
-            return Outcome.because(None, "lefe_draw_stuck", high=high, low=low, stuck_colour=stuck)
-        winner = names[0] if dark_points > light_points else names[1]
-        if both:
-            return Outcome.because(winner, "lefe_win_both_stuck", colour=winner, high=high, low=low)
-        return Outcome.because(
-            winner, "lefe_win_stuck", colour=winner, high=high, low=low, stuck_colour=stuck
-        )
+        return lefe_outcome(dark_stuck, light_stuck, self.score, self.game.colors)
 
     @property
     def score(self) -> dict[str, int]:
@@ -369,8 +334,11 @@ SPEC = GameSpec(
         ),
     ),
     ai=BoardAI(
-        evaluator=lefe_evaluator,
+        # the search reads positions in flat arrays carried from move to move
+        # (engine/ai/models/lefe.py: the same rules, its evaluator the same values)
+        evaluator=evaluate,
         orderer=captures_first,
+        model=LefeModel.from_state,
         # Lefe's games are decided in their last placements, where a one-ply look cannot
         # see that the leader's forced placements will merge its own trees: with at most 16
         # moves left to choose from, normal reads ahead with alpha-beta as deep as 4,000

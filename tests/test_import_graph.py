@@ -309,6 +309,7 @@ ENGINE_LAYERS = (
         "engine.reports",
         "engine.hexgrid",
         "engine.trees",
+        "engine.lefe_scoring",
         "engine.loops",
         "engine.reasons",
         "engine.errors",

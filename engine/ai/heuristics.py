@@ -114,7 +114,15 @@ def lefe_evaluator(state: Position, colour: str) -> float:
     lead = score[colour] - score[_opponent(state, colour)]
     if lead == 0:
         return 0.5
-    placements_left = min(lefe_mobility(state).values())
+    return lefe_value(lead, min(lefe_mobility(state).values()))
+
+
+def lefe_value(lead: int, placements_left: int) -> float:
+    """Lefe: the chance a ``lead`` in points wins when the more cramped player has
+    ``placements_left`` placements (:func:`lefe_evaluator`'s formula, shared with the
+    search's model, :mod:`engine.ai.models.lefe`, which counts both its own way)."""
+    if lead == 0:
+        return 0.5
     scale = _LEFE_CERTAIN_SCALE + _LEFE_SCALE_PER_PLACEMENT * placements_left
     return _logistic(lead / scale)
 

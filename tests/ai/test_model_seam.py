@@ -50,7 +50,12 @@ def _midgame() -> BoardState:
     return state
 
 
-def test_without_a_model_the_search_reads_the_engine_state() -> None:
+def test_without_a_model_the_search_reads_the_engine_state(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    game = get_board_game("lefe")
+    ai = dataclasses.replace(game.spec.ai, model=None)
+    monkeypatch.setattr(type(game), "spec", dataclasses.replace(game.spec, ai=ai))
     state = _midgame()
     assert search_root(state) is state
 
