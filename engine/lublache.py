@@ -25,6 +25,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from engine.ai.heuristics import lublache_evaluator
+from engine.ai.models.lublache import lublache_model
 from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
 from engine.board import EMPTY, SWAP, SWAP_MOVE, BoardGame, BoardState, LoopView, Outcome, other
 from engine.errors import IllegalMove
@@ -494,6 +495,8 @@ SPEC = GameSpec(
     notation=Notation(examples=("e5",), special_moves=(SWAP_MOVE,)),
     ai=BoardAI(
         evaluator=lublache_evaluator,
+        # the search reads its own copy of a position (the same rules, less bookkeeping)
+        model=lublache_model,
         # The slowest engine (a legal-move list costs milliseconds): normal stops at 300
         # iterations, about half a second, and hard reads the ten best root moves three
         # plies deep. With at most ten placements left to the side to move, the rest of

@@ -12,7 +12,8 @@ positions with no win read every move.
 :func:`solve` reads within a budget of positions played (deterministic) and a deadline; it
 answers the exact value of every root move read, or None when the budget ran out before
 the answer was certain. It reads the engine's public surface only (``legal_moves()``,
-``play()``, ``to_move``, ``outcome``), so whatever it proves is what the rules say.
+``play()``, ``to_move``, ``outcome``; a search model's ``moves_one_by_one()`` where it
+offers one), so whatever it proves is what the rules say.
 """
 
 from __future__ import annotations
@@ -55,7 +56,11 @@ class _Reader:
             return known
         mover = state.to_move
         best = LOSS
-        for move in state.legal_moves():
+        # a position may offer its moves one at a time, in the same order (the Lublache
+        # model: a placement costs a loop reading near the end, and the reading of a won
+        # position stops at its first winning move)
+        one_by_one = getattr(state, "moves_one_by_one", None)
+        for move in state.legal_moves() if one_by_one is None else one_by_one():
             child = self.child(state, move)
             best = max(best, self.value_for(child, mover))
             if best == WIN:

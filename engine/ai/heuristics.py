@@ -344,6 +344,11 @@ def lublache_closed_cells(state: Position) -> dict[str, int]:
     """Lublache: per colour, the empty cells it may no longer place on because they touch
     a stone of a loop it owns (the placement rule on the rule page). Closed cells are
     progress: the player who runs out of placements first wins."""
+    counted = getattr(state, "closed_cells", None)
+    if counted is not None:
+        # the search's model keeps the owned loops at hand (engine/ai/models/lublache.py)
+        closed_cells: dict[str, int] = counted()
+        return closed_cells
     index = state.grid.index
     neighbours = state.grid.neighbours
     names = state.grid.names
