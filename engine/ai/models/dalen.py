@@ -25,7 +25,6 @@ cell order (a move list comes out in the engine's order). The rules are the engi
 from __future__ import annotations
 
 import math
-from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -477,53 +476,48 @@ def pressure(position: DalenPosition) -> tuple[dict[str, int], dict[str, float]]
     exposure = dict.fromkeys(colours, 0.0)
     if position.variant:
         return threats, exposure
-    # per colour: its trees with their leaf counts, and the same sorted by leaf count with
-    # the union of every prefix (a tree's possible victims are a prefix: no more leaves)
-    counted: list[list[tuple[int, int, int]]] = [[], [], []]
-    ranked: list[tuple[list[int], list[int], list[int]]] = []
+    masks = position.masks
+    # Only trees that touch an enemy tree can flip or be flipped, and touching is mutual:
+    # the enemy trees a tree may flip are among the enemy's touching trees. Early in a
+    # game, none touch, and the leaves and legal cells are not needed at all.
+    touching: list[list[tuple[int, int, int]]] = [[], [], []]
+    for colour in (1, 2):
+        others = masks[3 - colour]
+        touching[colour] = [(m, n, n & others) for m, n in position.trees[colour] if n & others]
+    if not touching[1]:
+        return threats, exposure
+    counts: list[list[int]] = [[], [], []]
     for colour in (1, 2):
         leaves = position.leaf_mask(colour)
-        trees = [(m, n, (m & leaves).bit_count()) for m, n in position.trees[colour]]
-        counted[colour] = trees
-        order = sorted(trees, key=_leaf_count)
-        union, unions = 0, [0]
-        for mask, _, _ in order:
-            union |= mask
-            unions.append(union)
-        ranked.append(([t[2] for t in order], [t[0] for t in order], unions))
+        counts[colour] = [(m & leaves).bit_count() for m, _, _ in touching[colour]]
     for colour in (1, 2):
-        others = position.masks[3 - colour]
-        counts, masks, unions = ranked[2 - colour]
-        legal = position.legal_mask(colour)
+        enemy_trees = list(
+            zip((t[0] for t in touching[3 - colour]), counts[3 - colour], strict=True)
+        )
+        legal = -1  # worked out for the first tree with victims
         doomed = 0
         exposed: dict[int, int] = {}  # exposed enemy tree's mask -> fewest growth cells
-        for _, near, count in counted[colour]:
-            touching = near & others
-            if not touching:
+        for (_, near, touched), count in zip(touching[colour], counts[colour], strict=True):
+            victims = [m for m, c in enemy_trees if c <= count and m & touched]
+            if not victims:
                 continue
-            upto = bisect_right(counts, count)
-            if not touching & unions[upto]:
-                continue  # no touching enemy tree has as few leaves
+            if legal < 0:
+                legal = position.legal_mask(colour)
             room = (near & legal).bit_count()
             if room == 0:
-                for victim in masks[:upto]:
-                    if victim & touching:
-                        doomed |= victim
+                for victim in victims:
+                    doomed |= victim
                 continue
-            for victim in masks[:upto]:
-                if victim & touching:
-                    before = exposed.get(victim)
-                    if before is None or room < before:
-                        exposed[victim] = room
+            for victim in victims:
+                before = exposed.get(victim)
+                if before is None or room < before:
+                    exposed[victim] = room
         name = colours[colour - 1]
         threats[name] = doomed.bit_count()
-        exposure[name] = math.fsum(
-            victim.bit_count() / (1 + room)
-            for victim, room in exposed.items()
-            if not victim & doomed
-        )
+        if exposed:
+            exposure[name] = math.fsum(
+                victim.bit_count() / (1 + room)
+                for victim, room in exposed.items()
+                if not victim & doomed
+            )
     return threats, exposure
-
-
-def _leaf_count(tree: tuple[int, int, int]) -> int:
-    return tree[2]
