@@ -271,7 +271,9 @@ class DalenPosition:
         if move == SWAP:
             if not (self.pie and self.ply == 1 and not self.swapped):
                 raise IllegalMove("swap_second_move_only")
-            return self._next(self.masks, self.trees, self.leaves, self.mover, 0, self.seen, True)
+            return self._next(
+                self.masks, self.trees, self.leaves, self.mover, self.passes, self.seen, True
+            )
         if move == PASS:
             if self.legal_mask(self.mover):
                 raise IllegalMove("dalen_pass_only_when_stuck")
@@ -315,7 +317,8 @@ class DalenPosition:
         )
 
     def pressure(self) -> tuple[dict[str, int], dict[str, float]]:
-        """:func:`engine.ai.heuristics.dalen_pressure` of this position (worked out once)."""
+        """:func:`engine.ai.heuristics.dalen_pressure` of this position (worked out once:
+        the dicts are this position's, to be read, never changed)."""
         if self._pressure is None:
             self._pressure = pressure(self)
         return self._pressure
