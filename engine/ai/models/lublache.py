@@ -153,6 +153,9 @@ def _work_out(
     return _Turn(bytes(colours), tuple(sorted(removals)), final)
 
 
+_LOOPS_KEPT = 50_000  # loops whose neighbourhood is remembered, per board size
+
+
 class _Masks:
     """Cells as bits of the loop finder's masks (:func:`engine.loops.cell_bit`) on one
     board size: what the cells a player's loops close to it are counted with."""
@@ -169,6 +172,8 @@ class _Masks:
     def next_to(self, loop: Loop) -> int:
         beside = self.beside.get(loop)
         if beside is None:
+            if len(self.beside) >= _LOOPS_KEPT:
+                self.beside.clear()  # a long-lived worker meets ever new loops
             beside = 0
             for cell in loop:
                 beside |= self.around[cell]
