@@ -210,9 +210,8 @@ class DalenPosition:
 
     @property
     def extra(self) -> dict[str, Any]:
-        colours = self.game.colors
-        seen = [colours[0]] * (self.seen & 1) + [colours[1]] * (self.seen >> 1)
-        return {"passes": self.passes, "seen": seen}
+        dark, light = self.game.colors
+        return {"passes": self.passes, "seen": ([], [dark], [light], [dark, light])[self.seen]}
 
     @property
     def options(self) -> dict[str, Any]:
@@ -370,10 +369,10 @@ def place(position: DalenPosition, cell: int) -> DalenPosition:
 def _doomed(child: DalenPosition, colour: int) -> int:
     """The enemy stones the mover's stagnant trees turn in ``child`` (after a placement)."""
     enemy = 3 - colour
-    others = child.masks[enemy]
-    own_leaves = child.leaf_mask(colour)
+    own, others = child.masks[colour], child.masks[enemy]
     legal = child.legal_mask(colour)
-    enemy_trees: list[tuple[int, int]] | None = None
+    own_leaves = -1  # worked out for the first stagnant tree that touches an enemy tree
+    enemy_trees: list[tuple[int, int]] = []
     doomed = 0
     for mask, near in child.trees[colour]:
         touching = near & others
@@ -381,13 +380,17 @@ def _doomed(child: DalenPosition, colour: int) -> int:
             continue
         if not child.variant and near & legal:
             continue  # it can still grow
-        count = (mask & own_leaves).bit_count()
-        if enemy_trees is None:
+        if own_leaves < 0:
+            own_leaves = child.leaf_mask(colour)
             enemy_leaves = child.leaf_mask(enemy)
-            enemy_trees = [(m, (m & enemy_leaves).bit_count()) for m, _ in child.trees[enemy]]
+            # a victim touches the mover's stones (touching is mutual)
+            enemy_trees = [
+                (m, (m & enemy_leaves).bit_count()) for m, n in child.trees[enemy] if n & own
+            ]
+        count = (mask & own_leaves).bit_count()
         victims = 0
         for enemy_mask, enemy_count in enemy_trees:
-            if enemy_mask & touching and enemy_count <= count and not enemy_mask & doomed:
+            if enemy_count <= count and enemy_mask & touching:
                 victims |= enemy_mask
         if victims and (not child.variant or _cannot_gain_leaves(child, colour, near, count)):
             doomed |= victims
