@@ -343,29 +343,30 @@ def _claims_after(
     neighbours: tuple[tuple[int, ...], ...],
 ) -> tuple[int, int, int, int]:
     """The claims and claimed points after stones went on ``placed``, from those before.
-    The points whose entry changed are the placed ones and some of their neighbours; a
-    claim that changed holds one of them or touches one (it may have split there, or
-    joined another), so the claims through those points and their neighbours are counted
-    before and after the move."""
-    changed = [p for point in placed for p in (point, *neighbours[point]) if before[p] != after[p]]
-    near = set(changed)
-    for point in changed:
-        near.update(neighbours[point])
+    A claim of one colour changes only where a point joins or leaves that colour's claimed
+    points (the placed points and some of their neighbours): it holds such a point or
+    touches one (it may have split there, or joined another). So the claims of that colour
+    through those points and their neighbours are counted before and after the move; the
+    rest are the same claims."""
     counts = [0, claims[0], claims[1]]
     points = [0, claims[2], claims[3]]
-    for touch, sign in ((before, -1), (after, 1)):
-        seen: set[int] = set()
-        for point in near:
-            bits = touch[point]
-            if (bits == 1 or bits == 2) and point not in seen:
-                counts[bits] += sign
-                _flood_claim(touch, neighbours, point, seen)
-    for point in dict.fromkeys(changed):
+    near: tuple[set[int], set[int], set[int]] = (set(), set(), set())
+    for point in {p for stone in placed for p in (stone, *neighbours[stone])}:
         old, new = before[point], after[point]
-        if old == 1 or old == 2:
-            points[old] -= 1
-        if new == 1 or new == 2:
-            points[new] += 1
+        if old == new:
+            continue
+        for bits, sign in ((old, -1), (new, 1)):
+            if bits == 1 or bits == 2:
+                points[bits] += sign
+                near[bits].add(point)
+                near[bits].update(neighbours[point])
+    for owner in (1, 2):
+        for touch, sign in ((before, -1), (after, 1)):
+            seen: set[int] = set()
+            for point in near[owner]:
+                if touch[point] == owner and point not in seen:
+                    counts[owner] += sign
+                    _flood_claim(touch, neighbours, point, seen)
     return counts[1], counts[2], points[1], points[2]
 
 
