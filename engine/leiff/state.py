@@ -111,6 +111,7 @@ class LeiffState:
         apply_action(table, seat, parsed, events)
         table.log.append([seat, str(parsed)])
         table.events = events
+        table.remember(events)
         return LeiffState(table)
 
     def view(self, seat: int | None) -> LeiffView:
@@ -235,6 +236,7 @@ class Leiff:
         events: list[Event] = []
         deal(table, events)
         table.events = events
+        table.remember(events)
         return LeiffState(table)
 
     def replay(

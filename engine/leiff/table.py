@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypedDict
 
 from engine.leiff.cards import Deck
-from engine.leiff.events import Event
+from engine.leiff.events import PUBLIC, Event, Said
 from engine.leiff.options import LeiffOptions
 from engine.reasons import reason as reason_text
 
@@ -96,6 +96,11 @@ class Table:
     history: list[list[int]] = field(default_factory=list)
     outcome: Outcome | None = None
     events: list[Event] = field(default_factory=list)
+    # what was said to everyone this round so far (from its deal on), each public event
+    # as its code and parameters: what a player may remember of the round (who took or
+    # threw away which card); the next deal starts it afresh. Without the events' English
+    # and data, so that views, which copy it, and the stored table stay small.
+    round_events: list[Said] = field(default_factory=list)
 
     @property
     def players(self) -> int:
@@ -144,6 +149,7 @@ class Table:
             history=[list(h) for h in self.history],
             outcome=self.outcome,
             events=[],
+            round_events=list(self.round_events),
         )
 
     # ---- small helpers used by the rules ----------------------------------------------
@@ -164,6 +170,21 @@ class Table:
         """The card left a hand: nobody tracks it in a hand any more."""
         for seen in self.known:
             seen.discard(card_id)
+
+    def remember(self, events: list[Event]) -> None:
+        """Add what the public ones of an action's ``events`` said to the round's memory;
+        a deal among them starts it afresh, with the deal's."""
+        public = [e for e in events if e["audience"] == PUBLIC]
+        deals = [i for i, e in enumerate(public) if e["kind"] == "deal"]
+        said: list[Said] = [
+            {"code": e["code"], "params": e["params"]}
+            for e in public[deals[-1] if deals else 0 :]
+            if "code" in e
+        ]
+        if deals:
+            self.round_events = said
+        elif said:
+            self.round_events = [*self.round_events, *said]
 
     def reveal_to_all(self, card_id: int) -> None:
         for seen in self.known:
@@ -220,6 +241,7 @@ class Table:
             "history": self.history,
             "outcome": None if self.outcome is None else self.outcome.to_dict(),
             "events": self.events,
+            "round_events": self.round_events,
         }
 
     def to_json(self) -> str:
@@ -272,4 +294,6 @@ class Table:
             history=[list(h) for h in data["history"]],
             outcome=None if outcome is None else Outcome.from_dict(outcome),
             events=data["events"],
+            # stored before the view remembered the round: it remembers from the next deal
+            round_events=list(data.get("round_events", [])),
         )

@@ -2,7 +2,9 @@
 
 A view is a projection of the truth through one viewer's knowledge: a hand slot shows its
 card only if that viewer tracks the physical card in it (``Table.known``), or once the round
-is over and every hand has been revealed.
+is over and every hand has been revealed. Besides the last action's events it may see, a
+view holds what the round's public events said since the deal (``round_events``, each a code
+and its parameters): what everyone at the table was told, the same for every viewer.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any, Required, TypedDict, TypeVar, cast
 
-from engine.leiff.events import Event, visible_to
+from engine.leiff.events import Event, Said, visible_to
 from engine.leiff.options import OptionsDict
 from engine.leiff.rules import legal_actions, out_of_turn_actions
 from engine.leiff.scoring import Drinks, ledger, seat_totals, unit_totals
@@ -93,6 +95,7 @@ class LeiffView(TypedDict):
     round_over: bool
     outcome: OutcomeDict | None
     events: list[Event]
+    round_events: list[Said]  # what the round's public events said so far (every viewer's)
 
 
 def owners(t: Table) -> list[int]:
@@ -187,6 +190,16 @@ def _json_copy(value: object) -> object:
     return copy.deepcopy(value)
 
 
+def said_copy(item: Said) -> Said:
+    """A copy of something said (see :func:`json_copy`), a little quicker for the round's
+    memory, whose parameters are mostly a seat, a slot and a card."""
+    params = {
+        key: value if isinstance(value, str | int) else json_copy(value)
+        for key, value in item["params"].items()
+    }
+    return {"code": item["code"], "params": params}
+
+
 def view(t: Table, viewer: int | None) -> LeiffView:
     """Everything ``viewer`` (a seat, or None for the channel) may know right now."""
     if viewer is not None and not (isinstance(viewer, int) and 0 <= viewer < t.players):
@@ -235,4 +248,5 @@ def view(t: Table, viewer: int | None) -> LeiffView:
         "round_over": revealed,
         "outcome": None if t.outcome is None else outcome_dict(t.outcome),
         "events": [json_copy(e) for e in t.events if visible_to(e, viewer)],
+        "round_events": [said_copy(e) for e in t.round_events],
     }

@@ -29,7 +29,7 @@ from engine.leiff.rules import apply, apply_owned, owner_actions
 from engine.leiff.state import LeiffState
 from engine.leiff.table import Table
 from tests.ai.test_leiff_bot import ViewOnly
-from tests.leiff.helpers import stacked
+from tests.leiff.helpers import hidden_shuffled, stacked
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -64,27 +64,6 @@ def _owner_moments(states: list[LeiffState]) -> list[tuple[LeiffState, int]]:
             if can_sample(view) and seat in view["waiting_for"]["owners"]:
                 moments.append((state, seat))
     return moments
-
-
-def _hidden_shuffled(state: LeiffState, seat: int, rng: random.Random) -> LeiffState:
-    """The same table with the cards ``seat`` cannot see dealt differently among
-    themselves: its unknown slots, the other hands' unknown slots, a card held unseen,
-    the discard pile under its top and the draw pile."""
-    data = state.to_dict()
-    table = Table.from_dict(data)
-    visible = {card for hand in table.hands for card in hand if card in table.known[seat]}
-    if table.discard:
-        visible.add(table.discard[-1])
-    if table.holding is not None and (table.hold_source == "discard" or table.turn == seat):
-        visible.add(table.holding)
-    hidden = sorted(set(table.all_card_ids()) - visible)
-    labels = [data["labels"][card] for card in hidden]
-    rng.shuffle(labels)
-    new_labels = list(data["labels"])
-    for card, label in zip(hidden, labels, strict=True):
-        new_labels[card] = label
-    data["labels"] = new_labels
-    return get_game("leiff").from_json(data)
 
 
 def test_a_sampled_world_agrees_with_the_view() -> None:
@@ -134,7 +113,7 @@ def test_a_seats_decision_is_a_function_of_its_own_view(
     states = _sensible_table(players, seed, OPTION_SETS[options])
     moments = _owner_moments(states[:120])
     state, seat = moments[pick % len(moments)]
-    other = _hidden_shuffled(state, seat, random.Random(shuffle))
+    other = hidden_shuffled(state, seat, random.Random(shuffle))
     assert other.view(seat) == state.view(seat)
     # through a stand-in that hands out nothing but the view
     spy = ViewOnly(other)
@@ -153,7 +132,7 @@ def test_searched_decisions_stay_the_same_with_other_hidden_cards() -> None:
             continue
         mine = search_decide(state.view(seat), worlds=4)
         for shuffle in range(2):
-            other = _hidden_shuffled(state, seat, random.Random(shuffle))
+            other = hidden_shuffled(state, seat, random.Random(shuffle))
             assert other.view(seat) == state.view(seat)
             assert search_decide(other.view(seat), worlds=4) == mine
         compared += 1
@@ -162,7 +141,7 @@ def test_searched_decisions_stay_the_same_with_other_hidden_cards() -> None:
 
 def test_hidden_cards_shuffled_really_differ() -> None:
     state = stacked([["12", "1", "5", "9"], ["3", "4", "6", "7"]], "5", ["2", "8", "10"])
-    other = _hidden_shuffled(state, 0, random.Random(1))
+    other = hidden_shuffled(state, 0, random.Random(1))
     assert other.view(0) == state.view(0)
     assert other.hands != state.hands
 

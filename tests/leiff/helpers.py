@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from typing import Any
 
 from engine import get_game
 from engine.leiff import LeiffState
+from engine.leiff.table import Table
 
 GAME = get_game("leiff")
 
@@ -49,3 +51,24 @@ def look_everyone(state: LeiffState, slots: tuple[int, int] = (1, 2)) -> LeiffSt
         for slot in slots:
             state = state.play(seat, f"look {slot}")
     return state
+
+
+def hidden_shuffled(state: LeiffState, seat: int, rng: random.Random) -> LeiffState:
+    """The same table with the cards ``seat`` cannot see dealt differently among
+    themselves: its unknown slots, the other hands' unknown slots, a card held unseen,
+    the discard pile under its top and the draw pile."""
+    data = state.to_dict()
+    table = Table.from_dict(data)
+    visible = {card for hand in table.hands for card in hand if card in table.known[seat]}
+    if table.discard:
+        visible.add(table.discard[-1])
+    if table.holding is not None and (table.hold_source == "discard" or table.turn == seat):
+        visible.add(table.holding)
+    hidden = sorted(set(table.all_card_ids()) - visible)
+    labels = [data["labels"][card] for card in hidden]
+    rng.shuffle(labels)
+    new_labels = list(data["labels"])
+    for card, label in zip(hidden, labels, strict=True):
+        new_labels[card] = label
+    data["labels"] = new_labels
+    return GAME.from_json(data)

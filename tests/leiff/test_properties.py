@@ -35,7 +35,15 @@ class Tracker:
         self.players = players
         self.audiences: list[int | str] = [*range(players), SPECTATOR]
         self.memory: dict[int | str, list[list[str | None]]] = {}
+        # the round's public events since its deal: what every view must remember of it
+        self.public: list[dict] = []
         self.reset([4] * players)
+
+    def hear(self, item: dict) -> None:
+        if item["kind"] == "deal":
+            self.public = []
+        if item["audience"] == "all":
+            self.public.append({"code": item["code"], "params": item["params"]})
 
     def reset(self, sizes: list[int]) -> None:
         self.memory = {a: [[None] * size for size in sizes] for a in self.audiences}
@@ -88,6 +96,7 @@ def check_events(before: LeiffState, after: LeiffState, actor: int, tracker: Tra
     """Apply the action's events to the tracker, checking each against its audience."""
     tops = {before.view(None)["discard_top"], after.view(None)["discard_top"]}
     for item in after.events:
+        tracker.hear(item)
         audience = item["audience"]
         if audience != "all":
             assert audience, "an event without audience"
@@ -127,6 +136,8 @@ def check_views(state: LeiffState, tracker: Tracker) -> None:
         if seat is None:
             assert view["legal_actions"] == [] and view["default_action"] is None
             assert all(e["audience"] == "all" for e in view["events"])
+        # the round's memory: exactly the public events since the deal, for every viewer
+        assert view["round_events"] == tracker.public, who
 
 
 options_strategy = st.fixed_dictionaries(
@@ -155,6 +166,7 @@ def test_random_games_never_leak_and_stay_consistent(options, players, seed, out
     rng = random.Random(seed)
     tracker = Tracker(players)
     for item in state.events:
+        tracker.hear(item)
         for who in tracker.audiences:
             if tracker.reaches(item, who):
                 tracker.apply(item, who)
