@@ -12,8 +12,8 @@ from the same view are the same worlds, whatever the hidden truth of the real ta
 search built on them (:mod:`engine.ai.leiff_search`) is a function of the view.
 
 Another seat's unseen cards lean to low ones as far as that seat is taken to play
-sensibly (:func:`care`, read from its past round scores and the high cards seen in its
-hand): a random seat's hand does not sink. What the view does not say is guessed plainly: another seat is assumed to know the first
+sensibly (:func:`care`, read from its past round scores and what it did this round in
+everyone's sight): a random seat's hand does not sink. What the view does not say is guessed plainly: another seat is assumed to know the first
 two slots of its hand (what it saw at the deal), nobody's knowledge of the other hands is
 modelled, Magier doublings and exchanges still to settle are not modelled, and the deck is
 the default deck (the only one a server plays with).
@@ -45,13 +45,23 @@ OTHER_HAND_SHIFT = (-0.55, -1.3, -1.85, -2.3, -2.7, -3.0, -3.3, -3.7, -4.0)
 TILT_STEPS = 16
 # Cards dealt to a hand (what a hand that never sinks holds, on average: four of the deck's).
 DEALT = 4
-# How many rounds of evidence the prior (every seat plays sensibly) is worth in :func:`care`.
+# How many rounds of evidence the prior is worth in :func:`care`, and the care it stands
+# for: a seat nothing is known of yet is taken to play a fifth of its choices carelessly.
+# Measured on first rounds (3 seats, hard's 12 worlds, the same deals): against random
+# seats the search scored 17.7 a round where it had scored 19.6 with a prior of 1 (138
+# rounds), against sensible seats no worse (62 rounds); see docs/ai.md.
 CARE_PRIOR_ROUNDS = 1.0
-# A card of at least this value that the viewer sees in another seat's hand counts as
-# KEPT_WEIGHT rounds of evidence that the seat plays carelessly (a sensible seat takes only
-# low cards from the pile: the cards others see in its hand are those it took).
-KEPT_HIGH = 7
-KEPT_WEIGHT = 0.5
+CARE_PRIOR = 0.8
+# What a seat did this round that a sensible player does not (read from the round's
+# public events, ``view["round_events"]``): take a card of at least CARELESS_TAKE from the
+# discard pile (the sensible bot takes 3 or less; the searching seats took a card of 7 or
+# more at about 1 turn in 40, random seats at 1 in 6), or throw away a drawn card of at
+# most CARELESS_THROW (a card lower than any unknown slot's worth: never seen from the
+# sensible or searching seats, at 1 turn in 30 from random seats). Each such act counts
+# as CARELESS_WEIGHT rounds of evidence of care 0.
+CARELESS_TAKE = 7
+CARELESS_THROW = 3
+CARELESS_WEIGHT = 1.0
 # The least gap between a random hand and the viewer's own mean that :func:`care` divides by.
 CARE_MIN_GAP = 4.0
 
@@ -91,21 +101,41 @@ def unseen_cards(view: LeiffView, deck: Deck | None = None) -> list[str]:
     return sorted(pool.elements())
 
 
+def careless_acts(view: LeiffView, values: dict[str, int]) -> list[int]:
+    """How many times each seat did this round what a sensible player does not (see
+    ``CARELESS_TAKE``), read from the round's public events."""
+    acts = [0] * view["players"]
+    for said in view["round_events"]:
+        code = said["code"]
+        if code not in ("take", "discard"):
+            continue
+        params = said["params"]
+        seat, label = params.get("player"), params.get("card")
+        if not isinstance(seat, int) or not isinstance(label, str) or label not in values:
+            continue
+        value = values[label]
+        # a "discard" is always of a drawn card: a card taken from the pile goes into a slot
+        if (code == "take" and value >= CARELESS_TAKE) or (
+            code == "discard" and value <= CARELESS_THROW
+        ):
+            acts[seat] += 1
+    return acts
+
+
 def care(view: LeiffView, deck: Deck | None = None) -> list[float]:
     """How sensibly each seat is taken to play, from 0 (like a random seat: its hand does
     not sink, it calls Leiff at random) to 1 (like the sensible bot, whose hand sinks as
     ``OTHER_HAND_SHIFT`` says), read from what everyone at the table has seen: the round
-    scores of the match (the view's ``history``) and the high cards the view shows in
-    that seat's hand.
+    scores of the match (the view's ``history``) and what the seat did this round in
+    everyone's sight (the view's ``round_events``: :func:`careless_acts`).
 
     A seat's past rounds are placed between two marks: a hand of four cards of the deck
     (the deck's mean, 24 points in the base game: what a hand that never sinks scores)
     and the viewer's own mean over the same rounds: ``(random - seat) / (random - own)``,
-    clamped to [0, 1]. The prior, every seat plays sensibly, counts as
-    ``CARE_PRIOR_ROUNDS`` rounds, so a first round is played as before and one bad round
-    does not turn a good player into a random one; each card of ``KEPT_HIGH`` or more
-    shown in the seat's hand adds ``KEPT_WEIGHT`` rounds of care 0. The viewer itself
-    is 1."""
+    clamped to [0, 1]. The prior, care ``CARE_PRIOR`` (a seat nothing is known of plays
+    mostly sensibly), counts as ``CARE_PRIOR_ROUNDS`` rounds, so one bad round does not
+    turn a good player into a random one; each careless act this round adds
+    ``CARELESS_WEIGHT`` rounds of care 0. The viewer itself is 1."""
     me = view["viewer"]
     history = view["history"]
     out = [1.0] * view["players"]
@@ -118,17 +148,14 @@ def care(view: LeiffView, deck: Deck | None = None) -> list[float]:
     rounds = len(history)
     own = sum(row[me] for row in history) / rounds if rounds else 0.0
     gap = max(random_hand - own, CARE_MIN_GAP)
+    acts = careless_acts(view, values)
     for seat in range(view["players"]):
         if seat == me:
             continue
         mean = sum(row[seat] for row in history) / rounds if rounds else 0.0
         measured = min(1.0, max(0.0, (random_hand - mean) / gap)) if rounds else 0.0
-        # high cards the viewer sees in that hand (taken from the pile where all could see)
-        kept = sum(
-            1 for label in view["hands"][seat] if label is not None and values[label] >= KEPT_HIGH
-        )
-        weight = CARE_PRIOR_ROUNDS + rounds + KEPT_WEIGHT * kept
-        out[seat] = (CARE_PRIOR_ROUNDS + rounds * measured) / weight
+        weight = CARE_PRIOR_ROUNDS + rounds + CARELESS_WEIGHT * acts[seat]
+        out[seat] = (CARE_PRIOR_ROUNDS * CARE_PRIOR + rounds * measured) / weight
     return out
 
 

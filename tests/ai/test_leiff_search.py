@@ -21,7 +21,15 @@ from engine.ai.leiff_search import (
     search_action,
     search_decide,
 )
-from engine.ai.leiff_worlds import can_sample, care, sample_world, unseen_cards
+from engine.ai.leiff_worlds import (
+    CARE_PRIOR,
+    CARELESS_WEIGHT,
+    can_sample,
+    care,
+    careless_acts,
+    sample_world,
+    unseen_cards,
+)
 from engine.leiff.actions import parse_action
 from engine.leiff.cards import load_default_deck
 from engine.leiff.events import unworded
@@ -29,7 +37,7 @@ from engine.leiff.rules import apply, apply_owned, owner_actions
 from engine.leiff.state import LeiffState
 from engine.leiff.table import Table
 from tests.ai.test_leiff_bot import ViewOnly
-from tests.leiff.helpers import hidden_shuffled, stacked
+from tests.leiff.helpers import hidden_shuffled, play, stacked
 
 OPTION_SETS: list[dict[str, Any]] = [
     {},
@@ -202,9 +210,10 @@ def _with_history(view: Any, history: list[list[int]]) -> Any:
     return view
 
 
-def test_every_seat_is_taken_to_play_sensibly_before_a_round_is_scored() -> None:
+def test_before_anything_is_known_every_other_seat_is_taken_at_the_priors_care() -> None:
     state = stacked([["12", "1", "5", "9"], ["3", "4", "6", "7"], ["2", "2", "8", "8"]], "5")
-    assert care(state.view(0)) == [1.0, 1.0, 1.0]
+    assert care(state.view(0)) == [1.0, CARE_PRIOR, CARE_PRIOR]
+    assert 0.5 < CARE_PRIOR <= 1.0  # mostly sensible: most players are
 
 
 def test_a_seat_whose_rounds_scored_like_a_random_hand_is_taken_to_play_carelessly() -> None:
@@ -213,19 +222,36 @@ def test_a_seat_whose_rounds_scored_like_a_random_hand_is_taken_to_play_careless
     view = _with_history(state.view(0), [[10, 26, 12], [8, 31, 9], [12, 25, 11]])
     sense = care(view)
     assert sense[0] == 1.0
-    assert sense[1] == 0.25  # the prior (one round's worth of "sensible") against three rounds
+    # the prior (one round's worth of CARE_PRIOR) against three rounds of care 0
+    assert sense[1] == CARE_PRIOR / 4
     assert sense[2] > 0.9
     # the same scores seen from seat 2's chair: seat 0 plays as well as seat 2 does
-    assert care(_with_history(state.view(2), view["history"]))[0] == 1.0
+    assert care(_with_history(state.view(2), view["history"]))[0] == (CARE_PRIOR + 3) / 4
 
 
-def test_a_high_card_seen_in_another_hand_counts_against_its_care() -> None:
-    state = stacked([["12", "1", "5", "9"], ["3", "4", "6", "7"], ["2", "2", "8", "8"]], "5")
+def test_taking_a_high_card_or_throwing_away_a_low_drawn_one_counts_against_care() -> None:
+    state = stacked(
+        [["12", "1", "5", "9"], ["3", "4", "6", "7"], ["2", "2", "8", "8"]], "11", ["1", "10"]
+    )
+    # seat 0 takes the 11 (a sensible seat takes 3 or less), seat 1 draws the 1 and throws
+    # it away, seat 2 draws the 10 and throws it away (as a sensible seat would)
+    state = play(state, (0, "take"), (0, "swap 2"), (1, "draw"), (1, "discard"))
+    state = play(state, (2, "draw"), (2, "discard"))
+    for seat in range(3):
+        assert careless_acts(state.view(seat), load_default_deck().values()) == [1, 1, 0]
+    sense = care(state.view(2))
+    assert sense[0] == sense[1] == CARE_PRIOR / (1 + CARELESS_WEIGHT) and sense[2] == 1.0
+    assert care(state.view(0))[2] == CARE_PRIOR
+
+
+def test_taking_a_low_card_or_a_high_card_seen_in_a_hand_leaves_care_alone() -> None:
+    state = stacked([["12", "1", "5", "9"], ["3", "4", "6", "7"], ["2", "2", "8", "8"]], "2")
+    state = play(state, (0, "take"), (0, "swap 1"))
+    assert care(state.view(1)) == [CARE_PRIOR, 1.0, CARE_PRIOR]
+    # a high card the viewer saw in another hand (by an 8, say) is no sign of carelessness
     view = copy.deepcopy(state.view(0))
-    view["hands"][1][0] = "11"  # say seat 1 took an 11 from the discard pile
-    view["hands"][2][0] = "2"
-    sense = care(view)
-    assert sense[1] < 1.0 and sense[2] == 1.0
+    view["hands"][1][0] = "11"
+    assert care(view) == [1.0, CARE_PRIOR, CARE_PRIOR]
 
 
 def test_a_careless_seats_unseen_cards_are_dealt_without_the_lean_to_low_ones() -> None:
