@@ -48,8 +48,9 @@ DEALT = 4
 # How many rounds of evidence the prior is worth in :func:`care`, and the care it stands
 # for: a seat nothing is known of yet is taken to play a fifth of its choices carelessly.
 # Measured on first rounds (3 seats, hard's 12 worlds, the same deals): against random
-# seats the search scored 17.7 a round where it had scored 19.6 with a prior of 1 (138
-# rounds), against sensible seats no worse (62 rounds); see docs/ai.md.
+# seats the search scored 17.4 a round where it had scored 19.1 with a prior of 1 (242
+# rounds); against sensible seats it lost +0.9 ± 1.1 points of its lead (109 rounds, within
+# the noise; 0.6 gained a little more against random seats and lost more); see docs/ai.md.
 CARE_PRIOR_ROUNDS = 1.0
 CARE_PRIOR = 0.8
 # What a seat did this round that a sensible player does not (read from the round's
