@@ -15,7 +15,7 @@ from functools import cache
 
 from engine.ai.heuristics import captures_first
 from engine.ai.models.lefe import LefeModel, evaluate
-from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
+from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning, SearchSettings
 from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, Outcome
 from engine.errors import IllegalMove
 from engine.hexgrid import hex_grid
@@ -297,6 +297,13 @@ def describe_move(move: str) -> Phrase:
     return _CAPTURE(cell=capture[1], tree=capture[2])
 
 
+def _narrow(positions: int, seconds: float) -> AlphaBetaSettings:
+    """Alpha-beta to the end of the game within ``positions`` and ``seconds``."""
+    return AlphaBetaSettings(
+        max_depth=40, max_nodes=positions, time_limit=seconds, draw_value=DRAW_VALUE
+    )
+
+
 SPEC = GameSpec(
     name="lefe",
     title=Text("game.lefe.title", "Lefe"),
@@ -340,28 +347,38 @@ SPEC = GameSpec(
         orderer=captures_first,
         model=LefeModel.from_state,
         # Lefe's games are decided in their last placements, where a one-ply look cannot
-        # see that the leader's forced placements will merge its own trees: with at most 16
-        # moves left to choose from, normal reads ahead with alpha-beta as deep as 4,000
-        # positions allow (up to eight plies, well under a second), and hard, which must
-        # never read less than normal, as deep as 12,000 allow.
+        # see that the leader's forced placements will merge its own trees. With at most
+        # 16 moves left to choose from, every level but beginner first reads the rest of
+        # the game exactly (engine.ai.endsolver: a proven win is played, a proven loss
+        # avoided while another move is not proven lost), then reads on with alpha-beta as
+        # deep as its positions allow (easy keeps its short Monte Carlo search). The
+        # search's model (about 30,000 positions a CPU second) makes this affordable.
         levels={
+            "easy": LevelTuning(
+                narrow_below=16,
+                narrow=SearchSettings(max_iterations=60, time_limit=0.5, scan_depth=0),
+                solve_nodes=8_000,
+            ),
             "normal": LevelTuning(
                 narrow_below=16,
-                narrow=AlphaBetaSettings(
-                    max_depth=8, max_nodes=4_000, time_limit=1.5, draw_value=DRAW_VALUE
-                ),
+                narrow=_narrow(40_000, 1.5),
+                solve_nodes=30_000,
+                solve_share=0.3,
             ),
             "hard": LevelTuning(
                 narrow_below=16,
-                narrow=AlphaBetaSettings(
-                    max_depth=10, max_nodes=12_000, time_limit=4.5, draw_value=DRAW_VALUE
-                ),
+                narrow=_narrow(100_000, 4.5),
+                solve_nodes=80_000,
+                solve_share=0.3,
             ),
+            # master reads as deep as 1.6 s of the model allow: four plies in the middle
+            # game, five late (three in the opening's 70-90 moves)
             "master": LevelTuning(
+                changes={"max_depth": 6, "max_nodes": 80_000},
                 narrow_below=16,
-                narrow=AlphaBetaSettings(
-                    max_depth=12, max_nodes=20_000, time_limit=1.6, draw_value=DRAW_VALUE
-                ),
+                narrow=_narrow(60_000, 1.6),
+                solve_nodes=40_000,
+                solve_share=0.3,
             ),
         },
     ),
