@@ -147,7 +147,7 @@ def test_a_seeded_monte_carlo_search_reads_the_model_as_it_reads_the_engine() ->
 
 @pytest.mark.parametrize("level", ["easy", "normal", "master"])
 def test_every_level_plays_the_move_it_played_on_the_engines_state(
-    level: str, monkeypatch: pytest.MonkeyPatch
+    level: str, monkeypatch: pytest.MonkeyPatch, stopped_clock: None
 ) -> None:
     positions = _search_positions()[1::4]
     on_model = [

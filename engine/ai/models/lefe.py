@@ -24,6 +24,7 @@ and :func:`evaluate` equals :func:`engine.ai.heuristics.lefe_evaluator`.
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -80,6 +81,17 @@ def _open_bits(cells: bytes | bytearray, cell: int, pairs: tuple[tuple[int, int]
         if colour and colour == cells[b]:
             bits &= ~colour  # colour codes 1 and 2 are their own bits
     return bits
+
+
+def _enemy_labels(model: LefeModel, owner: int, stones: Iterable[int]) -> set[int]:
+    """The labels of the trees of the other colour next to ``stones`` (of ``owner``)."""
+    cells, labels, neighbours = model.cells, model.labels, model._board.neighbours
+    return {
+        labels[nb]
+        for stone in stones
+        for nb in neighbours[stone]
+        if cells[nb] and cells[nb] != owner
+    }
 
 
 class LefeModel:
@@ -281,13 +293,7 @@ class LefeModel:
         found = touching.get(tree)
         if found is None:
             owner, _, _, stones = self.trees[tree]
-            cells, labels, neighbours = self.cells, self.labels, self._board.neighbours
-            found = touching[tree] = {
-                labels[nb]
-                for stone in stones
-                for nb in neighbours[stone]
-                if cells[nb] and cells[nb] != owner
-            }
+            found = touching[tree] = _enemy_labels(self, owner, stones)
         return found
 
     def _copy(self) -> LefeModel:

@@ -31,7 +31,7 @@ from typing import Any
 
 from engine.board import BoardGame, BoardState, Outcome
 from engine.hexgrid import HexGrid, hex_grid
-from engine.les import final_outcome, neighbour_sets, owned_holes
+from engine.les_holes import final_outcome, neighbour_sets, owned_holes
 
 STONE = 4  # a point's entry when a stone stands on it (above every set of colour bits)
 _BOTH = 3  # an empty point touching both colours: a first placement for either side

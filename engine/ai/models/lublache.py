@@ -328,6 +328,18 @@ class LublachePosition:
         if self._pie and self.ply == 1:
             yield SWAP
 
+    def _refusal(self, move: str) -> IllegalMove:
+        """Why the rules refuse the stone on ``move``, in the engine's words: the search
+        never plays a refused move, so the engine's own position is built only here."""
+        names, colours = self.grid.names, self.game.colors
+        stones = {names[c]: colours[code - 1] for c, code in enumerate(self.cells) if code}
+        state = self.game.position(self.size, stones, colours[self._code - 1])
+        try:
+            state.play(move)
+        except IllegalMove as refused:
+            return refused
+        raise AssertionError(f"the model refused {move!r}, which the engine allows")
+
     def play(self, move: str) -> LublachePosition:
         """The position after the legal ``move`` (IllegalMove for any other)."""
         if self.outcome is not None:
@@ -354,7 +366,7 @@ class LublachePosition:
             raise IllegalMove("not_a_cell", text=move)
         turn = self._turn_at(cell)
         if turn is None:
-            raise IllegalMove("lublache_refused", cell=move)
+            raise self._refusal(move)
         mover = self._code
         groups = self._groups
         removed: tuple[int, ...] = ()
