@@ -50,17 +50,26 @@ def clock_after(
     it ``shows`` what it should. The clock is redrawn once a second: the first redraw
     after the shift may come before this reads it (a loaded machine) or a while after, so
     this waits for the text expected, not for a change (a tick between the shift and a
-    read of the text "before" it left nothing to change: the test timed out)."""
-    driver.execute_script(
-        """
-        if (!window.realNow) window.realNow = Date.now.bind(Date);
-        const shift = arguments[0] * 1000;
-        Date.now = () => window.realNow() + shift;
-        """,
-        shift,
-    )
+    read of the text "before" it left nothing to change: the test timed out). The shift is
+    set again at every look (the same shift: the browser's time still runs): a document
+    loaded after the first shift had lost it (once, on a loaded machine, the clock went on counting real time)."""
+
+    def shift_time() -> None:
+        driver.execute_script(
+            """
+            if (!window.realNow) window.realNow = Date.now.bind(Date);
+            const shift = arguments[0] * 1000;
+            Date.now = () => window.realNow() + shift;
+            """,
+            shift,
+        )
+
+    shift_time()
 
     def shown() -> str | None:
+        # again on every look: a page that loaded anew since (the table opening after its
+        # start page, late on a loaded machine) reads the real time until then
+        shift_time()
         text = read(driver)
         return text if text is not None and shows(text) else None
 
