@@ -462,6 +462,11 @@ def markdown_table(table: LadderTable) -> list[str]:
 
 # A level's strength is shown to members only once it rests on this many games.
 MIN_STRENGTH_GAMES = 100
+# ... and only once its 95 % interval is at most this wide (Elo, low to high): the levels
+# are meant to stand about 200 apart, so a wider interval cannot tell a level from its
+# neighbours (Dalen's easy, 184 games against random joined to the reference by a handful
+# of master's games, read 1443 with 823-2063: a number, not a measurement).
+MAX_STRENGTH_SPREAD = 400
 
 
 def strength_data(
@@ -470,11 +475,13 @@ def strength_data(
     scale: float = 1.0,
     size: str = "default",
     min_games: int = MIN_STRENGTH_GAMES,
+    max_spread: float = MAX_STRENGTH_SPREAD,
 ) -> dict[str, dict[str, dict[str, int]]]:
     """Each offered level's fitted strength per game, for the bot to show with its levels:
     ``{game: {level: {"elo", "low", "high", "games"}}}``, from the tables at ``scale`` (1:
     the real players) and ``size`` that include the reference (the anchor, 1500), for the
-    levels that played at least ``min_games`` games there."""
+    levels that played at least ``min_games`` games there and whose interval is at most
+    ``max_spread`` Elo wide."""
     found: dict[str, dict[str, dict[str, int]]] = {}
     for table in ladder_tables(records):
         if table.scale != scale or table.size != board_size(table.game, size):
@@ -486,7 +493,7 @@ def strength_data(
                 continue
             rating = table.fit.rating(player)
             games = sum(score.games for (who, _), score in table.scores.items() if who == player)
-            if games < min_games:
+            if games < min_games or rating.high - rating.low > max_spread:
                 continue
             found.setdefault(table.game, {})[player] = {
                 "elo": round(rating.elo),

@@ -100,7 +100,11 @@ def test_the_levels_strength_is_written_for_the_bot_from_the_fit(
     assert ladder.strength_data(records) == {}
     # too few games to show to members: nothing
     assert ladder.strength_data(records, scale=SCALE, size="smallest") == {}
-    data = ladder.strength_data(records, scale=SCALE, size="smallest", min_games=0)
+    # a handful of games a pairing: intervals far too wide to show members
+    assert ladder.strength_data(records, scale=SCALE, size="smallest", min_games=0) == {}
+    data = ladder.strength_data(
+        records, scale=SCALE, size="smallest", min_games=0, max_spread=float("inf")
+    )
     assert set(data) == {"lefe"} and set(data["lefe"]) == set(LEVEL_NAMES)
     for level, entry in data["lefe"].items():
         rating = table.fit.rating(level)
