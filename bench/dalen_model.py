@@ -56,7 +56,7 @@ def children_per_second(positions: list[BoardState], model: bool) -> tuple[int, 
         for move in root.legal_moves():
             child = root.play(move)
             if child.outcome is None:
-                dalen_evaluator(child, mover)  # type: ignore[arg-type]
+                dalen_evaluator(child, mover)  # type: ignore[arg-type]  # the model stands in for an engine Position (the evaluator reads either)
             count += 1
     return count, time.process_time() - started
 
