@@ -25,7 +25,8 @@ from .models import (
     SimSelectOption,
     SimUser,
 )
-from .state import RequestRecord, RouteFault
+from .ratelimits import RouteFault
+from .state import RequestRecord
 
 __all__ = [
     "BotFactory",

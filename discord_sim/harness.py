@@ -60,9 +60,10 @@ from .models import (
     SimUser,
     fresh_token,
 )
+from .ratelimits import RouteFault
 from .server import SimServer
 from .spec import Violation, contract, interaction_violations
-from .state import RequestRecord, RouteFault, SimState
+from .state import RequestRecord, SimState
 
 BotFactory = Callable[[], discord.Client]
 

@@ -16,12 +16,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from .thread_model import HAS_THREAD_FLAG, ThreadInfo, thread_payload
-
-if TYPE_CHECKING:  # the state imports these models
-    from .state import SimState
+from .thread_model import HAS_THREAD_FLAG, ThreadInfo
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 
@@ -722,7 +719,7 @@ class SimChannel:
     position: int = 0
     all_messages: list[SimMessage] = field(default_factory=list)
     #: For a thread: its parent, owner, archive state and members (None for other channels).
-    thread: ThreadInfo | None = None
+    thread: ThreadInfo[SimChannel] | None = None
 
     @property
     def is_dm(self) -> bool:
@@ -805,6 +802,48 @@ class SimChannel:
         return f"SimChannel({self.name!r}, id={self.id}, type={self.type})"
 
 
+def thread_payload(channel: SimChannel, *, member_of: int | None = None) -> dict[str, Any]:
+    """A thread as Discord sends it (``ThreadResponse``); ``member_of``: the user whose
+    thread member object is included when they are a member (the bot's, in THREAD_CREATE)."""
+    info = channel.thread
+    assert info is not None and channel.guild is not None
+    payload: dict[str, Any] = {
+        "id": str(channel.id),
+        "type": channel.type,
+        "guild_id": str(channel.guild.id),
+        "parent_id": str(info.parent.id),
+        "owner_id": str(info.owner_id),
+        "name": channel.name,
+        "last_message_id": str(info.last_message_id) if info.last_message_id else None,
+        "rate_limit_per_user": 0,
+        "flags": 0,
+        "message_count": info.message_count,
+        "member_count": min(len(info.members), 50),
+        "total_message_sent": info.total_message_sent,
+        "thread_metadata": info.metadata(),
+    }
+    if member_of is not None and member_of in info.members:
+        payload["member"] = info.member_payload(channel.id, member_of)
+    return payload
+
+
+class GuildOwner(Protocol):
+    """What a guild asks of the simulator's state that owns it (``SimState``, which builds
+    on these models): new channels and members are made, and announced, there."""
+
+    def add_text_channel(self, guild: SimGuild, name: str) -> SimChannel: ...
+
+    def add_member(
+        self,
+        guild: SimGuild,
+        user: SimUser,
+        *,
+        manage_guild: bool = False,
+        administrator: bool = False,
+        nick: str | None = None,
+    ) -> SimMember: ...
+
+
 @dataclass(eq=False)
 class SimGuild:
     """A server with text channels, roles and members."""
@@ -813,7 +852,7 @@ class SimGuild:
     name: str
     owner: SimUser
     #: The ``SimState`` that owns this guild (new channels and members go through it).
-    state: SimState | None = field(repr=False, default=None)
+    state: GuildOwner | None = field(repr=False, default=None)
     channels: list[SimChannel] = field(default_factory=list)
     members: dict[int, SimMember] = field(default_factory=dict)
     roles: list[SimRole] = field(default_factory=list)
@@ -840,7 +879,7 @@ class SimGuild:
         except KeyError:
             raise LookupError(f"user {user_id} is not a member of guild {self.name!r}") from None
 
-    def _state(self) -> SimState:
+    def _state(self) -> GuildOwner:
         if self.state is None:
             raise RuntimeError(f"guild {self.name!r} belongs to no simulator state")
         return self.state

@@ -33,10 +33,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from .state import RouteFault
+from typing import Any
 
 #: Discord's global limit: requests per second per bot token.
 GLOBAL_LIMIT = 50
@@ -232,6 +229,25 @@ def _bucket_headers(rule: BucketRule, window: _Window, reset_after: float) -> di
         "X-RateLimit-Reset-After": f"{reset_after:.3f}",
         "X-RateLimit-Bucket": bucket_hash(rule),
     }
+
+
+@dataclass
+class RouteFault:
+    """A planned failure: the next ``remaining`` requests matching the route get ``status``
+    (status 0: they are carried out as usual, and their answer comes back only after
+    ``answer_after`` seconds, as when Discord is slow to answer what it has done)."""
+
+    method: str
+    route: str
+    remaining: int
+    status: int
+    body: dict[str, Any]
+    headers: dict[str, str] = field(default_factory=dict)
+    hits: int = 0
+    answer_after: float = 0.0
+
+    def matches(self, method: str, template: str, path: str) -> bool:
+        return self.remaining > 0 and self.method == method and self.route in (template, path)
 
 
 def injected_limit_headers(method: str, template: str, fault: RouteFault) -> dict[str, str]:

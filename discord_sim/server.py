@@ -11,7 +11,6 @@ and is listed in ``state.unhandled_requests`` so a test can see it.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -51,8 +50,8 @@ from .models import (
     walk_component_paths,
 )
 from .ratelimits import injected_limit_headers
+from .responses import JSON_KEY, error_response, form_error, json_response, too_long
 from .spec import (
-    JsonPath,
     Violation,
     errors_tree,
     request_violations,
@@ -77,59 +76,6 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 #: What the middleware keeps on a request: its operation's id in the spec, its parsed body.
 OPERATION_KEY = web.RequestKey("sim_operation", object)
 BODY_KEY = web.RequestKey("sim_body", object)
-
-
-#: Where ``json_response`` keeps the data it sent (the answer is checked against the spec).
-JSON_KEY = web.ResponseKey("sim_json", object)
-
-
-def json_response(data: Any, status: int = 200) -> web.Response:
-    # discord.py only parses bodies whose content type is exactly "application/json".
-    response = web.Response(
-        body=json.dumps(data).encode(),
-        status=status,
-        headers={"Content-Type": "application/json"},
-    )
-    response[JSON_KEY] = data
-    return response
-
-
-def error_response(
-    status: int, code: int, message: str, errors: dict[str, Any] | None = None
-) -> web.Response:
-    body: dict[str, Any] = {"message": message, "code": code}
-    if errors:
-        body["errors"] = errors
-    return json_response(body, status)
-
-
-def _json_path(field: str | JsonPath) -> JsonPath:
-    if not isinstance(field, str):
-        return field
-    return tuple(int(part) if part.isdigit() else part for part in field.split("."))
-
-
-def form_error(
-    field: str | JsonPath, message: str, code: str = "BASE_TYPE_INVALID", rule: str = ""
-) -> SimHTTPError:
-    """Discord's 400 Invalid Form Body (50035) for one field (``"embeds.0.title"`` or a
-    path), with its error code and message; ``rule`` says which of Discord's documented
-    limits it is, for the test's failure."""
-    return SimHTTPError(
-        400,
-        50035,
-        "Invalid Form Body",
-        problems=[(_json_path(field), code, message, rule or message)],
-    )
-
-
-def too_long(field: str | JsonPath, limit: int, what: str) -> SimHTTPError:
-    return form_error(
-        field,
-        f"Must be {limit} or fewer in length.",
-        "BASE_TYPE_MAX_LENGTH",
-        f"at most {limit} {what} (Discord's documented limit)",
-    )
 
 
 def _filenames(
@@ -176,7 +122,7 @@ class SimServer:
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
         self.gateway = Gateway(state)
-        self.threads = ThreadRoutes(self)
+        self.threads = ThreadRoutes(self.state, self._read_body)
         self.app = web.Application(
             middlewares=[self._middleware],
             client_max_size=state.attachment_size_limit * 3 + 1024 * 1024,

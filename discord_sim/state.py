@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .activities import Activities
@@ -36,7 +36,7 @@ from .models import (
     SnowflakeFactory,
     complete_components,
 )
-from .ratelimits import RateLimiter
+from .ratelimits import RateLimiter, RouteFault
 
 if TYPE_CHECKING:
     from .interactions import SimInteraction
@@ -73,25 +73,6 @@ class SimHTTPError(Exception):
         self.message = message
         #: For 50035 Invalid Form Body: what is wrong where, reported under "errors".
         self.problems = problems or []
-
-
-@dataclass
-class RouteFault:
-    """A planned failure: the next ``remaining`` requests matching the route get ``status``
-    (status 0: they are carried out as usual, and their answer comes back only after
-    ``answer_after`` seconds, as when Discord is slow to answer what it has done)."""
-
-    method: str
-    route: str
-    remaining: int
-    status: int
-    body: dict[str, Any]
-    headers: dict[str, str] = field(default_factory=dict)
-    hits: int = 0
-    answer_after: float = 0.0
-
-    def matches(self, method: str, template: str, path: str) -> bool:
-        return self.remaining > 0 and self.method == method and self.route in (template, path)
 
 
 #: The kinds of request a bot's budget is counted in (``RequestRecord.category``).

@@ -1,10 +1,11 @@
-"""What makes a channel a thread: its metadata, its members, and its payload as Discord sends it.
+"""What makes a channel a thread: its metadata, its members, Discord's thread constants.
 
 A public thread (channel type 11) lives under a guild text channel (its ``parent``); it is
 a channel of its own for messages (``POST /channels/{thread_id}/messages``), and carries
 ``thread_metadata`` (archived, locked, auto-archive duration, when its archive state last
 changed, when it was made) and a member list (the bot joins the threads it creates).
-The REST routes and the rules that gate them are in :mod:`.thread_routes`.
+The REST routes and the rules that gate them are in :mod:`.thread_routes`; a thread's
+payload is built in :mod:`.models` (``thread_payload``), where its channel is.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any, Generic, TypeVar
 
-if TYPE_CHECKING:
-    from .models import SimChannel
+#: The channel a thread lives under (``SimChannel`` in :mod:`.models`, which builds on
+#: this module and so is not imported here).
+ParentT = TypeVar("ParentT")
 
 #: Channel types of threads (Discord API numbering).
 ANNOUNCEMENT_THREAD = 10
@@ -37,10 +39,10 @@ def iso(timestamp: float) -> str:
 
 
 @dataclass(eq=False)
-class ThreadInfo:
+class ThreadInfo(Generic[ParentT]):
     """A thread's own state (its channel is a ``SimChannel`` whose ``thread`` this is)."""
 
-    parent: SimChannel
+    parent: ParentT
     owner_id: int
     auto_archive_duration: int = 1440
     archived: bool = False
@@ -71,28 +73,3 @@ class ThreadInfo:
             "locked": self.locked,
             "create_timestamp": iso(self.created_at),
         }
-
-
-def thread_payload(channel: SimChannel, *, member_of: int | None = None) -> dict[str, Any]:
-    """A thread as Discord sends it (``ThreadResponse``); ``member_of``: the user whose
-    thread member object is included when they are a member (the bot's, in THREAD_CREATE)."""
-    info = channel.thread
-    assert info is not None and channel.guild is not None
-    payload: dict[str, Any] = {
-        "id": str(channel.id),
-        "type": channel.type,
-        "guild_id": str(channel.guild.id),
-        "parent_id": str(info.parent.id),
-        "owner_id": str(info.owner_id),
-        "name": channel.name,
-        "last_message_id": str(info.last_message_id) if info.last_message_id else None,
-        "rate_limit_per_user": 0,
-        "flags": 0,
-        "message_count": info.message_count,
-        "member_count": min(len(info.members), 50),
-        "total_message_sent": info.total_message_sent,
-        "thread_metadata": info.metadata(),
-    }
-    if member_of is not None and member_of in info.members:
-        payload["member"] = info.member_payload(channel.id, member_of)
-    return payload

@@ -27,10 +27,12 @@ request is listed in ``unhandled_requests`` and answered 404.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from aiohttp import web
 
+from .forms import UploadedFile
 from .models import (
     CREATE_PUBLIC_THREADS,
     GUILD_TEXT,
@@ -39,18 +41,19 @@ from .models import (
     VIEW_CHANNEL,
     SimChannel,
     SimMessage,
+    thread_payload,
 )
-from .state import RequestRecord, SimHTTPError
+from .responses import error_response, form_error, json_response
+from .state import RequestRecord, SimHTTPError, SimState
 from .thread_model import (
     NAME_MAX,
     PUBLIC_THREAD,
     THREAD_CREATED_MESSAGE,
     ThreadInfo,
-    thread_payload,
 )
 
-if TYPE_CHECKING:
-    from .server import SimServer
+#: How the server reads a request: its JSON object and its uploaded files by index.
+BodyReader = Callable[[web.Request], Awaitable[tuple[dict[str, Any], dict[int, UploadedFile]]]]
 
 GUILDS_INTENT = 1 << 0
 GUILD_MEMBERS_INTENT = 1 << 1
@@ -62,11 +65,12 @@ MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
 
 
 class ThreadRoutes:
-    """The thread routes of a ``SimServer`` (its state, its body reading, its errors)."""
+    """The thread routes of the simulated REST API: the state they change and how the server
+    reads a request's body."""
 
-    def __init__(self, server: SimServer) -> None:
-        self.server = server
-        self.state = server.state
+    def __init__(self, state: SimState, read_body: BodyReader) -> None:
+        self.state = state
+        self._read_body = read_body
 
     def routes(self) -> list[tuple[str, str, Any]]:
         return [
@@ -88,25 +92,21 @@ class ThreadRoutes:
         starter = self.state.get_message(parent, int(request.match_info["message_id"]))
         if starter.ephemeral:
             raise SimHTTPError(404, 10008, "Unknown Message")
-        payload, _ = await self.server._read_body(request)
+        payload, _ = await self._read_body(request)
         thread = self._start(parent, payload, starter)
         return self._created(thread)
 
     async def start_without_message(self, request: web.Request) -> web.Response:
         parent = self.state.get_channel(int(request.match_info["channel_id"]))
-        payload, _ = await self.server._read_body(request)
+        payload, _ = await self._read_body(request)
         kind = payload.get("type")
         if kind is not None and int(kind) != PUBLIC_THREAD:
-            from .server import error_response
-
             self._not_simulated(request)
             return error_response(404, 0, "404: Not Found")
         thread = self._start(parent, payload, None)
         return self._created(thread)
 
     def _created(self, thread: SimChannel) -> web.Response:
-        from .server import json_response
-
         return json_response(thread_payload(thread, member_of=self.state.bot_user.id), 201)
 
     def _not_simulated(self, request: web.Request) -> None:
@@ -172,8 +172,6 @@ class ThreadRoutes:
 
     @staticmethod
     def _valid_name(name: Any) -> str:
-        from .server import form_error
-
         text = str(name or "").strip()
         if not 1 <= len(text) <= NAME_MAX:
             raise form_error(
@@ -193,8 +191,6 @@ class ThreadRoutes:
         return channel
 
     async def modify(self, request: web.Request) -> web.Response:
-        from .server import json_response
-
         channel = self.state.get_channel(int(request.match_info["channel_id"]))
         if channel.thread is None:
             # a guild channel's settings need Manage Channels, which the bot is not given;
@@ -202,7 +198,7 @@ class ThreadRoutes:
             if channel.is_dm:
                 raise SimHTTPError(400, 50024, "Cannot execute action on this channel type")
             raise SimHTTPError(*MISSING_PERMISSIONS)
-        payload, _ = await self.server._read_body(request)
+        payload, _ = await self._read_body(request)
         info = channel.thread
         allowed = self.state.bot_permissions(channel)
         manage = bool(allowed & MANAGE_THREADS)
