@@ -30,6 +30,7 @@ from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
 from engine.board import EMPTY, SWAP, SWAP_MOVE, BoardGame, BoardState, LoopView, Outcome, other
 from engine.errors import IllegalMove
 from engine.loops import Loop, LoopFinder, may_close_a_cycle, stone_groups
+from engine.lublache_turn import EndsOnEnemyLoop, place_stone, single_coloured
 from engine.phrases import Phrase, Text
 from engine.spec import BoardAI, Drawing, GameSpec, Notation
 
@@ -42,43 +43,6 @@ class _Turn(NamedTuple):
     closed: tuple[Loop, ...]
     flipped: tuple[int, ...]
     removed: tuple[int, ...]
-
-
-# These run for every stone of every loop a candidate placement meets, so they use plain
-# loops and list methods where a generator would cost more.
-def _controls(colours: bytes | bytearray, loop: Loop, colour: int) -> bool:
-    # a loop has six cells or more: the getter gives a tuple
-    stones: tuple[int, ...] = itemgetter(*loop)(colours)
-    return 2 * stones.count(colour) >= len(loop)
-
-
-def _single_coloured(colours: bytes | bytearray, loop: Loop) -> int:
-    """The colour code of every stone of ``loop``, or EMPTY when it holds both colours."""
-    first = colours[loop[0]]
-    for cell in loop:
-        if colours[cell] != first:
-            return EMPTY
-    return first
-
-
-def _on_owned_loop(
-    finder: LoopFinder, colours: bytes | bytearray, cell: int, colour: int, seen: dict[int, int]
-) -> bool:
-    """Whether ``cell`` lies on a loop made only of ``colour`` stones. ``seen`` keeps the
-    loops' colours (:func:`_single_coloured`) by the loop object's id, while ``colours``
-    and the finder stay the same: the stones of one loop meet the same loops through them
-    (a closed loop passes through every one of its stones)."""
-    for loop in finder.loops_through(cell):
-        code = seen.get(id(loop))
-        if code is None:
-            code = seen[id(loop)] = _single_coloured(colours, loop)
-        if code == colour:
-            return True
-    return False
-
-
-def _on_single_coloured_loop(finder: LoopFinder, colours: bytes | bytearray, cell: int) -> bool:
-    return any(_single_coloured(colours, loop) != EMPTY for loop in finder.loops_through(cell))
 
 
 _FORBIDDEN_KEYS = {1: "forbidden1", 2: "forbidden2"}  # cache keys, not built per call
@@ -106,7 +70,7 @@ class LublacheState(BoardState):
             neighbours, cells = self.grid.neighbours, self.cells
             found: set[int] = set()
             for loop in self._finder().all_loops():
-                if _single_coloured(cells, loop) == colour:
+                if single_coloured(cells, loop) == colour:
                     for stone in loop:
                         found.update(nb for nb in neighbours[stone] if cells[nb] == EMPTY)
             forbidden = frozenset(found)
@@ -123,8 +87,7 @@ class LublacheState(BoardState):
         cells = self.cells
         stones = [nb for nb in self.grid.neighbours[cell] if cells[nb] != EMPTY]
         return any(
-            _single_coloured(cells, loop) == colour
-            for loop in self._finder().loops_touching(stones)
+            single_coloured(cells, loop) == colour for loop in self._finder().loops_touching(stones)
         )
 
     def _stone_groups(self) -> list[int]:
@@ -200,80 +163,22 @@ class LublacheState(BoardState):
             # no loop can pass through the new stone: it closes nothing and ends on nothing
             cells = self.cells
             return _Turn(cells[:cell] + _STONE[mover] + cells[cell + 1 :], (), (), ()), None
-        enemy = other(mover)
         grid = self.grid
-        name, neighbours = grid.names[cell], grid.neighbours
-
-        colours = bytearray(self.cells)
-        colours[cell] = mover
-        placed = self._finder().with_stone(cell)
-        through_new_stone = placed.loops_through_new_stone()
-        if not through_new_stone:
-            # the loops it closes are among these: nothing closed, flipped, removed or
-            # left to test, as on the quick path above
-            return _Turn(bytes(colours), (), (), ()), placed
-        closed = placed.closed_by(cell)
-
-        # Flips: decided on the board as it is just after placing, then applied together:
-        # the enemy stones of the closed loops the mover controls, but those on a loop the
-        # enemy owns (the loops through them read in one pass)
-        flips = {
-            stone
-            for loop in closed
-            if _controls(colours, loop, mover)
-            for stone in loop
-            if colours[stone] == enemy
-        }
-        if flips:
-            flips.difference_update(
-                cell
-                for loop in placed.loops_touching(sorted(flips))
-                if _single_coloured(colours, loop) == enemy
-                for cell in loop
-            )
-        for stone in flips:
-            colours[stone] = mover
-
-        # Removals: own stones next to a closed loop the mover now owns, unless they lie on
-        # a single-coloured loop (the board's loops are unchanged: flips keep occupancy).
-        removals: set[int] = set()
-        for loop in closed:
-            if _single_coloured(colours, loop) == mover:
-                members = set(loop)
-                for stone in loop:
-                    for nb in neighbours[stone]:
-                        if (
-                            nb not in members
-                            and colours[nb] == mover
-                            and nb not in removals
-                            and not _on_single_coloured_loop(placed, colours, nb)
-                        ):
-                            removals.add(nb)
-        for stone in removals:
-            colours[stone] = EMPTY
-        final = placed if not removals else placed.without_stones(removals)
-
-        # The end-of-turn test: no loop through the new stone that the enemy controls and
-        # could still own, i.e. that holds none of the mover's protected stones.
-        seen: dict[int, int] = {}  # the loops' colours after the flips, read once each
-        for loop in final.loops_through(cell) if removals else through_new_stone:
-            if _controls(colours, loop, enemy) and not any(
-                colours[stone] == mover and _on_owned_loop(final, colours, stone, mover, seen)
-                for stone in loop
-            ):
-                return IllegalMove(
-                    "lublache_enemy_loop",
-                    cell=name,
-                    colour=self.game.colour_name(enemy),
-                    loop=tuple(grid.names[stone] for stone in loop),  # for a picture of why
-                ), None
+        placed = place_stone(grid.neighbours, self.cells, self._finder(), mover, cell)
+        if isinstance(placed, EndsOnEnemyLoop):
+            return IllegalMove(
+                "lublache_enemy_loop",
+                cell=grid.names[cell],
+                colour=self.game.colour_name(other(mover)),
+                loop=tuple(grid.names[stone] for stone in placed.loop),  # for a picture of why
+            ), None
         turn = _Turn(
-            cells=bytes(colours),
-            closed=tuple(closed),
-            flipped=tuple(sorted(flips)),
-            removed=tuple(sorted(removals)),
+            cells=placed.cells,
+            closed=placed.closed,
+            flipped=placed.flipped,
+            removed=placed.removed,
         )
-        return turn, final
+        return turn, placed.finder
 
     # ---- rule hooks -------------------------------------------------------------------------
     def _legal_moves(self) -> list[str]:
@@ -403,7 +308,7 @@ class LublacheState(BoardState):
             view = before.get(loop)
             if view is None or not changed.isdisjoint(loop):
                 # the stones' colours read once: the owner holds them all, a controller at
-                # least half (see _single_coloured and _controls)
+                # least half (see engine.lublache_turn: single_coloured and controls)
                 pick = itemgetter(*loop)  # a loop has six cells or more: tuples come back
                 stones = pick(cells)
                 counts = (stones.count(1), stones.count(2))
@@ -446,7 +351,7 @@ class LublacheState(BoardState):
         """Loops owned per colour."""
         owned = dict.fromkeys(self.game.colors, 0)
         for loop in self._finder().all_loops():
-            code = _single_coloured(self.cells, loop)
+            code = single_coloured(self.cells, loop)
             if code != EMPTY:
                 owned[self.game.colour_name(code)] += 1
         return owned

@@ -5,7 +5,8 @@ position it makes carries the move record, a last turn spelled in cell names, an
 loop views with names for the pictures; its evaluator reads stones and loops by name.
 A search reads thousands of positions a move and needs none of that. This model keeps
 the same rules on the same loop machinery (:mod:`engine.loops`: the finder of a board
-with one more stone carries the answers of the board before) and drops the rest:
+with one more stone carries the answers of the board before) and the same turn rule
+(:func:`engine.lublache_turn.place_stone`, which the engine plays too), and drops the rest:
 
 - a position is the cells, the colour code to move, the ply and whether the pie swap
   is still open; its outcome is settled when first asked;
@@ -28,13 +29,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from functools import cache
-from operator import itemgetter
 from typing import Any
 
 from engine.board import EMPTY, SWAP, BoardGame, BoardState, other
 from engine.errors import IllegalMove
 from engine.hexgrid import HexGrid, hex_grid
 from engine.loops import Loop, LoopFinder, cell_bit, may_close_a_cycle, stone_groups
+from engine.lublache_turn import EndsOnEnemyLoop, place_stone, single_coloured
 from engine.reports import Outcome
 
 _STONE = {1: b"\x01", 2: b"\x02"}
@@ -42,39 +43,6 @@ _NO_EXTRA: Mapping[str, Any] = {}
 # A legal placement that closes no loop and ends on none (no loop can pass through its
 # cell): its board is made only when it is played.
 _QUICK = "quick"
-
-
-# The engine's rule helpers (engine/lublache.py), repeated here: that module names this
-# one as its model, so it cannot be imported from here. The differential tests hold the
-# two to the same answers.
-def _controls(colours: bytes | bytearray, loop: Loop, colour: int) -> bool:
-    stones: tuple[int, ...] = itemgetter(*loop)(colours)  # six cells or more: a tuple
-    return 2 * stones.count(colour) >= len(loop)
-
-
-def _single_coloured(colours: bytes | bytearray, loop: Loop) -> int:
-    """The colour code of every stone of ``loop``, or EMPTY when it holds both colours."""
-    first = colours[loop[0]]
-    for cell in loop:
-        if colours[cell] != first:
-            return EMPTY
-    return first
-
-
-def _on_owned_loop(
-    finder: LoopFinder, colours: bytes | bytearray, cell: int, colour: int, seen: dict[int, int]
-) -> bool:
-    for loop in finder.loops_through(cell):
-        code = seen.get(id(loop))
-        if code is None:
-            code = seen[id(loop)] = _single_coloured(colours, loop)
-        if code == colour:
-            return True
-    return False
-
-
-def _on_single_coloured_loop(finder: LoopFinder, colours: bytes | bytearray, cell: int) -> bool:
-    return any(_single_coloured(colours, loop) != EMPTY for loop in finder.loops_through(cell))
 
 
 class _Turn:
@@ -89,68 +57,15 @@ class _Turn:
 
 
 def _work_out(
-    size: int,
-    grid: HexGrid,
-    cells: bytes,
-    finder: LoopFinder,
-    mover: int,
-    cell: int,
+    grid: HexGrid, cells: bytes, finder: LoopFinder, mover: int, cell: int
 ) -> _Turn | None:
     """The mover's stone on the empty ``cell``, which a loop may pass through and which
     touches no loop the mover owns: the turn, or None when the end-of-turn test refuses
-    it (the engine's ``LublacheState._worked_out``, without the reasons)."""
-    enemy = other(mover)
-    neighbours = grid.neighbours
-    colours = bytearray(cells)
-    colours[cell] = mover
-    placed = finder.with_stone(cell)
-    through_new_stone = placed.loops_through_new_stone()
-    if not through_new_stone:
-        return _Turn(bytes(colours), (), placed)
-    closed = placed.closed_by(cell)
-    # flips, decided just after placing and applied together
-    flips = {
-        stone
-        for loop in closed
-        if _controls(colours, loop, mover)
-        for stone in loop
-        if colours[stone] == enemy
-    }
-    if flips:
-        flips.difference_update(
-            x
-            for loop in placed.loops_touching(sorted(flips))
-            if _single_coloured(colours, loop) == enemy
-            for x in loop
-        )
-    for stone in flips:
-        colours[stone] = mover
-    # removals: own stones next to a closed loop now owned, unless on a single-coloured loop
-    removals: set[int] = set()
-    for loop in closed:
-        if _single_coloured(colours, loop) == mover:
-            members = set(loop)
-            for stone in loop:
-                for nb in neighbours[stone]:
-                    if (
-                        nb not in members
-                        and colours[nb] == mover
-                        and nb not in removals
-                        and not _on_single_coloured_loop(placed, colours, nb)
-                    ):
-                        removals.add(nb)
-    for stone in removals:
-        colours[stone] = EMPTY
-    final = placed if not removals else placed.without_stones(removals)
-    # the end-of-turn test: no loop through the new stone the enemy controls and could own
-    seen: dict[int, int] = {}
-    for loop in final.loops_through(cell) if removals else through_new_stone:
-        if _controls(colours, loop, enemy) and not any(
-            colours[stone] == mover and _on_owned_loop(final, colours, stone, mover, seen)
-            for stone in loop
-        ):
-            return None
-    return _Turn(bytes(colours), tuple(sorted(removals)), final)
+    it (the shared rule, :func:`engine.lublache_turn.place_stone`, without the reasons)."""
+    placed = place_stone(grid.neighbours, cells, finder, mover, cell)
+    if isinstance(placed, EndsOnEnemyLoop):
+        return None
+    return _Turn(placed.cells, placed.removed, placed.finder)
 
 
 _LOOPS_KEPT = 50_000  # loops whose neighbourhood is remembered, per board size
@@ -409,7 +324,7 @@ class LublachePosition:
             counts, closed = [0, 0, 0], [0, 0, 0]
             cells, masks = self.cells, self._masks
             for loop in self._finder.all_loops():
-                code = _single_coloured(cells, loop)
+                code = single_coloured(cells, loop)
                 if code != EMPTY:
                     counts[code] += 1
                     closed[code] |= masks.next_to(loop)
@@ -433,7 +348,7 @@ class LublachePosition:
             return None
         if not may_close_a_cycle(self.size, self._stone_groups(), cell):
             return _QUICK
-        return _work_out(self.size, self.grid, self.cells, self._finder, mover, cell)
+        return _work_out(self.grid, self.cells, self._finder, mover, cell)
 
     def _all_turns(self) -> dict[int, _Turn | str | None]:
         """Every empty cell's placement, in cell order."""
