@@ -26,6 +26,7 @@ import random
 from collections.abc import Sequence
 
 from engine.ai.models.dalen import DalenPosition
+from engine.ai.models.les import LesPosition
 from engine.hexgrid import HexGrid
 from engine.spec import Evaluator, MoveOrderer, Position
 
@@ -280,13 +281,12 @@ def les_claims(state: Position) -> tuple[dict[str, int], dict[str, int]]:
     other empty points. Returns (claims per colour, claimed points per colour); claims
     include such holes.
 
-    A position that keeps these counts itself (Les's search model, which updates them
-    move by move: :mod:`engine.ai.models.les`) is asked for them instead.
+    Les's search model (:class:`engine.ai.models.les.LesPosition`) keeps these counts
+    itself, updated move by move, and is asked for them instead; any other position is
+    read from its cells.
     """
-    kept = getattr(state, "claims", None)
-    if kept is not None:
-        counted: tuple[dict[str, int], dict[str, int]] = kept()
-        return counted
+    if isinstance(state, LesPosition):
+        return state.claims()
     cells = state.cells
     neighbours = state.grid.neighbours
     # per point, the colour code claiming it (0: a stone, contested or isolated): the
