@@ -96,6 +96,24 @@ def _invert(matrix: list[list[float]]) -> list[list[float]]:
     return [row[size:] for row in work]
 
 
+def connected_to(anchor: str, pairings: Iterable[Pairing]) -> set[str]:
+    """The players tied to ``anchor`` by a chain of pairings with games (the anchor
+    included): only their ratings are defined relative to it."""
+    neighbours: dict[str, set[str]] = {}
+    for pairing in pairings:
+        if pairing.games > 0:
+            neighbours.setdefault(pairing.first, set()).add(pairing.second)
+            neighbours.setdefault(pairing.second, set()).add(pairing.first)
+    reached = {anchor}
+    frontier = [anchor]
+    while frontier:
+        for other in neighbours.get(frontier.pop(), ()):
+            if other not in reached:
+                reached.add(other)
+                frontier.append(other)
+    return reached
+
+
 def fit_elo(
     players: Sequence[str],
     pairings: Iterable[Pairing],
@@ -108,12 +126,19 @@ def fit_elo(
 ) -> Fit:
     """Fit Elo ratings to the pairings' results (see the module's docstring).
 
-    Every player must have met the others through some chain of pairings (a round robin
-    always does); ``anchor`` keeps ``anchor_elo``.
+    Every player must have met the anchor through some chain of pairings (a round robin
+    always does; :func:`connected_to` says who has); ``anchor`` keeps ``anchor_elo``.
     """
+    pairings = list(pairings)
     index = {player: i for i, player in enumerate(players)}
     if anchor not in index:
         raise ValueError(f"the anchor {anchor!r} is not among the players")
+    apart = [p for p in players if p not in connected_to(anchor, pairings)]
+    if apart:
+        raise ValueError(
+            f"{', '.join(apart)} never met {anchor!r}, even through other players:"
+            " no rating relative to it"
+        )
     size = len(players)
     games = [[0.0] * size for _ in range(size)]
     points = [[0.0] * size for _ in range(size)]

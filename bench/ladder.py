@@ -43,7 +43,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from bench.elo import Fit, Pairing, fit_elo
+from bench.elo import Fit, Pairing, connected_to, fit_elo
 from bench.reference import REFERENCE, reference_games, reference_search
 from engine import BOARD_GAMES, get_board_game
 from engine.ai.levels import LEVEL_NAMES, search_move
@@ -370,6 +370,9 @@ class LadderTable:
     seconds: dict[str, list[float]]  # every move time of each searching player
     games: int
     clock: str = "wall"  # what the times count: "wall", "cpu", or "mixed"
+    # Players whose games never tie them to the anchor, even through others (a partial
+    # run, e.g. only `--pairings easy-random`): shown with their scores, not rated.
+    unrated: tuple[str, ...] = ()
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -407,11 +410,21 @@ def ladder_tables(records: Iterable[LadderGame]) -> list[LadderTable]:
             if (a, b) in scores
         ]
         anchor = ANCHOR if ANCHOR in players else players[0]
-        fit = fit_elo(players, pairings, anchor=anchor, anchor_elo=ANCHOR_ELO)
+        tied = connected_to(anchor, pairings)
+        rated = tuple(p for p in players if p in tied)
+        fit = fit_elo(
+            rated,
+            [p for p in pairings if p.first in tied],
+            anchor=anchor,
+            anchor_elo=ANCHOR_ELO,
+        )
         clocks = {e.clock for e in entries}
         clock = clocks.pop() if len(clocks) == 1 else "mixed"
+        unrated = tuple(p for p in players if p not in tied)
         tables.append(
-            LadderTable(game, size, scale, players, fit, scores, seconds, len(entries), clock)
+            LadderTable(
+                game, size, scale, players, fit, scores, seconds, len(entries), clock, unrated
+            )
         )
     return tables
 
@@ -437,16 +450,25 @@ def markdown_table(table: LadderTable) -> list[str]:
         + " | ms/move p50 | p95 | max |",
         "|---|---|---|" + "---|" * len(table.players) + "---|---|---|",
     ]
-    for rating in sorted(fit.ratings, key=lambda r: (-r.elo, table.players.index(r.player))):
-        player = rating.player
-        interval = "anchor" if player == fit.anchor else f"{rating.low:.0f} to {rating.high:.0f}"
+    ranked = sorted(fit.ratings, key=lambda r: (-r.elo, table.players.index(r.player)))
+    rows = [
+        (
+            r.player,
+            f"{r.elo:.0f}",
+            "anchor" if r.player == fit.anchor else f"{r.low:.0f} to {r.high:.0f}",
+        )
+        for r in ranked
+    ]
+    # shown with their scores but no rating: nothing ties them to the anchor
+    rows += [(player, "–", f"not tied to {fit.anchor}") for player in table.unrated]
+    for player, elo, interval in rows:
         cells = [
             "—" if other == player else table.scores.get((player, other), Score()).text()
             for other in table.players
         ]
         times = table.seconds.get(player, [])
         lines.append(
-            f"| {player} | {rating.elo:.0f} | {interval} | "
+            f"| {player} | {elo} | {interval} | "
             + " | ".join(cells)
             + f" | {_ms(times, 0.5)} | {_ms(times, 0.95)} | {_ms(times, 1.0)} |"
         )
@@ -489,7 +511,7 @@ def strength_data(
         if ANCHOR not in table.players or not table.fit.converged:
             continue
         for player in table.players:
-            if player not in LEVEL_NAMES:
+            if player not in LEVEL_NAMES or player in table.unrated:
                 continue
             rating = table.fit.rating(player)
             games = sum(score.games for (who, _), score in table.scores.items() if who == player)

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from bench.elo import ELO_PER_NATURAL, Z_95, Pairing, expected_score, fit_elo
+from bench.elo import ELO_PER_NATURAL, Z_95, Pairing, connected_to, expected_score, fit_elo
 
 
 def test_a_three_to_one_score_is_400_log10_3_elo_with_the_textbook_interval() -> None:
@@ -46,3 +46,15 @@ def test_the_fit_refuses_what_it_cannot_rate() -> None:
         fit_elo(["a", "b"], [Pairing("a", "b", 2, 1)], anchor="c")
     with pytest.raises(ValueError, match="never met"):
         fit_elo(["a", "b", "c"], [Pairing("a", "b", 2, 1)], anchor="a")
+
+
+def test_the_players_tied_to_the_anchor_are_found_through_chains_of_pairings() -> None:
+    pairings = [
+        Pairing("easy", "random", 4, 4),
+        Pairing("master", "reference", 4, 2),
+        Pairing("hard", "master", 0, 0),  # no games: no tie
+    ]
+    assert connected_to("reference", pairings) == {"reference", "master"}
+    assert connected_to("random", pairings) == {"random", "easy"}
+    with pytest.raises(ValueError, match="easy, random never met 'reference'"):
+        fit_elo(["reference", "master", "easy", "random"], pairings, anchor="reference")

@@ -267,3 +267,28 @@ def test_the_cpu_clock_reaches_every_search_module_the_players_use() -> None:
         assert endsolver.time.perf_counter is time.process_time  # type: ignore[attr-defined]
     finally:
         ladder.use_clock("wall")
+
+
+def _game(first: str, second: str, index: int, outcome: str) -> ladder.LadderGame:
+    return ladder.LadderGame(
+        key=ladder.record_key("dalen", 7, first, second, index, 1.0),
+        game="dalen", size=7, scale=1.0, first=first, second=second, index=index,
+        outcome=outcome, plies=100, reason="a test's game",
+        seconds={p: [0.5] for p in (first, second) if p != ladder.RANDOM}, clock="cpu",
+    )  # fmt: skip
+
+
+def test_players_never_tied_to_the_reference_are_shown_unrated() -> None:
+    """A partial run (here: master against the reference, easy against random, as a
+    session's first lines are) fits the reference's side and lists the rest unrated."""
+    records = [_game("master", REFERENCE, i, "win" if i % 4 else "loss") for i in range(8)]
+    records += [_game("easy", ladder.RANDOM, i, "win") for i in range(6)]
+    (table,) = ladder.ladder_tables(records)
+    assert table.unrated == ("easy", ladder.RANDOM)
+    assert {r.player for r in table.fit.ratings} == {"master", REFERENCE}
+    assert table.fit.converged and table.fit.rating("master").elo > ladder.ANCHOR_ELO
+    lines = ladder.markdown_table(table)
+    easy_row = next(line for line in lines if line.startswith("| easy |"))
+    assert f"| – | not tied to {REFERENCE} |" in easy_row and "100% (6–0–0)" in easy_row
+    # the strength file never shows an unrated level, however many games it played
+    assert "easy" not in ladder.strength_data(records, min_games=1, max_spread=10_000)["dalen"]
