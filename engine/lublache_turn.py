@@ -52,6 +52,17 @@ def _on_owned_loop(
     return False
 
 
+def _two_of(colours: bytes | bytearray, cells: Sequence[int], colour: int) -> bool:
+    """Whether at least two of ``cells`` hold a ``colour`` stone."""
+    found = False
+    for cell in cells:
+        if colours[cell] == colour:
+            if found:
+                return True
+            found = True
+    return False
+
+
 def _on_single_coloured_loop(finder: LoopFinder, colours: bytes | bytearray, cell: int) -> bool:
     return any(single_coloured(colours, loop) != EMPTY for loop in finder.loops_through(cell))
 
@@ -127,7 +138,10 @@ def place_stone(
                         nb not in members
                         and colours[nb] == mover
                         and nb not in removals
-                        and not _on_single_coloured_loop(placed, colours, nb)
+                        and not (
+                            _two_of(colours, neighbours[nb], mover)
+                            and _on_single_coloured_loop(placed, colours, nb)
+                        )
                     ):
                         removals.add(nb)
     for stone in removals:
@@ -139,7 +153,11 @@ def place_stone(
     seen: dict[int, int] = {}  # the loops' colours after the flips, read once each
     for loop in final.loops_through(cell) if removals else through_new_stone:
         if controls(colours, loop, enemy) and not any(
-            colours[stone] == mover and _on_owned_loop(final, colours, stone, mover, seen)
+            colours[stone] == mover
+            # a loop of the mover's own through the stone needs two of its neighbours
+            # that are the mover's: a cheap no before the loops are read
+            and _two_of(colours, neighbours[stone], mover)
+            and _on_owned_loop(final, colours, stone, mover, seen)
             for stone in loop
         ):
             return EndsOnEnemyLoop(loop)

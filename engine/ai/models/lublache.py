@@ -365,12 +365,17 @@ class LublachePosition:
         forbidden = self._owned_loops()[1][self._code]
         groups = self._stone_groups()
         size, cells, turns, bits = self.size, self.cells, self._turns, self._masks.bits
-        empty = [cell for cell, code in enumerate(cells) if code == EMPTY]
-        for cell in empty:
-            if not forbidden & bits[cell] and not may_close_a_cycle(size, groups, cell):
+        for cell, code in enumerate(cells):
+            if (
+                code == EMPTY
+                and not forbidden & bits[cell]
+                and not may_close_a_cycle(size, groups, cell)
+            ):
                 turns[cell] = _QUICK
                 return True
-        return any(self._turn_at(cell) is not None for cell in empty)
+        return any(
+            code == EMPTY and self._turn_at(cell) is not None for cell, code in enumerate(cells)
+        )
 
 
 def lublache_model(state: BoardState) -> LublachePosition:
