@@ -214,6 +214,12 @@ _SCORE_PART = Text("dalen.score.part", "stones on the board")
 # its end, engine.ai.endsolver, within ``solve_nodes`` positions), then, when the game is
 # still too big for that, by alpha-beta with the evaluator.
 _ENDGAME_MOVES = 12
+# Above that, up to this many placements, the moves a level's search likes best are read to
+# the end one at a time (engine.ai.levels._screened): a move proven lost gives way to the
+# next. The games lost to the random player were decided 13 to 15 placements before the
+# end (docs/ai.md), where the whole position is too big to read but a losing move often
+# is proven lost by a small reading.
+_SCREEN_MOVES = 16
 
 
 def _endgame(nodes: int, seconds: float) -> AlphaBetaSettings:
@@ -263,10 +269,18 @@ SPEC = GameSpec(
         # minimax.
         levels={
             "easy": LevelTuning(
-                narrow_below=_ENDGAME_MOVES, narrow=_endgame(2_000, 0.5), solve_nodes=8_000
+                narrow_below=_ENDGAME_MOVES,
+                narrow=_endgame(2_000, 0.5),
+                solve_nodes=8_000,
+                screen_below=_SCREEN_MOVES,
+                screen_nodes=3_000,
             ),
             "normal": LevelTuning(
-                narrow_below=_ENDGAME_MOVES, narrow=_endgame(6_000, 1.5), solve_nodes=30_000
+                narrow_below=_ENDGAME_MOVES,
+                narrow=_endgame(6_000, 1.5),
+                solve_nodes=30_000,
+                screen_below=_SCREEN_MOVES,
+                screen_nodes=8_000,
             ),
             "hard": LevelTuning(
                 settings=SearchSettings(
@@ -279,6 +293,8 @@ SPEC = GameSpec(
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(20_000, 4.0),
                 solve_nodes=25_000,
+                screen_below=_SCREEN_MOVES,
+                screen_nodes=10_000,
             ),
             "master": LevelTuning(
                 settings=SearchSettings(
@@ -291,6 +307,8 @@ SPEC = GameSpec(
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(12_000, 1.6),
                 solve_nodes=30_000,
+                screen_below=_SCREEN_MOVES,
+                screen_nodes=8_000,
             ),
         },
     ),

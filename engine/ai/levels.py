@@ -187,7 +187,8 @@ def search_move(
     spec = state.game.spec
     tuning = spec.ai.levels.get(name.strip().lower())
     # counting the moves costs a move list: only where the game reads narrow positions apart
-    moves = len(state.legal_moves()) if tuning is not None and tuning.narrow else None
+    narrowing = tuning is not None and (tuning.narrow is not None or tuning.screen_below > 0)
+    moves = len(state.legal_moves()) if narrowing else None
     settings = level_settings(level, scale=scale, game=spec, moves=moves)
     if time_limit is not None:
         settings = dataclasses.replace(settings, time_limit=time_limit)
@@ -234,6 +235,14 @@ def search_move(
         result = Searcher(broad).search(state, random.Random(seed))
     if reading is not None:
         result = _within_reading(result, reading)
+    if (
+        tuning is not None
+        and moves is not None
+        and tuning.screen_nodes
+        and moves <= tuning.screen_below
+        and not (reading is not None and reading.complete)
+    ):
+        result = _screened(state, result, tuning, scale, deadline=started + allowed)
     chosen = get_level(level) if isinstance(level, str) else level
     if not chosen.guarded:
         return result
@@ -293,6 +302,58 @@ def _within_reading(result: SearchResult, reading: _EndReading) -> SearchResult:
         if better:
             return dataclasses.replace(result, move=better[0], ranking=better)
     return result
+
+
+def _screened(
+    state: BoardState, result: SearchResult, tuning: LevelTuning, scale: float, deadline: float
+) -> SearchResult:
+    """``result`` with its choices read to the end one at a time, best ranked first, each
+    within the tuning's ``screen_nodes`` positions (``solve_nodes`` in all, until
+    ``deadline``): a move proven lost gives way to the next, a move proven won is played,
+    and the first move whose reading did not finish (or is a draw) stands.
+
+    Above the moves a level reads whole, the moves a search likes best are the ones worth
+    reading: proving a move lost needs one winning reply of the opponent, often a small
+    reading, where proving the whole position needs every line (docs/ai.md, Dalen).
+    """
+    ranking = result.ranking or [result.move]
+    mover = state.to_move
+    each = max(1, round(tuning.screen_nodes * scale))
+    left = max(1, round(tuning.solve_nodes * scale))
+    lost: set[str] = set()
+    won: str | None = None
+    for move in ranking:
+        remaining = deadline - time.perf_counter()
+        if left <= 0 or remaining <= 0:
+            break
+        after = state.play(move)
+        if after.outcome is not None:
+            winner = after.outcome.winner
+            if winner is not None and winner != mover:
+                lost.add(move)
+                continue
+            won = move if winner == mover else None
+            break
+        budget = min(each, left)
+        solved = endsolver.solve(after, max_nodes=budget, time_limit=remaining)
+        if solved is None:  # not proven either way within its share: it stands
+            break
+        replies, read = solved
+        left -= read
+        best_reply = max(replies.values())
+        if best_reply == endsolver.WIN:
+            lost.add(move)
+            continue
+        won = move if best_reply == endsolver.LOSS else None
+        break
+    if won is not None:
+        return dataclasses.replace(
+            result, move=won, value=1.0, ranking=[won, *(m for m in ranking if m != won)]
+        )
+    kept = [move for move in ranking if move not in lost]
+    if not lost or not kept:  # nothing proven lost, or every move ranked: it stands
+        return result
+    return dataclasses.replace(result, move=kept[0], ranking=kept)
 
 
 def choose_move(

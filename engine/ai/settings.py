@@ -67,7 +67,8 @@ class LevelTuning:
     ``changes`` replaces some fields of the level's settings (``{"max_iterations": 300}``);
     ``settings`` replaces them altogether. ``narrow`` reads positions where the side to move
     has at most ``narrow_below`` moves with other settings again, after ``solve_nodes``
-    positions of exact reading to the end when that is set.
+    positions of exact reading to the end when that is set; ``screen_below`` and
+    ``screen_nodes`` read the search's chosen moves to the end one at a time (below).
     """
 
     changes: Mapping[str, int | float] = field(default_factory=dict)
@@ -80,3 +81,10 @@ class LevelTuning:
     # The share of the narrow settings' time the exact reading may take (the search then
     # reads on with what is left, at least a quarter of the time).
     solve_share: float = 0.5
+    # Above what can be read whole: in positions of at most ``screen_below`` moves where the
+    # whole reading did not finish, the search's choices are read to the end one at a time,
+    # its best ranked first, each within ``screen_nodes`` positions (``solve_nodes`` in all,
+    # and the time the level has left): a move proven lost gives way to the next, a move
+    # proven won is played, the first move not proven lost stands.
+    screen_below: int = 0
+    screen_nodes: int = 0
