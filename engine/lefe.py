@@ -11,15 +11,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import cache
 
 from engine.ai.heuristics import captures_first
 from engine.ai.models.lefe import LefeModel, evaluate
 from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning, SearchSettings
 from engine.board import EMPTY, SWAP_MOVE, BoardGame, BoardState, Outcome
 from engine.errors import IllegalMove
-from engine.hexgrid import hex_grid
-from engine.lefe_scoring import lefe_outcome, lefe_points
+from engine.lefe_scoring import (
+    lefe_outcome,
+    lefe_points,
+    placement_leaves,
+    touching_neighbour_pairs,
+)
 from engine.phrases import Phrase, Text
 from engine.reports import TreeView
 from engine.spec import BoardAI, Completion, GameSpec, Notation, plain_move
@@ -27,17 +30,6 @@ from engine.trees import Forest, build_forest, tree_views
 
 # "e5", "e5xg6", with optional spaces around the parts
 _MOVE = re.compile(r"([a-z]+)\s*(\d+)(?:\s*x\s*([a-z]+)\s*(\d+))?")
-
-
-@cache
-def touching_neighbour_pairs(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per cell, the pairs of its neighbours that are neighbours of each other."""
-    grid = hex_grid(n)
-    result = []
-    for nbs in grid.neighbours:
-        pairs = [(a, b) for i, a in enumerate(nbs) for b in nbs[i + 1 :] if b in grid.neighbours[a]]
-        result.append(tuple(pairs))
-    return tuple(result)
 
 
 class LefeState(BoardState):
@@ -100,8 +92,8 @@ class LefeState(BoardState):
         """Per legal placement cell of the mover, its canonical moves (cached per state).
 
         One pass over the empty cells. A cell's leaf gain comes from the trees it joins and
-        the few stones next to it (see :func:`engine.trees.leaves_after_placing`, inlined
-        here because this loop is the hot path of every game).
+        the few stones next to it (:func:`engine.lefe_scoring.placement_leaves`, the rule
+        the search's model of Lefe reads too).
         """
         table: dict[int, list[str]] | None = self._cache.get("moves_by_cell")
         if table is not None:
@@ -131,23 +123,9 @@ class LefeState(BoardState):
                     break
             if blocked:
                 continue
-            friends = 0
-            leaves = 0
-            joined: list[int] = []
-            enemy_trees: set[int] = set()
-            for nb in neighbours[cell]:
-                value = cells[nb]
-                if value == colour:
-                    friends += 1
-                    tree = labels[nb]
-                    if tree not in joined:
-                        joined.append(tree)
-                    if degree[nb] == 1:
-                        leaves -= 1  # a leaf gains a second friend and stops being one
-                elif value:
-                    enemy_trees.add(labels[nb])
-            if friends <= 1:
-                leaves += 1  # the new stone is a leaf itself
+            leaves, joined, enemies = placement_leaves(
+                cells, neighbours[cell], colour, labels, degree
+            )
             best_joined = 0
             for tree in joined:
                 leaves += tree_leaves[tree]
@@ -157,6 +135,7 @@ class LefeState(BoardState):
             if leaves <= best_joined:
                 table[cell] = [name]  # no leaf gain, no capture
                 continue
+            enemy_trees = set(enemies)
             if joined:
                 if touching is None:
                     touching = self._enemy_trees_touching()

@@ -10,6 +10,8 @@ import pytest
 
 from engine import IllegalMove, get_game
 from engine.lefe import lefe_points
+from engine.lefe_scoring import placement_leaves
+from engine.trees import build_forest
 
 LEFE = get_game("lefe")
 
@@ -82,6 +84,25 @@ def test_merging_captures_only_above_the_best_joined_tree() -> None:
     assert _position(dark="b2 c4 c5", light="a1 a2").capture_choices("b3") == ["b3"]
     # joining two lines end to end: still 2 leaves
     assert _position(dark="b1 b2 b4 b5", light="a1").capture_choices("b3") == ["b3"]
+
+
+def test_a_placement_s_leaves_are_read_from_the_stones_next_to_it() -> None:
+    # the rule the engine and the search's model share: c3 joins the line {c4, c5} at its
+    # leaf c4 (no longer a leaf; c3 is one) and the lone stone {d3} (no longer lone: c3,
+    # with two friends, is no leaf); it touches light's b2 and b3
+    state = _position(dark="c4 c5 d3", light="b2 b3")
+    names, neighbours = state.grid.names, state.grid.neighbours
+    forest = build_forest(state.cells, neighbours, lone_stone_is_leaf=True)
+    labels = forest.labels
+    c3 = names.index("c3")
+    change, joined, enemies = placement_leaves(
+        state.cells, neighbours[c3], 1, labels, forest.degree
+    )
+    assert sorted(joined) == sorted({labels[names.index("c4")], labels[names.index("d3")]})
+    assert sorted(enemies) == sorted(labels[names.index(cell)] for cell in ("b2", "b3"))
+    assert change == -1  # c4 stops being a leaf; c3 has two friends
+    assert change + sum(forest.leaves[tree] for tree in joined) == 2  # c5 and d3
+    assert _position(dark="c4 c5 d3", light="b2 b3").capture_choices("c3") == ["c3"]
 
 
 def test_a_lone_stone_captures_a_ring_without_leaves() -> None:

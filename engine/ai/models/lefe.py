@@ -33,7 +33,7 @@ from engine.ai.heuristics import captures_first, lefe_evaluator, lefe_value
 from engine.board import SWAP, BoardGame, BoardState
 from engine.errors import IllegalMove
 from engine.hexgrid import hex_grid
-from engine.lefe_scoring import lefe_outcome
+from engine.lefe_scoring import lefe_outcome, placement_leaves, touching_neighbour_pairs
 from engine.reports import Outcome
 from engine.spec import Position
 from engine.trees import build_forest
@@ -59,11 +59,7 @@ class _Board:
 def _board(size: int) -> _Board:
     grid = hex_grid(size)
     neighbours = grid.neighbours
-    # the rule's geometry as engine.lefe.touching_neighbour_pairs has it
-    pairs = tuple(
-        tuple((a, b) for i, a in enumerate(nbs) for b in nbs[i + 1 :] if b in neighbours[a])
-        for nbs in neighbours
-    )
+    pairs = touching_neighbour_pairs(size)  # the rule's geometry, the engine's own
     completes = tuple(
         tuple((x, tuple(y for y in neighbours[c] if y in neighbours[x])) for x in neighbours[c])
         for c in range(grid.cell_count)
@@ -245,23 +241,9 @@ class LefeModel:
         for cell in range(len(cells)):
             if not opened[cell] & colour:
                 continue
-            friends = 0
-            leaves = 0
-            joined: list[int] = []
-            enemies: list[int] = []
-            for nb in neighbours[cell]:
-                value = cells[nb]
-                if value == colour:
-                    friends += 1
-                    tree = labels[nb]
-                    if tree not in joined:
-                        joined.append(tree)
-                    if degree[nb] == 1:
-                        leaves -= 1  # a leaf gains a second friend and stops being one
-                elif value:
-                    enemies.append(labels[nb])
-            if friends <= 1:
-                leaves += 1  # the new stone is a leaf itself
+            leaves, joined, enemies = placement_leaves(
+                cells, neighbours[cell], colour, labels, degree
+            )
             best_joined = 0
             for tree in joined:
                 tree_leaves = trees[tree][1]
