@@ -22,6 +22,7 @@ against each other player and its milliseconds per move (p50, p95, max).
     python -m bench.ladder --record a.jsonl --shard 0/2 &  python -m bench.ladder --record b.jsonl --shard 1/2
     python -m bench.ladder dalen --pairings master-reference,hard-random --record d.jsonl
     python -m bench.ladder --report a.jsonl b.jsonl [--markdown] [--write-doc docs/benchmarks/ai.md]
+    python -m bench.ladder --report full.jsonl --write-doc docs/benchmarks/ai.md --doc-section full
 
 ``--pairings`` plays only the pairings named, in turn (game 0 of each, then game 1, ...),
 so that a run stopped early has measured first what decides the goals.
@@ -462,9 +463,10 @@ def markdown_table(table: LadderTable) -> list[str]:
     # shown with their scores but no rating: nothing ties them to the anchor
     rows += [(player, "–", f"not tied to {fit.anchor}") for player in table.unrated]
     for player, elo, interval in rows:
+        scores = [table.scores.get((player, other), Score()) for other in table.players]
         cells = [
-            "—" if other == player else table.scores.get((player, other), Score()).text()
-            for other in table.players
+            "—" if other == player else score.text() if score.games else "–"
+            for other, score in zip(table.players, scores, strict=True)
         ]
         times = table.seconds.get(player, [])
         lines.append(
@@ -477,7 +479,7 @@ def markdown_table(table: LadderTable) -> list[str]:
         "",
         f"Fit: {fit.anchor} anchored at {ANCHOR_ELO:.0f}, one virtual draw per pairing,"
         f" {state}. Cells: the row player's score against the column player"
-        " (wins–draws–losses).",
+        " (wins–draws–losses; – where they have not met).",
     ]
     return lines
 
@@ -542,20 +544,35 @@ def markdown_report(records: Iterable[LadderGame]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_doc(page: str | Path, report: str) -> None:
-    """Put ``report`` between the page's ladder markers, in place of what was there."""
-    text = Path(page).read_text(encoding="utf-8")
-    if DOC_BEGIN not in text or DOC_END not in text:
-        raise ValueError(f"{page} has no ladder markers ({DOC_BEGIN} ... {DOC_END})")
-    head, rest = text.split(DOC_BEGIN, 1)
-    _, tail = rest.split(DOC_END, 1)
-    Path(page).write_text(f"{head}{DOC_BEGIN}\n{report}{DOC_END}{tail}", encoding="utf-8")
+def doc_markers(section: str | None = None) -> tuple[str, str]:
+    """The two lines a page's ladder tables stand between: the page's one table by
+    default, or a named section's (a page may quote several records, each in its own)."""
+    if section is None:
+        return DOC_BEGIN, DOC_END
+    begin = (
+        f"<!-- ladder table {section}: written by python -m bench.ladder --write-doc"
+        f" --doc-section {section}; do not edit -->"
+    )
+    return begin, f"<!-- end of ladder table {section} -->"
 
 
-def doc_report(page: str | Path) -> str:
-    """What the page holds between its ladder markers (the tests compare it)."""
+def write_doc(page: str | Path, report: str, section: str | None = None) -> None:
+    """Put ``report`` between the page's ladder markers (of ``section``), in place of what
+    was there."""
+    begin, end = doc_markers(section)
     text = Path(page).read_text(encoding="utf-8")
-    return text.split(DOC_BEGIN, 1)[1].split(DOC_END, 1)[0].removeprefix("\n")
+    if begin not in text or end not in text:
+        raise ValueError(f"{page} has no ladder markers ({begin} ... {end})")
+    head, rest = text.split(begin, 1)
+    _, tail = rest.split(end, 1)
+    Path(page).write_text(f"{head}{begin}\n{report}{end}{tail}", encoding="utf-8")
+
+
+def doc_report(page: str | Path, section: str | None = None) -> str:
+    """What the page holds between its ladder markers (of ``section``; the tests compare it)."""
+    begin, end = doc_markers(section)
+    text = Path(page).read_text(encoding="utf-8")
+    return text.split(begin, 1)[1].split(end, 1)[0].removeprefix("\n")
 
 
 def main(argv: Iterable[str] | None = None) -> int:
@@ -579,6 +596,11 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--report", nargs="+", default=None, help="fit and print these records")
     parser.add_argument("--write-doc", default=None, help="with --report: write into this page")
     parser.add_argument(
+        "--doc-section",
+        default=None,
+        help="with --write-doc: between this section's markers (e.g. full) instead of the page's",
+    )
+    parser.add_argument(
         "--write-strength",
         default=None,
         help="with --report: write the levels' fitted Elo at scale 1 here (data/ai-strength.json)",
@@ -590,7 +612,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     if args.report:
         report = markdown_report(load_records(args.report).values())
         if args.write_doc:
-            write_doc(args.write_doc, report)
+            write_doc(args.write_doc, report, args.doc_section)
         if args.write_strength:
             write_strength(args.write_strength, strength_data(load_records(args.report).values()))
         print(report, end="")

@@ -292,3 +292,22 @@ def test_players_never_tied_to_the_reference_are_shown_unrated() -> None:
     assert f"| – | not tied to {REFERENCE} |" in easy_row and "100% (6–0–0)" in easy_row
     # the strength file never shows an unrated level, however many games it played
     assert "easy" not in ladder.strength_data(records, min_games=1, max_spread=10_000)["dalen"]
+
+
+def test_the_full_strength_tables_are_the_fit_of_the_full_record() -> None:
+    # the page's second section quotes the real measurement (scale 1), exactly
+    games = ladder.load_records([DOCS / "ai-ladder-full.jsonl"])
+    assert games and all(g.scale == 1.0 for g in games.values())
+    full = ladder.doc_report(DOCS / "ai.md", "full")
+    assert full == ladder.markdown_report(games.values())
+    assert full != ladder.doc_report(DOCS / "ai.md")
+
+
+def test_a_named_section_is_written_between_its_own_markers(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    begin, end = ladder.doc_markers("full")
+    page.write_text(f"{ladder.DOC_BEGIN}\nmain\n{ladder.DOC_END}\n{begin}\nold\n{end}\n")
+    ladder.write_doc(page, "new\n", "full")
+    assert ladder.doc_report(page, "full") == "new\n" and ladder.doc_report(page) == "main\n"
+    with pytest.raises(ValueError, match="no ladder markers"):
+        ladder.write_doc(page, "x\n", "other")
