@@ -361,9 +361,11 @@ SPEC = GameSpec(
         evaluator=les_evaluator,
         model=search_model,
         # Les offers up to a thousand two-stone moves early on: hard reads only the 24 best
-        # of its first look three plies deep, and so does master within 1.6 s. A fourth ply
-        # where the time allowed (8747027) cost four to five times the CPU a move and
-        # scored no better against the reference over 15 games (docs/ai.md).
+        # of its first look three plies deep. Master reads the same 24 as deep as its 1.6 s
+        # allow (the positions are only a safety net): on the search's model three plies
+        # cost 0.01-0.05 s from the middle game on, so it reads four or five plies there
+        # and six to eight near the end, where holes close (docs/ai.md). A fourth ply on
+        # the engine's slower states (8747027) had scored no better over 15 games.
         levels={
             "hard": LevelTuning(
                 settings=AlphaBetaSettings(
@@ -376,8 +378,8 @@ SPEC = GameSpec(
             ),
             "master": LevelTuning(
                 settings=AlphaBetaSettings(
-                    max_depth=3,
-                    max_nodes=8_000,
+                    max_depth=8,
+                    max_nodes=400_000,
                     time_limit=1.6,
                     root_width=24,
                     draw_value=DRAW_VALUE,
