@@ -369,6 +369,13 @@ class LublacheState(BoardState):
 # position; docs/ai.md).
 _ENDGAME_MOVES = 10
 _SOLVE_SHARE = 0.85
+# Above that, up to this many placements, master's chosen moves are read to the end one at
+# a time (engine.ai.levels._screened): a move proven lost gives way to the next. The games
+# master and hard lost to the reference were decided with 15 or more placements left, too
+# many to read whole, but a losing choice is often proven lost by a small reading (one
+# winning reply), and master's reading of those positions stops at its fourth ply well
+# within its clock (docs/ai.md, Lublache's sixth round).
+_SCREEN_MOVES = 16
 
 
 def _endgame(nodes: int, seconds: float) -> AlphaBetaSettings:
@@ -438,8 +445,11 @@ SPEC = GameSpec(
                 ),
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(20_000, 1.6),
+                # the whole reading's budget, and the screen's in all (1,500 a move)
                 solve_nodes=3_000,
                 solve_share=_SOLVE_SHARE,
+                screen_below=_SCREEN_MOVES,
+                screen_nodes=1_500,
             ),
         },
     ),

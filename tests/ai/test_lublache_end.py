@@ -1,4 +1,6 @@
-"""Lublache's end: with at most ten placements left, the levels read the rest exactly.
+"""Lublache's end: with at most ten placements left, the levels read the rest exactly, and
+master screens its choices up to sixteen (each read to the end alone, a move proven lost
+gives way to the next).
 
 The position below comes from a game of the reference against itself (bench.reference at
 scale 0.1, seed 2, size 7): white to move with seven placements, of which c8 and c9 win
@@ -16,7 +18,8 @@ import pytest
 from bench import ladder
 from engine import get_game
 from engine.ai import endsolver
-from engine.ai.levels import level_settings, search_move
+from engine.ai.levels import _screened, level_settings, search_move
+from engine.ai.mcts import SearchResult
 from engine.ai.settings import AlphaBetaSettings
 from engine.board import BoardState
 
@@ -81,3 +84,48 @@ def test_the_same_seed_gives_the_same_move(narrow: BoardState, cpu_clock: None) 
     first = search_move(narrow, "normal", seed=11, time_limit=5.0).move
     assert first in WINNING
     assert search_move(narrow, "normal", seed=11, time_limit=5.0).move == first
+
+
+# One ply before: black to move at ply 88 with twelve placements, above the whole reading.
+# Black played g1 in that game, and every placement but l5 and m7 is proven lost within the
+# screen's 1,500 positions a move (white then has a winning reply: c8 or c9 after g1).
+PROVEN_LOST_AT_88 = {"g1", "k8"}
+NOT_PROVEN_AT_88 = {"l5", "m7"}
+
+
+@pytest.fixture(scope="module")
+def screened() -> BoardState:
+    state = get_game("lublache").new(7)
+    for move in GAME[:-1]:
+        state = state.play(move)
+    assert state.to_move == "black" and len(state.legal_moves()) == 12
+    return state
+
+
+def test_master_screens_above_the_whole_reading() -> None:
+    master = get_game("lublache").spec.ai.levels["master"]
+    assert master.narrow_below < 12 <= master.screen_below
+    assert 0 < master.screen_nodes <= master.solve_nodes
+
+
+def test_the_played_move_and_the_first_choice_are_proven_lost(screened: BoardState) -> None:
+    for move in PROVEN_LOST_AT_88:
+        after = endsolver.solve(screened.play(move), max_nodes=1_500, time_limit=600.0)
+        assert after is not None and max(after[0].values()) == endsolver.WIN, move
+
+
+def test_the_screen_passes_over_proven_losses(screened: BoardState, stopped_clock: None) -> None:
+    tuning = get_game("lublache").spec.ai.levels["master"]
+    ranking = ["k8", "g1", "m7", "l5"]
+    result = SearchResult("k8", 0, 0.0, 0.5, ranking=ranking)
+    chosen = _screened(screened, result, tuning, 1.0, deadline=1.0)
+    assert chosen.move == "m7"
+    assert chosen.ranking == ["m7", "l5"]
+
+
+def test_master_avoids_a_move_proven_lost(screened: BoardState, stopped_clock: None) -> None:
+    # the clock stands still: only the budgets end the readings, so the answer does not
+    # depend on the machine's load
+    first = search_move(screened, "master", seed=11).move
+    assert first in NOT_PROVEN_AT_88
+    assert search_move(screened, "master", seed=11).move == first
