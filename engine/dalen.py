@@ -220,6 +220,10 @@ _ENDGAME_MOVES = 12
 # end (docs/ai.md), where the whole position is too big to read but a losing move often
 # is proven lost by a small reading.
 _SCREEN_MOVES = 16
+# Normal, hard and master screen from 20 placements: the first move's refutation read there
+# (~20,000 positions in the games traced) leaves a table that proves the next moves lost in a
+# few hundred positions each (engine.ai.endsolver.known_positions).
+_SCREEN_MOVES_DEEP = 20
 
 
 def _endgame(nodes: int, seconds: float) -> AlphaBetaSettings:
@@ -279,7 +283,7 @@ SPEC = GameSpec(
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(6_000, 1.5),
                 solve_nodes=30_000,
-                screen_below=_SCREEN_MOVES,
+                screen_below=_SCREEN_MOVES_DEEP,
                 screen_nodes=8_000,
             ),
             "hard": LevelTuning(
@@ -293,7 +297,7 @@ SPEC = GameSpec(
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(20_000, 4.0),
                 solve_nodes=25_000,
-                screen_below=_SCREEN_MOVES,
+                screen_below=_SCREEN_MOVES_DEEP,
                 screen_nodes=10_000,
             ),
             "master": LevelTuning(
@@ -307,10 +311,12 @@ SPEC = GameSpec(
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(12_000, 1.6),
                 # the exact reader plays ~100,000 positions a CPU second on the model: the
-                # whole reading fits within half of master's time, the screen in the rest
-                solve_nodes=60_000,
-                screen_below=_SCREEN_MOVES,
-                screen_nodes=20_000,
+                # whole reading fits within 60 % of master's time, the screen in what the
+                # Monte Carlo search leaves of it (it takes ~0.3 s at 13-20 placements)
+                solve_nodes=80_000,
+                solve_share=0.6,
+                screen_below=_SCREEN_MOVES_DEEP,
+                screen_nodes=40_000,
             ),
         },
     ),

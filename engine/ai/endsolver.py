@@ -35,12 +35,22 @@ def _key(state: BoardState) -> tuple[bytes, int | None, int, object]:
     return (state.cells, state.mover, min(state.ply, 4), state.extra.get("passes"))
 
 
+Known = dict[tuple[bytes, int | None, int, object], float]
+
+
+def known_positions() -> Known:
+    """An empty table of positions read, to share between readings of one game's positions
+    (``solve(..., known=...)``): a position's exact value holds whatever reading found it."""
+    return {}
+
+
 class _Reader:
-    def __init__(self, max_nodes: int, deadline: float) -> None:
+    def __init__(self, max_nodes: int, deadline: float, known: Known | None = None) -> None:
         self.max_nodes = max_nodes
         self.deadline = deadline
         self.nodes = 0
-        self.known: dict[tuple[bytes, int | None, int, object], float] = {}
+        # only finished positions enter the table, so a reading cut short leaves it exact
+        self.known: Known = {} if known is None else known
 
     def child(self, state: BoardState, move: str) -> BoardState:
         self.nodes += 1
@@ -85,6 +95,7 @@ def solve(
     max_nodes: int,
     time_limit: float,
     partial: dict[str, float] | None = None,
+    known: Known | None = None,
 ) -> tuple[dict[str, float], int] | None:
     """The exact values of ``state``'s moves for its side to move, and the positions read.
 
@@ -92,9 +103,12 @@ def solve(
     every move with its value (DRAW or LOSS). None when ``max_nodes`` positions or
     ``time_limit`` seconds were spent before the answer was certain; ``partial``, when
     given, then holds the moves read to the end before that (a move proven lost is worth
-    knowing even when the position is too big to read whole).
+    knowing even when the position is too big to read whole). ``known`` (from
+    :func:`known_positions`) carries the positions read from one reading to the next: the
+    screen of a level's moves (``engine.ai.levels``) reads several moves of one position,
+    whose refutations often share their lines.
     """
-    reader = _Reader(max_nodes, time.perf_counter() + time_limit)
+    reader = _Reader(max_nodes, time.perf_counter() + time_limit, known)
     mover = state.to_move
     values: dict[str, float] = {} if partial is None else partial
     try:

@@ -322,6 +322,7 @@ def _screened(
     left = max(1, round(tuning.solve_nodes * scale))
     lost: set[str] = set()
     won: str | None = None
+    known = endsolver.known_positions()  # the moves' refutations often share their lines
     for move in ranking:
         remaining = deadline - time.perf_counter()
         if left <= 0 or remaining <= 0:
@@ -335,7 +336,7 @@ def _screened(
             won = move if winner == mover else None
             break
         budget = min(each, left)
-        solved = endsolver.solve(after, max_nodes=budget, time_limit=remaining)
+        solved = endsolver.solve(after, max_nodes=budget, time_limit=remaining, known=known)
         if solved is None:  # not proven either way within its share: it stands
             break
         replies, read = solved

@@ -108,3 +108,29 @@ def test_the_screen_agrees_with_plain_minimax_on_the_toy_game(seed: int) -> None
         assert screened.value == 1.0
     else:
         assert screened.value == 0.6  # the search's own value: nothing proven won
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_table_shared_between_readings_changes_no_value(seed: int) -> None:
+    # each move of a toy-game position read with one table (a first reading cut short
+    # included): the same values as read alone, for no more positions in all
+    rng = random.Random(200 + seed)
+    state = ThreeInRow().new()
+    while len(state.legal_moves()) > 7 or state.outcome is not None:
+        if state.outcome is not None:
+            state = ThreeInRow().new()
+        state = state.play(rng.choice(state.legal_moves()))
+    known = endsolver.known_positions()
+    shared = alone = 0
+    for move in state.legal_moves():
+        after = state.play(move)
+        if after.outcome is not None:
+            continue
+        assert endsolver.solve(after, max_nodes=3, time_limit=60.0, known=known) is None
+        with_table = endsolver.solve(after, max_nodes=1_000_000, time_limit=60.0, known=known)
+        fresh = endsolver.solve(after, max_nodes=1_000_000, time_limit=60.0)
+        assert with_table is not None and fresh is not None
+        assert with_table[0] == fresh[0]
+        shared += with_table[1]
+        alone += fresh[1]
+    assert shared <= alone
