@@ -235,15 +235,21 @@ def dalen_pressure(state: Position) -> tuple[dict[str, int], dict[str, float]]:
 # only half counted, since the mover may defuse them (or lose the stones anyway).
 _DALEN_OPPONENT_THREAT_WEIGHT = 0.5
 # How much of an exposed tree counts as lost (see dalen_pressure), and the logistic's
-# scale: a stone difference of this many stones is a 73 % chance.
+# scale: a stone difference of this many stones, plus this share of the stones on the
+# board, is a 73 % chance. With a fixed scale of 4 stones, a lead of 40 or more read 1.00
+# whatever the move, and the leader played blind exactly where its army, one big tree,
+# was about to turn over (docs/ai.md, Dalen: the leader's blindness); the scale growing
+# with the stones keeps a 60-stone lead with 120 on the board at 0.94 and 20 at 0.71.
 _DALEN_EXPOSURE_WEIGHT = 1.0
 _DALEN_SCALE = 4.0
+_DALEN_SCALE_PER_STONE = 0.15
 
 
 def dalen_evaluator(state: Position, colour: str) -> float:
     """Dalen: stones on the board decide the game (and none left loses at once), counting
     the flips already threatened by stagnant trees as good as made, and trees exposed to
-    a bigger-leaved enemy tree as partly lost."""
+    a bigger-leaved enemy tree as partly lost; a difference weighs less the more stones
+    are on the board (a big army can still turn over)."""
     score = state.score
     opponent = _opponent(state, colour)
     x: float = score[colour] - score[opponent]
@@ -254,7 +260,8 @@ def dalen_evaluator(state: Position, colour: str) -> float:
         # a flip moves stones from one army to the other: it counts twice in the difference
         x += sign * 2 * weight * threats[side]
         x += sign * 2 * _DALEN_EXPOSURE_WEIGHT * exposure[side]
-    return _logistic(x / _DALEN_SCALE)
+    stones = score[colour] + score[opponent]
+    return _logistic(x / (_DALEN_SCALE + _DALEN_SCALE_PER_STONE * stones))
 
 
 def shuffled(state: Position, moves: list[str], rng: random.Random) -> list[str]:
