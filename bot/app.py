@@ -39,6 +39,7 @@ from bot.common.pictures import Painter
 from bot.common.rate_buckets import amortise_bucket_sweeps
 from bot.common.routing import ComponentRouter, form_text
 from bot.common.translator import CatalogueTranslator
+from bot.delivery.channel_order import last_look
 from bot.delivery.delivery import Delivery
 from bot.delivery.turn_dms import TurnDms
 from bot.features.board_games import BoardGames
@@ -104,6 +105,8 @@ class LeafBot(discord.AutoShardedClient):
         **client_options: Any,
     ) -> None:
         client_options.setdefault("allowed_mentions", discord.AllowedMentions.none())
+        # a board held for a rate limit is looked at again as it leaves (ChannelOrder)
+        client_options.setdefault("http_trace", last_look())
         # The bot never reads cached messages (it edits by id), so it keeps none: less memory
         # and less for the garbage collector to walk.
         client_options.setdefault("max_messages", None)

@@ -14,6 +14,16 @@ channel. A background post is not sent when a newer version is shown already, an
 that comes back from its wait behind a newer one is deleted and not recorded (the newer
 message stays the match's). One process delivers a server's matches, so what it has shown
 itself is all there is to know; a start (a new process) begins with nothing held.
+
+The look before a post is not enough on its own: discord.py holds a post for its bucket
+inside the request, so a newer version can be shown during that wait, after the look. And
+deleting the late board afterwards leaves a window: a process killed between the late
+post's landing and its deletion leaves the old board below the new one for good (the
+tournament kill test saw exactly that once). So the last look is taken as the request
+leaves, after every wait and before every retry: :func:`last_look` is an aiohttp trace
+hook on the client's session that refuses a guarded post (:class:`StaleBoard`) when its
+match shows a newer version by then. Only a post already on the wire can still come back
+late, and that one is deleted as before.
 """
 
 from __future__ import annotations
@@ -21,7 +31,10 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from types import SimpleNamespace
 
+import aiohttp
 import discord
 
 from matchcore.service.results import MatchInfo
@@ -31,6 +44,38 @@ log = logging.getLogger(__name__)
 #: Matches remembered at most (the oldest forgotten first): a post waits a few seconds, so
 #: only the matches that moved lately matter.
 REMEMBERED = 4096
+
+
+class StaleBoard(Exception):
+    """A guarded background post refused as it was about to leave: its match's channel shows
+    a newer version by then."""
+
+
+# The post under way in this task: the order that guards it, its match and version. The
+# trace hook runs in the task that awaits the request, so it sees this.
+_guarded: ContextVar[tuple[ChannelOrder, int, int] | None] = ContextVar("guarded", default=None)
+
+
+async def _look_before_sending(
+    session: aiohttp.ClientSession,
+    context: SimpleNamespace,
+    params: aiohttp.TraceRequestStartParams,
+) -> None:
+    guarded = _guarded.get()
+    if guarded is None or params.method != "POST":
+        return
+    order, match_id, version = guarded
+    if order.outdated(match_id, version):
+        raise StaleBoard(f"match {match_id}: version {version} is behind what the channel shows")
+
+
+def last_look() -> aiohttp.TraceConfig:
+    """The hook for the client's HTTP session (``discord.Client(http_trace=...)``): every
+    request starts through it, after discord.py's rate-limit waits and at each retry, so a
+    guarded post (:meth:`ChannelOrder.post`) overtaken while it waited never goes out."""
+    trace = aiohttp.TraceConfig()
+    trace.on_request_start.append(_look_before_sending)
+    return trace
 
 
 class ChannelOrder:
@@ -67,13 +112,25 @@ class ChannelOrder:
         self, match: MatchInfo | None, send: Callable[[], Awaitable[discord.Message]]
     ) -> discord.Message | None:
         """A background post of ``match`` (``send`` posts it): not sent when the channel
-        shows a newer version already, deleted when one was shown while it waited (None
-        then: nothing was posted)."""
+        shows a newer version already, nor when one is shown while discord.py holds it for
+        its rate limit (:func:`last_look`), deleted when one was shown while its answer was
+        on the way (None then: nothing was posted)."""
         if match is None:
             return await send()
         if self.outdated(match.id, match.version):
             return None
-        posted = await send()
+        guard = _guarded.set((self, match.id, match.version))
+        try:
+            posted = await send()
+        except StaleBoard:
+            log.info(
+                "match %s: a board of version %s was overtaken as it waited; not sent",
+                match.id,
+                match.version,
+            )
+            return None
+        finally:
+            _guarded.reset(guard)
         if await self.dropped(match.id, match.version, posted):
             return None
         self.shown(match.id, match.version)
