@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.ai.heuristics import les_evaluator
+from engine.ai.heuristics import LesPairs, les_evaluator
 from engine.ai.models.les import search_model
 from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
 from engine.board import EMPTY, FIRST, SECOND, BoardGame, BoardState, LastTurn, Outcome
@@ -383,6 +383,9 @@ SPEC = GameSpec(
                     time_limit=1.6,
                     root_width=24,
                     draw_value=DRAW_VALUE,
+                    # two-stone turns: only the 8 best first stones, each with its 4 best
+                    # isolated points, valued one stone at a time (three plies, not two)
+                    orderer=LesPairs(firsts=8, seconds=4),
                 )
             ),
         },

@@ -76,7 +76,7 @@ class AlphaBetaSearcher:
         self._nodes = 0
         self._chooser = state.to_move
         self._evaluate = self.evaluator or heuristics.evaluator_for(state)
-        self._order = self.orderer or heuristics.orderer_for(state)
+        self._order = self.orderer or self.settings.orderer or heuristics.orderer_for(state)
         self._rng = rng
         self._killers: dict[int, list[str]] = {}
         self._history: dict[str, int] = {}

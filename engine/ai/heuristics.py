@@ -24,6 +24,7 @@ import functools
 import math
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.ai.models.dalen import DalenPosition
 from engine.ai.models.les import LesPosition
@@ -345,6 +346,70 @@ def les_evaluator(state: Position, colour: str) -> float:
     )
     x += _LES_POINT_WEIGHT * (points[colour] - points[opponent])
     return _logistic(x)
+
+
+@dataclass(frozen=True)
+class LesPairs:
+    """Les master's move ordering: in a two-stone turn, only the likeliest pairs, best first.
+
+    Early in a game a Les turn is two stones, a first placement and an isolated point, and
+    a position offers up to a thousand such pairs: reading every one of them at every node
+    kept master at two plies until about ply 45. The two stones of a pair seldom interact
+    (the second is never next to the first), so each stone is valued alone, once (one
+    position played and valued per first placement and per isolated point, a few dozen in
+    all), and a pair is valued as the sum of its stones' gains. Only the ``firsts`` best
+    first placements are kept, each paired with its ``seconds`` best isolated points; the
+    search reads those, at the root and inside the tree, and nothing else. One-stone
+    turns (the middle game on) are left whole, in the seeded shuffle's order.
+
+    The stones are valued on the search's model (:class:`engine.ai.models.les.LesPosition`,
+    made for the purpose when the search reads the engine's states), without making a
+    position.
+    """
+
+    firsts: int = 8
+    seconds: int = 4
+
+    def __call__(self, state: Position, moves: list[str], rng: random.Random) -> list[str]:
+        if not any("+" in move for move in moves):
+            return shuffled(state, moves, rng)
+        if not isinstance(state, LesPosition):
+            # an engine state (tests, the search without its model): the same look on its
+            # model, so both give the same moves
+            state = LesPosition.of(state)  # type: ignore[arg-type]  # a Les state of the ordinary turns: it has pairs
+        mover = state.mover
+        assert mover is not None  # a running game: it has moves
+        firsts, isolated = state.lone_stone_points()
+        points = firsts + isolated
+        rng.shuffle(points)  # breaks ties between equal gains
+        base = _les_x(*state.holes_and_claims(), mover)
+        gain = {point: _les_x(*state.after_lone_stone(point), mover) - base for point in points}
+        ranked = sorted(points, key=gain.__getitem__, reverse=True)
+        contested = set(firsts)
+        seconds = [point for point in ranked if point not in contested]
+        names, near = state.names(), state.near()
+        kept: list[tuple[float, str]] = []
+        for first in [point for point in ranked if point in contested][: self.firsts]:
+            close = near[first]
+            partners = [second for second in seconds if second not in close][: self.seconds]
+            if not partners:  # every isolated point touches it: a one-stone turn
+                kept.append((gain[first], names[first]))
+            kept.extend(
+                (gain[first] + gain[second], f"{names[first]}+{names[second]}")
+                for second in partners
+            )
+        kept.sort(key=lambda item: -item[0])
+        return [move for _, move in kept]
+
+
+def _les_x(holes: tuple[int, int], claims: tuple[int, int, int, int], mover: int) -> float:
+    """What :func:`les_evaluator` takes the logistic of, for the colour code ``mover``, from
+    a model's counts (holes owned by black, by white; claims of black, of white, claimed
+    points of black, of white)."""
+    sign = 1 if mover == 1 else -1
+    black = holes[0] + _LES_OPEN_CLAIM_WEIGHT * (claims[0] - holes[0])
+    white = holes[1] + _LES_OPEN_CLAIM_WEIGHT * (claims[1] - holes[1])
+    return sign * (black - white + _LES_POINT_WEIGHT * (claims[2] - claims[3]))
 
 
 def lublache_closed_cells(state: Position) -> dict[str, int]:

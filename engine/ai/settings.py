@@ -7,8 +7,10 @@ own :class:`LevelTuning` per level (see :class:`engine.spec.BoardAI`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 # normal and hard count a drawn end as 0.4 of a win for themselves: against most opponents
 # the bot is the stronger side, and playing on wins more than settling (Lefe above all).
@@ -55,6 +57,10 @@ class AlphaBetaSettings:
     # by the same stones in another order are read once, and deeper passes try the best
     # move of the shallower one first).
     transpositions: bool = True
+    # The move ordering of this search, in place of the game's (None: the game's, see
+    # engine.spec.BoardAI). It may return fewer moves than it is given: only those are
+    # read, at the root and inside the tree (Les master: engine.ai.heuristics.LesPairs).
+    orderer: Callable[[Any, list[str], random.Random], list[str]] | None = None
 
 
 AnySettings = SearchSettings | AlphaBetaSettings

@@ -230,6 +230,46 @@ class LesPosition:
             outcome,
         )
 
+    # ---- a lone stone, for the ordering of two-stone turns (engine.ai.heuristics.LesPairs)
+    def lone_stone_points(self) -> tuple[list[int], list[int]]:
+        """The first placements and the isolated points of the position, in point order."""
+        touch = self._touch
+        firsts = [p for p, bits in enumerate(touch) if bits == _BOTH]
+        isolated = [p for p, bits in enumerate(touch) if bits == _ISOLATED]
+        return firsts, isolated
+
+    def after_lone_stone(self, point: int) -> tuple[tuple[int, int], tuple[int, int, int, int]]:
+        """The holes owned and the claims (as :meth:`claims` counts them, black then white)
+        were the mover to place one stone on ``point`` and nothing else: what a pair's
+        stones are worth one at a time. No position is made."""
+        mover = self.mover
+        assert mover is not None and self.outcome is None
+        touch = bytearray(self._touch)
+        neighbours = self._board.neighbours
+        touch[point] = STONE
+        for nb in neighbours[point]:
+            bits = touch[nb]
+            if bits < STONE:
+                touch[nb] = bits | mover
+        after = bytes(touch)
+        placed = (point,)
+        return (
+            _holes_after(self._holes, self._touch, after, placed, neighbours),
+            _claims_after(self._claims, self._touch, after, placed, neighbours),
+        )
+
+    def names(self) -> tuple[str, ...]:
+        """The points' names, by index."""
+        return self._board.names
+
+    def near(self) -> tuple[frozenset[int], ...]:
+        """Per point, the points next to it."""
+        return self._board.near
+
+    def holes_and_claims(self) -> tuple[tuple[int, int], tuple[int, int, int, int]]:
+        """The holes owned and the claims, as :meth:`after_lone_stone` gives them."""
+        return self._holes, self._claims
+
 
 # ---- holes and claims, counted once and then kept up to date ----------------------------
 # A placement changes the empty points only on and next to its stones, so only the holes
