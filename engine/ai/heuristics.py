@@ -373,21 +373,20 @@ class LesPairs:
     def __call__(self, state: Position, moves: list[str], rng: random.Random) -> list[str]:
         if not any("+" in move for move in moves):
             return shuffled(state, moves, rng)
-        if not isinstance(state, LesPosition):
-            # an engine state (tests, the search without its model): the same look on its
-            # model, so both give the same moves
-            state = LesPosition.of(state)  # type: ignore[arg-type]  # a Les state of the ordinary turns: it has pairs
-        mover = state.mover
+        # an engine state (tests, the search without its model): the same look on its
+        # model, so both give the same moves
+        model = state if isinstance(state, LesPosition) else LesPosition.of(state)  # type: ignore[arg-type]  # a Les state of the ordinary turns: it has pairs
+        mover = model.mover
         assert mover is not None  # a running game: it has moves
-        firsts, isolated = state.lone_stone_points()
+        firsts, isolated = model.lone_stone_points()
         points = firsts + isolated
         rng.shuffle(points)  # breaks ties between equal gains
-        base = _les_x(*state.holes_and_claims(), mover)
-        gain = {point: _les_x(*state.after_lone_stone(point), mover) - base for point in points}
+        base = _les_x(*model.holes_and_claims(), mover)
+        gain = {point: _les_x(*model.after_lone_stone(point), mover) - base for point in points}
         ranked = sorted(points, key=gain.__getitem__, reverse=True)
         contested = set(firsts)
         seconds = [point for point in ranked if point not in contested]
-        names, near = state.names(), state.near()
+        names, near = model.names(), model.near()
         kept: list[tuple[float, str]] = []
         for first in [point for point in ranked if point in contested][: self.firsts]:
             close = near[first]
