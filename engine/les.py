@@ -331,6 +331,20 @@ def _side(colour: str) -> SpecialMove:
     )
 
 
+# Master reads the 24 best root moves as deep as its 1.6 s allow (the positions are only a
+# safety net). In two-stone turns it reads only the 8 best first stones, each with its 4
+# best isolated points, every stone valued alone once (engine.ai.heuristics.LesPairs), so
+# the opening reads three plies where every pair allowed two (docs/ai.md).
+_MASTER = AlphaBetaSettings(
+    max_depth=8,
+    max_nodes=400_000,
+    time_limit=1.6,
+    root_width=24,
+    draw_value=DRAW_VALUE,
+    orderer=LesPairs(firsts=8, seconds=4),
+)
+_MASTER_EXACT_MOVES = 14
+
 SPEC = GameSpec(
     name="les",
     title=Text("game.les.title", "Les"),
@@ -364,8 +378,9 @@ SPEC = GameSpec(
         # of its first look three plies deep. Master reads the same 24 as deep as its 1.6 s
         # allow (the positions are only a safety net): on the search's model three plies
         # cost 0.01-0.05 s from the middle game on, so it reads four or five plies there
-        # and six to eight near the end, where holes close (docs/ai.md). A fourth ply on
-        # the engine's slower states (8747027) had scored no better over 15 games.
+        # and six to eight near the end, where holes close; its opening and its last 14
+        # moves are read apart (_MASTER above; docs/ai.md). A fourth ply on the engine's
+        # slower states (8747027) had scored no better over 15 games.
         levels={
             "hard": LevelTuning(
                 settings=AlphaBetaSettings(
@@ -377,16 +392,14 @@ SPEC = GameSpec(
                 )
             ),
             "master": LevelTuning(
-                settings=AlphaBetaSettings(
-                    max_depth=8,
-                    max_nodes=400_000,
-                    time_limit=1.6,
-                    root_width=24,
-                    draw_value=DRAW_VALUE,
-                    # two-stone turns: only the 8 best first stones, each with its 4 best
-                    # isolated points, valued one stone at a time (three plies, not two)
-                    orderer=LesPairs(firsts=8, seconds=4),
-                )
+                settings=_MASTER,
+                # from 14 moves the rest of the game is read to the end exactly first
+                # (engine.ai.endsolver: 3,000-13,000 positions, 0.1-0.3 s of CPU); a proven
+                # win is played at once, a move proven worse than another is not
+                narrow_below=_MASTER_EXACT_MOVES,
+                narrow=_MASTER,
+                solve_nodes=40_000,
+                solve_share=0.5,
             ),
         },
     ),
