@@ -301,8 +301,10 @@ SPEC = GameSpec(
                 screen_nodes=10_000,
             ),
             "master": LevelTuning(
+                # Monte Carlo to its clock: 2,400 iterations took ~0.5 s a move, a third of
+                # the 1.6 s (the cap is a safety net, reached only late in a game)
                 settings=SearchSettings(
-                    max_iterations=2400,
+                    max_iterations=20_000,
                     time_limit=1.6,
                     scan_depth=2,
                     exploration=0.2,
@@ -317,6 +319,9 @@ SPEC = GameSpec(
                 solve_share=0.6,
                 screen_below=_SCREEN_MOVES_DEEP,
                 screen_nodes=40_000,
+                # where it screens, the search stops at half the clock: the rest is the
+                # screen's (~80,000 positions)
+                screen_keep=0.5,
             ),
         },
     ),

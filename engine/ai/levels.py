@@ -215,6 +215,15 @@ def search_move(
     lost = reading is not None and reading.complete and reading.best == endsolver.LOSS
     lost = lost and not isinstance(broad, AlphaBetaSettings)
     if not lost:
+        if (
+            tuning is not None
+            and tuning.screen_keep > 0
+            and moves is not None
+            and tuning.narrow_below < moves <= tuning.screen_below
+        ):
+            # a position the screen reads: the search leaves it its share of the clock
+            kept = settings.time_limit * (1 - tuning.screen_keep)
+            settings = dataclasses.replace(settings, time_limit=kept)
         searcher = (
             AlphaBetaSearcher(settings)
             if isinstance(settings, AlphaBetaSettings)

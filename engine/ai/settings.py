@@ -94,3 +94,8 @@ class LevelTuning:
     # proven won is played, the first move not proven lost stands.
     screen_below: int = 0
     screen_nodes: int = 0
+    # In the positions it screens (above the whole reading), the share of the level's time
+    # kept for the screen: the search stops at the rest (0: the search may take it all, and
+    # the screen reads in what it leaves). A level whose search reads to its clock keeps
+    # time for the reading this way.
+    screen_keep: float = 0.0

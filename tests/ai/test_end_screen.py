@@ -9,6 +9,7 @@ Dalen, where the move it played is proven lost by a small reading.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -134,3 +135,32 @@ def test_a_table_shared_between_readings_changes_no_value(seed: int) -> None:
         shared += with_table[1]
         alone += fresh[1]
     assert shared <= alone
+
+
+def test_master_leaves_the_screen_its_share_of_the_clock(
+    monkeypatch: pytest.MonkeyPatch, stopped_clock: None
+) -> None:
+    # Dalen master searches to its clock: in a position it screens, its Monte Carlo search
+    # stops at the part of the clock the screen does not keep; elsewhere it has all of it
+    import engine.ai.levels as levels
+
+    limits: list[tuple[int, float]] = []
+
+    class Recording(levels.Searcher):
+        def search(self, state: BoardState, rng: random.Random) -> SearchResult:
+            limits.append((len(state.legal_moves()), self.settings.time_limit))
+            return super().search(state, rng)
+
+    monkeypatch.setattr(levels, "Searcher", Recording)
+    tuning = get_game("dalen").spec.ai.levels["master"]
+    assert tuning.settings is not None and 0 < tuning.screen_keep < 1
+    full = tuning.settings.time_limit
+    small = dataclasses.replace(tuning.settings, max_iterations=30)
+    monkeypatch.setitem(
+        get_game("dalen").spec.ai.levels, "master", dataclasses.replace(tuning, settings=small)
+    )
+    search_move(easy_lost_position(), "master", seed=1)  # 13 moves: screened
+    opening = get_game("dalen").new(7).play("d4")
+    search_move(opening, "master", seed=1)
+    assert limits[0] == (13, pytest.approx(full * (1 - tuning.screen_keep)))
+    assert limits[-1][0] > 20 and limits[-1][1] == pytest.approx(full)
