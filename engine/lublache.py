@@ -376,6 +376,15 @@ _SOLVE_SHARE = 0.85
 # winning reply), and master's reading of those positions stops at its fourth ply well
 # within its clock (docs/ai.md, Lublache's sixth round).
 _SCREEN_MOVES = 16
+# Hard and master keep this share of their time for the screen (in narrow positions too,
+# where the whole reading then takes half instead of _SOLVE_SHARE): the whole reading
+# reads the moves in board order and, in a position too big for it, spends its time on the
+# first few, while the screen reads the search's choice alone and often proves it lost in
+# a few hundred positions. Hard's loss to the random player (game 8 of the sixth round's
+# line) was its choice at nine placements, proven lost alone in 1,478 positions, which the whole
+# reading never reached (docs/ai.md, Lublache's seventh round).
+_SCREEN_KEEP = 0.35
+_SCREENED_SOLVE_SHARE = 0.5
 
 
 def _endgame(nodes: int, seconds: float) -> AlphaBetaSettings:
@@ -426,14 +435,18 @@ SPEC = GameSpec(
                 settings=AlphaBetaSettings(
                     max_depth=3,
                     max_nodes=3_000,
-                    time_limit=4.5,
+                    time_limit=3.0,
                     root_width=10,
                     draw_value=DRAW_VALUE,
                 ),
                 narrow_below=_ENDGAME_MOVES,
-                narrow=_endgame(8_000, 4.0),
+                narrow=_endgame(8_000, 3.0),
                 solve_nodes=6_000,
-                solve_share=_SOLVE_SHARE,
+                solve_share=_SCREENED_SOLVE_SHARE,
+                screen_below=_SCREEN_MOVES,
+                screen_nodes=1_500,
+                screen_keep=_SCREEN_KEEP,
+                narrow_keep=_SCREEN_KEEP,
             ),
             "master": LevelTuning(
                 settings=AlphaBetaSettings(
@@ -447,9 +460,11 @@ SPEC = GameSpec(
                 narrow=_endgame(20_000, 1.6),
                 # the whole reading's budget, and the screen's in all (1,500 a move)
                 solve_nodes=3_000,
-                solve_share=_SOLVE_SHARE,
+                solve_share=_SCREENED_SOLVE_SHARE,
                 screen_below=_SCREEN_MOVES,
                 screen_nodes=1_500,
+                screen_keep=_SCREEN_KEEP,
+                narrow_keep=_SCREEN_KEEP,
             ),
         },
     ),

@@ -199,6 +199,12 @@ def search_move(
     # the seed came from the engine's state; everything below reads the game's search model
     state = search_root(state)
     allowed = settings.time_limit
+    screening = (
+        tuning is not None
+        and moves is not None
+        and tuning.screen_nodes > 0
+        and moves <= tuning.screen_below
+    )
     reading = None
     if moves is not None and tuning is not None and tuning.solve_nodes:
         reading = _end_reading(state, settings, tuning, moves, scale)
@@ -206,8 +212,10 @@ def search_move(
             move = reading.moves[0]
             elapsed = time.perf_counter() - started
             return SearchResult(move, reading.read, elapsed, 1.0, ranking=[move])
-        # the search below reads on with the time the exact reading left
-        left = settings.time_limit - (time.perf_counter() - started)
+        # the search below reads on with the time the exact reading left, less what a
+        # narrow position's screen keeps (below)
+        kept = allowed * tuning.narrow_keep if reading is not None and screening else 0.0
+        left = settings.time_limit - (time.perf_counter() - started) - kept
         settings = dataclasses.replace(settings, time_limit=max(left, settings.time_limit / 4))
     # proven lost everywhere: the level's averaging search picks among the lost moves
     # (below), where it has one
@@ -244,13 +252,7 @@ def search_move(
         result = Searcher(broad).search(state, random.Random(seed))
     if reading is not None:
         result = _within_reading(result, reading)
-    if (
-        tuning is not None
-        and moves is not None
-        and tuning.screen_nodes
-        and moves <= tuning.screen_below
-        and not (reading is not None and reading.complete)
-    ):
+    if screening and tuning is not None and not (reading is not None and reading.complete):
         result = _screened(state, result, tuning, scale, deadline=started + allowed)
     chosen = get_level(level) if isinstance(level, str) else level
     if not chosen.guarded:

@@ -99,3 +99,8 @@ class LevelTuning:
     # the screen reads in what it leaves). A level whose search reads to its clock keeps
     # time for the reading this way.
     screen_keep: float = 0.0
+    # In narrow positions whose whole reading is cut short, the share of the level's time
+    # kept for the screen: the alpha-beta after the reading stops that much earlier (at
+    # least a quarter of the time, as always). 0: the screen reads in what the reading and
+    # the search leave, which in a narrow position is usually nothing.
+    narrow_keep: float = 0.0

@@ -17,7 +17,8 @@ import pytest
 
 from bench import ladder
 from engine import get_game
-from engine.ai import endsolver
+from engine.ai import endsolver, levels
+from engine.ai.alphabeta import AlphaBetaSearcher
 from engine.ai.levels import _screened, level_settings, search_move
 from engine.ai.mcts import SearchResult
 from engine.ai.settings import AlphaBetaSettings
@@ -102,10 +103,14 @@ def screened() -> BoardState:
     return state
 
 
-def test_master_screens_above_the_whole_reading() -> None:
-    master = get_game("lublache").spec.ai.levels["master"]
-    assert master.narrow_below < 12 <= master.screen_below
-    assert 0 < master.screen_nodes <= master.solve_nodes
+@pytest.mark.parametrize("level", ["hard", "master"])
+def test_hard_and_master_screen_above_the_whole_reading(level: str) -> None:
+    tuning = get_game("lublache").spec.ai.levels[level]
+    assert tuning.narrow_below < 12 <= tuning.screen_below
+    assert 0 < tuning.screen_nodes <= tuning.solve_nodes
+    # time is kept for the screen: the whole reading and the search leave it some
+    assert tuning.screen_keep > 0 and tuning.narrow_keep > 0
+    assert tuning.solve_share + tuning.narrow_keep < 1
 
 
 def test_the_played_move_and_the_first_choice_are_proven_lost(screened: BoardState) -> None:
@@ -126,9 +131,56 @@ def test_the_screen_passes_over_proven_losses(screened: BoardState, stopped_cloc
     assert chosen.ranking == ["l5"]
 
 
-def test_master_avoids_a_move_proven_lost(screened: BoardState, stopped_clock: None) -> None:
+@pytest.mark.parametrize("level", ["hard", "master"])
+def test_the_level_avoids_a_move_proven_lost(
+    screened: BoardState, stopped_clock: None, level: str
+) -> None:
     # the clock stands still: only the budgets end the readings, so the answer does not
     # depend on the machine's load
-    first = search_move(screened, "master", seed=11).move
+    first = search_move(screened, level, seed=11).move
     assert first in NOT_PROVEN_AT_88
-    assert search_move(screened, "master", seed=11).move == first
+    assert search_move(screened, level, seed=11).move == first
+
+
+def _search_clocks(monkeypatch: pytest.MonkeyPatch) -> list[float]:
+    """The time limits the levels' alpha-beta searches are given, as they are made."""
+    clocks: list[float] = []
+    made = levels.AlphaBetaSearcher
+
+    def recording(settings: AlphaBetaSettings) -> AlphaBetaSearcher:
+        clocks.append(settings.time_limit)
+        return made(settings)
+
+    monkeypatch.setattr(levels, "AlphaBetaSearcher", recording)
+    return clocks
+
+
+@pytest.mark.parametrize("level", ["hard", "master"])
+def test_the_search_leaves_the_screen_its_share_of_the_time(
+    screened: BoardState, narrow: BoardState, stopped_clock: None, level: str,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    tuning = get_game("lublache").spec.ai.levels[level]
+    clocks = _search_clocks(monkeypatch)
+    # twelve placements: no whole reading, the search stops the screen's share early
+    search_move(screened, level, seed=3)
+    broad = level_settings(level, game="lublache").time_limit
+    assert clocks == [pytest.approx(broad * (1 - tuning.screen_keep))]
+    # seven placements, the exact reading cut short (a hundredth of its budget, the level
+    # scaled down): the search after it keeps the screen's share as well
+    clocks.clear()
+    search_move(narrow, level, seed=3, scale=0.01)
+    allowed = level_settings(level, game="lublache", moves=7, scale=0.01).time_limit
+    assert clocks == [pytest.approx(allowed * (1 - tuning.narrow_keep))]
+
+
+def test_above_the_screen_the_search_has_the_whole_clock(
+    stopped_clock: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    state = get_game("lublache").new(7)
+    for move in GAME[:40]:
+        state = state.play(move)
+    assert len(state.legal_moves()) > 16
+    clocks = _search_clocks(monkeypatch)
+    search_move(state, "hard", seed=3)
+    assert clocks == [level_settings("hard", game="lublache").time_limit]
