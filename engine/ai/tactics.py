@@ -14,6 +14,11 @@ exact where they answer:
 
 Every level above the lowest runs its search's answer through :func:`guarded_choice`;
 the lowest plays as it searched, so a newcomer can beat it.
+
+A position may say how soon its game can end at the earliest (``fewest_plies_to_end()``,
+a lower bound: Les's search model counts its first placements left, and a move takes at
+most one of them); when that is more than two plies, nothing within the guards' reach can
+end the game, and :func:`guarded_choice` answers at once what its look would have answered.
 """
 
 from __future__ import annotations
@@ -22,6 +27,13 @@ import time
 from collections.abc import Sequence
 
 from engine.board import BoardState
+
+
+def ends_within(state: BoardState, plies: int) -> bool:
+    """False when ``state`` says its game cannot end within ``plies`` plies (its
+    ``fewest_plies_to_end()`` is more); True otherwise, including when it does not say."""
+    bound = getattr(state, "fewest_plies_to_end", None)
+    return bound is None or bound() <= plies
 
 
 def wins_for(state: BoardState, colour: str) -> bool:
@@ -80,6 +92,10 @@ def guarded_choice(
         raise ValueError("a ranking needs at least one move")
     mover = state.to_move
     assert mover is not None  # a position whose game runs
+    if not ends_within(state, 2):
+        # no move of ours ends the game, nor any reply to one: nothing wins or loses at
+        # once, so the look below would take the ranking's first move
+        return ranking[0]
     win = winning_move(state)
     if win is not None:
         return win

@@ -164,3 +164,35 @@ def test_every_level_plays_the_move_it_played_on_the_engines_state(
             on_engine.iterations,
             on_engine.value,
         )
+
+
+@pytest.mark.parametrize("size", [5, 7, 9])
+def test_the_fewest_plies_to_the_end_bound_every_game_and_spare_the_guard(size: int) -> None:
+    # the bound the tactical guard trusts: never more plies than the game really lasts, and a
+    # move takes at most one off it; where it is above two, the guard's full look (win in
+    # one, refuted moves) answers the ranking's first move, as the short cut does
+    from engine.ai import tactics
+
+    games = _playouts(size, games=3, seed=300 + size)
+    ends = [i for i, (state, _) in enumerate(games) if state.outcome is not None]
+    spared = 0
+    for i, (_, model) in enumerate(games):
+        if model is None:
+            continue
+        end = min(e for e in ends if e >= i)
+        assert model.fewest_plies_to_end() <= end - i
+        if model.outcome is not None:
+            continue
+        rng = random.Random(i)
+        moves = model.legal_moves()
+        for move in rng.sample(moves, min(len(moves), 12)):
+            assert model.play(move).fewest_plies_to_end() >= model.fewest_plies_to_end() - 1
+        if not tactics.ends_within(model, 2) and i % 3 == 0:
+            spared += 1
+            ranking = rng.sample(moves, min(len(moves), 8))
+            mover = model.to_move
+            assert mover is not None
+            assert tactics.winning_move(model) is None
+            assert not any(tactics.loses_at_once(model.play(m), mover) for m in ranking)
+            assert tactics.guarded_choice(model, ranking) == ranking[0]
+    assert spared > 5

@@ -155,6 +155,14 @@ class LesPosition:
         colours = self.game.colors
         return {colours[0]: self._holes[0], colours[1]: self._holes[1]}
 
+    def fewest_plies_to_end(self) -> int:
+        """How many plies the game lasts at the least (a lower bound, for the tactical
+        guard: :func:`engine.ai.tactics.ends_within`). The game ends when the player to
+        move has no first placement; a move's first stone takes one first placement, its
+        second stone an isolated point (never a first placement), and a stone placed only
+        adds colours to its empty neighbours, so a move leaves at most one fewer."""
+        return 0 if self.outcome is not None else self._contested
+
     def claims(self) -> tuple[dict[str, int], dict[str, int]]:
         """What :func:`engine.ai.heuristics.les_claims` counts (claims, claimed points per
         colour), kept up to date move by move."""
