@@ -278,6 +278,9 @@ SPEC = GameSpec(
                 solve_nodes=8_000,
                 screen_below=_SCREEN_MOVES,
                 screen_nodes=3_000,
+                # a lost end: the move that leaves the fewest winning replies (docs/ai.md,
+                # Dalen, eighth round)
+                swindle_nodes=40_000,
             ),
             "normal": LevelTuning(
                 narrow_below=_ENDGAME_MOVES,

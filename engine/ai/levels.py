@@ -250,6 +250,8 @@ def search_move(
         own = broad.time_limit if time_limit is None else time_limit  # a caller's clock too
         broad = dataclasses.replace(broad, time_limit=min(own, left))
         result = Searcher(broad).search(state, random.Random(seed))
+        if tuning is not None and tuning.swindle_nodes > 0:
+            result = _swindled(state, result, tuning, scale, deadline=started + allowed)
     if reading is not None:
         result = _within_reading(result, reading)
     if screening and tuning is not None and not (reading is not None and reading.complete):
@@ -366,6 +368,67 @@ def _screened(
     if not lost or not kept:  # nothing proven lost, or every move ranked: it stands
         return result
     return dataclasses.replace(result, move=kept[0], ranking=kept)
+
+
+def _swindled(
+    state: BoardState, result: SearchResult, tuning: LevelTuning, scale: float, deadline: float
+) -> SearchResult:
+    """In a position proven lost, the move after which the fewest of the opponent's replies
+    keep the win: each reply's position read to the end (``swindle_nodes`` positions in
+    all, until ``deadline``), counted 1 when the level then has a win, ½ for a draw or a
+    reading cut short, 0 for a loss; the highest share is played, the search's ranking
+    deciding among equals. Moves whose replies were not all read are left out (the search's
+    choice stands when none was read whole).
+
+    Every move loses against best play there, and minimax tells none apart; an opponent
+    who may miss the win (a newcomer, the random player of issue 36) misses it most often
+    after the move that leaves it the fewest winning replies (docs/ai.md, Dalen, eighth
+    round).
+    """
+    mover = state.to_move
+    ranking = list(result.ranking or [result.move])
+    moves = ranking + [move for move in state.legal_moves() if move not in ranking]
+    left = max(1, round(tuning.swindle_nodes * scale))
+    each = max(1, left // 8)  # one reply's reading: a big one may not take the rest
+    known = endsolver.known_positions()
+    shares: dict[str, float] = {}
+    for move in moves:
+        after = state.play(move)
+        if after.outcome is not None:
+            winner = after.outcome.winner
+            shares[move] = 1.0 if winner == mover else 0.5 if winner is None else 0.0
+            continue
+        replies = after.legal_moves()
+        total = 0.0
+        for reply in replies:
+            then = after.play(reply)
+            if then.outcome is not None:
+                winner = then.outcome.winner
+                total += 1.0 if winner == mover else 0.5 if winner is None else 0.0
+                continue
+            remaining = deadline - time.perf_counter()
+            if left <= 0 or remaining <= 0:
+                break
+            budget = min(each, left)
+            solved = endsolver.solve(then, max_nodes=budget, time_limit=remaining, known=known)
+            if solved is None:
+                left -= budget
+                total += endsolver.DRAW
+                continue
+            values, read = solved
+            left -= read
+            total += max(values.values())
+        else:
+            shares[move] = total / len(replies)
+            continue
+        break  # out of positions or time: this move and the rest are left out
+    if not shares:
+        return result
+    best = max(shares.values())
+    if shares.get(result.move) == best:
+        return result
+    ranked = sorted(shares, key=lambda move: -shares[move])  # stable: the search's order
+    return dataclasses.replace(result, move=ranked[0], ranking=ranked)
 
 
 def choose_move(

@@ -104,3 +104,7 @@ class LevelTuning:
     # least a quarter of the time, as always). 0: the screen reads in what the reading and
     # the search leave, which in a narrow position is usually nothing.
     narrow_keep: float = 0.0
+    # In a position proven lost, the moves are told apart by how many of the opponent's
+    # replies keep its win, each read to the end within this many positions in all
+    # (engine.ai.levels._swindled; 0: never, the level's search picks among the lost moves).
+    swindle_nodes: int = 0
