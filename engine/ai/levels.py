@@ -378,57 +378,97 @@ def _swindled(
     all, until ``deadline``), counted 1 when the level then has a win, ½ for a draw or a
     reading cut short, 0 for a loss; the highest share is played, the search's ranking
     deciding among equals. Moves whose replies were not all read are left out (the search's
-    choice stands when none was read whole).
+    choice stands when none was read whole). Where several moves share the highest, they
+    are read one reply deeper where the positions and time allow: a reply that keeps the
+    opponent's win then counts the best share the level's next move leaves it.
 
     Every move loses against best play there, and minimax tells none apart; an opponent
     who may miss the win (a newcomer, the random player of issue 36) misses it most often
     after the move that leaves it the fewest winning replies (docs/ai.md, Dalen, eighth
     round).
     """
-    mover = state.to_move
     ranking = list(result.ranking or [result.move])
     moves = ranking + [move for move in state.legal_moves() if move not in ranking]
-    left = max(1, round(tuning.swindle_nodes * scale))
-    each = max(1, left // 8)  # one reply's reading: a big one may not take the rest
-    known = endsolver.known_positions()
+    chances = _Chances(state, max(1, round(tuning.swindle_nodes * scale)), deadline)
     shares: dict[str, float] = {}
     for move in moves:
-        after = state.play(move)
-        if after.outcome is not None:
-            winner = after.outcome.winner
-            shares[move] = 1.0 if winner == mover else 0.5 if winner is None else 0.0
-            continue
-        replies = after.legal_moves()
-        total = 0.0
-        for reply in replies:
-            then = after.play(reply)
-            if then.outcome is not None:
-                winner = then.outcome.winner
-                total += 1.0 if winner == mover else 0.5 if winner is None else 0.0
-                continue
-            remaining = deadline - time.perf_counter()
-            if left <= 0 or remaining <= 0:
-                break
-            budget = min(each, left)
-            solved = endsolver.solve(then, max_nodes=budget, time_limit=remaining, known=known)
-            if solved is None:
-                left -= budget
-                total += endsolver.DRAW
-                continue
-            values, read = solved
-            left -= read
-            total += max(values.values())
-        else:
-            shares[move] = total / len(replies)
-            continue
-        break  # out of positions or time: this move and the rest are left out
+        share = chances.share(state.play(move), 1)
+        if share is None:
+            break  # out of positions or time: this move and the rest are left out
+        shares[move] = share
     if not shares:
         return result
     best = max(shares.values())
+    tied = [move for move in shares if shares[move] == best]
+    if len(tied) > 1:
+        deeper: dict[str, float] = {}
+        for move in tied:
+            share = chances.share(state.play(move), 2)
+            if share is None:
+                break
+            deeper[move] = share
+        if len(deeper) == len(tied):
+            shares = deeper | {move: -1.0 for move in shares if move not in deeper}
+            best = max(shares.values())
     if shares.get(result.move) == best:
         return result
     ranked = sorted(shares, key=lambda move: -shares[move])  # stable: the search's order
     return dataclasses.replace(result, move=ranked[0], ranking=ranked)
+
+
+class _Chances:
+    """:func:`_swindled`'s reading: the share of the opponent's replies that leave the side
+    to move at the root a win, within a budget of positions shared by every reading."""
+
+    def __init__(self, state: BoardState, nodes: int, deadline: float) -> None:
+        self.mover = state.to_move
+        self.left = nodes
+        self.each = max(1, nodes // 8)  # one reply's reading: a big one may not take the rest
+        self.deadline = deadline
+        self.known = endsolver.known_positions()
+
+    def _ended(self, state: BoardState) -> float:
+        assert state.outcome is not None
+        winner = state.outcome.winner
+        return 1.0 if winner == self.mover else endsolver.DRAW if winner is None else 0.0
+
+    def share(self, after: BoardState, depth: int) -> float | None:
+        """The share for ``after`` (the opponent to move); None when out of positions."""
+        if after.outcome is not None:
+            return self._ended(after)
+        replies = after.legal_moves()
+        total = 0.0
+        for reply in replies:
+            value = self._value(after.play(reply), depth)
+            if value is None:
+                return None
+            total += value
+        return total / len(replies)
+
+    def _value(self, then: BoardState, depth: int) -> float | None:
+        if then.outcome is not None:
+            return self._ended(then)
+        remaining = self.deadline - time.perf_counter()
+        if self.left <= 0 or remaining <= 0:
+            return None
+        budget = min(self.each, self.left)
+        solved = endsolver.solve(then, max_nodes=budget, time_limit=remaining, known=self.known)
+        if solved is None:
+            self.left -= budget
+            return endsolver.DRAW  # not read to the end: either way
+        values, read = solved
+        self.left -= read
+        best = max(values.values())
+        if best > endsolver.LOSS or depth <= 1:
+            return best
+        # lost again: the best share one of the level's moves leaves, a reply deeper
+        most = 0.0
+        for move in then.legal_moves():
+            share = self.share(then.play(move), depth - 1)
+            if share is None:
+                return None
+            most = max(most, share)
+        return most
 
 
 def choose_move(
