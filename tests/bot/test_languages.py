@@ -5,6 +5,7 @@ clock, after a restart) still finds the member's language in the database."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 import sqlite3
 from contextlib import closing
@@ -44,7 +45,10 @@ async def open_table(sim, world, players, language: str):
     assert {b.label for b in lobby.buttons} >= {join, start}
     for guest in guests:
         await sim.click(guest, lobby, join)
-    await sim.click(host, lobby, start)
+    started = await sim.click(host, lobby, start)
+    # the simulator returns once the click is answered; the table's first post is queued
+    # by the handler after that, so wait for it before reading the channel
+    await asyncio.gather(*started.handler_tasks, return_exceptions=True)
     return table_id(lobby), lobby
 
 

@@ -3,6 +3,7 @@ kind of move the issue names, and an audit that nobody saw a card they should no
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -42,6 +43,8 @@ async def open_table(sim, world, players, language: str = "en") -> tuple[int, ob
         assert joined.message.id == lobby.id  # the lobby message is kept up to date in place
     started = await sim.click(host, lobby, start)
     assert all(b.disabled for b in sim.state.messages[lobby.id].buttons)
+    # the table's first post is queued by the handler after the click is answered
+    await asyncio.gather(*started.handler_tasks, return_exceptions=True)
     return table_id(lobby), started
 
 
