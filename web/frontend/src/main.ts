@@ -29,6 +29,9 @@ let currentTable: TableFrame | null = null; // a Leiff table or its lobby
 let geometry: Geometry | null = null;
 let pieces: SVGGElement | null = null;
 let viewing: PositionFrame | null = null; // a past position of the move list, or null: live
+// The ply last asked for and not yet shown: a second tap on Back or Forward before the
+// server's answer steps on from it, so two quick taps go two moves, not one.
+let askedPly: number | null = null;
 let selected: string[] = [];
 let showLegal = false;
 let clockOffset = 0;
@@ -106,6 +109,7 @@ async function connect(fresh = false): Promise<void> {
   ws.onclose = () => {
     if (socket !== ws) return;
     socket = null;
+    askedPly = null; // an answer lost with the socket is never coming
     retries += 1;
     $("conn").textContent = t("reconnecting");
     // a refused socket (the server forgot the session on a restart) signs in again
@@ -145,6 +149,7 @@ function receive(frame: Frame): void {
       break;
     case "position":
       if (current && frame.match === current.match) {
+        if (frame.ply === askedPly) askedPly = null;
         viewing = frame.ply >= current.moves.length ? null : frame;
         render();
       }
@@ -370,6 +375,7 @@ async function showState(frame: StateFrame): Promise<void> {
   if (!current || current.match !== frame.match || current.version !== frame.version) {
     selected = [];
     viewing = null;
+    askedPly = null;
   }
   current = frame;
   clockOffset = frame.now * 1000 - Date.now();
@@ -465,21 +471,26 @@ function render(): void {
   const list = $("moves");
   list.replaceChildren();
   const shown = viewing ? viewing.ply : frame.moves.length;
+  const ask = (ply: number): void => {
+    askedPly = Math.max(0, Math.min(frame.moves.length, ply));
+    send({ type: "history", match: frame.match, ply: askedPly });
+  };
   frame.moves.forEach((move, i) => {
     const item = document.createElement("li");
     item.textContent = move;
     item.dataset.ply = String(i + 1);
     if (i + 1 === shown) item.className = "current";
-    item.onclick = () => send({ type: "history", match: frame.match, ply: i + 1 });
+    item.onclick = () => ask(i + 1);
     list.appendChild(item);
   });
-  $("back").onclick = () => send({ type: "history", match: frame.match, ply: Math.max(0, shown - 1) });
-  $("forward").onclick = () => send({ type: "history", match: frame.match, ply: shown + 1 });
+  $("back").onclick = () => ask((askedPly ?? shown) - 1);
+  $("forward").onclick = () => ask((askedPly ?? shown) + 1);
   $("viewing").hidden = !viewing;
   $("viewing").textContent = viewing ? t("viewing", { ply: shown, count: frame.moves.length }) : "";
   $("live").hidden = !viewing;
   $("live").onclick = () => {
     viewing = null;
+    askedPly = null;
     render();
   };
 }
