@@ -391,7 +391,7 @@ class WebTable:
             info, state = await self._shown_match(data["match"])
             if not isinstance(state, BoardState):
                 raise ServiceError("no_such_match")
-            client.send({**position_at(state, data["ply"]), "match": info.id})
+            client.send({**position_at(state, data["ply"], client.language), "match": info.id})
         elif kind == "matches":
             await self._send_matches(client)
         elif kind in PUZZLE_MESSAGES:

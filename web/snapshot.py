@@ -148,9 +148,10 @@ def board_frame(
     }
 
 
-def position_at(state: BoardState, ply: int) -> dict[str, Any]:
+def position_at(state: BoardState, ply: int, language: str) -> dict[str, Any]:
     """The ``position`` frame: the board after the first ``ply`` moves of the game (the
-    move list's steps back and forward), replayed by the engine."""
+    move list's steps back and forward), replayed by the engine, with the score it had
+    then in ``language`` (the live score line would contradict the stones shown)."""
     ply = max(0, min(ply, len(state.moves)))
     game = state.game
     if state.start is not None:
@@ -165,4 +166,5 @@ def position_at(state: BoardState, ply: int) -> dict[str, Any]:
         "stones": dict(past.stones),
         "last": last_turn_json(past.last_turn) if ply else None,
         "holes": holes_json(past),
+        "score": [phrase(language, part) for part in past.score_phrases()],
     }

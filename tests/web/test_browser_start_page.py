@@ -97,15 +97,20 @@ def test_the_start_page_and_a_past_position_in_both_languages(
             play_one(chromium, rng)
         # the move list steps back: the position is said to be a past one, Now returns. Two
         # taps in one go (before the server's answer to the first): they go back two moves
+        live_score = chromium.find_element("id", "score").text
         chromium.execute_script("const b = document.getElementById('back'); b.click(); b.click();")
         viewing = translate(language, "web.viewing", ply=2, count=4)
         wait_for(lambda: chromium.find_element("id", "viewing").text == viewing, what="move 2")
         assert len(board_state(chromium)["stones"]) < 4
+        # the score line is that position's (Dalen counts stones: fewer two moves back)
+        past_score = chromium.find_element("id", "score").text
+        assert past_score and past_score != live_score
         if SCREENSHOTS:
             screenshot(chromium, Path(SCREENSHOTS), f"past-position-{language}")
         chromium.find_element("id", "live").click()
         wait_for(lambda: not chromium.find_element("id", "viewing").is_displayed())
         assert len(board_state(chromium)["stones"]) >= 4
+        assert chromium.find_element("id", "score").text == live_score
         # back on the start page: the game, whose turn it is, and no empty note
         chromium.get(f"{server.address}/?lang={language}#")
         page = wait_for(lambda: (lambda p: p if p["matches"] else None)(start_page(chromium)))

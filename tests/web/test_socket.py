@@ -288,8 +288,13 @@ async def test_the_move_list_steps_back_through_the_game(table: Table) -> None:
     past = await frame(ann, "position")
     assert past["ply"] == 1 and past["stones"] == {"c3": "dark"}
     assert past["last"]["placed"] == ["c3"]
+    # the score line of that position, not the live one (dark 2 : light 1 after e5)
+    assert past["score"] == ["dark 2 (1)", "light 0 (no trees)"]
     await ann.send_json({"type": "history", "match": match, "ply": 0})
-    assert (await frame(ann, "position"))["stones"] == {}
+    start = await frame(ann, "position")
+    assert start["stones"] == {} and start["score"] == ["dark 0 (no trees)", "light 0 (no trees)"]
+    await ann.send_json({"type": "history", "match": match, "ply": 3})
+    assert (await frame(ann, "position"))["score"] == ["dark 2 (1, 1)", "light 1 (1)"]
 
 
 async def test_the_table_speaks_the_members_language(table: Table) -> None:

@@ -424,7 +424,8 @@ function render(): void {
   tickClocks();
   $("status").textContent =
     frame.statusText + (frame.drawOffer && isRunning(frame) ? ` ${t("draw_offered", { name: frame.drawOffer.name })}` : "");
-  $("score").textContent = frame.score.length ? `${t("score")}: ${frame.score.join(" · ")}` : "";
+  const score = viewing ? viewing.score : frame.score; // the score of the position shown
+  $("score").textContent = score.length ? `${t("score")}: ${score.join(" · ")}` : "";
 
   const running = frame.status === "running";
   $("resign").hidden = !running || !frame.seated;

@@ -95,6 +95,7 @@ export interface PositionFrame {
   stones: Record<string, string>;
   last: LastTurn | null;
   holes: Hole[];
+  score: string[]; // the score after those moves, as the state frame words it
 }
 
 export interface WelcomeFrame {
