@@ -41,6 +41,10 @@ from engine.leiff import Leiff
 from engine.leiff.state import LeiffState
 
 ROUNDS_PER_GAME = 10
+# A round longer than this is a bug (bots are patient: from a round's fifth refill every
+# bot calls at its turn, engine.ai.leiff_bot): the line stops with the game named rather
+# than spin for ever, as seats:6:specials+drinking:search-sensible:158 once did.
+MAX_ROUND_ACTIONS = 5_000
 TARGET = 100
 OPTION_SETS: dict[str, dict[str, bool]] = {
     "base": {},
@@ -96,7 +100,11 @@ def play_game(
     )
     rng = random.Random(seed)
     game = SeatGame(players, options, pairing, index, kinds, [])
+    actions = 0  # in this round
     while state.outcome is None and len(game.rounds) < ROUNDS_PER_GAME:
+        actions += 1
+        if actions > MAX_ROUND_ACTIONS:
+            raise RuntimeError(f"{seed}: round {len(game.rounds) + 1} did not end")
         for seat in state.actors():
             view = state.view(seat)
             kind = kinds[seat]
@@ -117,6 +125,7 @@ def play_game(
             after = state.view(None)
             if after["round_over"] and not was_over and after["round_scores"] is not None:
                 game.rounds.append(list(after["round_scores"]))
+                actions = 0
             break
         else:
             raise RuntimeError("nobody at the table acts")

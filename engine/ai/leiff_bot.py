@@ -57,6 +57,16 @@ parse_action = lru_cache(maxsize=4096)(_parse_text)
 CALL_KNOWN_SHARE = 0.75
 CALL_MAX_TOTAL = 9.0
 CALL_MARGIN = 5.0
+# Patience. Nothing in the rules ends a round nobody calls, and bot seats can stall one for
+# good: two seats that matched their hands away both hold 0, and whichever calls ties and
+# takes +5, so neither does, while everyone else draws and discards (a six-seat bench game
+# went through its draw pile 14 times). Once the pile has been refilled PATIENT_REFILLS
+# times in a round, the bot calls when it is no worse than every other seat (no margin,
+# whatever it knows); from CALL_ANYWAY_REFILLS on it calls at the start of every turn, so
+# a round among bots always ends. Rounds of sensible bots at six seats end with at most
+# two refills (docs/ai.md).
+PATIENT_REFILLS = 3
+CALL_ANYWAY_REFILLS = 5
 # A held card replaces an unknown slot when it is at least this far below the average.
 UNKNOWN_SWAP_MARGIN = 2.0
 # The discard top is taken when it is at most this value (and improves a slot).
@@ -134,17 +144,31 @@ def _worst_slot(view: LeiffView, me: int) -> tuple[int, float, bool]:
     return best_index + 1, estimates[best_index], hand[best_index] is not None
 
 
+def refills_seen(view: LeiffView) -> int:
+    """How often this round's draw pile has been refilled: public, counted from the round's
+    events. A search's rollouts (``leiff_rollout.lean_view``) carry no events and count 0:
+    they are cut off after a fixed number of actions anyway, and so play as they always did."""
+    return sum(1 for said in view.get("round_events", ()) if said["code"] == "refill")
+
+
+def calls_anyway(view: LeiffView) -> bool:
+    """Whether the round has gone on so long that any bot calls at its turn (patience)."""
+    return refills_seen(view) >= CALL_ANYWAY_REFILLS
+
+
 def _should_call(view: LeiffView, me: int) -> bool:
     hand = view["hands"][me]
-    if not hand:
+    if not hand or calls_anyway(view):
         return True
+    patient = refills_seen(view) >= PATIENT_REFILLS
     known = sum(label is not None for label in hand)
-    if known / len(hand) < CALL_KNOWN_SHARE:
+    if known / len(hand) < CALL_KNOWN_SHARE and not patient:
         return False
     my_side = _team_of(view, me)
     mine = sum(estimated_total(view, seat) for seat in my_side)
-    if mine > CALL_MAX_TOTAL * len(my_side):
+    if mine > CALL_MAX_TOTAL * len(my_side) and not patient:
         return False
+    margin = 0.0 if patient else CALL_MARGIN
     others: list[float] = []
     teams = view.get("teams")
     if teams:
@@ -153,7 +177,7 @@ def _should_call(view: LeiffView, me: int) -> bool:
                 others.append(sum(estimated_total(view, seat) for seat in team))
     else:
         others = [estimated_total(view, seat) for seat in range(view["players"]) if seat != me]
-    return all(mine + CALL_MARGIN * len(my_side) <= other for other in others)
+    return all(mine + margin * len(my_side) <= other for other in others)
 
 
 def _turn_start(view: LeiffView, legal: Sequence[str], me: int) -> str:

@@ -81,6 +81,10 @@ def plan(
         return sensible, []
     if me not in view["waiting_for"]["owners"] or parse_action(sensible).out_of_turn:
         return sensible, []
+    if sensible == "leiff" and leiff_bot.calls_anyway(view):
+        # a round this long ends with the next call: the rollouts, cut off before the end,
+        # would value drawing on as holding the hand as it is, and stall it again
+        return sensible, []
     own_step = [a for a in legal if parse_action(a).kind not in OUT_OF_TURN_KINDS]
     return sensible, candidates(view, own_step, sensible)
 

@@ -6,6 +6,9 @@ import json
 from dataclasses import asdict
 from pathlib import Path
 
+import pytest
+
+from bench import leiff_seats
 from bench.leiff_seats import (
     PAIRINGS,
     line_figures,
@@ -72,3 +75,11 @@ def test_the_recorded_table_is_the_report_of_the_committed_record() -> None:
     games = load_record([docs / "leiff-seats.jsonl"])
     assert games
     assert markdown(line_figures(games.values())) in (docs / "ai.md").read_text(encoding="utf-8")
+
+
+def test_a_round_that_does_not_end_stops_the_line_with_the_game_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(leiff_seats, "MAX_ROUND_ACTIONS", 3)  # no round ends this soon
+    with pytest.raises(RuntimeError, match="seats:3:base:sensible-random:0: round 1"):
+        leiff_seats.play_game(3, "base", "sensible-random", 0)
