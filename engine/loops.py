@@ -230,6 +230,12 @@ def stone_groups(
     return labels
 
 
+def unconnected_neighbour_pairs(n: int) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per cell, the pairs of its neighbours that are not next to each other (what
+    :func:`may_close_a_cycle` reads), for a caller that tests many cells in a row."""
+    return _unconnected_neighbour_pairs(n)
+
+
 def may_close_a_cycle(n: int, groups: list[int], cell: int) -> bool:
     """False when a stone on the empty ``cell`` could not be part of any loop: a loop
     through it leaves it by two neighbours that do not touch each other and joins them

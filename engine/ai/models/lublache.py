@@ -34,7 +34,14 @@ from typing import Any
 from engine.board import EMPTY, SWAP, BoardGame, BoardState, other
 from engine.errors import IllegalMove
 from engine.hexgrid import HexGrid, hex_grid
-from engine.loops import Loop, LoopFinder, cell_bit, may_close_a_cycle, stone_groups
+from engine.loops import (
+    Loop,
+    LoopFinder,
+    cell_bit,
+    may_close_a_cycle,
+    stone_groups,
+    unconnected_neighbour_pairs,
+)
 from engine.lublache_turn import EndsOnEnemyLoop, place_stone, single_coloured
 from engine.reports import Outcome
 
@@ -351,26 +358,53 @@ class LublachePosition:
         return _work_out(self.grid, self.cells, self._finder, mover, cell)
 
     def _all_turns(self) -> dict[int, _Turn | str | None]:
-        """Every empty cell's placement, in cell order."""
+        """Every empty cell's placement, in cell order.
+
+        The move list of every inner position of a search, so the tests of
+        :meth:`_placement` are written out here with the position's masks and groups read
+        once (over a hundred cells a position, most of them needing no loop work).
+        """
         turns = self._turns
-        return {
-            cell: turns[cell] if cell in turns else self._turn_at(cell)
-            for cell, code in enumerate(self.cells)
-            if code == EMPTY
-        }
+        mover, cells, grid, finder = self._code, self.cells, self.grid, self._finder
+        forbidden = self._owned_loops()[1][mover]
+        groups = self._stone_groups()
+        pairs = unconnected_neighbour_pairs(self.size)
+        bits = self._masks.bits
+        every: dict[int, _Turn | str | None] = {}
+        for cell, code in enumerate(cells):
+            if code != EMPTY:
+                continue
+            if cell in turns:
+                every[cell] = turns[cell]
+                continue
+            turn: _Turn | str | None
+            if forbidden & bits[cell]:
+                turn = None
+            else:
+                turn = _QUICK  # unless two neighbours a loop could pass share a group
+                for a, b in pairs[cell]:
+                    group = groups[a]
+                    if group >= 0 and group == groups[b]:
+                        turn = _work_out(grid, cells, finder, mover, cell)
+                        break
+            turns[cell] = every[cell] = turn
+        return every
 
     def _has_a_placement(self) -> bool:
         """Whether the side to move has a legal placement, looking no further than the
         first found: cells no loop can pass through first (they need no loop work)."""
         forbidden = self._owned_loops()[1][self._code]
         groups = self._stone_groups()
-        size, cells, turns, bits = self.size, self.cells, self._turns, self._masks.bits
+        pairs = unconnected_neighbour_pairs(self.size)
+        cells, turns, bits = self.cells, self._turns, self._masks.bits
         for cell, code in enumerate(cells):
-            if (
-                code == EMPTY
-                and not forbidden & bits[cell]
-                and not may_close_a_cycle(size, groups, cell)
-            ):
+            if code != EMPTY or forbidden & bits[cell]:
+                continue
+            for a, b in pairs[cell]:
+                group = groups[a]
+                if group >= 0 and group == groups[b]:
+                    break
+            else:  # no loop can pass through it (may_close_a_cycle is False)
                 turns[cell] = _QUICK
                 return True
         return any(
