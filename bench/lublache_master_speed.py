@@ -21,37 +21,48 @@ from pathlib import Path
 from bench.bench_lublache_model import game_positions
 from engine import loops
 from engine.ai.alphabeta import AlphaBetaSearcher
-from engine.ai.models.lublache import LublachePosition
+from engine.ai.model import search_root
 from engine.ai.settings import AlphaBetaSettings
 from engine.lublache import SPEC
 
 DEFAULT_PLIES = (10, 20, 30, 40, 50, 60, 70, 80)
 
 
-def master_settings(max_nodes: int | None = None) -> AlphaBetaSettings:
-    """Master's alpha-beta with its clock out of reach (its budget alone ends it)."""
+def master_settings(
+    max_nodes: int | None = None, lazy: bool | None = None, time_limit: float = 10_000.0
+) -> AlphaBetaSettings:
+    """Master's alpha-beta with its clock out of reach (its budget alone ends it);
+    ``lazy`` in place of its ``lazy_legality``, ``time_limit`` to put the clock back."""
     tuning = SPEC.ai.levels["master"]
     settings = tuning.settings
     assert isinstance(settings, AlphaBetaSettings)
     return AlphaBetaSettings(
         max_depth=settings.max_depth,
         max_nodes=max_nodes or settings.max_nodes,
-        time_limit=10_000.0,
+        time_limit=time_limit,
         root_width=settings.root_width,
         draw_value=settings.draw_value,
+        lazy_legality=settings.lazy_legality if lazy is None else lazy,
     )
 
 
-def run(plies: list[int], max_nodes: int | None = None) -> list[dict[str, object]]:
-    """One master search per ply of the recorded game: what it answered and its cost."""
+def run(
+    plies: list[int],
+    max_nodes: int | None = None,
+    lazy: bool | None = None,
+    time_limit: float = 10_000.0,
+    seed: int = 0,
+) -> list[dict[str, object]]:
+    """One master search per ply of the recorded game: what it answered and its cost
+    (the search's seed is the ply plus ``seed``)."""
     positions = game_positions()
-    settings = master_settings(max_nodes)
+    settings = master_settings(max_nodes, lazy, time_limit)
     rows: list[dict[str, object]] = []
     for ply in plies:
-        root = LublachePosition.of(positions[ply])
+        root = search_root(positions[ply])  # the search's model
         loops._shared_answers.clear()  # nothing carried over from the search before
         started = time.process_time()
-        result = AlphaBetaSearcher(settings).search(root, random.Random(ply))
+        result = AlphaBetaSearcher(settings).search(root, random.Random(ply + seed))
         seconds = time.process_time() - started
         rows.append(
             {
@@ -71,9 +82,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--plies", default=",".join(map(str, DEFAULT_PLIES)))
     parser.add_argument("--nodes", type=int, default=None, help="in place of master's 30,000")
+    parser.add_argument("--lazy", choices=("on", "off"), default=None, help="legality")
     parser.add_argument("--json", type=Path, default=None, help="write the rows here")
     args = parser.parse_args()
-    rows = run([int(p) for p in args.plies.split(",") if p], args.nodes)  # none: setup only
+    lazy = None if args.lazy is None else args.lazy == "on"
+    rows = run([int(p) for p in args.plies.split(",") if p], args.nodes, lazy)  # none: setup only
     total_positions = sum(int(str(r["positions"])) for r in rows)
     total_cpu = sum(float(str(r["cpu"])) for r in rows)
     print("ply  move  value        positions  depth  cpu s  pos/cpu s")

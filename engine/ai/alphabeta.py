@@ -20,6 +20,11 @@ How it reads a position:
 * **Move ordering inside the tree.** The game's ordering, with the two "killer" moves
   that last caused a cut-off at the same depth tried first, and moves that caused
   cut-offs before ("history") ahead of the rest.
+* **Lazy legality** (``lazy_legality``, for a model that offers candidate moves:
+  Lublache's). Inner positions list their candidates, a cheap superset of the legal
+  moves, and a move's legality is worked out when it is reached: a cut-off after the
+  first few moves skips the rest. The values read to a depth are the same; the order
+  (the game's shuffle of the candidates) and so the positions read differ.
 * **Width.** ``root_width`` keeps only the best moves of the root scan for the deeper
   reading and ``width`` caps how many moves an inner node tries, in that order, for
   games where a position offers hundreds of moves (Les).
@@ -33,9 +38,11 @@ from __future__ import annotations
 
 import random
 import time
+from typing import cast
 
 from engine.ai import heuristics
 from engine.ai.mcts import SearchResult, terminal_value
+from engine.ai.model import LazyMoves
 from engine.ai.settings import AlphaBetaSettings
 from engine.board import BoardState
 from engine.spec import Evaluator, MoveOrderer
@@ -181,16 +188,25 @@ class AlphaBetaSearcher:
                     return stored_value
                 if bound == _UPPER and stored_value <= alpha:
                     return stored_value
-        moves = self._ordered(state, ply)
+        # a model offering candidates (engine.ai.model.LazyMoves) has their legality worked out one
+        # at a time, as they are reached: a cut-off skips the rest
+        try_move = getattr(state, "play_if_legal", None) if self.settings.lazy_legality else None
+        moves = self._ordered(state, ply, lazy=try_move is not None)
         if hint is not None and hint in moves:
             moves.remove(hint)
             moves.insert(0, hint)
         original_alpha = alpha
         best = -1.0
-        best_move = moves[0] if moves else None
+        best_move = None  # the first move read: every value beats -1
         for move in moves:
-            self._spend()
-            child = state.play(move)
+            if try_move is None:
+                self._spend()
+                child = state.play(move)
+            else:
+                child = try_move(move)
+                if child is None:
+                    continue  # refused by the rules
+                self._spend()
             value = self._child_value(child, mover, depth - 1, alpha, beta, ply + 1)
             if value > best:
                 best = value
@@ -209,8 +225,9 @@ class AlphaBetaSearcher:
             self._table[key] = (depth, best, bound, best_move)
         return best
 
-    def _ordered(self, state: BoardState, ply: int) -> list[str]:
-        moves = self._order(state, state.legal_moves(), self._rng)
+    def _ordered(self, state: BoardState, ply: int, lazy: bool = False) -> list[str]:
+        listed = cast(LazyMoves, state).candidate_moves() if lazy else state.legal_moves()
+        moves = self._order(state, listed, self._rng)
         history = self._history
         if history:
             # stable: the game's order breaks ties (Lefe keeps captures first among equals)

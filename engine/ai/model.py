@@ -42,6 +42,17 @@ class SearchPosition(Protocol):
     def play(self, move: str) -> SearchPosition: ...
 
 
+class LazyMoves(Protocol):
+    """What a model may offer besides (Lublache's): a cheap superset of the legal moves,
+    and playing one of them unless the rules refuse it. Alpha-beta with
+    ``lazy_legality`` reads inner positions through these, so that the legality of a move
+    (Lublache's end-of-turn test, most of a move list's cost) is worked out only for the
+    moves it reaches before a cut-off."""
+
+    def candidate_moves(self) -> list[str]: ...
+    def play_if_legal(self, move: str) -> SearchPosition | None: ...
+
+
 def search_root(state: BoardState) -> BoardState:
     """The position the search reads for ``state``: the game's model of it when the game
     offers one, else ``state`` itself. Typed as the engine state because a model stands in

@@ -61,6 +61,12 @@ class AlphaBetaSettings:
     # engine.spec.BoardAI). It may return fewer moves than it is given: only those are
     # read, at the root and inside the tree (Les master: engine.ai.heuristics.LesPairs).
     orderer: Callable[[Any, list[str], random.Random], list[str]] | None = None
+    # Inner positions that offer ``candidate_moves()`` (a cheap superset of their legal
+    # moves: Lublache's model) are read from those, each move's legality worked out only
+    # when the search reaches it (``play_if_legal``), so a cut-off skips the rest. The
+    # game's order then shuffles the candidates rather than the legal moves: the same
+    # kind of order, but another tree than with this off.
+    lazy_legality: bool = False
 
 
 AnySettings = SearchSettings | AlphaBetaSettings

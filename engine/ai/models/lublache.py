@@ -16,6 +16,9 @@ with one more stone carries the answers of the board before) and the same turn r
 - a placement no loop can pass through is not worked out at all until it is played;
 - the exact end reading takes the moves one at a time (:meth:`moves_one_by_one`), so a
   won position's placements after its winning move are never worked out;
+- alpha-beta with ``lazy_legality`` (master) reads an inner position's candidates (the
+  empty cells its mover's loops do not close) and works out the end-of-turn test of a
+  candidate only when it reaches it (:meth:`LublachePosition.play_if_legal`);
 - the loops each colour owns, the score and the cells they close to their owner are
   read in one pass, shared by the move list, the end test and the evaluator
   (:meth:`LublachePosition.closed_cells`).
@@ -233,6 +236,34 @@ class LublachePosition:
                 moves.append(SWAP)
             self._moves = moves
         return list(moves)
+
+    def candidate_moves(self) -> list[str]:
+        """The moves that may be legal, cheaply: every empty cell its mover's loops do not
+        close to it, in cell order, and the swap where it is open. A superset of
+        :meth:`legal_moves` (the end-of-turn test is left out): a search that reads only a
+        few of a position's moves tries them with :meth:`play_if_legal` and works out the
+        end-of-turn test for those alone."""
+        if self.outcome is not None:
+            return []
+        forbidden = self._owned_loops()[1][self._code]
+        names, bits = self.grid.names, self._masks.bits
+        moves = [
+            names[cell]
+            for cell, code in enumerate(self.cells)
+            if code == EMPTY and not forbidden & bits[cell]
+        ]
+        if self._pie and self.ply == 1:
+            moves.append(SWAP)
+        return moves
+
+    def play_if_legal(self, move: str) -> LublachePosition | None:
+        """The position after ``move``, one of :meth:`candidate_moves`, or None when the
+        rules refuse it."""
+        if move != SWAP:
+            cell = self.grid.index_by_name.get(move, -1)
+            if cell < 0 or self.cells[cell] != EMPTY or self._turn_at(cell) is None:
+                return None
+        return self.play(move)
 
     def moves_one_by_one(self) -> Iterator[str]:
         """:meth:`legal_moves`, each placement worked out only when the one before has
