@@ -224,6 +224,9 @@ _SCREEN_MOVES = 16
 # (~20,000 positions in the games traced) leaves a table that proves the next moves lost in a
 # few hundred positions each (engine.ai.endsolver.known_positions).
 _SCREEN_MOVES_DEEP = 20
+# Easy plays its moves out at random from this many placements down (above the end
+# reading): the games it lost to the random player were decided at 13 to 26 placements.
+_PLAYOUT_MOVES = 30
 
 
 def _endgame(nodes: int, seconds: float) -> AlphaBetaSettings:
@@ -281,6 +284,10 @@ SPEC = GameSpec(
                 # a lost end: the move that leaves the fewest winning replies (docs/ai.md,
                 # Dalen, eighth round)
                 swindle_nodes=40_000,
+                # from 30 placements down to the end reading, moves that random playouts
+                # find much worse than the best give way (docs/ai.md, Dalen, ninth round)
+                playout_below=_PLAYOUT_MOVES,
+                playouts=24,
             ),
             "normal": LevelTuning(
                 narrow_below=_ENDGAME_MOVES,

@@ -187,7 +187,9 @@ def search_move(
     spec = state.game.spec
     tuning = spec.ai.levels.get(name.strip().lower())
     # counting the moves costs a move list: only where the game reads narrow positions apart
-    narrowing = tuning is not None and (tuning.narrow is not None or tuning.screen_below > 0)
+    narrowing = tuning is not None and (
+        tuning.narrow is not None or tuning.screen_below > 0 or tuning.playout_below > 0
+    )
     moves = len(state.legal_moves()) if narrowing else None
     settings = level_settings(level, scale=scale, game=spec, moves=moves)
     if time_limit is not None:
@@ -252,6 +254,13 @@ def search_move(
         result = Searcher(broad).search(state, random.Random(seed))
         if tuning is not None and tuning.swindle_nodes > 0:
             result = _swindled(state, result, tuning, scale, deadline=started + allowed)
+    if (
+        tuning is not None
+        and tuning.playouts > 0
+        and moves is not None
+        and tuning.narrow_below < moves <= tuning.playout_below
+    ):
+        result = _played_out(state, result, tuning, seed, deadline=started + allowed)
     if reading is not None:
         result = _within_reading(result, reading)
     if screening and tuning is not None and not (reading is not None and reading.complete):
@@ -368,6 +377,51 @@ def _screened(
     if not lost or not kept:  # nothing proven lost, or every move ranked: it stands
         return result
     return dataclasses.replace(result, move=kept[0], ranking=kept)
+
+
+def _played_out(
+    state: BoardState, result: SearchResult, tuning: LevelTuning, seed: int, deadline: float
+) -> SearchResult:
+    """``result`` unless random playouts find its move much worse than another: every move
+    is played out to the end ``tuning.playouts`` times, both sides choosing uniformly at
+    random, and counted 1 for a win, ½ for a draw; a move more than ``playout_margin``
+    below the best share gives way to the search's best ranked move within it. Moves whose
+    playouts did not all finish by ``deadline`` are left out (none finished: ``result``).
+
+    A random opponent does not find the best reply, but the random player of issue 36
+    turned big armies over all the same: one big tree with few leaves next to small enemy
+    trees loses its leaves to its owner's forced placements as the board fills, whoever
+    plays. The playouts see that structure (docs/ai.md, Dalen, ninth round).
+    """
+    mover = state.to_move
+    rng = random.Random(seed)
+    ranking = list(result.ranking or [result.move])
+    moves = ranking + [move for move in state.legal_moves() if move not in ranking]
+    shares: dict[str, float] = {}
+    for move in moves:
+        after = state.play(move)
+        won = 0.0
+        for _ in range(tuning.playouts):
+            if time.perf_counter() > deadline:
+                break
+            end = after
+            while end.outcome is None:
+                end = end.play(rng.choice(end.legal_moves()))
+            assert end.outcome is not None
+            winner = end.outcome.winner
+            won += 1.0 if winner == mover else 0.5 if winner is None else 0.0
+        else:
+            shares[move] = won / tuning.playouts
+            continue
+        break  # out of time: this move and the rest are left out
+    if not shares:
+        return result
+    floor = max(shares.values()) - tuning.playout_margin
+    kept = [move for move in moves if move in shares and shares[move] >= floor]
+    if kept[0] == result.move:
+        return result
+    rest = [move for move in ranking if move not in kept]
+    return dataclasses.replace(result, move=kept[0], ranking=kept + rest)
 
 
 def _swindled(

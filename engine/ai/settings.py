@@ -114,3 +114,12 @@ class LevelTuning:
     # replies keep its win, each read to the end within this many positions in all
     # (engine.ai.levels._swindled; 0: never, the level's search picks among the lost moves).
     swindle_nodes: int = 0
+    # Above the end reading, in positions of at most ``playout_below`` moves: each move is
+    # played out to the end ``playouts`` times by uniformly random moves of both sides, and
+    # a move whose share of won playouts falls more than ``playout_margin`` below the best
+    # move's gives way to the search's next (0: never). A big army in one tree with few
+    # leaves next to small enemy trees is turned over in most such playouts, which no
+    # evaluator tried tells apart (docs/ai.md, Dalen, ninth round).
+    playout_below: int = 0
+    playouts: int = 0
+    playout_margin: float = 0.2
