@@ -386,6 +386,17 @@ _SCREEN_MOVES = 16
 _SCREEN_KEEP = 0.35
 _SCREENED_SOLVE_SHARE = 0.5
 
+# Easy: the whole reading from 6 placements, its choice alone screened from 8, and a lost
+# end played for the opponent's mistakes (engine.ai.levels._swindled); the clock, not the
+# positions, ends those readings (about 1 ms a position), and easy's clock is 0.3 s here
+# (its 60 iterations take 10-50 ms) so that its slowest moves stay few and short.
+_EASY_SECONDS = 0.3
+_EASY_ENDGAME_MOVES = 6
+_EASY_SOLVE_NODES = 1_000
+_EASY_SCREEN_MOVES = 8
+_EASY_SCREEN_NODES = 400
+_EASY_SWINDLE_NODES = 2_000
+
 
 def _endgame(nodes: int, seconds: float) -> AlphaBetaSettings:
     return AlphaBetaSettings(
@@ -424,6 +435,18 @@ SPEC = GameSpec(
         # the game is read exactly first (engine.ai.endsolver), then by alpha-beta to the
         # end where the budget allows (see docs/ai.md, Lublache's end).
         levels={
+            # Easy reads only the last few placements exactly, within its own clock: its
+            # losses to the random player were moves that threw a won race away with four
+            # to eight placements left (docs/ai.md, Lublache's ninth round).
+            "easy": LevelTuning(
+                changes={"time_limit": _EASY_SECONDS},
+                narrow_below=_EASY_ENDGAME_MOVES,
+                solve_nodes=_EASY_SOLVE_NODES,
+                solve_share=_SOLVE_SHARE,
+                screen_below=_EASY_SCREEN_MOVES,
+                screen_nodes=_EASY_SCREEN_NODES,
+                swindle_nodes=_EASY_SWINDLE_NODES,
+            ),
             "normal": LevelTuning(
                 changes={"max_iterations": 300},
                 narrow_below=_ENDGAME_MOVES,
