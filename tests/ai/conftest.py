@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from types import SimpleNamespace
 
 import pytest
@@ -19,3 +20,15 @@ def stopped_clock(monkeypatch: pytest.MonkeyPatch) -> None:
     still = SimpleNamespace(perf_counter=lambda: 0.0)
     for module in SEARCH_MODULES:
         monkeypatch.setattr(module, "time", still)
+
+
+@pytest.fixture
+def cpu_clock() -> Iterator[None]:
+    """The searches count CPU seconds, as in the ladder's lines (restored afterwards)."""
+    from bench import ladder
+
+    ladder.use_clock("cpu")
+    try:
+        yield
+    finally:
+        ladder.use_clock("wall")

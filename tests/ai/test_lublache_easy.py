@@ -8,11 +8,8 @@ positions finds the win.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from bench import ladder
 from engine.ai import endsolver
 from engine.ai.levels import search_move
 from engine.board import BoardState
@@ -32,15 +29,6 @@ def race() -> BoardState:
     for move in RECORD.split():
         state = state.play(move)
     return state
-
-
-@pytest.fixture
-def cpu_clock() -> Iterator[None]:
-    ladder.use_clock("cpu")
-    try:
-        yield
-    finally:
-        ladder.use_clock("wall")
 
 
 def test_the_race_is_won_by_d3_or_k8_and_i10_loses(race: BoardState) -> None:

@@ -11,11 +11,8 @@ reading short.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from bench import ladder
 from engine import get_game
 from engine.ai import endsolver, levels
 from engine.ai.alphabeta import AlphaBetaSearcher
@@ -42,15 +39,6 @@ def narrow() -> BoardState:
     assert state.to_move == "white"
     assert sorted(state.legal_moves()) == ["a7", "c8", "c9", "k8", "k9", "l7", "m7"]
     return state
-
-
-@pytest.fixture
-def cpu_clock() -> Iterator[None]:
-    ladder.use_clock("cpu")
-    try:
-        yield
-    finally:
-        ladder.use_clock("wall")
 
 
 def test_the_position_is_won_by_c8_or_c9_and_lost_otherwise(narrow: BoardState) -> None:

@@ -19,17 +19,7 @@ from engine.ai.model import search_root
 from engine.ai.models.lublache import LublachePosition
 from engine.ai.settings import AlphaBetaSettings
 from engine.board import BoardState
-
-
-def _positions(size: int, seed: int, every: int) -> list[BoardState]:
-    rng = random.Random(seed)
-    state = get_board_game("lublache").new(size)
-    found = []
-    while state.outcome is None:
-        if state.ply % every == 1:
-            found.append(state)
-        state = state.play(rng.choice(state.legal_moves()))
-    return found
+from tests.ai.test_model_lublache import _positions
 
 
 @pytest.mark.parametrize("size", [5, 7])
