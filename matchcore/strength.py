@@ -2,9 +2,9 @@
 
 ``data/ai-strength.json`` is written by ``python -m bench.ladder --report RECORD
 --write-strength data/ai-strength.json`` from games at full strength and each game's
-default size: per game and level, the fitted Elo (the frozen reference player is 1500),
-its 95 % interval and the games behind it. A level or game the ladder has not measured
-has no entry, and nothing is shown for it.
+default size: per game and level, the fitted Elo (the frozen reference player, the bot's
+first hard level, is 1500), its 95 % interval and the games behind it. A level or game the
+ladder has not measured has no entry, and nothing is shown for it.
 """
 
 from __future__ import annotations

@@ -113,7 +113,7 @@ ENGLISH: dict[str, str | tuple[str, str]] = {
     "bot_level": "The bot played at level {level}.",
     "level_strength": (
         "Measured strength of this level in this game: about {elo} Elo ({low} to {high}, "
-        "{games} games; the reference player is 1500)."
+        "from {games} games, on a scale where the bot's first hard level is 1500)."
     ),
     "level_unmeasured": "This level's strength in this game is not measured yet.",
     # tournaments

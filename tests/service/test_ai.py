@@ -195,11 +195,13 @@ async def test_a_level_the_ladder_measured_says_its_strength_when_the_game_start
     started = await bot_service.challenge(GUILD, CHANNEL, ALICE, "lefe", BOT, size=5, level="hard")
     opening = next(e for e in started.said if e.kind == "match_started_level")
     assert (
-        "Measured strength of this level in this game: about 1530 Elo (1470 to 1590, 400 games;"
-        " the reference player is 1500)." in english(opening.kind, opening.data)
+        "Measured strength of this level in this game: about 1530 Elo (1470 to 1590, from 400"
+        " games, on a scale where the bot's first hard level is 1500)."
+        in english(opening.kind, opening.data)
     )
-    assert "etwa 1530 Elo (1470 bis 1590, 400 Partien" in said_words(
-        "de", opening.kind, opening.data
+    assert (
+        "etwa 1530 Elo (1470 bis 1590, aus 400 Partien; gemessen an der ersten schweren Stufe"
+        " des Bots, die 1500 hat)." in said_words("de", opening.kind, opening.data)
     )
     # a level (or game) the ladder has not measured says so, in both languages
     other = await bot_service.challenge(GUILD, CHANNEL, BOB, "lefe", BOT, size=5, level="easy")
