@@ -19,6 +19,7 @@ from discord import app_commands
 from bot.common.context import Context
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.games import game_choices
+from bot.common.names import excerpt
 from bot.common.outgoing import only_for
 from bot.common.responder import Responder
 from bot.common.time_words import clock_suggestions
@@ -28,7 +29,8 @@ from bot.features.game_features import GameFeature, PlayRequest
 from engine import game_names, get_spec, specs
 from engine.ai.levels import LEVEL_NAMES
 from engine.spec import GameKind, OptionSpec
-from i18n import N_, language_for
+from i18n import LANGUAGES, N_, language_for, translate
+from matchcore.strength import measured_strength
 
 # the levels' ids, one per engine level (a test checks that every level has one)
 LEVEL_TEXT_IDS = {
@@ -38,6 +40,43 @@ LEVEL_TEXT_IDS = {
     "hard": N_("command.play.level.hard"),
     "master": N_("command.play.level.master"),
 }
+# a level's short name ("easy", German "leicht"), which a member may also type
+LEVEL_WORD_IDS = {name: f"bot.level.{name}" for name in LEVEL_NAMES}
+# Discord's limit on a choice's name
+CHOICE_NAME_LIMIT = 100
+
+
+def level_choices(language: str, game: object, typed: str = "") -> list[tuple[str, str]]:
+    """``/play``'s levels as (name, level) pairs in ``language``: each level's description,
+    and where the ladder has measured the level in ``game`` (data/ai-strength.json), its
+    Elo after it ("… · about 1495 Elo"), the description cut short to keep within Discord's
+    100 characters. Only the levels whose name or word contains what was ``typed``."""
+    wanted = typed.strip().casefold()
+    offered = []
+    for level in LEVEL_NAMES:
+        name = translate(language, LEVEL_TEXT_IDS[level])
+        if wanted and wanted not in name.casefold() and wanted not in level:
+            continue
+        strength = measured_strength(game, level) if isinstance(game, str) else None
+        if strength is not None:
+            suffix = " · " + translate(language, "bot.play.level_elo", elo=strength.elo)
+            room = CHOICE_NAME_LIMIT - len(suffix)
+            if len(name) > room:
+                name = name[: room - 1].rstrip() + "…"
+            name += suffix
+        offered.append((name, level))
+    return offered
+
+
+def level_typed(text: str) -> str | None:
+    """The level a member chose or typed: a level's id (what a choice sends), or its word
+    in any language ("leicht", "Master"); None when it is neither."""
+    wanted = text.strip().casefold()
+    for level in LEVEL_NAMES:
+        words = {translate(lang, LEVEL_WORD_IDS[level]).casefold() for lang in LANGUAGES}
+        if wanted == level or wanted in words:
+            return level
+    return None
 
 
 class Play:
@@ -68,9 +107,17 @@ class Play:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
                 raise UserFacingError("bot.play.error.not_in_dms")
+            chosen = None if level is None else level_typed(level)
+            if level is not None and chosen is None:
+                # typed, not chosen from the list: say the levels in the member's words
+                language = language_for(interaction.locale)
+                words = [translate(language, LEVEL_WORD_IDS[name]) for name in LEVEL_NAMES]
+                raise UserFacingError(
+                    "bot.play.error.unknown_level", typed=excerpt(level), levels=", ".join(words)
+                )
             starter = self.starters[get_spec(game).kind]
             await starter.start(
-                PlayRequest(interaction, responder, game, opponent, size, options, level, clock)
+                PlayRequest(interaction, responder, game, opponent, size, options, chosen, clock)
             )
 
         await self.errors.run(interaction, run)
@@ -87,6 +134,15 @@ class Play:
         seconds = settings.leiff_turn_seconds if table else settings.board_move_seconds
         offered = clock_suggestions(language_for(interaction.locale), current, seconds, table=table)
         return [app_commands.Choice(name=name, value=code) for name, code in offered]
+
+    async def level_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The bot's levels, each with its measured strength in the game chosen where the
+        ladder has one."""
+        game = getattr(interaction.namespace, "game", None)
+        offered = level_choices(language_for(interaction.locale), game, current)
+        return [app_commands.Choice(name=name, value=level) for name, level in offered]
 
     async def board(self, interaction: discord.Interaction) -> None:
         async def run(responder: Responder) -> None:
@@ -108,7 +164,9 @@ class Play:
     # ---- the slash commands ----------------------------------------------------------
     def commands(self) -> list[app_commands.Command[Any, ..., None]]:
         feature = self
-        play_command = play_command_from_specs(feature.play, feature.clock_autocomplete)
+        play_command = play_command_from_specs(
+            feature.play, feature.clock_autocomplete, feature.level_autocomplete
+        )
 
         @app_commands.command(
             name=command_text("command.board.name"),
@@ -151,7 +209,7 @@ PlayHandler = Callable[
     ],
     Awaitable[None],
 ]
-ClockAutocomplete = Callable[
+Autocomplete = Callable[
     [discord.Interaction, str], Coroutine[Any, Any, list[app_commands.Choice[str]]]
 ]
 
@@ -193,12 +251,13 @@ def _option_choices(option: OptionSpec) -> list[app_commands.Choice[int]]:
 
 
 def play_command_from_specs(
-    play: PlayHandler, clock_autocomplete: ClockAutocomplete
+    play: PlayHandler, clock_autocomplete: Autocomplete, level_autocomplete: Autocomplete
 ) -> app_commands.Command[Any, ..., None]:
     """``/play``, its options read from the registered games' specs: the game (every
     registered one), the opponent, the board size, each option the players of a match
-    choose (a switch, or a choice of the values its spec allows), the bot's level and the
-    time control (autocompleted, the server's default first)."""
+    choose (a switch, or a choice of the values its spec allows), the bot's level
+    (autocompleted, with its measured strength in the game chosen) and the time control
+    (autocompleted, the server's default first)."""
     options = per_match_options()
     keyword = inspect.Parameter.KEYWORD_ONLY
     parameters = [
@@ -225,13 +284,7 @@ def play_command_from_specs(
         "level": command_text("command.play.level"),
         "clock": command_text("command.play.clock"),
     }
-    choices: dict[str, Any] = {
-        "game": game_choices(),
-        "level": [
-            app_commands.Choice(name=command_text(LEVEL_TEXT_IDS[name]), value=name)
-            for name in LEVEL_NAMES
-        ],
-    }
+    choices: dict[str, Any] = {"game": game_choices()}
     for name, (option, _) in options.items():
         if option.choices:
             annotation: Any = app_commands.Choice[int] | None
@@ -240,11 +293,7 @@ def play_command_from_specs(
             annotation = bool | None if isinstance(option.default, bool) else int | None
         parameters.append(inspect.Parameter(name, keyword, default=None, annotation=annotation))
         renames[name], described[name] = _option_text(option)
-    parameters.append(
-        inspect.Parameter(
-            "level", keyword, default=None, annotation=app_commands.Choice[str] | None
-        )
-    )
+    parameters.append(inspect.Parameter("level", keyword, default=None, annotation=str | None))
     parameters.append(inspect.Parameter("clock", keyword, default=None, annotation=str | None))
 
     async def play_command(interaction: discord.Interaction, **values: Any) -> None:
@@ -257,14 +306,13 @@ def play_command_from_specs(
             # game that lacks it; one only other kinds of game have means nothing here
             if value is not None and kind in kinds:
                 chosen[name] = value.value if isinstance(value, app_commands.Choice) else value
-        level = values.get("level")
         await play(
             interaction,
             game,
             values.get("opponent"),
             values.get("size"),
             chosen,
-            level.value if level is not None else None,
+            values.get("level"),
             values.get("clock"),
         )
 
@@ -272,7 +320,9 @@ def play_command_from_specs(
     callback = app_commands.rename(**renames)(play_command)
     callback = app_commands.describe(**described)(callback)
     callback = app_commands.choices(**choices)(callback)
-    callback = app_commands.autocomplete(clock=clock_autocomplete)(callback)
+    callback = app_commands.autocomplete(clock=clock_autocomplete, level=level_autocomplete)(
+        callback
+    )
     command: app_commands.Command[Any, ..., None] = app_commands.command(
         name=command_text("command.play.name"),
         description=command_text("command.play.description"),

@@ -13,7 +13,6 @@ import pytest
 from bot.common.languages import LANGUAGE_NAMES
 from discord_sim.command_schema import DISCORD_LOCALES, command_problem, name_problem
 from engine import GAME_NAMES
-from engine.ai.levels import LEVEL_NAMES
 
 pytestmark = pytest.mark.usefixtures("bot")
 
@@ -73,12 +72,10 @@ def test_only_german_is_localised_and_english_is_the_default(sim: Any, world: An
                 assert set(item.get(field) or {}) <= DISCORD_LOCALES
     play = next(c for c in sim.commands(world.guild) if c["name"] == "play")
     assert play["name_localizations"] == {"de": "spielen"}
-    levels = next(o for o in play["options"] if o["name"] == "level")["choices"]
-    assert [c["value"] for c in levels] == list(LEVEL_NAMES)
-    easy = next(c for c in levels if c["value"] == "easy")
-    assert easy["name"].startswith("easy: ")
-    assert easy["name_localizations"]["de"].startswith("leicht: ")
-    assert all(len(c["name"]) <= 100 and len(c["name_localizations"]["de"]) <= 100 for c in levels)
+    # the levels are autocompleted (each with its strength in the game chosen: test_play_levels)
+    level = next(o for o in play["options"] if o["name"] == "level")
+    assert level["autocomplete"] is True and not level.get("choices")
+    assert level["name_localizations"]["de"] == "stufe"
     target = next(o for o in play["options"] if o["name"] == "target")
     assert [c["name_localizations"]["de"] for c in target["choices"]] == ["50 (kurz)", "100 (lang)"]
 

@@ -1,0 +1,129 @@
+"""``/play``'s level option through the real client, in English and in German: the levels
+are autocompleted with their measured strength in the game chosen (data/ai-strength.json),
+a level's word may be typed in either language, and anything else is refused with the list.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.features.play import LEVEL_TEXT_IDS, level_choices, level_typed
+from engine.ai.levels import LEVEL_NAMES
+from i18n import translate
+from matchcore import strength
+from matchcore.strength import measured_strength
+from tests.bot.helpers import stored_match
+from tests.bot.test_vs_bot import ai_in_thread
+
+ELO_WORDS = {"en": "about {elo} Elo", "de": "etwa {elo} Elo"}
+
+
+async def test_play_offers_each_level_with_its_measured_strength_in_the_game_chosen(
+    sim: Any, world: Any, language: str, bot: Any
+) -> None:
+    for game in ("lublache", "lefe"):
+        offered = await sim.autocomplete(world.alice, "play", option="level", value="", game=game)
+        assert [choice["value"] for choice in offered] == list(LEVEL_NAMES)
+        for choice in offered:
+            level = choice["value"]
+            described = translate(language, LEVEL_TEXT_IDS[level])
+            measured = measured_strength(game, level)
+            assert len(choice["name"]) <= 100
+            if measured is None:
+                # not measured yet: the description alone, as the list always read
+                assert choice["name"] == described
+            else:
+                suffix = " · " + ELO_WORDS[language].format(elo=measured.elo)
+                assert choice["name"].endswith(suffix), choice["name"]
+                assert described.startswith(choice["name"][: -len(suffix)].rstrip("…"))
+    # the committed ladder has measured Lublache's easy: the list says so
+    lublache = await sim.autocomplete(
+        world.alice, "play", option="level", value="", game="lublache"
+    )
+    easy = next(choice for choice in lublache if choice["value"] == "easy")
+    assert " Elo" in easy["name"]
+    # what the member types narrows the list, in the member's words
+    master_word = {"en": "mast", "de": "Meist"}[language]
+    typed = await sim.autocomplete(
+        world.alice, "play", option="level", value=master_word, game="lefe"
+    )
+    assert [choice["value"] for choice in typed] == ["master"]
+    sim.assert_no_bot_errors()
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_a_long_description_is_cut_to_make_room_for_the_strength(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str
+) -> None:
+    measured = {
+        level: {"elo": 1234 + i, "low": 1100, "high": 1400, "games": 200}
+        for i, level in enumerate(LEVEL_NAMES)
+    }
+    path = tmp_path / "ai-strength.json"
+    path.write_text(json.dumps({"lefe": measured}), encoding="utf-8")
+    monkeypatch.setattr(strength, "STRENGTH_PATH", path)
+    offered = {level: name for name, level in level_choices(language, "lefe")}
+    assert list(offered) == list(LEVEL_NAMES)
+    for index, level in enumerate(LEVEL_NAMES):
+        name = offered[level]
+        suffix = " · " + ELO_WORDS[language].format(elo=1234 + index)
+        assert name.endswith(suffix) and len(name) <= 100, name
+        described = translate(language, LEVEL_TEXT_IDS[level])
+        kept = name[: -len(suffix)]
+        if len(described) + len(suffix) <= 100:
+            assert kept == described
+        else:
+            # cut at a word's edge or not, it ends in an ellipsis and keeps the start
+            assert kept.endswith("…") and described.startswith(kept[:-1])
+    # English hard's description (87 characters) does not fit beside its strength
+    if language == "en":
+        assert offered["hard"].endswith("… · about 1237 Elo")
+    # another game has no strength in this file: no Elo there
+    assert all("Elo" not in name for name, _ in level_choices(language, "dalen"))
+
+
+def test_a_level_s_word_in_either_language_names_the_level() -> None:
+    assert level_typed("easy") == "easy"
+    assert level_typed(" Leicht ") == "easy"
+    assert level_typed("MEISTER") == "master"
+    assert level_typed("Anfänger") == "beginner"
+    assert level_typed("mittel") == "normal"
+    assert level_typed("schwer") == "hard"
+    assert level_typed("hardest") is None
+    assert level_typed("") is None
+
+
+async def test_a_typed_level_starts_the_game_and_a_wrong_one_is_refused_with_the_list(
+    sim: Any, world: Any, language: str, make_bot: Any
+) -> None:
+    handle = await sim.start_bot(lambda: make_bot(ai_move=ai_in_thread))
+    word = {"en": "Master", "de": "Meister"}[language]
+    started = await sim.slash(
+        world.alice, "play", game="lefe", opponent=sim.bot_user, size=5, level=word
+    )
+    number = re.search(r"#(\d+)", started.last_message.text)
+    assert number is not None, started.last_message.text
+    match = await stored_match(handle, int(number.group(1)))
+    assert match.vs_bot and match.bot_level == "master"
+    posted = [m.id for m in world.channel.messages if not m.ephemeral]
+    hostile = f"**<@{world.alice.id}>** @everyone " + "x" * 3000
+    wrong = await sim.slash(
+        world.bob, "play", game="lefe", opponent=sim.bot_user, size=5, level=hostile
+    )
+    assert wrong.ephemeral
+    levels = {
+        "en": "The levels are: beginner, easy, normal, hard, master.",
+        "de": "Die Stufen sind: Anfänger, leicht, mittel, schwer, Meister.",
+    }[language]
+    assert levels in wrong.text
+    # what was typed is quoted short, with no mention syntax or markdown left in it
+    assert len(wrong.text) < 200 and "…" in wrong.text, wrong.text
+    assert f"<@{world.alice.id}>" not in wrong.text and "@everyone" not in wrong.text
+    assert "**" not in wrong.text.replace("\\*", "")
+    assert [m.id for m in world.channel.messages if not m.ephemeral] == posted, "refusal posted"
+    sim.assert_no_bot_errors()
