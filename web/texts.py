@@ -7,10 +7,12 @@ from collections.abc import Callable
 from typing import Any
 
 from engine import board_game_names, get_board_game
+from engine.ai.levels import LEVEL_NAMES
 from i18n import N_, language_for, translate
 from i18n.catalogues import translations
 from matchcore.service.leiff_logic import MAX_PLAYERS, MIN_PLAYERS
 from matchcore.service.results import MatchInfo
+from matchcore.strength import measured_strength
 from web.sessions import Identity
 
 # The labels the page shows; its code looks them up by the part after "web.".
@@ -61,7 +63,8 @@ PAGE_TEXTS = (
     N_("web.puzzle.any_game"),
 )
 
-LEVELS = ("easy", "normal", "hard")
+# every level the bot offers, weakest first, as /play offers them
+LEVELS = LEVEL_NAMES
 
 # The units a clock's time left is written in, as the bot writes times (i18n.typed).
 DURATION_UNITS = ("duration.day", "duration.hour", "duration.minute")
@@ -94,6 +97,8 @@ def page_texts(language: str) -> dict[str, str]:
         texts[f"{unit}.plural"] = catalogue.ngettext(unit, f"{unit}.plural", 2)
     for level in LEVELS:
         texts[f"level.{level}"] = translate(language, f"bot.level.{level}")
+    # a level's measured strength beside its name, "about {elo} Elo" (as /play says it)
+    texts["level_elo"] = catalogue.gettext("bot.play.level_elo")
     for game in (*board_game_names(), "leiff"):
         texts[f"game.{game}"] = translate(language, f"game.{game}.title")
         texts[f"tagline.{game}"] = translate(language, f"game.{game}.tagline")
@@ -108,7 +113,8 @@ def language_of(locale: str) -> str:
 def welcome_frame(identity: Identity, language: str, *, local: bool) -> dict[str, Any]:
     """The ``welcome`` frame a socket gets first: who it speaks for, the page's words, and
     the games a local table can start (Leiff's "size" is its number of players, the others
-    bot seats)."""
+    bot seats), each board game with the Elo the ladder measured for its levels (only the
+    measured ones: data/ai-strength.json)."""
     return {
         "type": "welcome",
         "user": {"id": identity.user_id, "name": identity.name},
@@ -122,6 +128,7 @@ def welcome_frame(identity: Identity, language: str, *, local: bool) -> dict[str
                     "name": name,
                     "sizes": list(get_board_game(name).sizes),
                     "defaultSize": get_board_game(name).default_size,
+                    "strength": _strength(name),
                 }
                 for name in board_game_names()
             ),
@@ -133,6 +140,12 @@ def welcome_frame(identity: Identity, language: str, *, local: bool) -> dict[str
             },
         ],
     }
+
+
+def _strength(game: str) -> dict[str, int]:
+    """The measured levels of ``game``: level -> Elo."""
+    measured = {level: measured_strength(game, level) for level in LEVELS}
+    return {level: found.elo for level, found in measured.items() if found is not None}
 
 
 # The start page's list of the member's games: whose turn each is.

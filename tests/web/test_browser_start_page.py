@@ -15,7 +15,9 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.support.ui import Select
 
 from engine import board_game_names
+from engine.ai.levels import LEVEL_NAMES
 from i18n import translate
+from matchcore.strength import measured_strength
 from tests.web.browser import LocalServer, board_state, wait_for
 from tests.web.test_browser_games import play_one, screenshot
 
@@ -42,6 +44,22 @@ def start_page(driver: WebDriver) -> dict[str, Any]:
         """
     )
     return data
+
+
+def level_labels(driver: WebDriver) -> list[str]:
+    return [option.text for option in Select(driver.find_element("id", "level")).options]
+
+
+def expected_levels(language: str, game: str) -> list[str]:
+    """Each level's word, and " · about N Elo" where data/ai-strength.json measured it."""
+    labels = []
+    for level in LEVEL_NAMES:
+        label = translate(language, f"bot.level.{level}")
+        measured = measured_strength(game, level)
+        if measured is not None:
+            label += " · " + translate(language, "bot.play.level_elo", elo=measured.elo)
+        labels.append(label)
+    return labels
 
 
 def open_start_page(driver: WebDriver, address: str, language: str) -> None:
@@ -84,6 +102,20 @@ def test_the_start_page_and_a_past_position_in_both_languages(
         assert start_page(chromium)["sizeLabel"] == translate(language, "web.players")
         hotseat = chromium.find_element("css selector", '#opponent option[value="hotseat"]')
         assert hotseat.get_attribute("disabled")
+        # the bot's five levels, each with its measured strength in the game chosen where
+        # the ladder has one (the committed data/ai-strength.json measures Lublache's easy)
+        for game in ("lublache", "lefe"):
+            chromium.find_element("css selector", f'#game-tiles [data-game="{game}"]').click()
+            assert level_labels(chromium) == expected_levels(language, game)
+        chromium.find_element("css selector", '#game-tiles [data-game="lublache"]').click()
+        assert any(" Elo" in label for label in level_labels(chromium))
+        Select(chromium.find_element("id", "level")).select_by_value("easy")
+        chromium.set_window_size(360, 900)
+        assert start_page(chromium)["fits"], "a level's strength widens the page"
+        if SCREENSHOTS:
+            screenshot(chromium, Path(SCREENSHOTS), f"levels-{language}")
+        chromium.set_window_size(1280, 900)
+        Select(chromium.find_element("id", "level")).select_by_value("normal")
         # a hot-seat game of Dalen, four moves by clicks (the local player's turn again)
         chromium.find_element("css selector", '#game-tiles [data-game="dalen"]').click()
         Select(chromium.find_element("id", "size")).select_by_index(0)

@@ -16,8 +16,10 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from engine import get_board_game
+from engine.ai.levels import LEVEL_NAMES
 from matchcore.service import MatchService
 from matchcore.storage import open_repository
+from matchcore.strength import measured_strength
 from tests.service.helpers import ManualClock
 from web.limits import BURST, MAX_FRAME_BYTES, MAX_REFUSALS, RATE, TokenBucket
 from web.local import LOCAL, check_host, prepare_local, service_choices
@@ -467,8 +469,19 @@ async def test_a_local_game_against_the_bot_at_every_level(table: Table, game: s
     answer = await table.client.post("/api/local-session", json={"locale": "en"})
     token = (await answer.json())["token"]
     ws = await table.client.ws_connect(f"/ws?session={token}")
-    levels = (await frame(ws, "welcome"))["levels"]
-    assert levels == ["easy", "normal", "hard"]
+    welcome = await frame(ws, "welcome")
+    levels = welcome["levels"]
+    assert levels == list(LEVEL_NAMES)  # all five, as /play offers them
+    # each board game carries its measured levels' Elo (data/ai-strength.json), no others
+    for entry in welcome["games"]:
+        if entry.get("cards"):
+            assert "strength" not in entry
+            continue
+        measured = {level: measured_strength(entry["name"], level) for level in LEVEL_NAMES}
+        assert entry["strength"] == {
+            level: found.elo for level, found in measured.items() if found is not None
+        }
+    assert welcome["texts"]["level_elo"] == "about {elo} Elo"
     size = 3 if game == "leiff" else get_board_game(game).sizes[0]  # Leiff: players
     for level in levels:
         await ws.send_json(

@@ -268,6 +268,11 @@ function fillSizes(): void {
   size.replaceChildren();
   for (const s of chosen?.sizes ?? []) option(size, String(s), String(s));
   if (chosen) size.value = String(chosen.defaultSize);
+  // each level's name, and its measured strength in this game where the ladder has one
+  for (const item of $<HTMLSelectElement>("level").options) {
+    const elo = chosen?.strength?.[item.value];
+    item.textContent = t(`level.${item.value}`) + (elo ? ` · ${t("level_elo", { elo })}` : "");
+  }
 }
 
 function showMatches(matches: MatchLine[]): void {

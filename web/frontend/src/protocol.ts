@@ -105,7 +105,14 @@ export interface WelcomeFrame {
   texts: Record<string, string>;
   local: boolean;
   levels: string[];
-  games: { name: string; sizes: number[]; defaultSize: number; cards?: boolean }[];
+  // strength: each measured level's Elo in that game (board games only)
+  games: {
+    name: string;
+    sizes: number[];
+    defaultSize: number;
+    cards?: boolean;
+    strength?: Record<string, number>;
+  }[];
 }
 
 // Leiff: a card the viewer may see (null: face down), a seat at the table, an action.
