@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.ai.heuristics import LesPairs, les_evaluator
+from engine.ai.heuristics import LesPairs, les_evaluator, les_master_evaluator
 from engine.ai.models.les import search_model
 from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
 from engine.board import EMPTY, FIRST, SECOND, BoardGame, BoardState, LastTurn, Outcome
@@ -334,7 +334,9 @@ def _side(colour: str) -> SpecialMove:
 # Master reads the 24 best root moves as deep as its 1.6 s allow (the positions are only a
 # safety net). In two-stone turns it reads only the 8 best first stones, each with its 4
 # best isolated points, every stone valued alone once (engine.ai.heuristics.LesPairs), so
-# the opening reads three plies where every pair allowed two (docs/ai.md).
+# the opening reads three plies where every pair allowed two. Its evaluator reads the
+# holes in the order the game is decided (the tie-breaks after the holes), and a result
+# that can no longer change as that result (les_master_evaluator; docs/ai.md).
 _MASTER = AlphaBetaSettings(
     max_depth=8,
     max_nodes=400_000,
@@ -342,6 +344,7 @@ _MASTER = AlphaBetaSettings(
     root_width=24,
     draw_value=DRAW_VALUE,
     orderer=LesPairs(firsts=8, seconds=4),
+    evaluator=les_master_evaluator,
 )
 _MASTER_EXACT_MOVES = 14
 

@@ -82,7 +82,9 @@ class AlphaBetaSearcher:
         self._deadline = started + self.settings.time_limit
         self._nodes = 0
         self._chooser = state.to_move
-        self._evaluate = self.evaluator or heuristics.evaluator_for(state)
+        self._evaluate = (
+            self.evaluator or self.settings.evaluator or heuristics.evaluator_for(state)
+        )
         self._order = self.orderer or self.settings.orderer or heuristics.orderer_for(state)
         self._rng = rng
         self._killers: dict[int, list[str]] = {}

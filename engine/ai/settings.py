@@ -61,6 +61,9 @@ class AlphaBetaSettings:
     # engine.spec.BoardAI). It may return fewer moves than it is given: only those are
     # read, at the root and inside the tree (Les master: engine.ai.heuristics.LesPairs).
     orderer: Callable[[Any, list[str], random.Random], list[str]] | None = None
+    # The evaluator of this search, in place of the game's (None: the game's; Les master:
+    # engine.ai.heuristics.les_master_evaluator, which reads the game's tie-breaks).
+    evaluator: Callable[[Any, str], float] | None = None
     # Inner positions that offer ``candidate_moves()`` (a cheap superset of their legal
     # moves: Lublache's model) are read from those, each move's legality worked out only
     # when the search reaches it (``play_if_legal``), so a cut-off skips the rest. The

@@ -37,6 +37,8 @@ STONE = 4  # a point's entry when a stone stands on it (above every set of colou
 _BOTH = 3  # an empty point touching both colours: a first placement for either side
 _ISOLATED = 0  # an empty point with no stone next to it
 
+Holes = tuple[tuple[int, int], ...]  # one colour's owned holes: (size, stones), biggest first
+
 
 class _Board:
     """What every position of one board size shares: names, neighbours, a name's index."""
@@ -85,7 +87,7 @@ class LesPosition:
         cells: bytes,
         touch: bytes,
         contested: int,
-        holes: tuple[int, int],
+        holes: tuple[Holes, Holes],
         claims: tuple[int, int, int, int],
         mover: int | None,
         ply: int,
@@ -98,7 +100,9 @@ class LesPosition:
         self.cells = cells
         self._touch = touch
         self._contested = contested
-        self._holes = holes  # holes owned by black, by white
+        # the holes owned by black, by white: each a (size, stones next to it) pair, biggest
+        # first, as the engine's result compares them (engine.les_holes.compare_holes)
+        self._holes = holes
         self._claims = claims  # claims of black, of white; claimed points of black, of white
         self.mover = mover
         self.ply = ply
@@ -121,7 +125,7 @@ class LesPosition:
                 bits |= cells[nb]
             touch[point] = bits
         touched = bytes(touch)
-        holes = _holes_owned(touched, board.neighbours)
+        owned = owned_holes(cells, board.neighbours)
         claims = _claims(touched, board.neighbours)
         return cls(
             state.game,
@@ -131,7 +135,7 @@ class LesPosition:
             cells,
             touched,
             touch.count(_BOTH),
-            (holes[1], holes[2]),
+            (_biggest_first(owned[1]), _biggest_first(owned[2])),
             (claims[1], claims[2], touched.count(1), touched.count(2)),
             state.mover,
             state.ply,
@@ -153,7 +157,17 @@ class LesPosition:
     def score(self) -> dict[str, int]:
         """Holes each colour owns right now (as the engine's ``score``)."""
         colours = self.game.colors
-        return {colours[0]: self._holes[0], colours[1]: self._holes[1]}
+        return {colours[0]: len(self._holes[0]), colours[1]: len(self._holes[1])}
+
+    def owned_holes(self) -> tuple[Holes, Holes]:
+        """Black's and white's owned holes, each a ``(size, stones next to it)`` pair, the
+        biggest first (ties by stones): what the engine compares when the game ends."""
+        return self._holes
+
+    def isolated_points(self) -> int:
+        """How many empty points touch no stone (the second stones of two-stone turns go
+        there; once none is left, no new claimed point can appear)."""
+        return self._touch.count(_ISOLATED)
 
     def fewest_plies_to_end(self) -> int:
         """How many plies the game lasts at the least (a lower bound, for the tactical
@@ -261,8 +275,9 @@ class LesPosition:
                 touch[nb] = bits | mover
         after = bytes(touch)
         placed = (point,)
+        black, white = _holes_after(self._holes, self._touch, after, placed, neighbours)
         return (
-            _holes_after(self._holes, self._touch, after, placed, neighbours),
+            (len(black), len(white)),
             _claims_after(self._claims, self._touch, after, placed, neighbours),
         )
 
@@ -276,7 +291,7 @@ class LesPosition:
 
     def holes_and_claims(self) -> tuple[tuple[int, int], tuple[int, int, int, int]]:
         """The holes owned and the claims, as :meth:`after_lone_stone` gives them."""
-        return self._holes, self._claims
+        return (len(self._holes[0]), len(self._holes[1])), self._claims
 
 
 # ---- holes and claims, counted once and then kept up to date ----------------------------
@@ -285,35 +300,20 @@ class LesPosition:
 # and the difference applied. Stones are never removed, so nothing else moves.
 
 
-def _holes_owned(touch: bytes, neighbours: tuple[tuple[int, ...], ...]) -> list[int]:
-    """How many holes are bordered by no stone (index 0), black only (1), white only (2),
-    both (3): a hole's border colours are the union of its points' bits."""
-    seen = bytearray(touch)  # a stone's entry reads as seen (STONE)
-    counts = [0, 0, 0, 0]
-    for start, bits in enumerate(touch):
-        if seen[start] == STONE:
-            continue
-        seen[start] = STONE
-        stack = [start]
-        while stack:
-            point = stack.pop()
-            for nb in neighbours[point]:
-                if seen[nb] != STONE:
-                    seen[nb] = STONE
-                    bits |= touch[nb]
-                    stack.append(nb)
-        counts[bits] += 1
-    return counts
+def _biggest_first(holes: list[tuple[int, int]]) -> Holes:
+    # the order the engine compares them in: by size, ties by stone count, biggest first
+    return tuple(sorted(holes, reverse=True))
 
 
-def _owner(
+def _hole(
     touch: bytes, neighbours: tuple[tuple[int, ...], ...], start: int, judged: set[int]
-) -> int:
-    """The colour owning the hole through the empty point ``start`` (0: nobody). The flood
-    stops once both colours border the hole, so an unowned hole is usually left after a
-    few points; ``judged`` holds the points of the holes judged so far (this one's are
-    added), and a flood that meets one of them is in a hole already judged unowned (an
-    owned one is flooded whole): it answers 0 too, so that no hole counts twice."""
+) -> tuple[int, int, int]:
+    """The hole through the empty point ``start``: its owner (0: nobody), and when it has
+    one, its size and the stones next to it. The flood stops once both colours border the
+    hole, so an unowned hole is usually left after a few points; ``judged`` holds the points
+    of the holes judged so far (this one's are added), and a flood that meets one of them is
+    in a hole already judged unowned (an owned one is flooded whole): it answers 0 too, so
+    that no hole counts twice."""
     bits = touch[start]
     mine = {start}
     stack = [start]
@@ -329,31 +329,47 @@ def _owner(
                 bits |= other
                 stack.append(nb)
     judged |= mine
-    return bits if bits != _BOTH else 0
+    if bits != 1 and bits != 2:
+        return 0, 0, 0
+    # owned (rare): flooded whole, so its points are all in ``mine``
+    stones = {nb for point in mine for nb in neighbours[point] if touch[nb] == STONE}
+    return bits, len(mine), len(stones)
 
 
 def _holes_after(
-    holes: tuple[int, int],
+    holes: tuple[Holes, Holes],
     before: bytes,
     after: bytes,
     placed: tuple[int, ...],
     neighbours: tuple[tuple[int, ...], ...],
-) -> tuple[int, int]:
+) -> tuple[Holes, Holes]:
     """The holes owned after stones went on ``placed``, from those owned before. The old
     holes changed are the ones through the placed points (a first placement touches both
     colours: its hole was nobody's); the new ones run through the placed points' empty
-    neighbours."""
-    counts = [0, holes[0], holes[1]]  # index 0 takes the holes nobody owns
+    neighbours. Most moves change no owned hole: the same tuples are returned."""
+    gone: list[tuple[int, int, int]] = []
     judged: set[int] = set()
     for point in placed:
         if before[point] != _BOTH and point not in judged:
-            counts[_owner(before, neighbours, point, judged)] -= 1
+            owner, size, stones = _hole(before, neighbours, point, judged)
+            if owner:
+                gone.append((owner, size, stones))
+    new: list[tuple[int, int, int]] = []
     judged = set()
     for point in placed:
         for nb in neighbours[point]:
             if after[nb] < STONE and nb not in judged:
-                counts[_owner(after, neighbours, nb, judged)] += 1
-    return counts[1], counts[2]
+                owner, size, stones = _hole(after, neighbours, nb, judged)
+                if owner:
+                    new.append((owner, size, stones))
+    if not gone and not new:
+        return holes
+    black, white = list(holes[0]), list(holes[1])
+    for owner, size, stones in gone:
+        (black if owner == 1 else white).remove((size, stones))
+    for owner, size, stones in new:
+        (black if owner == 1 else white).append((size, stones))
+    return _biggest_first(black), _biggest_first(white)
 
 
 def _claims(touch: bytes, neighbours: tuple[tuple[int, ...], ...]) -> list[int]:
