@@ -354,48 +354,62 @@ def les_evaluator(state: Position, colour: str) -> float:
 _LES_TIE_BREAK_WEIGHT = 0.5
 
 
-def les_master_evaluator(state: Position, colour: str) -> float:
-    """Les master: :func:`les_evaluator`'s holes, open claims and claimed points, read in
-    the order the engine decides a game (RULINGS §5: holes owned; with as many holes each,
-    the bigger holes; then the stones around them) and with the results already certain.
+def les_settled(state: Position) -> int | None:
+    """Les: the result that no play can change any more, as the colour code of the winner
+    (0: a draw), or None while it can still change.
 
     Once no empty point is left without a stone next to it (the two-stone turns are over),
     a stone only adds its colour to the points next to it, so no new claimed point can
-    appear: an owned hole stays as it is, and only an open claim can still become one. So:
+    appear: an owned hole stays as it is, and only an open claim (claimed points not yet
+    cut off as a hole) can still become one. So with neither side holding an open claim,
+    the holes owned now are the final ones and the engine's comparison of them
+    (:func:`engine.les_holes.compare_holes`: holes owned, then the bigger holes, then the
+    stones around them) is the result: a win, or a draw (nobody owning a hole, or the holes
+    alike). And a side whose holes beat the other's while the other has no open claim left
+    has won whatever happens to its own claims: its holes can only grow in number."""
+    model = state if isinstance(state, LesPosition) else LesPosition.of(state)  # type: ignore[arg-type]  # a Les state of the ordinary turns (the search's leaves are)
+    return _les_settled(model)
 
-    * with neither side holding an open claim, the holes owned now are the final ones and
-      the position is valued as the engine would score it: won, lost, or drawn (nobody
-      owning a hole, or the holes alike);
-    * a side whose holes beat the other's while the other has no open claim left has won:
-      its own holes can only grow in number;
-    * otherwise, with as many holes each, the engine's tie-breaks on the holes as they
-      stand (:func:`engine.les_holes.compare_holes`) count half a hole for the side they
-      favour, on top of the claims and claimed points.
 
-    Read on the search's model (made for the purpose from an engine state)."""
+def _les_settled(model: LesPosition) -> int | None:
+    black, white = model.owned_holes()
+    _, claims = model.holes_and_claims()
+    open_black, open_white = claims[0] - len(black), claims[1] - len(white)
+    if (open_black and open_white) or model.isolated_points():
+        return None
+    winner, _ = compare_holes(list(black), list(white))
+    if (winner == 1 and not open_white) or (winner == 2 and not open_black):
+        return winner
+    if not open_black and not open_white:
+        return 0
+    return None
+
+
+def les_master_evaluator(state: Position, colour: str) -> float:
+    """Les master: :func:`les_evaluator`'s holes, open claims and claimed points, read in
+    the order the engine decides a game (RULINGS §5: holes owned; with as many holes each,
+    the bigger holes; then the stones around them), and a result that can no longer change
+    (:func:`les_settled`) valued as that result.
+
+    With as many holes each and the result still open, the engine's tie-breaks on the
+    holes as they stand count half a hole for the side they favour, on top of the claims
+    and claimed points. Read on the search's model (made for the purpose from an engine
+    state)."""
     model = state if isinstance(state, LesPosition) else LesPosition.of(state)  # type: ignore[arg-type]  # a Les state of the ordinary turns (the search's leaves are)
     me = 1 if colour == state.game.colors[0] else 2
+    settled = _les_settled(model)
+    if settled is not None:
+        return 0.5 if settled == 0 else float(settled == me)
     holes = model.owned_holes()
     mine, theirs = holes[me - 1], holes[2 - me]
     _, claims = model.holes_and_claims()
-    open_mine = claims[me - 1] - len(mine)
-    open_theirs = claims[2 - me] - len(theirs)
-    winner = 0
-    if mine or theirs:
-        black, white = holes
-        winner, _ = compare_holes(list(black), list(white))
-    if (not open_mine or not open_theirs) and model.isolated_points() == 0:
-        if not open_theirs and winner == me:
-            return 1.0
-        if not open_mine and winner == 3 - me:
-            return 0.0
-        if not open_mine and not open_theirs:
-            return 0.5  # drawn: nobody owns a hole, or the holes are alike
     x: float = len(mine) - len(theirs)
-    x += _LES_OPEN_CLAIM_WEIGHT * (open_mine - open_theirs)
+    x += _LES_OPEN_CLAIM_WEIGHT * ((claims[me - 1] - len(mine)) - (claims[2 - me] - len(theirs)))
     x += _LES_POINT_WEIGHT * (claims[me + 1] - claims[4 - me])
-    if winner and len(mine) == len(theirs):
-        x += _LES_TIE_BREAK_WEIGHT if winner == me else -_LES_TIE_BREAK_WEIGHT
+    if mine and len(mine) == len(theirs):
+        winner, _ = compare_holes(list(holes[0]), list(holes[1]))
+        if winner:
+            x += _LES_TIE_BREAK_WEIGHT if winner == me else -_LES_TIE_BREAK_WEIGHT
     return _logistic(x)
 
 

@@ -63,6 +63,24 @@ def test_alphabeta_assumes_the_best_reply_not_the_average_one() -> None:
     assert result.value == pytest.approx(worst)
 
 
+def test_the_settings_evaluator_replaces_the_games() -> None:
+    # a level may read with its own evaluator (Les master's): the search values its leaves
+    # with that one, not the game's. Here it favours one move above all others, and one ply
+    # of reading plays it.
+    state = random_positions("les", 1, seed=6)[0]
+    favourite = sorted(state.legal_moves())[-1]
+    favoured = state.play(favourite).cells
+
+    def evaluate(position: object, colour: str) -> float:
+        # valued for its side to move: after the favourite, nothing is left to the opponent
+        return 0.0 if getattr(position, "cells", None) == favoured else 0.5
+
+    settings = AlphaBetaSettings(max_depth=1, max_nodes=10**6, time_limit=60.0)
+    assert AlphaBetaSearcher(settings).search(state, random.Random(0)).move != favourite
+    chosen = AlphaBetaSettings(max_depth=1, max_nodes=10**6, time_limit=60.0, evaluator=evaluate)
+    assert AlphaBetaSearcher(chosen).search(state, random.Random(0)).move == favourite
+
+
 def test_alphabeta_stops_at_its_time_limit() -> None:
     state = get_game("lefe").new().play("e5")
     settings = AlphaBetaSettings(max_depth=8, max_nodes=10**9, time_limit=0.3)

@@ -25,6 +25,7 @@ from engine.ai.models.les import LesPosition
 from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, SearchSettings
 from engine.board import BoardState
 from engine.les import LesState
+from engine.les_holes import owned_holes
 from engine.registry import get_board_game
 
 GAME = get_board_game("les")
@@ -63,6 +64,12 @@ def test_the_model_plays_random_games_exactly_as_the_engine(size: int) -> None:
         assert (model.mover, model.to_move, model.ply) == (state.mover, state.to_move, state.ply)
         assert model.score == state.score
         assert model.cells == state.cells
+        # the holes owned, each (size, stones around it), biggest first, as the engine's
+        # result compares them: kept move by move
+        owned = owned_holes(state.cells, state.grid.neighbours)
+        assert model.owned_holes() == tuple(
+            tuple(sorted(owned[code], reverse=True)) for code in (1, 2)
+        )
         assert dict(model.extra) == dict(state.extra)
     assert modelled > 40 * 4
 
