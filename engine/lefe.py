@@ -337,6 +337,8 @@ SPEC = GameSpec(
                 narrow_below=16,
                 narrow=SearchSettings(max_iterations=60, time_limit=0.5, scan_depth=0),
                 solve_nodes=8_000,
+                playout_below=32,
+                playouts=16,
             ),
             "normal": LevelTuning(
                 narrow_below=16,
