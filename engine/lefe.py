@@ -343,6 +343,7 @@ SPEC = GameSpec(
                 # Lefe, tenth round)
                 playout_below=32,
                 playouts=16,
+                playout_narrow=True,
             ),
             "normal": LevelTuning(
                 narrow_below=16,

@@ -258,7 +258,14 @@ def search_move(
         tuning is not None
         and tuning.playouts > 0
         and moves is not None
-        and tuning.narrow_below < moves <= tuning.playout_below
+        and moves <= tuning.playout_below
+        and (
+            moves > tuning.narrow_below
+            # a narrow position the exact reading could not finish (Lefe: the cramped side
+            # facing twice its placements), where the playouts choose among the moves not
+            # proven lost (the reading's verdicts are applied below)
+            or (tuning.playout_narrow and reading is not None and not reading.complete)
+        )
     ):
         result = _played_out(state, result, tuning, seed, deadline=started + allowed)
     if reading is not None:

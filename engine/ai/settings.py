@@ -126,3 +126,8 @@ class LevelTuning:
     playout_below: int = 0
     playouts: int = 0
     playout_margin: float = 0.2
+    # The playouts also in narrow positions whose exact reading did not finish (below
+    # ``narrow_below``; a finished reading decides alone): Lefe's cramped leader, facing an
+    # opponent with twice its placements, is lost or saved by which of its own trees its
+    # last placements join, beyond what its reading finishes (docs/ai.md, Lefe, tenth round).
+    playout_narrow: bool = False
