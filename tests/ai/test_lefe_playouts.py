@@ -1,11 +1,14 @@
-"""Lefe easy's random playouts (``LevelTuning.playouts``, docs/ai.md, Lefe, tenth round).
+"""Lefe easy's random playouts (``LevelTuning.playouts``, ``playout_narrow``; docs/ai.md,
+Lefe, tenth round).
 
-From 32 moves down to the end reading's 16, easy plays each move out to the end at random
-(both sides) and drops a move far below the best share of won playouts. The position
-below is game 197 of the ladder's easy-against-random line at ply 69 (light, easy, to
-move with 26 moves, leading 4-2): easy played b3xf3 and lost the game 3-4 when its own
-last placements merged its trees. Random playouts win about half the games after b3xf3
-and nearly all after b3xg9 (40 a move: 0.54 against 0.94).
+From 32 moves down to the end, where the exact reading does not finish, easy plays each
+move out to the end at random (both sides) and drops a move far below the best share of
+won playouts. The positions below are from game 197 of the ladder's easy-against-random
+line (light, easy, leading 4-2 as the cramped side), which easy lost 3-4 when its own
+last placements merged its trees. At ply 69 (26 moves) easy played b3xf3: random
+playouts win about half the games after it and nearly all after b3xg9 (40 a move: 0.54
+against 0.94). At ply 75 (12 moves, its reading of 8,000 positions unfinished) it played
+f10 (0.56 against g10's 0.78).
 """
 
 from __future__ import annotations
@@ -27,11 +30,16 @@ j6xj5 d7 e9xf11 f11 h8 f8 f3 e8xf6 k4 c6 e5 k3 k2 j4xk4 b4 d4 i5 c3 k5
 """
 
 
-def cramped_lead() -> BoardState:
+def cramped_lead(then: str = "") -> BoardState:
     state = get_board_game("lefe").new(6)
-    for move in _MOVES.split():
+    for move in (_MOVES + then).split():
         state = state.play(move)
     return state
+
+
+# game 197 from ply 69 to 75 and to 89 (3 moves left, every one proven lost)
+_TO_75 = "b3xf3 g5 f1 e7 d9 g1"
+_TO_89 = _TO_75 + " f10 k4 k6 a2 c5 i8 j2 g6 k1 a6 h9 c7 j5 b5"
 
 
 def test_the_playouts_drop_the_capture_that_loses_the_lead_to_random_play() -> None:
@@ -61,3 +69,34 @@ def test_lefe_easy_plays_out_its_moves_and_the_other_levels_do_not(
     # the same search without its playouts plays the capture
     monkeypatch.setitem(tunings, "easy", dataclasses.replace(tunings["easy"], playouts=0))
     assert levels.search_move(state, "easy", seed=1, time_limit=5.0).move == "b3xf3"
+
+
+@pytest.mark.usefixtures("stopped_clock")
+def test_in_a_narrow_position_read_in_part_the_playouts_choose(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = cramped_lead(_TO_75)
+    assert state.to_move == "light" and len(state.legal_moves()) == 12
+    tunings = get_spec("lefe").ai.levels
+    assert tunings["easy"].playout_narrow
+    assert levels.search_move(state, "easy", seed=2, time_limit=5.0).move != "f10"
+    # without them, the narrow search's choice stands: the move of the lost game
+    monkeypatch.setitem(tunings, "easy", dataclasses.replace(tunings["easy"], playout_narrow=False))
+    assert levels.search_move(state, "easy", seed=2, time_limit=5.0).move == "f10"
+
+
+@pytest.mark.usefixtures("stopped_clock")
+def test_a_narrow_position_read_to_the_end_is_not_played_out(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = cramped_lead(_TO_89)
+    assert state.to_move == "light" and len(state.legal_moves()) == 3
+
+    def played_out(*args: object, **kwargs: object) -> SearchResult:
+        raise AssertionError("a finished reading decides alone")
+
+    monkeypatch.setattr(levels, "_played_out", played_out)
+    assert levels.search_move(state, "easy", seed=2, time_limit=5.0).move in state.legal_moves()
+    # the same at ply 75, whose reading does not finish within 8,000 positions: played out
+    with pytest.raises(AssertionError, match="decides alone"):
+        levels.search_move(cramped_lead(_TO_75), "easy", seed=2, time_limit=5.0)
