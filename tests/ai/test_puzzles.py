@@ -11,7 +11,9 @@ from engine.board import BoardState
 
 @functools.cache
 def _lefe_game() -> tuple[BoardState, ...]:
-    positions, _ = play_game("lefe", 5, 6)
+    # random against beginner: a game no retuning of the searching levels moves (game 5,
+    # beginner against easy, stopped holding a puzzle when easy's late game changed)
+    positions, _ = play_game("lefe", 50, 6)
     return tuple(positions)
 
 
