@@ -344,6 +344,7 @@ SPEC = GameSpec(
                 playout_below=32,
                 playouts=16,
                 playout_narrow=True,
+                playout_draw=1.0,
             ),
             "normal": LevelTuning(
                 narrow_below=16,

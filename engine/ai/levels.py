@@ -391,7 +391,8 @@ def _played_out(
 ) -> SearchResult:
     """``result`` unless random playouts find its move much worse than another: every move
     is played out to the end ``tuning.playouts`` times, both sides choosing uniformly at
-    random, and counted 1 for a win, ½ for a draw; a move more than ``playout_margin``
+    random, and counted 1 for a win, ``playout_draw`` for a draw (½ unless the tuning says
+    otherwise), 0 for a loss; a move more than ``playout_margin``
     below the best share gives way to the search's best ranked move within it. Moves whose
     playouts did not all finish by ``deadline`` are left out (none finished: ``result``).
 
@@ -416,7 +417,7 @@ def _played_out(
                 end = end.play(rng.choice(end.legal_moves()))
             assert end.outcome is not None
             winner = end.outcome.winner
-            won += 1.0 if winner == mover else 0.5 if winner is None else 0.0
+            won += 1.0 if winner == mover else tuning.playout_draw if winner is None else 0.0
         else:
             shares[move] = won / tuning.playouts
             continue

@@ -131,3 +131,7 @@ class LevelTuning:
     # opponent with twice its placements, is lost or saved by which of its own trees its
     # last placements join, beyond what its reading finishes (docs/ai.md, Lefe, tenth round).
     playout_narrow: bool = False
+    # What a drawn playout counts (a win 1, a loss 0): 1 makes the playouts' share the
+    # chance of not losing, for a level whose aim is never to lose to a careless opponent
+    # (docs/ai.md, Lefe, tenth round).
+    playout_draw: float = 0.5
