@@ -14,12 +14,15 @@ f10 (0.56 against g10's 0.78).
 from __future__ import annotations
 
 import dataclasses
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from engine.ai import levels
 from engine.ai.mcts import SearchResult
 from engine.ai.model import search_root
+from engine.ai.settings import LevelTuning
 from engine.board import BoardState
 from engine.registry import get_board_game, get_spec
 
@@ -100,3 +103,45 @@ def test_a_narrow_position_read_to_the_end_is_not_played_out(
     # the same at ply 75, whose reading does not finish within 8,000 positions: played out
     with pytest.raises(AssertionError, match="decides alone"):
         levels.search_move(cramped_lead(_TO_75), "easy", seed=2, time_limit=5.0)
+
+
+class _Ended:
+    """A finished position of a two-move game: its winner (None: drawn)."""
+
+    def __init__(self, winner: str | None) -> None:
+        self.outcome = SimpleNamespace(winner=winner)
+
+
+class _Gamble:
+    """After "gamble" the opponent picks one of two replies: one wins for it, one loses."""
+
+    outcome = None
+
+    def legal_moves(self) -> list[str]:
+        return ["takes", "blunders"]
+
+    def play(self, move: str) -> _Ended:
+        return _Ended("light" if move == "takes" else "dark")
+
+
+class _Choice:
+    """Dark to move: "safe" ends drawn, "gamble" wins or loses on the opponent's reply."""
+
+    to_move = "dark"
+    outcome = None
+
+    def legal_moves(self) -> list[str]:
+        return ["gamble", "safe"]
+
+    def play(self, move: str) -> _Ended | _Gamble:
+        return _Ended(None) if move == "safe" else _Gamble()
+
+
+@pytest.mark.parametrize(("draw", "chosen"), [(0.5, "gamble"), (1.0, "safe")])
+def test_a_drawn_playout_counts_what_the_tuning_says(draw: float, chosen: str) -> None:
+    # a gamble won half the time is worth a draw at ½, and far less than one at 1 (the
+    # chance of not losing): then the safe move is played
+    tuning = LevelTuning(playout_below=2, playouts=64, playout_draw=draw)
+    searched = SearchResult("gamble", 60, 0.01, 0.5, ranking=["gamble", "safe"])
+    state: Any = _Choice()
+    assert levels._played_out(state, searched, tuning, seed=3, deadline=float("inf")).move == chosen
