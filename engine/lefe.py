@@ -337,10 +337,10 @@ SPEC = GameSpec(
                 narrow_below=16,
                 narrow=SearchSettings(max_iterations=60, time_limit=0.5, scan_depth=0),
                 solve_nodes=8_000,
-                # from 32 moves down to the end reading, moves that random playouts find
-                # much worse than the best give way: a lead whose owner's own last
-                # placements will merge its trees shows in how random ends go (docs/ai.md,
-                # Lefe, tenth round)
+                # from 32 moves down, and in narrow positions its reading did not finish,
+                # moves that random playouts find much less likely not to lose than the
+                # best give way: a lead whose owner's own last placements will merge its
+                # trees shows in how random ends go (docs/ai.md, Lefe, tenth round)
                 playout_below=32,
                 playouts=16,
                 playout_narrow=True,
