@@ -41,7 +41,13 @@ LEVEL_TEXT_IDS = {
     "master": N_("command.play.level.master"),
 }
 # a level's short name ("easy", German "leicht"), which a member may also type
-LEVEL_WORD_IDS = {name: f"bot.level.{name}" for name in LEVEL_NAMES}
+LEVEL_WORD_IDS = {
+    "beginner": N_("bot.level.beginner"),
+    "easy": N_("bot.level.easy"),
+    "normal": N_("bot.level.normal"),
+    "hard": N_("bot.level.hard"),
+    "master": N_("bot.level.master"),
+}
 # Discord's limit on a choice's name
 CHOICE_NAME_LIMIT = 100
 

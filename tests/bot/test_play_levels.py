@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot.features.play import LEVEL_TEXT_IDS, level_choices, level_typed
+from bot.features.play import LEVEL_TEXT_IDS, LEVEL_WORD_IDS, level_choices, level_typed
 from engine.ai.levels import LEVEL_NAMES
 from i18n import translate
 from matchcore import strength
@@ -88,6 +88,8 @@ def test_a_long_description_is_cut_to_make_room_for_the_strength(
 
 
 def test_a_level_s_word_in_either_language_names_the_level() -> None:
+    # every engine level has its description and its word
+    assert list(LEVEL_TEXT_IDS) == list(LEVEL_WORD_IDS) == list(LEVEL_NAMES)
     assert level_typed("easy") == "easy"
     assert level_typed(" Leicht ") == "easy"
     assert level_typed("MEISTER") == "master"
