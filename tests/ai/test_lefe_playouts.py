@@ -45,6 +45,20 @@ _TO_75 = "b3xf3 g5 f1 e7 d9 g1"
 _TO_89 = _TO_75 + " f10 k4 k6 a2 c5 i8 j2 g6 k1 a6 h9 c7 j5 b5"
 
 
+def easy_move(
+    state: BoardState,
+    seed: int,
+    monkeypatch: pytest.MonkeyPatch | None = None,
+    **changes: Any,
+) -> str:
+    """Lefe easy's move in ``state`` (its tuning with ``changes``, for this test only)."""
+    if changes:
+        assert monkeypatch is not None
+        tunings = get_spec("lefe").ai.levels
+        monkeypatch.setitem(tunings, "easy", dataclasses.replace(tunings["easy"], **changes))
+    return levels.search_move(state, "easy", seed=seed, time_limit=5.0).move
+
+
 def test_the_playouts_drop_the_capture_that_loses_the_lead_to_random_play() -> None:
     state = cramped_lead()
     assert state.to_move == "light" and len(state.legal_moves()) == 26
@@ -68,10 +82,9 @@ def test_lefe_easy_plays_out_its_moves_and_the_other_levels_do_not(
     assert tunings["easy"].playouts > 0
     assert all(tunings[level].playouts == 0 for level in ("normal", "hard", "master"))
     state = cramped_lead()
-    assert levels.search_move(state, "easy", seed=1, time_limit=5.0).move != "b3xf3"
+    assert easy_move(state, 1) != "b3xf3"
     # the same search without its playouts plays the capture
-    monkeypatch.setitem(tunings, "easy", dataclasses.replace(tunings["easy"], playouts=0))
-    assert levels.search_move(state, "easy", seed=1, time_limit=5.0).move == "b3xf3"
+    assert easy_move(state, 1, monkeypatch, playouts=0) == "b3xf3"
 
 
 @pytest.mark.usefixtures("stopped_clock")
@@ -80,12 +93,10 @@ def test_in_a_narrow_position_read_in_part_the_playouts_choose(
 ) -> None:
     state = cramped_lead(_TO_75)
     assert state.to_move == "light" and len(state.legal_moves()) == 12
-    tunings = get_spec("lefe").ai.levels
-    assert tunings["easy"].playout_narrow
-    assert levels.search_move(state, "easy", seed=2, time_limit=5.0).move != "f10"
+    assert get_spec("lefe").ai.levels["easy"].playout_narrow
+    assert easy_move(state, 2) != "f10"
     # without them, the narrow search's choice stands: the move of the lost game
-    monkeypatch.setitem(tunings, "easy", dataclasses.replace(tunings["easy"], playout_narrow=False))
-    assert levels.search_move(state, "easy", seed=2, time_limit=5.0).move == "f10"
+    assert easy_move(state, 2, monkeypatch, playout_narrow=False) == "f10"
 
 
 @pytest.mark.usefixtures("stopped_clock")
