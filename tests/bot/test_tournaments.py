@@ -494,6 +494,41 @@ async def test_a_step_committed_but_not_shown_before_a_kill_is_shown_at_the_next
     sim.assert_no_bot_errors()
 
 
+async def test_pictures_a_kill_kept_from_being_redrawn_are_redrawn_at_the_next_start(
+    sim, world, bot, make_bot
+):
+    """The standings picture and the announcement are redrawn a few seconds after their
+    step (coalesced), and the step is recorded as shown before that: a process that dies
+    in between (here: the redraws held back, then a new client on the same database)
+    leaves the thread without standings and the announcement saying "upcoming". The next
+    start draws both as the event stands; another start finds nothing behind."""
+    players = members(sim, world, 2)
+    event = await create(sim, world, bot, game="lefe", format="round_robin", size=5, rated=False)
+    await event.join(players)
+    await event.settle()
+    before = event.current_announcement().text
+    event.posts.edits.gap = 10.0**9  # the redraws wait: the "kill" comes first
+    await sim.slash(world.admin, "tournament start", tournament=event.id)
+    info = await event.info()
+    assert info.status == "running" and info.messages["shown"] == info.version
+    assert "standings" not in info.messages
+    assert not [m for m in event.thread.messages if is_standings(m)]
+    assert event.current_announcement().text == before
+
+    event.handle = await sim.restart_bot(make_bot)
+    assert await event.handle.client.tournaments_resumed == 1
+    await event.settle()
+    info = await event.info()
+    (standings,) = [m for m in event.thread.messages if is_standings(m)]
+    assert info.messages["standings"] == standings.id
+    seconds = (await event.service.get_settings(world.guild.id)).board_move_seconds
+    assert event.current_announcement().text == announcement_message("en", info, seconds)["content"]
+    assert event.current_announcement().text != before
+    event.handle = await sim.restart_bot(make_bot)
+    assert await event.handle.client.tournaments_resumed == 0
+    sim.assert_no_bot_errors()
+
+
 async def test_an_announcement_posted_but_not_recorded_before_a_kill_is_found_again(
     sim, world, bot, make_bot
 ):

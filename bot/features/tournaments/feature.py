@@ -25,7 +25,6 @@ from bot.common.routing import ComponentRouter
 from bot.common.time_words import clock_suggestions
 from bot.common.translator import command_text
 from bot.features.tournaments.posts import (
-    ANNOUNCEMENT,
     JOIN,
     LEAVE,
     TournamentPosts,
@@ -140,10 +139,9 @@ class TournamentDesk:
         language = await self.context.languages.server(info.guild_id)
         settings = await self.service.get_settings(info.guild_id)
         kwargs = announcement_message(language, info, settings.board_move_seconds)
-        if not await responder.update_origin(**kwargs):
-            self.posts.refresh(info.id, ANNOUNCEMENT)
+        edited = await responder.update_origin(**kwargs)
         # before the start the announcement says it all; later the thread hears of it
-        await self.posts.publish(update, lines=info.status != "upcoming", announce=False)
+        await self.posts.publish(update, lines=info.status != "upcoming", announce=not edited)
 
     # ---- the list ----------------------------------------------------------------------------
     async def listing(self, interaction: discord.Interaction) -> None:

@@ -50,6 +50,11 @@ log = logging.getLogger(__name__)
 EDIT_GAP = 3.0
 ANNOUNCEMENT, STANDINGS, FINAL = "announcement", "standings", "final"
 SHOWN = "shown"  # not a message: the tournament's version whose step went out whole
+#: Not messages either: the tournament's version the standings picture, and the
+#: announcement, last showed. They are drawn a few seconds after the step (coalesced), so
+#: a kill in between leaves a step shown whose picture is behind: a start redraws it.
+#: Each holds the version plus one (records are never negative: 0 is "never drawn").
+DRAWN = {STANDINGS: "standings_at", ANNOUNCEMENT: "announcement_at"}
 JOIN, LEAVE = "join", "leave"  # the announcement's buttons
 DM_CLOSED = 50007
 THREAD_ARCHIVED = 50083
@@ -93,6 +98,30 @@ def unannounced(info: TournamentInfo) -> bool:
     """Whether an event still on has no announcement recorded (a kill came between the
     commit that created it and that record: its first version may count as shown)."""
     return not info.messages.get(ANNOUNCEMENT) and info.status in ("upcoming", "running")
+
+
+def drawn_at(info: TournamentInfo, what: str) -> int:
+    """The version of ``info`` that its standings or its announcement (``what``) last
+    showed; -1 when never. An event settled before these marks were kept counts as drawn
+    when it ended."""
+    mark = info.messages.get(DRAWN[what])
+    if mark is not None:
+        return mark - 1
+    return info.version if info.status in ("finished", "cancelled") else -1
+
+
+def behind(info: TournamentInfo) -> bool:
+    """Whether a start must show ``info`` again: a step committed and not shown whole, an
+    announcement never recorded, or a picture (standings, announcement) a kill kept from
+    being redrawn after its step."""
+    if info.messages.get(SHOWN, 0) < info.version or unannounced(info):
+        return True
+    if info.messages.get(ANNOUNCEMENT) and drawn_at(info, ANNOUNCEMENT) < info.version:
+        return True
+    has_standings = info.status in ("running", "finished") or (
+        info.status == "cancelled" and STANDINGS in info.messages
+    )
+    return has_standings and drawn_at(info, STANDINGS) < info.version
 
 
 class Coalescer:
@@ -195,7 +224,8 @@ class TournamentPosts:
             self.refresh(info.id, STANDINGS)
         if update.kind == "finished":
             await self.post_final(info, language)
-        await self.shown(info)
+        # the click that made the update has shown it in the announcement already
+        await self.shown(info, {} if announce else {DRAWN[ANNOUNCEMENT]: info.version + 1})
 
     async def post_lines(
         self, info: TournamentInfo, events: Iterable[Event], language: str
@@ -216,25 +246,30 @@ class TournamentPosts:
         except discord.HTTPException:
             log.warning("could not post the lines of tournament %s", info.id)
 
-    async def shown(self, info: TournamentInfo) -> None:
+    async def shown(self, info: TournamentInfo, marks: dict[str, int] | None = None) -> None:
         """Record that everything up to the tournament's version went out (a start after a
-        kill looks for the steps that did not: :meth:`resume`)."""
+        kill looks for the steps that did not: :meth:`resume`), with ``marks`` in the same
+        write."""
+        record = dict(marks or {})
         if info.messages.get(SHOWN, 0) < info.version:
-            await self.service.tournaments.set_messages(info.id, {SHOWN: info.version})
+            record[SHOWN] = info.version
+        if record:
+            await self.service.tournaments.set_messages(info.id, record)
 
     async def resume(self, guild_ids: Iterable[int]) -> int:
         """After a start: show again what a kill kept from going out. A step commits before
         it is shown, so a process killed in between leaves a tournament whose recorded
         ``shown`` version is behind (or which has no announcement recorded: it is found or
-        posted again, :meth:`announce_again`): its reminder goes out (again: at least once,
-        never lost), its final standings are posted if they were not, its standings and its
+        posted again, :meth:`announce_again`; or whose standings or announcement were not
+        redrawn since, :func:`behind`): its reminder goes out (again: at least once, never
+        lost), its final standings are posted if they were not, its standings and its
         announcement are redrawn, the lines of that step said (they are kept with it; those
         of earlier steps it missed are not). Returns the number of tournaments looked at
         again."""
         resumed = 0
         for guild_id in guild_ids:
             for info in await self.service.tournaments.in_guild(guild_id):
-                if info.messages.get(SHOWN, 0) >= info.version and not unannounced(info):
+                if not behind(info):
                     continue
                 resumed += 1
                 try:
@@ -315,7 +350,9 @@ class TournamentPosts:
                     return
                 thread_id = announcement.id  # a message's thread has the message's id
         await self.service.tournaments.set_thread(tournament_id, thread_id)
-        self.refresh(tournament_id, ANNOUNCEMENT)  # it links the thread
+        # the announcement links the thread: behind until redrawn, whatever its version
+        await self.service.tournaments.set_messages(tournament_id, {DRAWN[ANNOUNCEMENT]: 0})
+        self.refresh(tournament_id, ANNOUNCEMENT)
 
     async def ensure_thread(self, tournament_id: int) -> None:
         """Before a start said by an admin: an event announced with no thread recorded yet
@@ -374,13 +411,22 @@ class TournamentPosts:
             await message.edit(**kwargs)
         except discord.HTTPException:
             log.warning("could not edit the announcement of tournament %s", info.id)
+            return
+        await self.drawn(info, ANNOUNCEMENT)
+
+    async def drawn(self, info: TournamentInfo, what: str) -> None:
+        """Record that the standings or the announcement now show ``info``'s version."""
+        if drawn_at(info, what) < info.version:
+            await self.service.tournaments.set_messages(info.id, {DRAWN[what]: info.version + 1})
 
     async def _standings(self, tournament_id: int) -> None:
         info = await self.service.tournaments.get(tournament_id)
         if info.status == "upcoming" or (info.status == "cancelled" and not info.messages):
             return
         language = await self.context.languages.server(info.guild_id)
-        await self.show_standings(info, language, await server_theme(self.service, info.guild_id))
+        theme = await server_theme(self.service, info.guild_id)
+        if await self.show_standings(info, language, theme):
+            await self.drawn(info, STANDINGS)
 
     async def standings_file(
         self, info: TournamentInfo, language: str, theme: str, *, final: bool
@@ -389,8 +435,9 @@ class TournamentPosts:
         data = await self.context.painter.standings_png(view, theme)
         return discord.File(io.BytesIO(data), filename=f"standings-{info.id}.png")
 
-    async def show_standings(self, info: TournamentInfo, language: str, theme: str) -> None:
-        """The standings message of the thread, edited in place (posted the first time)."""
+    async def show_standings(self, info: TournamentInfo, language: str, theme: str) -> bool:
+        """The standings message of the thread, edited in place (posted the first time);
+        False when Discord refused the edit."""
         final = info.status in ("finished", "cancelled")
         file = await self.standings_file(info, language, theme, final=final)
         text = f"**{title(language, info)}**"
@@ -402,12 +449,12 @@ class TournamentPosts:
                     info,
                     lambda: place.get_partial_message(known).edit(content=text, attachments=[file]),
                 )
-                return
+                return True
             except discord.NotFound:
                 pass  # deleted: a new one below
             except discord.HTTPException:
                 log.warning("could not edit the standings of tournament %s", info.id)
-                return
+                return False
         posted = await self.in_thread(
             info,
             lambda: place.send(
@@ -418,6 +465,7 @@ class TournamentPosts:
             ),
         )
         await self.service.tournaments.set_messages(info.id, {STANDINGS: posted.id})
+        return True
 
     async def post_final(self, info: TournamentInfo, language: str) -> None:
         """The final standings with the podium, in the announcement's channel (once: the
