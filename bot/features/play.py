@@ -19,7 +19,7 @@ from discord import app_commands
 from bot.common.context import Context
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.games import game_choices
-from bot.common.names import excerpt
+from bot.common.levels import chosen_level, level_choices
 from bot.common.outgoing import only_for
 from bot.common.responder import Responder
 from bot.common.time_words import clock_suggestions
@@ -27,62 +27,8 @@ from bot.common.translator import command_text
 from bot.delivery.delivery import Delivery
 from bot.features.game_features import GameFeature, PlayRequest
 from engine import game_names, get_spec, specs
-from engine.ai.levels import LEVEL_NAMES
 from engine.spec import GameKind, OptionSpec
-from i18n import LANGUAGES, N_, language_for, translate
-from matchcore.strength import measured_strength
-
-# the levels' ids, one per engine level (a test checks that every level has one)
-LEVEL_TEXT_IDS = {
-    "beginner": N_("command.play.level.beginner"),
-    "easy": N_("command.play.level.easy"),
-    "normal": N_("command.play.level.normal"),
-    "hard": N_("command.play.level.hard"),
-    "master": N_("command.play.level.master"),
-}
-# a level's short name ("easy", German "leicht"), which a member may also type
-LEVEL_WORD_IDS = {
-    "beginner": N_("bot.level.beginner"),
-    "easy": N_("bot.level.easy"),
-    "normal": N_("bot.level.normal"),
-    "hard": N_("bot.level.hard"),
-    "master": N_("bot.level.master"),
-}
-# Discord's limit on a choice's name
-CHOICE_NAME_LIMIT = 100
-
-
-def level_choices(language: str, game: object, typed: str = "") -> list[tuple[str, str]]:
-    """``/play``'s levels as (name, level) pairs in ``language``: each level's description,
-    and where the ladder has measured the level in ``game`` (data/ai-strength.json), its
-    Elo after it ("… · about 1495 Elo"), the description cut short to keep within Discord's
-    100 characters. Only the levels whose name or word contains what was ``typed``."""
-    wanted = typed.strip().casefold()
-    offered = []
-    for level in LEVEL_NAMES:
-        name = translate(language, LEVEL_TEXT_IDS[level])
-        if wanted and wanted not in name.casefold() and wanted not in level:
-            continue
-        strength = measured_strength(game, level) if isinstance(game, str) else None
-        if strength is not None:
-            suffix = " · " + translate(language, "bot.play.level_elo", elo=strength.elo)
-            room = CHOICE_NAME_LIMIT - len(suffix)
-            if len(name) > room:
-                name = name[: room - 1].rstrip() + "…"
-            name += suffix
-        offered.append((name, level))
-    return offered
-
-
-def level_typed(text: str) -> str | None:
-    """The level a member chose or typed: a level's id (what a choice sends), or its word
-    in any language ("leicht", "Master"); None when it is neither."""
-    wanted = text.strip().casefold()
-    for level in LEVEL_NAMES:
-        words = {translate(lang, LEVEL_WORD_IDS[level]).casefold() for lang in LANGUAGES}
-        if wanted == level or wanted in words:
-            return level
-    return None
+from i18n import N_, language_for
 
 
 class Play:
@@ -113,14 +59,8 @@ class Play:
         async def run(responder: Responder) -> None:
             if interaction.guild_id is None:
                 raise UserFacingError("bot.play.error.not_in_dms")
-            chosen = None if level is None else level_typed(level)
-            if level is not None and chosen is None:
-                # typed, not chosen from the list: say the levels in the member's words
-                language = language_for(interaction.locale)
-                words = [translate(language, LEVEL_WORD_IDS[name]) for name in LEVEL_NAMES]
-                raise UserFacingError(
-                    "bot.play.error.unknown_level", typed=excerpt(level), levels=", ".join(words)
-                )
+            # typed, not chosen from the list: refused with the levels in the member's words
+            chosen = chosen_level(level, language_for(interaction.locale))
             starter = self.starters[get_spec(game).kind]
             await starter.start(
                 PlayRequest(interaction, responder, game, opponent, size, options, chosen, clock)

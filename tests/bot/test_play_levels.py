@@ -1,6 +1,7 @@
-"""``/play``'s level option through the real client, in English and in German: the levels
-are autocompleted with their measured strength in the game chosen (data/ai-strength.json),
-a level's word may be typed in either language, and anything else is refused with the list.
+"""``/play``'s and ``/import``'s level option through the real client, in English and in
+German: the levels are autocompleted with their measured strength in the game chosen (for
+``/import``: the pasted record's game; data/ai-strength.json), a level's word may be typed
+in either language, and anything else is refused with the list.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from bot.features.play import LEVEL_TEXT_IDS, LEVEL_WORD_IDS, level_choices, level_typed
+from bot.common.levels import LEVEL_TEXT_IDS, LEVEL_WORD_IDS, level_choices, level_typed
 from engine.ai.levels import LEVEL_NAMES
 from i18n import translate
 from matchcore import strength
@@ -128,4 +129,38 @@ async def test_a_typed_level_starts_the_game_and_a_wrong_one_is_refused_with_the
     assert f"<@{world.alice.id}>" not in wrong.text and "@everyone" not in wrong.text
     assert "**" not in wrong.text.replace("\\*", "")
     assert [m.id for m in world.channel.messages if not m.ephemeral] == posted, "refusal posted"
+    sim.assert_no_bot_errors()
+
+
+async def test_import_offers_the_levels_of_the_pasted_record_s_game_and_reads_typed_ones(
+    sim: Any, world: Any, language: str, make_bot: Any
+) -> None:
+    handle = await sim.start_bot(lambda: make_bot(ai_move=ai_in_thread))
+    record = '[Game "Lublache"] [Size "7"]'
+    offered = await sim.autocomplete(world.alice, "import", option="level", value="", record=record)
+    assert [choice["value"] for choice in offered] == list(LEVEL_NAMES)
+    assert [choice["name"] for choice in offered] == [
+        name for name, _ in level_choices(language, "lublache")
+    ]
+    easy = next(choice for choice in offered if choice["value"] == "easy")
+    assert " Elo" in easy["name"]  # the committed ladder has measured Lublache's easy
+    # a record not yet readable (still being typed): the levels, with no strength
+    unread = await sim.autocomplete(
+        world.alice, "import", option="level", value="", record='[Game "Lubl'
+    )
+    assert [choice["name"] for choice in unread] == [
+        translate(language, LEVEL_TEXT_IDS[level]) for level in LEVEL_NAMES
+    ]
+    # a level's word typed in the member's language starts the practice game at it
+    word = {"en": "easy", "de": "leicht"}[language]
+    imported = await sim.slash(world.alice, "import", record=record, level=word)
+    number = re.search(r"#(\d+)", imported.last_message.text)
+    assert number is not None, imported.last_message.text
+    match = await stored_match(handle, int(number.group(1)))
+    assert match.vs_bot and match.game == "lublache" and match.bot_level == "easy"
+    # anything else is refused privately before the record is read, with the list
+    wrong = await sim.slash(world.bob, "import", record=record, level="<@everyone> hardest")
+    assert wrong.ephemeral and "@everyone" not in wrong.text
+    assert translate(language, LEVEL_WORD_IDS["master"]) in wrong.text
+    assert not await handle.client.service.user_matches(world.bob.id)
     sim.assert_no_bot_errors()

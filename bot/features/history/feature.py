@@ -16,6 +16,7 @@ reader's language is their Discord locale at each click.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import discord
@@ -25,6 +26,7 @@ from bot.common.context import Context
 from bot.common.custom_ids import ALL_GAMES, HISTORY, OPEN_REPLAY, REPLAY
 from bot.common.errors import ErrorHandler, UserFacingError
 from bot.common.games import game_choices, game_title
+from bot.common.levels import LEVEL_WORD_IDS, chosen_level, level_choices
 from bot.common.names import in_text
 from bot.common.responder import Responder
 from bot.common.routing import ComponentRouter
@@ -34,27 +36,10 @@ from bot.delivery.delivery import Delivery
 from bot.features.history.messages import HistoryLine, HistoryMessage
 from bot.features.history.replays import Replays
 from engine import get_spec
-from engine.ai.levels import LEVEL_NAMES
-from i18n import N_, ordinal, translate
+from i18n import N_, language_for, ordinal, translate
 from matchcore.game_record import MAX_RECORD_TEXT, RecordError, parse_record
 from matchcore.service.protocol import GameService
 from matchcore.service.results import HistoryEntry
-
-# the bot's levels, in the lines and in /import's choices (one per engine level)
-LEVEL_WORDS = {
-    "beginner": N_("bot.level.beginner"),
-    "easy": N_("bot.level.easy"),
-    "normal": N_("bot.level.normal"),
-    "hard": N_("bot.level.hard"),
-    "master": N_("bot.level.master"),
-}
-LEVEL_CHOICES = {
-    "beginner": N_("command.play.level.beginner"),
-    "easy": N_("command.play.level.easy"),
-    "normal": N_("command.play.level.normal"),
-    "hard": N_("command.play.level.hard"),
-    "master": N_("command.play.level.master"),
-}
 
 OUTCOMES = {
     "win": N_("bot.history.won"),
@@ -121,7 +106,7 @@ class History:
                 continue
             name = in_text(await self.context.names.name(seat.user_id))
             if seat.is_bot and seat.bot_level is not None and match.vs_bot:
-                level = LEVEL_WORDS.get(seat.bot_level)
+                level = LEVEL_WORD_IDS.get(seat.bot_level)
                 if level is not None:
                     name = translate(
                         language, "bot.history.bot", name=name, level=translate(language, level)
@@ -199,6 +184,7 @@ class History:
         self, interaction: discord.Interaction, record: str, move: int | None, level: str | None
     ) -> None:
         async def run(responder: Responder) -> None:
+            chosen = chosen_level(level, language_for(interaction.locale))
             if len(record) > MAX_RECORD_TEXT:
                 raise UserFacingError("bot.import.too_long", limit=MAX_RECORD_TEXT)
             try:
@@ -209,19 +195,28 @@ class History:
             if move is not None and move > len(parsed.moves):
                 raise UserFacingError("bot.import.no_such_move", move=move, count=len(parsed.moves))
             await self.replays.practise(
-                responder, parsed.game, parsed.size, dict(parsed.options), moves, level
+                responder, parsed.game, parsed.size, dict(parsed.options), moves, chosen
             )
 
         await self.errors.run(interaction, run)
+
+    async def level_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The bot's levels, each with its measured strength in the pasted record's game
+        (read from the record as typed so far; none while it is not a record yet)."""
+        record = getattr(interaction.namespace, "record", None)
+        game = None
+        if isinstance(record, str) and len(record) <= MAX_RECORD_TEXT:
+            with contextlib.suppress(RecordError):
+                game = parse_record(record).game
+        offered = level_choices(language_for(interaction.locale), game, current)
+        return [app_commands.Choice(name=name, value=level) for name, level in offered]
 
     # ---- the slash commands ----------------------------------------------------------
     def commands(self) -> list[app_commands.Command[Any, ..., None]]:
         feature = self
         games = game_choices()
-        levels = [
-            app_commands.Choice(name=command_text(LEVEL_CHOICES[name]), value=name)
-            for name in LEVEL_NAMES
-        ]
 
         @app_commands.command(
             name=command_text("command.history.name"),
@@ -268,16 +263,14 @@ class History:
             move=command_text("command.import.move"),
             level=command_text("command.import.level"),
         )
-        @app_commands.choices(level=levels)
+        @app_commands.autocomplete(level=feature.level_autocomplete)
         @app_commands.guild_only()
         async def import_command(
             interaction: discord.Interaction,
             record: app_commands.Range[str, 1, MAX_RECORD_TEXT],
             move: app_commands.Range[int, 0] | None = None,
-            level: app_commands.Choice[str] | None = None,
+            level: str | None = None,
         ) -> None:
-            await feature.import_record(
-                interaction, record, move, None if level is None else level.value
-            )
+            await feature.import_record(interaction, record, move, level)
 
         return [history_command, replay_command, import_command]
