@@ -337,14 +337,9 @@ SPEC = GameSpec(
                 narrow_below=16,
                 narrow=SearchSettings(max_iterations=60, time_limit=0.5, scan_depth=0),
                 solve_nodes=8_000,
-                # from 32 moves down, and in narrow positions its reading did not finish,
-                # moves that random playouts find much less likely not to lose than the
-                # best give way: a lead whose owner's own last placements will merge its
-                # trees shows in how random ends go (docs/ai.md, Lefe, tenth round)
-                playout_below=32,
-                playouts=16,
-                playout_narrow=True,
-                playout_draw=1.0,
+                # no random playouts: tried in the tenth round, they saved no loss to the
+                # random player that chance could not, cost easy its clock at p95 and
+                # brought it nearer normal (docs/ai.md, Lefe, tenth and eleventh rounds)
             ),
             "normal": LevelTuning(
                 narrow_below=16,
