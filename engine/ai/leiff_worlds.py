@@ -2,10 +2,15 @@
 
 A seat sees the labels of the slots it knows, the discard pile's top, a card it holds, the
 sizes of hands and piles, and everything public (scores, immunities, links, the rule). A
-*world* is a complete :class:`engine.leiff.table.Table` that agrees with all of that: every
-card the view does not show is dealt at random from the cards the view does not account
-for (the whole deck less the labels it shows), into the unknown slots, the card another
-seat holds unseen, the discard pile under its top and the draw pile.
+*world* is a complete :class:`engine.leiff.table.Table` that agrees with all of that. The
+discard pile under its top is what the round's public events say was thrown onto it
+(:func:`remembered_piles`: every card thrown away is shown to everyone, a card taken is
+taken from the top, a refill shuffles all but the top into the draw pile), and after a
+refill the draw pile holds only cards shuffled into it then. Every other card the view does
+not show is dealt at random from the cards the view does not account for (the whole deck
+less the labels it shows and the remembered pile), into the unknown slots, the card another
+seat holds unseen and the draw pile. A view whose events do not go back to the round's deal
+(a table stored before views remembered the round) has its pile dealt at random too.
 
 :func:`sample_world` reads nothing but the view, so worlds drawn with the same generator
 from the same view are the same worlds, whatever the hidden truth of the real table: the
@@ -24,6 +29,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
+from typing import NamedTuple
 
 from engine.leiff.cards import Deck, load_default_deck
 from engine.leiff.options import LeiffOptions
@@ -41,6 +47,13 @@ ASSUMED_KNOWN_SLOTS = 2
 # (``python -m bench.leiff_hands``): -0.5 to -0.6 points a card in the first round of
 # turns, -1.8 after two, -3 after five, -4 after eight.
 OTHER_HAND_SHIFT = (-0.55, -1.3, -1.85, -2.3, -2.7, -3.0, -3.3, -3.7, -4.0)
+# The same, less the mean of the cards a world deals when it remembers the discard pile
+# (:func:`remembered_piles`: the pile's thrown-away high cards are no longer among them, so
+# the cards left are lower, and the other seats' hands sink less below them). Measured
+# the same way (``python -m bench.leiff_hands --remembered``): -0.5 in the first round of
+# turns, -1.2 after two, -1.6 after four, -2.1 after seven (the last few smoothed: 15 to
+# 170 turns each).
+REMEMBERED_HAND_SHIFT = (-0.5, -0.95, -1.25, -1.45, -1.6, -1.7, -1.8, -2.0, -2.2)
 # Halvings of [0, 2] that find a tilt (2 / 2**16: the cards' mean within a thousandth).
 TILT_STEPS = 16
 # Cards dealt to a hand (what a hand that never sinks holds, on average: four of the deck's).
@@ -102,6 +115,60 @@ def unseen_cards(view: LeiffView, deck: Deck | None = None) -> list[str]:
     return sorted(pool.elements())
 
 
+# What the round's public events say moved a card onto the discard pile (each names it as
+# ``card``): a card swapped out of a hand, a drawn card thrown away, a right match or catch,
+# the slot machine's discard.
+_ONTO_THE_PILE = frozenset(
+    {"swap_taken", "swap_drawn", "discard", "match_right", "catch_right", "slot_discard"}
+)
+
+
+class PileMemory(NamedTuple):
+    """What a player remembers of the round's piles (:func:`remembered_piles`)."""
+
+    under: list[str]  # the discard pile under its top, bottom first
+    refilled: list[str] | None  # shuffled into the draw pile at the round's last refill
+
+
+def remembered_piles(view: LeiffView, unseen: list[str] | None = None) -> PileMemory | None:
+    """The discard pile under its top, and the cards of the round's last refill, as the
+    round's public events tell them (``view["round_events"]``, from the deal on): the
+    deal's card starts the pile, every card thrown onto it is named to everyone, a card
+    taken leaves from the top, and a refill shuffles all but the top into the draw pile.
+
+    None when the events do not account for the pile the view shows (they do not go back
+    to the deal, or disagree with its size or top) or name a card that ``unseen``
+    (:func:`unseen_cards` of the view) cannot hold."""
+    pile: list[str] = []
+    refilled: list[str] | None = None
+    dealt = False
+    for said in view["round_events"]:
+        code = said["code"]
+        card = said["params"].get("card")
+        if code == "deal":
+            if not isinstance(card, str):
+                return None
+            pile, refilled, dealt = [card], None, True
+        elif code in _ONTO_THE_PILE:
+            if not isinstance(card, str):
+                return None
+            pile.append(card)
+        elif code == "take":
+            if not pile or pile[-1] != card:
+                return None
+            pile.pop()
+        elif code == "refill":
+            refilled, pile = pile[:-1], pile[-1:]
+    if not dealt or len(pile) != view["discard_count"]:
+        return None
+    if (pile[-1] if pile else None) != view["discard_top"]:
+        return None
+    under = pile[:-1]
+    if unseen is not None and Counter(under) - Counter(unseen):
+        return None
+    return PileMemory(under, refilled)
+
+
 def careless_acts(view: LeiffView, values: dict[str, int]) -> list[int]:
     """How many times each seat did this round what a sensible player does not (see
     ``CARELESS_TAKE``), read from the round's public events."""
@@ -160,9 +227,9 @@ def care(view: LeiffView, deck: Deck | None = None) -> list[float]:
     return out
 
 
-def _shift(view: LeiffView) -> float:
+def _shift(view: LeiffView, table: tuple[float, ...] = OTHER_HAND_SHIFT) -> float:
     rounds_of_turns = view["discard_count"] // max(1, view["players"])
-    return OTHER_HAND_SHIFT[min(rounds_of_turns, len(OTHER_HAND_SHIFT) - 1)]
+    return table[min(rounds_of_turns, len(table) - 1)]
 
 
 def _tilt(values: list[int], shift: float) -> float:
@@ -235,7 +302,21 @@ def sample_world(
     labels = deck.cards(options.specials)
     ids = _Ids(labels)
     unseen = unseen_cards(view, deck)
+    memory = remembered_piles(view, unseen)
+    drawn: list[str] | None = None  # the draw pile, when a refill says what it holds
+    if memory is not None:
+        unseen = sorted((Counter(unseen) - Counter(memory.under)).elements())
     rng.shuffle(unseen)
+    if memory is not None and memory.refilled is not None:
+        # since the last refill every card drawn came from the cards it shuffled in, and
+        # the cards it did not shuffle in are all in hands
+        could = Counter(unseen) & Counter(memory.refilled)
+        if could.total() >= view["draw_count"]:
+            pick = sorted(could.elements())
+            rng.shuffle(pick)
+            drawn = pick[: view["draw_count"]]
+            unseen = list((Counter(unseen) - Counter(drawn)).elements())
+            rng.shuffle(unseen)
     # the viewer's own unseen slots and a card just drawn unseen are any cards; the other
     # seats' unseen slots lean towards low ones (OTHER_HAND_SHIFT)
     own = [unseen.pop() for label in view["hands"][me] if label is None]
@@ -245,7 +326,7 @@ def sample_world(
         label = holding_view["card"]
         holding = ids.take(unseen.pop() if label is None else label)
     sense = care(view, deck) if sense is None else sense
-    shift = _shift(view)
+    shift = _shift(view, REMEMBERED_HAND_SHIFT if memory is not None else OTHER_HAND_SHIFT)
     values = deck.values()
     others: dict[int, list[str]] = {}
     if len({sense[s] for s in range(view["players"]) if s != me}) <= 1:
@@ -272,9 +353,13 @@ def sample_world(
         hands.append(row)
     discard: list[int] = []
     if view["discard_top"] is not None:
-        under = [ids.take(unseen.pop()) for _ in range(view["discard_count"] - 1)]
+        if memory is None:
+            under = [ids.take(unseen.pop()) for _ in range(view["discard_count"] - 1)]
+        else:
+            under = [ids.take(label) for label in memory.under]
         discard = [*under, ids.take(view["discard_top"])]
-    draw = [ids.take(label) for label in unseen]
+    # what is left once the hands are dealt, or the refill's cards picked above
+    draw = [ids.take(label) for label in (unseen if drawn is None else [*unseen, *drawn])]
     if len(draw) != view["draw_count"]:
         raise ValueError("the view's pile sizes do not add up to the deck")
     known: list[set[int]] = [set(hand[:ASSUMED_KNOWN_SLOTS]) for hand in hands]
