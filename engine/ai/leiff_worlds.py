@@ -288,11 +288,14 @@ def sample_world(
     rng: random.Random,
     deck: Deck | None = None,
     sense: list[float] | None = None,
+    *,
+    remember: bool = True,
 ) -> Table:
     """One complete table that agrees with ``view`` (see :func:`can_sample`), the cards
     the view does not show dealt with ``rng``; ``sense`` is :func:`care` of the view
     (computed when not given): another seat's unseen cards lean low by its share of the
-    shift."""
+    shift. ``remember=False`` deals the discard pile under its top at random like the rest
+    (as before the worlds remembered it; ``bench.leiff_hands --worlds`` compares the two)."""
     if not can_sample(view):
         raise ValueError("worlds are sampled only during a turn of play")
     deck = deck or load_default_deck()
@@ -302,7 +305,7 @@ def sample_world(
     labels = deck.cards(options.specials)
     ids = _Ids(labels)
     unseen = unseen_cards(view, deck)
-    memory = remembered_piles(view, unseen)
+    memory = remembered_piles(view, unseen) if remember else None
     drawn: list[str] | None = None  # the draw pile, when a refill says what it holds
     if memory is not None:
         unseen = sorted((Counter(unseen) - Counter(memory.under)).elements())
