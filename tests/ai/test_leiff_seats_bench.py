@@ -70,6 +70,17 @@ def test_the_other_seats_unseen_cards_sink_as_a_round_goes_on() -> None:
     assert sum(late) / len(late) < sum(found[0]) / len(found[0])
 
 
+def test_worlds_that_remember_the_discard_pile_deal_a_draw_pile_nearer_the_truth() -> None:
+    from bench.leiff_hands import world_bias
+
+    found = world_bias([3], games=1)
+    where = "draw pile"
+    random_pile, remembered = found[(where, "all", False)], found[(where, "all", True)]
+    assert len(random_pile) == len(remembered) > 50
+    # dealt at random, the pile's thrown-away high cards land in the draw pile too
+    assert sum(random_pile) / len(random_pile) > abs(sum(remembered) / len(remembered))
+
+
 def test_the_recorded_table_is_the_report_of_the_committed_record() -> None:
     docs = Path(__file__).resolve().parents[2] / "docs" / "benchmarks"
     games = load_record([docs / "leiff-seats.jsonl"])
