@@ -12,8 +12,8 @@ pile (all it cannot place less the pile under its top, ``leiff_worlds.remembered
 and ``REMEMBERED_HAND_SHIFT`` is read off that.
 
 ``--worlds`` measures the worlds themselves at the same moments: how far the mean of the
-other seats' unseen cards, and of the draw pile, in worlds sampled from the seat's view is
-from the truth, with the discard pile remembered and dealt at random.
+other seats' unseen cards, of the seat's own and of the draw pile, in worlds sampled from
+the seat's view is from the truth, with the discard pile remembered and dealt at random.
 
     python -m bench.leiff_hands            # tables of 3 and 6, with and without specials
     python -m bench.leiff_hands --remembered
@@ -90,8 +90,8 @@ def shifts(players: Sequence[int], games: int, remembered: bool = False) -> dict
 
 def world_bias(players: Sequence[int], games: int) -> dict[tuple[str, str, bool], list[float]]:
     """Worlds less truth, per card, by (where, rounds of turns, remembered): the mean of
-    the other seats' unseen slots and of the draw pile in each sampled world, less the
-    true table's."""
+    the other seats' unseen slots, of the seat's own unseen slots and of the draw pile in
+    each sampled world, less the true table's."""
     found: dict[tuple[str, str, bool], list[float]] = defaultdict(list)
     for state, seat, seed in _turn_starts(players, games):
         view = state.view(seat)
@@ -105,6 +105,7 @@ def world_bias(players: Sequence[int], games: int) -> dict[tuple[str, str, bool]
             for i, label in enumerate(hand)
             if label is None
         ]
+        own = [i for i, label in enumerate(view["hands"][seat]) if label is None]
         bucket = str(min(view["discard_count"] // state.players, BUCKETS))
         for remember in (False, True):
             rng = random.Random(seed * 100_003 + state.version)
@@ -115,6 +116,11 @@ def world_bias(players: Sequence[int], games: int) -> dict[tuple[str, str, bool]
                         "other seats' unseen slots",
                         [world.hands[o][i] for o, i in slots],
                         [truth.hands[o][i] for o, i in slots],
+                    ),
+                    (
+                        "own unseen slots",
+                        [world.hands[seat][i] for i in own],
+                        [truth.hands[seat][i] for i in own],
                     ),
                     ("draw pile", world.draw, truth.draw),
                 ):
