@@ -284,6 +284,10 @@ SPEC = GameSpec(
                 # a lost end: the move that leaves the fewest winning replies (docs/ai.md,
                 # Dalen, eighth round)
                 swindle_nodes=40_000,
+                # the moves within an eighth of the best share read a reply deeper too
+                # (docs/ai.md, Dalen, eleventh round)
+                swindle_margin=0.125,
+                swindle_time=1.25,
                 # from 30 placements down to the end reading, moves that random playouts
                 # find much worse than the best give way (docs/ai.md, Dalen, ninth round)
                 playout_below=_PLAYOUT_MOVES,

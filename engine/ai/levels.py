@@ -253,7 +253,8 @@ def search_move(
         broad = dataclasses.replace(broad, time_limit=min(own, left))
         result = Searcher(broad).search(state, random.Random(seed))
         if tuning is not None and tuning.swindle_nodes > 0:
-            result = _swindled(state, result, tuning, scale, deadline=started + allowed)
+            until = allowed * min(tuning.swindle_time, GUARD_SHARE)
+            result = _swindled(state, result, tuning, scale, deadline=started + until)
     if (
         tuning is not None
         and tuning.playouts > 0
@@ -442,7 +443,8 @@ def _swindled(
     deciding among equals. Moves whose replies were not all read are left out (the search's
     choice stands when none was read whole). Where several moves share the highest, they
     are read one reply deeper where the positions and time allow: a reply that keeps the
-    opponent's win then counts the best share the level's next move leaves it.
+    opponent's win then counts the best share the level's next move leaves it; with a
+    ``swindle_margin``, the moves within it of the highest share are read deeper too.
 
     Every move loses against best play there, and minimax tells none apart; an opponent
     who may miss the win (a newcomer, the random player of issue 36) misses it most often
@@ -461,7 +463,7 @@ def _swindled(
     if not shares:
         return result
     best = max(shares.values())
-    tied = [move for move in shares if shares[move] == best]
+    tied = [move for move in shares if shares[move] >= best - tuning.swindle_margin]
     if len(tied) > 1:
         deeper: dict[str, float] = {}
         for move in tied:

@@ -117,6 +117,13 @@ class LevelTuning:
     # replies keep its win, each read to the end within this many positions in all
     # (engine.ai.levels._swindled; 0: never, the level's search picks among the lost moves).
     swindle_nodes: int = 0
+    # The moves within this much of the swindle's best share (0: those tied on it) are read
+    # one reply deeper where the positions and time allow: a move whose replies mostly leave
+    # a win may leave the one that keeps the opponent's win easy to find again.
+    swindle_margin: float = 0.0
+    # The swindle reads until this multiple of the level's time from the search's start (1:
+    # the level's clock; the tactical guard's allowance, GUARD_SHARE, is the most it may be).
+    swindle_time: float = 1.0
     # Above the end reading, in positions of at most ``playout_below`` moves: each move is
     # played out to the end ``playouts`` times by uniformly random moves of both sides, and
     # a move whose share of won playouts falls more than ``playout_margin`` below the best
