@@ -10,6 +10,7 @@ reply deeper, d2 leaves light more chances to go wrong.
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 from engine import get_game
 from engine.ai import endsolver, levels
@@ -92,3 +93,29 @@ def test_easy_swindles_in_a_lost_dalen_end_and_the_other_levels_do_not() -> None
     tunings = get_game("dalen").spec.ai.levels
     assert tunings["easy"].swindle_nodes > 0
     assert all(tunings[level].swindle_nodes == 0 for level in ("normal", "hard", "master"))
+
+
+def test_moves_near_the_best_share_are_read_a_reply_deeper() -> None:
+    # Ply 117 of game 171 of the ladder's Dalen easy-against-random line (dark to move, 11
+    # placements, every move lost against best play; docs/ai.md, Dalen, eleventh round).
+    # One reply deep, k9 leaves light a win after one of its 9 replies (8/9) and h3 after
+    # one of 8 (7/8); a reply deeper, h3 leaves light far fewer ways to keep it (0.98
+    # against 0.89). Against the uniformly random player h3 wins 99.4 % and k9 95 %.
+    state = get_game("dalen").from_json(
+        (Path(__file__).parent / "data" / "dalen-swindle-deeper.json").read_text(encoding="utf-8")
+    )
+    tuning = get_game("dalen").spec.ai.levels["easy"]
+    assert tuning.swindle_margin > 0
+    ranking = ["k9", "l6", "i4", "m3", "l3", "j3"]
+    searched = SearchResult("k9", 60, 0.01, 0.0, ranking=ranking)
+    ties_only = dataclasses.replace(tuning, swindle_margin=0.0)
+    assert levels._swindled(state, searched, ties_only, 1.0, deadline=float("inf")) is searched
+    chosen = levels._swindled(state, searched, tuning, 1.0, deadline=float("inf"))
+    assert chosen.move == "h3"
+
+
+def test_only_dalen_easy_reads_near_ties_deeper() -> None:
+    for game in ("dalen", "lefe", "les", "lublache"):
+        for level, tuning in get_game(game).spec.ai.levels.items():
+            if (game, level) != ("dalen", "easy"):
+                assert tuning.swindle_margin == 0.0 and tuning.swindle_time == 1.0
