@@ -18,10 +18,12 @@ search built on them (:mod:`engine.ai.leiff_search`) is a function of the view.
 
 Another seat's unseen cards lean to low ones as far as that seat is taken to play
 sensibly (:func:`care`, read from its past round scores and what it did this round in
-everyone's sight): a random seat's hand does not sink. What the view does not say is guessed plainly: another seat is assumed to know the first
-two slots of its hand (what it saw at the deal), nobody's knowledge of the other hands is
-modelled, Magier doublings and exchanges still to settle are not modelled, and the deck is
-the default deck (the only one a server plays with).
+everyone's sight): a random seat's hand does not sink. The seat's own unseen slots and the
+draw pile get what those hands leave. What the view does not say is guessed plainly:
+another seat is assumed to know the first two slots of its hand (what it saw at the deal),
+nobody's knowledge of the other hands is modelled, Magier doublings and exchanges still to
+settle are not modelled, and the deck is the default deck (the only one a server plays
+with).
 """
 
 from __future__ import annotations
@@ -320,14 +322,10 @@ def sample_world(
             drawn = pick[: view["draw_count"]]
             unseen = list((Counter(unseen) - Counter(drawn)).elements())
             rng.shuffle(unseen)
-    # the viewer's own unseen slots and a card just drawn unseen are any cards; the other
-    # seats' unseen slots lean towards low ones (OTHER_HAND_SHIFT)
-    own = [unseen.pop() for label in view["hands"][me] if label is None]
-    holding_view = view["holding"]
-    holding: int | None = None
-    if holding_view is not None:
-        label = holding_view["card"]
-        holding = ids.take(unseen.pop() if label is None else label)
+    # The other seats' unseen slots lean towards low ones (the shift tables). The viewer's
+    # own unseen slots and a card just drawn unseen are any of what those hands leave: no
+    # one chose them, so they sit where the draw pile does. Dealt before the lean, they
+    # took their share of the low cards the other hands hold and came out too low.
     sense = care(view, deck) if sense is None else sense
     shift = _shift(view, REMEMBERED_HAND_SHIFT if memory is not None else OTHER_HAND_SHIFT)
     values = deck.values()
@@ -342,6 +340,12 @@ def sample_world(
             if seat != me:
                 wanted = sum(label is None for label in hand)
                 others[seat] = _lean_low(unseen, wanted, sense[seat] * shift, values, rng)
+    own = [unseen.pop() for label in view["hands"][me] if label is None]
+    holding_view = view["holding"]
+    holding: int | None = None
+    if holding_view is not None:
+        label = holding_view["card"]
+        holding = ids.take(unseen.pop() if label is None else label)
     hands: list[list[int]] = []
     known_to_me: set[int] = set()
     for seat, hand in enumerate(view["hands"]):
