@@ -334,16 +334,20 @@ def _side(colour: str) -> SpecialMove:
 # Master reads the 24 best root moves as deep as its 1.6 s allow (the positions are only a
 # safety net). In two-stone turns it reads only the 8 best first stones, each with its 4
 # best isolated points, every stone valued alone once (engine.ai.heuristics.LesPairs), so
-# the opening reads three plies where every pair allowed two. Its evaluator reads the
-# holes in the order the game is decided (the tie-breaks after the holes), and a result
-# that can no longer change as that result (les_master_evaluator; docs/ai.md).
+# the opening reads three plies where every pair allowed two. A first placement touching
+# no claimed and no isolated point changes nothing but the moves left, so one such point
+# stands for all of them (LesPosition.quiet_points): from the middle game on that halves
+# the moves read, and near the end leaves a handful, read up to 20 plies deep. Its
+# evaluator reads the holes in the order the game is decided (the tie-breaks after the
+# holes), and a result that can no longer change as that result (les_master_evaluator;
+# docs/ai.md).
 _MASTER = AlphaBetaSettings(
-    max_depth=8,
+    max_depth=20,
     max_nodes=400_000,
     time_limit=1.6,
     root_width=24,
     draw_value=DRAW_VALUE,
-    orderer=LesPairs(firsts=8, seconds=4),
+    orderer=LesPairs(firsts=8, seconds=4, one_quiet=True),
     evaluator=les_master_evaluator,
 )
 _MASTER_EXACT_MOVES = 14

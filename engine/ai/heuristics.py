@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.ai.models.dalen import DalenPosition
-from engine.ai.models.les import LesPosition
+from engine.ai.models.les import LesPosition, search_model
 from engine.hexgrid import HexGrid
 from engine.les_holes import compare_holes
 from engine.spec import Evaluator, MoveOrderer, Position
@@ -434,10 +434,12 @@ class LesPairs:
 
     firsts: int = 8
     seconds: int = 4
+    # one quiet point stands for all (LesPosition.quiet_points): they are the same move
+    one_quiet: bool = False
 
     def __call__(self, state: Position, moves: list[str], rng: random.Random) -> list[str]:
         if not any("+" in move for move in moves):
-            return shuffled(state, moves, rng)
+            return shuffled(state, self._single(state, moves), rng)
         # an engine state (tests, the search without its model): the same look on its
         # model, so both give the same moves
         model = state if isinstance(state, LesPosition) else LesPosition.of(state)  # type: ignore[arg-type]  # a Les state of the ordinary turns: it has pairs
@@ -452,8 +454,15 @@ class LesPairs:
         contested = set(firsts)
         seconds = [point for point in ranked if point not in contested]
         names, near = model.names(), model.near()
+        # the quiet first placements are one move (LesPosition.quiet_points): the best
+        # ranked of them stands for them all
+        quiet = model.quiet_points() if self.one_quiet else frozenset()
+        firsts_kept: list[int] = []
+        for point in ranked:
+            if point in contested and (point not in quiet or not quiet & set(firsts_kept)):
+                firsts_kept.append(point)
         kept: list[tuple[float, str]] = []
-        for first in [point for point in ranked if point in contested][: self.firsts]:
+        for first in firsts_kept[: self.firsts]:
             close = near[first]
             partners = [second for second in seconds if second not in close][: self.seconds]
             if not partners:  # every isolated point touches it: a one-stone turn
@@ -464,6 +473,19 @@ class LesPairs:
             )
         kept.sort(key=lambda item: -item[0])
         return [move for _, move in kept]
+
+    def _single(self, state: Position, moves: list[str]) -> list[str]:
+        """One-stone turns with one quiet point (the first given) standing for every
+        other once no isolated point is left
+        (:meth:`LesPosition.one_quiet`): every move that can change a claim or a hole is
+        kept."""
+        if not self.one_quiet:
+            return moves
+        # the set-up and the choice of side (the engine's states) are left whole
+        model = state if isinstance(state, LesPosition) else search_model(state)  # type: ignore[arg-type]  # a Les state
+        if not isinstance(model, LesPosition):
+            return moves
+        return model.one_quiet(moves)
 
 
 def _les_x(holes: tuple[int, int], claims: tuple[int, int, int, int], mover: int) -> float:

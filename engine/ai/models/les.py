@@ -25,6 +25,7 @@ move of random games on every board size (``tests/ai/test_model_les.py``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 from typing import Any
@@ -36,6 +37,7 @@ from engine.les_holes import final_outcome, neighbour_sets, owned_holes
 STONE = 4  # a point's entry when a stone stands on it (above every set of colour bits)
 _BOTH = 3  # an empty point touching both colours: a first placement for either side
 _ISOLATED = 0  # an empty point with no stone next to it
+_CLAIMED = re.compile(b"[\\x01\\x02]")  # an empty point touching one colour only
 
 Holes = tuple[tuple[int, int], ...]  # one colour's owned holes: (size, stones), biggest first
 
@@ -252,6 +254,58 @@ class LesPosition:
             outcome,
         )
 
+    # ---- moves that change nothing but the count of moves left -----------------------------
+    def quiet_points(self) -> frozenset[int]:
+        """The first placements whose every empty neighbour is a first placement too.
+
+        Such a point touches no claimed and no isolated point, and never will: a first
+        placement touches both colours, and a stone only adds colours. So a stone on it,
+        of either colour, changes no claim, no hole and no other point's colours, now or
+        later (a hole is a claim whose empty neighbours are its own points; this point
+        is never one of them, nor next to one), nor the stones around a hole: it only
+        takes one first placement off the board. Any two of them are the same move, as
+        far as the rest of the game goes (the positions after them differ only in which
+        of two such points is filled, and every line from one is a line from the other
+        with the two points' roles swapped): reading one is reading all."""
+        touch = self._touch
+        neighbours = self._board.neighbours
+        return frozenset(
+            point
+            for point, bits in enumerate(touch)
+            if bits == _BOTH and all(touch[nb] >= _BOTH for nb in neighbours[point])
+        )
+
+    def one_quiet(self, moves: list[str]) -> list[str]:
+        """``moves`` (one-stone moves of this position) in their order, less every quiet
+        point (:meth:`quiet_points`) but the first: where no isolated point is left, the
+        others are the same move. Where one is left, ``moves`` as they are."""
+        touch = self._touch
+        if _ISOLATED in touch:
+            return moves
+        # with no isolated point left, a first placement is quiet unless it touches a
+        # claimed point
+        neighbours, names = self._board.neighbours, self._board.names
+        active: set[int] = set()
+        for found in _CLAIMED.finditer(touch):
+            active.update(neighbours[found.start()])
+        touching = {names[point] for point in active}
+        kept = [move for move in moves if move in touching]
+        if len(kept) < len(moves) - 1:
+            tempo = next(move for move in moves if move not in touching)
+            kept = [move for move in moves if move in touching or move == tempo]
+            return kept
+        return moves
+
+    def moves_one_by_one(self) -> list[str]:
+        """The moves the exact end reading (:mod:`engine.ai.endsolver`) reads: the legal
+        moves in the engine's order, with the first quiet point standing for every other
+        where the turns are one stone (:meth:`one_quiet`). Reading one quiet point is
+        reading all, so the values read are the same."""
+        moves = self.legal_moves()
+        if self.outcome is not None or not moves or "+" in moves[0]:
+            return moves
+        return self.one_quiet(moves)
+
     # ---- a lone stone, for the ordering of two-stone turns (engine.ai.heuristics.LesPairs)
     def lone_stone_points(self) -> tuple[list[int], list[int]]:
         """The first placements and the isolated points of the position, in point order."""
@@ -284,6 +338,10 @@ class LesPosition:
     def names(self) -> tuple[str, ...]:
         """The points' names, by index."""
         return self._board.names
+
+    def index(self) -> dict[str, int]:
+        """The points' indices, by name."""
+        return self._board.index
 
     def near(self) -> tuple[frozenset[int], ...]:
         """Per point, the points next to it."""
