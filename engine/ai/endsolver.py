@@ -11,7 +11,8 @@ positions with no win read every move.
 
 :func:`solve` reads within a budget of positions played (deterministic) and a deadline; it
 answers the exact value of every root move read, or None when the budget ran out before
-the answer was certain. It reads the engine's public surface only (``legal_moves()``,
+the answer was certain (or a line came back to a position it had passed: Lefe's captures
+can restore one, and the rules give such a line no end). It reads the engine's public surface only (``legal_moves()``,
 ``play()``, ``to_move``, ``outcome``; a search model's ``moves_one_by_one()`` where it
 offers one), so whatever it proves is what the rules say.
 """
@@ -27,6 +28,12 @@ WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 
 class _OutOfBudget(Exception):
     """Raised inside the reading when the node or time budget is spent."""
+
+
+class _Repeated(_OutOfBudget):
+    """Raised inside the reading when a line comes back to a position it has passed: the
+    rules have no end for a repeating line (Lefe's captures can restore a position), so
+    the reading cannot finish and answers as one out of positions."""
 
 
 def _key(state: BoardState) -> tuple[bytes, int | None, int, object]:
@@ -51,6 +58,8 @@ class _Reader:
         self.nodes = 0
         # only finished positions enter the table, so a reading cut short leaves it exact
         self.known: Known = {} if known is None else known
+        # the positions of the line being read, from the root down
+        self.line: set[tuple[bytes, int | None, int, object]] = set()
 
     def child(self, state: BoardState, move: str) -> BoardState:
         self.nodes += 1
@@ -64,6 +73,9 @@ class _Reader:
         known = self.known.get(key)
         if known is not None:
             return known
+        if key in self.line:
+            raise _Repeated
+        self.line.add(key)
         mover = state.to_move
         best = LOSS
         # a position may offer its moves one at a time, in the same order (the Lublache
@@ -75,6 +87,7 @@ class _Reader:
             best = max(best, self.value_for(child, mover))
             if best == WIN:
                 break
+        self.line.discard(key)
         self.known[key] = best
         return best
 
@@ -101,7 +114,9 @@ def solve(
 
     When a move wins, the answer holds that move alone (the reading stops there); otherwise
     every move with its value (DRAW or LOSS). None when ``max_nodes`` positions or
-    ``time_limit`` seconds were spent before the answer was certain; ``partial``, when
+    ``time_limit`` seconds were spent before the answer was certain, or when a line came
+    back to a position it had passed (Lefe's captures can restore one: such a line has no
+    end to read); ``partial``, when
     given, then holds the moves read to the end before that (a move proven lost is worth
     knowing even when the position is too big to read whole). ``known`` (from
     :func:`known_positions`) carries the positions read from one reading to the next: the
@@ -109,6 +124,7 @@ def solve(
     whose refutations often share their lines.
     """
     reader = _Reader(max_nodes, time.perf_counter() + time_limit, known)
+    reader.line.add(_key(state))
     mover = state.to_move
     values: dict[str, float] = {} if partial is None else partial
     try:

@@ -176,3 +176,43 @@ def test_a_move_proven_lost_gives_way_to_the_next_the_search_ranked() -> None:
     assert (
         _within_reading(found, _EndReading(True, endsolver.DRAW, ["a1"], frozenset(), 9)) is found
     )
+
+
+# Light to move at ply 74 of game 80 of the ladder's easy-against-random pairing in Lefe
+# (size 6, bench.ladder's seeds), as a candidate easy of the twelfth round played it: 16
+# moves, and a line of the exact reading comes back to a position it has passed (a
+# capture restores the stones 22 plies later), which the reading followed round and
+# round until Python's recursion limit (docs/ai.md, Lefe, twelfth round).
+_LEFE_REPEATING = """
+d7 h1 c6 i8 f8 a3 d8 h4 e4 k5 d3 f4 k1 h8 e7 e5 c2 g3 b5 c3 d9 h2 i2 b6 a4 e9 b1 a2 g8 c4
+i3xh4 d6 d5 b2 i4 e6xd5 h7 i5 g9xd6 g10 i6 e5 h5 f2 j4xi5 k2 e2 i5 k4 e8 i1 h6 g6 f7 g2 c5
+e1xf2 j2xk1 a1 d6 h9 c7 f10xf7 j5 f11 h4 d5 d1 f5 g7 k1 j7 b7 k3
+"""
+
+
+def repeating_lefe_end() -> BoardState:
+    state = get_game("lefe").new(6)
+    for move in _LEFE_REPEATING.split():
+        state = state.play(move)
+    return state
+
+
+def test_a_line_that_comes_back_to_a_position_ends_the_reading_unfinished() -> None:
+    state = repeating_lefe_end()
+    assert state.ply == 74 and len(state.legal_moves()) == 16
+    partial: dict[str, float] = {}
+    # 8,000 positions (easy's) reach the repetition after about 4,100: no answer, no crash
+    assert endsolver.solve(state, max_nodes=8_000, time_limit=60.0, partial=partial) is None
+    assert set(partial) <= set(state.legal_moves())
+    # the line the reading follows first comes back to a position it passed
+    reader = endsolver._Reader(8_000, float("inf"))
+    with pytest.raises(endsolver._Repeated):
+        for move in state.legal_moves():
+            reader.value_for(reader.child(state, move), state.to_move)
+
+
+@pytest.mark.usefixtures("stopped_clock")
+@pytest.mark.parametrize("level", ["easy", "normal"])
+def test_a_level_answers_where_its_reading_comes_back_to_a_position(level: str) -> None:
+    state = repeating_lefe_end()
+    assert search_move(state, level, seed=1).move in state.legal_moves()
