@@ -299,6 +299,13 @@ SPEC = GameSpec(
                 solve_nodes=30_000,
                 screen_below=_SCREEN_MOVES_DEEP,
                 screen_nodes=8_000,
+                # a lost end: the move with the best chance against a careless opponent,
+                # read exactly where small, played out otherwise (docs/ai.md, Dalen,
+                # twelfth round)
+                chance_nodes=6_000,
+                chance_playouts=40,
+                chance_read=200,
+                swindle_time=1.25,
             ),
             "hard": LevelTuning(
                 settings=SearchSettings(

@@ -42,6 +42,12 @@ def _key(state: BoardState) -> tuple[bytes, int | None, int, object]:
     return (state.cells, state.mover, min(state.ply, 4), state.extra.get("passes"))
 
 
+def position_key(state: BoardState) -> tuple[bytes, int | None, int, object]:
+    """What tells positions apart for a table of positions read (the stones, the side to
+    move, the opening's ply, passes in a row)."""
+    return _key(state)
+
+
 Known = dict[tuple[bytes, int | None, int, object], float]
 
 

@@ -252,9 +252,11 @@ def search_move(
         own = broad.time_limit if time_limit is None else time_limit  # a caller's clock too
         broad = dataclasses.replace(broad, time_limit=min(own, left))
         result = Searcher(broad).search(state, random.Random(seed))
+        until = started + allowed * min(1.0 if tuning is None else tuning.swindle_time, GUARD_SHARE)
         if tuning is not None and tuning.swindle_nodes > 0:
-            until = allowed * min(tuning.swindle_time, GUARD_SHARE)
-            result = _swindled(state, result, tuning, scale, deadline=started + until)
+            result = _swindled(state, result, tuning, scale, deadline=until)
+        elif tuning is not None and (tuning.chance_nodes > 0 or tuning.chance_playouts > 0):
+            result = _chanced(state, result, tuning, scale, seed, deadline=until)
     if (
         tuning is not None
         and tuning.playouts > 0
@@ -533,6 +535,155 @@ class _Chances:
                 return None
             most = max(most, share)
         return most
+
+
+def _chanced(
+    state: BoardState,
+    result: SearchResult,
+    tuning: LevelTuning,
+    scale: float,
+    seed: int,
+    deadline: float,
+) -> SearchResult:
+    """In a position proven lost, the move with the best chance of a win against an
+    opponent who plays uniformly at random, the search's ranking deciding among equals.
+
+    The chance is read exactly first (:class:`_Odds`, within ``tuning.chance_nodes``
+    positions until ``deadline``); where that does not finish, each move is played out
+    ``tuning.chance_playouts`` times (:func:`_chance_playouts`) and the highest share of
+    won playouts is played. Moves whose playouts did not all finish by ``deadline`` are left
+    out; when none finished, the search's choice stands.
+
+    Every move loses against best play there. The one-reply share of the swindle
+    (:func:`_swindled`) often finds every move refuted by every reply, and reading deeper
+    does not fit a level's clock; the random player of issue 36 then still misses the win
+    most of the time, more or less often after one move than another (docs/ai.md, Dalen,
+    twelfth round).
+    """
+    ranking = list(result.ranking or [result.move])
+    moves = ranking + [move for move in state.legal_moves() if move not in ranking]
+    odds = _Odds(state.to_move, max(1, round(tuning.chance_nodes * scale)), deadline)
+    chances: dict[str, float] = {}
+    if tuning.chance_nodes > 0:
+        try:
+            best = -1.0
+            for move in moves:
+                chance = odds.chance(odds.child(state, move), best)
+                # a move that cannot beat the best before it was read only that far
+                chances[move] = chance if chance > best else -1.0
+                best = max(best, chance)
+        except _OddsSpent:
+            chances = {}
+    if not chances and tuning.chance_playouts > 0:
+        chances = _chance_playouts(state, moves, tuning, seed, deadline)
+    if not chances:
+        return result
+    best = max(chances.values())
+    if chances.get(result.move) == best:
+        return result
+    ranked = sorted(chances, key=lambda move: -chances[move])  # stable: the search's order
+    return dataclasses.replace(result, move=ranked[0], ranking=ranked)
+
+
+class _OddsSpent(Exception):
+    """Raised inside :class:`_Odds` when its positions or time are spent."""
+
+
+class _Odds:
+    """The exact chance that ``mover`` wins against a uniformly random opponent, ``mover``
+    playing its best: an expectimax (the mover's best move, the opponent's replies
+    averaged; a draw counts ½), with the moves that cannot beat the best found so far cut
+    short (each reply's chance is at most 1) and a won position's other moves never read."""
+
+    def __init__(self, mover: str | None, nodes: int, deadline: float) -> None:
+        self.mover = mover
+        self.left = nodes
+        self.deadline = deadline
+        self.known: dict[object, float] = {}  # exact chances only
+
+    def child(self, state: BoardState, move: str) -> BoardState:
+        self.left -= 1
+        if self.left < 0 or time.perf_counter() > self.deadline:
+            raise _OddsSpent
+        return state.play(move)
+
+    def _ended(self, state: BoardState) -> float:
+        assert state.outcome is not None
+        winner = state.outcome.winner
+        return 1.0 if winner == self.mover else endsolver.DRAW if winner is None else 0.0
+
+    def best(self, state: BoardState) -> float:
+        """The chance with the mover to move."""
+        if state.outcome is not None:
+            return self._ended(state)
+        key = endsolver.position_key(state)
+        known = self.known.get(key)
+        if known is not None:
+            return known
+        most = 0.0
+        for move in state.legal_moves():
+            most = max(most, self.chance(self.child(state, move), most))
+            if most >= 1.0:
+                break
+        self.known[key] = most
+        return most
+
+    def chance(self, state: BoardState, floor: float) -> float:
+        """The chance with the opponent to move, or a bound at most ``floor`` when it
+        cannot be more than ``floor``."""
+        if state.outcome is not None:
+            return self._ended(state)
+        key = endsolver.position_key(state)
+        known = self.known.get(key)
+        if known is not None:
+            return known
+        replies = state.legal_moves()
+        count = len(replies)
+        total = 0.0
+        for done, reply in enumerate(replies, start=1):
+            total += self.best(self.child(state, reply))
+            if total + (count - done) <= floor * count:
+                return (total + (count - done)) / count
+        self.known[key] = total / count
+        return total / count
+
+
+def _chance_playouts(
+    state: BoardState, moves: list[str], tuning: LevelTuning, seed: int, deadline: float
+) -> dict[str, float]:
+    """Each move's share of won playouts (a draw ½): the opponent plays uniformly at random,
+    the level the win an exact reading of ``tuning.chance_read`` positions finds where it
+    has at most ``tuning.chance_read_below`` moves (counted a win at once), a random move
+    otherwise. Moves whose playouts did not all finish by
+    ``deadline`` are left out, and the moves after them."""
+    mover = state.to_move
+    rng = random.Random(seed)
+    known = endsolver.known_positions()
+    shares: dict[str, float] = {}
+    for move in moves:
+        after = state.play(move)
+        won = 0.0
+        for _ in range(tuning.chance_playouts):
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                return shares
+            end = after
+            while end.outcome is None:
+                replies = end.legal_moves()
+                if end.to_move == mover and len(replies) <= tuning.chance_read_below:
+                    solved = endsolver.solve(
+                        end, max_nodes=tuning.chance_read, time_limit=remaining, known=known
+                    )
+                    if solved is not None and max(solved[0].values()) == endsolver.WIN:
+                        break
+                end = end.play(rng.choice(replies))
+            if end.outcome is None:
+                won += 1.0
+            else:
+                winner = end.outcome.winner
+                won += 1.0 if winner == mover else endsolver.DRAW if winner is None else 0.0
+        shares[move] = won / tuning.chance_playouts
+    return shares
 
 
 def choose_move(

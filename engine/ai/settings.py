@@ -124,6 +124,17 @@ class LevelTuning:
     # The swindle reads until this multiple of the level's time from the search's start (1:
     # the level's clock; the tactical guard's allowance, GUARD_SHARE, is the most it may be).
     swindle_time: float = 1.0
+    # In a position proven lost, the move with the best chance against an opponent who
+    # plays uniformly at random (engine.ai.levels._chanced; both 0: never). The chance is
+    # read exactly first (the level's best move, the opponent's replies averaged, a won
+    # position cut short) within ``chance_nodes`` positions; where that does not finish,
+    # each move is played out ``chance_playouts`` times, the opponent at random and the
+    # level playing the win a small exact reading (``chance_read`` positions, with at most
+    # ``chance_read_below`` moves) finds, at random otherwise. Both read until ``swindle_time`` (docs/ai.md, Dalen, twelfth round).
+    chance_nodes: int = 0
+    chance_playouts: int = 0
+    chance_read: int = 300
+    chance_read_below: int = 8
     # Above the end reading, in positions of at most ``playout_below`` moves: each move is
     # played out to the end ``playouts`` times by uniformly random moves of both sides, and
     # a move whose share of won playouts falls more than ``playout_margin`` below the best
