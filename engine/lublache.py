@@ -26,7 +26,7 @@ from typing import NamedTuple
 
 from engine.ai.heuristics import lublache_evaluator
 from engine.ai.models.lublache import lublache_model
-from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning
+from engine.ai.settings import DRAW_VALUE, AlphaBetaSettings, LevelTuning, SearchSettings
 from engine.board import EMPTY, SWAP, SWAP_MOVE, BoardGame, BoardState, LoopView, Outcome, other
 from engine.errors import IllegalMove
 from engine.loops import Loop, LoopFinder, may_close_a_cycle, stone_groups
@@ -396,6 +396,9 @@ _EASY_SOLVE_NODES = 1_000
 _EASY_SCREEN_MOVES = 8
 _EASY_SCREEN_NODES = 400
 _EASY_SWINDLE_NODES = 2_000
+# Normal's clock in Lublache (the level's 1.5 s less what the guard may add to a move
+# whose readings end on the clock).
+_NORMAL_SECONDS = 1.4
 
 
 def _endgame(nodes: int, seconds: float) -> AlphaBetaSettings:
@@ -447,12 +450,31 @@ SPEC = GameSpec(
                 screen_nodes=_EASY_SCREEN_NODES,
                 swindle_nodes=_EASY_SWINDLE_NODES,
             ),
+            # Normal reads as hard does, on a smaller scale: alpha-beta over the ten best
+            # root moves, its choices screened from 16 placements, the end read whole to
+            # most of its clock; a lost end is played by the Monte Carlo search, which
+            # averages over the opponent's replies. Its clock is 1.4 s so that the
+            # screen, which reads to the clock, and the guard after it stay within 1.5 s
+            # (docs/ai.md, Lublache's eleventh and twelfth rounds).
             "normal": LevelTuning(
-                changes={"max_iterations": 300},
+                settings=AlphaBetaSettings(
+                    max_depth=3,
+                    max_nodes=1_500,
+                    time_limit=_NORMAL_SECONDS,
+                    root_width=10,
+                    draw_value=DRAW_VALUE,
+                ),
                 narrow_below=_ENDGAME_MOVES,
-                narrow=_endgame(2_000, 1.5),
-                solve_nodes=1_500,
-                solve_share=_SOLVE_SHARE,
+                narrow=_endgame(2_000, _NORMAL_SECONDS),
+                solve_nodes=4_000,
+                solve_share=0.65,
+                screen_below=_SCREEN_MOVES,
+                screen_nodes=1_500,
+                # a lost end as normal played it before: the Monte Carlo search, within
+                # what the reading left (the swindle's reading of every reply did not fit)
+                lost_settings=SearchSettings(
+                    max_iterations=300, time_limit=_NORMAL_SECONDS, draw_value=DRAW_VALUE
+                ),
             ),
             "hard": LevelTuning(
                 settings=AlphaBetaSettings(

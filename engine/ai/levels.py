@@ -148,6 +148,11 @@ def level_settings(
             settings = _changed(settings, tuning.changes)
         if tuning.narrow is not None and moves is not None and moves <= tuning.narrow_below:
             settings = tuning.narrow
+    return _scaled(settings, scale)
+
+
+def _scaled(settings: AnySettings, scale: float) -> AnySettings:
+    """``settings`` with budget and time times ``scale``."""
     if scale == 1.0:
         return settings
     if scale <= 0:
@@ -222,6 +227,8 @@ def search_move(
     # proven lost everywhere: the level's averaging search picks among the lost moves
     # (below), where it has one
     broad = level_settings(level, scale=scale, game=spec)
+    if tuning is not None and tuning.lost_settings is not None:
+        broad = _scaled(tuning.lost_settings, scale)
     lost = reading is not None and reading.complete and reading.best == endsolver.LOSS
     lost = lost and not isinstance(broad, AlphaBetaSettings)
     if not lost:

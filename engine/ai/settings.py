@@ -153,3 +153,10 @@ class LevelTuning:
     # chance of not losing, for a level whose aim is never to lose to a careless opponent
     # (docs/ai.md, Lefe, tenth round).
     playout_draw: float = 0.5
+    # In a position proven lost, the averaging search that picks among the lost moves (and
+    # then the swindle, with ``swindle_nodes``) for a level whose own search is alpha-beta,
+    # which tells lost moves apart no better than at random (None: the level's own search;
+    # an alpha-beta level then plays its search's choice). Lublache's normal reads by
+    # alpha-beta but keeps the Monte Carlo search of before for lost ends (docs/ai.md,
+    # Lublache's twelfth round).
+    lost_settings: SearchSettings | None = None

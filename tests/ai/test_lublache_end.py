@@ -119,7 +119,7 @@ def test_the_screen_passes_over_proven_losses(screened: BoardState, stopped_cloc
     assert chosen.ranking == ["l5"]
 
 
-@pytest.mark.parametrize("level", ["hard", "master"])
+@pytest.mark.parametrize("level", ["normal", "hard", "master"])
 def test_the_level_avoids_a_move_proven_lost(
     screened: BoardState, stopped_clock: None, level: str
 ) -> None:

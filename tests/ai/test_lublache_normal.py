@@ -1,0 +1,85 @@
+"""Lublache's normal reads as hard does, on a smaller scale (docs/ai.md, Lublache's
+eleventh and twelfth rounds): alpha-beta over the ten best root moves, its choices screened
+from sixteen placements, the end read whole to most of its clock, and a lost end played by
+the Monte Carlo search it had before (``LevelTuning.lost_settings``), which averages over
+the opponent's replies where alpha-beta tells the lost moves apart no better than at random.
+
+The position below is from game 0 of normal against the random player (size 7, the ladder's
+seeds, CPU clock), replayed with the eleventh round's candidate: normal (black) to move with
+five placements, every one of them lost against best play. The candidate played there by
+alpha-beta; the random player found its wins and the game was lost.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from engine.ai import endsolver
+from engine.ai.levels import level_settings, search_move
+from engine.ai.settings import AlphaBetaSettings, SearchSettings
+from engine.board import BoardState
+from engine.registry import get_board_game, get_spec
+
+RECORD = (
+    "a1 b4 k8 f4 i8 k5 j2 f9 j3 d4 e11 k2 b7 i2 a2 d3 c8 e9 f1 i1 d7 m7 i10 g2 g7 f2 k1 "
+    "b2 d9 c5 g3 g4 h12 f8 f5 l2 c1 c9 b1 f12 k3 h2 l1 b3 f10 a5 a7 m4 d10 l6 f11 e4 i5 "
+    "d8 e7 k6 g5 m1 h10 b6 h8 f7 j9 m2 j8 g13 h9 g8 b8 k8 l8 j5 h7 i9 e1 m6 l5 d5 h1 j10 "
+    "h3 j1 h5 c3 m3 g1 e3 h11 e2 a6 a4 d1 b5 i11 e5 k9 c4 d2"
+)
+
+
+@pytest.fixture(scope="module")
+def lost_end() -> BoardState:
+    state = get_board_game("lublache").new(7)
+    for move in RECORD.split():
+        state = state.play(move)
+    return state
+
+
+def test_normal_reads_by_alpha_beta_and_screens_as_hard_does() -> None:
+    tuning = get_spec("lublache").ai.levels["normal"]
+    hard = get_spec("lublache").ai.levels["hard"]
+    assert isinstance(level_settings("normal", game="lublache"), AlphaBetaSettings)
+    assert tuning.screen_below == hard.screen_below and tuning.screen_nodes > 0
+    # the whole reading and the search after it share normal's clock, which leaves the
+    # guard room within the level's 1.5 s
+    narrow = level_settings("normal", game="lublache", moves=tuning.narrow_below)
+    broad = level_settings("normal", game="lublache")
+    assert narrow.time_limit == broad.time_limit < level_settings("normal").time_limit
+    assert isinstance(tuning.lost_settings, SearchSettings)
+
+
+def test_every_move_of_the_lost_end_is_lost(lost_end: BoardState) -> None:
+    assert lost_end.to_move == "black"
+    assert sorted(lost_end.legal_moves()) == ["a3", "b2", "c2", "f6", "l7"]
+    solved = endsolver.solve(lost_end, max_nodes=5_000, time_limit=600.0)
+    assert solved is not None
+    assert set(solved[0].values()) == {endsolver.LOSS}
+
+
+def test_normal_plays_a_lost_end_by_its_monte_carlo_search(
+    lost_end: BoardState, stopped_clock: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the clock stands still: the Monte Carlo search stops at its 300 iterations
+    result = search_move(lost_end, "normal", seed=5)
+    # the Monte Carlo search chose: it visited every move, the most visited first
+    assert set(result.visits) == set(lost_end.legal_moves())
+    assert result.visits[result.move] == max(result.visits.values())
+    assert search_move(lost_end, "normal", seed=5).move == result.move
+    # without the setting normal plays its alpha-beta's choice among the lost moves
+    spec = get_spec("lublache")
+    tuning = spec.ai.levels["normal"]
+    plain = dataclasses.replace(tuning, lost_settings=None)
+    monkeypatch.setitem(spec.ai.levels, "normal", plain)
+    plain_result = search_move(lost_end, "normal", seed=5)
+    assert plain_result.visits == {} and plain_result.value == 0.0
+
+
+def test_hard_plays_a_lost_end_by_its_alpha_beta_as_before(
+    lost_end: BoardState, stopped_clock: None
+) -> None:
+    assert get_spec("lublache").ai.levels["hard"].lost_settings is None
+    result = search_move(lost_end, "hard", seed=5)
+    assert result.visits == {} and result.value == 0.0
