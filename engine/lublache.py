@@ -432,9 +432,9 @@ SPEC = GameSpec(
         evaluator=lublache_evaluator,
         # the search reads its own copy of a position (the same rules, less bookkeeping)
         model=lublache_model,
-        # The slowest engine (a legal-move list costs milliseconds): normal stops at 300
-        # iterations, about half a second, and hard reads the ten best root moves three
-        # plies deep. With at most ten placements left to the side to move, the rest of
+        # The slowest engine (a legal-move list costs milliseconds): normal and hard read
+        # the ten best root moves three plies deep (normal within 1,500 positions, hard
+        # 3,000). With at most ten placements left to the side to move, the rest of
         # the game is read exactly first (engine.ai.endsolver), then by alpha-beta to the
         # end where the budget allows (see docs/ai.md, Lublache's end).
         levels={
