@@ -178,7 +178,7 @@ def test_a_move_proven_lost_gives_way_to_the_next_the_search_ranked() -> None:
     )
 
 
-# Light to move at ply 74 of game 80 of the ladder's easy-against-random pairing in Lefe
+# Dark to move (leading 5-2) at ply 74 of game 80 of the ladder's easy-against-random pairing in Lefe
 # (size 6, bench.ladder's seeds), as a candidate easy of the twelfth round played it: 16
 # moves, and a line of the exact reading comes back to a position it has passed (a
 # capture restores the stones 22 plies later), which the reading followed round and
