@@ -489,6 +489,13 @@ def _swindled(
     return dataclasses.replace(result, move=ranked[0], ranking=ranked)
 
 
+def _ended(state: BoardState, mover: str | None) -> float:
+    """An ended position's value for ``mover``: 1 for a win, ½ for a draw, 0 for a loss."""
+    assert state.outcome is not None
+    winner = state.outcome.winner
+    return 1.0 if winner == mover else endsolver.DRAW if winner is None else 0.0
+
+
 class _Chances:
     """:func:`_swindled`'s reading: the share of the opponent's replies that leave the side
     to move at the root a win, within a budget of positions shared by every reading."""
@@ -500,15 +507,10 @@ class _Chances:
         self.deadline = deadline
         self.known = endsolver.known_positions()
 
-    def _ended(self, state: BoardState) -> float:
-        assert state.outcome is not None
-        winner = state.outcome.winner
-        return 1.0 if winner == self.mover else endsolver.DRAW if winner is None else 0.0
-
     def share(self, after: BoardState, depth: int) -> float | None:
         """The share for ``after`` (the opponent to move); None when out of positions."""
         if after.outcome is not None:
-            return self._ended(after)
+            return _ended(after, self.mover)
         replies = after.legal_moves()
         total = 0.0
         for reply in replies:
@@ -520,7 +522,7 @@ class _Chances:
 
     def _value(self, then: BoardState, depth: int) -> float | None:
         if then.outcome is not None:
-            return self._ended(then)
+            return _ended(then, self.mover)
         remaining = self.deadline - time.perf_counter()
         if self.left <= 0 or remaining <= 0:
             return None
@@ -614,17 +616,17 @@ class _Odds:
             raise _OddsSpent
         return state.play(move)
 
-    def _ended(self, state: BoardState) -> float:
-        assert state.outcome is not None
-        winner = state.outcome.winner
-        return 1.0 if winner == self.mover else endsolver.DRAW if winner is None else 0.0
+    def _settled(self, state: BoardState) -> tuple[float | None, object]:
+        """The chance already known for ``state`` (an ended position's value, or one read
+        before; None when not known) and the key to keep it under."""
+        if state.outcome is not None:
+            return _ended(state, self.mover), None
+        key = endsolver.position_key(state)
+        return self.known.get(key), key
 
     def best(self, state: BoardState) -> float:
         """The chance with the mover to move."""
-        if state.outcome is not None:
-            return self._ended(state)
-        key = endsolver.position_key(state)
-        known = self.known.get(key)
+        known, key = self._settled(state)
         if known is not None:
             return known
         most = 0.0
@@ -638,10 +640,7 @@ class _Odds:
     def chance(self, state: BoardState, floor: float) -> float:
         """The chance with the opponent to move, or a bound at most ``floor`` when it
         cannot be more than ``floor``."""
-        if state.outcome is not None:
-            return self._ended(state)
-        key = endsolver.position_key(state)
-        known = self.known.get(key)
+        known, key = self._settled(state)
         if known is not None:
             return known
         replies = state.legal_moves()
@@ -684,11 +683,7 @@ def _chance_playouts(
                     if solved is not None and max(solved[0].values()) == endsolver.WIN:
                         break
                 end = end.play(rng.choice(replies))
-            if end.outcome is None:
-                won += 1.0
-            else:
-                winner = end.outcome.winner
-                won += 1.0 if winner == mover else endsolver.DRAW if winner is None else 0.0
+            won += 1.0 if end.outcome is None else _ended(end, mover)
         shares[move] = won / tuning.chance_playouts
     return shares
 
