@@ -281,7 +281,13 @@ def search_move(
     if reading is not None:
         result = _within_reading(result, reading)
     if screening and tuning is not None and not (reading is not None and reading.complete):
-        result = _screened(state, result, tuning, scale, deadline=started + allowed)
+        if proven_lost:
+            result = _screened(state, result, tuning, scale, deadline=started + allowed)
+        else:
+            until = started + allowed * min(tuning.swindle_time, GUARD_SHARE)
+            result = _screened_for_chance(
+                state, result, tuning, scale, seed, deadline=started + allowed, until=until
+            )
     chosen = get_level(level) if isinstance(level, str) else level
     if not chosen.guarded:
         return result
@@ -344,12 +350,18 @@ def _within_reading(result: SearchResult, reading: _EndReading) -> SearchResult:
 
 
 def _screened(
-    state: BoardState, result: SearchResult, tuning: LevelTuning, scale: float, deadline: float
+    state: BoardState,
+    result: SearchResult,
+    tuning: LevelTuning,
+    scale: float,
+    deadline: float,
+    lost: set[str] | None = None,
 ) -> SearchResult:
     """``result`` with its choices read to the end one at a time, best ranked first, each
     within the tuning's ``screen_nodes`` positions (``solve_nodes`` in all, until
     ``deadline``): a move proven lost gives way to the next, a move proven won is played,
-    and the first move whose reading did not finish (or is a draw) stands.
+    and the first move whose reading did not finish (or is a draw) stands. ``lost``, when
+    given, receives the moves proven lost.
 
     Above the moves a level reads whole, the moves a search likes best are the ones worth
     reading: proving a move lost needs one winning reply of the opponent, often a small
@@ -359,7 +371,7 @@ def _screened(
     mover = state.to_move
     each = max(1, round(tuning.screen_nodes * scale))
     left = max(1, round(tuning.solve_nodes * scale))
-    lost: set[str] = set()
+    lost = set() if lost is None else lost
     won: str | None = None
     known = endsolver.known_positions()  # the moves' refutations often share their lines
     for move in ranking:
@@ -394,6 +406,33 @@ def _screened(
     if not lost or not kept:  # nothing proven lost, or every move ranked: it stands
         return result
     return dataclasses.replace(result, move=kept[0], ranking=kept)
+
+
+def _screened_for_chance(
+    state: BoardState,
+    result: SearchResult,
+    tuning: LevelTuning,
+    scale: float,
+    seed: int,
+    deadline: float,
+    until: float,
+) -> SearchResult:
+    """:func:`_screened` (until ``deadline``); where it proves every move lost and the
+    level reads a lost end's chance, the move with the best chance against a careless
+    opponent (:func:`_chanced`, until ``until``), as where the whole reading proves the
+    position lost.
+
+    Above the end reading the screen often proves the search's first move lost, and with
+    the table of positions it keeps, the others in a few hundred positions each; the
+    search's choice then stood, whatever the random player of issue 36 was likely to make
+    of it (docs/ai.md, Dalen, thirteenth round).
+    """
+    lost: set[str] = set()
+    screened = _screened(state, result, tuning, scale, deadline=deadline, lost=lost)
+    chancing = tuning.chance_nodes > 0 or tuning.chance_playouts > 0
+    if not chancing or not lost or not lost.issuperset(state.legal_moves()):
+        return screened
+    return _chanced(state, result, tuning, scale, seed, deadline=until)
 
 
 def _played_out(
