@@ -262,7 +262,8 @@ def search_move(
         until = started + allowed * min(1.0 if tuning is None else tuning.swindle_time, GUARD_SHARE)
         if tuning is not None and tuning.swindle_nodes > 0:
             result = _swindled(state, result, tuning, scale, deadline=until)
-        elif tuning is not None and (tuning.chance_nodes > 0 or tuning.chance_playouts > 0):
+        # with both, the chance is read in the swindle's order (Lublache's normal)
+        if tuning is not None and (tuning.chance_nodes > 0 or tuning.chance_playouts > 0):
             result = _chanced(state, result, tuning, scale, seed, deadline=until)
     if (
         tuning is not None
@@ -600,7 +601,9 @@ def _chanced(
     positions until ``deadline``); where that does not finish, each move is played out
     ``tuning.chance_playouts`` times (:func:`_chance_playouts`) and the highest share of
     won playouts is played. Moves whose playouts did not all finish by ``deadline`` are left
-    out; when none finished, the search's choice stands.
+    out; when none finished, the search's choice stands. A tuning without playouts keeps
+    the moves whose chance was read whole before the reading ran out, the search's choice
+    first (Lublache's normal: docs/ai.md, Lublache, thirteenth round).
 
     Every move loses against best play there. The one-reply share of the swindle
     (:func:`_swindled`) often finds every move refuted by every reply, and reading deeper
@@ -621,7 +624,10 @@ def _chanced(
                 chances[move] = chance if chance > best else -1.0
                 best = max(best, chance)
         except _OddsSpent:
-            chances = {}
+            if tuning.chance_playouts > 0:
+                chances = {}  # the playouts below read every move alike
+            # without playouts, the moves read whole before the reading ran out stand
+            # (the search's choice first: it gives way only to a better chance read)
     if not chances and tuning.chance_playouts > 0:
         chances = _chance_playouts(state, moves, tuning, seed, deadline)
     if not chances:

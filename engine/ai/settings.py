@@ -131,6 +131,9 @@ class LevelTuning:
     # each move is played out ``chance_playouts`` times, the opponent at random and the
     # level playing the win a small exact reading (``chance_read`` positions, with at most
     # ``chance_read_below`` moves) finds, at random otherwise. Both read until ``swindle_time`` (docs/ai.md, Dalen, twelfth round).
+    # Without playouts, the moves whose chance was read whole before the positions or the
+    # time ran out are compared; with ``swindle_nodes`` too, the swindle reads first and
+    # the chance is read in its order (docs/ai.md, Lublache, thirteenth round).
     chance_nodes: int = 0
     chance_playouts: int = 0
     chance_read: int = 300
