@@ -399,6 +399,17 @@ _EASY_SWINDLE_NODES = 2_000
 # Normal's clock in Lublache (the level's 1.5 s less what the guard may add to a move
 # whose readings end on the clock).
 _NORMAL_SECONDS = 1.4
+# Normal's lost ends: proven lost against best play, they are still won against the random
+# player most of the time, and which lost move is played decides how often (its four lost
+# games of the twelfth round's line were thrown away there). The exact chance takes 2,000
+# to 4,000 positions a move at six placements (about a millisecond each), beyond the time
+# left; the swindle's share of the replies, a few hundred positions a move, tracks it
+# there. The Monte Carlo search that orders the moves gets 60 iterations (300 before), and
+# the readings run to the guard's allowance, 1.25 times the clock.
+_NORMAL_LOST_ITERATIONS = 60
+_NORMAL_SWINDLE_NODES = 8_000
+_NORMAL_CHANCE_NODES = 3_000
+_NORMAL_LOST_TIME = 1.25
 
 
 def _endgame(nodes: int, seconds: float) -> AlphaBetaSettings:
@@ -470,11 +481,20 @@ SPEC = GameSpec(
                 solve_share=0.65,
                 screen_below=_SCREEN_MOVES,
                 screen_nodes=1_500,
-                # a lost end as normal played it before: the Monte Carlo search, within
-                # what the reading left (the swindle's reading of every reply did not fit)
+                # a lost end, played for a careless opponent's mistakes until the guard's
+                # allowance: a short Monte Carlo search orders the moves, the swindle
+                # ranks them by the share of the replies that leave normal a win, and the
+                # exact chance against a uniformly random opponent, read in that order,
+                # decides among the moves it reads whole (docs/ai.md, Lublache's
+                # thirteenth round)
                 lost_settings=SearchSettings(
-                    max_iterations=300, time_limit=_NORMAL_SECONDS, draw_value=DRAW_VALUE
+                    max_iterations=_NORMAL_LOST_ITERATIONS,
+                    time_limit=_NORMAL_SECONDS,
+                    draw_value=DRAW_VALUE,
                 ),
+                swindle_nodes=_NORMAL_SWINDLE_NODES,
+                chance_nodes=_NORMAL_CHANCE_NODES,
+                swindle_time=_NORMAL_LOST_TIME,
             ),
             "hard": LevelTuning(
                 settings=AlphaBetaSettings(

@@ -2,7 +2,9 @@
 eleventh and twelfth rounds): alpha-beta over the ten best root moves, its choices screened
 from sixteen placements, the end read whole to most of its clock, and a lost end played by
 the Monte Carlo search it had before (``LevelTuning.lost_settings``), which averages over
-the opponent's replies where alpha-beta tells the lost moves apart no better than at random.
+the opponent's replies where alpha-beta tells the lost moves apart no better than at random,
+and since the thirteenth round the move with the best chance against a random opponent
+among those (tests/ai/test_lublache_normal_chance.py).
 
 The position below is from game 0 of normal against the random player (size 7, the ladder's
 seeds, CPU clock), replayed with the eleventh round's candidate: normal (black) to move with
@@ -13,11 +15,13 @@ alpha-beta; the random player found its wins and the game was lost.
 from __future__ import annotations
 
 import dataclasses
+import time
 
 import pytest
 
 from engine.ai import endsolver
-from engine.ai.levels import level_settings, search_move
+from engine.ai.levels import _Odds, level_settings, search_move
+from engine.ai.model import search_root
 from engine.ai.settings import AlphaBetaSettings, SearchSettings
 from engine.board import BoardState
 from engine.registry import get_board_game, get_spec
@@ -59,14 +63,18 @@ def test_every_move_of_the_lost_end_is_lost(lost_end: BoardState) -> None:
     assert set(solved[0].values()) == {endsolver.LOSS}
 
 
-def test_normal_plays_a_lost_end_by_its_monte_carlo_search(
+def test_normal_plays_a_lost_end_by_its_monte_carlo_search_and_the_chance(
     lost_end: BoardState, stopped_clock: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # the clock stands still: the Monte Carlo search stops at its 300 iterations
+    # the clock stands still: the Monte Carlo search stops at its iterations, the chance
+    # reading at its positions (thirteenth round: the best chance against random decides)
     result = search_move(lost_end, "normal", seed=5)
-    # the Monte Carlo search chose: it visited every move, the most visited first
+    # the Monte Carlo search ran: it visited every move
     assert set(result.visits) == set(lost_end.legal_moves())
-    assert result.visits[result.move] == max(result.visits.values())
+    root = search_root(lost_end)
+    odds = _Odds(root.to_move, 1_000_000, time.perf_counter() + 600.0)
+    chances = {m: odds.chance(odds.child(root, m), -1.0) for m in root.legal_moves()}
+    assert chances[result.move] == max(chances.values())
     assert search_move(lost_end, "normal", seed=5).move == result.move
     # without the setting normal plays its alpha-beta's choice among the lost moves
     spec = get_spec("lublache")
