@@ -279,17 +279,24 @@ SPEC = GameSpec(
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(2_000, 0.5),
                 solve_nodes=8_000,
+                # easy's readings end on their counts, its clock a safety net only, so that
+                # its moves do not follow the machine's speed (docs/ai.md, Dalen, fourteenth
+                # round): 8,000 positions take up to 0.17 CPU s, 0.4 s is the net
+                solve_share=0.8,
                 screen_below=_SCREEN_MOVES,
                 screen_nodes=3_000,
                 # a lost end: the move that leaves the fewest winning replies (docs/ai.md,
-                # Dalen, eighth round)
-                swindle_nodes=40_000,
+                # Dalen, eighth round); 24,000 positions take up to 0.37 CPU s (40,000
+                # met the clock, 1.25 times easy's, in lost ends)
+                swindle_nodes=24_000,
                 # the moves within an eighth of the best share read a reply deeper too
                 # (docs/ai.md, Dalen, eleventh round)
                 swindle_margin=0.125,
                 swindle_time=1.25,
                 # from 30 placements down to the end reading, moves that random playouts
-                # find much worse than the best give way (docs/ai.md, Dalen, ninth round)
+                # find much worse than the best give way (docs/ai.md, Dalen, ninth round);
+                # 24 a move take up to 0.39 CPU s at 30 placements, the net 1.25 times
+                # easy's clock
                 playout_below=_PLAYOUT_MOVES,
                 playouts=24,
             ),

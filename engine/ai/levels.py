@@ -278,7 +278,11 @@ def search_move(
             or (tuning.playout_narrow and reading is not None and not reading.complete)
         )
     ):
-        result = _played_out(state, result, tuning, seed, deadline=started + allowed)
+        # bounded by their count: the clock (the swindle's, at most the guard's share) is
+        # only a safety net, so the same position and seed give the same move on any
+        # machine (docs/ai.md, Dalen, fourteenth round)
+        until = started + allowed * min(tuning.swindle_time, GUARD_SHARE)
+        result = _played_out(state, result, tuning, seed, deadline=until)
     if reading is not None:
         result = _within_reading(result, reading)
     if screening and tuning is not None and not (reading is not None and reading.complete):
@@ -443,8 +447,10 @@ def _played_out(
     is played out to the end ``tuning.playouts`` times, both sides choosing uniformly at
     random, and counted 1 for a win, ``playout_draw`` for a draw (½ unless the tuning says
     otherwise), 0 for a loss; a move more than ``playout_margin``
-    below the best share gives way to the search's best ranked move within it. Moves whose
-    playouts did not all finish by ``deadline`` are left out (none finished: ``result``).
+    below the best share gives way to the search's best ranked move within it. The count
+    bounds the playouts; ``deadline`` is a safety net for a machine far slower than the
+    count was chosen on: moves whose playouts did not all finish by it are left out (none
+    finished: ``result``).
 
     A random opponent does not find the best reply, but the random player of issue 36
     turned big armies over all the same: one big tree with few leaves next to small enemy

@@ -123,6 +123,7 @@ class LevelTuning:
     swindle_margin: float = 0.0
     # The swindle reads until this multiple of the level's time from the search's start (1:
     # the level's clock; the tactical guard's allowance, GUARD_SHARE, is the most it may be).
+    # The random playouts (``playouts``) keep the same safety net: their count bounds them.
     swindle_time: float = 1.0
     # In a position proven lost, the move with the best chance against an opponent who
     # plays uniformly at random (engine.ai.levels._chanced; both 0: never). The chance is
