@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.ai import levels
+import pytest
+
+from engine.ai import levels, tactics
 from engine.ai.mcts import SearchResult
 from engine.ai.model import search_root
 from engine.board import BoardState
@@ -55,3 +57,54 @@ def test_easy_plays_out_its_moves_and_the_other_levels_do_not() -> None:
     tunings = get_spec("dalen").ai.levels
     assert tunings["easy"].playouts > 0
     assert all(tunings[level].playouts == 0 for level in ("normal", "hard", "master"))
+
+
+# game 0 of the ladder's easy-against-random line to ply 88: dark (easy) to move with 30
+# placements, 61-27 up, the first of its positions played out
+_GAME_0_TO_88 = """
+c4 h1 c3 e1 k9 e3 d3 a5 e5 i10 j9 m6 g5 g4 e11 b4 h4 k4 a4 g8 e7 g9 d6 a3 j6 k7 l6
+f11 k2 f6 k5 m2 a7 i1 m5 l1 j2 l2 f5 f10 e10 j4 c9 h5 b8 b7 h3 d7 l8 g1 l4 b1 h11 d2
+g2 f1 f2 c5 e8 c2 f7 i4 g12 g13 d8 j7 f4 l5 b2 g11 a2 i6 d1 g10 c1 h7 k3 h8 b5 i2 a6
+g3 b6 g6 c7 h6 e2 j3
+"""
+
+
+class _Ticking:
+    """A clock that moves on ``step`` seconds at every look: a machine on which each of
+    easy's playouts (one look each) costs ``step`` seconds, the same on every run."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 0.0
+        self.step = step
+
+    def perf_counter(self) -> float:
+        self.now += self.step
+        return self.now
+
+
+def _easy_on(clock: _Ticking, state: BoardState, monkeypatch: pytest.MonkeyPatch) -> str:
+    for module in (levels, tactics):
+        monkeypatch.setattr(module, "time", clock)
+    return levels.search_move(state, "easy", seed=6).move
+
+
+def test_easy_s_move_does_not_follow_the_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The playouts end on their count (24 a move), the clock a safety net at 1.25 times
+    # easy's 0.5 s (docs/ai.md, Dalen, fourteenth round). On a clock that does not move (a
+    # machine infinitely fast) and on one where the 30 moves' 720 playouts take 0.58 s,
+    # more than easy's clock, easy plays the same move.
+    state = get_board_game("dalen").new(7)
+    for move in _GAME_0_TO_88.split():
+        state = state.play(move)
+    assert state.to_move == "dark" and len(state.legal_moves()) == 30
+    tuning = get_spec("dalen").ai.levels["easy"]
+    assert tuning.playouts == 24 and tuning.swindle_time == 1.25
+    frozen = _easy_on(_Ticking(0.0), state, monkeypatch)
+    ticking = _Ticking(0.0008)
+    assert _easy_on(ticking, state, monkeypatch) == frozen == "i7"
+    assert 0.58 < ticking.now < 0.625
+    # with the net at easy's own clock (as before this round) the playouts of the last
+    # moves are cut short on the ticking clock, and the move changes
+    tunings = get_spec("dalen").ai.levels
+    monkeypatch.setitem(tunings, "easy", dataclasses.replace(tuning, swindle_time=1.0))
+    assert _easy_on(_Ticking(0.0008), state, monkeypatch) != "i7"
