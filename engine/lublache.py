@@ -463,10 +463,13 @@ SPEC = GameSpec(
             ),
             # Normal reads as hard does, on a smaller scale: alpha-beta over the ten best
             # root moves, its choices screened from 16 placements, the end read whole to
-            # most of its clock; a lost end is played by the Monte Carlo search, which
-            # averages over the opponent's replies. Its clock is 1.4 s so that the
-            # screen, which reads to the clock, and the guard after it stay within 1.5 s
-            # (docs/ai.md, Lublache's eleventh and twelfth rounds).
+            # half its clock and the rest kept for the screen, as hard's (the whole
+            # reading, in board order, spent the clock on the first moves and the
+            # search's choice went unread: docs/ai.md, Lublache's fourteenth round); a
+            # lost end is played by the Monte Carlo search, which averages over the
+            # opponent's replies. Its clock is 1.4 s so that the screen, which reads to
+            # the clock, and the guard after it stay within 1.5 s (docs/ai.md,
+            # Lublache's eleventh and twelfth rounds).
             "normal": LevelTuning(
                 settings=AlphaBetaSettings(
                     max_depth=3,
@@ -478,9 +481,10 @@ SPEC = GameSpec(
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(2_000, _NORMAL_SECONDS),
                 solve_nodes=4_000,
-                solve_share=0.65,
+                solve_share=_SCREENED_SOLVE_SHARE,
                 screen_below=_SCREEN_MOVES,
                 screen_nodes=1_500,
+                narrow_keep=_SCREEN_KEEP,
                 # a lost end, played for a careless opponent's mistakes until the guard's
                 # allowance: a short Monte Carlo search orders the moves, the swindle
                 # ranks them by the share of the replies that leave normal a win, and the
