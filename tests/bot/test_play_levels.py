@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.common import levels
 from bot.common.levels import LEVEL_TEXT_IDS, LEVEL_WORD_IDS, level_choices, level_typed
 from engine.ai.levels import LEVEL_NAMES
 from i18n import translate
@@ -81,11 +82,31 @@ def test_a_long_description_is_cut_to_make_room_for_the_strength(
         else:
             # cut at a word's edge or not, it ends in an ellipsis and keeps the start
             assert kept.endswith("…") and described.startswith(kept[:-1])
-    # English hard's description (87 characters) does not fit beside its strength
-    if language == "en":
-        assert offered["hard"].endswith("… · about 1237 Elo")
     # another game has no strength in this file: no Elo there
     assert all("Elo" not in name for name, _ in level_choices(language, "dalen"))
+    # a description too long to sit beside its strength is cut, its start kept
+    long_text = "hard: " + "reads very deep " * 6
+
+    def longer_hard(lang: str, message_id: str, **values: object) -> str:
+        if message_id == LEVEL_TEXT_IDS["hard"]:
+            return long_text
+        return translate(lang, message_id, **values)
+
+    monkeypatch.setattr("bot.common.levels.translate", longer_hard)
+    hard = dict((level, name) for name, level in level_choices(language, "lefe"))["hard"]
+    suffix = " · " + ELO_WORDS[language].format(elo=1237)
+    assert len(hard) <= 100 and hard.endswith("… · " + suffix[3:]), hard
+    assert long_text.startswith(hard[: -len(suffix) - 1])
+
+
+@pytest.mark.parametrize("language", ["en", "de"])
+def test_every_description_fits_beside_a_four_digit_strength_uncut(language: str) -> None:
+    # the catalogues' descriptions are short enough that Discord's 100 characters hold each
+    # with its strength whole: no member reads "(up to ~5 s a…" (the cut is a safety net)
+    suffix = " · " + ELO_WORDS[language].format(elo=2999)
+    for level in LEVEL_NAMES:
+        described = translate(language, LEVEL_TEXT_IDS[level])
+        assert len(described) + len(suffix) <= levels.CHOICE_NAME_LIMIT, described
 
 
 def test_a_level_s_word_in_either_language_names_the_level() -> None:
