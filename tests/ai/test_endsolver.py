@@ -16,6 +16,7 @@ from engine import get_game
 from engine.ai import endsolver
 from engine.ai.levels import LEVEL_NAMES, search_move
 from engine.board import BoardState
+from tests.ai.helpers import replayed
 from tests.ai.toy_game import ThreeInRow
 
 # Dark to move at ply 116 of game 20 of the ladder's normal-against-random pairing in Dalen
@@ -191,10 +192,7 @@ e1xf2 j2xk1 a1 d6 h9 c7 f10xf7 j5 f11 h4 d5 d1 f5 g7 k1 j7 b7 k3
 
 
 def repeating_lefe_end() -> BoardState:
-    state = get_game("lefe").new(6)
-    for move in _LEFE_REPEATING.split():
-        state = state.play(move)
-    return state
+    return replayed("lefe", 6, _LEFE_REPEATING)
 
 
 def test_a_line_that_comes_back_to_a_position_ends_the_reading_unfinished() -> None:

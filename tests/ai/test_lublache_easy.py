@@ -13,7 +13,7 @@ import pytest
 from engine.ai import endsolver
 from engine.ai.levels import search_move
 from engine.board import BoardState
-from engine.registry import get_board_game
+from tests.ai.helpers import replayed
 
 RECORD = (
     "g10 a7 c7 h8 g13 d6 g6 l1 c3 g4 g3 d1 e1 i6 g1 c5 e2 f5 k7 k9 b1 g9 a5 i1 g7 k1 d10 "
@@ -25,10 +25,7 @@ RECORD = (
 
 @pytest.fixture(scope="module")
 def race() -> BoardState:
-    state = get_board_game("lublache").new(7)
-    for move in RECORD.split():
-        state = state.play(move)
-    return state
+    return replayed("lublache", 7, RECORD)
 
 
 def test_the_race_is_won_by_d3_or_k8_and_i10_loses(race: BoardState) -> None:

@@ -30,7 +30,8 @@ from engine.ai import endsolver
 from engine.ai.levels import _Odds, search_move
 from engine.ai.model import search_root
 from engine.board import BoardState
-from engine.registry import get_board_game, get_spec
+from engine.registry import get_spec
+from tests.ai.helpers import replayed
 
 GAME_63 = (
     "i6 h6 m2 f11 i4 k9 f12 k3 i7 j2 a6 a5 m7 k5 g12 c2 l5 g2 i1 m3 c3 h7 d9 m6 a7 f3 g1 "
@@ -47,10 +48,7 @@ GAME_15 = (
 
 
 def _position(record: str) -> BoardState:
-    state = get_board_game("lublache").new(7)
-    for move in record.split():
-        state = state.play(move)
-    return state
+    return replayed("lublache", 7, record)
 
 
 @pytest.fixture(scope="module")

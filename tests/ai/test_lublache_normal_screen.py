@@ -25,8 +25,9 @@ from engine.ai import endsolver
 from engine.ai.levels import search_move
 from engine.ai.model import search_root
 from engine.board import BoardState
-from engine.registry import get_board_game, get_spec
+from engine.registry import get_spec
 from tests.ai.conftest import SEARCH_MODULES
+from tests.ai.helpers import replayed
 
 RECORD = (
     "e10 h1 g5 k3 h2 g6 i11 e4 d4 k5 e7 h3 b3 j3 b5 g10 h9 b2 f11 m6 i8 l3 c9 a5 k1 g12 m7 "
@@ -40,10 +41,7 @@ TICK = 0.002  # seconds a reading of the clock costs
 
 @pytest.fixture(scope="module")
 def narrow() -> BoardState:
-    state = get_board_game("lublache").new(7)
-    for move in RECORD.split():
-        state = state.play(move)
-    return state
+    return replayed("lublache", 7, RECORD)
 
 
 @pytest.fixture
