@@ -410,6 +410,9 @@ _NORMAL_LOST_ITERATIONS = 60
 _NORMAL_SWINDLE_NODES = 8_000
 _NORMAL_CHANCE_NODES = 3_000
 _NORMAL_LOST_TIME = 1.25
+# Hard's clock: master's reading (four plies, lazy legality) within 3.0 s where master has
+# 1.6 s.
+_HARD_SECONDS = 3.0
 
 
 def _endgame(nodes: int, seconds: float) -> AlphaBetaSettings:
@@ -443,9 +446,9 @@ SPEC = GameSpec(
         evaluator=lublache_evaluator,
         # the search reads its own copy of a position (the same rules, less bookkeeping)
         model=lublache_model,
-        # The slowest engine (a legal-move list costs milliseconds): normal and hard read
-        # the ten best root moves three plies deep (normal within 1,500 positions, hard
-        # 3,000). With at most ten placements left to the side to move, the rest of
+        # The slowest engine (a legal-move list costs milliseconds): normal reads the ten
+        # best root moves three plies deep within 1,500 positions, hard and master the
+        # twelve best four plies deep within their clocks. With at most ten placements left to the side to move, the rest of
         # the game is read exactly first (engine.ai.endsolver), then by alpha-beta to the
         # end where the budget allows (see docs/ai.md, Lublache's end).
         levels={
@@ -500,22 +503,40 @@ SPEC = GameSpec(
                 chance_nodes=_NORMAL_CHANCE_NODES,
                 swindle_time=_NORMAL_LOST_TIME,
             ),
+            # Hard reads as master does within its own clock, twice master's: four plies
+            # over the twelve best root moves, each move's legality worked out when it
+            # is reached (three plies over ten within 3,000 positions, the full move
+            # lists, read the middle game in a twentieth of its clock and stood at 45 %
+            # against normal), and plays a lost end for the opponent's mistakes as
+            # normal does (docs/ai.md, Lublache's fourteenth and fifteenth rounds).
             "hard": LevelTuning(
                 settings=AlphaBetaSettings(
-                    max_depth=3,
-                    max_nodes=3_000,
-                    time_limit=3.0,
-                    root_width=10,
+                    max_depth=4,
+                    max_nodes=30_000,
+                    time_limit=_HARD_SECONDS,
+                    root_width=12,
                     draw_value=DRAW_VALUE,
+                    lazy_legality=True,
                 ),
                 narrow_below=_ENDGAME_MOVES,
-                narrow=_endgame(8_000, 3.0),
+                narrow=_endgame(8_000, _HARD_SECONDS),
                 solve_nodes=6_000,
                 solve_share=_SCREENED_SOLVE_SHARE,
                 screen_below=_SCREEN_MOVES,
                 screen_nodes=1_500,
                 screen_keep=_SCREEN_KEEP,
                 narrow_keep=_SCREEN_KEEP,
+                # normal's lost ends (the Monte Carlo order, the swindle, the exact
+                # chance against a random opponent) on hard's clock, the readings to
+                # the guard's allowance
+                lost_settings=SearchSettings(
+                    max_iterations=_NORMAL_LOST_ITERATIONS,
+                    time_limit=_HARD_SECONDS,
+                    draw_value=DRAW_VALUE,
+                ),
+                swindle_nodes=_NORMAL_SWINDLE_NODES,
+                chance_nodes=_NORMAL_CHANCE_NODES,
+                swindle_time=_NORMAL_LOST_TIME,
             ),
             "master": LevelTuning(
                 settings=AlphaBetaSettings(

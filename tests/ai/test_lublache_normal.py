@@ -4,7 +4,9 @@ from sixteen placements, the end read whole to most of its clock, and a lost end
 the Monte Carlo search it had before (``LevelTuning.lost_settings``), which averages over
 the opponent's replies where alpha-beta tells the lost moves apart no better than at random,
 and since the thirteenth round the move with the best chance against a random opponent
-among those (tests/ai/test_lublache_normal_chance.py).
+among those (tests/ai/test_lublache_normal_chance.py). Since the fifteenth round hard plays
+its lost ends the same way, and reads the middle game as master does (four plies over the
+twelve best root moves, lazily) within its own clock.
 
 The position below is from game 0 of normal against the random player (size 7, the ladder's
 seeds, CPU clock), replayed with the eleventh round's candidate: normal (black) to move with
@@ -85,9 +87,28 @@ def test_normal_plays_a_lost_end_by_its_monte_carlo_search_and_the_chance(
     assert plain_result.visits == {} and plain_result.value == 0.0
 
 
-def test_hard_plays_a_lost_end_by_its_alpha_beta_as_before(
+def test_hard_plays_a_lost_end_by_its_monte_carlo_search_and_the_chance_as_normal_does(
     lost_end: BoardState, stopped_clock: None
 ) -> None:
-    assert get_spec("lublache").ai.levels["hard"].lost_settings is None
+    # fifteenth round: hard plays a lost end for the random player's mistakes as normal
+    # does (before, alpha-beta's first move at value 0, with no visits)
+    assert isinstance(get_spec("lublache").ai.levels["hard"].lost_settings, SearchSettings)
     result = search_move(lost_end, "hard", seed=5)
-    assert result.visits == {} and result.value == 0.0
+    assert set(result.visits) == set(lost_end.legal_moves())
+    root = search_root(lost_end)
+    odds = _Odds(root.to_move, 1_000_000, time.perf_counter() + 600.0)
+    chances = {m: odds.chance(odds.child(root, m), -1.0) for m in root.legal_moves()}
+    assert chances[result.move] == max(chances.values())
+
+
+def test_hard_reads_the_middle_game_four_plies_deep_lazily(stopped_clock: None) -> None:
+    # fifteenth round: master's search within hard's clock (before, three plies over the
+    # ten best root moves within 3,000 positions, the full move lists)
+    settings = level_settings("hard", game="lublache")
+    assert isinstance(settings, AlphaBetaSettings)
+    assert settings.lazy_legality and settings.root_width == 12
+    state = get_board_game("lublache").new(7)
+    for move in RECORD.split()[:30]:
+        state = state.play(move)
+    assert len(state.legal_moves()) > 16  # neither the end reading nor the screen
+    assert search_move(state, "hard", seed=5).depth == 4
