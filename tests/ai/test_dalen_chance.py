@@ -132,9 +132,11 @@ def test_normal_plays_the_best_chance_in_a_lost_end() -> None:
         assert chances[move] == max(chances.values())
 
 
-def test_only_dalen_and_lublache_normal_read_the_chance() -> None:
+def test_only_dalen_normal_and_lublache_normal_and_hard_read_the_chance() -> None:
+    readers = {("dalen", "normal"), ("lublache", "normal"), ("lublache", "hard")}
     for game in ("dalen", "lefe", "les", "lublache"):
         for level, tuning in get_game(game).spec.ai.levels.items():
-            # Lublache's normal: tests/ai/test_lublache_normal_chance.py
-            if (game, level) not in {("dalen", "normal"), ("lublache", "normal")}:
+            # Lublache's normal and hard: tests/ai/test_lublache_normal_chance.py and
+            # tests/ai/test_lublache_normal.py
+            if (game, level) not in readers:
                 assert tuning.chance_nodes == 0 and tuning.chance_playouts == 0
