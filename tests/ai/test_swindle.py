@@ -123,6 +123,7 @@ def test_only_dalen_easy_reads_near_ties_deeper() -> None:
                 ("dalen", "easy"),
                 ("dalen", "normal"),
                 ("lublache", "normal"),
+                ("lublache", "hard"),
             }:
                 # the lost end's reading (the swindle, or normal's chance) reads to 1.25
                 assert tuning.swindle_time == 1.0
