@@ -324,9 +324,21 @@ SPEC = GameSpec(
                 ),
                 narrow_below=_ENDGAME_MOVES,
                 narrow=_endgame(20_000, 4.0),
-                solve_nodes=25_000,
+                # hard reads the end whole from 16 placements, up to 300,000 positions (about
+                # 2.5 CPU s on the model; three quarters of its clock is the net), and
+                # screens its choices up to 30,000 a move: its losses to the random player
+                # were wins that took 150,000-200,000 positions to find, at 11 and 15
+                # placements, where it read 25,000 (docs/ai.md, Dalen, fifteenth round)
+                solve_below=_SCREEN_MOVES,
+                solve_nodes=300_000,
+                solve_share=0.75,
                 screen_below=_SCREEN_MOVES_DEEP,
-                screen_nodes=10_000,
+                screen_nodes=30_000,
+                # a lost end: the move with the best chance against a careless opponent,
+                # as normal plays it, within hard's clock
+                chance_nodes=30_000,
+                chance_playouts=40,
+                chance_read=200,
             ),
             "master": LevelTuning(
                 # 2,400 iterations: searched to its clock instead (20,000), master lost

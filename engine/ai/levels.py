@@ -323,9 +323,10 @@ def _end_reading(
     state: BoardState, settings: AnySettings, tuning: LevelTuning, moves: int, scale: float
 ) -> _EndReading | None:
     """A narrow position read to the end exactly within the tuning's positions and its share
-    of the level's time (half unless the tuning says otherwise); None when the position is
-    not narrow."""
-    if moves > tuning.narrow_below:
+    of the level's time (half unless the tuning says otherwise); None when the position has
+    more moves than the tuning reads whole (``narrow_below``, or ``solve_below`` when
+    more)."""
+    if moves > max(tuning.narrow_below, tuning.solve_below):
         return None
     budget = max(1, round(tuning.solve_nodes * scale))
     partial: dict[str, float] = {}

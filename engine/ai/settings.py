@@ -96,6 +96,12 @@ class LevelTuning:
     # The share of the narrow settings' time the exact reading may take (the search then
     # reads on with what is left, at least a quarter of the time).
     solve_share: float = 0.5
+    # The whole reading begins at this many moves when that is more than ``narrow_below``
+    # (0: at ``narrow_below``). Between the two it reads within the share of the level's
+    # own time, and where it does not finish the level's own search and screen read on: a
+    # won end can need more positions than the screen gives a move (docs/ai.md, Dalen,
+    # fifteenth round).
+    solve_below: int = 0
     # Above what can be read whole: in positions of at most ``screen_below`` moves where the
     # whole reading did not finish, the search's choices are read to the end one at a time,
     # its best ranked first, each within ``screen_nodes`` positions (``solve_nodes`` in all,
